@@ -1,0 +1,521 @@
+//===- TFLiteImporter.cpp - TensorFlow Lite FlatBuffers to Graph IR --------===//
+#include "import/TFLiteImporter.h"
+
+#include "import/BuiltinOps.h"
+#include "ir/Verifier.h"
+#include "tflite_subset_generated.h"
+
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <cstring>
+
+namespace accelgen {
+namespace tflite {
+
+namespace fb = ::accelgen::tfl;
+using ir::AttrValue;
+
+namespace {
+
+llvm::Error makeError(const llvm::Twine &Msg) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), Msg.str());
+}
+
+const char *paddingName(fb::Padding P) {
+  return P == fb::Padding::VALID ? "VALID" : "SAME";
+}
+
+/// Fused activations by name; an unknown value is kept visible, not dropped.
+std::string activationName(fb::Activation A) {
+  switch (A) {
+  case fb::Activation::NONE:
+    return "NONE";
+  case fb::Activation::RELU:
+    return "RELU";
+  case fb::Activation::RELU_N1_TO_1:
+    return "RELU_N1_TO_1";
+  case fb::Activation::RELU6:
+    return "RELU6";
+  case fb::Activation::TANH:
+    return "TANH";
+  case fb::Activation::SIGN_BIT:
+    return "SIGN_BIT";
+  }
+  return "UNKNOWN_" + std::to_string(static_cast<int>(A));
+}
+
+template <typename T>
+std::vector<int64_t> toInts(const flatbuffers::Vector<T> *V) {
+  std::vector<int64_t> Out;
+  if (V)
+    Out.assign(V->begin(), V->end());
+  return Out;
+}
+
+template <typename T>
+std::vector<int32_t> toInt32s(const flatbuffers::Vector<T> *V) {
+  std::vector<int32_t> Out;
+  if (V)
+    Out.assign(V->begin(), V->end());
+  return Out;
+}
+
+/// How the importer reads one builtin operator: the options table it expects
+/// (NONE for operators without options) and how to turn them into attributes.
+struct OpReader {
+  const char *Name;
+  fb::BuiltinOptions Options;
+  void (*Read)(const fb::Operator &, ir::Operator &);
+};
+
+void readConv2D(const fb::Operator &Op, ir::Operator &Out) {
+  const fb::Conv2DOptions *O = Op.builtin_options_as_Conv2DOptions();
+  Out.Attrs["padding"] = std::string(paddingName(O->padding()));
+  Out.Attrs["stride_h"] = int64_t(O->stride_h());
+  Out.Attrs["stride_w"] = int64_t(O->stride_w());
+  Out.Attrs["dilation_h"] = int64_t(O->dilation_h_factor());
+  Out.Attrs["dilation_w"] = int64_t(O->dilation_w_factor());
+  Out.Attrs["fused_activation"] = activationName(O->fused_activation_function());
+}
+
+void readDepthwise(const fb::Operator &Op, ir::Operator &Out) {
+  const fb::DepthwiseConv2DOptions *O =
+      Op.builtin_options_as_DepthwiseConv2DOptions();
+  Out.Attrs["padding"] = std::string(paddingName(O->padding()));
+  Out.Attrs["stride_h"] = int64_t(O->stride_h());
+  Out.Attrs["stride_w"] = int64_t(O->stride_w());
+  Out.Attrs["dilation_h"] = int64_t(O->dilation_h_factor());
+  Out.Attrs["dilation_w"] = int64_t(O->dilation_w_factor());
+  Out.Attrs["depth_multiplier"] = int64_t(O->depth_multiplier());
+  Out.Attrs["fused_activation"] = activationName(O->fused_activation_function());
+}
+
+void readPool(const fb::Operator &Op, ir::Operator &Out) {
+  const fb::Pool2DOptions *O = Op.builtin_options_as_Pool2DOptions();
+  Out.Attrs["padding"] = std::string(paddingName(O->padding()));
+  Out.Attrs["stride_h"] = int64_t(O->stride_h());
+  Out.Attrs["stride_w"] = int64_t(O->stride_w());
+  Out.Attrs["filter_h"] = int64_t(O->filter_height());
+  Out.Attrs["filter_w"] = int64_t(O->filter_width());
+  Out.Attrs["fused_activation"] = activationName(O->fused_activation_function());
+}
+
+void readFullyConnected(const fb::Operator &Op, ir::Operator &Out) {
+  const fb::FullyConnectedOptions *O =
+      Op.builtin_options_as_FullyConnectedOptions();
+  Out.Attrs["fused_activation"] = activationName(O->fused_activation_function());
+  Out.Attrs["keep_num_dims"] = O->keep_num_dims();
+  Out.Attrs["weights_format"] = int64_t(O->weights_format());
+  Out.Attrs["asymmetric_quantize_inputs"] = O->asymmetric_quantize_inputs();
+}
+
+void readSoftmax(const fb::Operator &Op, ir::Operator &Out) {
+  Out.Attrs["beta"] = double(Op.builtin_options_as_SoftmaxOptions()->beta());
+}
+
+void readConcat(const fb::Operator &Op, ir::Operator &Out) {
+  const fb::ConcatenationOptions *O =
+      Op.builtin_options_as_ConcatenationOptions();
+  Out.Attrs["axis"] = int64_t(O->axis());
+  Out.Attrs["fused_activation"] = activationName(O->fused_activation_function());
+}
+
+void readAdd(const fb::Operator &Op, ir::Operator &Out) {
+  const fb::AddOptions *O = Op.builtin_options_as_AddOptions();
+  Out.Attrs["fused_activation"] = activationName(O->fused_activation_function());
+  Out.Attrs["pot_scale_int16"] = O->pot_scale_int16();
+}
+
+void readSub(const fb::Operator &Op, ir::Operator &Out) {
+  const fb::SubOptions *O = Op.builtin_options_as_SubOptions();
+  Out.Attrs["fused_activation"] = activationName(O->fused_activation_function());
+  Out.Attrs["pot_scale_int16"] = O->pot_scale_int16();
+}
+
+void readMul(const fb::Operator &Op, ir::Operator &Out) {
+  Out.Attrs["fused_activation"] = activationName(
+      Op.builtin_options_as_MulOptions()->fused_activation_function());
+}
+
+void readReshape(const fb::Operator &Op, ir::Operator &Out) {
+  // Options are optional here: the new shape usually comes as input 1.
+  if (const fb::ReshapeOptions *O = Op.builtin_options_as_ReshapeOptions())
+    if (O->new_shape())
+      Out.Attrs["new_shape"] = toInts(O->new_shape());
+}
+
+void readReducer(const fb::Operator &Op, ir::Operator &Out) {
+  Out.Attrs["keep_dims"] = Op.builtin_options_as_ReducerOptions()->keep_dims();
+}
+
+void readSqueeze(const fb::Operator &Op, ir::Operator &Out) {
+  std::vector<int64_t> Dims;
+  if (const fb::SqueezeOptions *O = Op.builtin_options_as_SqueezeOptions())
+    Dims = toInts(O->squeeze_dims());
+  Out.Attrs["squeeze_dims"] = Dims;
+}
+
+void readStridedSlice(const fb::Operator &Op, ir::Operator &Out) {
+  const fb::StridedSliceOptions *O =
+      Op.builtin_options_as_StridedSliceOptions();
+  Out.Attrs["begin_mask"] = int64_t(O->begin_mask());
+  Out.Attrs["end_mask"] = int64_t(O->end_mask());
+  Out.Attrs["ellipsis_mask"] = int64_t(O->ellipsis_mask());
+  Out.Attrs["new_axis_mask"] = int64_t(O->new_axis_mask());
+  Out.Attrs["shrink_axis_mask"] = int64_t(O->shrink_axis_mask());
+  Out.Attrs["offset"] = O->offset();
+}
+
+void readTransposeConv(const fb::Operator &Op, ir::Operator &Out) {
+  const fb::TransposeConvOptions *O =
+      Op.builtin_options_as_TransposeConvOptions();
+  Out.Attrs["padding"] = std::string(paddingName(O->padding()));
+  Out.Attrs["stride_h"] = int64_t(O->stride_h());
+  Out.Attrs["stride_w"] = int64_t(O->stride_w());
+  Out.Attrs["fused_activation"] = activationName(O->fused_activation_function());
+}
+
+void readLSTM(const fb::Operator &Op, ir::Operator &Out) {
+  const fb::UnidirectionalSequenceLSTMOptions *O =
+      Op.builtin_options_as_UnidirectionalSequenceLSTMOptions();
+  Out.Attrs["fused_activation"] = activationName(O->fused_activation_function());
+  Out.Attrs["cell_clip"] = double(O->cell_clip());
+  Out.Attrs["proj_clip"] = double(O->proj_clip());
+  Out.Attrs["time_major"] = O->time_major();
+  Out.Attrs["asymmetric_quantize_inputs"] = O->asymmetric_quantize_inputs();
+  Out.Attrs["diagonal_recurrent_tensors"] = O->diagonal_recurrent_tensors();
+}
+
+void readLeakyRelu(const fb::Operator &Op, ir::Operator &Out) {
+  Out.Attrs["alpha"] = double(Op.builtin_options_as_LeakyReluOptions()->alpha());
+}
+
+void readConv3D(const fb::Operator &Op, ir::Operator &Out) {
+  const fb::Conv3DOptions *O = Op.builtin_options_as_Conv3DOptions();
+  Out.Attrs["padding"] = std::string(paddingName(O->padding()));
+  Out.Attrs["stride_d"] = int64_t(O->stride_d());
+  Out.Attrs["stride_h"] = int64_t(O->stride_h());
+  Out.Attrs["stride_w"] = int64_t(O->stride_w());
+  Out.Attrs["dilation_d"] = int64_t(O->dilation_d_factor());
+  Out.Attrs["dilation_h"] = int64_t(O->dilation_h_factor());
+  Out.Attrs["dilation_w"] = int64_t(O->dilation_w_factor());
+  Out.Attrs["fused_activation"] = activationName(O->fused_activation_function());
+}
+
+void readNothing(const fb::Operator &, ir::Operator &) {}
+
+using BO = fb::BuiltinOptions;
+/// Operators the importer understands. Those marked NONE take no options (or,
+/// like RESHAPE and SQUEEZE, read optional ones themselves).
+const OpReader OpReaders[] = {
+    {"ADD", BO::AddOptions, readAdd},
+    {"AVERAGE_POOL_2D", BO::Pool2DOptions, readPool},
+    {"CONCATENATION", BO::ConcatenationOptions, readConcat},
+    {"CONV_2D", BO::Conv2DOptions, readConv2D},
+    {"CONV_3D", BO::Conv3DOptions, readConv3D},
+    {"DEPTHWISE_CONV_2D", BO::DepthwiseConv2DOptions, readDepthwise},
+    {"DEQUANTIZE", BO::NONE, readNothing},
+    {"EXP", BO::NONE, readNothing},
+    {"EXPAND_DIMS", BO::NONE, readNothing},
+    {"FULLY_CONNECTED", BO::FullyConnectedOptions, readFullyConnected},
+    {"HARD_SWISH", BO::NONE, readNothing},
+    {"LEAKY_RELU", BO::LeakyReluOptions, readLeakyRelu},
+    {"LOGISTIC", BO::NONE, readNothing},
+    {"MAX_POOL_2D", BO::Pool2DOptions, readPool},
+    {"MAXIMUM", BO::NONE, readNothing},
+    {"MEAN", BO::ReducerOptions, readReducer},
+    {"MINIMUM", BO::NONE, readNothing},
+    {"MUL", BO::MulOptions, readMul},
+    {"PAD", BO::NONE, readNothing},
+    {"PADV2", BO::NONE, readNothing},
+    {"QUANTIZE", BO::NONE, readNothing},
+    {"REDUCE_MAX", BO::ReducerOptions, readReducer},
+    {"RELU", BO::NONE, readNothing},
+    {"RELU6", BO::NONE, readNothing},
+    {"RELU_N1_TO_1", BO::NONE, readNothing},
+    {"RESHAPE", BO::NONE, readReshape},
+    {"RSQRT", BO::NONE, readNothing},
+    {"SOFTMAX", BO::SoftmaxOptions, readSoftmax},
+    {"SQUEEZE", BO::NONE, readSqueeze},
+    {"STRIDED_SLICE", BO::StridedSliceOptions, readStridedSlice},
+    {"SUB", BO::SubOptions, readSub},
+    {"SUM", BO::ReducerOptions, readReducer},
+    {"TANH", BO::NONE, readNothing},
+    {"TRANSPOSE", BO::NONE, readNothing},
+    {"TRANSPOSE_CONV", BO::TransposeConvOptions, readTransposeConv},
+    {"UNIDIRECTIONAL_SEQUENCE_LSTM", BO::UnidirectionalSequenceLSTMOptions,
+     readLSTM},
+};
+
+const OpReader *findReader(llvm::StringRef Name) {
+  for (const OpReader &R : OpReaders)
+    if (Name == R.Name)
+      return &R;
+  return nullptr;
+}
+
+std::optional<ir::DType> convertType(fb::TensorType T) {
+  switch (T) {
+  case fb::TensorType::INT8:
+    return ir::DType::I8;
+  case fb::TensorType::UINT8:
+    return ir::DType::U8;
+  case fb::TensorType::INT16:
+    return ir::DType::I16;
+  case fb::TensorType::INT32:
+    return ir::DType::I32;
+  case fb::TensorType::INT64:
+    return ir::DType::I64;
+  case fb::TensorType::FLOAT16:
+    return ir::DType::F16;
+  case fb::TensorType::FLOAT32:
+    return ir::DType::F32;
+  case fb::TensorType::BOOL:
+    return ir::DType::Bool;
+  default:
+    return std::nullopt;
+  }
+}
+
+class Importer {
+public:
+  Importer(llvm::ArrayRef<uint8_t> Bytes, ImportResult &Result)
+      : Bytes(Bytes), Result(Result) {}
+
+  llvm::Error run();
+
+private:
+  llvm::ArrayRef<uint8_t> Bytes;
+  ImportResult &Result;
+  const fb::Model *Root = nullptr;
+
+  void warn(const llvm::Twine &Msg) { Result.Warnings.push_back(Msg.str()); }
+
+  llvm::Error importGraph(size_t Index, const fb::SubGraph &SG, ir::Graph &G);
+  llvm::Error importTensor(const fb::Tensor &T, size_t Index, ir::Tensor &Out);
+  llvm::Error importQuant(const fb::QuantizationParameters &Q,
+                          const std::string &Loc, ir::Tensor &Out);
+  llvm::Error importOperator(const fb::Operator &Op, size_t Index,
+                             ir::Operator &Out);
+};
+
+llvm::Error Importer::run() {
+  if (Bytes.size() < 8)
+    return makeError(llvm::formatv("file is too small ({0} bytes) to be a "
+                                   "TensorFlow Lite model",
+                                   Bytes.size()));
+  if (Bytes.size() >= (size_t(1) << 31))
+    return makeError("file is larger than 2 GiB, the FlatBuffers limit");
+  if (!fb::ModelBufferHasIdentifier(Bytes.data())) {
+    std::string Id;
+    for (size_t I = 4; I < 8; ++I)
+      Id += std::isprint(Bytes[I]) ? char(Bytes[I]) : '?';
+    return makeError(llvm::formatv("not a TensorFlow Lite model: file "
+                                   "identifier is '{0}', expected '{1}'",
+                                   Id, fb::ModelIdentifier()));
+  }
+  flatbuffers::Verifier V(Bytes.data(), Bytes.size());
+  if (!fb::VerifyModelBuffer(V))
+    return makeError("malformed FlatBuffer: the model fails verification "
+                     "(truncated or corrupt file)");
+  Root = fb::GetModel(Bytes.data());
+
+  auto M = std::make_unique<ir::Model>();
+  M->SchemaVersion = Root->version();
+  if (Root->description())
+    M->Description = Root->description()->str();
+  if (!Root->subgraphs() || Root->subgraphs()->size() == 0)
+    return makeError("the model has no subgraph");
+  M->Graphs.resize(Root->subgraphs()->size());
+  for (size_t I = 0; I < Root->subgraphs()->size(); ++I)
+    if (llvm::Error E =
+            importGraph(I, *Root->subgraphs()->Get(I), M->Graphs[I]))
+      return E;
+  if (llvm::Error E = ir::verifyModel(*M))
+    return E;
+  Result.Model = std::move(M);
+  return llvm::Error::success();
+}
+
+llvm::Error Importer::importGraph(size_t Index, const fb::SubGraph &SG,
+                                  ir::Graph &G) {
+  G.Name = SG.name() ? SG.name()->str() : "";
+  if (SG.tensors()) {
+    G.Tensors.resize(SG.tensors()->size());
+    for (size_t I = 0; I < SG.tensors()->size(); ++I)
+      if (llvm::Error E = importTensor(*SG.tensors()->Get(I), I, G.Tensors[I]))
+        return makeError(llvm::formatv("graph {0}: {1}", Index,
+                                       llvm::toString(std::move(E))));
+  }
+  G.Inputs = toInt32s(SG.inputs());
+  G.Outputs = toInt32s(SG.outputs());
+  if (SG.operators()) {
+    G.Operators.resize(SG.operators()->size());
+    for (size_t I = 0; I < SG.operators()->size(); ++I)
+      if (llvm::Error E =
+              importOperator(*SG.operators()->Get(I), I, G.Operators[I]))
+        return makeError(llvm::formatv("graph {0}: {1}", Index,
+                                       llvm::toString(std::move(E))));
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error Importer::importTensor(const fb::Tensor &T, size_t Index,
+                                  ir::Tensor &Out) {
+  Out.Name = T.name() ? T.name()->str() : "";
+  std::string Loc = llvm::formatv("tensor {0} '{1}'", Index, Out.Name).str();
+  std::optional<ir::DType> Type = convertType(T.type());
+  if (!Type)
+    return makeError(llvm::formatv("{0}: element type {1} is not supported",
+                                   Loc, fb::EnumNameTensorType(T.type())[0]
+                                            ? fb::EnumNameTensorType(T.type())
+                                            : "unknown"));
+  Out.Type = *Type;
+  if (T.shape() && T.shape()->size() > ir::MaxRank)
+    return makeError(llvm::formatv("{0}: rank {1} exceeds the maximum of {2}",
+                                   Loc, T.shape()->size(), ir::MaxRank));
+  Out.Shape = toInt32s(T.shape());
+  for (size_t D = 0; D < Out.Shape.size(); ++D)
+    if (Out.Shape[D] < 0)
+      return makeError(llvm::formatv("{0}: dimension {1} is negative ({2})",
+                                     Loc, D, Out.Shape[D]));
+  if (Out.numElements() > ir::MaxElements)
+    return makeError(llvm::formatv("{0}: shape {1} has more than {2} elements",
+                                   Loc, ir::formatShape(Out.Shape),
+                                   ir::MaxElements));
+  Out.IsVariable = T.is_variable();
+  if (T.sparsity())
+    return makeError(llvm::formatv("{0}: sparse tensors are not supported",
+                                   Loc));
+
+  uint32_t BufIndex = T.buffer();
+  size_t NumBuffers = Root->buffers() ? Root->buffers()->size() : 0;
+  if (BufIndex != 0) {
+    if (BufIndex >= NumBuffers)
+      return makeError(llvm::formatv("{0}: buffer index {1} is out of range "
+                                     "({2} buffers)",
+                                     Loc, BufIndex, NumBuffers));
+    const fb::Buffer *B = Root->buffers()->Get(BufIndex);
+    llvm::ArrayRef<uint8_t> Data;
+    if (B->data() && B->data()->size() > 0) {
+      Data = llvm::ArrayRef<uint8_t>(B->data()->data(), B->data()->size());
+    } else if (B->offset() > 1) {
+      // Data stored after the FlatBuffer, at an absolute file offset.
+      if (B->offset() > Bytes.size() || B->size() > Bytes.size() - B->offset())
+        return makeError(llvm::formatv(
+            "{0}: buffer {1} points to bytes [{2}, {2}+{3}) beyond the end of "
+            "the {4}-byte file",
+            Loc, BufIndex, B->offset(), B->size(), Bytes.size()));
+      Data = Bytes.slice(B->offset(), B->size());
+    }
+    if (!Data.empty()) {
+      int64_t Expected = Out.byteSize();
+      if (static_cast<int64_t>(Data.size()) != Expected)
+        return makeError(llvm::formatv(
+            "{0}: buffer {1} has {2} bytes, but shape {3} of {4} needs {5}",
+            Loc, BufIndex, Data.size(), ir::formatShape(Out.Shape),
+            ir::dtypeName(Out.Type), Expected));
+      Out.IsConstant = true;
+      Out.Data.assign(Data.begin(), Data.end());
+    }
+  }
+
+  if (const fb::QuantizationParameters *Q = T.quantization())
+    if (llvm::Error E = importQuant(*Q, Loc, Out))
+      return E;
+  return llvm::Error::success();
+}
+
+llvm::Error Importer::importQuant(const fb::QuantizationParameters &Q,
+                                  const std::string &Loc, ir::Tensor &Out) {
+  if (Q.details_type() != 0)
+    return makeError(llvm::formatv("{0}: custom quantization schemes are not "
+                                   "supported",
+                                   Loc));
+  if (!Q.scale() || Q.scale()->size() == 0)
+    return llvm::Error::success(); // Not quantized.
+  ir::QuantParams P;
+  P.Scales.assign(Q.scale()->begin(), Q.scale()->end());
+  if (Q.zero_point() && Q.zero_point()->size() > 0)
+    P.ZeroPoints.assign(Q.zero_point()->begin(), Q.zero_point()->end());
+  else
+    P.ZeroPoints.assign(P.Scales.size(), 0);
+  int32_t Axis = Q.quantized_dimension();
+  if (P.isPerChannel() && (Axis < 0 || static_cast<unsigned>(Axis) >= Out.rank()) &&
+      Out.rank() == 1 && static_cast<int64_t>(P.Scales.size()) == Out.Shape[0]) {
+    // Some converters wrote the filter's channel axis on 1-D biases. The
+    // reference runtimes read biases per element and ignore the axis; so do we.
+    warn(llvm::formatv("{0}: quantized_dimension {1} is out of range for a "
+                       "1-D tensor of {2} channels; using 0",
+                       Loc, Axis, P.Scales.size()));
+    Axis = 0;
+  }
+  P.Axis = P.isPerChannel() ? Axis : 0;
+  Out.Quant = std::move(P);
+  return llvm::Error::success();
+}
+
+llvm::Error Importer::importOperator(const fb::Operator &Op, size_t Index,
+                                     ir::Operator &Out) {
+  size_t NumCodes = Root->operator_codes() ? Root->operator_codes()->size() : 0;
+  if (Op.opcode_index() >= NumCodes)
+    return makeError(llvm::formatv("operator {0}: opcode index {1} is out of "
+                                   "range ({2} operator codes)",
+                                   Index, Op.opcode_index(), NumCodes));
+  const fb::OperatorCode *Code = Root->operator_codes()->Get(Op.opcode_index());
+  // Writers put codes below 127 in the old one-byte field and larger ones in
+  // the new field only; the larger of the two is the code.
+  int32_t Builtin =
+      std::max<int32_t>(Code->deprecated_builtin_code(), Code->builtin_code());
+  Out.BuiltinCode = Builtin;
+  Out.Version = Code->version();
+  Out.Inputs = toInt32s(Op.inputs());
+  Out.Outputs = toInt32s(Op.outputs());
+  Out.Type = builtinOperatorName(Builtin);
+  if (Out.Type == "CUSTOM" && Code->custom_code())
+    Out.CustomCode = Code->custom_code()->str();
+
+  const OpReader *Reader = findReader(Out.Type);
+  if (!Reader) {
+    Out.Opaque = true;
+    Out.RawOptionsTag = static_cast<int32_t>(Op.builtin_options_type());
+    if (Op.custom_options())
+      Out.RawOptions.assign(Op.custom_options()->begin(),
+                            Op.custom_options()->end());
+    return llvm::Error::success();
+  }
+  if (Reader->Options != BO::NONE && Op.builtin_options_type() != Reader->Options)
+    return makeError(llvm::formatv(
+        "operator {0} ({1}): expected {2}, found {3}", Index, Out.Type,
+        fb::EnumNameBuiltinOptions(Reader->Options),
+        Op.builtin_options_type() == BO::NONE
+            ? std::string("no options")
+            : "options of tag " +
+                  std::to_string(int(Op.builtin_options_type()))));
+  Reader->Read(Op, Out);
+  return llvm::Error::success();
+}
+
+} // namespace
+
+llvm::Expected<ImportResult> importModel(llvm::ArrayRef<uint8_t> Bytes) {
+  ImportResult Result;
+  if (llvm::Error E = Importer(Bytes, Result).run())
+    return E;
+  return Result;
+}
+
+llvm::Expected<ImportResult> importModelFile(llvm::StringRef Path) {
+  auto BufOrErr = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                              /*RequiresNullTerminator=*/false);
+  if (!BufOrErr)
+    return makeError("cannot read file: " + BufOrErr.getError().message());
+  const llvm::MemoryBuffer &Buf = **BufOrErr;
+  return importModel(llvm::ArrayRef<uint8_t>(
+      reinterpret_cast<const uint8_t *>(Buf.getBufferStart()),
+      Buf.getBufferSize()));
+}
+
+} // namespace tflite
+} // namespace accelgen

@@ -1,0 +1,44 @@
+//===- TFLiteImporter.h - TensorFlow Lite FlatBuffers to Graph IR ----------===//
+//
+// Reads a `.tflite` model into the Graph IR. The bytes are checked with the
+// FlatBuffers verifier before anything is read, every index is range-checked,
+// and the resulting graphs pass the IR verifier, so a malformed file yields an
+// error message, never a crash. Operators the importer does not know become
+// opaque nodes carrying their builtin code and version.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ACCELGEN_IMPORT_TFLITEIMPORTER_H
+#define ACCELGEN_IMPORT_TFLITEIMPORTER_H
+
+#include "ir/Graph.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace accelgen {
+namespace tflite {
+
+/// What an import produced: the model and the warnings on the way.
+struct ImportResult {
+  std::unique_ptr<ir::Model> Model;
+  /// Things accepted with a workaround, e.g. an out-of-range
+  /// `quantized_dimension` on a 1-D bias, each naming its tensor.
+  std::vector<std::string> Warnings;
+};
+
+/// Imports the model in \p Bytes. Errors describe what is wrong and where,
+/// without a file name (the caller knows it).
+llvm::Expected<ImportResult> importModel(llvm::ArrayRef<uint8_t> Bytes);
+
+/// Reads and imports the model file at \p Path.
+llvm::Expected<ImportResult> importModelFile(llvm::StringRef Path);
+
+} // namespace tflite
+} // namespace accelgen
+
+#endif // ACCELGEN_IMPORT_TFLITEIMPORTER_H

@@ -1,0 +1,76 @@
+//===- Graph.cpp - accelgen's Graph IR -------------------------------------===//
+#include "ir/Graph.h"
+
+#include <cstdint>
+
+namespace accelgen {
+namespace ir {
+
+int64_t Tensor::numElements() const {
+  // Saturates instead of overflowing, so that an unchecked shape read from a
+  // file cannot cause undefined behaviour; the verifier rejects such shapes.
+  int64_t N = 1;
+  for (int32_t D : Shape) {
+    if (D < 0)
+      return -1;
+    if (__builtin_mul_overflow(N, static_cast<int64_t>(D), &N))
+      return INT64_MAX;
+  }
+  return N;
+}
+
+bool Operator::hasAttr(llvm::StringRef Name) const {
+  return Attrs.count(Name.str()) != 0;
+}
+
+namespace {
+template <typename T>
+const T *findAttr(const std::map<std::string, AttrValue> &Attrs,
+                  llvm::StringRef Name) {
+  auto It = Attrs.find(Name.str());
+  if (It == Attrs.end())
+    return nullptr;
+  return std::get_if<T>(&It->second);
+}
+} // namespace
+
+int64_t Operator::getInt(llvm::StringRef Name, int64_t Default) const {
+  const int64_t *V = findAttr<int64_t>(Attrs, Name);
+  return V ? *V : Default;
+}
+
+double Operator::getFloat(llvm::StringRef Name, double Default) const {
+  const double *V = findAttr<double>(Attrs, Name);
+  return V ? *V : Default;
+}
+
+bool Operator::getBool(llvm::StringRef Name, bool Default) const {
+  const bool *V = findAttr<bool>(Attrs, Name);
+  return V ? *V : Default;
+}
+
+std::string Operator::getString(llvm::StringRef Name,
+                                llvm::StringRef Default) const {
+  const std::string *V = findAttr<std::string>(Attrs, Name);
+  return V ? *V : Default.str();
+}
+
+std::vector<int64_t> Operator::getInts(llvm::StringRef Name) const {
+  const std::vector<int64_t> *V = findAttr<std::vector<int64_t>>(Attrs, Name);
+  return V ? *V : std::vector<int64_t>();
+}
+
+std::string formatShape(const std::vector<int32_t> &Shape) {
+  if (Shape.empty())
+    return "scalar";
+  std::string S;
+  for (size_t I = 0; I < Shape.size(); ++I) {
+    if (I)
+      S += 'x';
+    S += std::to_string(Shape[I]);
+  }
+  return S;
+}
+
+} // namespace ir
+} // namespace accelgen

@@ -1,0 +1,147 @@
+//===- Graph.h - accelgen's Graph IR ---------------------------------------===//
+//
+// The Graph IR every stage of accelgen works on: tensors with their shapes,
+// element types, constant data and quantization, and operators with typed
+// attributes that read and write tensors by index. Quantization lives on the
+// tensor ("tensor-oriented"): an operator finds the parameters of its operands
+// on the tensors themselves.
+//
+// Operators are named by their canonical type, the TensorFlow Lite builtin name
+// ("CONV_2D"); after legalization they carry a target operator name instead
+// ("MDLA_CONV_2D"). An operator the importer does not know is kept as an opaque
+// node (`Operator::Opaque`) with its builtin code, version and raw options, so
+// that later stages can keep it on the CPU and say why.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ACCELGEN_IR_GRAPH_H
+#define ACCELGEN_IR_GRAPH_H
+
+#include "ir/DType.h"
+
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace accelgen {
+namespace ir {
+
+/// Affine quantization: real = scale * (q - zero_point), per tensor or per
+/// channel along `Axis`.
+struct QuantParams {
+  std::vector<float> Scales;
+  std::vector<int64_t> ZeroPoints;
+  /// The channel axis for per-channel parameters; 0 for per-tensor ones.
+  int32_t Axis = 0;
+
+  /// True when there is one scale per channel along `Axis`.
+  bool isPerChannel() const { return Scales.size() > 1; }
+  float scale() const { return Scales.empty() ? 0.0f : Scales.front(); }
+  int64_t zeroPoint() const {
+    return ZeroPoints.empty() ? 0 : ZeroPoints.front();
+  }
+};
+
+/// A value in the graph: an activation, a graph input, or a constant.
+struct Tensor {
+  std::string Name;
+  std::vector<int32_t> Shape;
+  DType Type = DType::F32;
+  std::optional<QuantParams> Quant;
+  /// True when the tensor has constant data (weights, biases, shapes).
+  bool IsConstant = false;
+  /// The constant data, little-endian, `byteSize()` bytes; empty otherwise.
+  std::vector<uint8_t> Data;
+  /// True for state tensors an operator updates in place (LSTM state).
+  bool IsVariable = false;
+
+  /// The element count; -1 for a negative dimension and INT64_MAX when the
+  /// product overflows (both rejected by the verifier).
+  int64_t numElements() const;
+  /// The size in bytes; only meaningful on a verified tensor.
+  int64_t byteSize() const { return numElements() * dtypeSize(Type); }
+  unsigned rank() const { return static_cast<unsigned>(Shape.size()); }
+};
+
+/// The value of an operator attribute.
+using AttrValue =
+    std::variant<int64_t, double, bool, std::string, std::vector<int64_t>>;
+
+/// An operator: its canonical type, operands and attributes.
+struct Operator {
+  /// Canonical type ("CONV_2D"), or a target operator after legalization.
+  std::string Type;
+  /// Operator version as written by the converter (TensorFlow Lite op version).
+  int32_t Version = 1;
+  /// Tensor indices read, in the operator's operand order; -1 marks an omitted
+  /// optional operand.
+  std::vector<int32_t> Inputs;
+  /// Tensor indices written.
+  std::vector<int32_t> Outputs;
+  /// Typed attributes by name, in a stable (sorted) order.
+  std::map<std::string, AttrValue> Attrs;
+
+  /// True for an operator the importer could not interpret.
+  bool Opaque = false;
+  /// The source format's operator code (TFLite builtin code), for diagnostics.
+  int32_t BuiltinCode = -1;
+  /// The custom operator name, for TFLite CUSTOM operators.
+  std::string CustomCode;
+  /// The undecoded options of an opaque operator: the options tag and bytes.
+  int32_t RawOptionsTag = 0;
+  std::vector<uint8_t> RawOptions;
+
+  bool hasAttr(llvm::StringRef Name) const;
+  /// Integer attribute, or \p Default if absent or of another type.
+  int64_t getInt(llvm::StringRef Name, int64_t Default = 0) const;
+  double getFloat(llvm::StringRef Name, double Default = 0.0) const;
+  bool getBool(llvm::StringRef Name, bool Default = false) const;
+  std::string getString(llvm::StringRef Name,
+                        llvm::StringRef Default = "") const;
+  std::vector<int64_t> getInts(llvm::StringRef Name) const;
+
+  /// Input tensor index \p I, or -1 if absent or omitted.
+  int32_t input(unsigned I) const {
+    return I < Inputs.size() ? Inputs[I] : -1;
+  }
+  int32_t output(unsigned I) const {
+    return I < Outputs.size() ? Outputs[I] : -1;
+  }
+};
+
+/// A dataflow graph: a TensorFlow Lite subgraph.
+struct Graph {
+  std::string Name;
+  std::vector<Tensor> Tensors;
+  std::vector<Operator> Operators;
+  std::vector<int32_t> Inputs;
+  std::vector<int32_t> Outputs;
+
+  const Tensor &tensor(int32_t Index) const { return Tensors.at(Index); }
+  Tensor &tensor(int32_t Index) { return Tensors.at(Index); }
+  bool isValidTensor(int32_t Index) const {
+    return Index >= 0 && static_cast<size_t>(Index) < Tensors.size();
+  }
+};
+
+/// A whole model: its graphs (the first is the main one) and metadata.
+struct Model {
+  std::string Description;
+  uint32_t SchemaVersion = 0;
+  std::vector<Graph> Graphs;
+
+  const Graph &main() const { return Graphs.front(); }
+  Graph &main() { return Graphs.front(); }
+};
+
+/// Formats a shape as "1x96x96x3" ("scalar" for rank 0).
+std::string formatShape(const std::vector<int32_t> &Shape);
+
+} // namespace ir
+} // namespace accelgen
+
+#endif // ACCELGEN_IR_GRAPH_H

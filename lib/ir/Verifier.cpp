@@ -1,0 +1,226 @@
+//===- Verifier.cpp - Structural checks of the Graph IR --------------------===//
+#include "ir/Verifier.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+#include <cmath>
+
+namespace accelgen {
+namespace ir {
+
+namespace {
+
+class GraphVerifier {
+public:
+  explicit GraphVerifier(const Graph &G) : G(G) {}
+
+  std::vector<std::string> run() {
+    for (size_t I = 0; I < G.Tensors.size(); ++I)
+      checkTensor(static_cast<int32_t>(I));
+    checkGraphIO();
+    for (size_t I = 0; I < G.Operators.size(); ++I)
+      checkOperatorOperands(I);
+    if (Problems.empty())
+      checkOrder();
+    return std::move(Problems);
+  }
+
+private:
+  const Graph &G;
+  std::vector<std::string> Problems;
+
+  void report(std::string Msg) { Problems.push_back(std::move(Msg)); }
+
+  std::string tensorLoc(int32_t T) const {
+    return llvm::formatv("tensor {0} '{1}'", T, G.Tensors[T].Name).str();
+  }
+  std::string opLoc(size_t I) const {
+    return llvm::formatv("operator {0} ({1})", I, G.Operators[I].Type).str();
+  }
+
+  void checkTensor(int32_t Index) {
+    const Tensor &T = G.Tensors[Index];
+    if (T.Shape.size() > MaxRank) {
+      report(llvm::formatv("{0}: rank {1} exceeds the maximum of {2}",
+                           tensorLoc(Index), T.Shape.size(), MaxRank));
+      return;
+    }
+    for (size_t D = 0; D < T.Shape.size(); ++D)
+      if (T.Shape[D] < 0) {
+        report(llvm::formatv("{0}: dimension {1} is negative ({2})",
+                             tensorLoc(Index), D, T.Shape[D]));
+        return;
+      }
+    int64_t N = T.numElements();
+    if (N > MaxElements) {
+      report(llvm::formatv("{0}: shape {1} has more than {2} elements",
+                           tensorLoc(Index), formatShape(T.Shape),
+                           MaxElements));
+      return;
+    }
+    if (T.IsConstant && static_cast<int64_t>(T.Data.size()) != T.byteSize())
+      report(llvm::formatv(
+          "{0}: constant data has {1} bytes, but shape {2} of {3} needs {4}",
+          tensorLoc(Index), T.Data.size(), formatShape(T.Shape),
+          dtypeName(T.Type), T.byteSize()));
+    if (T.Quant)
+      checkQuant(Index, *T.Quant);
+  }
+
+  void checkQuant(int32_t Index, const QuantParams &Q) {
+    const Tensor &T = G.Tensors[Index];
+    if (Q.Scales.empty()) {
+      report(llvm::formatv("{0}: quantization has no scale", tensorLoc(Index)));
+      return;
+    }
+    if (Q.ZeroPoints.size() != Q.Scales.size())
+      report(llvm::formatv("{0}: {1} scales but {2} zero points",
+                           tensorLoc(Index), Q.Scales.size(),
+                           Q.ZeroPoints.size()));
+    for (float S : Q.Scales)
+      if (!std::isfinite(S) || S < 0) {
+        report(llvm::formatv("{0}: quantization scale {1} is not a finite "
+                             "non-negative number",
+                             tensorLoc(Index), S));
+        break;
+      }
+    if (!Q.isPerChannel())
+      return;
+    if (Q.Axis < 0 || static_cast<unsigned>(Q.Axis) >= T.rank()) {
+      report(llvm::formatv("{0}: quantization axis {1} is out of range for "
+                           "rank {2}",
+                           tensorLoc(Index), Q.Axis, T.rank()));
+      return;
+    }
+    if (static_cast<int64_t>(Q.Scales.size()) != T.Shape[Q.Axis])
+      report(llvm::formatv("{0}: {1} per-channel scales, but dimension {2} "
+                           "has {3} channels",
+                           tensorLoc(Index), Q.Scales.size(), Q.Axis,
+                           T.Shape[Q.Axis]));
+  }
+
+  void checkGraphIO() {
+    for (int32_t T : G.Inputs)
+      if (!G.isValidTensor(T))
+        report(llvm::formatv("graph input {0} is out of range ({1} tensors)",
+                             T, G.Tensors.size()));
+    for (int32_t T : G.Outputs)
+      if (!G.isValidTensor(T))
+        report(llvm::formatv("graph output {0} is out of range ({1} tensors)",
+                             T, G.Tensors.size()));
+  }
+
+  void checkOperatorOperands(size_t I) {
+    const Operator &Op = G.Operators[I];
+    for (size_t K = 0; K < Op.Inputs.size(); ++K) {
+      int32_t T = Op.Inputs[K];
+      if (T != -1 && !G.isValidTensor(T))
+        report(llvm::formatv("{0}: input {1} is tensor {2}, but the graph has "
+                             "{3} tensors",
+                             opLoc(I), K, T, G.Tensors.size()));
+    }
+    for (size_t K = 0; K < Op.Outputs.size(); ++K) {
+      int32_t T = Op.Outputs[K];
+      if (!G.isValidTensor(T))
+        report(llvm::formatv("{0}: output {1} is tensor {2}, but the graph "
+                             "has {3} tensors",
+                             opLoc(I), K, T, G.Tensors.size()));
+      else if (G.Tensors[T].IsConstant)
+        report(llvm::formatv("{0}: output {1} is the constant {2}", opLoc(I),
+                             K, tensorLoc(T)));
+    }
+  }
+
+  /// Each tensor is written at most once, never a graph input, and every
+  /// operator runs after the writers of what it reads. A cycle shows up as an
+  /// operator reading a tensor its own descendants write.
+  void checkOrder() {
+    const size_t NumOps = G.Operators.size();
+    std::vector<int64_t> Writer(G.Tensors.size(), -1);
+    for (size_t I = 0; I < NumOps; ++I)
+      for (int32_t T : G.Operators[I].Outputs) {
+        if (Writer[T] != -1)
+          report(llvm::formatv("{0}: writes {1}, already written by "
+                               "operator {2}",
+                               opLoc(I), tensorLoc(T), Writer[T]));
+        else
+          Writer[T] = static_cast<int64_t>(I);
+      }
+    for (int32_t T : G.Inputs)
+      if (Writer[T] != -1)
+        report(llvm::formatv("graph input {0} is written by operator {1}",
+                             tensorLoc(T), Writer[T]));
+    if (!Problems.empty())
+      return;
+
+    // Depth-first search over operator dependencies, to name a cycle if any.
+    enum class Mark : uint8_t { None, Active, Done };
+    std::vector<Mark> Marks(NumOps, Mark::None);
+    std::vector<size_t> Path;
+    for (size_t Root = 0; Root < NumOps && Problems.empty(); ++Root) {
+      if (Marks[Root] != Mark::None)
+        continue;
+      // Explicit stack of (operator, next input position).
+      std::vector<std::pair<size_t, size_t>> Stack{{Root, 0}};
+      Marks[Root] = Mark::Active;
+      while (!Stack.empty() && Problems.empty()) {
+        auto &[Op, Pos] = Stack.back();
+        const std::vector<int32_t> &Ins = G.Operators[Op].Inputs;
+        if (Pos == Ins.size()) {
+          Marks[Op] = Mark::Done;
+          Stack.pop_back();
+          continue;
+        }
+        int32_t T = Ins[Pos++];
+        if (T < 0 || Writer[T] < 0)
+          continue;
+        size_t Dep = static_cast<size_t>(Writer[T]);
+        if (Marks[Dep] == Mark::Active) {
+          std::string Cycle;
+          bool In = false;
+          for (auto &Frame : Stack) {
+            In = In || Frame.first == Dep;
+            if (In)
+              Cycle += std::to_string(Frame.first) + " -> ";
+          }
+          Cycle += std::to_string(Dep);
+          report(llvm::formatv("operators form a cycle: {0}", Cycle));
+        } else if (Marks[Dep] == Mark::None) {
+          Marks[Dep] = Mark::Active;
+          Stack.push_back({Dep, 0});
+        }
+      }
+    }
+    if (!Problems.empty())
+      return;
+
+    for (size_t I = 0; I < NumOps; ++I)
+      for (int32_t T : G.Operators[I].Inputs)
+        if (T >= 0 && Writer[T] > static_cast<int64_t>(I))
+          report(llvm::formatv("{0}: reads {1} before operator {2} writes it",
+                               opLoc(I), tensorLoc(T), Writer[T]));
+  }
+};
+
+} // namespace
+
+std::vector<std::string> verifyGraph(const Graph &G) {
+  return GraphVerifier(G).run();
+}
+
+llvm::Error verifyModel(const Model &M) {
+  std::string All;
+  for (size_t I = 0; I < M.Graphs.size(); ++I) {
+    for (const std::string &P : verifyGraph(M.Graphs[I])) {
+      if (!All.empty())
+        All += "; ";
+      All += llvm::formatv("graph {0}: {1}", I, P).str();
+    }
+  }
+  if (All.empty())
+    return llvm::Error::success();
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), All);
+}
+
+} // namespace ir
+} // namespace accelgen

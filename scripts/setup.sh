@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs everything accelgen needs to build and test, from Debian packages only.
+# Safe to run more than once; does nothing that needs a network other than apt.
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build
+  llvm-14-dev llvm-14-tools
+  clang-14 libclang-rt-14-dev
+  libyaml-cpp-dev libflatbuffers-dev flatbuffers-compiler
+  doctest-dev
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup: all packages present"
+  exit 0
+fi
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+echo "setup: installing ${missing[*]}"
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"

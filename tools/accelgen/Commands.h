@@ -1,0 +1,41 @@
+//===- Commands.h - Subcommands of the accelgen CLI ------------------------===//
+//
+// Each subcommand declares its `cl::SubCommand` and options in its own file and
+// exposes a run function; main() dispatches on the chosen subcommand. A run
+// function returns the process exit code: 0 on success, 1 on a user error
+// (after printing one `error:` line through reportError).
+//
+//===----------------------------------------------------------------------===//
+#ifndef ACCELGEN_TOOLS_COMMANDS_H
+#define ACCELGEN_TOOLS_COMMANDS_H
+
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/CommandLine.h"
+
+namespace accelgen {
+namespace cli {
+
+/// The options category every subcommand's options belong to, so that
+/// `--help` shows ours and not LLVM's internal ones.
+llvm::cl::OptionCategory &category();
+
+/// Prints "error: <file>: <message>" (or "error: <message>" when \p File is
+/// empty) to stderr and returns the user-error exit code, 1.
+int reportError(const llvm::Twine &File, const llvm::Twine &Message);
+
+/// Prints "warning: <file>: <message>" to stderr.
+void reportWarning(const llvm::Twine &File, const llvm::Twine &Message);
+
+/// One subcommand: its LLVM `SubCommand` and what runs it.
+struct Command {
+  llvm::cl::SubCommand *Sub;
+  int (*Run)();
+};
+
+extern llvm::cl::SubCommand InspectCommand;
+int runInspect();
+
+} // namespace cli
+} // namespace accelgen
+
+#endif // ACCELGEN_TOOLS_COMMANDS_H

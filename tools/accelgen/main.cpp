@@ -1,0 +1,84 @@
+//===- main.cpp - The accelgen command-line tool ---------------------------===//
+//
+// accelgen reads neural-network models, partitions them between an
+// accelerator and the CPU, and emits C that runs them. This file holds the
+// command table and the conventions every subcommand shares: `--help` and
+// `--version`, exit code 0 on success and 1 on a user error with one
+// `error:` line.
+//
+//===----------------------------------------------------------------------===//
+#include "Commands.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+
+#ifndef ACCELGEN_VERSION
+#define ACCELGEN_VERSION "unknown"
+#endif
+
+using namespace llvm;
+
+namespace accelgen {
+namespace cli {
+
+cl::OptionCategory &category() {
+  static cl::OptionCategory Category("accelgen options");
+  return Category;
+}
+
+int reportError(const Twine &File, const Twine &Message) {
+  errs() << "error: ";
+  if (!File.isTriviallyEmpty() && !File.str().empty())
+    errs() << File << ": ";
+  errs() << Message << "\n";
+  return 1;
+}
+
+void reportWarning(const Twine &File, const Twine &Message) {
+  errs() << "warning: " << File << ": " << Message << "\n";
+}
+
+} // namespace cli
+} // namespace accelgen
+
+using namespace accelgen::cli;
+
+static const Command Commands[] = {
+    {&InspectCommand, runInspect},
+};
+
+int main(int argc, char **argv) {
+  InitLLVM X(argc, argv);
+  cl::HideUnrelatedOptions(category());
+  cl::SetVersionPrinter([](raw_ostream &OS) {
+    OS << "accelgen " << ACCELGEN_VERSION << "\n";
+  });
+
+  // Parse errors are collected and reported in our own one-line format rather
+  // than LLVM's, which exits on its own.
+  std::string ParseErrors;
+  raw_string_ostream ErrOS(ParseErrors);
+  bool Ok = cl::ParseCommandLineOptions(
+      argc, argv,
+      "accelgen: retargetable code generator for neural-network accelerators\n\n"
+      "  accelgen inspect MODEL [--json]   describe a TensorFlow Lite model\n",
+      &ErrOS);
+  if (!Ok) {
+    ErrOS.flush();
+    StringRef First = StringRef(ParseErrors).split('\n').first.trim();
+    // LLVM prefixes "<program>: " or "<program> <command>: "; keep the message.
+    size_t Colon = First.find(": ");
+    if (Colon != StringRef::npos && !First.take_front(Colon).contains('\''))
+      First = First.drop_front(Colon + 2);
+    First = First.split("  Try:").first.rtrim(". ");
+    return reportError("", First + " (see 'accelgen --help')");
+  }
+
+  for (const Command &C : Commands)
+    if (*C.Sub)
+      return C.Run();
+  return reportError("", "no command given (see 'accelgen --help')");
+}
