@@ -1,0 +1,118 @@
+//===- ops.td - The canonical operators of the Graph IR -------------------===//
+//
+// The operators the TensorFlow Lite importer produces, with their operands and
+// attributes as the importer names them. Targets refer to these records in
+// Legal, Mapping, QuantRule, Pattern and Kernel declarations; constraints refer
+// to the attribute names.
+//
+//===----------------------------------------------------------------------===//
+
+include "accelgen.td"
+
+// Attributes, shared by the operators that carry them.
+def PaddingAttr         : Attr<"padding", StringAttr>;        // "SAME" | "VALID"
+def StrideHAttr         : Attr<"stride_h", IntAttr>;
+def StrideWAttr         : Attr<"stride_w", IntAttr>;
+def DilationHAttr       : Attr<"dilation_h", IntAttr>;
+def DilationWAttr       : Attr<"dilation_w", IntAttr>;
+def FilterHAttr         : Attr<"filter_h", IntAttr>;
+def FilterWAttr         : Attr<"filter_w", IntAttr>;
+def DepthMultiplierAttr : Attr<"depth_multiplier", IntAttr>;
+def FusedActivationAttr : Attr<"fused_activation", StringAttr>; // NONE, RELU, RELU6, RELU_N1_TO_1, TANH
+def KeepNumDimsAttr     : Attr<"keep_num_dims", BoolAttr>;
+def WeightsFormatAttr   : Attr<"weights_format", IntAttr>;
+def AsymQuantInputsAttr : Attr<"asymmetric_quantize_inputs", BoolAttr>;
+def BetaAttr            : Attr<"beta", FloatAttr>;
+def AxisAttr            : Attr<"axis", IntAttr>;
+def PotScaleInt16Attr   : Attr<"pot_scale_int16", BoolAttr>;
+def NewShapeAttr        : Attr<"new_shape", IntsAttr>;
+def KeepDimsAttr        : Attr<"keep_dims", BoolAttr>;
+def SqueezeDimsAttr     : Attr<"squeeze_dims", IntsAttr>;
+def BeginMaskAttr       : Attr<"begin_mask", IntAttr>;
+def EndMaskAttr         : Attr<"end_mask", IntAttr>;
+def EllipsisMaskAttr    : Attr<"ellipsis_mask", IntAttr>;
+def NewAxisMaskAttr     : Attr<"new_axis_mask", IntAttr>;
+def ShrinkAxisMaskAttr  : Attr<"shrink_axis_mask", IntAttr>;
+def OffsetAttr          : Attr<"offset", BoolAttr>;
+def AlphaAttr           : Attr<"alpha", FloatAttr>;
+def CellClipAttr        : Attr<"cell_clip", FloatAttr>;
+def ProjClipAttr        : Attr<"proj_clip", FloatAttr>;
+def TimeMajorAttr       : Attr<"time_major", BoolAttr>;
+def StrideDAttr         : Attr<"stride_d", IntAttr>;
+def DilationDAttr       : Attr<"dilation_d", IntAttr>;
+
+def Input  : Operand<"input">;
+def Input2 : Operand<"input2">;
+def Filter : Operand<"filter">;
+def OptionalBias : Operand<"bias", 1>;
+def ShapeOperand : Operand<"shape", 1>;
+
+defvar ConvAttrs = [PaddingAttr, StrideHAttr, StrideWAttr, DilationHAttr,
+                    DilationWAttr, FusedActivationAttr];
+defvar PoolAttrs = [PaddingAttr, StrideHAttr, StrideWAttr, FilterHAttr,
+                    FilterWAttr, FusedActivationAttr];
+
+def Conv2D : Op<"CONV_2D", [Input, Filter, OptionalBias], ConvAttrs>;
+def DepthwiseConv2D : Op<"DEPTHWISE_CONV_2D", [Input, Filter, OptionalBias],
+                         !listconcat(ConvAttrs, [DepthMultiplierAttr])>;
+def TransposeConv : Op<"TRANSPOSE_CONV",
+                       [Operand<"output_shape">, Filter, Input, OptionalBias],
+                       [PaddingAttr, StrideHAttr, StrideWAttr,
+                        FusedActivationAttr]>;
+def Conv3D : Op<"CONV_3D", [Input, Filter, OptionalBias],
+                [PaddingAttr, StrideDAttr, StrideHAttr, StrideWAttr,
+                 DilationDAttr, DilationHAttr, DilationWAttr,
+                 FusedActivationAttr]>;
+def FullyConnected : Op<"FULLY_CONNECTED", [Input, Filter, OptionalBias],
+                        [FusedActivationAttr, KeepNumDimsAttr,
+                         WeightsFormatAttr, AsymQuantInputsAttr]>;
+def AveragePool2D : Op<"AVERAGE_POOL_2D", [Input], PoolAttrs>;
+def MaxPool2D : Op<"MAX_POOL_2D", [Input], PoolAttrs>;
+
+def Add : Op<"ADD", [Input, Input2], [FusedActivationAttr, PotScaleInt16Attr]>;
+def Sub : Op<"SUB", [Input, Input2], [FusedActivationAttr, PotScaleInt16Attr]>;
+def Mul : Op<"MUL", [Input, Input2], [FusedActivationAttr]>;
+def Maximum : Op<"MAXIMUM", [Input, Input2]>;
+def Minimum : Op<"MINIMUM", [Input, Input2]>;
+
+def Reshape : Op<"RESHAPE", [Input, ShapeOperand], [NewShapeAttr]>;
+def Squeeze : Op<"SQUEEZE", [Input], [SqueezeDimsAttr]>;
+def ExpandDims : Op<"EXPAND_DIMS", [Input, Operand<"axis">]>;
+def Transpose : Op<"TRANSPOSE", [Input, Operand<"perm">]>;
+def Pad : Op<"PAD", [Input, Operand<"paddings">]>;
+def PadV2 : Op<"PADV2", [Input, Operand<"paddings">, Operand<"value">]>;
+def Concatenation : Op<"CONCATENATION", [Input, Input2],
+                       [AxisAttr, FusedActivationAttr]> {
+  let Variadic = 1;
+}
+def StridedSlice : Op<"STRIDED_SLICE",
+                      [Input, Operand<"begin">, Operand<"end">,
+                       Operand<"strides">],
+                      [BeginMaskAttr, EndMaskAttr, EllipsisMaskAttr,
+                       NewAxisMaskAttr, ShrinkAxisMaskAttr, OffsetAttr]>;
+def Mean : Op<"MEAN", [Input, Operand<"axes">], [KeepDimsAttr]>;
+def Sum : Op<"SUM", [Input, Operand<"axes">], [KeepDimsAttr]>;
+def ReduceMax : Op<"REDUCE_MAX", [Input, Operand<"axes">], [KeepDimsAttr]>;
+
+def Softmax : Op<"SOFTMAX", [Input], [BetaAttr]>;
+def Logistic : Op<"LOGISTIC", [Input]>;
+def Tanh : Op<"TANH", [Input]>;
+def Relu : Op<"RELU", [Input]>;
+def Relu6 : Op<"RELU6", [Input]>;
+def ReluN1To1 : Op<"RELU_N1_TO_1", [Input]>;
+def LeakyRelu : Op<"LEAKY_RELU", [Input], [AlphaAttr]>;
+def HardSwish : Op<"HARD_SWISH", [Input]>;
+def Exp : Op<"EXP", [Input]>;
+def Rsqrt : Op<"RSQRT", [Input]>;
+
+def Quantize : Op<"QUANTIZE", [Input]>;
+def Dequantize : Op<"DEQUANTIZE", [Input]>;
+/// Changes quantization parameters only; inserted by quantization rules.
+def Requantize : Op<"REQUANTIZE", [Input]>;
+
+def UnidirectionalSequenceLSTM
+    : Op<"UNIDIRECTIONAL_SEQUENCE_LSTM", [Input],
+         [FusedActivationAttr, CellClipAttr, ProjClipAttr, TimeMajorAttr,
+          AsymQuantInputsAttr]> {
+  let Variadic = 1;  // 24 operands: weights, biases, state, norms
+}

@@ -1,0 +1,239 @@
+//===- RecordFrontend.cpp - TableGen records to a target description -------===//
+#include "frontend/RecordFrontend.h"
+
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/TableGen/Record.h"
+
+#include <algorithm>
+
+using namespace llvm;
+
+namespace accelgen {
+namespace gen {
+
+Loc recordLoc(const Record &R) {
+  Loc L;
+  ArrayRef<SMLoc> Locs = R.getLoc();
+  if (Locs.empty())
+    return L;
+  unsigned Buf = SrcMgr.FindBufferContainingLoc(Locs.front());
+  if (!Buf)
+    return L;
+  L.File = SrcMgr.getMemoryBuffer(Buf)->getBufferIdentifier().str();
+  auto [Line, Col] = SrcMgr.getLineAndColumn(Locs.front(), Buf);
+  L.Line = Line;
+  L.Col = Col;
+  return L;
+}
+
+namespace {
+
+/// Records derived from \p Class, in the order they were defined.
+std::vector<Record *> inOrder(const RecordKeeper &Records, StringRef Class) {
+  if (!Records.getClass(Class))
+    return {};
+  std::vector<Record *> Defs = Records.getAllDerivedDefinitions(Class);
+  std::sort(Defs.begin(), Defs.end(), [](const Record *A, const Record *B) {
+    return A->getID() < B->getID();
+  });
+  return Defs;
+}
+
+std::string nameOf(const Record &R, StringRef Field) {
+  return R.getValueAsDef(Field)->getValueAsString("Name").str();
+}
+
+/// "Name" of an optional record-valued field, or "" when unset.
+std::string optionalNameOf(const Record &R, StringRef Field) {
+  if (R.isValueUnset(Field))
+    return "";
+  return nameOf(R, Field);
+}
+
+std::vector<std::string> namesOf(const Record &R, StringRef Field) {
+  std::vector<std::string> Out;
+  for (Record *E : R.getValueAsListOfDefs(Field))
+    Out.push_back(E->getValueAsString("Name").str());
+  return Out;
+}
+
+std::vector<std::string> strings(const Record &R, StringRef Field) {
+  std::vector<std::string> Out;
+  for (StringRef S : R.getValueAsListOfStrings(Field))
+    Out.push_back(S.str());
+  return Out;
+}
+
+ConstraintDecl readConstraint(const Record &R, const Loc &UsedAt) {
+  ConstraintDecl C;
+  C.Id = R.getValueAsString("Id").str();
+  C.Expr = R.getValueAsString("Expr").str();
+  C.Summary = R.getValueAsString("Summary").str();
+  C.Hint = R.getValueAsString("Hint").str();
+  C.CppFunction = R.getValueAsString("CppFunction").str();
+  // Inline constraints are reported where they are used.
+  C.At = R.isAnonymous() ? UsedAt : recordLoc(R);
+  return C;
+}
+
+std::vector<ConstraintDecl> readConstraints(const Record &R, StringRef Field) {
+  std::vector<ConstraintDecl> Out;
+  Loc At = recordLoc(R);
+  for (Record *C : R.getValueAsListOfDefs(Field))
+    Out.push_back(readConstraint(*C, At));
+  return Out;
+}
+
+/// The key a description refers to operator record \p R by.
+std::string opKey(const Record &R) { return R.getName().str(); }
+
+/// Flattens a source dag into nodes; returns the node index.
+int readPatternNode(const DagInit &Dag, PatternDecl &P, Diagnostics &Diags,
+                    const Loc &At) {
+  int Index = static_cast<int>(P.Nodes.size());
+  P.Nodes.emplace_back();
+  auto *OpDef = dyn_cast<DefInit>(Dag.getOperator());
+  if (!OpDef || !OpDef->getDef()->isSubClassOf("Op")) {
+    Diags.error(At, llvm::formatv("pattern '{0}': '{1}' is not an operator",
+                                  P.Name, Dag.getOperator()->getAsString()));
+    return Index;
+  }
+  P.Nodes[Index].Op = opKey(*OpDef->getDef());
+  if (Dag.getName())
+    P.Nodes[Index].Capture = Dag.getNameStr().str();
+  for (unsigned I = 0; I < Dag.getNumArgs(); ++I) {
+    PatternArgDecl A;
+    if (auto *Sub = dyn_cast<DagInit>(Dag.getArg(I))) {
+      A.Node = readPatternNode(*Sub, P, Diags, At);
+    } else if (isa<UnsetInit>(Dag.getArg(I))) {
+      A.Capture = Dag.getArgNameStr(I).str();
+    } else {
+      Diags.error(At, llvm::formatv("pattern '{0}': operand {1} of '{2}' must "
+                                    "be a nested operator or a $name",
+                                    P.Name, I, P.Nodes[Index].Op));
+    }
+    P.Nodes[Index].Args.push_back(A);
+  }
+  return Index;
+}
+
+} // namespace
+
+void readOperatorRecords(const RecordKeeper &Records, TargetDecl &Out) {
+  for (Record *R : inOrder(Records, "Op")) {
+    OpDecl O;
+    O.Key = opKey(*R);
+    O.Name = R->getValueAsString("Name").str();
+    for (Record *Operand : R->getValueAsListOfDefs("Operands"))
+      O.Operands.push_back({Operand->getValueAsString("Name").str(),
+                            Operand->getValueAsBit("Optional")});
+    for (Record *A : R->getValueAsListOfDefs("Attrs"))
+      O.Attrs.push_back({A->getValueAsString("Name").str(), nameOf(*A, "Kind")});
+    O.NumResults = static_cast<unsigned>(R->getValueAsInt("NumResults"));
+    O.Variadic = R->getValueAsBit("Variadic");
+    if (R->isSubClassOf("TargetOp"))
+      O.Target = nameOf(*R, "OnTarget");
+    O.At = recordLoc(*R);
+    Out.Ops.push_back(std::move(O));
+  }
+}
+
+bool readTargetRecords(const RecordKeeper &Records, TargetDecl &Out,
+                       Diagnostics &Diags) {
+  std::vector<Record *> Targets = inOrder(Records, "Target");
+  if (Targets.empty()) {
+    Diags.error(Loc(), "the description defines no Target");
+    return false;
+  }
+  if (Targets.size() > 1) {
+    Diags.error(recordLoc(*Targets[1]),
+                llvm::formatv("a description defines one target; '{0}' is "
+                              "the second",
+                              Targets[1]->getValueAsString("Name")));
+    return false;
+  }
+  const Record &T = *Targets.front();
+  Out.Name = T.getValueAsString("Name").str();
+  Out.Description = T.getValueAsString("Description").str();
+  Out.Versions = namesOf(T, "Versions");
+  Out.At = recordLoc(T);
+
+  readOperatorRecords(Records, Out);
+
+  for (Record *R : inOrder(Records, "Legal")) {
+    LegalDecl L;
+    L.Op = opKey(*R->getValueAsDef("Operator"));
+    L.Since = nameOf(*R, "Since");
+    L.Types = namesOf(*R, "Types");
+    L.WeightSchemes = namesOf(*R, "WeightSchemes");
+    L.Constraints = readConstraints(*R, "Constraints");
+    L.Drops = strings(*R, "Drops");
+    L.At = recordLoc(*R);
+    Out.Legals.push_back(std::move(L));
+  }
+  for (Record *R : inOrder(Records, "Removed")) {
+    LegalDecl L;
+    L.Op = opKey(*R->getValueAsDef("Operator"));
+    L.Since = nameOf(*R, "Since");
+    L.Removed = true;
+    L.At = recordLoc(*R);
+    Out.Legals.push_back(std::move(L));
+  }
+  for (Record *R : inOrder(Records, "Mapping")) {
+    MappingDecl M;
+    M.From = opKey(*R->getValueAsDef("From"));
+    M.To = opKey(*R->getValueAsDef("To"));
+    M.Since = optionalNameOf(*R, "Since");
+    M.Constraints = readConstraints(*R, "Constraints");
+    M.Benefit = R->getValueAsInt("Benefit");
+    M.SetAttrs = strings(*R, "SetAttrs");
+    M.At = recordLoc(*R);
+    Out.Mappings.push_back(std::move(M));
+  }
+  for (Record *R : inOrder(Records, "QuantRule")) {
+    QuantRuleDecl Q;
+    Q.Op = opKey(*R->getValueAsDef("Operator"));
+    Q.Since = optionalNameOf(*R, "Since");
+    Q.Until = optionalNameOf(*R, "Until");
+    Q.Relation = nameOf(*R, "Relation");
+    Q.OnFail = nameOf(*R, "OnFail");
+    Q.At = recordLoc(*R);
+    if (!R->isValueUnset("Check")) {
+      Q.HasCheck = true;
+      Q.Check = readConstraint(*R->getValueAsDef("Check"), Q.At);
+    }
+    Q.Scale = R->getValueAsString("Scale").str();
+    Q.ZeroPoint = R->getValueAsInt("ZeroPoint");
+    Out.QuantRules.push_back(std::move(Q));
+  }
+  for (Record *R : inOrder(Records, "Pattern")) {
+    PatternDecl P;
+    P.Name = R->isAnonymous() ? "" : R->getName().str();
+    P.At = recordLoc(*R);
+    if (P.Name.empty())
+      Diags.error(P.At, "a pattern must be named (def NAME : Pattern<...>)");
+    P.Since = optionalNameOf(*R, "Since");
+    readPatternNode(*R->getValueAsDag("Source"), P, Diags, P.At);
+    const DagInit *Result = R->getValueAsDag("Result");
+    if (auto *ResOp = dyn_cast<DefInit>(Result->getOperator()))
+      P.ResultOp = opKey(*ResOp->getDef());
+    for (unsigned I = 0; I < Result->getNumArgs(); ++I)
+      P.ResultArgs.push_back(Result->getArgNameStr(I).str());
+    P.Constraints = readConstraints(*R, "Constraints");
+    P.Benefit = R->getValueAsInt("Benefit");
+    Out.Patterns.push_back(std::move(P));
+  }
+  for (Record *R : inOrder(Records, "Kernel")) {
+    KernelDecl K;
+    K.Op = opKey(*R->getValueAsDef("Operator"));
+    K.Template = R->getValueAsString("Template").str();
+    K.Types = namesOf(*R, "Types");
+    K.At = recordLoc(*R);
+    Out.Kernels.push_back(std::move(K));
+  }
+  return true;
+}
+
+} // namespace gen
+} // namespace accelgen

@@ -1,0 +1,141 @@
+//===- Description.h - A target description as written ---------------------===//
+//
+// What a front end reads from a `.td` or `.yaml` target description, before
+// any name is resolved or anything checked: plain names and values, each with
+// the location it was written at. Both front ends fill these structures; the
+// model builder (TargetModel.h) is the one place that validates them, so both
+// forms of a description get the same checks and the same messages.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ACCELGEN_GEN_MODEL_DESCRIPTION_H
+#define ACCELGEN_GEN_MODEL_DESCRIPTION_H
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace accelgen {
+namespace gen {
+
+/// A place in a description file; Line and Col are 1-based, 0 if unknown.
+struct Loc {
+  std::string File;
+  unsigned Line = 0;
+  unsigned Col = 0;
+};
+
+struct AttrDecl {
+  std::string Name;
+  std::string Kind; ///< "int", "float", "bool", "string", "ints"
+};
+
+struct OperandDecl {
+  std::string Name;
+  bool Optional = false;
+};
+
+/// An operator: canonical (Target empty) or a target's own.
+struct OpDecl {
+  std::string Key; ///< The name descriptions refer to it by (`Conv2D`).
+  std::string Name; ///< The operator name in the IR (`CONV_2D`).
+  std::vector<OperandDecl> Operands;
+  std::vector<AttrDecl> Attrs;
+  unsigned NumResults = 1;
+  bool Variadic = false;
+  std::string Target;
+  Loc At;
+};
+
+struct ConstraintDecl {
+  std::string Id;
+  std::string Expr;
+  std::string Summary;
+  std::string Hint;
+  std::string CppFunction;
+  Loc At;
+};
+
+struct LegalDecl {
+  std::string Op;
+  std::string Since;
+  std::vector<std::string> Types;
+  std::vector<std::string> WeightSchemes;
+  std::vector<ConstraintDecl> Constraints;
+  std::vector<std::string> Drops;
+  bool Removed = false; ///< A `Removed` declaration: not legal from Since on.
+  Loc At;
+};
+
+struct MappingDecl {
+  std::string From;
+  std::string To;
+  std::string Since; ///< Empty: every version.
+  std::vector<ConstraintDecl> Constraints;
+  int64_t Benefit = 1;
+  std::vector<std::string> SetAttrs; ///< "name=value"
+  Loc At;
+};
+
+struct QuantRuleDecl {
+  std::string Op;
+  std::string Since; ///< Empty: from the first version.
+  std::string Until; ///< Empty: no end.
+  std::string Relation;
+  std::string OnFail;
+  bool HasCheck = false;
+  ConstraintDecl Check;
+  std::string Scale;
+  int64_t ZeroPoint = 0;
+  Loc At;
+};
+
+/// An operand of a pattern node: a nested node or a named value (`$x`).
+struct PatternArgDecl {
+  int Node = -1;         ///< Index into PatternDecl::Nodes, or -1.
+  std::string Capture;   ///< Value name when Node == -1 (may be empty: any).
+};
+
+struct PatternNodeDecl {
+  std::string Op;
+  std::string Capture; ///< Name of the matched operator (`conv`), optional.
+  std::vector<PatternArgDecl> Args;
+};
+
+struct PatternDecl {
+  std::string Name;
+  std::string Since;
+  /// Source nodes; Nodes[0] is the root (the last operator of the chain).
+  std::vector<PatternNodeDecl> Nodes;
+  std::string ResultOp;
+  std::vector<std::string> ResultArgs; ///< Value capture names.
+  std::vector<ConstraintDecl> Constraints;
+  int64_t Benefit = 1;
+  Loc At;
+};
+
+struct KernelDecl {
+  std::string Op;
+  std::string Template;
+  std::vector<std::string> Types;
+  Loc At;
+};
+
+/// One target description: the operators it may refer to and its rules, in
+/// declaration order.
+struct TargetDecl {
+  std::string Name;
+  std::string Description;
+  std::vector<std::string> Versions;
+  Loc At;
+  std::vector<OpDecl> Ops;
+  std::vector<LegalDecl> Legals;
+  std::vector<MappingDecl> Mappings;
+  std::vector<QuantRuleDecl> QuantRules;
+  std::vector<PatternDecl> Patterns;
+  std::vector<KernelDecl> Kernels;
+};
+
+} // namespace gen
+} // namespace accelgen
+
+#endif // ACCELGEN_GEN_MODEL_DESCRIPTION_H

@@ -1,0 +1,24 @@
+//===- Diagnostics.cpp - Errors in target descriptions ---------------------===//
+#include "model/Diagnostics.h"
+
+namespace accelgen {
+namespace gen {
+
+std::string formatLoc(const Loc &At) {
+  std::string S = At.File.empty() ? "<unknown>" : At.File;
+  if (At.Line) {
+    S += ":" + std::to_string(At.Line);
+    if (At.Col)
+      S += ":" + std::to_string(At.Col);
+  }
+  return S;
+}
+
+void Diagnostics::error(const Loc &At, const llvm::Twine &Msg) {
+  ++Errors;
+  OS << formatLoc(At) << ": error: " << Msg << "\n";
+  OS.flush();
+}
+
+} // namespace gen
+} // namespace accelgen

@@ -1,0 +1,564 @@
+//===- TargetModel.cpp - Validating a description into a model -------------===//
+#include "model/TargetModel.h"
+
+#include "ir/DType.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <algorithm>
+#include <set>
+
+namespace accelgen {
+namespace gen {
+
+constraint::Scope OpDef::scope() const {
+  constraint::Scope S;
+  for (const AttrDecl &A : Decl.Attrs) {
+    constraint::AttrInfo Info;
+    Info.Name = A.Name;
+    Info.K = A.Kind == "int"      ? constraint::AttrInfo::Int
+             : A.Kind == "float"  ? constraint::AttrInfo::Float
+             : A.Kind == "bool"   ? constraint::AttrInfo::Bool
+             : A.Kind == "string" ? constraint::AttrInfo::String
+                                  : constraint::AttrInfo::Ints;
+    S.Attrs.push_back(Info);
+  }
+  S.NumOperands = Decl.Variadic ? 64 : static_cast<unsigned>(Decl.Operands.size());
+  S.NumResults = Decl.NumResults;
+  return S;
+}
+
+std::string ConstraintDef::cppName() const {
+  std::string S;
+  for (char C : Decl.Id)
+    S += llvm::isAlnum(C) ? C : '_';
+  return S;
+}
+
+std::optional<unsigned> OpLegality::firstVersion() const {
+  for (unsigned V = 0; V < PerVersion.size(); ++V)
+    if (PerVersion[V])
+      return V;
+  return std::nullopt;
+}
+
+const OpDef *TargetModel::findOp(const std::string &KeyOrName) const {
+  for (const auto &Op : Ops)
+    if (Op->Decl.Key == KeyOrName)
+      return Op.get();
+  for (const auto &Op : Ops)
+    if (Op->Decl.Name == KeyOrName)
+      return Op.get();
+  return nullptr;
+}
+
+namespace {
+
+const char *const AttrKinds[] = {"int", "float", "bool", "string", "ints"};
+const char *const Schemes[] = {"asymmetric_per_tensor", "symmetric_per_tensor",
+                               "symmetric_per_channel",
+                               "asymmetric_per_channel"};
+const char *const Relations[] = {"same_scale", "forward_output_to_inputs",
+                                 "bias_scale_product", "fixed_output", "check"};
+const char *const Actions[] = {"reject", "insert_requantize_before",
+                               "insert_requantize_after"};
+
+template <size_t N>
+bool oneOf(const std::string &S, const char *const (&List)[N]) {
+  return std::find_if(std::begin(List), std::end(List), [&](const char *E) {
+           return S == E;
+         }) != std::end(List);
+}
+
+template <size_t N> std::string listOf(const char *const (&List)[N]) {
+  std::string S;
+  for (const char *E : List)
+    S += (S.empty() ? "" : ", ") + std::string(E);
+  return S;
+}
+
+/// Builds the model, reporting every problem it finds.
+class ModelBuilder {
+public:
+  ModelBuilder(const TargetDecl &D, Diagnostics &Diags) : D(D), Diags(Diags) {}
+
+  std::unique_ptr<TargetModel> run() {
+    M = std::make_unique<TargetModel>();
+    M->Name = D.Name;
+    M->Description = D.Description;
+    if (D.Name.empty())
+      Diags.error(D.At, "target has no name");
+    buildVersions();
+    buildOps();
+    buildLegality();
+    buildMappings();
+    buildQuantRules();
+    buildPatterns();
+    buildKernels();
+    if (Diags.errorCount())
+      return nullptr;
+    return std::move(M);
+  }
+
+private:
+  const TargetDecl &D;
+  Diagnostics &Diags;
+  std::unique_ptr<TargetModel> M;
+  std::map<std::string, const ConstraintDef *> ConstraintsById;
+
+  void buildVersions() {
+    if (D.Versions.empty())
+      Diags.error(D.At, llvm::formatv("target '{0}' lists no versions", D.Name));
+    for (const std::string &Name : D.Versions) {
+      VersionDef V;
+      V.Name = Name;
+      llvm::SmallVector<llvm::StringRef, 4> Parts;
+      llvm::StringRef(Name).split(Parts, '.');
+      bool Ok = !Name.empty();
+      for (llvm::StringRef P : Parts) {
+        unsigned N;
+        if (P.empty() || P.getAsInteger(10, N)) {
+          Ok = false;
+          break;
+        }
+        V.Parts.push_back(N);
+      }
+      if (!Ok) {
+        Diags.error(D.At, llvm::formatv("version '{0}' is not a dotted number "
+                                        "such as '2.0'",
+                                        Name));
+        continue;
+      }
+      if (!M->Versions.empty() && !(M->Versions.back().Parts < V.Parts)) {
+        Diags.error(D.At, llvm::formatv("version '{0}' is out of order: "
+                                        "versions must be listed oldest first, "
+                                        "and '{0}' is not newer than '{1}'",
+                                        Name, M->Versions.back().Name));
+        continue;
+      }
+      M->Versions.push_back(std::move(V));
+    }
+  }
+
+  /// Index of version \p Name, or reports and returns nullopt.
+  std::optional<unsigned> version(const std::string &Name, const Loc &At) {
+    for (unsigned I = 0; I < M->Versions.size(); ++I)
+      if (M->Versions[I].Name == Name)
+        return I;
+    std::string Known;
+    for (const VersionDef &V : M->Versions)
+      Known += (Known.empty() ? "" : ", ") + V.Name;
+    Diags.error(At, llvm::formatv("unknown version '{0}' of target '{1}' "
+                                  "(versions: {2})",
+                                  Name, D.Name, Known));
+    return std::nullopt;
+  }
+
+  /// Version index of an optional "since" (first version when empty).
+  std::optional<unsigned> sinceVersion(const std::string &Name, const Loc &At) {
+    if (Name.empty())
+      return 0u;
+    return version(Name, At);
+  }
+
+  void buildOps() {
+    std::set<std::string> Keys, Names;
+    for (const OpDecl &O : D.Ops) {
+      if (!Keys.insert(O.Key).second) {
+        Diags.error(O.At, llvm::formatv("duplicate operator '{0}'", O.Key));
+        continue;
+      }
+      if (!Names.insert(O.Name).second) {
+        Diags.error(O.At, llvm::formatv("duplicate operator name '{0}'",
+                                        O.Name));
+        continue;
+      }
+      for (const AttrDecl &A : O.Attrs)
+        if (!oneOf(A.Kind, AttrKinds))
+          Diags.error(O.At, llvm::formatv("attribute '{0}' of '{1}' has "
+                                          "unknown kind '{2}' (kinds: {3})",
+                                          A.Name, O.Key, A.Kind,
+                                          listOf(AttrKinds)));
+      auto Op = std::make_unique<OpDef>();
+      Op->Decl = O;
+      M->Ops.push_back(std::move(Op));
+    }
+  }
+
+  const OpDef *op(const std::string &Key, const Loc &At) {
+    if (const OpDef *Op = M->findOp(Key))
+      return Op;
+    Diags.error(At, llvm::formatv("unknown operator '{0}'", Key));
+    return nullptr;
+  }
+
+  bool checkTypes(const std::vector<std::string> &Types, const Loc &At) {
+    bool Ok = true;
+    for (const std::string &T : Types)
+      if (!ir::parseDType(T)) {
+        Diags.error(At, llvm::formatv("unknown data type '{0}'", T));
+        Ok = false;
+      }
+    return Ok;
+  }
+
+  /// Parses \p C in \p S and records it under its id. A second declaration
+  /// of the same id must be identical, unless \p Overrides says it replaces
+  /// an earlier one for the same operator.
+  const ConstraintDef *constraint(const ConstraintDecl &C,
+                                  const constraint::Scope &S,
+                                  bool MayOverride = false) {
+    if (C.Id.empty()) {
+      Diags.error(C.At, "constraint has an empty id");
+      return nullptr;
+    }
+    if (C.Summary.empty()) {
+      Diags.error(C.At, llvm::formatv("constraint '{0}' has no summary", C.Id));
+      return nullptr;
+    }
+    auto Prev = ConstraintsById.find(C.Id);
+    if (Prev != ConstraintsById.end() && !MayOverride) {
+      const ConstraintDecl &P = Prev->second->Decl;
+      if (P.Expr != C.Expr || P.CppFunction != C.CppFunction ||
+          P.Summary != C.Summary) {
+        Diags.error(C.At, llvm::formatv("duplicate constraint id '{0}' with a "
+                                        "different definition (first declared "
+                                        "at {1})",
+                                        C.Id, formatLoc(P.At)));
+        return nullptr;
+      }
+    }
+    auto Def = std::make_unique<ConstraintDef>();
+    Def->Decl = C;
+    if (C.CppFunction.empty()) {
+      if (C.Expr.empty()) {
+        Diags.error(C.At, llvm::formatv("constraint '{0}' has neither an "
+                                        "expression nor a C++ function",
+                                        C.Id));
+        return nullptr;
+      }
+      auto E = constraint::parse(C.Expr, S);
+      if (!E) {
+        std::string Msg;
+        unsigned Column = 0;
+        llvm::handleAllErrors(
+            E.takeError(),
+            [&](const constraint::ParseError &PE) {
+              Msg = PE.message();
+              Column = PE.column();
+            },
+            [&](const llvm::ErrorInfoBase &EI) { Msg = EI.message(); });
+        Diags.error(C.At, llvm::formatv("constraint '{0}': {1} (column {2} of "
+                                        "\"{3}\")",
+                                        C.Id, Msg, Column, C.Expr));
+        return nullptr;
+      }
+      Def->Parsed = std::move(*E);
+    } else if (!llvm::all_of(C.CppFunction, [](char Ch) {
+                 return llvm::isAlnum(Ch) || Ch == '_' || Ch == ':';
+               })) {
+      Diags.error(C.At, llvm::formatv("constraint '{0}': '{1}' is not a C++ "
+                                      "function name",
+                                      C.Id, C.CppFunction));
+      return nullptr;
+    }
+    const ConstraintDef *Raw = Def.get();
+    M->Constraints.push_back(std::move(Def));
+    if (Prev == ConstraintsById.end())
+      ConstraintsById[C.Id] = Raw;
+    return Raw;
+  }
+
+  void buildLegality() {
+    // Group the declarations by operator, keeping first-declaration order.
+    std::vector<const OpDef *> Order;
+    std::map<const OpDef *, std::vector<const LegalDecl *>> ByOp;
+    for (const LegalDecl &L : D.Legals) {
+      const OpDef *Op = op(L.Op, L.At);
+      if (!Op)
+        continue;
+      if (!ByOp.count(Op))
+        Order.push_back(Op);
+      ByOp[Op].push_back(&L);
+    }
+    for (const OpDef *Op : Order) {
+      std::vector<const LegalDecl *> &Decls = ByOp[Op];
+      // Apply in version order; same-version duplicates are errors.
+      std::map<unsigned, const LegalDecl *> ByVersion;
+      for (const LegalDecl *L : Decls) {
+        std::optional<unsigned> V = version(L->Since, L->At);
+        if (!V)
+          continue;
+        auto [It, New] = ByVersion.insert({*V, L});
+        if (!New)
+          Diags.error(L->At, llvm::formatv("operator '{0}' already has a rule "
+                                           "for version {1} (at {2})",
+                                           Op->Decl.Key, L->Since,
+                                           formatLoc(It->second->At)));
+      }
+      OpLegality OL;
+      OL.Op = Op;
+      OL.PerVersion.resize(M->Versions.size());
+      std::optional<LegalAt> Current;
+      constraint::Scope S = Op->scope();
+      for (unsigned V = 0; V < M->Versions.size(); ++V) {
+        auto It = ByVersion.find(V);
+        if (It != ByVersion.end())
+          Current = apply(*Op, Current, *It->second, S);
+        OL.PerVersion[V] = Current;
+      }
+      M->Legality.push_back(std::move(OL));
+    }
+  }
+
+  /// The legality after declaration \p L, given the one before it.
+  std::optional<LegalAt> apply(const OpDef &Op,
+                               const std::optional<LegalAt> &Before,
+                               const LegalDecl &L, const constraint::Scope &S) {
+    if (L.Removed) {
+      if (!Before)
+        Diags.error(L.At, llvm::formatv("operator '{0}' is removed at version "
+                                        "{1} but was never legal before",
+                                        Op.Decl.Key, L.Since));
+      return std::nullopt;
+    }
+    LegalAt Out = Before ? *Before : LegalAt();
+    if (!L.Types.empty() && checkTypes(L.Types, L.At))
+      Out.Types = L.Types;
+    if (Out.Types.empty())
+      Diags.error(L.At, llvm::formatv("operator '{0}' is legal with no data "
+                                      "type: list at least one",
+                                      Op.Decl.Key));
+    for (const std::string &Sch : L.WeightSchemes)
+      if (!oneOf(Sch, Schemes))
+        Diags.error(L.At, llvm::formatv("unknown quantization scheme '{0}' "
+                                        "(schemes: {1})",
+                                        Sch, listOf(Schemes)));
+    if (!L.WeightSchemes.empty())
+      Out.WeightSchemes = L.WeightSchemes;
+    for (const std::string &Id : L.Drops) {
+      auto It = llvm::find_if(Out.Constraints, [&](const ConstraintDef *C) {
+        return C->id() == Id;
+      });
+      if (It == Out.Constraints.end())
+        Diags.error(L.At, llvm::formatv("cannot drop constraint '{0}': "
+                                        "operator '{1}' has no such constraint "
+                                        "before version {2}",
+                                        Id, Op.Decl.Key, L.Since));
+      else
+        Out.Constraints.erase(It);
+    }
+    std::set<std::string> Seen;
+    for (const ConstraintDecl &C : L.Constraints) {
+      if (!Seen.insert(C.Id).second) {
+        Diags.error(C.At, llvm::formatv("constraint '{0}' is listed twice for "
+                                        "operator '{1}'",
+                                        C.Id, Op.Decl.Key));
+        continue;
+      }
+      auto Old = llvm::find_if(Out.Constraints, [&](const ConstraintDef *X) {
+        return X->id() == C.Id;
+      });
+      const ConstraintDef *Def =
+          constraint(C, S, /*MayOverride=*/Old != Out.Constraints.end());
+      if (!Def)
+        continue;
+      if (Old != Out.Constraints.end())
+        *Old = Def;
+      else
+        Out.Constraints.push_back(Def);
+    }
+    return Out;
+  }
+
+  void buildMappings() {
+    for (const MappingDecl &Md : D.Mappings) {
+      MappingDef Map;
+      Map.From = op(Md.From, Md.At);
+      Map.To = op(Md.To, Md.At);
+      std::optional<unsigned> Since = sinceVersion(Md.Since, Md.At);
+      if (!Map.From || !Map.To || !Since)
+        continue;
+      Map.Since = *Since;
+      Map.Benefit = Md.Benefit;
+      Map.At = Md.At;
+      constraint::Scope S = Map.From->scope();
+      for (const ConstraintDecl &C : Md.Constraints)
+        if (const ConstraintDef *Def = constraint(C, S))
+          Map.Constraints.push_back(Def);
+      for (const std::string &Set : Md.SetAttrs) {
+        auto [Name, Value] = llvm::StringRef(Set).split('=');
+        bool Known = llvm::any_of(Map.To->Decl.Attrs, [&](const AttrDecl &A) {
+          return A.Name == Name.trim();
+        });
+        if (!Set.count('=') || Name.trim().empty())
+          Diags.error(Md.At, llvm::formatv("attribute setting '{0}' is not of "
+                                           "the form name=value",
+                                           Set));
+        else if (!Known)
+          Diags.error(Md.At, llvm::formatv("operator '{0}' has no attribute "
+                                           "'{1}'",
+                                           Map.To->Decl.Key, Name.trim()));
+        else
+          Map.SetAttrs.push_back({Name.trim().str(), Value.trim().str()});
+      }
+      M->Mappings.push_back(std::move(Map));
+    }
+    std::stable_sort(M->Mappings.begin(), M->Mappings.end(),
+                     [](const MappingDef &A, const MappingDef &B) {
+                       return A.Benefit > B.Benefit;
+                     });
+  }
+
+  void buildQuantRules() {
+    for (const QuantRuleDecl &Q : D.QuantRules) {
+      QuantRuleDef R;
+      R.Op = op(Q.Op, Q.At);
+      std::optional<unsigned> Since = sinceVersion(Q.Since, Q.At);
+      if (!R.Op || !Since)
+        continue;
+      R.Since = *Since;
+      if (!Q.Until.empty()) {
+        R.Until = version(Q.Until, Q.At);
+        if (R.Until && *R.Until < R.Since)
+          Diags.error(Q.At, llvm::formatv("quantization rule ends at version "
+                                          "{0}, before it starts at {1}",
+                                          Q.Until, Q.Since));
+      }
+      R.Relation = Q.Relation;
+      R.OnFail = Q.OnFail;
+      if (!oneOf(Q.Relation, Relations))
+        Diags.error(Q.At, llvm::formatv("unknown quantization relation '{0}' "
+                                        "(relations: {1})",
+                                        Q.Relation, listOf(Relations)));
+      if (!oneOf(Q.OnFail, Actions))
+        Diags.error(Q.At, llvm::formatv("unknown action '{0}' (actions: {1})",
+                                        Q.OnFail, listOf(Actions)));
+      if ((Q.Relation == "check") != Q.HasCheck)
+        Diags.error(Q.At, Q.HasCheck
+                              ? "only a 'check' quantization rule takes a "
+                                "condition"
+                              : "a 'check' quantization rule needs a "
+                                "condition");
+      else if (Q.HasCheck)
+        R.Check = constraint(Q.Check, R.Op->scope());
+      if (Q.Relation == "fixed_output") {
+        R.ScaleText = Q.Scale;
+        if (llvm::StringRef(Q.Scale).getAsDouble(R.Scale) || R.Scale <= 0)
+          Diags.error(Q.At, llvm::formatv("fixed output scale '{0}' is not a "
+                                          "positive number",
+                                          Q.Scale));
+        R.ZeroPoint = Q.ZeroPoint;
+      }
+      M->QuantRules.push_back(std::move(R));
+    }
+  }
+
+  void buildPatterns() {
+    std::set<std::string> Names;
+    for (const PatternDecl &P : D.Patterns) {
+      PatternDef Def;
+      Def.Name = P.Name;
+      Def.Benefit = P.Benefit;
+      if (!Names.insert(P.Name).second)
+        Diags.error(P.At, llvm::formatv("duplicate pattern '{0}'", P.Name));
+      std::optional<unsigned> Since = sinceVersion(P.Since, P.At);
+      if (!Since)
+        continue;
+      Def.Since = *Since;
+      bool Ok = true;
+      std::map<std::string, constraint::Scope> Captures;
+      for (const PatternNodeDecl &N : P.Nodes) {
+        PatternNodeDef Node;
+        Node.Op = op(N.Op, P.At);
+        Node.Capture = N.Capture;
+        if (!Node.Op) {
+          Ok = false;
+          continue;
+        }
+        if (!N.Capture.empty()) {
+          if (Captures.count(N.Capture) ||
+              llvm::is_contained(Def.Values, N.Capture))
+            Diags.error(P.At, llvm::formatv("pattern '{0}': capture '{1}' is "
+                                            "bound twice",
+                                            P.Name, N.Capture));
+          Captures[N.Capture] = Node.Op->scope();
+        }
+        if (!Node.Op->Decl.Variadic &&
+            N.Args.size() > Node.Op->Decl.Operands.size())
+          Diags.error(P.At, llvm::formatv("pattern '{0}': '{1}' takes {2} "
+                                          "operands, the pattern gives {3}",
+                                          P.Name, N.Op,
+                                          Node.Op->Decl.Operands.size(),
+                                          N.Args.size()));
+        for (const PatternArgDecl &A : N.Args) {
+          PatternNodeDef::Arg Arg;
+          Arg.Node = A.Node;
+          if (A.Node < 0 && !A.Capture.empty()) {
+            auto It = llvm::find(Def.Values, A.Capture);
+            if (It != Def.Values.end()) {
+              Diags.error(P.At, llvm::formatv("pattern '{0}': value '${1}' is "
+                                              "bound twice",
+                                              P.Name, A.Capture));
+            }
+            Arg.Value = static_cast<int>(Def.Values.size());
+            Def.Values.push_back(A.Capture);
+          }
+          Node.Args.push_back(Arg);
+        }
+        Def.Nodes.push_back(std::move(Node));
+      }
+      Def.Result = op(P.ResultOp, P.At);
+      if (!Ok || !Def.Result)
+        continue;
+      for (const std::string &V : P.ResultArgs) {
+        auto It = llvm::find(Def.Values, V);
+        if (It == Def.Values.end()) {
+          Diags.error(P.At, llvm::formatv("pattern '{0}': capture '${1}' is "
+                                          "used in the result but not bound "
+                                          "in the source",
+                                          P.Name, V));
+          continue;
+        }
+        Def.ResultArgs.push_back(static_cast<int>(It - Def.Values.begin()));
+      }
+      constraint::Scope S;
+      S.Captures = Captures;
+      for (const ConstraintDecl &C : P.Constraints)
+        if (const ConstraintDef *CD = constraint(C, S))
+          Def.Constraints.push_back(CD);
+      M->Patterns.push_back(std::move(Def));
+    }
+    std::stable_sort(M->Patterns.begin(), M->Patterns.end(),
+                     [](const PatternDef &A, const PatternDef &B) {
+                       if (A.Benefit != B.Benefit)
+                         return A.Benefit > B.Benefit;
+                       return A.Name < B.Name;
+                     });
+  }
+
+  void buildKernels() {
+    for (const KernelDecl &K : D.Kernels) {
+      KernelDef Def;
+      Def.Op = op(K.Op, K.At);
+      if (!Def.Op || !checkTypes(K.Types, K.At))
+        continue;
+      if (K.Template.empty())
+        Diags.error(K.At, "kernel names no template");
+      Def.Template = K.Template;
+      Def.Types = K.Types;
+      M->Kernels.push_back(std::move(Def));
+    }
+  }
+};
+
+} // namespace
+
+std::unique_ptr<TargetModel> buildTargetModel(const TargetDecl &D,
+                                              Diagnostics &Diags) {
+  return ModelBuilder(D, Diags).run();
+}
+
+} // namespace gen
+} // namespace accelgen

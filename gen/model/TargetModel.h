@@ -1,0 +1,145 @@
+//===- TargetModel.h - The typed, validated model of a target --------------===//
+//
+// What every emitter reads: a target with its ordered versions, the operators
+// it refers to, and its rules with every name resolved, every constraint
+// parsed and type-checked, and legality resolved per version (a later Legal
+// overriding an earlier one by constraint id). buildTargetModel() is the one
+// place that validates a description; emitters trust what they get.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ACCELGEN_GEN_MODEL_TARGETMODEL_H
+#define ACCELGEN_GEN_MODEL_TARGETMODEL_H
+
+#include "model/Description.h"
+#include "model/Diagnostics.h"
+
+#include "constraint/Constraint.h"
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace accelgen {
+namespace gen {
+
+struct OpDef {
+  OpDecl Decl;
+  bool isTargetOp() const { return !Decl.Target.empty(); }
+  const std::string &name() const { return Decl.Name; }
+  /// The constraint-language scope of this operator's attributes/operands.
+  constraint::Scope scope() const;
+};
+
+struct VersionDef {
+  std::string Name;           ///< "2.0"
+  std::vector<unsigned> Parts; ///< {2, 0}
+};
+
+/// A parsed constraint; shared by every rule that uses the same id.
+struct ConstraintDef {
+  ConstraintDecl Decl;
+  /// The parsed expression; null for a C++-function constraint.
+  std::shared_ptr<const constraint::Expr> Parsed;
+  const std::string &id() const { return Decl.Id; }
+  /// A C++ identifier derived from the id, unique within the target.
+  std::string cppName() const;
+};
+
+/// Legality of one operator at one version.
+struct LegalAt {
+  std::vector<std::string> Types;
+  std::vector<std::string> WeightSchemes;
+  /// Constraints in the order they were first declared.
+  std::vector<const ConstraintDef *> Constraints;
+};
+
+/// Legality of one operator across the target's versions.
+struct OpLegality {
+  const OpDef *Op = nullptr;
+  /// One entry per version; nullopt where the operator is not legal.
+  std::vector<std::optional<LegalAt>> PerVersion;
+  /// The first version the operator is legal at.
+  std::optional<unsigned> firstVersion() const;
+};
+
+struct MappingDef {
+  const OpDef *From = nullptr;
+  const OpDef *To = nullptr;
+  unsigned Since = 0;
+  std::vector<const ConstraintDef *> Constraints;
+  int64_t Benefit = 1;
+  std::vector<std::pair<std::string, std::string>> SetAttrs;
+  Loc At;
+};
+
+struct QuantRuleDef {
+  const OpDef *Op = nullptr;
+  unsigned Since = 0;
+  std::optional<unsigned> Until;
+  std::string Relation;
+  std::string OnFail;
+  const ConstraintDef *Check = nullptr;
+  double Scale = 0;
+  std::string ScaleText;
+  int64_t ZeroPoint = 0;
+};
+
+struct PatternNodeDef {
+  const OpDef *Op = nullptr;
+  std::string Capture;
+  /// Operands: a node index, or a value-capture index (see PatternDef).
+  struct Arg {
+    int Node = -1;
+    int Value = -1; ///< Index into PatternDef::Values; -1: anything.
+  };
+  std::vector<Arg> Args;
+};
+
+struct PatternDef {
+  std::string Name;
+  unsigned Since = 0;
+  std::vector<PatternNodeDef> Nodes; ///< Nodes[0] is the root.
+  std::vector<std::string> Values;   ///< Value capture names, first-use order.
+  const OpDef *Result = nullptr;
+  std::vector<int> ResultArgs;       ///< Indices into Values.
+  std::vector<const ConstraintDef *> Constraints;
+  int64_t Benefit = 1;
+};
+
+struct KernelDef {
+  const OpDef *Op = nullptr;
+  std::string Template;
+  std::vector<std::string> Types;
+};
+
+/// A validated target.
+struct TargetModel {
+  std::string Name;
+  std::string Description;
+  std::vector<VersionDef> Versions;
+  /// Every operator the description can refer to, by key, in a stable order.
+  std::vector<std::unique_ptr<OpDef>> Ops;
+  std::vector<std::unique_ptr<ConstraintDef>> Constraints;
+  /// Operators with any Legal, in declaration order of their first Legal.
+  std::vector<OpLegality> Legality;
+  std::vector<MappingDef> Mappings;
+  std::vector<QuantRuleDef> QuantRules;
+  std::vector<PatternDef> Patterns; ///< By descending benefit, then name.
+  std::vector<KernelDef> Kernels;
+
+  const OpDef *findOp(const std::string &KeyOrName) const;
+  /// "demo1.0": the target name followed by a version name.
+  std::string versionLabel(unsigned V) const { return Name + Versions[V].Name; }
+};
+
+/// Validates \p D and builds its model; reports every problem through \p Diags
+/// and returns nullptr if there was any.
+std::unique_ptr<TargetModel> buildTargetModel(const TargetDecl &D,
+                                              Diagnostics &Diags);
+
+} // namespace gen
+} // namespace accelgen
+
+#endif // ACCELGEN_GEN_MODEL_TARGETMODEL_H

@@ -1,0 +1,75 @@
+//===- TargetInfo.h - What a generated target provides ---------------------===//
+//
+// A target's generated code fills one TargetInfo: its name and versions, an
+// OpSetup per supported operator and its fusion pattern table. Targets
+// register themselves by name in the TargetRegistry, so the CLI and passes can
+// find "demo2.0" without knowing the target at compile time.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ACCELGEN_TARGET_TARGETINFO_H
+#define ACCELGEN_TARGET_TARGETINFO_H
+
+#include "target/OpSetup.h"
+#include "target/Pattern.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace accelgen {
+namespace target {
+
+/// One target's generated tables.
+class TargetInfo {
+public:
+  TargetInfo(std::string Name, std::vector<std::string> Versions)
+      : Name(std::move(Name)), Versions(std::move(Versions)) {}
+
+  const std::string &name() const { return Name; }
+  const std::vector<std::string> &versions() const { return Versions; }
+  /// "demo2.0" for version index 1 of target "demo" with versions 1.0, 2.0.
+  std::string versionLabel(unsigned V) const { return Name + Versions.at(V); }
+  /// The index of version \p Label ("demo2.0" or "2.0"), if it exists.
+  std::optional<unsigned> findVersion(llvm::StringRef Label) const;
+
+  /// Registers the converter of one operator; the table owns it.
+  void addOpSetup(std::unique_ptr<OpSetup> Setup);
+  /// The converter of \p OpName, or null if the target does not know it.
+  const OpSetup *opSetup(llvm::StringRef OpName) const;
+  /// Names of every operator with a converter, sorted.
+  std::vector<std::string> opNames() const;
+
+  void setPatterns(llvm::ArrayRef<PatternDesc> P) { Patterns = P; }
+  llvm::ArrayRef<PatternDesc> patterns() const { return Patterns; }
+
+private:
+  std::string Name;
+  std::vector<std::string> Versions;
+  std::map<std::string, std::unique_ptr<OpSetup>, std::less<>> Setups;
+  llvm::ArrayRef<PatternDesc> Patterns;
+};
+
+/// The targets linked into this program, by name.
+class TargetRegistry {
+public:
+  using Factory = std::unique_ptr<TargetInfo> (*)();
+  /// Registers \p Make under \p Name; generated code calls this once.
+  static void add(llvm::StringRef Name, Factory Make);
+  /// The target named \p Name ("demo"), or null.
+  static const TargetInfo *get(llvm::StringRef Name);
+  /// Resolves "demo2.0" (target name followed by a version) to the target
+  /// and version index; the newest version when only the name is given.
+  static std::optional<std::pair<const TargetInfo *, unsigned>>
+  resolve(llvm::StringRef Label);
+  static std::vector<std::string> names();
+};
+
+} // namespace target
+} // namespace accelgen
+
+#endif // ACCELGEN_TARGET_TARGETINFO_H
