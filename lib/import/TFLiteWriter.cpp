@@ -1,0 +1,360 @@
+//===- TFLiteWriter.cpp - Graph IR to TensorFlow Lite FlatBuffers ----------===//
+//
+// The inverse of the importer. Attributes are turned back into the options
+// table the importer reads for each operator type (the table below mirrors the
+// importer's), with the format's defaults where an attribute is missing.
+//
+//===----------------------------------------------------------------------===//
+#include "import/TFLiteWriter.h"
+
+#include "import/BuiltinOps.h"
+#include "tflite_subset_generated.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/FileUtilities.h"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+namespace accelgen {
+namespace tflite {
+
+namespace fb = ::accelgen::tfl;
+using flatbuffers::FlatBufferBuilder;
+using flatbuffers::Offset;
+
+namespace {
+
+/// The options table written for one operator: its union tag and value.
+struct WrittenOptions {
+  fb::BuiltinOptions Tag = fb::BuiltinOptions::NONE;
+  Offset<void> Value = 0;
+};
+
+template <typename T> WrittenOptions options(Offset<T> Table) {
+  return {fb::BuiltinOptionsTraits<T>::enum_value, Table.Union()};
+}
+
+fb::Padding padding(const ir::Operator &Op) {
+  return Op.getString("padding", "SAME") == "VALID" ? fb::Padding::VALID
+                                                     : fb::Padding::SAME;
+}
+
+/// The fused activation named by the "fused_activation" attribute; the
+/// importer's "UNKNOWN_<n>" names give back their value n.
+fb::Activation activation(const ir::Operator &Op) {
+  std::string Name = Op.getString("fused_activation", "NONE");
+  for (int V = static_cast<int>(fb::Activation::MIN);
+       V <= static_cast<int>(fb::Activation::MAX); ++V)
+    if (Name == fb::EnumNameActivation(static_cast<fb::Activation>(V)))
+      return static_cast<fb::Activation>(V);
+  llvm::StringRef Rest = Name;
+  int Value = 0;
+  if (Rest.consume_front("UNKNOWN_") && !Rest.getAsInteger(10, Value))
+    return static_cast<fb::Activation>(Value);
+  return fb::Activation::NONE;
+}
+
+int32_t intAttr(const ir::Operator &Op, llvm::StringRef Name,
+                int64_t Default) {
+  return static_cast<int32_t>(Op.getInt(Name, Default));
+}
+
+Offset<flatbuffers::Vector<int32_t>>
+intVector(FlatBufferBuilder &B, const std::vector<int64_t> &Values) {
+  std::vector<int32_t> Narrow(Values.begin(), Values.end());
+  return B.CreateVector(Narrow);
+}
+
+WrittenOptions writeConv2D(FlatBufferBuilder &B, const ir::Operator &Op) {
+  return options(fb::CreateConv2DOptions(
+      B, padding(Op), intAttr(Op, "stride_w", 1), intAttr(Op, "stride_h", 1),
+      activation(Op), intAttr(Op, "dilation_w", 1),
+      intAttr(Op, "dilation_h", 1)));
+}
+
+WrittenOptions writeDepthwise(FlatBufferBuilder &B, const ir::Operator &Op) {
+  return options(fb::CreateDepthwiseConv2DOptions(
+      B, padding(Op), intAttr(Op, "stride_w", 1), intAttr(Op, "stride_h", 1),
+      intAttr(Op, "depth_multiplier", 1), activation(Op),
+      intAttr(Op, "dilation_w", 1), intAttr(Op, "dilation_h", 1)));
+}
+
+WrittenOptions writePool(FlatBufferBuilder &B, const ir::Operator &Op) {
+  return options(fb::CreatePool2DOptions(
+      B, padding(Op), intAttr(Op, "stride_w", 1), intAttr(Op, "stride_h", 1),
+      intAttr(Op, "filter_w", 1), intAttr(Op, "filter_h", 1),
+      activation(Op)));
+}
+
+WrittenOptions writeFullyConnected(FlatBufferBuilder &B,
+                                   const ir::Operator &Op) {
+  return options(fb::CreateFullyConnectedOptions(
+      B, activation(Op), static_cast<int8_t>(Op.getInt("weights_format", 0)),
+      Op.getBool("keep_num_dims"), Op.getBool("asymmetric_quantize_inputs")));
+}
+
+WrittenOptions writeSoftmax(FlatBufferBuilder &B, const ir::Operator &Op) {
+  return options(fb::CreateSoftmaxOptions(
+      B, static_cast<float>(Op.getFloat("beta", 1.0))));
+}
+
+WrittenOptions writeConcat(FlatBufferBuilder &B, const ir::Operator &Op) {
+  return options(fb::CreateConcatenationOptions(B, intAttr(Op, "axis", 0),
+                                                activation(Op)));
+}
+
+WrittenOptions writeAdd(FlatBufferBuilder &B, const ir::Operator &Op) {
+  return options(fb::CreateAddOptions(B, activation(Op),
+                                      Op.getBool("pot_scale_int16", true)));
+}
+
+WrittenOptions writeSub(FlatBufferBuilder &B, const ir::Operator &Op) {
+  return options(fb::CreateSubOptions(B, activation(Op),
+                                      Op.getBool("pot_scale_int16", true)));
+}
+
+WrittenOptions writeMul(FlatBufferBuilder &B, const ir::Operator &Op) {
+  return options(fb::CreateMulOptions(B, activation(Op)));
+}
+
+WrittenOptions writeReshape(FlatBufferBuilder &B, const ir::Operator &Op) {
+  // The options are optional: the new shape usually is input 1.
+  if (!Op.hasAttr("new_shape"))
+    return {};
+  return options(
+      fb::CreateReshapeOptions(B, intVector(B, Op.getInts("new_shape"))));
+}
+
+WrittenOptions writeReducer(FlatBufferBuilder &B, const ir::Operator &Op) {
+  return options(fb::CreateReducerOptions(B, Op.getBool("keep_dims")));
+}
+
+WrittenOptions writeSqueeze(FlatBufferBuilder &B, const ir::Operator &Op) {
+  return options(
+      fb::CreateSqueezeOptions(B, intVector(B, Op.getInts("squeeze_dims"))));
+}
+
+WrittenOptions writeStridedSlice(FlatBufferBuilder &B,
+                                 const ir::Operator &Op) {
+  return options(fb::CreateStridedSliceOptions(
+      B, intAttr(Op, "begin_mask", 0), intAttr(Op, "end_mask", 0),
+      intAttr(Op, "ellipsis_mask", 0), intAttr(Op, "new_axis_mask", 0),
+      intAttr(Op, "shrink_axis_mask", 0), Op.getBool("offset")));
+}
+
+WrittenOptions writeTransposeConv(FlatBufferBuilder &B,
+                                  const ir::Operator &Op) {
+  return options(fb::CreateTransposeConvOptions(
+      B, padding(Op), intAttr(Op, "stride_w", 1), intAttr(Op, "stride_h", 1),
+      activation(Op)));
+}
+
+WrittenOptions writeLSTM(FlatBufferBuilder &B, const ir::Operator &Op) {
+  return options(fb::CreateUnidirectionalSequenceLSTMOptions(
+      B, activation(Op), static_cast<float>(Op.getFloat("cell_clip")),
+      static_cast<float>(Op.getFloat("proj_clip")), Op.getBool("time_major"),
+      Op.getBool("asymmetric_quantize_inputs"),
+      Op.getBool("diagonal_recurrent_tensors")));
+}
+
+WrittenOptions writeLeakyRelu(FlatBufferBuilder &B, const ir::Operator &Op) {
+  return options(fb::CreateLeakyReluOptions(
+      B, static_cast<float>(Op.getFloat("alpha"))));
+}
+
+WrittenOptions writeConv3D(FlatBufferBuilder &B, const ir::Operator &Op) {
+  return options(fb::CreateConv3DOptions(
+      B, padding(Op), intAttr(Op, "stride_d", 1), intAttr(Op, "stride_w", 1),
+      intAttr(Op, "stride_h", 1), activation(Op),
+      intAttr(Op, "dilation_d", 1), intAttr(Op, "dilation_w", 1),
+      intAttr(Op, "dilation_h", 1)));
+}
+
+/// How one operator type's attributes become its options table. Types not
+/// listed are written without options.
+struct OptionsWriter {
+  const char *Name;
+  WrittenOptions (*Write)(FlatBufferBuilder &, const ir::Operator &);
+};
+
+const OptionsWriter OptionsWriters[] = {
+    {"ADD", writeAdd},
+    {"AVERAGE_POOL_2D", writePool},
+    {"CONCATENATION", writeConcat},
+    {"CONV_2D", writeConv2D},
+    {"CONV_3D", writeConv3D},
+    {"DEPTHWISE_CONV_2D", writeDepthwise},
+    {"FULLY_CONNECTED", writeFullyConnected},
+    {"LEAKY_RELU", writeLeakyRelu},
+    {"MAX_POOL_2D", writePool},
+    {"MEAN", writeReducer},
+    {"MUL", writeMul},
+    {"REDUCE_MAX", writeReducer},
+    {"RESHAPE", writeReshape},
+    {"SOFTMAX", writeSoftmax},
+    {"SQUEEZE", writeSqueeze},
+    {"STRIDED_SLICE", writeStridedSlice},
+    {"SUB", writeSub},
+    {"SUM", writeReducer},
+    {"TRANSPOSE_CONV", writeTransposeConv},
+    {"UNIDIRECTIONAL_SEQUENCE_LSTM", writeLSTM},
+};
+
+fb::TensorType tensorType(ir::DType T) {
+  switch (T) {
+  case ir::DType::I8:
+    return fb::TensorType::INT8;
+  case ir::DType::U8:
+    return fb::TensorType::UINT8;
+  case ir::DType::I16:
+    return fb::TensorType::INT16;
+  case ir::DType::I32:
+    return fb::TensorType::INT32;
+  case ir::DType::I64:
+    return fb::TensorType::INT64;
+  case ir::DType::F16:
+    return fb::TensorType::FLOAT16;
+  case ir::DType::F32:
+    return fb::TensorType::FLOAT32;
+  case ir::DType::Bool:
+    return fb::TensorType::BOOL;
+  }
+  llvm_unreachable("unknown DType");
+}
+
+class Writer {
+public:
+  explicit Writer(const ir::Model &M) : M(M) {}
+
+  std::vector<uint8_t> run();
+
+private:
+  const ir::Model &M;
+  FlatBufferBuilder B;
+  std::vector<Offset<fb::Buffer>> Buffers;
+  std::vector<Offset<fb::OperatorCode>> Codes;
+  /// Operator code index by (builtin code, version, custom code).
+  std::map<std::tuple<int32_t, int32_t, std::string>, uint32_t> CodeIndex;
+
+  Offset<fb::SubGraph> writeGraph(const ir::Graph &G);
+  Offset<fb::Tensor> writeTensor(const ir::Tensor &T);
+  Offset<fb::Operator> writeOperator(const ir::Operator &Op);
+  uint32_t operatorCode(const ir::Operator &Op);
+};
+
+std::vector<uint8_t> Writer::run() {
+  // Buffer 0 is the empty buffer that non-constant tensors point to.
+  Buffers.push_back(fb::CreateBuffer(B));
+  std::vector<Offset<fb::SubGraph>> Graphs;
+  for (const ir::Graph &G : M.Graphs)
+    Graphs.push_back(writeGraph(G));
+  auto Root = fb::CreateModel(B, M.SchemaVersion, B.CreateVector(Codes),
+                              B.CreateVector(Graphs),
+                              B.CreateString(M.Description),
+                              B.CreateVector(Buffers));
+  fb::FinishModelBuffer(B, Root);
+  return std::vector<uint8_t>(B.GetBufferPointer(),
+                              B.GetBufferPointer() + B.GetSize());
+}
+
+Offset<fb::SubGraph> Writer::writeGraph(const ir::Graph &G) {
+  std::vector<Offset<fb::Tensor>> Tensors;
+  for (const ir::Tensor &T : G.Tensors)
+    Tensors.push_back(writeTensor(T));
+  std::vector<Offset<fb::Operator>> Ops;
+  for (const ir::Operator &Op : G.Operators)
+    Ops.push_back(writeOperator(Op));
+  return fb::CreateSubGraph(B, B.CreateVector(Tensors),
+                            B.CreateVector(G.Inputs),
+                            B.CreateVector(G.Outputs), B.CreateVector(Ops),
+                            B.CreateString(G.Name));
+}
+
+Offset<fb::Tensor> Writer::writeTensor(const ir::Tensor &T) {
+  uint32_t BufIndex = 0;
+  if (T.IsConstant) {
+    // The format aligns constant data to 16 bytes; kernels may rely on it.
+    B.ForceVectorAlignment(T.Data.size(), sizeof(uint8_t), 16);
+    auto Data = B.CreateVector(T.Data);
+    BufIndex = static_cast<uint32_t>(Buffers.size());
+    Buffers.push_back(fb::CreateBuffer(B, Data));
+  }
+  Offset<fb::QuantizationParameters> Quant = 0;
+  if (T.Quant)
+    Quant = fb::CreateQuantizationParameters(
+        B, B.CreateVector(T.Quant->Scales), B.CreateVector(T.Quant->ZeroPoints),
+        /*details_type=*/0, T.Quant->Axis);
+  return fb::CreateTensor(B, B.CreateVector(T.Shape), tensorType(T.Type),
+                          BufIndex, B.CreateString(T.Name), Quant,
+                          T.IsVariable);
+}
+
+uint32_t Writer::operatorCode(const ir::Operator &Op) {
+  int32_t Code = Op.BuiltinCode >= 0 ? Op.BuiltinCode
+                                     : builtinOperatorCode(Op.Type);
+  std::string Custom = Op.CustomCode;
+  if (Code < 0) {
+    // Not a TensorFlow Lite builtin: keep it as a custom operator by name.
+    Code = builtinOperatorCode("CUSTOM");
+    if (Custom.empty())
+      Custom = Op.Type;
+  }
+  auto Key = std::make_tuple(Code, Op.Version, Custom);
+  auto It = CodeIndex.find(Key);
+  if (It != CodeIndex.end())
+    return It->second;
+  // Codes up to 127 also go in the old one-byte field, which readers of
+  // older schema versions look at; 127 there means "see builtin_code".
+  auto Deprecated = static_cast<int8_t>(std::min(Code, 127));
+  Codes.push_back(fb::CreateOperatorCode(
+      B, Deprecated, Custom.empty() ? 0 : B.CreateString(Custom), Op.Version,
+      Code));
+  uint32_t Index = static_cast<uint32_t>(Codes.size() - 1);
+  CodeIndex.emplace(std::move(Key), Index);
+  return Index;
+}
+
+Offset<fb::Operator> Writer::writeOperator(const ir::Operator &Op) {
+  uint32_t Code = operatorCode(Op);
+  WrittenOptions Options;
+  if (Op.Opaque) {
+    // Only the options tag of an opaque operator is known; an empty table
+    // under it reads back as the format's defaults.
+    if (Op.RawOptionsTag != 0) {
+      Options.Tag = static_cast<fb::BuiltinOptions>(Op.RawOptionsTag);
+      Options.Value = B.EndTable(B.StartTable());
+    }
+  } else {
+    for (const OptionsWriter &W : OptionsWriters)
+      if (Op.Type == W.Name) {
+        Options = W.Write(B, Op);
+        break;
+      }
+  }
+  Offset<flatbuffers::Vector<uint8_t>> Custom = 0;
+  if (!Op.RawOptions.empty())
+    Custom = B.CreateVector(Op.RawOptions);
+  return fb::CreateOperator(B, Code, B.CreateVector(Op.Inputs),
+                            B.CreateVector(Op.Outputs), Options.Tag,
+                            Options.Value, Custom);
+}
+
+} // namespace
+
+std::vector<uint8_t> writeModel(const ir::Model &M) { return Writer(M).run(); }
+
+llvm::Error writeModelFile(const ir::Model &M, llvm::StringRef Path) {
+  std::vector<uint8_t> Bytes = writeModel(M);
+  // Written to a temporary file first, so that an interrupted build never
+  // leaves a partial model behind.
+  return llvm::writeFileAtomically(
+      Path.str() + ".tmp%%%%%%", Path,
+      llvm::StringRef(reinterpret_cast<const char *>(Bytes.data()),
+                      Bytes.size()));
+}
+
+} // namespace tflite
+} // namespace accelgen
