@@ -1,0 +1,273 @@
+//===- make_example.cpp - Builds accelgen's bundled example model ----------===//
+//
+// `accelgen-make-example OUT.tflite` writes a small int8 image classifier built
+// here, in the Graph IR, so that the project carries a model it made itself:
+//
+//   input 1x16x16x3 -> CONV_2D 3x3 stride 2 (+RELU) -> 1x8x8x8
+//     -> DEPTHWISE_CONV_2D 3x3 (+RELU) -> 1x8x8x8 -> AVERAGE_POOL_2D 8x8
+//     -> 1x1x1x8 -> RESHAPE -> 1x8 -> FULLY_CONNECTED -> 1x10 -> SOFTMAX
+//
+// Quantization follows what the TensorFlow Lite converter produces for
+// full-integer models: int8 activations with a zero point, symmetric int8
+// weights (per channel for convolutions), int32 biases whose scale is input
+// scale times weight scale, and a softmax output of scale 1/256, zero point
+// -128. The weights are pseudo-random from a fixed seed, so every build writes
+// the same bytes; the network classifies nothing, it exists to be compiled.
+//
+//===----------------------------------------------------------------------===//
+#include "import/TFLiteWriter.h"
+#include "ir/Verifier.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdint>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <vector>
+
+using namespace accelgen;
+
+namespace {
+
+/// xorshift32 (Marsaglia): deterministic on every platform, unlike the
+/// distributions of <random>.
+class XorShift32 {
+public:
+  explicit XorShift32(uint32_t Seed) : State(Seed) {}
+
+  uint32_t next() {
+    State ^= State << 13;
+    State ^= State >> 17;
+    State ^= State << 5;
+    return State;
+  }
+  /// A value in [Lo, Hi].
+  int32_t uniform(int32_t Lo, int32_t Hi) {
+    return Lo + static_cast<int32_t>(next() % uint32_t(Hi - Lo + 1));
+  }
+  /// A value in [Lo, Hi).
+  float uniform(float Lo, float Hi) {
+    return Lo + (Hi - Lo) * static_cast<float>(next() >> 8) / float(1 << 24);
+  }
+
+private:
+  uint32_t State;
+};
+
+ir::QuantParams perTensor(float Scale, int64_t ZeroPoint) {
+  ir::QuantParams Q;
+  Q.Scales = {Scale};
+  Q.ZeroPoints = {ZeroPoint};
+  return Q;
+}
+
+/// Builds the graph one tensor and operator at a time.
+class ExampleBuilder {
+public:
+  ExampleBuilder() : Rng(0x2545F491u) {}
+
+  ir::Model build();
+
+private:
+  ir::Graph G;
+  XorShift32 Rng;
+
+  int32_t addTensor(std::string Name, std::vector<int32_t> Shape,
+                    ir::DType Type, std::optional<ir::QuantParams> Quant) {
+    ir::Tensor T;
+    T.Name = std::move(Name);
+    T.Shape = std::move(Shape);
+    T.Type = Type;
+    T.Quant = std::move(Quant);
+    G.Tensors.push_back(std::move(T));
+    return static_cast<int32_t>(G.Tensors.size() - 1);
+  }
+
+  template <typename T>
+  int32_t addConstant(std::string Name, std::vector<int32_t> Shape,
+                      ir::DType Type, std::optional<ir::QuantParams> Quant,
+                      const std::vector<T> &Values) {
+    int32_t Index = addTensor(std::move(Name), std::move(Shape), Type,
+                              std::move(Quant));
+    ir::Tensor &Tensor = G.Tensors[Index];
+    Tensor.IsConstant = true;
+    // Little-endian hosts only, like TensorFlow Lite itself.
+    Tensor.Data.resize(Values.size() * sizeof(T));
+    std::memcpy(Tensor.Data.data(), Values.data(), Tensor.Data.size());
+    return Index;
+  }
+
+  ir::Operator &addOp(std::string Type, int32_t Version,
+                      std::vector<int32_t> Inputs, int32_t Output) {
+    ir::Operator Op;
+    Op.Type = std::move(Type);
+    Op.Version = Version;
+    Op.Inputs = std::move(Inputs);
+    Op.Outputs = {Output};
+    G.Operators.push_back(std::move(Op));
+    return G.Operators.back();
+  }
+
+  std::vector<int8_t> randomWeights(size_t N) {
+    std::vector<int8_t> W(N);
+    for (int8_t &V : W)
+      V = static_cast<int8_t>(Rng.uniform(-127, 127));
+    return W;
+  }
+
+  /// Per-channel weight scales, as symmetric quantization of weights whose
+  /// largest magnitude lies in [0.1, 0.6) gives them.
+  std::vector<float> randomWeightScales(size_t Channels) {
+    std::vector<float> S(Channels);
+    for (float &V : S)
+      V = Rng.uniform(0.1f, 0.6f) / 127.0f;
+    return S;
+  }
+
+  /// An int32 bias of \p Units values, quantized with scale InputScale times
+  /// each weight scale: one scale for a per-tensor layer, else one per unit.
+  int32_t addBias(std::string Name, int32_t Units, float InputScale,
+                  const std::vector<float> &WeightScales) {
+    ir::QuantParams Q;
+    for (float WS : WeightScales) {
+      Q.Scales.push_back(InputScale * WS);
+      Q.ZeroPoints.push_back(0);
+    }
+    std::vector<int32_t> Values(Units);
+    for (int32_t &V : Values)
+      V = Rng.uniform(-2048, 2047);
+    return addConstant(std::move(Name), {Units}, ir::DType::I32, Q, Values);
+  }
+};
+
+ir::Model ExampleBuilder::build() {
+  G.Name = "main";
+  constexpr int32_t InC = 3, ConvC = 8, Classes = 10;
+
+  // Input: an RGB image in [0, 1], quantized to int8.
+  const float InScale = 1.0f / 255.0f;
+  int32_t Input = addTensor("input", {1, 16, 16, InC}, ir::DType::I8,
+                            perTensor(InScale, -128));
+
+  // CONV_2D 3x3, stride 2, SAME: 16x16x3 -> 8x8x8. Filter [out, kh, kw, in],
+  // per-channel along axis 0. RELU is fused, so the output range starts at 0
+  // and the zero point sits at the bottom of int8.
+  std::vector<float> ConvScales = randomWeightScales(ConvC);
+  ir::QuantParams ConvWQ;
+  ConvWQ.Scales = ConvScales;
+  ConvWQ.ZeroPoints.assign(ConvC, 0);
+  ConvWQ.Axis = 0;
+  int32_t ConvW =
+      addConstant("conv/weights", {ConvC, 3, 3, InC}, ir::DType::I8, ConvWQ,
+                  randomWeights(ConvC * 3 * 3 * InC));
+  int32_t ConvB = addBias("conv/bias", ConvC, InScale, ConvScales);
+  const float ConvOutScale = 0.0235f;
+  int32_t ConvOut = addTensor("conv/Relu", {1, 8, 8, ConvC}, ir::DType::I8,
+                              perTensor(ConvOutScale, -128));
+  ir::Operator &Conv = addOp("CONV_2D", 3, {Input, ConvW, ConvB}, ConvOut);
+  Conv.Attrs = {{"padding", std::string("SAME")},
+                {"stride_h", int64_t(2)},
+                {"stride_w", int64_t(2)},
+                {"dilation_h", int64_t(1)},
+                {"dilation_w", int64_t(1)},
+                {"fused_activation", std::string("RELU")}};
+
+  // DEPTHWISE_CONV_2D 3x3, stride 1, SAME, depth multiplier 1. Filter
+  // [1, kh, kw, channels], per-channel along axis 3; its bias along axis 0.
+  std::vector<float> DwScales = randomWeightScales(ConvC);
+  ir::QuantParams DwWQ;
+  DwWQ.Scales = DwScales;
+  DwWQ.ZeroPoints.assign(ConvC, 0);
+  DwWQ.Axis = 3;
+  int32_t DwW = addConstant("dwconv/weights", {1, 3, 3, ConvC}, ir::DType::I8,
+                            DwWQ, randomWeights(3 * 3 * ConvC));
+  int32_t DwB = addBias("dwconv/bias", ConvC, ConvOutScale, DwScales);
+  const float DwOutScale = 0.0312f;
+  int32_t DwOut = addTensor("dwconv/Relu", {1, 8, 8, ConvC}, ir::DType::I8,
+                            perTensor(DwOutScale, -128));
+  ir::Operator &Dw =
+      addOp("DEPTHWISE_CONV_2D", 3, {ConvOut, DwW, DwB}, DwOut);
+  Dw.Attrs = {{"padding", std::string("SAME")},
+              {"stride_h", int64_t(1)},
+              {"stride_w", int64_t(1)},
+              {"dilation_h", int64_t(1)},
+              {"dilation_w", int64_t(1)},
+              {"depth_multiplier", int64_t(1)},
+              {"fused_activation", std::string("RELU")}};
+
+  // AVERAGE_POOL_2D over the whole 8x8 map; pooling keeps the quantization.
+  int32_t PoolOut = addTensor("pool", {1, 1, 1, ConvC}, ir::DType::I8,
+                              perTensor(DwOutScale, -128));
+  ir::Operator &Pool = addOp("AVERAGE_POOL_2D", 2, {DwOut}, PoolOut);
+  Pool.Attrs = {{"padding", std::string("VALID")},
+                {"stride_h", int64_t(8)},
+                {"stride_w", int64_t(8)},
+                {"filter_h", int64_t(8)},
+                {"filter_w", int64_t(8)},
+                {"fused_activation", std::string("NONE")}};
+
+  // RESHAPE to [1, 8], the new shape given both as input 1 and as options,
+  // as converters write it.
+  int32_t NewShape = addConstant("flatten/shape", {2}, ir::DType::I32,
+                                 std::nullopt, std::vector<int32_t>{1, ConvC});
+  int32_t Flat = addTensor("flatten", {1, ConvC}, ir::DType::I8,
+                           perTensor(DwOutScale, -128));
+  ir::Operator &Reshape = addOp("RESHAPE", 1, {PoolOut, NewShape}, Flat);
+  Reshape.Attrs = {{"new_shape", std::vector<int64_t>{1, ConvC}}};
+
+  // FULLY_CONNECTED 8 -> 10: weights [units, depth], per-tensor.
+  const float FcWScale = 0.0043f;
+  int32_t FcW = addConstant("dense/weights", {Classes, ConvC}, ir::DType::I8,
+                            perTensor(FcWScale, 0),
+                            randomWeights(Classes * ConvC));
+  int32_t FcB = addBias("dense/bias", Classes, DwOutScale, {FcWScale});
+  int32_t Logits = addTensor("dense", {1, Classes}, ir::DType::I8,
+                             perTensor(0.0841f, 12));
+  ir::Operator &Fc = addOp("FULLY_CONNECTED", 4, {Flat, FcW, FcB}, Logits);
+  Fc.Attrs = {{"fused_activation", std::string("NONE")},
+              {"keep_num_dims", false},
+              {"weights_format", int64_t(0)},
+              {"asymmetric_quantize_inputs", false}};
+
+  // SOFTMAX: probabilities in [0, 1) with the fixed int8 output encoding.
+  int32_t Probs = addTensor("probabilities", {1, Classes}, ir::DType::I8,
+                            perTensor(1.0f / 256.0f, -128));
+  ir::Operator &Softmax = addOp("SOFTMAX", 2, {Logits}, Probs);
+  Softmax.Attrs = {{"beta", 1.0}};
+
+  G.Inputs = {Input};
+  G.Outputs = {Probs};
+
+  ir::Model M;
+  M.SchemaVersion = 3;
+  M.Description = "accelgen example: tiny int8 convnet";
+  M.Graphs.push_back(std::move(G));
+  return M;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM X(argc, argv);
+  llvm::cl::opt<std::string> Output(llvm::cl::Positional, llvm::cl::Required,
+                                    llvm::cl::desc("<out.tflite>"));
+  llvm::cl::ParseCommandLineOptions(
+      argc, argv, "Writes accelgen's example model, a tiny int8 convnet\n");
+
+  ir::Model M = ExampleBuilder().build();
+  // The writer writes whatever it is given; make sure this is a valid model.
+  if (llvm::Error E = ir::verifyModel(M)) {
+    llvm::errs() << "error: the example model is malformed: "
+                 << llvm::toString(std::move(E)) << "\n";
+    return 1;
+  }
+  if (llvm::Error E = tflite::writeModelFile(M, Output)) {
+    llvm::errs() << "error: " << Output << ": "
+                 << llvm::toString(std::move(E)) << "\n";
+    return 1;
+  }
+  return 0;
+}
