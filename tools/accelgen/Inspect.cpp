@@ -175,11 +175,15 @@ void printJSON(raw_ostream &OS, const tflite::ImportResult &R) {
         J.attribute(Type, N);
     });
     J.attributeObject("operator_versions", [&] {
-      for (const auto &[Type, Vs] : Census.Versions)
-        J.attributeArray(Type, [&] {
+      // A named reference, not a structured binding: C++17 lambdas cannot
+      // capture bindings (clang rejects it).
+      for (const auto &Entry : Census.Versions) {
+        const std::set<int32_t> &Vs = Entry.second;
+        J.attributeArray(Entry.first, [&] {
           for (int32_t V : Vs)
             J.value(V);
         });
+      }
     });
     J.attribute("macs", Macs);
     J.attribute("activation_bytes", Activations);
