@@ -493,6 +493,13 @@ llvm::Error Importer::importOperator(const fb::Operator &Op, size_t Index,
             ? std::string("no options")
             : "options of tag " +
                   std::to_string(int(Op.builtin_options_type()))));
+  // The tag and the table are separate fields: a file can carry the tag and
+  // omit the table, which the FlatBuffers verifier accepts.
+  if (Reader->Options != BO::NONE && !Op.builtin_options())
+    return makeError(llvm::formatv(
+        "operator {0} ({1}): options tag says {2}, but the options table is "
+        "missing",
+        Index, Out.Type, fb::EnumNameBuiltinOptions(Reader->Options)));
   Reader->Read(Op, Out);
   return llvm::Error::success();
 }
