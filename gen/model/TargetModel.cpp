@@ -78,6 +78,11 @@ template <size_t N> std::string listOf(const char *const (&List)[N]) {
   return S;
 }
 
+bool sameDecl(const ConstraintDecl &A, const ConstraintDecl &B) {
+  return A.Expr == B.Expr && A.CppFunction == B.CppFunction &&
+         A.Summary == B.Summary && A.Hint == B.Hint;
+}
+
 /// Builds the model, reporting every problem it finds.
 class ModelBuilder {
 public:
@@ -218,10 +223,11 @@ private:
       return nullptr;
     }
     auto Prev = ConstraintsById.find(C.Id);
+    if (Prev != ConstraintsById.end() && sameDecl(Prev->second->Decl, C))
+      return Prev->second; // The same constraint used again.
     if (Prev != ConstraintsById.end() && !MayOverride) {
       const ConstraintDecl &P = Prev->second->Decl;
-      if (P.Expr != C.Expr || P.CppFunction != C.CppFunction ||
-          P.Summary != C.Summary) {
+      {
         Diags.error(C.At, llvm::formatv("duplicate constraint id '{0}' with a "
                                         "different definition (first declared "
                                         "at {1})",

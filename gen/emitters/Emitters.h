@@ -1,0 +1,35 @@
+//===- Emitters.h - One emitter per generated artifact ---------------------===//
+//
+// Each function writes one artifact of a target from its validated model.
+// Output is deterministic: the same model always gives the same bytes.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ACCELGEN_GEN_EMITTERS_EMITTERS_H
+#define ACCELGEN_GEN_EMITTERS_EMITTERS_H
+
+#include "model/TargetModel.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+namespace accelgen {
+namespace gen {
+
+/// Legality.inc: a check function per constraint, a table per operator.
+void emitLegality(const TargetModel &M, llvm::raw_ostream &OS);
+/// OpSetups.inc: an OpSetup subclass per legal operator, and registration.
+void emitOpSetups(const TargetModel &M, llvm::raw_ostream &OS);
+/// Patterns.inc: pattern tables, capture structs and constraint checks.
+void emitPatterns(const TargetModel &M, llvm::raw_ostream &OS);
+/// SupportedOps.md: operator x version x type x constraint, in words.
+void emitSupportedOps(const TargetModel &M, llvm::raw_ostream &OS);
+/// VersionDiff.md: what each version changes from the one before.
+void emitVersionDiff(const TargetModel &M, llvm::raw_ostream &OS);
+/// ConstraintTests.inc: accept/reject boundary cases of every constraint.
+void emitConstraintTests(const TargetModel &M, llvm::raw_ostream &OS);
+/// A readable dump of the model, for debugging descriptions.
+void dumpModel(const TargetModel &M, llvm::raw_ostream &OS);
+
+} // namespace gen
+} // namespace accelgen
+
+#endif // ACCELGEN_GEN_EMITTERS_EMITTERS_H

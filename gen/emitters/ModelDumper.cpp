@@ -1,0 +1,93 @@
+//===- ModelDumper.cpp - A readable dump of a target model -----------------===//
+//
+// Prints the validated model in a plain, stable text form: what the
+// generator understood from a description. Used to debug descriptions and
+// to compare the `.td` and `.yaml` forms of one target.
+//
+//===----------------------------------------------------------------------===//
+#include "emitters/EmitterSupport.h"
+#include "emitters/Emitters.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace llvm;
+
+namespace accelgen {
+namespace gen {
+
+namespace {
+std::string constraintText(const ConstraintDef &C) {
+  return formatv("{0} [{1}] \"{2}\"{3}", C.id(),
+                 C.Parsed ? C.Decl.Expr : "C++ " + C.Decl.CppFunction,
+                 C.Decl.Summary,
+                 C.Decl.Hint.empty() ? "" : " hint \"" + C.Decl.Hint + "\"")
+      .str();
+}
+} // namespace
+
+void dumpModel(const TargetModel &M, raw_ostream &OS) {
+  OS << formatv("target {0}: {1}\n", M.Name, M.Description);
+  for (unsigned V = 0; V < M.Versions.size(); ++V)
+    OS << formatv("version {0} {1}\n", V, M.versionLabel(V));
+  for (const auto &Op : M.Ops)
+    if (Op->isTargetOp())
+      OS << formatv("target op {0} ({1}), {2} operands, {3} attributes\n",
+                    Op->Decl.Key, Op->name(), Op->Decl.Operands.size(),
+                    Op->Decl.Attrs.size());
+  for (const OpLegality &L : M.Legality)
+    for (unsigned V = 0; V < M.Versions.size(); ++V) {
+      if (!L.PerVersion[V]) {
+        OS << formatv("legal {0} @{1}: no\n", L.Op->name(), M.versionLabel(V));
+        continue;
+      }
+      const LegalAt &At = *L.PerVersion[V];
+      OS << formatv("legal {0} @{1}: types {2}; schemes {3}\n", L.Op->name(),
+                    M.versionLabel(V), join(At.Types, ","),
+                    join(At.WeightSchemes, ","));
+      for (const ConstraintDef *C : At.Constraints)
+        OS << "  " << constraintText(*C) << "\n";
+    }
+  for (const MappingDef &Map : M.Mappings) {
+    OS << formatv("mapping {0} -> {1} from {2} benefit {3}\n", Map.From->name(),
+                  Map.To->name(), M.versionLabel(Map.Since), Map.Benefit);
+    for (const ConstraintDef *C : Map.Constraints)
+      OS << "  " << constraintText(*C) << "\n";
+    for (const auto &[N, V] : Map.SetAttrs)
+      OS << formatv("  set {0}={1}\n", N, V);
+  }
+  for (const QuantRuleDef &Q : M.QuantRules) {
+    OS << formatv("quant {0} {1} else {2} from {3}{4}", Q.Op->name(),
+                  Q.Relation, Q.OnFail, M.versionLabel(Q.Since),
+                  Q.Until ? " until " + M.versionLabel(*Q.Until) : "");
+    if (Q.Relation == "fixed_output")
+      OS << formatv(" scale {0} zero point {1}", Q.ScaleText, Q.ZeroPoint);
+    OS << "\n";
+    if (Q.Check)
+      OS << "  " << constraintText(*Q.Check) << "\n";
+  }
+  for (const PatternDef &P : M.Patterns) {
+    OS << formatv("pattern {0} from {1} benefit {2} -> {3}(", P.Name,
+                  M.versionLabel(P.Since), P.Benefit, P.Result->name());
+    for (int A : P.ResultArgs)
+      OS << "$" << P.Values[A] << (A == P.ResultArgs.back() ? "" : ",");
+    OS << ")\n";
+    for (unsigned N = 0; N < P.Nodes.size(); ++N) {
+      OS << formatv("  node {0} {1}:{2}", N, P.Nodes[N].Op->name(),
+                    P.Nodes[N].Capture);
+      for (const PatternNodeDef::Arg &A : P.Nodes[N].Args)
+        OS << (A.Node >= 0 ? formatv(" node{0}", A.Node).str()
+                           : A.Value >= 0 ? " $" + P.Values[A.Value]
+                                          : std::string(" _"));
+      OS << "\n";
+    }
+    for (const ConstraintDef *C : P.Constraints)
+      OS << "  " << constraintText(*C) << "\n";
+  }
+  for (const KernelDef &K : M.Kernels)
+    OS << formatv("kernel {0} {1} {2}\n", K.Op->name(), K.Template,
+                  join(K.Types, ","));
+}
+
+} // namespace gen
+} // namespace accelgen

@@ -1,0 +1,187 @@
+//===- OpSetupsEmitter.cpp - OpSetups.inc ----------------------------------===//
+//
+// Emits one OpSetup subclass per legal operator: IsSupported runs the
+// operator's legality table, CreateOperation tries the mappings from the
+// operator by benefit, SetupQuantParam applies its quantization rules. A
+// registration function adds them all to the target's TargetInfo.
+//
+//===----------------------------------------------------------------------===//
+#include "emitters/EmitterSupport.h"
+#include "emitters/Emitters.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace llvm;
+
+namespace accelgen {
+namespace gen {
+
+namespace {
+
+std::string enumName(StringRef Snake) {
+  std::string Out;
+  bool Upper = true;
+  for (char C : Snake) {
+    if (C == '_') {
+      Upper = true;
+      continue;
+    }
+    Out += Upper ? static_cast<char>(toupper(C)) : C;
+    Upper = false;
+  }
+  return Out;
+}
+
+std::string versionTest(unsigned Since, std::optional<unsigned> Until) {
+  std::string T = formatv("Version >= {0}", Since).str();
+  if (Until)
+    T += formatv(" && Version <= {0}", *Until).str();
+  return T;
+}
+
+class OpSetupsEmitter {
+public:
+  explicit OpSetupsEmitter(const TargetModel &M) : M(M), Names(M) {}
+
+  void run(raw_ostream &OS) {
+    emitBanner(OS, M, "-gen-op-setups");
+    std::string NS = targetNamespace(M);
+    OS << formatv(R"(#ifdef GET_OPSETUP_DECL
+#undef GET_OPSETUP_DECL
+namespace {0} {{
+/// Adds the OpSetup of every operator the target supports to \p T.
+void addOpSetups(accelgen::target::TargetInfo &T);
+/// The target's name and versions, oldest first.
+extern const char TargetName[];
+extern const char *const TargetVersions[];
+extern const unsigned NumTargetVersions;
+}} // namespace {0}
+#endif // GET_OPSETUP_DECL
+
+#ifdef GET_OPSETUP_IMPL
+#undef GET_OPSETUP_IMPL
+namespace {0} {{
+
+const char TargetName[] = {1};
+const char *const TargetVersions[] = {{{2}};
+const unsigned NumTargetVersions = {3};
+
+namespace {{
+
+)",
+                  NS, cppString(M.Name), versionList(), M.Versions.size());
+    for (const OpLegality &L : M.Legality)
+      emitClass(OS, L);
+    OS << "} // namespace\n\nvoid addOpSetups(accelgen::target::TargetInfo &T) {\n";
+    for (const OpLegality &L : M.Legality)
+      OS << formatv("  T.addOpSetup(std::make_unique<{0}Setup>());\n",
+                    L.Op->Decl.Key);
+    OS << formatv("}\n\n}} // namespace {0}\n#endif // GET_OPSETUP_IMPL\n", NS);
+  }
+
+private:
+  const TargetModel &M;
+  CheckNames Names;
+
+  std::string versionList() const {
+    std::string S;
+    for (const VersionDef &V : M.Versions)
+      S += (S.empty() ? "" : ", ") + cppString(V.Name);
+    return S;
+  }
+
+  void emitClass(raw_ostream &OS, const OpLegality &L) {
+    const OpDef &Op = *L.Op;
+    OS << formatv(R"(/// {1}: legality, mappings and quantization rules.
+class {0}Setup final : public accelgen::target::OpSetup {{
+public:
+  llvm::StringRef opName() const override {{ return {2}; }
+
+  bool IsSupported(const accelgen::ir::Graph &G,
+                   const accelgen::ir::Operator &Op, unsigned Version,
+                   std::vector<accelgen::target::Rejection> &Why) const override {{
+    return accelgen::target::evaluateLegality(
+        G, Op, {0}_legality, Version,
+        TargetName + std::string(TargetVersions[Version]), Why);
+  }
+
+  accelgen::ir::Operator
+  CreateOperation(const accelgen::ir::Graph &G,
+                  const accelgen::ir::Operator &Op,
+                  unsigned Version) const override {{
+)",
+                  Op.Decl.Key, Op.name(), cppString(Op.name()));
+    bool UsesG = false;
+    for (const MappingDef &Map : M.Mappings) {
+      if (Map.From != &Op)
+        continue;
+      std::string Cond = versionTest(Map.Since, std::nullopt);
+      for (const ConstraintDef *C : Map.Constraints) {
+        Cond += formatv(" && {0}(G, Op, Ignored)", Names(*C)).str();
+        UsesG = true;
+      }
+      std::string Set;
+      for (const auto &[Name, Value] : Map.SetAttrs)
+        Set += formatv("{{{0}, {1}}, ", cppString(Name), cppString(Value)).str();
+      OS << formatv(R"(    {{
+      std::string Ignored;
+      if ({0})
+        return accelgen::target::mapOperator(Op, {1}, {{{2}});
+    }
+)",
+                    Cond, cppString(Map.To->name()),
+                    StringRef(Set).drop_back(Set.empty() ? 0 : 2));
+    }
+    if (!UsesG)
+      OS << "    (void)G;\n";
+    OS << R"(    (void)Version;
+    return Op;
+  }
+
+  accelgen::target::QuantOutcome
+  SetupQuantParam(accelgen::ir::Graph &G, size_t OpIndex, unsigned Version,
+                  std::vector<accelgen::target::Rejection> &Why) const override {
+    accelgen::target::QuantOutcome Result =
+        accelgen::target::QuantOutcome::Unchanged;
+)";
+    for (const QuantRuleDef &Q : M.QuantRules) {
+      if (Q.Op != &Op)
+        continue;
+      OS << formatv(R"(    if ({0}) {{
+      accelgen::target::QuantRuleParams P;
+      P.Scale = {1};
+      P.ZeroPoint = {2};
+      P.Check = {3};
+      P.CheckId = {4};
+      Result = accelgen::target::combine(
+          Result, accelgen::target::applyQuantRule(
+                      G, OpIndex, accelgen::target::QuantRelation::{5},
+                      accelgen::target::QuantAction::{6}, P, Why));
+    }
+)",
+                    versionTest(Q.Since, Q.Until),
+                    Q.ScaleText.empty() ? "0.0" : Q.ScaleText, Q.ZeroPoint,
+                    Q.Check ? Names(*Q.Check) : "nullptr",
+                    cppString(Q.Check ? Q.Check->id() : ""),
+                    enumName(Q.Relation), enumName(Q.OnFail));
+    }
+    OS << R"(    (void)G;
+    (void)OpIndex;
+    (void)Version;
+    (void)Why;
+    return Result;
+  }
+};
+
+)";
+  }
+};
+
+} // namespace
+
+void emitOpSetups(const TargetModel &M, raw_ostream &OS) {
+  OpSetupsEmitter(M).run(OS);
+}
+
+} // namespace gen
+} // namespace accelgen
