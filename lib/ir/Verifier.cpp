@@ -1,6 +1,7 @@
 //===- Verifier.cpp - Structural checks of the Graph IR --------------------===//
 #include "ir/Verifier.h"
 
+#include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <cmath>
@@ -79,9 +80,11 @@ private:
                            Q.ZeroPoints.size()));
     for (float S : Q.Scales)
       if (!std::isfinite(S) || S < 0) {
+        // "%.9g" shows any float exactly; formatv's default would print a
+        // scale of -1e-5 as "-0.00".
         report(llvm::formatv("{0}: quantization scale {1} is not a finite "
                              "non-negative number",
-                             tensorLoc(Index), S));
+                             tensorLoc(Index), llvm::format("%.9g", S)));
         break;
       }
     if (!Q.isPerChannel())
