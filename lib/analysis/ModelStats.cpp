@@ -6,6 +6,20 @@ namespace analysis {
 
 namespace {
 
+// Shapes come from files. Each tensor has fewer than 2^31 elements once
+// verified, but products of two or three such counts, and their sums, can
+// exceed int64: all arithmetic on counts saturates at INT64_MAX instead.
+
+int64_t mulSat(int64_t A, int64_t B) {
+  int64_t R;
+  return __builtin_mul_overflow(A, B, &R) ? INT64_MAX : R;
+}
+
+int64_t addSat(int64_t A, int64_t B) {
+  int64_t R;
+  return __builtin_add_overflow(A, B, &R) ? INT64_MAX : R;
+}
+
 /// Shape of input \p I of \p Op, or an empty shape when it is absent.
 const std::vector<int32_t> &inputShape(const ir::Graph &G,
                                        const ir::Operator &Op, unsigned I) {
@@ -22,7 +36,7 @@ int64_t outputElements(const ir::Graph &G, const ir::Operator &Op) {
 int64_t product(const std::vector<int32_t> &Dims, size_t From, size_t To) {
   int64_t N = 1;
   for (size_t I = From; I < To && I < Dims.size(); ++I)
-    N *= Dims[I];
+    N = mulSat(N, Dims[I]);
   return N;
 }
 
@@ -35,13 +49,14 @@ int64_t lstmMacs(const ir::Graph &G, const ir::Operator &Op) {
   const std::vector<int32_t> &RecToForget = inputShape(G, Op, 6);
   if (In.size() != 3 || InToForget.size() != 2 || RecToForget.size() != 2)
     return 0;
-  int64_t Steps = int64_t(In[0]) * In[1];
+  int64_t Steps = mulSat(In[0], In[1]);
   int64_t Cell = InToForget[0];
-  int64_t PerStep = 4 * (Cell * InToForget[1] + Cell * RecToForget[1]);
+  int64_t PerStep = mulSat(
+      4, addSat(mulSat(Cell, InToForget[1]), mulSat(Cell, RecToForget[1])));
   const std::vector<int32_t> &Proj = inputShape(G, Op, 16);
   if (Proj.size() == 2)
-    PerStep += int64_t(Proj[0]) * Proj[1];
-  return Steps * PerStep;
+    PerStep = addSat(PerStep, mulSat(Proj[0], Proj[1]));
+  return mulSat(Steps, PerStep);
 }
 
 } // namespace
@@ -53,22 +68,22 @@ int64_t operatorMacs(const ir::Graph &G, const ir::Operator &Op) {
   if (T == "CONV_2D") {
     // Filter [out_c, kh, kw, in_c / groups].
     const std::vector<int32_t> &F = inputShape(G, Op, 1);
-    return F.size() == 4 ? outputElements(G, Op) * product(F, 1, 4) : 0;
+    return F.size() == 4 ? mulSat(outputElements(G, Op), product(F, 1, 4)) : 0;
   }
   if (T == "DEPTHWISE_CONV_2D") {
     // Filter [1, kh, kw, out_c]: each output uses one kh x kw window.
     const std::vector<int32_t> &F = inputShape(G, Op, 1);
-    return F.size() == 4 ? outputElements(G, Op) * product(F, 1, 3) : 0;
+    return F.size() == 4 ? mulSat(outputElements(G, Op), product(F, 1, 3)) : 0;
   }
   if (T == "FULLY_CONNECTED") {
     // Weights [units, depth]: each output value sums `depth` products.
     const std::vector<int32_t> &W = inputShape(G, Op, 1);
-    return W.size() == 2 ? outputElements(G, Op) * W[1] : 0;
+    return W.size() == 2 ? mulSat(outputElements(G, Op), W[1]) : 0;
   }
   if (T == "CONV_3D") {
     // Filter [kd, kh, kw, in_c, out_c].
     const std::vector<int32_t> &F = inputShape(G, Op, 1);
-    return F.size() == 5 ? outputElements(G, Op) * product(F, 0, 4) : 0;
+    return F.size() == 5 ? mulSat(outputElements(G, Op), product(F, 0, 4)) : 0;
   }
   if (T == "TRANSPOSE_CONV") {
     // Inputs: output shape, filter [out_c, kh, kw, in_c], input. Every input
@@ -76,7 +91,7 @@ int64_t operatorMacs(const ir::Graph &G, const ir::Operator &Op) {
     const std::vector<int32_t> &F = inputShape(G, Op, 1);
     const std::vector<int32_t> &In = inputShape(G, Op, 2);
     return F.size() == 4 && !In.empty()
-               ? product(In, 0, In.size()) * product(F, 0, 3)
+               ? mulSat(product(In, 0, In.size()), product(F, 0, 3))
                : 0;
   }
   if (T == "UNIDIRECTIONAL_SEQUENCE_LSTM")
@@ -87,7 +102,7 @@ int64_t operatorMacs(const ir::Graph &G, const ir::Operator &Op) {
 int64_t graphMacs(const ir::Graph &G) {
   int64_t Sum = 0;
   for (const ir::Operator &Op : G.Operators)
-    Sum += operatorMacs(G, Op);
+    Sum = addSat(Sum, operatorMacs(G, Op));
   return Sum;
 }
 
@@ -95,7 +110,7 @@ int64_t activationBytes(const ir::Graph &G) {
   int64_t Sum = 0;
   for (const ir::Tensor &T : G.Tensors)
     if (!T.IsConstant)
-      Sum += T.byteSize();
+      Sum = addSat(Sum, T.byteSize());
   return Sum;
 }
 
@@ -103,7 +118,7 @@ int64_t constantBytes(const ir::Graph &G) {
   int64_t Sum = 0;
   for (const ir::Tensor &T : G.Tensors)
     if (T.IsConstant)
-      Sum += T.byteSize();
+      Sum = addSat(Sum, T.byteSize());
   return Sum;
 }
 

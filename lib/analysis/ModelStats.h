@@ -2,7 +2,7 @@
 //
 // Multiply-accumulate counts per operator and the activation memory a graph
 // needs when every tensor has its own buffer (the figure a memory planner
-// improves on).
+// improves on). Counts saturate at INT64_MAX rather than overflow.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ACCELGEN_ANALYSIS_MODELSTATS_H

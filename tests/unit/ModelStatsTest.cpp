@@ -1,4 +1,4 @@
-//===- ModelStatsTest.cpp - MAC and memory figures against hand counts -----===//
+//===- ModelStatsTest.cpp - MAC and memory figures against hand counts ----===//
 //
 // Every expected number below is worked out by hand in the comment above it,
 // from the operator's definition, not from the code under test.
@@ -25,7 +25,8 @@ struct OneOp {
   ir::Graph G;
 
   OneOp(std::string Type, std::vector<int32_t> In, std::vector<int32_t> W,
-        std::vector<int32_t> Out, std::map<std::string, ir::AttrValue> Attrs = {}) {
+        std::vector<int32_t> Out,
+        std::map<std::string, ir::AttrValue> Attrs = {}) {
     add("in", std::move(In), false);
     add("w", std::move(W), true);
     add("out", std::move(Out), false);
@@ -88,9 +89,9 @@ TEST_CASE("DEPTHWISE_CONV_2D with depth multiplier 3") {
   // [1, 3, 3, 6]; stride 1, VALID: output 8 - 3 + 1 = 6, so 1x6x6x6.
   //   Each output channel reads one input channel: 3 * 3 = 9 taps.
   //   MACs = (1 * 6 * 6 * 6) * 9 = 216 * 9 = 1944
-  OneOp Dw("DEPTHWISE_CONV_2D", {1, 8, 8, 2}, {1, 3, 3, 6}, {1, 6, 6, 6},
-           {{"padding", std::string("VALID")},
-            {"depth_multiplier", int64_t(3)}});
+  OneOp Dw(
+      "DEPTHWISE_CONV_2D", {1, 8, 8, 2}, {1, 3, 3, 6}, {1, 6, 6, 6},
+      {{"padding", std::string("VALID")}, {"depth_multiplier", int64_t(3)}});
   CHECK(Dw.macs() == 1944);
 
   // Stride 2, SAME: output ceil(8 / 2) = 4, so 1x4x4x6.
@@ -169,4 +170,51 @@ TEST_CASE("the example model, counted by hand") {
   CHECK(analysis::graphMacs(G) == 18512);
   CHECK(analysis::activationBytes(G) == 1828);
   CHECK(analysis::constantBytes(G) == 480);
+}
+
+TEST_CASE("absurd but valid shapes saturate instead of overflowing") {
+  // An LSTM whose shapes each stay under the verifier's 2^31 - 1 element
+  // limit: input [46340, 46340, 1], both weight matrices [46340, 46340].
+  //   steps    = 46340 * 46340                  ~ 2.1e9
+  //   per step = 4 * (2 * 46340 * 46340)        ~ 1.7e10
+  //   total                                     ~ 3.7e19 > INT64_MAX ~ 9.2e18
+  ir::Graph G;
+  auto Add = [&](std::vector<int32_t> Shape) {
+    ir::Tensor T;
+    T.Shape = std::move(Shape);
+    T.Type = ir::DType::I8;
+    G.Tensors.push_back(std::move(T));
+    return static_cast<int32_t>(G.Tensors.size() - 1);
+  };
+  int32_t In = Add({46340, 46340, 1});
+  int32_t W = Add({46340, 46340});
+  int32_t Out = Add({46340, 46340, 1});
+  ir::Operator Lstm;
+  Lstm.Type = "UNIDIRECTIONAL_SEQUENCE_LSTM";
+  Lstm.Inputs.assign(24, -1);
+  Lstm.Inputs[0] = In;
+  Lstm.Inputs[2] = W;
+  Lstm.Inputs[6] = W;
+  Lstm.Outputs = {Out};
+  G.Operators.push_back(Lstm);
+  REQUIRE(ir::verifyGraph(G).empty());
+  CHECK(analysis::operatorMacs(G, G.Operators[0]) == INT64_MAX);
+
+  // Three convolutions of ~2^31 outputs times ~2^31 taps each fit alone
+  // (~4.6e18) but not summed.
+  ir::Graph C;
+  G = C;
+  int32_t X = Add({1, 46340, 46340, 1});
+  int32_t F = Add({1, 46340, 46340, 1});
+  for (int I = 0; I < 3; ++I) {
+    ir::Operator Conv;
+    Conv.Type = "CONV_2D";
+    Conv.Inputs = {X, F, -1};
+    Conv.Outputs = {Add({1, 46340, 46340, 1})};
+    G.Operators.push_back(Conv);
+  }
+  REQUIRE(ir::verifyGraph(G).empty());
+  CHECK(analysis::operatorMacs(G, G.Operators[0]) ==
+        int64_t(46340) * 46340 * 46340 * 46340);
+  CHECK(analysis::graphMacs(G) == INT64_MAX);
 }
