@@ -1,3 +1,3 @@
-//===- Main.cpp - The doctest runner every test program links --------------===//
+//===- Main.cpp - The doctest runner every test program links -------------===//
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>

@@ -1,4 +1,4 @@
-//===- TestSupport.cpp - Shared pieces of accelgen's tests -----------------===//
+//===- TestSupport.cpp - Shared pieces of accelgen's tests ----------------===//
 //
 // The paths below come from compile definitions set in tests/CMakeLists.txt,
 // on this file only, so that every test finds them the same way.

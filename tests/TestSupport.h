@@ -1,4 +1,4 @@
-//===- TestSupport.h - Shared pieces of accelgen's tests -------------------===//
+//===- TestSupport.h - Shared pieces of accelgen's tests ------------------===//
 //
 // What several test programs need: where the built `accelgen` binary, the
 // bundled example model and the shared conformance folder are (fixed by CMake

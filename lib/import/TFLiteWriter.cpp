@@ -1,4 +1,4 @@
-//===- TFLiteWriter.cpp - Graph IR to TensorFlow Lite FlatBuffers ----------===//
+//===- TFLiteWriter.cpp - Graph IR to TensorFlow Lite FlatBuffers ---------===//
 //
 // The inverse of the importer. Attributes are turned back into the options
 // table the importer reads for each operator type (the table below mirrors the
@@ -39,7 +39,7 @@ template <typename T> WrittenOptions options(Offset<T> Table) {
 
 fb::Padding padding(const ir::Operator &Op) {
   return Op.getString("padding", "SAME") == "VALID" ? fb::Padding::VALID
-                                                     : fb::Padding::SAME;
+                                                    : fb::Padding::SAME;
 }
 
 /// The fused activation named by the "fused_activation" attribute; the
@@ -57,8 +57,7 @@ fb::Activation activation(const ir::Operator &Op) {
   return fb::Activation::NONE;
 }
 
-int32_t intAttr(const ir::Operator &Op, llvm::StringRef Name,
-                int64_t Default) {
+int32_t intAttr(const ir::Operator &Op, llvm::StringRef Name, int64_t Default) {
   return static_cast<int32_t>(Op.getInt(Name, Default));
 }
 
@@ -85,8 +84,7 @@ WrittenOptions writeDepthwise(FlatBufferBuilder &B, const ir::Operator &Op) {
 WrittenOptions writePool(FlatBufferBuilder &B, const ir::Operator &Op) {
   return options(fb::CreatePool2DOptions(
       B, padding(Op), intAttr(Op, "stride_w", 1), intAttr(Op, "stride_h", 1),
-      intAttr(Op, "filter_w", 1), intAttr(Op, "filter_h", 1),
-      activation(Op)));
+      intAttr(Op, "filter_w", 1), intAttr(Op, "filter_h", 1), activation(Op)));
 }
 
 WrittenOptions writeFullyConnected(FlatBufferBuilder &B,
@@ -137,8 +135,7 @@ WrittenOptions writeSqueeze(FlatBufferBuilder &B, const ir::Operator &Op) {
       fb::CreateSqueezeOptions(B, intVector(B, Op.getInts("squeeze_dims"))));
 }
 
-WrittenOptions writeStridedSlice(FlatBufferBuilder &B,
-                                 const ir::Operator &Op) {
+WrittenOptions writeStridedSlice(FlatBufferBuilder &B, const ir::Operator &Op) {
   return options(fb::CreateStridedSliceOptions(
       B, intAttr(Op, "begin_mask", 0), intAttr(Op, "end_mask", 0),
       intAttr(Op, "ellipsis_mask", 0), intAttr(Op, "new_axis_mask", 0),
@@ -161,16 +158,15 @@ WrittenOptions writeLSTM(FlatBufferBuilder &B, const ir::Operator &Op) {
 }
 
 WrittenOptions writeLeakyRelu(FlatBufferBuilder &B, const ir::Operator &Op) {
-  return options(fb::CreateLeakyReluOptions(
-      B, static_cast<float>(Op.getFloat("alpha"))));
+  return options(
+      fb::CreateLeakyReluOptions(B, static_cast<float>(Op.getFloat("alpha"))));
 }
 
 WrittenOptions writeConv3D(FlatBufferBuilder &B, const ir::Operator &Op) {
   return options(fb::CreateConv3DOptions(
       B, padding(Op), intAttr(Op, "stride_d", 1), intAttr(Op, "stride_w", 1),
-      intAttr(Op, "stride_h", 1), activation(Op),
-      intAttr(Op, "dilation_d", 1), intAttr(Op, "dilation_w", 1),
-      intAttr(Op, "dilation_h", 1)));
+      intAttr(Op, "stride_h", 1), activation(Op), intAttr(Op, "dilation_d", 1),
+      intAttr(Op, "dilation_w", 1), intAttr(Op, "dilation_h", 1)));
 }
 
 /// How one operator type's attributes become its options table. Types not
@@ -251,10 +247,9 @@ std::vector<uint8_t> Writer::run() {
   std::vector<Offset<fb::SubGraph>> Graphs;
   for (const ir::Graph &G : M.Graphs)
     Graphs.push_back(writeGraph(G));
-  auto Root = fb::CreateModel(B, M.SchemaVersion, B.CreateVector(Codes),
-                              B.CreateVector(Graphs),
-                              B.CreateString(M.Description),
-                              B.CreateVector(Buffers));
+  auto Root = fb::CreateModel(
+      B, M.SchemaVersion, B.CreateVector(Codes), B.CreateVector(Graphs),
+      B.CreateString(M.Description), B.CreateVector(Buffers));
   fb::FinishModelBuffer(B, Root);
   return std::vector<uint8_t>(B.GetBufferPointer(),
                               B.GetBufferPointer() + B.GetSize());
@@ -268,9 +263,8 @@ Offset<fb::SubGraph> Writer::writeGraph(const ir::Graph &G) {
   for (const ir::Operator &Op : G.Operators)
     Ops.push_back(writeOperator(Op));
   return fb::CreateSubGraph(B, B.CreateVector(Tensors),
-                            B.CreateVector(G.Inputs),
-                            B.CreateVector(G.Outputs), B.CreateVector(Ops),
-                            B.CreateString(G.Name));
+                            B.CreateVector(G.Inputs), B.CreateVector(G.Outputs),
+                            B.CreateVector(Ops), B.CreateString(G.Name));
 }
 
 Offset<fb::Tensor> Writer::writeTensor(const ir::Tensor &T) {
@@ -293,8 +287,8 @@ Offset<fb::Tensor> Writer::writeTensor(const ir::Tensor &T) {
 }
 
 uint32_t Writer::operatorCode(const ir::Operator &Op) {
-  int32_t Code = Op.BuiltinCode >= 0 ? Op.BuiltinCode
-                                     : builtinOperatorCode(Op.Type);
+  int32_t Code =
+      Op.BuiltinCode >= 0 ? Op.BuiltinCode : builtinOperatorCode(Op.Type);
   std::string Custom = Op.CustomCode;
   if (Code < 0) {
     // Not a TensorFlow Lite builtin: keep it as a custom operator by name.

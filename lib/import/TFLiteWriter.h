@@ -1,4 +1,4 @@
-//===- TFLiteWriter.h - Graph IR to TensorFlow Lite FlatBuffers ------------===//
+//===- TFLiteWriter.h - Graph IR to TensorFlow Lite FlatBuffers -----------===//
 //
 // Serializes a Graph IR model to `.tflite` bytes with the FlatBuffers builder
 // of the importer's schema, so that importing what was written gives back the

@@ -1,4 +1,4 @@
-//===- BadInputTest.cpp - accelgen on malformed models and misuse ----------===//
+//===- BadInputTest.cpp - accelgen on malformed models and misuse ---------===//
 //
 // Every bad input makes `accelgen inspect` print exactly one line,
 // `error: <file>: <what is wrong, where>`, print nothing on stdout and exit

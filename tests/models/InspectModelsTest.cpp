@@ -1,4 +1,4 @@
-//===- InspectModelsTest.cpp - `accelgen inspect` on the conformance models =//
+//===- InspectModelsTest.cpp - accelgen inspect on the shared models ------===//
 //
 // Runs `accelgen inspect --json` on every model in the shared conformance
 // folder (ACCELGEN_SHARED_DIR/models) and compares what it reports with values
@@ -89,9 +89,9 @@ struct ModelSection {
 /// The references name dtypes as NumPy does; accelgen uses short names.
 std::string shortDType(llvm::StringRef Name) {
   static const std::map<std::string, std::string> Names = {
-      {"int8", "i8"},       {"uint8", "u8"},     {"int16", "i16"},
-      {"int32", "i32"},     {"int64", "i64"},    {"float16", "f16"},
-      {"float32", "f32"},   {"bool", "bool"}};
+      {"int8", "i8"},     {"uint8", "u8"},  {"int16", "i16"},
+      {"int32", "i32"},   {"int64", "i64"}, {"float16", "f16"},
+      {"float32", "f32"}, {"bool", "bool"}};
   auto It = Names.find(Name.str());
   return It == Names.end() ? "unknown dtype '" + Name.str() + "'" : It->second;
 }
@@ -209,10 +209,9 @@ const Inspection &inspect(const std::string &Model) {
 /// The inspection of \p Model, failing the test case if accelgen failed.
 const json::Object &inspectOK(const std::string &Model) {
   const Inspection &I = inspect(Model);
-  REQUIRE_MESSAGE(I.Run.ExitCode == 0, "accelgen inspect " << Model
-                                                           << " failed: "
-                                                           << I.Run.Stderr
-                                                           << I.Run.ErrorMessage);
+  REQUIRE_MESSAGE(I.Run.ExitCode == 0,
+                  "accelgen inspect " << Model << " failed: " << I.Run.Stderr
+                                      << I.Run.ErrorMessage);
   const json::Object *O = I.JSON.getAsObject();
   REQUIRE_MESSAGE(O, "accelgen inspect --json did not print an object");
   return *O;
@@ -430,5 +429,6 @@ TEST_CASE("person_detect: out-of-range quantized_dimension on biases") {
 
   // Both copies import to the same per-tensor facts otherwise.
   CHECK(J.getInteger("macs") == Fixed.getInteger("macs"));
-  CHECK(J.getInteger("activation_bytes") == Fixed.getInteger("activation_bytes"));
+  CHECK(J.getInteger("activation_bytes") ==
+        Fixed.getInteger("activation_bytes"));
 }

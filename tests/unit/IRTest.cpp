@@ -1,4 +1,4 @@
-//===- IRTest.cpp - Graph IR and verifier tests ----------------------------===//
+//===- IRTest.cpp - Graph IR and verifier tests ---------------------------===//
 //
 // The verifier on small hand-built graphs: a well-formed graph passes, and each
 // kind of problem is reported once, naming where it is ("tensor 1 'w'",
@@ -221,8 +221,7 @@ TEST_CASE("operator order and single writers") {
   }
   SUBCASE("an operator reading its own output") {
     G.Operators[1].Inputs = {4};
-    CHECK(ir::verifyGraph(G) ==
-          Problems{"operators form a cycle: 1 -> 1"});
+    CHECK(ir::verifyGraph(G) == Problems{"operators form a cycle: 1 -> 1"});
   }
   SUBCASE("two operators feeding each other") {
     // CONV_2D reads 'out' instead of 'in': 0 needs 1, 1 needs 0.
@@ -309,9 +308,9 @@ TEST_CASE("tensor and operator accessors") {
 }
 
 TEST_CASE("dtype names round trip") {
-  for (ir::DType T : {ir::DType::I8, ir::DType::U8, ir::DType::I16,
-                      ir::DType::I32, ir::DType::I64, ir::DType::F16,
-                      ir::DType::F32, ir::DType::Bool}) {
+  for (ir::DType T :
+       {ir::DType::I8, ir::DType::U8, ir::DType::I16, ir::DType::I32,
+        ir::DType::I64, ir::DType::F16, ir::DType::F32, ir::DType::Bool}) {
     std::optional<ir::DType> Back = ir::parseDType(ir::dtypeName(T));
     REQUIRE(Back.has_value());
     CHECK(*Back == T);

@@ -1,4 +1,4 @@
-//===- RoundTripTest.cpp - TFLiteWriter and importer agree -----------------===//
+//===- RoundTripTest.cpp - TFLiteWriter and importer agree ----------------===//
 //
 // A model written by TFLiteWriter and imported again is the model that was
 // written: tensors, constant data, quantization (per-channel axis included),
@@ -68,9 +68,9 @@ public:
 
   ir::Operator &addOp(std::string Type, int32_t Version, Attrs A,
                       std::vector<int32_t> ExtraInputs = {}) {
-    int32_t Out = addTensor(
-        tensor(Type + "_out" + std::to_string(G().Operators.size()),
-               {1, 8, 8, 4}, ir::DType::I8));
+    int32_t Out =
+        addTensor(tensor(Type + "_out" + std::to_string(G().Operators.size()),
+                         {1, 8, 8, 4}, ir::DType::I8));
     G().Outputs.push_back(Out);
     ir::Operator Op;
     Op.Type = std::move(Type);
@@ -90,9 +90,9 @@ public:
 ir::Model modelWithAllOptions() {
   ModelMaker MM;
   const std::string Same = "SAME", Valid = "VALID";
-  MM.addOp("ADD", 2,
-           {{"fused_activation", std::string("RELU6")},
-            {"pot_scale_int16", false}});
+  MM.addOp(
+      "ADD", 2,
+      {{"fused_activation", std::string("RELU6")}, {"pot_scale_int16", false}});
   MM.addOp("AVERAGE_POOL_2D", 2,
            {{"padding", Valid},
             {"stride_h", int64_t(2)},
@@ -154,9 +154,9 @@ ir::Model modelWithAllOptions() {
             {"new_axis_mask", int64_t(4)},
             {"shrink_axis_mask", int64_t(5)},
             {"offset", true}});
-  MM.addOp("SUB", 2,
-           {{"fused_activation", std::string("NONE")},
-            {"pot_scale_int16", true}});
+  MM.addOp(
+      "SUB", 2,
+      {{"fused_activation", std::string("NONE")}, {"pot_scale_int16", true}});
   MM.addOp("SUM", 1, {{"keep_dims", true}});
   MM.addOp("TRANSPOSE_CONV", 3,
            {{"padding", Valid},
@@ -315,9 +315,10 @@ TEST_CASE("several graphs share the model's buffers") {
   W.IsConstant = true;
   W.Data = pattern(4, 9);
   int32_t WIndex = MM.addTensor(W);
-  MM.addOp("ADD", 1, {{"fused_activation", std::string("NONE")},
-                      {"pot_scale_int16", true}},
-           {WIndex});
+  MM.addOp(
+      "ADD", 1,
+      {{"fused_activation", std::string("NONE")}, {"pot_scale_int16", true}},
+      {WIndex});
   ir::Graph Second = MM.G();
   Second.Name = "second";
   Second.Tensors[WIndex].Data = pattern(4, 77);
@@ -419,8 +420,7 @@ TEST_CASE("the writer writes malformed models as they are") {
 }
 
 TEST_CASE("the example model reads back to the same bytes") {
-  std::vector<uint8_t> Bytes =
-      test::readFileBytes(test::exampleModelPath());
+  std::vector<uint8_t> Bytes = test::readFileBytes(test::exampleModelPath());
   auto R = tflite::importModel(Bytes);
   REQUIRE_MESSAGE(bool(R), llvm::toString(R.takeError()));
   CHECK(tflite::writeModel(*R->Model) == Bytes);

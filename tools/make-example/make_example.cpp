@@ -1,4 +1,4 @@
-//===- make_example.cpp - Builds accelgen's bundled example model ----------===//
+//===- make_example.cpp - Builds accelgen's bundled example model ---------===//
 //
 // `accelgen-make-example OUT.tflite` writes a small int8 image classifier built
 // here, in the Graph IR, so that the project carries a model it made itself:
@@ -90,8 +90,8 @@ private:
   int32_t addConstant(std::string Name, std::vector<int32_t> Shape,
                       ir::DType Type, std::optional<ir::QuantParams> Quant,
                       const std::vector<T> &Values) {
-    int32_t Index = addTensor(std::move(Name), std::move(Shape), Type,
-                              std::move(Quant));
+    int32_t Index =
+        addTensor(std::move(Name), std::move(Shape), Type, std::move(Quant));
     ir::Tensor &Tensor = G.Tensors[Index];
     Tensor.IsConstant = true;
     // Little-endian hosts only, like TensorFlow Lite itself.
@@ -160,9 +160,8 @@ ir::Model ExampleBuilder::build() {
   ConvWQ.Scales = ConvScales;
   ConvWQ.ZeroPoints.assign(ConvC, 0);
   ConvWQ.Axis = 0;
-  int32_t ConvW =
-      addConstant("conv/weights", {ConvC, 3, 3, InC}, ir::DType::I8, ConvWQ,
-                  randomWeights(ConvC * 3 * 3 * InC));
+  int32_t ConvW = addConstant("conv/weights", {ConvC, 3, 3, InC}, ir::DType::I8,
+                              ConvWQ, randomWeights(ConvC * 3 * 3 * InC));
   int32_t ConvB = addBias("conv/bias", ConvC, InScale, ConvScales);
   const float ConvOutScale = 0.0235f;
   int32_t ConvOut = addTensor("conv/Relu", {1, 8, 8, ConvC}, ir::DType::I8,
@@ -188,8 +187,7 @@ ir::Model ExampleBuilder::build() {
   const float DwOutScale = 0.0312f;
   int32_t DwOut = addTensor("dwconv/Relu", {1, 8, 8, ConvC}, ir::DType::I8,
                             perTensor(DwOutScale, -128));
-  ir::Operator &Dw =
-      addOp("DEPTHWISE_CONV_2D", 3, {ConvOut, DwW, DwB}, DwOut);
+  ir::Operator &Dw = addOp("DEPTHWISE_CONV_2D", 3, {ConvOut, DwW, DwB}, DwOut);
   Dw.Attrs = {{"padding", std::string("SAME")},
               {"stride_h", int64_t(1)},
               {"stride_w", int64_t(1)},
@@ -220,12 +218,12 @@ ir::Model ExampleBuilder::build() {
 
   // FULLY_CONNECTED 8 -> 10: weights [units, depth], per-tensor.
   const float FcWScale = 0.0043f;
-  int32_t FcW = addConstant("dense/weights", {Classes, ConvC}, ir::DType::I8,
-                            perTensor(FcWScale, 0),
-                            randomWeights(Classes * ConvC));
+  int32_t FcW =
+      addConstant("dense/weights", {Classes, ConvC}, ir::DType::I8,
+                  perTensor(FcWScale, 0), randomWeights(Classes * ConvC));
   int32_t FcB = addBias("dense/bias", Classes, DwOutScale, {FcWScale});
-  int32_t Logits = addTensor("dense", {1, Classes}, ir::DType::I8,
-                             perTensor(0.0841f, 12));
+  int32_t Logits =
+      addTensor("dense", {1, Classes}, ir::DType::I8, perTensor(0.0841f, 12));
   ir::Operator &Fc = addOp("FULLY_CONNECTED", 4, {Flat, FcW, FcB}, Logits);
   Fc.Attrs = {{"fused_activation", std::string("NONE")},
               {"keep_num_dims", false},
@@ -265,8 +263,8 @@ int main(int argc, char **argv) {
     return 1;
   }
   if (llvm::Error E = tflite::writeModelFile(M, Output)) {
-    llvm::errs() << "error: " << Output << ": "
-                 << llvm::toString(std::move(E)) << "\n";
+    llvm::errs() << "error: " << Output << ": " << llvm::toString(std::move(E))
+                 << "\n";
     return 1;
   }
   return 0;
