@@ -5,6 +5,7 @@
 #include "ir/Verifier.h"
 #include "tflite_subset_generated.h"
 
+#include "llvm/Support/Endian.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -50,6 +51,20 @@ std::vector<int64_t> toInts(const flatbuffers::Vector<T> *V) {
   std::vector<int64_t> Out;
   if (V)
     Out.assign(V->begin(), V->end());
+  return Out;
+}
+
+/// The elements of a vector of 8-byte integers. FlatBuffers 2.0's verifier
+/// checks the alignment of a vector's length field but not of its elements,
+/// so a verified file can hold them at a 4-byte boundary, where the vector's
+/// own accessor would load them misaligned: read each with an unaligned load.
+std::vector<int64_t> toInt64s(const flatbuffers::Vector<int64_t> *V) {
+  std::vector<int64_t> Out;
+  if (!V)
+    return Out;
+  Out.reserve(V->size());
+  for (size_t I = 0; I < V->size(); ++I)
+    Out.push_back(llvm::support::endian::read64le(V->Data() + 8 * I));
   return Out;
 }
 
@@ -438,7 +453,7 @@ llvm::Error Importer::importQuant(const fb::QuantizationParameters &Q,
   ir::QuantParams P;
   P.Scales.assign(Q.scale()->begin(), Q.scale()->end());
   if (Q.zero_point() && Q.zero_point()->size() > 0)
-    P.ZeroPoints.assign(Q.zero_point()->begin(), Q.zero_point()->end());
+    P.ZeroPoints = toInt64s(Q.zero_point());
   else
     P.ZeroPoints.assign(P.Scales.size(), 0);
   int32_t Axis = Q.quantized_dimension();
