@@ -9,6 +9,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 
+#include <cstdint>
 #include <cstring>
 
 namespace accelgen {
@@ -522,6 +523,17 @@ llvm::Error Importer::importOperator(const fb::Operator &Op, size_t Index,
 } // namespace
 
 llvm::Expected<ImportResult> importModel(llvm::ArrayRef<uint8_t> Bytes) {
+  // The FlatBuffers verifier checks alignment relative to the start of the
+  // buffer, and the accessors then load scalars in place: bytes at an address
+  // that is not 8-byte aligned (a model embedded as a C array) would be read
+  // misaligned. Such bytes are copied into storage from operator new[], which
+  // is aligned for any scalar.
+  std::unique_ptr<uint8_t[]> AlignedCopy;
+  if (reinterpret_cast<uintptr_t>(Bytes.data()) % alignof(uint64_t) != 0) {
+    AlignedCopy.reset(new uint8_t[Bytes.size()]);
+    std::memcpy(AlignedCopy.get(), Bytes.data(), Bytes.size());
+    Bytes = llvm::ArrayRef<uint8_t>(AlignedCopy.get(), Bytes.size());
+  }
   ImportResult Result;
   if (llvm::Error E = Importer(Bytes, Result).run())
     return E;

@@ -32,7 +32,8 @@ struct ImportResult {
 };
 
 /// Imports the model in \p Bytes. Errors describe what is wrong and where,
-/// without a file name (the caller knows it).
+/// without a file name (the caller knows it). \p Bytes may sit at any
+/// address; bytes that are not 8-byte aligned are copied first.
 llvm::Expected<ImportResult> importModel(llvm::ArrayRef<uint8_t> Bytes);
 
 /// Reads and imports the model file at \p Path.

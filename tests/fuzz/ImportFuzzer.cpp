@@ -19,6 +19,8 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
+#include <memory>
 #include <string>
 #include <variant>
 
@@ -126,8 +128,16 @@ uint64_t walkGraph(const ir::Graph &G) {
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
-  llvm::Expected<tflite::ImportResult> Result =
-      tflite::importModel(llvm::ArrayRef<uint8_t>(Data, Size));
+  // Callers hand over bytes at any address (a model embedded as a C array has
+  // no alignment), so most inputs are passed at an address that is not 8-byte
+  // aligned: Size % 8 bytes past an aligned allocation. The input still ends
+  // where the allocation does, so reading past it is still caught.
+  size_t Shift = Size % 8;
+  std::unique_ptr<uint8_t[]> Shifted(new uint8_t[Shift + Size]);
+  if (Size)
+    std::memcpy(Shifted.get() + Shift, Data, Size);
+  llvm::Expected<tflite::ImportResult> Result = tflite::importModel(
+      llvm::ArrayRef<uint8_t>(Shifted.get() + Shift, Size));
   if (!Result) {
     std::string Message = llvm::toString(Result.takeError());
     check(!Message.empty(), "a rejected model comes with a message");
