@@ -1,0 +1,164 @@
+//===- ConstraintRuntime.cpp - What generated constraint checks call ------===//
+//
+// The out-of-line part of the accessors generated checks use: tensor lookup
+// that tolerates absent operands, attribute reads, and value formatting.
+//
+//===----------------------------------------------------------------------===//
+#include "target/ConstraintRuntime.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+namespace accelgen {
+namespace target {
+
+Captures::Captures(const PatternDesc &P, const PatternMatch &M) {
+  for (unsigned N = 0; N < P.NumNodes && N < M.Nodes.size(); ++N)
+    if (P.Nodes[N].Capture && P.Nodes[N].Capture[0] != '\0')
+      bind(P.Nodes[N].Capture, M.Nodes[N]);
+}
+
+void Captures::bind(llvm::StringRef Name, int32_t OpIndex) {
+  for (auto &B : Bound)
+    if (B.first == Name) {
+      B.second = OpIndex;
+      return;
+    }
+  Bound.emplace_back(Name.str(), OpIndex);
+}
+
+int32_t Captures::index(llvm::StringRef Name) const {
+  for (const auto &B : Bound)
+    if (B.first == Name)
+      return B.second;
+  return -1;
+}
+
+const ir::Operator &Captures::op(const ir::Graph &G,
+                                 llvm::StringRef Name) const {
+  static const ir::Operator None;
+  int32_t I = index(Name);
+  if (I < 0 || static_cast<size_t>(I) >= G.Operators.size())
+    return None;
+  return G.Operators[I];
+}
+
+namespace rt {
+
+int64_t attrInt(const ir::Operator &Op, llvm::StringRef Name) {
+  return Op.getInt(Name, 0);
+}
+
+double attrFloat(const ir::Operator &Op, llvm::StringRef Name) {
+  auto It = Op.Attrs.find(Name.str());
+  if (It == Op.Attrs.end())
+    return 0.0;
+  if (const double *D = std::get_if<double>(&It->second))
+    return *D;
+  if (const int64_t *I = std::get_if<int64_t>(&It->second))
+    return static_cast<double>(*I);
+  return 0.0;
+}
+
+bool attrBool(const ir::Operator &Op, llvm::StringRef Name) {
+  return Op.getBool(Name, false);
+}
+
+std::string attrString(const ir::Operator &Op, llvm::StringRef Name) {
+  return Op.getString(Name, "");
+}
+
+static const ir::Tensor *tensorAt(const ir::Graph &G, int32_t Index) {
+  return G.isValidTensor(Index) ? &G.Tensors[Index] : nullptr;
+}
+
+const ir::Tensor *inputTensor(const ir::Graph &G, const ir::Operator &Op,
+                              unsigned I) {
+  return tensorAt(G, Op.input(I));
+}
+
+const ir::Tensor *outputTensor(const ir::Graph &G, const ir::Operator &Op,
+                               unsigned I) {
+  return tensorAt(G, Op.output(I));
+}
+
+MaybeDType tensorDType(const ir::Tensor *T) {
+  if (!T)
+    return std::nullopt;
+  return T->Type;
+}
+
+int64_t tensorRank(const ir::Tensor *T) { return T ? T->rank() : 0; }
+
+int64_t tensorDim(const ir::Tensor *T, int64_t Axis) {
+  if (!T)
+    return 0;
+  int64_t Rank = T->rank();
+  if (Axis < 0)
+    Axis += Rank;
+  if (Axis < 0 || Axis >= Rank)
+    return 0;
+  return T->Shape[Axis];
+}
+
+int64_t tensorChannels(const ir::Tensor *T) { return tensorDim(T, -1); }
+
+int64_t tensorNumElements(const ir::Tensor *T) {
+  return T ? T->numElements() : 0;
+}
+
+bool tensorIsConstant(const ir::Tensor *T) { return T && T->IsConstant; }
+
+double tensorScale(const ir::Tensor *T) {
+  return T && T->Quant ? T->Quant->scale() : 0.0;
+}
+
+int64_t tensorZeroPoint(const ir::Tensor *T) {
+  return T && T->Quant ? T->Quant->zeroPoint() : 0;
+}
+
+bool tensorPerChannel(const ir::Tensor *T) {
+  return T && T->Quant && T->Quant->isPerChannel();
+}
+
+llvm::StringRef dtypeName(const MaybeDType &T) {
+  return T ? ir::dtypeName(*T) : llvm::StringRef("none");
+}
+
+std::string formatFloat(double V) {
+  if (std::isnan(V))
+    return "nan";
+  if (std::isinf(V))
+    return V < 0 ? "-inf" : "inf";
+  // A value converted from a float (a tensor's scale) is printed as that
+  // float, so 0.1f reads "0.1" rather than "0.10000000149011612".
+  bool IsFloat = std::fabs(V) <= 3.4028234663852886e38 &&
+                 static_cast<double>(static_cast<float>(V)) == V;
+  char Buf[40];
+  for (int Precision = 1; Precision <= 17; ++Precision) {
+    std::snprintf(Buf, sizeof(Buf), "%.*g", Precision, V);
+    double Back = std::strtod(Buf, nullptr);
+    if (IsFloat ? static_cast<float>(Back) == static_cast<float>(V)
+                : Back == V)
+      break;
+  }
+  std::string S = Buf;
+  if (S.find_first_of(".e") == std::string::npos)
+    S += ".0";
+  return S;
+}
+
+std::string format(const std::string &V) {
+  std::string S = "\"";
+  for (char C : V) {
+    if (C == '"' || C == '\\')
+      S += '\\';
+    S += C;
+  }
+  return S + "\"";
+}
+
+} // namespace rt
+} // namespace target
+} // namespace accelgen

@@ -1,0 +1,186 @@
+//===- ConstraintRuntime.h - What generated constraint checks call --------===//
+//
+// accelgen-tblgen turns each constraint expression of a target description
+// into a C++ check function. Those functions read the operator through the
+// accessors below and format what they observed with `format` for the
+// rejection message; fusion-pattern checks find their operators through a
+// Captures map. Nothing here may fail on a malformed model:
+//
+//  - a missing attribute (or one stored with another kind) reads as 0, 0.0,
+//    false or ""; a float attribute stored as an integer reads as its value;
+//  - an absent operand or result (index past the end, -1 for an omitted
+//    optional operand, or an invalid tensor index) reads as dtype "none"
+//    (unequal to every type), rank 0, every dim 0, channels 0,
+//    num_elements 0, is_constant false, scale 0.0, zero_point 0 and
+//    per_channel false;
+//  - dim(i) with i outside [-rank, rank) reads as 0, and so does channels
+//    (the last dim) of a scalar;
+//  - integer arithmetic wraps on overflow, and division or remainder by zero
+//    gives 0 (division truncates toward zero, as in C++).
+//
+//===----------------------------------------------------------------------===//
+#ifndef ACCELGEN_TARGET_CONSTRAINTRUNTIME_H
+#define ACCELGEN_TARGET_CONSTRAINTRUNTIME_H
+
+#include "ir/DType.h"
+#include "ir/Graph.h"
+#include "target/Pattern.h"
+
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace accelgen {
+namespace target {
+
+/// The operators a fusion-pattern match bound, by capture name.
+class Captures {
+public:
+  Captures() = default;
+  /// Binds the capture name of every named node of \p P to its operator in
+  /// \p M.
+  Captures(const PatternDesc &P, const PatternMatch &M);
+
+  /// Binds \p Name to operator \p OpIndex of the graph (rebinding replaces).
+  void bind(llvm::StringRef Name, int32_t OpIndex);
+  /// The operator index bound to \p Name, or -1.
+  int32_t index(llvm::StringRef Name) const;
+  /// The operator bound to \p Name; an operator with no attributes, operands
+  /// or results when the name is unbound or the index invalid.
+  const ir::Operator &op(const ir::Graph &G, llvm::StringRef Name) const;
+
+private:
+  std::vector<std::pair<std::string, int32_t>> Bound;
+};
+
+namespace rt {
+
+using DType = ir::DType;
+/// The dtype of an operand; std::nullopt when the operand is absent.
+using MaybeDType = std::optional<ir::DType>;
+
+/// Integer attribute \p Name of \p Op, 0 when missing.
+int64_t attrInt(const ir::Operator &Op, llvm::StringRef Name);
+/// Float attribute \p Name of \p Op, 0.0 when missing.
+double attrFloat(const ir::Operator &Op, llvm::StringRef Name);
+/// Boolean attribute \p Name of \p Op, false when missing.
+bool attrBool(const ir::Operator &Op, llvm::StringRef Name);
+/// String attribute \p Name of \p Op, "" when missing.
+std::string attrString(const ir::Operator &Op, llvm::StringRef Name);
+
+/// The number of operand slots of \p Op, omitted optional ones included.
+inline int64_t numInputs(const ir::Operator &Op) {
+  return static_cast<int64_t>(Op.Inputs.size());
+}
+/// The number of results of \p Op.
+inline int64_t numOutputs(const ir::Operator &Op) {
+  return static_cast<int64_t>(Op.Outputs.size());
+}
+
+/// Operand \p I of \p Op, or null when it is absent.
+const ir::Tensor *inputTensor(const ir::Graph &G, const ir::Operator &Op,
+                              unsigned I);
+/// Result \p I of \p Op, or null when it is absent.
+const ir::Tensor *outputTensor(const ir::Graph &G, const ir::Operator &Op,
+                               unsigned I);
+
+/// Properties of a tensor that may be absent (null), as described above.
+MaybeDType tensorDType(const ir::Tensor *T);
+int64_t tensorRank(const ir::Tensor *T);
+int64_t tensorDim(const ir::Tensor *T, int64_t Axis);
+int64_t tensorChannels(const ir::Tensor *T);
+int64_t tensorNumElements(const ir::Tensor *T);
+bool tensorIsConstant(const ir::Tensor *T);
+double tensorScale(const ir::Tensor *T);
+int64_t tensorZeroPoint(const ir::Tensor *T);
+bool tensorPerChannel(const ir::Tensor *T);
+
+// The accessors generated checks call: input(I).P and output(I).P.
+#define ACCELGEN_RT_PROPERTY(RESULT, NAME, CALL)                               \
+  inline RESULT input##NAME(const ir::Graph &G, const ir::Operator &Op,        \
+                            unsigned I) {                                      \
+    return CALL(inputTensor(G, Op, I));                                        \
+  }                                                                            \
+  inline RESULT output##NAME(const ir::Graph &G, const ir::Operator &Op,       \
+                             unsigned I) {                                     \
+    return CALL(outputTensor(G, Op, I));                                       \
+  }
+ACCELGEN_RT_PROPERTY(MaybeDType, DType, tensorDType)
+ACCELGEN_RT_PROPERTY(int64_t, Rank, tensorRank)
+ACCELGEN_RT_PROPERTY(int64_t, Channels, tensorChannels)
+ACCELGEN_RT_PROPERTY(int64_t, NumElements, tensorNumElements)
+ACCELGEN_RT_PROPERTY(bool, IsConstant, tensorIsConstant)
+ACCELGEN_RT_PROPERTY(double, Scale, tensorScale)
+ACCELGEN_RT_PROPERTY(int64_t, ZeroPoint, tensorZeroPoint)
+ACCELGEN_RT_PROPERTY(bool, PerChannel, tensorPerChannel)
+#undef ACCELGEN_RT_PROPERTY
+
+/// Dimension \p Axis of operand \p I (negative counts from the end).
+inline int64_t inputDim(const ir::Graph &G, const ir::Operator &Op, unsigned I,
+                        int64_t Axis) {
+  return tensorDim(inputTensor(G, Op, I), Axis);
+}
+/// Dimension \p Axis of result \p I (negative counts from the end).
+inline int64_t outputDim(const ir::Graph &G, const ir::Operator &Op,
+                         unsigned I, int64_t Axis) {
+  return tensorDim(outputTensor(G, Op, I), Axis);
+}
+
+/// A + B, wrapping on overflow.
+inline int64_t add(int64_t A, int64_t B) {
+  return static_cast<int64_t>(static_cast<uint64_t>(A) +
+                              static_cast<uint64_t>(B));
+}
+/// A - B, wrapping on overflow.
+inline int64_t sub(int64_t A, int64_t B) {
+  return static_cast<int64_t>(static_cast<uint64_t>(A) -
+                              static_cast<uint64_t>(B));
+}
+/// A * B, wrapping on overflow.
+inline int64_t mul(int64_t A, int64_t B) {
+  return static_cast<int64_t>(static_cast<uint64_t>(A) *
+                              static_cast<uint64_t>(B));
+}
+/// -A, wrapping on overflow.
+inline int64_t neg(int64_t A) { return sub(0, A); }
+/// A / B truncated toward zero; 0 when B is 0, A when B is -1.
+inline int64_t div(int64_t A, int64_t B) {
+  if (B == 0)
+    return 0;
+  if (B == -1)
+    return neg(A);
+  return A / B;
+}
+/// The remainder of A / B (sign of A); 0 when B is 0 or -1.
+inline int64_t rem(int64_t A, int64_t B) {
+  if (B == 0 || B == -1)
+    return 0;
+  return A % B;
+}
+
+/// The name of \p T ("i8"), or "none" for an absent operand.
+llvm::StringRef dtypeName(const MaybeDType &T);
+
+/// The shortest decimal text that reads back as \p V ("0.5", "1.0",
+/// "1e-05"); a value that is exactly a float is printed as that float
+/// (0.1f prints "0.1").
+std::string formatFloat(double V);
+
+/// Observed values as rejection messages show them.
+inline std::string format(int64_t V) { return std::to_string(V); }
+inline std::string format(double V) { return formatFloat(V); }
+inline std::string format(bool V) { return V ? "true" : "false"; }
+/// A string in double quotes, with quotes and backslashes escaped.
+std::string format(const std::string &V);
+inline std::string format(const MaybeDType &V) { return dtypeName(V).str(); }
+std::string format(const char *) = delete;
+
+} // namespace rt
+} // namespace target
+} // namespace accelgen
+
+#endif // ACCELGEN_TARGET_CONSTRAINTRUNTIME_H
