@@ -226,8 +226,14 @@ const KeySpec KernelKeys[] = {
 struct Entries {
   YAML::Node Map;
   StringMap<std::pair<YAML::Node, YAML::Node>> ByKey; ///< Key and value.
+  /// Keys an unknown key was reported as a likely misspelling of.
+  StringSet<> Suggested;
 
   bool has(StringRef Key) const { return ByKey.count(Key) != 0; }
+  /// Whether \p Key is absent and no misspelling of it was reported.
+  bool missing(StringRef Key) const {
+    return !has(Key) && !Suggested.count(Key);
+  }
   const YAML::Node &key(StringRef Key) const {
     return ByKey.find(Key)->second.first;
   }
@@ -364,7 +370,6 @@ std::optional<Entries> Reader::entries(const YAML::Node &N, StringRef What,
     Names.push_back(K.Name);
   Entries E;
   E.Map = N;
-  StringSet<> Suggested;
   for (auto &[K, V] : pairsOf(N, What)) {
     const std::string &Name = K.Scalar();
     if (is_contained(Names, Name)) {
@@ -374,7 +379,7 @@ std::optional<Entries> Reader::entries(const YAML::Node &N, StringRef What,
     std::string Near = closest(Name, Names);
     if (!Near.empty()) {
       // The misspelt key stands for Near: do not also report Near missing.
-      Suggested.insert(Near);
+      E.Suggested.insert(Near);
       error(loc(K), formatv("unknown key '{0}' in {1}; did you mean '{2}'?",
                             Name, What, Near));
     } else {
@@ -383,7 +388,7 @@ std::optional<Entries> Reader::entries(const YAML::Node &N, StringRef What,
     }
   }
   for (const KeySpec &K : Keys)
-    if (K.P == Required && !E.has(K.Name) && !Suggested.count(K.Name))
+    if (K.P == Required && E.missing(K.Name))
       error(loc(N), formatv("missing key '{0}' in {1}", K.Name, What));
   return E;
 }
@@ -467,7 +472,7 @@ Reader::constraintMap(const YAML::Node &N, StringRef What, const Loc &At) {
   text(*E, "hint", C.Hint);
   if (E->has("expr") && E->has("cpp_function"))
     error(loc(N), formatv("{0} has 'expr' or 'cpp_function', not both", What));
-  else if (!E->has("expr") && !E->has("cpp_function"))
+  else if (E->missing("expr") && E->missing("cpp_function"))
     error(loc(N), formatv("missing key 'expr' or 'cpp_function' in {0}", What));
   C.At = At;
   if (Diags.errorCount() != Before)
