@@ -1,0 +1,610 @@
+//===- YamlFrontendTest.cpp - The YAML form of a target description -------===//
+//
+// A small description that uses every key, read into the TargetDecl it
+// stands for (defaults, declaration order and locations included); the demo
+// target's YAML form read without a mistake; and one test per diagnostic of
+// the YAML front end, each checking the exact `file:line:col: error: message`
+// text. Descriptions are written to a file named t.yaml in a fresh folder;
+// the folder is left out of the reported locations before comparing.
+//
+//===----------------------------------------------------------------------===//
+#include "TestSupport.h"
+
+#include "frontend/YamlFrontend.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace accelgen;
+using namespace accelgen::gen;
+
+namespace {
+
+/// What reading one description gave.
+struct Read {
+  bool Ok = false;
+  TargetDecl Decl;
+  /// The diagnostics, with the folder of t.yaml left out.
+  std::string Errors;
+};
+
+/// Reads \p Yaml as the file t.yaml, into a TargetDecl that already holds
+/// one canonical operator (as the vocabulary from defs/ would).
+Read read(llvm::StringRef Yaml) {
+  test::TempDir Dir;
+  std::string Path = Dir.file("t.yaml");
+  test::writeFileBytes(Path, llvm::arrayRefFromStringRef(Yaml));
+  Read R;
+  OpDecl Relu;
+  Relu.Key = "Relu";
+  Relu.Name = "RELU";
+  R.Decl.Ops.push_back(Relu);
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  Diagnostics Diags(OS);
+  R.Ok = readYamlTarget(Path, R.Decl, Diags);
+  OS.flush();
+  std::string Folder = Dir.path() + "/";
+  for (size_t At; (At = Text.find(Folder)) != std::string::npos;)
+    Text.erase(At, Folder.size());
+  R.Errors = Text;
+  return R;
+}
+
+/// The diagnostics of reading \p Yaml, which must fail.
+std::string diagnose(llvm::StringRef Yaml) {
+  Read R = read(Yaml);
+  CHECK_FALSE(R.Ok);
+  return R.Errors;
+}
+
+void checkLoc(const Loc &At, unsigned Line, unsigned Col) {
+  CHECK(At.File.size() > 7);
+  CHECK(llvm::StringRef(At.File).endswith("/t.yaml"));
+  CHECK(At.Line == Line);
+  CHECK(At.Col == Col);
+}
+
+/// The start every negative test shares: a well-formed target.
+const char *const Head = "target: {name: t, versions: [\"1.0\"]}\n";
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Well-formed descriptions
+//===----------------------------------------------------------------------===//
+
+TEST_CASE("a description reads into the TargetDecl it stands for") {
+  Read R = read(R"yaml(target:
+  name: tiny
+  description: A tiny accelerator
+  versions: ["1.0", 2.0]
+ops:
+  TinyConv:
+    name: TINY_CONV
+    operands: {input: required, bias: optional}
+    attrs: {stride_h: int, padding: string}
+    results: 2
+    variadic: true
+constraints:
+  Rank4: {id: rank_4, expr: "input(0).rank == 4", summary: 4-D input}
+removed:
+  - {op: Relu, since: "2.0"}
+legal:
+  - op: Relu
+    since: "1.0"
+    types: [i8]
+    weight_schemes: [symmetric_per_tensor]
+    constraints:
+      - Rank4
+      - {id: few, expr: "input(0).channels <= 8", summary: few, hint: split}
+      - {id: square, cpp_function: ns::isSquare, summary: square}
+    drops: [old]
+mappings:
+  - {from: Conv2D, to: TinyConv}
+  - from: Conv2D
+    to: TinyConv
+    since: "2.0"
+    benefit: 5
+    set_attrs: {stride_h: 1, padding: SAME}
+quant_rules:
+  - {op: Relu, relation: same_scale}
+  - op: Softmax
+    relation: check
+    on_fail: insert_requantize_after
+    since: "1.0"
+    until: "2.0"
+    check: Rank4
+    scale: "0.5"
+    zero_point: -3
+patterns:
+  - name: MulAddRelu
+    source: "(Relu:$r (Add (Mul $a, ?), ?:$b))"
+    result: "(TinyConv $a, $b)"
+  - name: Plain
+    since: "2.0"
+    source: "( Relu $x )"
+    result: "(TinyConv)"
+    constraints: [Rank4]
+    benefit: 3
+kernels:
+  - {op: TinyConv, template: tiny.c.in, types: [i8, i16]}
+)yaml");
+  REQUIRE(R.Ok);
+  CHECK(R.Errors == "");
+  const TargetDecl &D = R.Decl;
+
+  CHECK(D.Name == "tiny");
+  CHECK(D.Description == "A tiny accelerator");
+  CHECK(D.Versions == std::vector<std::string>{"1.0", "2.0"});
+  checkLoc(D.At, 2, 3);
+
+  // The target's operators follow the vocabulary's.
+  REQUIRE(D.Ops.size() == 2);
+  CHECK(D.Ops[0].Key == "Relu");
+  const OpDecl &Op = D.Ops[1];
+  CHECK(Op.Key == "TinyConv");
+  CHECK(Op.Name == "TINY_CONV");
+  CHECK(Op.Target == "tiny");
+  REQUIRE(Op.Operands.size() == 2);
+  CHECK(Op.Operands[0].Name == "input");
+  CHECK_FALSE(Op.Operands[0].Optional);
+  CHECK(Op.Operands[1].Name == "bias");
+  CHECK(Op.Operands[1].Optional);
+  REQUIRE(Op.Attrs.size() == 2);
+  CHECK(Op.Attrs[0].Name == "stride_h");
+  CHECK(Op.Attrs[0].Kind == "int");
+  CHECK(Op.Attrs[1].Name == "padding");
+  CHECK(Op.Attrs[1].Kind == "string");
+  CHECK(Op.NumResults == 2);
+  CHECK(Op.Variadic);
+  checkLoc(Op.At, 6, 3);
+
+  // Removals follow every Legal, wherever the sections are in the file.
+  REQUIRE(D.Legals.size() == 2);
+  const LegalDecl &L = D.Legals[0];
+  CHECK(L.Op == "Relu");
+  CHECK(L.Since == "1.0");
+  CHECK_FALSE(L.Removed);
+  CHECK(L.Types == std::vector<std::string>{"i8"});
+  CHECK(L.WeightSchemes == std::vector<std::string>{"symmetric_per_tensor"});
+  CHECK(L.Drops == std::vector<std::string>{"old"});
+  checkLoc(L.At, 17, 5);
+  REQUIRE(L.Constraints.size() == 3);
+  const ConstraintDecl &Shared = L.Constraints[0];
+  CHECK(Shared.Id == "rank_4");
+  CHECK(Shared.Expr == "input(0).rank == 4");
+  CHECK(Shared.Summary == "4-D input");
+  CHECK(Shared.Hint == "");
+  CHECK(Shared.CppFunction == "");
+  checkLoc(Shared.At, 13, 3); // Where the shared constraint is named.
+  const ConstraintDecl &Inline = L.Constraints[1];
+  CHECK(Inline.Id == "few");
+  CHECK(Inline.Expr == "input(0).channels <= 8");
+  CHECK(Inline.Hint == "split");
+  checkLoc(Inline.At, 17, 5); // Where the rule using it is.
+  const ConstraintDecl &Cpp = L.Constraints[2];
+  CHECK(Cpp.Id == "square");
+  CHECK(Cpp.Expr == "");
+  CHECK(Cpp.CppFunction == "ns::isSquare");
+  const LegalDecl &Gone = D.Legals[1];
+  CHECK(Gone.Op == "Relu");
+  CHECK(Gone.Since == "2.0");
+  CHECK(Gone.Removed);
+  CHECK(Gone.Types.empty());
+  checkLoc(Gone.At, 15, 5);
+
+  REQUIRE(D.Mappings.size() == 2);
+  CHECK(D.Mappings[0].From == "Conv2D");
+  CHECK(D.Mappings[0].To == "TinyConv");
+  CHECK(D.Mappings[0].Since == "");
+  CHECK(D.Mappings[0].Benefit == 1);
+  CHECK(D.Mappings[0].Constraints.empty());
+  CHECK(D.Mappings[0].SetAttrs.empty());
+  CHECK(D.Mappings[1].Since == "2.0");
+  CHECK(D.Mappings[1].Benefit == 5);
+  CHECK(D.Mappings[1].SetAttrs ==
+        std::vector<std::string>{"stride_h=1", "padding=SAME"});
+  checkLoc(D.Mappings[1].At, 28, 5);
+
+  REQUIRE(D.QuantRules.size() == 2);
+  const QuantRuleDecl &Q0 = D.QuantRules[0];
+  CHECK(Q0.Op == "Relu");
+  CHECK(Q0.Relation == "same_scale");
+  CHECK(Q0.OnFail == "reject");
+  CHECK(Q0.Since == "");
+  CHECK(Q0.Until == "");
+  CHECK_FALSE(Q0.HasCheck);
+  CHECK(Q0.Scale == "");
+  CHECK(Q0.ZeroPoint == 0);
+  const QuantRuleDecl &Q1 = D.QuantRules[1];
+  CHECK(Q1.Op == "Softmax");
+  CHECK(Q1.Relation == "check");
+  CHECK(Q1.OnFail == "insert_requantize_after");
+  CHECK(Q1.Since == "1.0");
+  CHECK(Q1.Until == "2.0");
+  CHECK(Q1.HasCheck);
+  CHECK(Q1.Check.Id == "rank_4");
+  checkLoc(Q1.Check.At, 13, 3);
+  CHECK(Q1.Scale == "0.5");
+  CHECK(Q1.ZeroPoint == -3);
+  checkLoc(Q1.At, 35, 5);
+
+  REQUIRE(D.Patterns.size() == 2);
+  const PatternDecl &P = D.Patterns[0];
+  CHECK(P.Name == "MulAddRelu");
+  CHECK(P.Since == "");
+  CHECK(P.Benefit == 1);
+  // Nodes in pre-order, the root first.
+  REQUIRE(P.Nodes.size() == 3);
+  CHECK(P.Nodes[0].Op == "Relu");
+  CHECK(P.Nodes[0].Capture == "r");
+  REQUIRE(P.Nodes[0].Args.size() == 1);
+  CHECK(P.Nodes[0].Args[0].Node == 1);
+  CHECK(P.Nodes[1].Op == "Add");
+  CHECK(P.Nodes[1].Capture == "");
+  REQUIRE(P.Nodes[1].Args.size() == 2);
+  CHECK(P.Nodes[1].Args[0].Node == 2);
+  CHECK(P.Nodes[1].Args[1].Node == -1);
+  CHECK(P.Nodes[1].Args[1].Capture == "b");
+  CHECK(P.Nodes[2].Op == "Mul");
+  REQUIRE(P.Nodes[2].Args.size() == 2);
+  CHECK(P.Nodes[2].Args[0].Node == -1);
+  CHECK(P.Nodes[2].Args[0].Capture == "a");
+  CHECK(P.Nodes[2].Args[1].Node == -1);
+  CHECK(P.Nodes[2].Args[1].Capture == "");
+  CHECK(P.ResultOp == "TinyConv");
+  CHECK(P.ResultArgs == std::vector<std::string>{"a", "b"});
+  CHECK(P.Constraints.empty());
+  checkLoc(P.At, 44, 5);
+  const PatternDecl &P2 = D.Patterns[1];
+  CHECK(P2.Since == "2.0");
+  CHECK(P2.Benefit == 3);
+  REQUIRE(P2.Nodes.size() == 1);
+  CHECK(P2.Nodes[0].Op == "Relu");
+  REQUIRE(P2.Nodes[0].Args.size() == 1);
+  CHECK(P2.Nodes[0].Args[0].Capture == "x");
+  CHECK(P2.ResultOp == "TinyConv");
+  CHECK(P2.ResultArgs.empty());
+  REQUIRE(P2.Constraints.size() == 1);
+  CHECK(P2.Constraints[0].Id == "rank_4");
+
+  REQUIRE(D.Kernels.size() == 1);
+  CHECK(D.Kernels[0].Op == "TinyConv");
+  CHECK(D.Kernels[0].Template == "tiny.c.in");
+  CHECK(D.Kernels[0].Types == std::vector<std::string>{"i8", "i16"});
+  checkLoc(D.Kernels[0].At, 54, 5);
+}
+
+TEST_CASE("empty sections are allowed") {
+  Read R = read(std::string(Head) + "ops:\nlegal:\nkernels: []\n");
+  CHECK(R.Ok);
+  CHECK(R.Errors == "");
+  CHECK(R.Decl.Legals.empty());
+  CHECK(R.Decl.Ops.size() == 1);
+}
+
+TEST_CASE("the demo target's YAML form reads without a mistake") {
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  Diagnostics Diags(OS);
+  TargetDecl D;
+  CHECK(
+      readYamlTarget(ACCELGEN_SOURCE_DIR "/targets/demo/demo.yaml", D, Diags));
+  CHECK(OS.str() == "");
+  CHECK(D.Name == "demo");
+  CHECK(D.Ops.size() == 4);
+  CHECK(D.Legals.size() == 14);
+  CHECK(D.Mappings.size() == 4);
+  CHECK(D.QuantRules.size() == 5);
+  CHECK(D.Patterns.size() == 2);
+  CHECK(D.Kernels.size() == 2);
+}
+
+//===----------------------------------------------------------------------===//
+// The file and YAML itself
+//===----------------------------------------------------------------------===//
+
+TEST_CASE("diagnostic: the file cannot be read") {
+  test::TempDir Dir;
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  Diagnostics Diags(OS);
+  TargetDecl D;
+  std::string Path = Dir.file("missing.yaml");
+  CHECK_FALSE(readYamlTarget(Path, D, Diags));
+  CHECK(OS.str() == Path + ": error: cannot read the description: No such "
+                           "file or directory\n");
+}
+
+TEST_CASE("diagnostic: the file is empty") {
+  CHECK(diagnose("") == "t.yaml: error: the description is empty\n");
+}
+
+TEST_CASE("diagnostic: YAML syntax error") {
+  CHECK(diagnose("target: {name: t\nlegal: []\n") ==
+        "t.yaml:2:6: error: invalid YAML: end of map flow not found\n");
+}
+
+TEST_CASE("diagnostic: more than one YAML document") {
+  CHECK(diagnose(std::string(Head) + "---\nlegal: []\n") ==
+        "t.yaml:3:1: error: a description is one YAML document; this is a "
+        "second one\n");
+}
+
+//===----------------------------------------------------------------------===//
+// Keys and the kinds of values
+//===----------------------------------------------------------------------===//
+
+TEST_CASE("diagnostic: the description is not a mapping") {
+  CHECK(diagnose("- target\n") ==
+        "t.yaml:1:1: error: the description must be a mapping\n");
+}
+
+TEST_CASE("diagnostic: missing key") {
+  CHECK(diagnose("legal: []\n") ==
+        "t.yaml:1:1: error: missing key 'target' in the description\n");
+  CHECK(diagnose(std::string(Head) + "legal:\n  - {op: Relu, types: [i8]}\n") ==
+        "t.yaml:3:5: error: missing key 'since' in a legal rule\n");
+}
+
+TEST_CASE("diagnostic: misspelt key") {
+  // Reported once: not also as a missing 'since'.
+  CHECK(diagnose(std::string(Head) +
+                 "legal:\n  - {op: Relu, sinse: \"1.0\", types: [i8]}\n") ==
+        "t.yaml:3:16: error: unknown key 'sinse' in a legal rule; did you "
+        "mean 'since'?\n");
+}
+
+TEST_CASE("diagnostic: unknown key") {
+  CHECK(diagnose(std::string(Head) + "legal:\n"
+                                     "  - op: Relu\n"
+                                     "    since: \"1.0\"\n"
+                                     "    colour: red\n") ==
+        "t.yaml:5:5: error: unknown key 'colour' in a legal rule (keys: op, "
+        "since, types, weight_schemes, constraints, drops)\n");
+}
+
+TEST_CASE("diagnostic: duplicate key") {
+  CHECK(
+      diagnose(std::string(Head) +
+               "removed:\n  - {op: Relu, since: \"1.0\", since: \"2.0\"}\n") ==
+      "t.yaml:3:30: error: duplicate key 'since' in a removal\n");
+}
+
+TEST_CASE("diagnostic: a key that is not a name") {
+  CHECK(diagnose(std::string(Head) +
+                 "removed:\n  - {op: Relu, since: \"1.0\", [x]: 1}\n") ==
+        "t.yaml:3:30: error: the keys of a removal must be names\n");
+}
+
+TEST_CASE("diagnostic: a rule that is not a mapping") {
+  CHECK(diagnose(std::string(Head) + "kernels:\n  - Relu\n") ==
+        "t.yaml:3:5: error: a kernel must be a mapping\n");
+}
+
+TEST_CASE("diagnostic: a section that is not a list") {
+  CHECK(diagnose(std::string(Head) + "legal: {op: Relu}\n") ==
+        "t.yaml:2:8: error: 'legal' must be a list\n");
+}
+
+TEST_CASE("diagnostic: a section that is not a mapping") {
+  CHECK(diagnose(std::string(Head) + "ops: [TinyConv]\n") ==
+        "t.yaml:2:6: error: 'ops' must be a mapping\n");
+}
+
+TEST_CASE("diagnostic: a value that is not a string") {
+  CHECK(diagnose(std::string(Head) +
+                 "removed:\n  - {op: [Relu], since: \"1.0\"}\n") ==
+        "t.yaml:3:10: error: 'op' must be a string\n");
+  // An empty value is reported at its key.
+  CHECK(diagnose("target:\n  name: t\n  versions: [\"1.0\"]\n"
+                 "  description:\n") ==
+        "t.yaml:4:3: error: 'description' must be a string\n");
+}
+
+TEST_CASE("diagnostic: a value that is not a list") {
+  CHECK(diagnose(std::string(Head) +
+                 "kernels:\n  - {op: Relu, template: r.c.in, types: i8}\n") ==
+        "t.yaml:3:41: error: 'types' must be a list\n");
+}
+
+TEST_CASE("diagnostic: a list item that is not a string") {
+  CHECK(
+      diagnose(std::string(Head) +
+               "kernels:\n  - {op: Relu, template: r.c.in, types: [[i8]]}\n") ==
+      "t.yaml:3:42: error: 'types' must be a list of strings\n");
+}
+
+TEST_CASE("diagnostic: a value that is not an integer") {
+  CHECK(diagnose(std::string(Head) +
+                 "mappings:\n  - {from: Conv2D, to: Relu, benefit: high}\n") ==
+        "t.yaml:3:39: error: 'benefit' must be an integer, not 'high'\n");
+  CHECK(diagnose(std::string(Head) +
+                 "mappings:\n  - {from: Conv2D, to: Relu, benefit: [1]}\n") ==
+        "t.yaml:3:39: error: 'benefit' must be an integer\n");
+}
+
+//===----------------------------------------------------------------------===//
+// Operators
+//===----------------------------------------------------------------------===//
+
+TEST_CASE("diagnostic: a flag that is not true or false") {
+  CHECK(diagnose(std::string(Head) + "ops:\n"
+                                     "  TinyConv:\n"
+                                     "    name: TINY_CONV\n"
+                                     "    operands: {input: required}\n"
+                                     "    variadic: yes\n") ==
+        "t.yaml:6:15: error: 'variadic' must be true or false\n");
+}
+
+TEST_CASE("diagnostic: a negative number of results") {
+  CHECK(diagnose(std::string(Head) + "ops:\n"
+                                     "  TinyConv:\n"
+                                     "    name: TINY_CONV\n"
+                                     "    operands: {input: required}\n"
+                                     "    results: -1\n") ==
+        "t.yaml:6:14: error: 'results' must not be negative\n");
+}
+
+TEST_CASE("diagnostic: an operand neither required nor optional") {
+  CHECK(diagnose(std::string(Head) + "ops:\n"
+                                     "  TinyConv:\n"
+                                     "    name: TINY_CONV\n"
+                                     "    operands: {input: maybe}\n") ==
+        "t.yaml:5:23: error: operand 'input' must be 'required' or "
+        "'optional'\n");
+}
+
+TEST_CASE("diagnostic: an attribute without a kind") {
+  CHECK(diagnose(std::string(Head) + "ops:\n"
+                                     "  TinyConv:\n"
+                                     "    name: TINY_CONV\n"
+                                     "    operands: {input: required}\n"
+                                     "    attrs: {stride_h: [int]}\n") ==
+        "t.yaml:6:23: error: attribute 'stride_h' must name its kind (int, "
+        "float, bool, string, ints)\n");
+}
+
+TEST_CASE("diagnostic: an attribute set to more than one value") {
+  CHECK(diagnose(std::string(Head) +
+                 "mappings:\n"
+                 "  - {from: Conv2D, to: Relu, set_attrs: {axis: [1, 2]}}\n") ==
+        "t.yaml:3:48: error: attribute 'axis' must be set to a single "
+        "value\n");
+}
+
+//===----------------------------------------------------------------------===//
+// Constraints
+//===----------------------------------------------------------------------===//
+
+TEST_CASE("diagnostic: a constraint with both an expression and a function") {
+  CHECK(diagnose(std::string(Head) + "legal:\n"
+                                     "  - op: Relu\n"
+                                     "    since: \"1.0\"\n"
+                                     "    constraints:\n"
+                                     "      - id: c\n"
+                                     "        summary: s\n"
+                                     "        expr: \"rank == 4\"\n"
+                                     "        cpp_function: f\n") ==
+        "t.yaml:6:9: error: a constraint has 'expr' or 'cpp_function', not "
+        "both\n");
+}
+
+TEST_CASE("diagnostic: a constraint with neither an expression nor a "
+          "function") {
+  CHECK(diagnose(std::string(Head) + "constraints:\n"
+                                     "  Small: {id: small, summary: s}\n") ==
+        "t.yaml:3:10: error: missing key 'expr' or 'cpp_function' in "
+        "constraint 'Small'\n");
+}
+
+TEST_CASE("diagnostic: a constraint that is neither a mapping nor a name") {
+  CHECK(diagnose(std::string(Head) +
+                 "legal:\n"
+                 "  - {op: Relu, since: \"1.0\", constraints: [[a]]}\n") ==
+        "t.yaml:3:44: error: a constraint must be a mapping or the name of a "
+        "shared constraint\n");
+}
+
+TEST_CASE("diagnostic: unknown shared constraint") {
+  std::string Shared = std::string(Head) +
+                       "constraints:\n"
+                       "  Rank4: {id: r4, expr: \"rank == 4\", summary: s}\n";
+  CHECK(diagnose(Shared +
+                 "legal:\n"
+                 "  - {op: Relu, since: \"1.0\", constraints: [Rank5]}\n") ==
+        "t.yaml:5:44: error: unknown constraint 'Rank5'; did you mean "
+        "'Rank4'?\n");
+  CHECK(diagnose(Shared + "quant_rules:\n"
+                          "  - {op: Relu, relation: check, check: Small}\n") ==
+        "t.yaml:5:40: error: unknown constraint 'Small' (shared constraints "
+        "are declared under the top-level 'constraints')\n");
+}
+
+TEST_CASE("diagnostic: a broken shared constraint is reported once") {
+  CHECK(diagnose(std::string(Head) +
+                 "constraints:\n"
+                 "  Rank4: {id: r4, exp: \"rank == 4\", summary: s}\n"
+                 "legal:\n"
+                 "  - {op: Relu, since: \"1.0\", constraints: [Rank4]}\n") ==
+        "t.yaml:3:19: error: unknown key 'exp' in constraint 'Rank4'; did you "
+        "mean 'expr'?\n");
+}
+
+//===----------------------------------------------------------------------===//
+// Pattern dags
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The diagnostic for a pattern whose source (or result) is \p Dag.
+std::string badDag(llvm::StringRef Dag, bool InResult = false) {
+  std::string Source = InResult ? "(Relu $x)" : Dag.str();
+  std::string Result = InResult ? Dag.str() : "(Relu $x)";
+  return diagnose(std::string(Head) +
+                  "patterns:\n"
+                  "  - name: P\n"
+                  "    source: \"" +
+                  Source + "\"\n    result: \"" + Result + "\"\n");
+}
+} // namespace
+
+TEST_CASE("diagnostic: a pattern dag without '('") {
+  CHECK(badDag("Relu $x") ==
+        "t.yaml:4:13: error: pattern 'P': source: expected '(' to open an "
+        "operator (column 1 of \"Relu $x\")\n");
+}
+
+TEST_CASE("diagnostic: a pattern dag without an operator") {
+  CHECK(badDag("( $x)") ==
+        "t.yaml:4:13: error: pattern 'P': source: expected an operator name "
+        "after '(' (column 3 of \"( $x)\")\n");
+}
+
+TEST_CASE("diagnostic: a pattern dag with a '$' and no name") {
+  CHECK(badDag("(Relu $ x)") ==
+        "t.yaml:4:13: error: pattern 'P': source: expected a name after '$' "
+        "(column 8 of \"(Relu $ x)\")\n");
+}
+
+TEST_CASE("diagnostic: a pattern dag with ':' and no capture") {
+  CHECK(badDag("(Relu:act $x)") ==
+        "t.yaml:4:13: error: pattern 'P': source: expected '$name' after ':' "
+        "(column 7 of \"(Relu:act $x)\")\n");
+}
+
+TEST_CASE("diagnostic: a pattern dag operand that is not a dag or a $name") {
+  CHECK(badDag("(Relu 3)") ==
+        "t.yaml:4:13: error: pattern 'P': source: expected '(', '$name' or "
+        "'?' (column 7 of \"(Relu 3)\")\n");
+}
+
+TEST_CASE("diagnostic: pattern dag operands without a comma") {
+  CHECK(badDag("(Add $x $y)") ==
+        "t.yaml:4:13: error: pattern 'P': source: expected ',' or ')' "
+        "(column 9 of \"(Add $x $y)\")\n");
+}
+
+TEST_CASE("diagnostic: a pattern dag missing its ')'") {
+  CHECK(badDag("(Relu (Add $x, $y)") ==
+        "t.yaml:4:13: error: pattern 'P': source: missing ')' at the end "
+        "(column 19 of \"(Relu (Add $x, $y)\")\n");
+}
+
+TEST_CASE("diagnostic: text after a pattern dag") {
+  CHECK(badDag("(Relu $x) $y") ==
+        "t.yaml:4:13: error: pattern 'P': source: unexpected text after the "
+        "closing ')' (column 11 of \"(Relu $x) $y\")\n");
+}
+
+TEST_CASE("diagnostic: a pattern result with a nested operator") {
+  CHECK(badDag("(Relu (Relu $x))", /*InResult=*/true) ==
+        "t.yaml:5:13: error: pattern 'P': result: an operand of the result "
+        "must be a '$name' (column 7 of \"(Relu (Relu $x))\")\n");
+}
+
+TEST_CASE("diagnostic: a captured pattern result") {
+  CHECK(badDag("(Relu:$r $x)", /*InResult=*/true) ==
+        "t.yaml:5:13: error: pattern 'P': result: the result operator cannot "
+        "be captured (column 6 of \"(Relu:$r $x)\")\n");
+}
