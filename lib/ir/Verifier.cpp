@@ -3,6 +3,7 @@
 
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
 
 #include <cmath>
 
@@ -16,6 +17,8 @@ public:
   explicit GraphVerifier(const Graph &G) : G(G) {}
 
   std::vector<std::string> run() {
+    if (!llvm::json::isUTF8(G.Name))
+      report("graph name is not valid UTF-8");
     for (size_t I = 0; I < G.Tensors.size(); ++I)
       checkTensor(static_cast<int32_t>(I));
     checkGraphIO();
@@ -32,8 +35,14 @@ private:
 
   void report(std::string Msg) { Problems.push_back(std::move(Msg)); }
 
+  /// "tensor 3 'name'"; invalid UTF-8 in the name is shown as U+FFFD, so
+  /// that messages stay printable as text and as JSON.
   std::string tensorLoc(int32_t T) const {
-    return llvm::formatv("tensor {0} '{1}'", T, G.Tensors[T].Name).str();
+    const std::string &Name = G.Tensors[T].Name;
+    return llvm::formatv("tensor {0} '{1}'", T,
+                         llvm::json::isUTF8(Name) ? Name
+                                                  : llvm::json::fixUTF8(Name))
+        .str();
   }
   std::string opLoc(size_t I) const {
     return llvm::formatv("operator {0} ({1})", I, G.Operators[I].Type).str();
@@ -41,6 +50,8 @@ private:
 
   void checkTensor(int32_t Index) {
     const Tensor &T = G.Tensors[Index];
+    if (!llvm::json::isUTF8(T.Name))
+      report(llvm::formatv("{0}: name is not valid UTF-8", tensorLoc(Index)));
     if (T.Shape.size() > MaxRank) {
       report(llvm::formatv("{0}: rank {1} exceeds the maximum of {2}",
                            tensorLoc(Index), T.Shape.size(), MaxRank));
@@ -115,6 +126,8 @@ private:
 
   void checkOperatorOperands(size_t I) {
     const Operator &Op = G.Operators[I];
+    if (!llvm::json::isUTF8(Op.CustomCode))
+      report(llvm::formatv("{0}: custom code is not valid UTF-8", opLoc(I)));
     for (size_t K = 0; K < Op.Inputs.size(); ++K) {
       int32_t T = Op.Inputs[K];
       if (T != -1 && !G.isValidTensor(T))
@@ -213,6 +226,8 @@ std::vector<std::string> verifyGraph(const Graph &G) {
 
 llvm::Error verifyModel(const Model &M) {
   std::string All;
+  if (!llvm::json::isUTF8(M.Description))
+    All = "model description is not valid UTF-8";
   for (size_t I = 0; I < M.Graphs.size(); ++I) {
     for (const std::string &P : verifyGraph(M.Graphs[I])) {
       if (!All.empty())

@@ -4,7 +4,8 @@
 // indices in range, shapes sane, constant data of the right size, quantization
 // parameters consistent with the shape, every tensor written at most once, and
 // operators in an order where each reads only what is already written (no
-// cycles). Each problem is reported with where it is.
+// cycles), and names valid UTF-8 (later stages print them as JSON). Each
+// problem is reported with where it is.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ACCELGEN_IR_VERIFIER_H

@@ -236,6 +236,17 @@ TEST_CASE("model structure") {
     M.Graphs.clear();
     checkModelRejected(Dir, M, "no-graph.tflite", "the model has no subgraph");
   }
+  SUBCASE("a name that is not UTF-8") {
+    G.Tensors[3].Name = "conv/\xffRelu";
+    checkModelRejected(Dir, M, "latin1.tflite",
+                       "graph 0: tensor 3 'conv/\xef\xbf\xbdRelu': name is "
+                       "not valid UTF-8");
+  }
+  SUBCASE("a description that is not UTF-8") {
+    M.Description = "caf\xe9";
+    checkModelRejected(Dir, M, "description.tflite",
+                       "model description is not valid UTF-8");
+  }
   SUBCASE("operator without its options") {
     // Written as an opaque operator, the convolution loses its options table.
     G.Operators[0].Opaque = true;

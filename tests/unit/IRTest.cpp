@@ -245,6 +245,25 @@ TEST_CASE("operator order and single writers") {
   }
 }
 
+TEST_CASE("names must be valid UTF-8") {
+  ir::Graph G = validGraph();
+  G.Name = "main\xc3";
+  G.Tensors[0].Name = "in\xff";
+  G.Operators[1].CustomCode = "\x80";
+  // The location shows the bad byte as U+FFFD (EF BF BD in UTF-8).
+  CHECK(ir::verifyGraph(G) ==
+        Problems{"graph name is not valid UTF-8",
+                 "tensor 0 'in\xef\xbf\xbd': name is not valid UTF-8",
+                 "operator 1 (RELU): custom code is not valid UTF-8"});
+
+  ir::Model M;
+  M.Description = "\xfe";
+  M.Graphs.push_back(validGraph());
+  llvm::Error E = ir::verifyModel(M);
+  REQUIRE(bool(E));
+  CHECK(llvm::toString(std::move(E)) == "model description is not valid UTF-8");
+}
+
 TEST_CASE("all problems are reported, not only the first") {
   ir::Graph G = validGraph();
   G.Tensors[0].Shape = {-1};
