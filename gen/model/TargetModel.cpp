@@ -394,11 +394,13 @@ private:
         if (const ConstraintDef *Def = constraint(C, S))
           Map.Constraints.push_back(Def);
       for (const std::string &Set : Md.SetAttrs) {
-        auto [Name, Value] = llvm::StringRef(Set).split('=');
+        std::pair<llvm::StringRef, llvm::StringRef> Parts =
+            llvm::StringRef(Set).split('=');
+        llvm::StringRef Name = Parts.first, Value = Parts.second;
         bool Known = llvm::any_of(Map.To->Decl.Attrs, [&](const AttrDecl &A) {
           return A.Name == Name.trim();
         });
-        if (!Set.count('=') || Name.trim().empty())
+        if (Set.find('=') == std::string::npos || Name.trim().empty())
           Diags.error(Md.At, llvm::formatv("attribute setting '{0}' is not of "
                                            "the form name=value",
                                            Set));
