@@ -305,6 +305,8 @@ private:
   llvm::ArrayRef<uint8_t> Bytes;
   ImportResult &Result;
   const fb::Model *Root = nullptr;
+  /// Constant bytes copied into the IR so far, over all graphs.
+  uint64_t ConstantBytes = 0;
 
   void warn(const llvm::Twine &Msg) { Result.Warnings.push_back(Msg.str()); }
 
@@ -432,6 +434,18 @@ llvm::Error Importer::importTensor(const fb::Tensor &T, size_t Index,
             "{0}: buffer {1} has {2} bytes, but shape {3} of {4} needs {5}",
             Loc, BufIndex, Data.size(), ir::formatShape(Out.Shape),
             ir::dtypeName(Out.Type), Expected));
+      // Every tensor gets its own copy of its buffer, and any number of
+      // tensors may name the same buffer: without a bound, a file of a few
+      // hundred kilobytes expands to gigabytes. Converters give each tensor
+      // a buffer of its own, so the copies total at most the file's size;
+      // allow some sharing beyond that.
+      ConstantBytes += Data.size();
+      if (ConstantBytes > MaxConstantExpansion * Bytes.size())
+        return makeError(llvm::formatv(
+            "{0}: buffer {1} brings the constant data of all tensors to {2} "
+            "bytes, more than {3} times the {4}-byte file (buffers shared by "
+            "too many tensors)",
+            Loc, BufIndex, ConstantBytes, MaxConstantExpansion, Bytes.size()));
       Out.IsConstant = true;
       Out.Data.assign(Data.begin(), Data.end());
     }

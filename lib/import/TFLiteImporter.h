@@ -16,6 +16,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -30,6 +31,12 @@ struct ImportResult {
   /// `quantized_dimension` on a 1-D bias, each naming its tensor.
   std::vector<std::string> Warnings;
 };
+
+/// How many times the file's size the constant data of all tensors may total.
+/// Tensors get copies of their buffers, so only tensors sharing buffers take
+/// it past 1; a model that goes past this is rejected, which bounds the
+/// memory an import takes.
+constexpr uint64_t MaxConstantExpansion = 4;
 
 /// Imports the model in \p Bytes. Errors describe what is wrong and where,
 /// without a file name (the caller knows it). \p Bytes may sit at any

@@ -147,8 +147,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   const ir::Model &M = *Result->Model;
   check(!M.Graphs.empty(), "an accepted model has a graph");
   volatile uint64_t Sink = M.Description.size();
-  for (const ir::Graph &G : M.Graphs)
+  uint64_t Constants = 0;
+  for (const ir::Graph &G : M.Graphs) {
     Sink = Sink + walkGraph(G);
+    Constants += static_cast<uint64_t>(analysis::constantBytes(G));
+  }
+  check(Constants <= tflite::MaxConstantExpansion * Size,
+        "constant data stays within MaxConstantExpansion times the input");
   for (const std::string &W : Result->Warnings)
     Sink = Sink + W.size();
   (void)Sink;
