@@ -65,6 +65,9 @@ done
 log="$work/$run.log"
 echo "fuzz: $seconds s, -max_len=$max_len, $(ls "$seeds" | wc -l) seed models," \
   "$(ls "$corpus" | wc -l) corpus inputs, log $log"
+# Stack traces for UBSan reports; a report stops the run (the build uses
+# -fno-sanitize-recover=all).
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 status=0
 # -max_total_time ends the run; timeout is only a guard against a wedged
 # process. One fuzzing process: the machine has two cores and ninja may share.
