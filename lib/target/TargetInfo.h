@@ -64,9 +64,14 @@ public:
   static const TargetInfo *get(llvm::StringRef Name);
   /// Resolves "demo2.0" (target name followed by a version) to the target
   /// and version index; the newest version when only the name is given.
+  /// Nothing when no registered target has that name and version.
   static std::optional<std::pair<const TargetInfo *, unsigned>>
   resolve(llvm::StringRef Label);
+  /// The registered target names, sorted.
   static std::vector<std::string> names();
+  /// Every label resolve() accepts with a version ("demo1.0", "demo2.0"),
+  /// by target name, then version order; for "unknown target" messages.
+  static std::vector<std::string> labels();
 };
 
 } // namespace target
