@@ -42,6 +42,7 @@ struct Rejection {
 /// What SetupQuantParam did to the graph.
 enum class QuantOutcome {
   Unchanged,          ///< Every rule held as it was.
+  UpdatedParams,      ///< Missing parameters were filled in; nothing inserted.
   InsertedRequantize, ///< A requantize was inserted to make a rule hold.
   Rejected,           ///< A rule failed and says to reject.
 };
