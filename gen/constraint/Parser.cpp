@@ -1,0 +1,441 @@
+//===- Parser.cpp - Parsing constraint expressions --------------------------===//
+//
+// A recursive-descent parser over the lexer's tokens. Precedence, loosest
+// first: `||`; `&&`; comparisons and `in` (not chainable); `+ -`; `* / %`;
+// unary `! -`; literals, references and parentheses. Names are resolved
+// against the scope while parsing, and each operator node is typed as soon
+// as it is built (TypeCheck.h), so the first error in source order wins.
+//
+//===----------------------------------------------------------------------===//
+#include "constraint/Constraint.h"
+#include "constraint/Lexer.h"
+#include "constraint/TypeCheck.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/Casting.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <cmath>
+
+namespace accelgen {
+namespace gen {
+namespace constraint {
+
+char ParseError::ID = 0;
+
+void ParseError::log(llvm::raw_ostream &OS) const {
+  OS << "column " << Column << ": " << Message;
+}
+
+std::error_code ParseError::convertToErrorCode() const {
+  return llvm::inconvertibleErrorCode();
+}
+
+namespace {
+
+/// Maps a comparison or arithmetic token to its operator.
+std::optional<BinaryExpr::Op> binaryOp(Tok K) {
+  using Op = BinaryExpr::Op;
+  switch (K) {
+  case Tok::EqEq:
+    return Op::Eq;
+  case Tok::NotEq:
+    return Op::Ne;
+  case Tok::Less:
+    return Op::Lt;
+  case Tok::LessEq:
+    return Op::Le;
+  case Tok::Greater:
+    return Op::Gt;
+  case Tok::GreaterEq:
+    return Op::Ge;
+  case Tok::Plus:
+    return Op::Add;
+  case Tok::Minus:
+    return Op::Sub;
+  case Tok::Star:
+    return Op::Mul;
+  case Tok::Slash:
+    return Op::Div;
+  case Tok::Percent:
+    return Op::Rem;
+  default:
+    return std::nullopt;
+  }
+}
+
+std::optional<Reference::Prop> property(llvm::StringRef Name) {
+  using P = Reference::Prop;
+  for (P Prop : {P::DType, P::Rank, P::Dim, P::Channels, P::IsConstant,
+                 P::Scale, P::ZeroPoint, P::PerChannel, P::NumElements})
+    if (propertyName(Prop) == Name)
+      return Prop;
+  return std::nullopt;
+}
+
+std::string plural(unsigned N, llvm::StringRef Word) {
+  return std::to_string(N) + " " + Word.str() + (N == 1 ? "" : "s");
+}
+
+class Parser {
+public:
+  Parser(const std::vector<Token> &Toks, const Scope &Top)
+      : Toks(Toks), Top(Top) {}
+
+  llvm::Expected<ExprPtr> run() {
+    if (cur().is(Tok::End))
+      return llvm::make_error<ParseError>(1, "empty expression");
+    unsigned Start = cur().Column;
+    ExprPtr E = parseOr();
+    if (E && !cur().is(Tok::End))
+      unexpected();
+    if (Failed)
+      return std::move(Failed);
+    assert(E && "a parse without an expression must have failed");
+    if (llvm::Error Err = checkConstraintType(*E, Start))
+      return Err;
+    return E;
+  }
+
+private:
+  const std::vector<Token> &Toks;
+  const Scope &Top;
+  size_t Pos = 0;
+  llvm::Error Failed = llvm::Error::success();
+
+  const Token &cur() const { return Toks[Pos]; }
+  const Token &ahead(size_t N) const {
+    return Toks[std::min(Pos + N, Toks.size() - 1)];
+  }
+  const Token &take() {
+    const Token &T = Toks[Pos];
+    if (!T.is(Tok::End))
+      ++Pos;
+    return T;
+  }
+
+  /// Records the first error; returns null so callers can bail out.
+  std::nullptr_t fail(unsigned Column, const llvm::Twine &Msg) {
+    if (!Failed)
+      Failed = llvm::make_error<ParseError>(Column, Msg.str());
+    return nullptr;
+  }
+  std::nullptr_t unexpected() {
+    if (cur().is(Tok::End))
+      return fail(cur().Column, "unexpected end of expression");
+    return fail(cur().Column, "unexpected token " + cur().describe());
+  }
+  bool expect(Tok K, llvm::StringRef Spelling) {
+    if (cur().is(K)) {
+      take();
+      return true;
+    }
+    fail(cur().Column, llvm::formatv("expected '{0}', found {1}", Spelling,
+                                     cur().describe()));
+    return false;
+  }
+  /// Types \p E, turning a type error into the parse failure.
+  ExprPtr typed(ExprPtr E) {
+    if (llvm::Error Err = assignType(*E)) {
+      if (!Failed)
+        Failed = std::move(Err);
+      else
+        llvm::consumeError(std::move(Err));
+      return nullptr;
+    }
+    return E;
+  }
+
+  ExprPtr parseOr() { return parseLogical(Tok::OrOr, BinaryExpr::Op::Or); }
+  ExprPtr parseAnd() {
+    return parseLogical(Tok::AndAnd, BinaryExpr::Op::And);
+  }
+
+  ExprPtr parseLogical(Tok K, BinaryExpr::Op O) {
+    ExprPtr L = O == BinaryExpr::Op::Or ? parseAnd() : parseComparison();
+    while (L && cur().is(K)) {
+      unsigned Column = take().Column;
+      ExprPtr R = O == BinaryExpr::Op::Or ? parseAnd() : parseComparison();
+      if (!R)
+        return nullptr;
+      L = typed(std::make_unique<BinaryExpr>(O, std::move(L), std::move(R),
+                                             Column));
+    }
+    return L;
+  }
+
+  static bool isComparisonToken(const Token &T) {
+    std::optional<BinaryExpr::Op> O = binaryOp(T.Kind);
+    return (O && isComparison(*O)) || T.isIdent("in");
+  }
+
+  ExprPtr parseComparison() {
+    ExprPtr L = parseAdditive();
+    if (!L || !isComparisonToken(cur()))
+      return L;
+    ExprPtr E;
+    if (cur().isIdent("in")) {
+      E = parseIn(std::move(L));
+    } else {
+      const Token &OpTok = take();
+      ExprPtr R = parseAdditive();
+      if (!R)
+        return nullptr;
+      E = typed(std::make_unique<BinaryExpr>(*binaryOp(OpTok.Kind), std::move(L),
+                                             std::move(R), OpTok.Column));
+    }
+    if (E && isComparisonToken(cur()))
+      return fail(cur().Column, "comparisons cannot be chained; use '&&'");
+    return E;
+  }
+
+  ExprPtr parseIn(ExprPtr Subject) {
+    unsigned Column = take().Column;
+    std::vector<ExprPtr> Items;
+    bool IsRange = cur().is(Tok::LBracket);
+    if (!IsRange && !cur().is(Tok::LBrace))
+      return fail(cur().Column,
+                  "expected '[' or '{' after 'in', found " + cur().describe());
+    take();
+    if (!IsRange && cur().is(Tok::RBrace))
+      return fail(cur().Column, "a set needs at least one member");
+    while (true) {
+      ExprPtr Item = parseOr();
+      if (!Item)
+        return nullptr;
+      Items.push_back(std::move(Item));
+      if (IsRange && Items.size() == 1) {
+        if (!expect(Tok::Comma, ","))
+          return nullptr;
+        continue;
+      }
+      if (!IsRange && cur().is(Tok::Comma)) {
+        take();
+        continue;
+      }
+      break;
+    }
+    if (!expect(IsRange ? Tok::RBracket : Tok::RBrace, IsRange ? "]" : "}"))
+      return nullptr;
+    return typed(std::make_unique<InExpr>(std::move(Subject), IsRange,
+                                          std::move(Items), Column));
+  }
+
+  ExprPtr parseAdditive() {
+    ExprPtr L = parseMultiplicative();
+    while (L && (cur().is(Tok::Plus) || cur().is(Tok::Minus))) {
+      const Token &OpTok = take();
+      ExprPtr R = parseMultiplicative();
+      if (!R)
+        return nullptr;
+      L = typed(std::make_unique<BinaryExpr>(*binaryOp(OpTok.Kind), std::move(L),
+                                             std::move(R), OpTok.Column));
+    }
+    return L;
+  }
+
+  ExprPtr parseMultiplicative() {
+    ExprPtr L = parseUnary();
+    while (L && (cur().is(Tok::Star) || cur().is(Tok::Slash) ||
+                 cur().is(Tok::Percent))) {
+      const Token &OpTok = take();
+      ExprPtr R = parseUnary();
+      if (!R)
+        return nullptr;
+      L = typed(std::make_unique<BinaryExpr>(*binaryOp(OpTok.Kind), std::move(L),
+                                             std::move(R), OpTok.Column));
+    }
+    return L;
+  }
+
+  ExprPtr parseUnary() {
+    if (cur().is(Tok::Not)) {
+      unsigned Column = take().Column;
+      ExprPtr Operand = parseUnary();
+      if (!Operand)
+        return nullptr;
+      return typed(std::make_unique<UnaryExpr>(UnaryExpr::Op::Not,
+                                               std::move(Operand), Column));
+    }
+    if (cur().is(Tok::Minus)) {
+      unsigned Column = take().Column;
+      ExprPtr Operand = parseUnary();
+      if (!Operand)
+        return nullptr;
+      // A negative number is a literal, so that `dim(-1)`, `x >= -128` and
+      // boundary analysis see a constant.
+      if (auto *L = llvm::dyn_cast<LiteralExpr>(Operand.get())) {
+        if (const int64_t *I = std::get_if<int64_t>(&L->value()))
+          return std::make_unique<LiteralExpr>(-*I, Column);
+        if (const double *D = std::get_if<double>(&L->value()))
+          return std::make_unique<LiteralExpr>(-*D, Column);
+      }
+      return typed(std::make_unique<UnaryExpr>(UnaryExpr::Op::Neg,
+                                               std::move(Operand), Column));
+    }
+    return parsePrimary();
+  }
+
+  ExprPtr parsePrimary() {
+    const Token &T = cur();
+    switch (T.Kind) {
+    case Tok::Int: {
+      int64_t V;
+      if (T.Text.getAsInteger(10, V))
+        return fail(T.Column, "integer literal out of range");
+      take();
+      return std::make_unique<LiteralExpr>(V, T.Column);
+    }
+    case Tok::Float: {
+      double V;
+      if (T.Text.getAsDouble(V) || !std::isfinite(V))
+        return fail(T.Column, "float literal out of range");
+      take();
+      return std::make_unique<LiteralExpr>(V, T.Column);
+    }
+    case Tok::String:
+      take();
+      return std::make_unique<LiteralExpr>(T.StringValue, T.Column);
+    case Tok::LParen: {
+      take();
+      ExprPtr E = parseOr();
+      if (!E || !expect(Tok::RParen, ")"))
+        return nullptr;
+      return E;
+    }
+    case Tok::Ident:
+      break;
+    default:
+      return unexpected();
+    }
+    if (T.isIdent("true") || T.isIdent("false")) {
+      take();
+      return std::make_unique<LiteralExpr>(T.Text == "true", T.Column);
+    }
+    if (std::optional<ir::DType> D = ir::parseDType(T.Text)) {
+      take();
+      return std::make_unique<LiteralExpr>(*D, T.Column);
+    }
+    if (T.isIdent("in"))
+      return unexpected();
+    return parseReference();
+  }
+
+  /// A reference, qualified by a capture name or not.
+  ExprPtr parseReference() {
+    const Token &First = cur();
+    bool Keyword = First.isIdent("input") || First.isIdent("output") ||
+                   First.isIdent("num_inputs") || First.isIdent("num_outputs");
+    if (Keyword || !ahead(1).is(Tok::Dot))
+      return parseName(Top, "", First.Column);
+    auto It = Top.Captures.find(First.Text.str());
+    if (It == Top.Captures.end())
+      return fail(First.Column, "unknown capture '" + First.Text + "'");
+    take();
+    take(); // '.'
+    if (!cur().is(Tok::Ident))
+      return fail(cur().Column,
+                  "expected a name after '.', found " + cur().describe());
+    return parseName(It->second, First.Text.str(), First.Column);
+  }
+
+  /// An attribute, `input(N).P`, `output(N).P`, `num_inputs` or
+  /// `num_outputs` of the operator whose scope is \p S.
+  ExprPtr parseName(const Scope &S, std::string Capture, unsigned Column) {
+    const Token &Name = take();
+    Reference R;
+    R.Capture = std::move(Capture);
+    bool IsInput = Name.isIdent("input");
+    if ((IsInput || Name.isIdent("output")) && cur().is(Tok::LParen))
+      return parseOperand(S, std::move(R), IsInput, Column);
+    if (Name.isIdent("num_inputs") || Name.isIdent("num_outputs")) {
+      R.K = Name.isIdent("num_inputs") ? Reference::Kind::NumInputs
+                                       : Reference::Kind::NumOutputs;
+      return std::make_unique<RefExpr>(std::move(R), Column);
+    }
+    auto Attr = llvm::find_if(
+        S.Attrs, [&](const AttrInfo &A) { return A.Name == Name.Text; });
+    if (Attr == S.Attrs.end())
+      return fail(Name.Column, "unknown attribute '" + Name.Text + "'");
+    if (Attr->K == AttrInfo::Ints)
+      return fail(Name.Column, "attribute '" + Name.Text +
+                                   "' is a list ('ints'), which constraints "
+                                   "cannot use");
+    R.K = Reference::Kind::Attr;
+    R.Attr = Attr->Name;
+    R.AttrKind = Attr->K;
+    return std::make_unique<RefExpr>(std::move(R), Column);
+  }
+
+  ExprPtr parseOperand(const Scope &S, Reference R, bool IsInput,
+                       unsigned Column) {
+    take(); // '('
+    const Token &Index = cur();
+    unsigned Limit = IsInput ? S.NumOperands : S.NumResults;
+    if (!Index.is(Tok::Int))
+      return fail(Index.Column,
+                  llvm::formatv("expected {0} index, found {1}",
+                                IsInput ? "an operand" : "a result",
+                                Index.describe()));
+    uint64_t N;
+    if (Index.Text.getAsInteger(10, N) || N >= Limit)
+      return fail(Index.Column,
+                  llvm::formatv("{0} index {1} out of range (operator has {2})",
+                                IsInput ? "operand" : "result", Index.Text,
+                                plural(Limit, IsInput ? "input" : "output")));
+    take();
+    if (!expect(Tok::RParen, ")") || !expect(Tok::Dot, "."))
+      return nullptr;
+    const Token &PropTok = cur();
+    if (!PropTok.is(Tok::Ident))
+      return fail(PropTok.Column, "expected a property name after '.', found " +
+                                      PropTok.describe());
+    std::optional<Reference::Prop> P = property(PropTok.Text);
+    if (!P)
+      return fail(PropTok.Column, "unknown property '" + PropTok.Text + "'");
+    take();
+    R.K = IsInput ? Reference::Kind::Input : Reference::Kind::Output;
+    R.Index = static_cast<unsigned>(N);
+    R.P = *P;
+    if (*P == Reference::Prop::Dim && !parseAxis(R))
+      return nullptr;
+    return std::make_unique<RefExpr>(std::move(R), Column);
+  }
+
+  /// The `(i)` after `dim`: an integer literal, negative from the end.
+  bool parseAxis(Reference &R) {
+    if (!expect(Tok::LParen, "("))
+      return false;
+    bool Negative = cur().is(Tok::Minus);
+    if (Negative)
+      take();
+    const Token &Axis = cur();
+    int64_t V;
+    if (!Axis.is(Tok::Int)) {
+      fail(Axis.Column, "expected an axis (an integer literal), found " +
+                            Axis.describe());
+      return false;
+    }
+    if (Axis.Text.getAsInteger(10, V) || V > 64) {
+      fail(Axis.Column, "axis " + Axis.Text + " out of range");
+      return false;
+    }
+    take();
+    R.Axis = Negative ? -V : V;
+    return expect(Tok::RParen, ")");
+  }
+};
+
+} // namespace
+
+llvm::Expected<std::unique_ptr<Expr>> parse(llvm::StringRef Text,
+                                            const Scope &S) {
+  llvm::Expected<std::vector<Token>> Toks = lex(Text);
+  if (!Toks)
+    return Toks.takeError();
+  return Parser(*Toks, S).run();
+}
+
+} // namespace constraint
+} // namespace gen
+} // namespace accelgen
