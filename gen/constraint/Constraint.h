@@ -12,7 +12,7 @@
 // fusion pattern's captures) and derives everything the generator needs from
 // it: the C++ check that explains a rejection with the observed values, the
 // expression in words for documentation, and the boundary values tests probe.
-// The language is documented in docs/ConstraintLanguage.md.
+// The language is documented in docs/constraint-language.md.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ACCELGEN_GEN_CONSTRAINT_CONSTRAINT_H
