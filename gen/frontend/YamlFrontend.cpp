@@ -19,10 +19,12 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
 #include <exception>
 #include <optional>
+#include <sstream>
 #include <utility>
 
 using namespace llvm;
@@ -68,6 +70,8 @@ private:
   bool IsResult;
   size_t Pos = 0;
   unsigned Depth = 0; ///< Dags opened and not closed yet.
+  /// Far beyond any real fusion pattern; keeps the recursion bounded.
+  static constexpr unsigned MaxDepth = 64;
   std::string Error;
   size_t ErrorPos = 0;
 
@@ -127,7 +131,10 @@ private:
   int node(std::vector<PatternNodeDecl> &Nodes) {
     if (!consume('('))
       return failNode("expected '(' to open an operator");
-    ++Depth;
+    if (++Depth > MaxDepth) {
+      --Pos; // At the '(' that is one too many.
+      return failNode("operators are nested too deeply");
+    }
     int Index = static_cast<int>(Nodes.size());
     Nodes.emplace_back();
     std::string Op = name();
@@ -344,8 +351,10 @@ std::vector<std::pair<YAML::Node, YAML::Node>>
 Reader::pairsOf(const YAML::Node &Map, StringRef What) {
   std::vector<std::pair<YAML::Node, YAML::Node>> Out;
   StringSet<> Seen;
-  for (auto It = Map.begin(); It != Map.end(); ++It) {
-    const YAML::Node &K = It->first;
+  // yaml-cpp iterators yield temporaries: the loop variable keeps the entry
+  // alive, and nodes are copied (they are handles) rather than referenced.
+  for (const auto &Entry : Map) {
+    YAML::Node K = Entry.first;
     if (!K.IsScalar()) {
       error(loc(K), formatv("the keys of {0} must be names", What));
       continue;
@@ -354,7 +363,7 @@ Reader::pairsOf(const YAML::Node &Map, StringRef What) {
       error(loc(K), formatv("duplicate key '{0}' in {1}", K.Scalar(), What));
       continue;
     }
-    Out.emplace_back(K, It->second);
+    Out.emplace_back(K, Entry.second);
   }
   return Out;
 }
@@ -777,6 +786,48 @@ void Reader::readKernels(const Entries &Top, TargetDecl &Out) {
   });
 }
 
+//===----------------------------------------------------------------------===//
+// Documents
+//===----------------------------------------------------------------------===//
+
+/// Where the YAML documents of a text start, found without building them.
+/// yaml-cpp (0.7) reads a token that cannot begin a node, such as a ','
+/// at the start of a line, as an empty document without consuming it: Load
+/// then silently ignores the rest of the text and LoadAll never ends. The
+/// scan stops there and says where.
+class DocumentScan : public YAML::EventHandler {
+public:
+  explicit DocumentScan(const std::string &Text) {
+    std::istringstream In(Text);
+    YAML::Parser Parser(In);
+    // Three documents tell one, several, and a stuck parser apart.
+    while (Starts.size() < 3 && Parser.HandleNextDocument(*this)) {
+      if (Starts.size() >= 2 && Starts.back().pos == Starts.end()[-2].pos) {
+        Stuck = Starts.back();
+        return;
+      }
+    }
+  }
+
+  std::vector<YAML::Mark> Starts;
+  /// Where the parser stopped making progress, if it did.
+  std::optional<YAML::Mark> Stuck;
+
+private:
+  void OnDocumentStart(const YAML::Mark &M) override { Starts.push_back(M); }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark &, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark &, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark &, const std::string &, YAML::anchor_t,
+                const std::string &) override {}
+  void OnSequenceStart(const YAML::Mark &, const std::string &, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark &, const std::string &, YAML::anchor_t,
+                  YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+};
+
 } // namespace
 
 bool readYamlTarget(const std::string &Path, TargetDecl &Out,
@@ -790,18 +841,21 @@ bool readYamlTarget(const std::string &Path, TargetDecl &Out,
                 "cannot read the description: " + Buffer.getError().message());
     return false;
   }
+  std::string Text = (*Buffer)->getBuffer().str();
   // yaml-cpp throws on malformed input; nothing it throws leaves this
   // function.
   try {
-    std::vector<YAML::Node> Documents =
-        YAML::LoadAll((*Buffer)->getBuffer().str());
-    if (Documents.empty())
+    DocumentScan Scan(Text);
+    if (Scan.Stuck)
+      Diags.error(R.loc(*Scan.Stuck), formatv("invalid YAML: unexpected '{0}'",
+                                              Text.substr(Scan.Stuck->pos, 1)));
+    else if (Scan.Starts.empty())
       Diags.error(R.loc(YAML::Mark::null_mark()), "the description is empty");
-    else if (Documents.size() > 1)
-      Diags.error(R.loc(Documents[1]), "a description is one YAML document; "
-                                       "this is a second one");
+    else if (Scan.Starts.size() > 1)
+      Diags.error(R.loc(Scan.Starts[1]), "a description is one YAML document; "
+                                         "this is a second one");
     else
-      R.readDocument(Documents.front(), Out);
+      R.readDocument(YAML::Load(Text), Out);
   } catch (const YAML::Exception &E) {
     Diags.error(R.loc(E.mark), "invalid YAML: " + E.msg);
   } catch (const std::exception &E) {

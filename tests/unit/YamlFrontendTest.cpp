@@ -326,9 +326,18 @@ TEST_CASE("diagnostic: YAML syntax error") {
         "t.yaml:2:6: error: invalid YAML: end of map flow not found\n");
 }
 
+TEST_CASE("diagnostic: text yaml-cpp cannot start a node with") {
+  // yaml-cpp would silently skip the rest of the file (or, reading every
+  // document, never stop).
+  CHECK(diagnose("# a comment whose end slipped to the next line\n"
+                 ", oops\n" +
+                 std::string(Head)) ==
+        "t.yaml:2:1: error: invalid YAML: unexpected ','\n");
+}
+
 TEST_CASE("diagnostic: more than one YAML document") {
   CHECK(diagnose(std::string(Head) + "---\nlegal: []\n") ==
-        "t.yaml:3:1: error: a description is one YAML document; this is a "
+        "t.yaml:2:1: error: a description is one YAML document; this is a "
         "second one\n");
 }
 
@@ -595,6 +604,17 @@ TEST_CASE("diagnostic: text after a pattern dag") {
   CHECK(badDag("(Relu $x) $y") ==
         "t.yaml:4:13: error: pattern 'P': source: unexpected text after the "
         "closing ')' (column 11 of \"(Relu $x) $y\")\n");
+}
+
+TEST_CASE("diagnostic: a pattern dag nested too deeply") {
+  std::string Dag;
+  for (int I = 0; I < 65; ++I)
+    Dag += "(A ";
+  Dag += "$x" + std::string(65, ')');
+  // The 65th '(', in column 193, is one too many.
+  CHECK(badDag(Dag) == "t.yaml:4:13: error: pattern 'P': source: operators "
+                       "are nested too deeply (column 193 of \"" +
+                           Dag + "\")\n");
 }
 
 TEST_CASE("diagnostic: a pattern result with a nested operator") {
