@@ -40,6 +40,13 @@ static cl::opt<bool> InspectJSON("json",
 
 namespace {
 
+/// Sums per-graph figures, which ModelStats saturates at INT64_MAX, without
+/// overflowing when several graphs saturate.
+int64_t addFigure(int64_t Sum, int64_t Figure) {
+  int64_t R;
+  return __builtin_add_overflow(Sum, Figure, &R) ? INT64_MAX : R;
+}
+
 /// Operator counts and the versions seen, by operator type, over all graphs.
 struct OpCensus {
   std::map<std::string, int64_t> Counts;
@@ -161,9 +168,9 @@ void printJSON(raw_ostream &OS, const tflite::ImportResult &R) {
   OpCensus Census(M);
   int64_t Macs = 0, Activations = 0, Constants = 0;
   for (const ir::Graph &G : M.Graphs) {
-    Macs += analysis::graphMacs(G);
-    Activations += analysis::activationBytes(G);
-    Constants += analysis::constantBytes(G);
+    Macs = addFigure(Macs, analysis::graphMacs(G));
+    Activations = addFigure(Activations, analysis::activationBytes(G));
+    Constants = addFigure(Constants, analysis::constantBytes(G));
   }
   json::OStream J(OS, 2);
   J.object([&] {
@@ -280,8 +287,8 @@ void printText(raw_ostream &OS, const tflite::ImportResult &R) {
     OS << "tensors (index, dtype, shape, kind, quantization, name):\n";
     for (size_t I = 0; I < G.Tensors.size(); ++I)
       printTensorLine(OS, G, static_cast<int32_t>(I));
-    TotalMacs += analysis::graphMacs(G);
-    TotalAct += analysis::activationBytes(G);
+    TotalMacs = addFigure(TotalMacs, analysis::graphMacs(G));
+    TotalAct = addFigure(TotalAct, analysis::activationBytes(G));
   }
   OS << formatv("\nMACs: {0}\n", TotalMacs);
   OS << formatv("activation memory, one buffer per tensor: {0} bytes\n",
