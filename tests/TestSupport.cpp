@@ -97,21 +97,6 @@ void writeFileBytes(llvm::StringRef Path, llvm::ArrayRef<uint8_t> Bytes) {
   REQUIRE_MESSAGE(!OS.has_error(), "cannot write " << Path.str());
 }
 
-std::string attrText(const ir::AttrValue &V) {
-  if (auto *I = std::get_if<int64_t>(&V))
-    return std::to_string(*I);
-  if (auto *D = std::get_if<double>(&V))
-    return llvm::formatv("{0}", *D).str();
-  if (auto *B = std::get_if<bool>(&V))
-    return *B ? "true" : "false";
-  if (auto *S = std::get_if<std::string>(&V))
-    return *S;
-  std::string Out = "[";
-  for (int64_t I : std::get<std::vector<int64_t>>(V))
-    Out += (Out.size() > 1 ? "," : "") + std::to_string(I);
-  return Out + "]";
-}
-
 namespace {
 
 void checkSameTensor(const ir::Tensor &E, const ir::Tensor &A) {
@@ -148,7 +133,7 @@ void checkSameOperator(const ir::Operator &E, const ir::Operator &A) {
     if (It == A.Attrs.end())
       continue;
     INFO("attribute ", Name);
-    CHECK(attrText(It->second) == attrText(Value));
+    CHECK(ir::formatAttr(It->second) == ir::formatAttr(Value));
     CHECK(It->second.index() == Value.index());
   }
 }

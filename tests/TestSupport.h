@@ -95,9 +95,6 @@ std::string readFileText(llvm::StringRef Path);
 /// Writes \p Bytes to \p Path; fails the current test on error.
 void writeFileBytes(llvm::StringRef Path, llvm::ArrayRef<uint8_t> Bytes);
 
-/// An attribute value as text ("3", "2.5", "true", "SAME", "[1,2]").
-std::string attrText(const ir::AttrValue &V);
-
 /// Checks, with one doctest assertion per field, that \p Actual has the same
 /// graphs, tensors (data and quantization included), operators and
 /// attributes as \p Expected.

@@ -1,6 +1,8 @@
 //===- Graph.cpp - accelgen's Graph IR -------------------------------------===//
 #include "ir/Graph.h"
 
+#include "llvm/Support/FormatVariadic.h"
+
 #include <cstdint>
 
 namespace accelgen {
@@ -58,6 +60,21 @@ std::string Operator::getString(llvm::StringRef Name,
 std::vector<int64_t> Operator::getInts(llvm::StringRef Name) const {
   const std::vector<int64_t> *V = findAttr<std::vector<int64_t>>(Attrs, Name);
   return V ? *V : std::vector<int64_t>();
+}
+
+std::string formatAttr(const AttrValue &V) {
+  if (auto *I = std::get_if<int64_t>(&V))
+    return std::to_string(*I);
+  if (auto *D = std::get_if<double>(&V))
+    return llvm::formatv("{0}", *D).str();
+  if (auto *B = std::get_if<bool>(&V))
+    return *B ? "true" : "false";
+  if (auto *S = std::get_if<std::string>(&V))
+    return *S;
+  std::string Out = "[";
+  for (int64_t I : std::get<std::vector<int64_t>>(V))
+    Out += (Out.size() > 1 ? "," : "") + std::to_string(I);
+  return Out + "]";
 }
 
 std::string formatShape(const std::vector<int32_t> &Shape) {

@@ -138,6 +138,9 @@ struct Model {
   Graph &main() { return Graphs.front(); }
 };
 
+/// Formats an attribute value for people: 3, 0.5, true, SAME, [1,2].
+std::string formatAttr(const AttrValue &V);
+
 /// Formats a shape as "1x96x96x3" ("scalar" for rank 0).
 std::string formatShape(const std::vector<int32_t> &Shape);
 

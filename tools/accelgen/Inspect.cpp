@@ -76,21 +76,6 @@ json::Value attrToJSON(const ir::AttrValue &V) {
   return A;
 }
 
-std::string attrToText(const ir::AttrValue &V) {
-  if (auto *I = std::get_if<int64_t>(&V))
-    return std::to_string(*I);
-  if (auto *D = std::get_if<double>(&V))
-    return formatv("{0}", *D).str();
-  if (auto *B = std::get_if<bool>(&V))
-    return *B ? "true" : "false";
-  if (auto *S = std::get_if<std::string>(&V))
-    return *S;
-  std::string Out = "[";
-  for (int64_t I : std::get<std::vector<int64_t>>(V))
-    Out += (Out.size() > 1 ? "," : "") + std::to_string(I);
-  return Out + "]";
-}
-
 std::string quantToText(const ir::Tensor &T) {
   if (!T.Quant)
     return "-";
@@ -275,7 +260,7 @@ void printText(raw_ostream &OS, const tflite::ImportResult &R) {
       for (int32_t T : Op.Outputs)
         Outs += (Outs.empty() ? "" : ",") + std::to_string(T);
       for (const auto &[Name, Value] : Op.Attrs)
-        Attrs += " " + Name + "=" + attrToText(Value);
+        Attrs += " " + Name + "=" + ir::formatAttr(Value);
       if (Op.Opaque)
         Attrs += formatv(" (not interpreted: builtin code {0})",
                          Op.BuiltinCode);
