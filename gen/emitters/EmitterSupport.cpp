@@ -68,21 +68,14 @@ CheckNames::CheckNames(const TargetModel &M) {
 }
 
 void emitCheckFunction(llvm::raw_ostream &OS, llvm::StringRef Name,
-                       const ConstraintDef &C) {
+                       const ConstraintDef &C, constraint::CheckKind Kind) {
   OS << llvm::formatv("// {0}: {1}\n", C.id(), C.Decl.Summary);
-  OS << llvm::formatv("bool {0}(const accelgen::ir::Graph &G, "
-                      "const accelgen::ir::Operator &Op, std::string &Message) "
-                      "{{\n",
-                      Name);
+  OS << constraint::checkSignature(Name, Kind) << " {\n";
   if (C.Parsed)
-    constraint::emitCheck(OS, *C.Parsed, C.id(), C.Decl.Summary);
+    constraint::emitCheck(OS, *C.Parsed, C.id(), C.Decl.Summary, Kind);
   else
-    OS << llvm::formatv(R"(  if ({0}(G, Op))
-    return true;
-  Message = {1};
-  return false;
-)",
-                        C.Decl.CppFunction, cppString(C.Decl.Summary));
+    constraint::emitFunctionCheck(OS, C.Decl.CppFunction, C.id(),
+                                  C.Decl.Summary, Kind);
   OS << "}\n\n";
 }
 

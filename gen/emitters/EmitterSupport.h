@@ -39,10 +39,11 @@ private:
   std::vector<const ConstraintDef *> Unique;
 };
 
-/// Writes the C++ function `bool NAME(const ir::Graph &G, const ir::Operator
-/// &Op, std::string &Message)` checking \p C.
-void emitCheckFunction(llvm::raw_ostream &OS, llvm::StringRef Name,
-                       const ConstraintDef &C);
+/// Writes the C++ function checking \p C, named \p Name, with the signature
+/// of constraint::checkSignature for \p Kind.
+void emitCheckFunction(
+    llvm::raw_ostream &OS, llvm::StringRef Name, const ConstraintDef &C,
+    constraint::CheckKind Kind = constraint::CheckKind::Operator);
 
 /// What would make \p Op legal at \p Version when constraint \p C fails: the
 /// description's hint, or the first later version that drops or changes it.

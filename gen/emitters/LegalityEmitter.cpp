@@ -40,7 +40,7 @@ extern const unsigned NumLegalityTables;
                     "const accelgen::ir::Operator &Op, std::string &Message);\n",
                     Names(*C));
     OS << formatv(R"(
-}} // namespace {0}
+} // namespace {0}
 #endif // GET_LEGALITY_DECL
 
 #ifdef GET_LEGALITY_IMPL
@@ -62,7 +62,7 @@ namespace {0} {{
     OS << formatv(R"(};
 const unsigned NumLegalityTables = {1};
 
-}} // namespace {0}
+} // namespace {0}
 #endif // GET_LEGALITY_IMPL
 )",
                   NS, M.Legality.size());
@@ -120,7 +120,7 @@ private:
       OS << formatv("const accelgen::target::LegalityAt {0} = {{\n"
                     "    {0}_types, {1}, {2},\n"
                     "    {3}, {4},\n"
-                    "    {5}, {6}}};\n",
+                    "    {5}, {6}};\n",
                     Prefix, At.Types.size(), cppString(typeHint(M, L, V)),
                     At.WeightSchemes.empty() ? "nullptr"
                                              : Prefix + "_schemes",

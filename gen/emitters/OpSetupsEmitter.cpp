@@ -55,7 +55,7 @@ void addOpSetups(accelgen::target::TargetInfo &T);
 extern const char TargetName[];
 extern const char *const TargetVersions[];
 extern const unsigned NumTargetVersions;
-}} // namespace {0}
+} // namespace {0}
 #endif // GET_OPSETUP_DECL
 
 #ifdef GET_OPSETUP_IMPL
@@ -76,7 +76,7 @@ namespace {{
     for (const OpLegality &L : M.Legality)
       OS << formatv("  T.addOpSetup(std::make_unique<{0}Setup>());\n",
                     L.Op->Decl.Key);
-    OS << formatv("}\n\n}} // namespace {0}\n#endif // GET_OPSETUP_IMPL\n", NS);
+    OS << formatv("}\n\n} // namespace {0}\n#endif // GET_OPSETUP_IMPL\n", NS);
   }
 
 private:
