@@ -1,0 +1,359 @@
+//===- DemoTargetTest.cpp - The demo target's generated code at work ------===//
+//
+// The demo target is built from targets/demo/demo.td by accelgen-tblgen.
+// These tests run what was generated on hand-built graphs, through the
+// library passes a user calls: legality with every failing constraint and
+// its hint, mappings by benefit, quantization rules, fusion patterns with
+// their typed capture structs, version inheritance and removal. Then every
+// constraint's generated boundary cases run as a test of its own.
+//
+//===----------------------------------------------------------------------===//
+#include "../unit/TargetLibTestSupport.h"
+
+#include "target/ConstraintProbe.h"
+#include "target/ConstraintRuntime.h"
+#include "target/Legality.h"
+#include "target/Legalize.h"
+#include "target/PatternMatcher.h"
+#include "target/TargetInfo.h"
+
+#define GET_LEGALITY_DECL
+#include "Legality.inc"
+#define GET_OPSETUP_DECL
+#include "OpSetups.inc"
+#define GET_PATTERNS_DECL
+#include "Patterns.inc"
+#define GET_CONSTRAINT_TESTS_DECL
+#define GET_CONSTRAINT_TESTS_IMPL
+#include "ConstraintTests.inc"
+
+namespace accelgen {
+namespace targets {
+namespace demo {
+std::unique_ptr<target::TargetInfo> createTargetInfo();
+} // namespace demo
+} // namespace targets
+} // namespace accelgen
+
+using namespace accelgen;
+using namespace accelgen::target;
+namespace demo = accelgen::targets::demo;
+using test::GraphBuilder;
+using test::quant;
+
+namespace {
+
+constexpr unsigned V1 = 0, V2 = 1, V3 = 2;
+
+/// NHWC input [1, 8, 8, C] -> conv with a [O, 3, 3, I] filter, symmetric
+/// per-channel weights and bias scales of input x weight -> [1, 8, 8, O].
+struct ConvGraph {
+  GraphBuilder B;
+  size_t Conv;
+  int32_t Out;
+
+  ConvGraph(int32_t C, int32_t O, int32_t FilterIn,
+            std::map<std::string, ir::AttrValue> Attrs = {}) {
+    int32_t In = B.tensor("in", {1, 8, 8, C}, quant(0.5f, 0));
+    int32_t W = B.constant("w", {O, 3, 3, FilterIn},
+                           test::perChannel(std::vector<float>(O, 0.25f), 0));
+    int32_t Bias = B.constant("b", {O},
+                              test::perChannel(std::vector<float>(O, 0.125f), 0),
+                              ir::DType::I32);
+    Out = B.tensor("out", {1, 8, 8, O}, quant(1.0f, 0));
+    std::map<std::string, ir::AttrValue> A = {
+        {"padding", std::string("SAME")}, {"stride_h", int64_t(1)},
+        {"stride_w", int64_t(1)},         {"dilation_h", int64_t(1)},
+        {"dilation_w", int64_t(1)},       {"fused_activation", std::string("NONE")}};
+    for (auto &[K, V] : Attrs)
+      A[K] = V;
+    Conv = B.op("CONV_2D", {In, W, Bias}, {Out}, A);
+    B.inputs({In}).outputs({Out});
+  }
+};
+
+std::unique_ptr<TargetInfo> demoTarget() { return demo::createTargetInfo(); }
+
+std::vector<std::string> ids(const std::vector<Rejection> &Why) {
+  std::vector<std::string> Ids;
+  for (const Rejection &R : Why)
+    Ids.push_back(R.ConstraintId);
+  return Ids;
+}
+
+} // namespace
+
+TEST_CASE("the demo target knows its name, versions and operators") {
+  auto T = demoTarget();
+  CHECK(T->name() == "demo");
+  CHECK(T->versions() == std::vector<std::string>{"1.0", "2.0", "3.0"});
+  CHECK(T->opNames() ==
+        std::vector<std::string>{"ADD", "AVERAGE_POOL_2D", "CONV_2D",
+                                 "DEPTHWISE_CONV_2D", "FULLY_CONNECTED",
+                                 "LOGISTIC", "MAX_POOL_2D", "RELU", "RESHAPE",
+                                 "SOFTMAX"});
+  CHECK(T->patterns().size() == 2);
+  CHECK(demo::NumLegalityTables == 10);
+}
+
+TEST_CASE("legality lists every failing constraint with its hint") {
+  auto T = demoTarget();
+  ConvGraph C(8, 16, 8,
+              {{"stride_h", int64_t(5)}, {"dilation_w", int64_t(2)}});
+  const ir::Operator &Op = C.B.G.Operators[C.Conv];
+  const OpSetup *S = T->opSetup("CONV_2D");
+  REQUIRE(S);
+  std::vector<Rejection> Why;
+  CHECK_FALSE(S->IsSupported(C.B.G, Op, V1, Why));
+  REQUIRE(ids(Why) ==
+          std::vector<std::string>{"stride_at_most_4", "conv_no_dilation"});
+  CHECK(Why[0].Message == "stride_h = 5, stride_w = 1: stride must be in [1, 4]");
+  CHECK(Why[1].Message ==
+        "dilation_h = 1, dilation_w = 2: dilation is not supported");
+  CHECK(Why[1].Hint == "legal from demo2.0");
+
+  // 2.0 inherits the stride rule and replaces the dilation rule.
+  Why.clear();
+  CHECK_FALSE(S->IsSupported(C.B.G, Op, V2, Why));
+  CHECK(ids(Why) == std::vector<std::string>{"stride_at_most_4"});
+}
+
+TEST_CASE("a later version overrides a constraint by id") {
+  auto T = demoTarget();
+  ConvGraph C(512, 16, 512);
+  const OpSetup *S = T->opSetup("CONV_2D");
+  std::vector<Rejection> Why;
+  CHECK_FALSE(S->IsSupported(C.B.G, C.B.G.Operators[C.Conv], V1, Why));
+  REQUIRE(ids(Why) == std::vector<std::string>{"conv_channels"});
+  CHECK(Why[0].Message == "input(0).channels = 512, must be at most 256");
+  CHECK(Why[0].Hint ==
+        "relaxed on demo2.0: input channels must be at most 1024");
+  Why.clear();
+  CHECK(S->IsSupported(C.B.G, C.B.G.Operators[C.Conv], V2, Why));
+  CHECK(Why.empty());
+}
+
+TEST_CASE("types: i16 conv activations are legal from demo3.0") {
+  auto T = demoTarget();
+  ConvGraph C(8, 16, 8);
+  C.B.G.tensor(0).Type = ir::DType::I16;
+  const OpSetup *S = T->opSetup("CONV_2D");
+  std::vector<Rejection> Why;
+  CHECK_FALSE(S->IsSupported(C.B.G, C.B.G.Operators[C.Conv], V2, Why));
+  REQUIRE(ids(Why) == std::vector<std::string>{"dtype"});
+  CHECK(Why[0].Hint == "i16 is legal from demo3.0");
+  Why.clear();
+  CHECK(S->IsSupported(C.B.G, C.B.G.Operators[C.Conv], V3, Why));
+}
+
+TEST_CASE("weights quantized in a scheme the version does not list") {
+  auto T = demoTarget();
+  ConvGraph C(8, 16, 8);
+  C.B.G.tensor(1).Quant = quant(0.25f, 0);
+  std::vector<Rejection> Why;
+  CHECK_FALSE(
+      T->opSetup("CONV_2D")->IsSupported(C.B.G, C.B.G.Operators[C.Conv], V1, Why));
+  REQUIRE(ids(Why) == std::vector<std::string>{"weight_scheme"});
+  CHECK(Why[0].Message == "weights are symmetric_per_tensor, must be one of "
+                          "{symmetric_per_channel, asymmetric_per_tensor}");
+}
+
+TEST_CASE("a removed operator is unavailable from its version on") {
+  auto T = demoTarget();
+  GraphBuilder B;
+  int32_t In = B.tensor("in", {1, 4}, quant(0.5f, 0));
+  int32_t Out = B.tensor("out", {1, 4}, quant(1.0f / 256, -128));
+  B.op("LOGISTIC", {In}, {Out});
+  const OpSetup *S = T->opSetup("LOGISTIC");
+  std::vector<Rejection> Why;
+  CHECK(S->IsSupported(B.G, B.G.Operators[0], V2, Why));
+  CHECK_FALSE(S->IsSupported(B.G, B.G.Operators[0], V3, Why));
+  REQUIRE(ids(Why) == std::vector<std::string>{"not_available"});
+  CHECK(Why[0].Hint == "legal up to demo2.0");
+}
+
+TEST_CASE("mappings: CONV_2D becomes depthwise, group or plain conv") {
+  auto T = demoTarget();
+  const OpSetup *S = T->opSetup("CONV_2D");
+  SUBCASE("one input channel per group: depthwise, depth multiplier set") {
+    ConvGraph C(8, 8, 1);
+    ir::Operator New = S->CreateOperation(C.B.G, C.B.G.Operators[C.Conv], V1);
+    CHECK(New.Type == "DEMO_DEPTHWISE_CONV_2D");
+    CHECK(New.getInt("depth_multiplier") == 1);
+    CHECK(New.Inputs == C.B.G.Operators[C.Conv].Inputs);
+  }
+  SUBCASE("groups of four channels: group conv") {
+    ConvGraph C(8, 8, 4);
+    CHECK(S->CreateOperation(C.B.G, C.B.G.Operators[C.Conv], V1).Type ==
+          "DEMO_GROUP_CONV_2D");
+  }
+  SUBCASE("one group: plain conv") {
+    ConvGraph C(8, 8, 8);
+    CHECK(S->CreateOperation(C.B.G, C.B.G.Operators[C.Conv], V1).Type ==
+          "DEMO_CONV_2D");
+  }
+}
+
+TEST_CASE("legalize: a graph of demo operators, one rejected with reasons") {
+  auto T = demoTarget();
+  ConvGraph C(8, 16, 8);
+  int32_t Pooled = C.B.tensor("pooled", {1, 4, 4, 16}, quant(1.0f, 0));
+  C.B.op("MAX_POOL_2D", {C.Out}, {Pooled},
+         {{"padding", std::string("VALID")}, {"stride_h", int64_t(8)},
+          {"stride_w", int64_t(2)}, {"filter_h", int64_t(2)},
+          {"filter_w", int64_t(2)}, {"fused_activation", std::string("NONE")}});
+  C.B.outputs({Pooled});
+  LegalizeReport R = legalize(C.B.G, *T, V1);
+  REQUIRE(R.Ops.size() == 2);
+  CHECK(R.Target == "demo1.0");
+  CHECK(R.Ops[0].Legal);
+  CHECK(R.Ops[0].Type == "DEMO_CONV_2D");
+  CHECK_FALSE(R.Ops[1].Legal);
+  REQUIRE(ids(R.Ops[1].Why) == std::vector<std::string>{"stride_at_most_4"});
+  CHECK(R.Ops[1].Why[0].Message ==
+        "stride_h = 8, stride_w = 2: stride must be in [1, 4]");
+  CHECK(R.numLegal() == 1);
+  test::checkValid(C.B.G);
+}
+
+TEST_CASE("quantization: softmax output must have the fixed range") {
+  auto T = demoTarget();
+  GraphBuilder B;
+  int32_t In = B.tensor("in", {1, 10}, quant(0.5f, 3));
+  int32_t Out = B.tensor("out", {1, 10}, quant(1.0f / 256, -128));
+  B.op("SOFTMAX", {In}, {Out}, {{"beta", 1.0}});
+  const OpSetup *S = T->opSetup("SOFTMAX");
+  std::vector<Rejection> Why;
+  CHECK(S->SetupQuantParam(B.G, 0, V2, Why) == QuantOutcome::Unchanged);
+  CHECK(Why.empty());
+  // The rule's action is Reject: another output range is refused.
+  B.G.tensor(Out).Quant = quant(0.5f, 0);
+  CHECK(S->SetupQuantParam(B.G, 0, V2, Why) == QuantOutcome::Rejected);
+  REQUIRE(ids(Why) == std::vector<std::string>{"quant_fixed_output"});
+  INFO(Why[0].Message);
+  CHECK(Why[0].Message.find("0.00390625") != std::string::npos);
+}
+
+TEST_CASE("quantization: a check that fails inserts a requantize after") {
+  auto T = demoTarget();
+  GraphBuilder B;
+  int32_t In = B.tensor("in", {1, 64}, quant(0.5f, 0));
+  int32_t W = B.constant("w", {16, 64}, quant(0.5f, 0));
+  int32_t Out = B.tensor("out", {1, 16}, quant(0.1f, 0));
+  B.op("FULLY_CONNECTED", {In, W, -1}, {Out},
+       {{"fused_activation", std::string("NONE")}});
+  B.inputs({In}).outputs({Out});
+  std::vector<Rejection> Why;
+  // 0.5 x 0.5 >= 0.1 fails fc_scale_ratio on demo1.0 only.
+  CHECK(T->opSetup("FULLY_CONNECTED")->SetupQuantParam(B.G, 0, V2, Why) ==
+        QuantOutcome::Unchanged);
+  CHECK(T->opSetup("FULLY_CONNECTED")->SetupQuantParam(B.G, 0, V1, Why) ==
+        QuantOutcome::InsertedRequantize);
+  CHECK(Why.empty());
+  CHECK(test::opTypes(B.G) ==
+        std::vector<std::string>{"FULLY_CONNECTED", "REQUANTIZE"});
+  test::checkValid(B.G);
+}
+
+TEST_CASE("patterns: conv + relu fuses on every version, conv + add from 2.0") {
+  auto T = demoTarget();
+  auto Build = [](const char *Second) {
+    auto C = std::make_unique<ConvGraph>(8, 16, 8);
+    int32_t Other = C->B.tensor("other", {1, 8, 8, 16}, quant(1.0f, 0));
+    int32_t Out = C->B.tensor("final", {1, 8, 8, 16}, quant(1.0f, 0));
+    if (std::string(Second) == "RELU")
+      C->B.op("RELU", {C->Out}, {Out});
+    else
+      C->B.op("ADD", {C->Out, Other}, {Out},
+              {{"fused_activation", std::string("NONE")}});
+    C->B.inputs({0, Other}).outputs({Out});
+    return C;
+  };
+
+  auto Relu = Build("RELU");
+  std::vector<FoundMatch> M = findMatches(Relu->B.G, T->patterns(), V1);
+  REQUIRE(M.size() == 1);
+  demo::ConvReluMatch Captures = demo::ConvReluMatch::from(M[0].Match);
+  CHECK(Captures.act == 1);
+  CHECK(Captures.conv == 0);
+  CHECK(Captures.x == 0);
+  CHECK(Captures.w == 1);
+  CHECK(Captures.b == 2);
+  applyMatches(Relu->B.G, M);
+  CHECK(test::opTypes(Relu->B.G) == std::vector<std::string>{"DEMO_CONV_2D"});
+
+  auto Add1 = Build("ADD");
+  CHECK(fusePatterns(Add1->B.G, T->patterns(), V1) == 0);
+  auto Add2 = Build("ADD");
+  REQUIRE(fusePatterns(Add2->B.G, T->patterns(), V2) == 1);
+  REQUIRE(Add2->B.G.Operators.size() == 1);
+  const ir::Operator &Fused = Add2->B.G.Operators[0];
+  CHECK(Fused.Type == "DEMO_CONV_ADD");
+  // (DEMO_CONV_ADD $x, $w, $b, $y)
+  CHECK(Fused.Inputs == std::vector<int32_t>{0, 1, 2, 4});
+}
+
+TEST_CASE("patterns: a failing pattern constraint names itself") {
+  auto T = demoTarget();
+  ConvGraph C(8, 16, 8, {{"fused_activation", std::string("RELU6")}});
+  int32_t Out = C.B.tensor("final", {1, 8, 8, 16}, quant(1.0f, 0));
+  C.B.op("RELU", {C.Out}, {Out});
+  C.B.outputs({Out});
+  std::vector<MatchRejection> Rejected;
+  CHECK(findMatches(C.B.G, T->patterns(), V1, &Rejected).empty());
+  REQUIRE(Rejected.size() == 1);
+  CHECK(Rejected[0].Why ==
+        std::vector<std::string>{"conv_relu_no_act: conv.fused_activation = "
+                                 "\"RELU6\", must be \"NONE\""});
+}
+
+TEST_CASE("every probed constraint has a generated boundary test") {
+  // The constraints of demo.td decided by integer attributes and shapes.
+  std::vector<std::string> Probed;
+  for (unsigned I = 0; I < demo::NumConstraintProbes; ++I)
+    Probed.push_back(demo::ConstraintProbes[I].Id);
+  CHECK(Probed == std::vector<std::string>{
+                      "input_rank_4", "stride_at_most_4", "conv_no_dilation",
+                      "conv_channels", "conv_dilation", "conv_channels",
+                      "dw_multiplier_1", "fc_depth", "map_dw"});
+}
+
+TEST_CASE("runConstraintProbe reports wrong verdicts and unbuildable cases") {
+  const ProbeRef Refs[] = {
+      {ProbeRef::Attr, "stride_h", 0, 0, 1, "stride_h"},
+      {ProbeRef::Attr, "stride_w", 0, 0, 1, "stride_w"},
+  };
+  const ProbeCase Cases[] = {{0, 4, true}, {0, 5, true}, {1, 0, false}};
+  ConstraintProbe P = {"stride_at_most_4", "stride_h in [1, 4]",
+                       demo::check_stride_at_most_4, 2, Refs, 3, Cases};
+  CHECK(runConstraintProbe(P) ==
+        std::vector<std::string>{
+            "stride_at_most_4 with stride_h = 5: `stride_h in [1, 4]` fails, "
+            "expected it to hold (stride_h = 5, stride_w = 1: stride must be "
+            "in [1, 4])"});
+
+  // input(0).dim(3) cannot be set on a 3-D input.
+  const ProbeRef Shape[] = {
+      {ProbeRef::InputRank, nullptr, 0, 0, 3, "input(0).rank"},
+      {ProbeRef::InputDim, nullptr, 0, 3, 1, "input(0).dim(3)"},
+  };
+  const ProbeCase ShapeCases[] = {{1, 1, true}};
+  ConstraintProbe Q = {"input_rank_4", "input(0).rank == 4",
+                       demo::check_input_rank_4, 2, Shape, 1, ShapeCases};
+  CHECK(runConstraintProbe(Q) ==
+        std::vector<std::string>{"input_rank_4 with input(0).dim(3) = 1: cannot "
+                                 "build the case, input(0).dim(3) reads as 0, "
+                                 "not 1"});
+}
+
+// One test per constraint: "DemoTargetTest:demo/<constraint>".
+#define ACCELGEN_CONSTRAINT_TEST(Name, Index)                                  \
+  TEST_CASE("demo/" #Name) {                                                   \
+    const ConstraintProbe &P = demo::ConstraintProbes[Index];                  \
+    CHECK(P.NumCases > 0);                                                     \
+    std::vector<std::string> Failures = runConstraintProbe(P);                 \
+    for (const std::string &F : Failures)                                      \
+      FAIL_CHECK(F);                                                           \
+  }
+#define GET_CONSTRAINT_TEST_CASES
+#include "ConstraintTests.inc"
