@@ -30,8 +30,9 @@ function(accelgen_add_target name description)
     set(tblgen $<TARGET_FILE:accelgen-tblgen>)
     set(tblgen_dep accelgen-tblgen)
   else()
+    # Installed: depend on the executable file itself.
     set(tblgen $<TARGET_FILE:accelgen::accelgen-tblgen>)
-    set(tblgen_dep accelgen::accelgen-tblgen)
+    set(tblgen_dep $<TARGET_FILE:accelgen::accelgen-tblgen>)
   endif()
   get_filename_component(src "${description}" ABSOLUTE)
   set(outdir "${CMAKE_CURRENT_BINARY_DIR}/${name}")
@@ -53,8 +54,10 @@ function(accelgen_add_target name description)
     list(APPEND outputs "${out}")
   endforeach()
   add_custom_target(accelgen_${name}_generated DEPENDS ${outputs})
-  set_property(TARGET accelgen_${name}_generated PROPERTY
-               ACCELGEN_OUTPUT_DIR "${outdir}")
+  set_target_properties(accelgen_${name}_generated PROPERTIES
+                        ACCELGEN_OUTPUT_DIR "${outdir}"
+                        ACCELGEN_DESCRIPTION "${src}")
+  set_property(GLOBAL APPEND PROPERTY ACCELGEN_TARGETS ${name})
   if(ARG_SOURCES)
     add_library(accelgen_target_${name} STATIC ${ARG_SOURCES} ${outputs})
     add_dependencies(accelgen_target_${name} accelgen_${name}_generated)

@@ -94,6 +94,7 @@ private:
                       escape(describeConstraint(*C)), escape(C->Decl.Summary));
       OS << "\n";
     }
+    bool Conditional = false;
     for (const MappingDef &Map : M.Mappings) {
       if (Map.From != L.Op)
         continue;
@@ -102,8 +103,10 @@ private:
         Conds.push_back(describeConstraint(*C));
       OS << formatv("- Becomes `{0}` on {1}{2}.\n", Map.To->name(),
                     versionsFrom(M, Map.Since),
-                    Conds.empty() ? std::string(" otherwise")
-                                  : " when " + join(Conds, " and "));
+                    !Conds.empty()  ? " when " + join(Conds, " and ")
+                    : Conditional ? std::string(" otherwise")
+                                  : std::string(""));
+      Conditional = Conditional || !Conds.empty();
     }
     for (const QuantRuleDef &Q : M.QuantRules) {
       if (Q.Op != L.Op)
