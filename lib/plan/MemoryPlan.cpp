@@ -1,0 +1,264 @@
+//===- MemoryPlan.cpp - Static working-memory plan of a graph --------------===//
+//
+// Three steps: lifetimes of the tensors the graph refers to, the aliases view
+// operators introduce (which merge lifetimes into the buffer they share), and
+// greedy placement of the remaining buffers in each requested order, keeping
+// the smallest arena. The checker lives apart, in VerifyPlan.cpp, so that it
+// shares no code with what it checks.
+//
+//===----------------------------------------------------------------------===//
+#include "plan/MemoryPlan.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/ErrorHandling.h"
+
+#include <algorithm>
+#include <cassert>
+#include <limits>
+#include <numeric>
+#include <tuple>
+
+namespace accelgen {
+namespace plan {
+
+llvm::StringRef placementOrderName(PlacementOrder O) {
+  switch (O) {
+  case PlacementOrder::Size:
+    return "size";
+  case PlacementOrder::FirstUse:
+    return "first-use";
+  case PlacementOrder::SizeTimesLifetime:
+    return "size*lifetime";
+  case PlacementOrder::Lifetime:
+    return "lifetime";
+  }
+  llvm_unreachable("unknown placement order");
+}
+
+const Buffer *MemoryPlan::find(int32_t Tensor) const {
+  auto It = llvm::partition_point(
+      Buffers, [&](const Buffer &B) { return B.Tensor < Tensor; });
+  return It != Buffers.end() && It->Tensor == Tensor ? &*It : nullptr;
+}
+
+namespace {
+
+constexpr int32_t Unset = -1;
+
+int64_t alignUp(int64_t Value, int64_t Alignment) {
+  return (Value + Alignment - 1) / Alignment * Alignment;
+}
+
+/// The lifetime of every tensor the plan covers; Unset elsewhere.
+struct Lifetimes {
+  std::vector<int32_t> First, Last;
+  bool planned(int32_t T) const { return First[T] != Unset; }
+};
+
+/// Computes lifetimes by the conventions of MemoryPlan.h.
+Lifetimes computeLifetimes(const ir::Graph &G) {
+  size_t NumTensors = G.Tensors.size();
+  int32_t LastStep =
+      std::max<int32_t>(0, static_cast<int32_t>(G.Operators.size()) - 1);
+  Lifetimes L{std::vector<int32_t>(NumTensors, Unset),
+              std::vector<int32_t>(NumTensors, Unset)};
+  auto Planned = [&](int32_t T) {
+    return G.isValidTensor(T) && !G.tensor(T).IsConstant;
+  };
+  auto Touch = [&](int32_t T, int32_t Step) {
+    if (L.First[T] == Unset || Step < L.First[T])
+      L.First[T] = Step;
+    L.Last[T] = std::max(L.Last[T], Step);
+  };
+
+  for (int32_t T : G.Inputs)
+    if (Planned(T))
+      Touch(T, 0);
+  for (size_t K = 0; K < G.Operators.size(); ++K) {
+    const ir::Operator &Op = G.Operators[K];
+    int32_t Step = static_cast<int32_t>(K);
+    for (int32_t T : Op.Outputs)
+      if (Planned(T))
+        Touch(T, Step);
+    for (int32_t T : Op.Inputs) {
+      if (!Planned(T))
+        continue;
+      // Something read before any operator writes it must hold its bytes
+      // from the start (a verified graph only does this with state).
+      if (L.First[T] == Unset)
+        Touch(T, 0);
+      Touch(T, Step);
+    }
+  }
+  for (int32_t T : G.Outputs)
+    if (Planned(T))
+      Touch(T, LastStep);
+  for (size_t T = 0; T < NumTensors; ++T)
+    if (G.Tensors[T].IsVariable && Planned(static_cast<int32_t>(T))) {
+      Touch(static_cast<int32_t>(T), 0);
+      Touch(static_cast<int32_t>(T), LastStep);
+    }
+  return L;
+}
+
+/// For every tensor, the tensor whose bytes it uses (itself when it has its
+/// own), merging each alias's lifetime into the buffer it shares.
+std::vector<int32_t> resolveAliases(const ir::Graph &G, Lifetimes &L,
+                                    const PlanOptions &Opts) {
+  std::vector<int32_t> Root(G.Tensors.size());
+  std::iota(Root.begin(), Root.end(), 0);
+  for (const ir::Operator &Op : G.Operators) {
+    if (!llvm::is_contained(Opts.AliasOps, Op.Type))
+      continue;
+    int32_t In = Op.input(0), Out = Op.output(0);
+    if (!G.isValidTensor(In) || !G.isValidTensor(Out) || In == Out ||
+        !L.planned(In) || !L.planned(Out))
+      continue;
+    const ir::Tensor &InT = G.tensor(In), &OutT = G.tensor(Out);
+    if (InT.IsVariable || OutT.IsVariable || InT.byteSize() != OutT.byteSize())
+      continue;
+    // Operators run in order, so In's own root is already final.
+    int32_t R = Root[In];
+    Root[Out] = R;
+    L.First[R] = std::min(L.First[R], L.First[Out]);
+    L.Last[R] = std::max(L.Last[R], L.Last[Out]);
+  }
+  return Root;
+}
+
+/// A buffer with bytes of its own, as the placer sees it.
+struct Item {
+  int32_t Tensor;
+  int64_t Size;
+  int32_t First, Last;
+  int64_t lifetime() const { return int64_t(Last) - First + 1; }
+  bool livesWith(const Item &O) const {
+    return First <= O.Last && O.First <= Last;
+  }
+};
+
+/// Sorts \p Items into the visiting order \p O; ties go to the lower tensor
+/// index, so the order is total and the placement deterministic.
+void sortItems(std::vector<Item> &Items, PlacementOrder O) {
+  auto Key = [O](const Item &I) {
+    switch (O) {
+    case PlacementOrder::Size:
+      return std::make_tuple(-I.Size, int64_t(I.First), int64_t(0));
+    case PlacementOrder::FirstUse:
+      return std::make_tuple(int64_t(I.First), -I.Size, int64_t(0));
+    case PlacementOrder::SizeTimesLifetime:
+      return std::make_tuple(-I.Size * I.lifetime(), -I.Size, int64_t(0));
+    case PlacementOrder::Lifetime:
+      return std::make_tuple(-I.lifetime(), -I.Size, int64_t(I.First));
+    }
+    llvm_unreachable("unknown placement order");
+  };
+  std::sort(Items.begin(), Items.end(), [&](const Item &A, const Item &B) {
+    auto KA = Key(A), KB = Key(B);
+    return KA != KB ? KA < KB : A.Tensor < B.Tensor;
+  });
+}
+
+/// Places \p Items (already in visiting order) greedily; returns each item's
+/// offset, by position in \p Items, and sets \p Arena to the arena size.
+std::vector<int64_t> placeGreedy(const std::vector<Item> &Items,
+                                 int64_t Alignment, int64_t &Arena) {
+  std::vector<int64_t> Offsets(Items.size(), 0);
+  std::vector<size_t> Placed;
+  std::vector<std::pair<int64_t, int64_t>> Busy; // [begin, end) in use
+  Arena = 0;
+  for (size_t I = 0; I < Items.size(); ++I) {
+    const Item &It = Items[I];
+    if (It.Size == 0) { // takes no bytes, overlaps nothing
+      Placed.push_back(I);
+      continue;
+    }
+    Busy.clear();
+    for (size_t P : Placed)
+      if (Items[P].Size != 0 && It.livesWith(Items[P]))
+        Busy.emplace_back(Offsets[P], Offsets[P] + Items[P].Size);
+    std::sort(Busy.begin(), Busy.end());
+    int64_t Candidate = 0;
+    for (const auto &[Begin, End] : Busy) {
+      if (Candidate + It.Size <= Begin)
+        break;
+      Candidate = std::max(Candidate, alignUp(End, Alignment));
+    }
+    Offsets[I] = Candidate;
+    Arena = std::max(Arena, Candidate + It.Size);
+    Placed.push_back(I);
+  }
+  return Offsets;
+}
+
+/// The largest total size of the items live at one operator. Live sets of
+/// intervals are largest at some interval's start, so only starts are tried.
+int64_t lowerBound(const std::vector<Item> &Items) {
+  int64_t Best = 0;
+  for (const Item &At : Items) {
+    int64_t Sum = 0;
+    for (const Item &I : Items)
+      if (I.First <= At.First && At.First <= I.Last)
+        Sum += I.Size;
+    Best = std::max(Best, Sum);
+  }
+  return Best;
+}
+
+} // namespace
+
+MemoryPlan planMemory(const ir::Graph &G, const PlanOptions &Opts) {
+  assert(Opts.Alignment > 0 && (Opts.Alignment & (Opts.Alignment - 1)) == 0 &&
+         "alignment must be a power of two");
+  Lifetimes L = computeLifetimes(G);
+  std::vector<int32_t> Root = resolveAliases(G, L, Opts);
+
+  std::vector<Item> Items;
+  for (size_t T = 0; T < G.Tensors.size(); ++T)
+    if (L.planned(static_cast<int32_t>(T)) && Root[T] == static_cast<int32_t>(T))
+      Items.push_back({static_cast<int32_t>(T),
+                       std::max<int64_t>(0, G.Tensors[T].byteSize()),
+                       L.First[T], L.Last[T]});
+
+  MemoryPlan Plan;
+  Plan.Alignment = Opts.Alignment;
+  Plan.LowerBound = lowerBound(Items);
+
+  // Offsets by tensor index, from the best order tried.
+  std::vector<int64_t> Offset(G.Tensors.size(), 0);
+  int64_t BestArena = std::numeric_limits<int64_t>::max();
+  std::vector<PlacementOrder> Orders = Opts.Orders;
+  if (Orders.empty())
+    Orders.push_back(PlacementOrder::Size);
+  for (PlacementOrder O : Orders) {
+    std::vector<Item> Sorted = Items;
+    sortItems(Sorted, O);
+    int64_t Arena = 0;
+    std::vector<int64_t> Offsets = placeGreedy(Sorted, Opts.Alignment, Arena);
+    if (Arena >= BestArena)
+      continue;
+    BestArena = Arena;
+    Plan.Order = O;
+    for (size_t I = 0; I < Sorted.size(); ++I)
+      Offset[Sorted[I].Tensor] = Offsets[I];
+  }
+  Plan.ArenaBytes = BestArena;
+
+  for (size_t T = 0; T < G.Tensors.size(); ++T) {
+    int32_t Index = static_cast<int32_t>(T);
+    if (!L.planned(Index))
+      continue;
+    Buffer B;
+    B.Tensor = Index;
+    B.Size = std::max<int64_t>(0, G.Tensors[T].byteSize());
+    B.Offset = Offset[Root[T]];
+    B.FirstOp = L.First[T];
+    B.LastOp = L.Last[T];
+    B.AliasOf = Root[T] == Index ? -1 : Root[T];
+    Plan.Buffers.push_back(B);
+  }
+  return Plan;
+}
+
+} // namespace plan
+} // namespace accelgen

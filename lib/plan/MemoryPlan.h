@@ -1,0 +1,129 @@
+//===- MemoryPlan.h - Static working-memory plan of a graph ----------------===//
+//
+// Places every non-constant tensor of a graph in one statically sized arena,
+// so that emitted code needs no allocator. Each tensor is live from the
+// operator that writes it to the last operator that reads it; tensors whose
+// lifetimes overlap get disjoint byte ranges, the others may share memory.
+// The outputs of view operators (RESHAPE, SQUEEZE, EXPAND_DIMS by default)
+// share their input's bytes instead of being copied.
+//
+// Conventions, which the emitted code follows:
+//
+//  - Lifetimes are closed intervals of operator indices, [FirstOp, LastOp];
+//    an operator's inputs and outputs are live together, so no operator
+//    writes over what it reads.
+//  - Graph inputs are in the arena, live from operator 0: the caller's data is
+//    copied in before the first operator runs.
+//  - Graph outputs are in the arena, live to the last operator: they are read
+//    (or copied out) after the invocation, and nothing overwrites them.
+//  - Variable tensors (state an operator updates in place, e.g. LSTM state)
+//    are live over the whole graph, so no other tensor ever shares their
+//    bytes and they keep their value from one invocation to the next.
+//  - Constant tensors are not in the arena (they stay in read-only memory).
+//    Other tensors that no operator, graph input or graph output refers to
+//    get no buffer.
+//  - A graph without operators counts as one step, operator 0.
+//
+// Placement is greedy, as in TensorFlow Lite Micro's GreedyMemoryPlanner:
+// buffers in some order, each at the lowest aligned offset that does not
+// overlap an already placed buffer with an overlapping lifetime. Several
+// orders are tried and the smallest arena is kept; the result is
+// deterministic.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ACCELGEN_PLAN_MEMORYPLAN_H
+#define ACCELGEN_PLAN_MEMORYPLAN_H
+
+#include "ir/Graph.h"
+
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace accelgen {
+namespace plan {
+
+/// Where one tensor lives in the arena, and when.
+struct Buffer {
+  /// The tensor's index in the graph.
+  int32_t Tensor = -1;
+  /// The byte offset in the arena; a multiple of the plan's alignment.
+  int64_t Offset = 0;
+  /// The tensor's size in bytes (`Tensor::byteSize()`).
+  int64_t Size = 0;
+  /// The first and last operator at which the bytes are live. For a buffer
+  /// other tensors alias, this spans their lifetimes too.
+  int32_t FirstOp = 0;
+  int32_t LastOp = 0;
+  /// The tensor whose bytes this one shares (the output of a view operator
+  /// sharing its input's), or -1 when the tensor has bytes of its own.
+  /// Always names a tensor with bytes of its own, never another alias.
+  int32_t AliasOf = -1;
+};
+
+/// An order in which the greedy placer visits buffers.
+enum class PlacementOrder {
+  /// Largest first (TensorFlow Lite Micro's order).
+  Size,
+  /// Earliest first use first, larger first among equals.
+  FirstUse,
+  /// Largest size times lifetime (in operators) first.
+  SizeTimesLifetime,
+  /// Longest lifetime first, larger first among equals.
+  Lifetime,
+};
+
+/// The name of \p O for reports: "size", "first-use", "size*lifetime",
+/// "lifetime".
+llvm::StringRef placementOrderName(PlacementOrder O);
+
+/// How to plan.
+struct PlanOptions {
+  /// The alignment of every offset, in bytes; a power of two.
+  int64_t Alignment = 16;
+  /// Operator types whose output 0 shares the bytes of input 0 when the two
+  /// have the same byte size and the input is neither constant nor variable.
+  std::vector<std::string> AliasOps = {"RESHAPE", "SQUEEZE", "EXPAND_DIMS"};
+  /// The orders to try; the first one giving the smallest arena wins.
+  std::vector<PlacementOrder> Orders = {
+      PlacementOrder::Size, PlacementOrder::FirstUse,
+      PlacementOrder::SizeTimesLifetime, PlacementOrder::Lifetime};
+};
+
+/// A placement of a graph's tensors in one arena.
+struct MemoryPlan {
+  /// One buffer per planned tensor, by increasing tensor index.
+  std::vector<Buffer> Buffers;
+  /// The arena size: the end of the highest buffer.
+  int64_t ArenaBytes = 0;
+  /// No placement can use less: the largest total size of the buffers live
+  /// at one operator (aliases counted once, alignment ignored).
+  int64_t LowerBound = 0;
+  /// The alignment the offsets honor.
+  int64_t Alignment = 16;
+  /// The order that produced this placement.
+  PlacementOrder Order = PlacementOrder::Size;
+
+  /// The buffer of tensor \p Tensor, or null if it is not in the arena.
+  const Buffer *find(int32_t Tensor) const;
+};
+
+/// Plans the arena of \p G, a graph that passes `ir::verifyGraph`.
+MemoryPlan planMemory(const ir::Graph &G, const PlanOptions &Opts = {});
+
+/// Checks \p Plan against \p G without trusting the planner: every
+/// non-constant tensor the graph refers to has exactly one buffer of its
+/// byte size at an aligned offset inside the arena; every alias is the output
+/// of one of \p Opts' view operators sharing its input's offset; and no two
+/// tensors live at the same operator (lifetimes recomputed from the graph)
+/// have overlapping bytes unless they share them through aliasing. Returns
+/// one message per problem; empty when the plan is sound.
+std::vector<std::string> verifyPlan(const ir::Graph &G, const MemoryPlan &Plan,
+                                    const PlanOptions &Opts = {});
+
+} // namespace plan
+} // namespace accelgen
+
+#endif // ACCELGEN_PLAN_MEMORYPLAN_H

@@ -1,0 +1,207 @@
+//===- VerifyPlan.cpp - Independent check of a memory plan -----------------===//
+//
+// Checks a plan against its graph with nothing taken from the planner but the
+// buffers themselves: which tensors are live at each operator is recomputed
+// from the graph, step by step, and every pair of live tensors is compared
+// byte range against byte range. Written for tests and for a defensive check
+// before code is emitted; it favors plainness over speed.
+//
+//===----------------------------------------------------------------------===//
+#include "plan/MemoryPlan.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace accelgen {
+namespace plan {
+
+namespace {
+
+std::string describe(const ir::Graph &G, int32_t T) {
+  return llvm::formatv("tensor {0} '{1}'", T, G.tensor(T).Name).str();
+}
+
+std::string describeOp(const ir::Graph &G, size_t K) {
+  if (G.Operators.empty())
+    return "the start (no operators)";
+  return llvm::formatv("operator {0} ({1})", K, G.Operators[K].Type).str();
+}
+
+/// The tensors live at each step: step K is operator K; a graph without
+/// operators has one step.
+std::vector<std::vector<int32_t>> liveSets(const ir::Graph &G) {
+  size_t Steps = std::max<size_t>(1, G.Operators.size());
+  std::vector<std::vector<bool>> Live(G.Tensors.size(),
+                                      std::vector<bool>(Steps, false));
+  auto Constant = [&](int32_t T) { return G.tensor(T).IsConstant; };
+  // Live while between being written (or existing from the start) and the
+  // last read (or forever for outputs and state).
+  std::vector<bool> FromStart(G.Tensors.size(), false),
+      ToEnd(G.Tensors.size(), false);
+  std::vector<std::vector<size_t>> Writes(G.Tensors.size()),
+      Reads(G.Tensors.size());
+  for (int32_t T : G.Inputs)
+    if (G.isValidTensor(T))
+      FromStart[T] = true;
+  for (int32_t T : G.Outputs)
+    if (G.isValidTensor(T))
+      ToEnd[T] = true;
+  for (size_t T = 0; T < G.Tensors.size(); ++T)
+    if (G.Tensors[T].IsVariable)
+      FromStart[T] = ToEnd[T] = true;
+  for (size_t K = 0; K < G.Operators.size(); ++K) {
+    for (int32_t T : G.Operators[K].Outputs)
+      if (G.isValidTensor(T))
+        Writes[T].push_back(K);
+    for (int32_t T : G.Operators[K].Inputs)
+      if (G.isValidTensor(T))
+        Reads[T].push_back(K);
+  }
+  for (size_t T = 0; T < G.Tensors.size(); ++T) {
+    if (Constant(static_cast<int32_t>(T)))
+      continue;
+    if (!FromStart[T] && Writes[T].empty() && !Reads[T].empty())
+      FromStart[T] = true; // read without a writer: must exist from the start
+    bool Referenced = FromStart[T] || ToEnd[T] || !Writes[T].empty();
+    if (!Referenced)
+      continue;
+    size_t Begin = FromStart[T] ? 0 : Writes[T].front();
+    size_t End = Begin;
+    for (size_t K : Reads[T])
+      End = std::max(End, K);
+    for (size_t K : Writes[T])
+      End = std::max(End, K);
+    if (ToEnd[T])
+      End = Steps - 1;
+    for (size_t K = Begin; K <= End; ++K)
+      Live[T][K] = true;
+  }
+  std::vector<std::vector<int32_t>> Sets(Steps);
+  for (size_t K = 0; K < Steps; ++K)
+    for (size_t T = 0; T < G.Tensors.size(); ++T)
+      if (Live[T][K])
+        Sets[K].push_back(static_cast<int32_t>(T));
+  return Sets;
+}
+
+} // namespace
+
+std::vector<std::string> verifyPlan(const ir::Graph &G, const MemoryPlan &Plan,
+                                    const PlanOptions &Opts) {
+  std::vector<std::string> Problems;
+  auto Report = [&](std::string Message) {
+    Problems.push_back(std::move(Message));
+  };
+
+  if (Plan.Alignment <= 0 || (Plan.Alignment & (Plan.Alignment - 1)) != 0)
+    Report(llvm::formatv("alignment {0} is not a power of two", Plan.Alignment));
+
+  // Buffers: one per tensor, well formed.
+  std::map<int32_t, const Buffer *> ByTensor;
+  for (const Buffer &B : Plan.Buffers) {
+    if (!G.isValidTensor(B.Tensor)) {
+      Report(llvm::formatv("a buffer names tensor {0}, which does not exist",
+                           B.Tensor));
+      continue;
+    }
+    std::string Who = describe(G, B.Tensor);
+    if (!ByTensor.emplace(B.Tensor, &B).second) {
+      Report(Who + " has more than one buffer");
+      continue;
+    }
+    const ir::Tensor &T = G.tensor(B.Tensor);
+    if (T.IsConstant)
+      Report(Who + " is constant but has a buffer in the arena");
+    if (B.Size != T.byteSize())
+      Report(llvm::formatv("{0} has a buffer of {1} bytes, not {2}", Who,
+                           B.Size, T.byteSize()));
+    if (B.Offset < 0 || (Plan.Alignment > 0 && B.Offset % Plan.Alignment != 0))
+      Report(llvm::formatv("{0} is at offset {1}, not a multiple of {2}", Who,
+                           B.Offset, Plan.Alignment));
+    if (B.Offset + B.Size > Plan.ArenaBytes)
+      Report(llvm::formatv("{0} ends at {1}, past the arena's {2} bytes", Who,
+                           B.Offset + B.Size, Plan.ArenaBytes));
+  }
+
+  // Every tensor live at some step needs a buffer.
+  std::vector<std::vector<int32_t>> Live = liveSets(G);
+  std::set<int32_t> Missing;
+  for (const std::vector<int32_t> &Set : Live)
+    for (int32_t T : Set)
+      if (!ByTensor.count(T))
+        Missing.insert(T);
+  for (int32_t T : Missing)
+    Report(describe(G, T) + " is used but has no buffer");
+
+  // Aliases: the output of a view operator, sharing the offset of its input's
+  // bytes, which are nobody's alias.
+  auto Storage = [&](const Buffer &B) {
+    return B.AliasOf == -1 ? B.Tensor : B.AliasOf;
+  };
+  for (const auto &[T, B] : ByTensor) {
+    if (B->AliasOf == -1)
+      continue;
+    std::string Who = describe(G, T);
+    auto Target = ByTensor.find(B->AliasOf);
+    if (Target == ByTensor.end()) {
+      Report(llvm::formatv("{0} aliases tensor {1}, which has no buffer", Who,
+                           B->AliasOf));
+      continue;
+    }
+    if (Target->second->AliasOf != -1)
+      Report(llvm::formatv("{0} aliases {1}, itself an alias", Who,
+                           describe(G, B->AliasOf)));
+    if (B->Offset != Target->second->Offset)
+      Report(llvm::formatv("{0} aliases {1} but sits at offset {2}, not {3}",
+                           Who, describe(G, B->AliasOf), B->Offset,
+                           Target->second->Offset));
+    bool Legal = false;
+    for (const ir::Operator &Op : G.Operators) {
+      if (Op.output(0) != T || !llvm::is_contained(Opts.AliasOps, Op.Type))
+        continue;
+      int32_t In = Op.input(0);
+      auto InBuffer = ByTensor.find(In);
+      if (InBuffer == ByTensor.end() || Storage(*InBuffer->second) != B->AliasOf)
+        continue;
+      const ir::Tensor &InT = G.tensor(In), &OutT = G.tensor(T);
+      Legal = !InT.IsConstant && !InT.IsVariable && !OutT.IsVariable &&
+              InT.byteSize() == OutT.byteSize();
+    }
+    if (!Legal)
+      Report(llvm::formatv("{0} aliases {1} but is not a same-size view of it "
+                           "by one of the aliasing operators",
+                           Who, describe(G, B->AliasOf)));
+  }
+
+  // Tensors live together: disjoint bytes unless they share storage.
+  std::set<std::pair<int32_t, int32_t>> Reported;
+  for (size_t K = 0; K < Live.size(); ++K) {
+    const std::vector<int32_t> &Set = Live[K];
+    for (size_t I = 0; I < Set.size(); ++I)
+      for (size_t J = I + 1; J < Set.size(); ++J) {
+        auto A = ByTensor.find(Set[I]), B = ByTensor.find(Set[J]);
+        if (A == ByTensor.end() || B == ByTensor.end())
+          continue;
+        const Buffer &BA = *A->second, &BB = *B->second;
+        if (Storage(BA) == Storage(BB) || BA.Size == 0 || BB.Size == 0)
+          continue;
+        bool Overlap = BA.Offset < BB.Offset + BB.Size &&
+                       BB.Offset < BA.Offset + BA.Size;
+        if (!Overlap || !Reported.emplace(Set[I], Set[J]).second)
+          continue;
+        Report(llvm::formatv(
+            "{0} [{1}, {2}) and {3} [{4}, {5}) overlap and are both live at {6}",
+            describe(G, Set[I]), BA.Offset, BA.Offset + BA.Size,
+            describe(G, Set[J]), BB.Offset, BB.Offset + BB.Size,
+            describeOp(G, K)));
+      }
+  }
+  return Problems;
+}
+
+} // namespace plan
+} // namespace accelgen
