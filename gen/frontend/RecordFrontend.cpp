@@ -13,19 +13,90 @@ using namespace llvm;
 namespace accelgen {
 namespace gen {
 
-Loc recordLoc(const Record &R) {
+namespace {
+
+/// The location of \p At; unknown when it is not in a TableGen buffer.
+Loc toLoc(SMLoc At) {
   Loc L;
-  ArrayRef<SMLoc> Locs = R.getLoc();
-  if (Locs.empty())
-    return L;
-  unsigned Buf = SrcMgr.FindBufferContainingLoc(Locs.front());
+  unsigned Buf = At.isValid() ? SrcMgr.FindBufferContainingLoc(At) : 0;
   if (!Buf)
     return L;
   L.File = SrcMgr.getMemoryBuffer(Buf)->getBufferIdentifier().str();
-  auto [Line, Col] = SrcMgr.getLineAndColumn(Locs.front(), Buf);
+  auto [Line, Col] = SrcMgr.getLineAndColumn(At, Buf);
   L.Line = Line;
   L.Col = Col;
   return L;
+}
+
+/// Where the text of \p Value starts, when the definition of \p R writes it
+/// verbatim, on one line, as a string literal ("..." or [{...}]): the first
+/// such literal between the start of the definition and its ';' or the '}'
+/// closing its body. Unknown (Line 0) otherwise, e.g. when the value comes
+/// from a class, a paste or a literal with escapes.
+Loc literalLoc(const Record &R, StringRef Value) {
+  if (R.getLoc().empty() || Value.empty() || Value.contains('\n'))
+    return Loc();
+  SMLoc From = R.getLoc().front();
+  unsigned Buf = SrcMgr.FindBufferContainingLoc(From);
+  if (!Buf)
+    return Loc();
+  StringRef Text = SrcMgr.getMemoryBuffer(Buf)->getBuffer();
+  size_t Pos = From.getPointer() - Text.data();
+  auto Found = [&](size_t Start) {
+    return toLoc(SMLoc::getFromPointer(Text.data() + Start));
+  };
+  int Depth = 0; // Of (), [], {} and <>.
+  while (Pos < Text.size()) {
+    StringRef Rest = Text.substr(Pos);
+    if (Rest.startswith("//")) {
+      Pos = Text.find('\n', Pos);
+    } else if (Rest.startswith("/*")) { // Block comments nest.
+      int Comments = 0;
+      do {
+        if (Text.substr(Pos).startswith("/*"))
+          ++Comments, Pos += 2;
+        else if (Text.substr(Pos).startswith("*/"))
+          --Comments, Pos += 2;
+        else
+          ++Pos;
+      } while (Comments && Pos < Text.size());
+    } else if (Rest.startswith("[{")) {
+      size_t End = Text.find("}]", Pos + 2);
+      if (End == StringRef::npos)
+        break;
+      if (Text.slice(Pos + 2, End) == Value)
+        return Found(Pos + 2);
+      Pos = End + 2;
+    } else if (Rest.front() == '"') {
+      size_t End = Pos + 1;
+      for (; End < Text.size() && Text[End] != '"' && Text[End] != '\n'; ++End)
+        if (Text[End] == '\\')
+          ++End;
+      if (Text.slice(Pos + 1, End) == Value)
+        return Found(Pos + 1);
+      Pos = End + 1;
+    } else {
+      char C = Rest.front();
+      if (StringRef("([{<").contains(C)) {
+        ++Depth;
+      } else if (StringRef(")]}>").contains(C)) {
+        if (--Depth < 0 || (C == '}' && Depth == 0))
+          break;
+      } else if (C == ';' && Depth == 0) {
+        break;
+      }
+      ++Pos;
+    }
+  }
+  return Loc();
+}
+
+} // namespace
+
+Loc recordLoc(const Record &R) {
+  if (R.getLoc().empty())
+    return Loc();
+  return toLoc(R.getLoc().front());
 }
 
 namespace {
@@ -66,23 +137,26 @@ std::vector<std::string> strings(const Record &R, StringRef Field) {
   return Out;
 }
 
-ConstraintDecl readConstraint(const Record &R, const Loc &UsedAt) {
+/// Constraint \p R as rule \p User uses it.
+ConstraintDecl readConstraint(const Record &R, const Record &User) {
   ConstraintDecl C;
   C.Id = R.getValueAsString("Id").str();
   C.Expr = R.getValueAsString("Expr").str();
   C.Summary = R.getValueAsString("Summary").str();
   C.Hint = R.getValueAsString("Hint").str();
   C.CppFunction = R.getValueAsString("CppFunction").str();
-  // Inline constraints are reported where they are used.
-  C.At = R.isAnonymous() ? UsedAt : recordLoc(R);
+  // Inline constraints are reported where they are used (TableGen locates
+  // them at their class).
+  const Record &WrittenIn = R.isAnonymous() ? User : R;
+  C.At = recordLoc(WrittenIn);
+  C.ExprAt = literalLoc(WrittenIn, C.Expr);
   return C;
 }
 
 std::vector<ConstraintDecl> readConstraints(const Record &R, StringRef Field) {
   std::vector<ConstraintDecl> Out;
-  Loc At = recordLoc(R);
   for (Record *C : R.getValueAsListOfDefs(Field))
-    Out.push_back(readConstraint(*C, At));
+    Out.push_back(readConstraint(*C, R));
   return Out;
 }
 
@@ -144,7 +218,11 @@ bool readTargetRecords(const RecordKeeper &Records, TargetDecl &Out,
                        Diagnostics &Diags) {
   std::vector<Record *> Targets = inOrder(Records, "Target");
   if (Targets.empty()) {
-    Diags.error(Loc(), "the description defines no Target");
+    Loc Main;
+    Main.File = SrcMgr.getMemoryBuffer(SrcMgr.getMainFileID())
+                    ->getBufferIdentifier()
+                    .str();
+    Diags.error(Main, "the description defines no Target");
     return false;
   }
   if (Targets.size() > 1) {
@@ -157,7 +235,10 @@ bool readTargetRecords(const RecordKeeper &Records, TargetDecl &Out,
   const Record &T = *Targets.front();
   Out.Name = T.getValueAsString("Name").str();
   Out.Description = T.getValueAsString("Description").str();
-  Out.Versions = namesOf(T, "Versions");
+  for (Record *V : T.getValueAsListOfDefs("Versions")) {
+    Out.Versions.push_back(V->getValueAsString("Name").str());
+    Out.VersionsAt.push_back(recordLoc(*V));
+  }
   Out.At = recordLoc(T);
 
   readOperatorRecords(Records, Out);
@@ -202,7 +283,7 @@ bool readTargetRecords(const RecordKeeper &Records, TargetDecl &Out,
     Q.At = recordLoc(*R);
     if (!R->isValueUnset("Check")) {
       Q.HasCheck = true;
-      Q.Check = readConstraint(*R->getValueAsDef("Check"), Q.At);
+      Q.Check = readConstraint(*R->getValueAsDef("Check"), *R);
     }
     Q.Scale = R->getValueAsString("Scale").str();
     Q.ZeroPoint = R->getValueAsInt("ZeroPoint");
@@ -219,8 +300,17 @@ bool readTargetRecords(const RecordKeeper &Records, TargetDecl &Out,
     const DagInit *Result = R->getValueAsDag("Result");
     if (auto *ResOp = dyn_cast<DefInit>(Result->getOperator()))
       P.ResultOp = opKey(*ResOp->getDef());
-    for (unsigned I = 0; I < Result->getNumArgs(); ++I)
+    if (Result->getName())
+      Diags.error(P.At, llvm::formatv("pattern '{0}': the result operator "
+                                      "cannot be captured",
+                                      P.Name));
+    for (unsigned I = 0; I < Result->getNumArgs(); ++I) {
+      if (!isa<UnsetInit>(Result->getArg(I)) || !Result->getArgName(I))
+        Diags.error(P.At, llvm::formatv("pattern '{0}': operand {1} of the "
+                                        "result must be a $name",
+                                        P.Name, I));
       P.ResultArgs.push_back(Result->getArgNameStr(I).str());
+    }
     P.Constraints = readConstraints(*R, "Constraints");
     P.Benefit = R->getValueAsInt("Benefit");
     Out.Patterns.push_back(std::move(P));

@@ -53,6 +53,10 @@ struct ConstraintDecl {
   std::string Hint;
   std::string CppFunction;
   Loc At;
+  /// Where the text of Expr starts, when the description writes it verbatim
+  /// on one line (so column N of the expression is N - 1 columns further);
+  /// unknown (Line 0) otherwise.
+  Loc ExprAt;
 };
 
 struct LegalDecl {
@@ -126,6 +130,8 @@ struct TargetDecl {
   std::string Name;
   std::string Description;
   std::vector<std::string> Versions;
+  /// Where each of Versions is named; may be empty (then At stands for all).
+  std::vector<Loc> VersionsAt;
   Loc At;
   std::vector<OpDecl> Ops;
   std::vector<LegalDecl> Legals;

@@ -115,7 +115,8 @@ private:
   void buildVersions() {
     if (D.Versions.empty())
       Diags.error(D.At, llvm::formatv("target '{0}' lists no versions", D.Name));
-    for (const std::string &Name : D.Versions) {
+    for (size_t I = 0; I < D.Versions.size(); ++I) {
+      const std::string &Name = D.Versions[I];
       VersionDef V;
       V.Name = Name;
       llvm::SmallVector<llvm::StringRef, 4> Parts;
@@ -130,9 +131,10 @@ private:
         V.Parts.push_back(N);
       }
       if (!Ok) {
-        Diags.error(D.At, llvm::formatv("version '{0}' is not a dotted number "
-                                        "such as '2.0'",
-                                        Name));
+        Diags.error(I < D.VersionsAt.size() ? D.VersionsAt[I] : D.At,
+                    llvm::formatv("version '{0}' is not a dotted number "
+                                  "such as '2.0'",
+                                  Name));
         continue;
       }
       if (!M->Versions.empty() && !(M->Versions.back().Parts < V.Parts)) {
@@ -255,9 +257,15 @@ private:
               Column = PE.column();
             },
             [&](const llvm::ErrorInfoBase &EI) { Msg = EI.message(); });
-        Diags.error(C.At, llvm::formatv("constraint '{0}': {1} (column {2} of "
-                                        "\"{3}\")",
-                                        C.Id, Msg, Column, C.Expr));
+        // At the column itself when the expression's text is located.
+        Loc At = C.At;
+        if (C.ExprAt.Line && Column) {
+          At = C.ExprAt;
+          At.Col += Column - 1;
+        }
+        Diags.error(At, llvm::formatv("constraint '{0}': {1} (column {2} of "
+                                      "\"{3}\")",
+                                      C.Id, Msg, Column, C.Expr));
         return nullptr;
       }
       Def->Parsed = std::move(*E);
@@ -332,7 +340,7 @@ private:
     LegalAt Out = Before ? *Before : LegalAt();
     if (!L.Types.empty() && checkTypes(L.Types, L.At))
       Out.Types = L.Types;
-    if (Out.Types.empty())
+    if (Out.Types.empty() && L.Types.empty()) // Unknown types are reported.
       Diags.error(L.At, llvm::formatv("operator '{0}' is legal with no data "
                                       "type: list at least one",
                                       Op.Decl.Key));
@@ -358,7 +366,7 @@ private:
     std::set<std::string> Seen;
     for (const ConstraintDecl &C : L.Constraints) {
       if (!Seen.insert(C.Id).second) {
-        Diags.error(C.At, llvm::formatv("constraint '{0}' is listed twice for "
+        Diags.error(L.At, llvm::formatv("constraint '{0}' is listed twice for "
                                         "operator '{1}'",
                                         C.Id, Op.Decl.Key));
         continue;
@@ -505,7 +513,7 @@ private:
           Arg.Node = A.Node;
           if (A.Node < 0 && !A.Capture.empty()) {
             auto It = llvm::find(Def.Values, A.Capture);
-            if (It != Def.Values.end()) {
+            if (It != Def.Values.end() || Captures.count(A.Capture)) {
               Diags.error(P.At, llvm::formatv("pattern '{0}': value '${1}' is "
                                               "bound twice",
                                               P.Name, A.Capture));

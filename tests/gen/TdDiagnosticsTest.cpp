@@ -1,0 +1,533 @@
+//===- TdDiagnosticsTest.cpp - Every mistake in a .td target description --===//
+//
+// One test per diagnostic accelgen-tblgen reports about a `.td` target
+// description (the record front end and the model's validation): each writes
+// a tiny description as t.td in a fresh folder, runs
+// `accelgen-tblgen -dump-model t.td` and checks the exit code and the exact
+// `file:line:col: error: message` text. Also: the demo target is accepted, and
+// TableGen's own errors come out the same way.
+//
+// Most descriptions start with Head (lines 1-4); the test's own text then
+// starts at line 5. Rules are reported at their `def` (column 1); constraint
+// expressions at the offending column of the expression, when it is written
+// verbatim on one line.
+//
+// Diagnostics a `.td` cannot trigger, because TableGen rejects the input
+// first or its types rule the mistake out:
+// - "duplicate operator 'X'": operators are keyed by record name, and
+//   TableGen rejects a second `def X`.
+// - "duplicate pattern 'X'": the same for pattern names; unnamed patterns are
+//   rejected by the front end ("a pattern must be named") first.
+// - "unknown operator 'X'" from a Legal, Removed, Mapping, QuantRule or
+//   Kernel: their operator fields have type `Op`. Only a pattern's result
+//   operator can be another record (tested below).
+// - A constraint error without a column: the constraint language reports
+//   every error as a ParseError with one.
+//
+//===----------------------------------------------------------------------===//
+#include "TestSupport.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+#include <string>
+
+using namespace accelgen;
+
+namespace {
+
+/// The start most descriptions share: a target with two versions.
+const std::string Head = R"td(include "ops.td"
+def V1 : Version<"1.0">;
+def V2 : Version<"2.0">;
+def T : Target<"t", [V1, V2]>;
+)td";
+
+/// A description written as t.td in a fresh folder.
+class Td {
+public:
+  explicit Td(llvm::StringRef Text) : Path(Dir.file("t.td")) {
+    test::writeFileBytes(Path, llvm::arrayRefFromStringRef(Text));
+  }
+
+  const std::string &path() const { return Path; }
+
+  /// "<path>:Line:Col: error: ", how a diagnostic at Line:Col starts.
+  std::string at(unsigned Line, unsigned Col) const {
+    return Path + ":" + std::to_string(Line) + ":" + std::to_string(Col) +
+           ": error: ";
+  }
+
+  /// Runs `accelgen-tblgen -dump-model` on the description.
+  test::RunResult run() const {
+    return test::runProgram(ACCELGEN_TBLGEN, {"-dump-model", Path});
+  }
+
+  /// Checks that the description is rejected with exactly \p Expected on
+  /// stderr and nothing on stdout.
+  void rejects(const std::string &Expected) const {
+    test::RunResult R = run();
+    INFO(R.ErrorMessage);
+    CHECK(R.ExitCode == 1);
+    CHECK(R.Stderr == Expected);
+    CHECK(R.Stdout == "");
+  }
+
+private:
+  test::TempDir Dir;
+  std::string Path;
+};
+
+} // namespace
+
+TEST_CASE("the demo target's model dumps without a diagnostic") {
+  std::string Demo = ACCELGEN_SOURCE_DIR "/targets/demo/demo.td";
+  test::RunResult R = test::runProgram(ACCELGEN_TBLGEN, {"-dump-model", Demo});
+  INFO(R.ErrorMessage);
+  CHECK(R.ExitCode == 0);
+  CHECK(R.Stderr == "");
+  CHECK(R.Stdout != "");
+}
+
+//===----------------------------------------------------------------------===//
+// TableGen's own errors
+//===----------------------------------------------------------------------===//
+
+TEST_CASE("diagnostic: TableGen syntax error") {
+  // The ';' ending line 2 is missing; TableGen notices at line 3.
+  Td D(R"td(include "ops.td"
+def V1 : Version<"1.0">
+def T : Target<"t", [V1]>;
+)td");
+  D.rejects(D.at(3, 1) +
+            "Expected '{' to start body or ';' for declaration only\n"
+            "def T : Target<\"t\", [V1]>;\n"
+            "^\n");
+}
+
+TEST_CASE("diagnostic: a required field left unset") {
+  Td D(Head + "def L : Legal<Relu, T, ?, [i8]>;\n");
+  D.rejects(D.at(5, 1) +
+            "Record `L', field `Since' does not have a def initializer!\n"
+            "def L : Legal<Relu, T, ?, [i8]>;\n"
+            "^\n");
+}
+
+//===----------------------------------------------------------------------===//
+// The target and its versions
+//===----------------------------------------------------------------------===//
+
+TEST_CASE("diagnostic: no target") {
+  Td D("include \"ops.td\"\ndef V1 : Version<\"1.0\">;\n");
+  D.rejects(D.path() + ": error: the description defines no Target\n");
+}
+
+TEST_CASE("diagnostic: a second target") {
+  Td D(Head + "def U : Target<\"u\", [V1]>;\n");
+  D.rejects(D.at(5, 1) +
+            "a description defines one target; 'u' is the second\n");
+}
+
+TEST_CASE("diagnostic: target without a name") {
+  Td D(R"td(include "ops.td"
+def V1 : Version<"1.0">;
+def T : Target<"", [V1]>;
+)td");
+  D.rejects(D.at(3, 1) + "target has no name\n");
+}
+
+TEST_CASE("diagnostic: target without versions") {
+  Td D("include \"ops.td\"\ndef T : Target<\"t\", []>;\n");
+  D.rejects(D.at(2, 1) + "target 't' lists no versions\n");
+}
+
+TEST_CASE("diagnostic: version that is not a dotted number") {
+  // Reported at the Version record that names it.
+  Td D(R"td(include "ops.td"
+def V1 : Version<"1.0">;
+def V2 : Version<"2.x">;
+def V3 : Version<"3.">;
+def T : Target<"t", [V1, V2, V3]>;
+)td");
+  D.rejects(D.at(3, 1) +
+            "version '2.x' is not a dotted number such as '2.0'\n" +
+            D.at(4, 1) + "version '3.' is not a dotted number such as '2.0'\n");
+}
+
+TEST_CASE("diagnostic: versions out of order") {
+  // Reported at the target, whose list is in the wrong order.
+  Td Reversed(R"td(include "ops.td"
+def V1 : Version<"1.0">;
+def V2 : Version<"2.0">;
+def T : Target<"t", [V2, V1]>;
+)td");
+  Reversed.rejects(Reversed.at(4, 1) +
+                   "version '1.0' is out of order: versions must be listed "
+                   "oldest first, and '1.0' is not newer than '2.0'\n");
+  Td Twice(R"td(include "ops.td"
+def V1 : Version<"1.0">;
+def T : Target<"t", [V1, V1]>;
+)td");
+  Twice.rejects(Twice.at(3, 1) +
+                "version '1.0' is out of order: versions must be listed "
+                "oldest first, and '1.0' is not newer than '1.0'\n");
+}
+
+TEST_CASE("diagnostic: unknown version") {
+  Td D(Head + R"td(def V3 : Version<"3.0">;
+def : Legal<Relu, T, V3, [i8]>;
+def : QuantRule<Relu, T, SameScale> { let Until = V3; }
+)td");
+  D.rejects(D.at(6, 1) +
+            "unknown version '3.0' of target 't' (versions: 1.0, 2.0)\n" +
+            D.at(7, 1) +
+            "unknown version '3.0' of target 't' (versions: 1.0, 2.0)\n");
+}
+
+//===----------------------------------------------------------------------===//
+// Operators
+//===----------------------------------------------------------------------===//
+
+TEST_CASE("diagnostic: duplicate operator name") {
+  Td D(Head + "def MyRelu : TargetOp<T, \"RELU\", [Input]>;\n");
+  D.rejects(D.at(5, 1) + "duplicate operator name 'RELU'\n");
+}
+
+TEST_CASE("diagnostic: attribute of unknown kind") {
+  Td D(Head + R"td(def ComplexAttr : AttrKind<"complex">;
+def MyOp : TargetOp<T, "MY_OP", [Input], [Attr<"z", ComplexAttr>]>;
+)td");
+  D.rejects(D.at(6, 1) + "attribute 'z' of 'MyOp' has unknown kind 'complex' "
+                         "(kinds: int, float, bool, string, ints)\n");
+}
+
+TEST_CASE("diagnostic: unknown operator") {
+  Td D(Head + "def P : Pattern<T, (Relu $x), (V1 $x)>;\n");
+  D.rejects(D.at(5, 1) + "unknown operator 'V1'\n");
+}
+
+TEST_CASE("diagnostic: unknown data type") {
+  // Reported once: not also as a Legal without types.
+  Td D(Head + R"td(def bf16 : DType<"bf16">;
+def : Legal<Relu, T, V1, [i8, bf16]>;
+def : Kernel<Relu, T, "relu.c.in", [bf16]>;
+)td");
+  D.rejects(D.at(6, 1) + "unknown data type 'bf16'\n" + D.at(7, 1) +
+            "unknown data type 'bf16'\n");
+}
+
+//===----------------------------------------------------------------------===//
+// Constraints
+//===----------------------------------------------------------------------===//
+
+TEST_CASE("diagnostic: constraint with an empty id") {
+  // Inline constraints are reported at the rule that lists them.
+  Td D(Head + "def : Legal<Relu, T, V1, [i8], "
+              "[Constraint<\"\", \"input(0).rank == 4\", \"s\">]>;\n");
+  D.rejects(D.at(5, 1) + "constraint has an empty id\n");
+}
+
+TEST_CASE("diagnostic: constraint without a summary") {
+  // Named constraints are reported at their own record.
+  Td D(Head + R"td(def Rank4 : Constraint<"rank_4", "input(0).rank == 4", "">;
+def : Legal<Relu, T, V1, [i8], [Rank4]>;
+)td");
+  D.rejects(D.at(5, 1) + "constraint 'rank_4' has no summary\n");
+}
+
+TEST_CASE("diagnostic: duplicate constraint id with a different definition") {
+  Td D(Head + R"td(def Rank4 : Constraint<"rank", "input(0).rank == 4", "4-D">;
+def Rank3 : Constraint<"rank", "input(0).rank == 3", "3-D">;
+def : Legal<Relu, T, V1, [i8], [Rank4]>;
+def : Legal<Add, T, V1, [i8], [Rank3]>;
+)td");
+  D.rejects(D.at(6, 1) +
+            "duplicate constraint id 'rank' with a different definition "
+            "(first declared at " +
+            D.path() + ":5:1)\n");
+}
+
+TEST_CASE("diagnostic: constraint with neither an expression nor a C++ "
+          "function") {
+  Td D(Head + "def : Legal<Relu, T, V1, [i8], [Constraint<\"c\", \"\", "
+              "\"s\">]>;\n");
+  D.rejects(D.at(5, 1) +
+            "constraint 'c' has neither an expression nor a C++ function\n");
+}
+
+TEST_CASE("diagnostic: C++ constraint that is not a function name") {
+  Td D(Head + "def : Legal<Relu, T, V1, [i8], "
+              "[CppConstraint<\"c\", \"is-square()\", \"s\">]>;\n");
+  D.rejects(D.at(5, 1) +
+            "constraint 'c': 'is-square()' is not a C++ function name\n");
+}
+
+TEST_CASE("diagnostic: unknown attribute in a constraint") {
+  // Line 6: the expression starts in column 30.
+  // Line 8: it starts in column 6; `colour` is its column 23.
+  // Line 10: a [{...}] string; the expression starts in column 59.
+  Td D(Head + R"td(def : Legal<Relu, T, V1, [i8], [
+  Constraint<"relu_colour", "colour == 1", "s">]>;
+def Colour : Constraint<"add_colour",
+    "input(0).rank == 4 && colour == 1", "s">;
+def : Legal<Add, T, V1, [i8], [Colour]>;
+def : Legal<Sub, T, V1, [i8], [Constraint<"sub_colour", [{colour == 1}], "s">]>;
+)td");
+  D.rejects(D.at(6, 30) +
+            "constraint 'relu_colour': unknown attribute 'colour' (column 1 "
+            "of \"colour == 1\")\n" +
+            D.at(8, 28) +
+            "constraint 'add_colour': unknown attribute 'colour' (column 23 "
+            "of \"input(0).rank == 4 && colour == 1\")\n" +
+            D.at(10, 59) +
+            "constraint 'sub_colour': unknown attribute 'colour' (column 1 "
+            "of \"colour == 1\")\n");
+}
+
+TEST_CASE("diagnostic: type error in a constraint") {
+  // Line 6: the expression starts in column 27; `==` is its column 9.
+  // Line 8: a quantization check; the expression starts in column 41, `&&`
+  // is its column 10.
+  Td D(Head + R"td(def : Legal<Conv2D, T, V1, [i8], [
+  Constraint<"conv_pad", "padding == 1", "s">]>;
+def : QuantRule<Conv2D, T, QuantCheck> {
+  let Check = Constraint<"conv_check", "stride_h && true", "s">;
+}
+)td");
+  D.rejects(D.at(6, 35) +
+            "constraint 'conv_pad': type mismatch in comparison ('string' vs "
+            "'int') (column 9 of \"padding == 1\")\n" +
+            D.at(8, 50) +
+            "constraint 'conv_check': operator '&&' needs bool operands, found "
+            "'int' (column 10 of \"stride_h && true\")\n");
+}
+
+TEST_CASE("diagnostic: syntax error in a constraint") {
+  // Line 6: the expression starts in column 28; `=` is its column 15.
+  // Line 8 has escapes, so columns of the text and of the expression differ:
+  // reported at the rule (line 7), the message giving the column.
+  Td D(Head + R"td(def : Legal<Relu, T, V1, [i8], [
+  Constraint<"relu_rank", "input(0).rank = 4", "s">]>;
+def : Legal<Conv2D, T, V1, [i8], [
+  Constraint<"conv_pad", "padding == \"SAME\" && stride_h = 1", "s">]>;
+)td");
+  D.rejects(D.at(6, 42) +
+            "constraint 'relu_rank': unknown operator '=' (did you mean "
+            "'=='?) (column 15 of \"input(0).rank = 4\")\n" +
+            D.at(7, 1) +
+            "constraint 'conv_pad': unknown operator '=' (did you mean "
+            "'=='?) (column 31 of \"padding == \"SAME\" && stride_h = 1\")\n");
+}
+
+//===----------------------------------------------------------------------===//
+// Legality
+//===----------------------------------------------------------------------===//
+
+TEST_CASE("diagnostic: two rules for one operator and version") {
+  Td D(Head + R"td(def : Legal<Relu, T, V1, [i8]>;
+def : Legal<Relu, T, V1, [u8]>;
+def : Legal<Add, T, V2, [i8]>;
+def : Removed<Add, T, V2>;
+)td");
+  D.rejects(D.at(6, 1) +
+            "operator 'Relu' already has a rule for version 1.0 "
+            "(at " +
+            D.path() + ":5:1)\n" + D.at(8, 1) +
+            "operator 'Add' already has a rule for version 2.0 (at " +
+            D.path() + ":7:1)\n");
+}
+
+TEST_CASE("diagnostic: removed operator that was never legal") {
+  Td D(Head + R"td(def : Removed<Relu, T, V1>;
+def : Legal<Relu, T, V2, [i8]>;
+)td");
+  D.rejects(D.at(5, 1) + "operator 'Relu' is removed at version 1.0 but was "
+                         "never legal before\n");
+}
+
+TEST_CASE("diagnostic: legal with no data type") {
+  Td D(Head + "def : Legal<Relu, T, V1, []>;\n");
+  D.rejects(D.at(5, 1) + "operator 'Relu' is legal with no data type: list at "
+                         "least one\n");
+}
+
+TEST_CASE("diagnostic: unknown quantization scheme") {
+  Td D(Head + R"td(def Blockwise : QuantScheme<"blockwise", 1, 0>;
+def : Legal<Conv2D, T, V1, [i8]> { let WeightSchemes = [Blockwise]; }
+)td");
+  D.rejects(D.at(6, 1) + "unknown quantization scheme 'blockwise' (schemes: "
+                         "asymmetric_per_tensor, symmetric_per_tensor, "
+                         "symmetric_per_channel, asymmetric_per_channel)\n");
+}
+
+TEST_CASE("diagnostic: drop of an unknown constraint") {
+  Td D(Head + R"td(def : Legal<Relu, T, V1, [i8], [
+  Constraint<"rank_4", "input(0).rank == 4", "s">]>;
+def : Legal<Relu, T, V2, []> { let Drops = ["rank4"]; }
+)td");
+  D.rejects(D.at(7, 1) + "cannot drop constraint 'rank4': operator 'Relu' has "
+                         "no such constraint before version 2.0\n");
+}
+
+TEST_CASE("diagnostic: constraint listed twice") {
+  // Reported at the rule that lists it, not at the constraint.
+  Td D(Head + R"td(def Rank4 : Constraint<"rank_4", "input(0).rank == 4", "s">;
+def : Legal<Relu, T, V1, [i8], [Rank4, Rank4]>;
+)td");
+  D.rejects(D.at(6, 1) +
+            "constraint 'rank_4' is listed twice for operator 'Relu'\n");
+}
+
+//===----------------------------------------------------------------------===//
+// Mappings
+//===----------------------------------------------------------------------===//
+
+TEST_CASE("diagnostic: attribute setting not of the form name=value") {
+  Td D(Head + R"td(def : Mapping<Conv2D, DepthwiseConv2D, T> {
+  let SetAttrs = ["depth_multiplier", "=1"];
+}
+)td");
+  D.rejects(D.at(5, 1) +
+            "attribute setting 'depth_multiplier' is not of the "
+            "form name=value\n" +
+            D.at(5, 1) +
+            "attribute setting '=1' is not of the form name=value\n");
+}
+
+TEST_CASE("diagnostic: attribute setting for an attribute the operator does "
+          "not have") {
+  Td D(Head + R"td(def : Mapping<Conv2D, DepthwiseConv2D, T> {
+  let SetAttrs = ["colour=red"];
+}
+)td");
+  D.rejects(D.at(5, 1) +
+            "operator 'DepthwiseConv2D' has no attribute 'colour'\n");
+}
+
+//===----------------------------------------------------------------------===//
+// Quantization rules
+//===----------------------------------------------------------------------===//
+
+TEST_CASE("diagnostic: quantization rule ending before it starts") {
+  Td D(Head + R"td(def : QuantRule<Relu, T, SameScale> {
+  let Since = V2;
+  let Until = V1;
+}
+)td");
+  D.rejects(D.at(5, 1) + "quantization rule ends at version 1.0, before it "
+                         "starts at 2.0\n");
+}
+
+TEST_CASE("diagnostic: unknown quantization relation") {
+  Td D(Head + R"td(def Odd : QuantRelation<"odd">;
+def : QuantRule<Relu, T, Odd>;
+)td");
+  D.rejects(D.at(6, 1) + "unknown quantization relation 'odd' (relations: "
+                         "same_scale, forward_output_to_inputs, "
+                         "bias_scale_product, fixed_output, check)\n");
+}
+
+TEST_CASE("diagnostic: unknown quantization action") {
+  Td D(Head + R"td(def Ignore : QuantAction<"ignore">;
+def : QuantRule<Relu, T, SameScale, Ignore>;
+)td");
+  D.rejects(D.at(6, 1) +
+            "unknown action 'ignore' (actions: reject, "
+            "insert_requantize_before, insert_requantize_after)\n");
+}
+
+TEST_CASE("diagnostic: condition on a quantization rule other than 'check'") {
+  Td D(Head + R"td(def : QuantRule<Relu, T, SameScale> {
+  let Check = Constraint<"c", "input(0).rank == 4", "s">;
+}
+)td");
+  D.rejects(D.at(5, 1) +
+            "only a 'check' quantization rule takes a condition\n");
+}
+
+TEST_CASE("diagnostic: 'check' quantization rule without a condition") {
+  Td D(Head + "def : QuantRule<Relu, T, QuantCheck>;\n");
+  D.rejects(D.at(5, 1) + "a 'check' quantization rule needs a condition\n");
+}
+
+TEST_CASE("diagnostic: fixed output scale that is not a positive number") {
+  Td D(Head +
+       R"td(def : QuantRule<Softmax, T, FixedOutput> { let Scale = "1/256"; }
+def : QuantRule<Logistic, T, FixedOutput> { let Scale = "-0.5"; }
+def : QuantRule<Tanh, T, FixedOutput>;
+)td");
+  D.rejects(
+      D.at(5, 1) + "fixed output scale '1/256' is not a positive number\n" +
+      D.at(6, 1) + "fixed output scale '-0.5' is not a positive number\n" +
+      D.at(7, 1) + "fixed output scale '' is not a positive number\n");
+}
+
+//===----------------------------------------------------------------------===//
+// Fusion patterns
+//===----------------------------------------------------------------------===//
+
+TEST_CASE("diagnostic: unnamed pattern") {
+  Td D(Head + "def : Pattern<T, (Relu $x), (Relu $x)>;\n");
+  D.rejects(D.at(5, 1) + "a pattern must be named (def NAME : Pattern<...>)\n");
+}
+
+TEST_CASE("diagnostic: pattern source node that is not an operator") {
+  Td D(Head + "def P : Pattern<T, (Relu (V1 $x)), (Relu $x)>;\n");
+  D.rejects(D.at(5, 1) + "pattern 'P': 'V1' is not an operator\n");
+}
+
+TEST_CASE("diagnostic: pattern source operand neither an operator nor a "
+          "$name") {
+  Td D(Head + "def P : Pattern<T, (Add $x, 3), (Relu $x)>;\n");
+  D.rejects(D.at(5, 1) + "pattern 'P': operand 1 of 'Add' must be a nested "
+                         "operator or a $name\n");
+}
+
+TEST_CASE("diagnostic: captured pattern result") {
+  Td D(Head + "def P : Pattern<T, (Relu $x), (Relu:$r $x)>;\n");
+  D.rejects(D.at(5, 1) +
+            "pattern 'P': the result operator cannot be captured\n");
+}
+
+TEST_CASE("diagnostic: pattern result operand that is not a $name") {
+  Td D(Head + R"td(def P : Pattern<T, (Add $x, $y), (Add $x, (Relu $y))>;
+def Q : Pattern<T, (Add $x, $y), (Add ?, $y)>;
+)td");
+  D.rejects(
+      D.at(5, 1) + "pattern 'P': operand 1 of the result must be a $name\n" +
+      D.at(6, 1) + "pattern 'Q': operand 0 of the result must be a $name\n");
+}
+
+TEST_CASE("diagnostic: pattern capture bound twice") {
+  Td D(Head + "def P : Pattern<T, (Relu:$a (Relu:$a $x)), (Relu $x)>;\n");
+  D.rejects(D.at(5, 1) + "pattern 'P': capture 'a' is bound twice\n");
+}
+
+TEST_CASE("diagnostic: pattern value bound twice") {
+  // Also when the name already names a matched operator.
+  Td D(Head + R"td(def P : Pattern<T, (Add $x, $x), (Relu $x)>;
+def Q : Pattern<T, (Relu:$x $x), (Relu $x)>;
+)td");
+  D.rejects(D.at(5, 1) + "pattern 'P': value '$x' is bound twice\n" +
+            D.at(6, 1) + "pattern 'Q': value '$x' is bound twice\n");
+}
+
+TEST_CASE("diagnostic: pattern operator given too many operands") {
+  Td D(Head + "def P : Pattern<T, (Relu $x, $y), (Add $x, $y)>;\n");
+  D.rejects(D.at(5, 1) +
+            "pattern 'P': 'Relu' takes 1 operands, the pattern gives 2\n");
+}
+
+TEST_CASE("diagnostic: pattern result capture not bound in the source") {
+  Td D(Head + "def P : Pattern<T, (Relu $x), (Add $x, $y)>;\n");
+  D.rejects(D.at(5, 1) + "pattern 'P': capture '$y' is used in the result but "
+                         "not bound in the source\n");
+}
+
+//===----------------------------------------------------------------------===//
+// Kernels
+//===----------------------------------------------------------------------===//
+
+TEST_CASE("diagnostic: kernel without a template") {
+  Td D(Head + "def : Kernel<Relu, T, \"\", [i8]>;\n");
+  D.rejects(D.at(5, 1) + "kernel names no template\n");
+}
