@@ -347,13 +347,6 @@ TEST_CASE("runConstraintProbe reports wrong verdicts and unbuildable cases") {
 }
 
 // One test per constraint: "DemoTargetTest:demo/<constraint>".
-#define ACCELGEN_CONSTRAINT_TEST(Name, Index)                                  \
-  TEST_CASE("demo/" #Name) {                                                   \
-    const ConstraintProbe &P = demo::ConstraintProbes[Index];                  \
-    CHECK(P.NumCases > 0);                                                     \
-    std::vector<std::string> Failures = runConstraintProbe(P);                 \
-    for (const std::string &F : Failures)                                      \
-      FAIL_CHECK(F);                                                           \
-  }
-#define GET_CONSTRAINT_TEST_CASES
-#include "ConstraintTests.inc"
+#define ACCELGEN_PROBE_TARGET demo
+#define ACCELGEN_PROBE_NAMESPACE demo
+#include "ConstraintProbeTests.h"

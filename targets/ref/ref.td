@@ -1,0 +1,104 @@
+//===- ref.td - The reference CPU target ----------------------------------===//
+//
+// "ref" runs every operator on the CPU with the C99 reference kernels of
+// lib/kernels/c, whose integer arithmetic is TensorFlow Lite's reference
+// arithmetic bit for bit. Every other target falls back to it. The limits
+// below are the kernels' own: shapes up to REF_MAX_RANK (6) dimensions where
+// a kernel walks arbitrary ranks, NHWC 4-D tensors for convolutions and
+// pools, the weight schemes the weight schemes are checked when the kernel is chosen.
+// What is not listed (UNIDIRECTIONAL_SEQUENCE_LSTM, CONV_3D, ...) is not
+// supported by target ref.
+//
+//===----------------------------------------------------------------------===//
+
+include "ops.td"
+
+def Ref1 : Version<"1">;
+def Ref : Target<"ref", [Ref1]> {
+  let Description = "Reference C kernels on the host CPU";
+}
+
+defvar AllTypes = [i8, u8, f32];
+
+def Nhwc : Constraint<"ref_nhwc", "input(0).rank == 4 && output(0).rank == 4",
+                      "input and output must be 4-D (NHWC)">;
+def FilterConstant : Constraint<"ref_filter_constant", "input(1).is_constant",
+                                "weights must be constant">;
+def StridesPositive : Constraint<"ref_strides",
+    "stride_h >= 1 && stride_w >= 1", "strides must be at least 1">;
+def DilationsPositive : Constraint<"ref_dilations",
+    "dilation_h >= 1 && dilation_w >= 1", "dilations must be at least 1">;
+def MaxRank6 : Constraint<"ref_max_rank",
+    "input(0).rank <= 6 && output(0).rank <= 6",
+    "tensors must have at most 6 dimensions">;
+def BinaryMaxRank6 : Constraint<"ref_binary_max_rank",
+    "input(0).rank <= 6 && input(1).rank <= 6 && output(0).rank <= 6",
+    "tensors must have at most 6 dimensions">;
+
+def : Legal<Conv2D, Ref, Ref1, AllTypes,
+            [Nhwc, FilterConstant, StridesPositive, DilationsPositive]>;
+def : Legal<DepthwiseConv2D, Ref, Ref1, AllTypes,
+            [Nhwc, FilterConstant, StridesPositive, DilationsPositive,
+             Constraint<"ref_depth_multiplier", "depth_multiplier >= 1",
+                        "depth multiplier must be at least 1">]>;
+def : Legal<FullyConnected, Ref, Ref1, AllTypes, [FilterConstant,
+    Constraint<"ref_fc_filter_2d", "input(1).rank == 2",
+               "weights must be 2-D [units, depth]">]>;
+def : Legal<AveragePool2D, Ref, Ref1, AllTypes, [Nhwc, StridesPositive,
+    Constraint<"ref_pool_filter", "filter_h >= 1 && filter_w >= 1",
+               "the window must be at least 1 x 1">]>;
+def : Legal<MaxPool2D, Ref, Ref1, AllTypes, [Nhwc, StridesPositive,
+    Constraint<"ref_pool_filter", "filter_h >= 1 && filter_w >= 1",
+               "the window must be at least 1 x 1">]>;
+
+def : Legal<Add, Ref, Ref1, AllTypes, [BinaryMaxRank6]>;
+def : Legal<Sub, Ref, Ref1, AllTypes, [BinaryMaxRank6]>;
+def : Legal<Mul, Ref, Ref1, AllTypes, [BinaryMaxRank6]>;
+
+def : Legal<Reshape, Ref, Ref1, AllTypes>;
+def : Legal<Squeeze, Ref, Ref1, AllTypes>;
+def : Legal<ExpandDims, Ref, Ref1, AllTypes>;
+def : Legal<Transpose, Ref, Ref1, AllTypes, [MaxRank6]>;
+def : Legal<Pad, Ref, Ref1, AllTypes, [MaxRank6]>;
+def : Legal<Concatenation, Ref, Ref1, AllTypes, [MaxRank6]>;
+def : Legal<StridedSlice, Ref, Ref1, AllTypes, [MaxRank6]>;
+def : Legal<Mean, Ref, Ref1, AllTypes, [MaxRank6]>;
+
+def : Legal<Softmax, Ref, Ref1, AllTypes>;
+def : Legal<Logistic, Ref, Ref1, AllTypes>;
+def : Legal<Tanh, Ref, Ref1, AllTypes>;
+def : Legal<Relu, Ref, Ref1, AllTypes>;
+def : Legal<Relu6, Ref, Ref1, AllTypes>;
+def : Legal<LeakyRelu, Ref, Ref1, AllTypes>;
+def : Legal<HardSwish, Ref, Ref1, AllTypes>;
+def : Legal<Quantize, Ref, Ref1, AllTypes>;
+def : Legal<Dequantize, Ref, Ref1, [i8, u8]>;
+def : Legal<Requantize, Ref, Ref1, [i8, u8]>;
+
+// The C sources holding each operator's kernels (lib/kernels/c).
+def : Kernel<Conv2D, Ref, "ref_conv.c", AllTypes>;
+def : Kernel<DepthwiseConv2D, Ref, "ref_depthwise_conv.c", AllTypes>;
+def : Kernel<FullyConnected, Ref, "ref_fully_connected.c", AllTypes>;
+def : Kernel<AveragePool2D, Ref, "ref_pooling.c", AllTypes>;
+def : Kernel<MaxPool2D, Ref, "ref_pooling.c", AllTypes>;
+def : Kernel<Add, Ref, "ref_elementwise.c", AllTypes>;
+def : Kernel<Sub, Ref, "ref_elementwise.c", AllTypes>;
+def : Kernel<Mul, Ref, "ref_elementwise.c", AllTypes>;
+def : Kernel<Reshape, Ref, "ref_reshape.c", AllTypes>;
+def : Kernel<Squeeze, Ref, "ref_reshape.c", AllTypes>;
+def : Kernel<ExpandDims, Ref, "ref_reshape.c", AllTypes>;
+def : Kernel<Transpose, Ref, "ref_transpose.c", AllTypes>;
+def : Kernel<Pad, Ref, "ref_pad.c", AllTypes>;
+def : Kernel<Concatenation, Ref, "ref_concat.c", AllTypes>;
+def : Kernel<StridedSlice, Ref, "ref_strided_slice.c", AllTypes>;
+def : Kernel<Mean, Ref, "ref_reduce.c", AllTypes>;
+def : Kernel<Softmax, Ref, "ref_softmax.c", AllTypes>;
+def : Kernel<Logistic, Ref, "ref_activations.c", AllTypes>;
+def : Kernel<Tanh, Ref, "ref_activations.c", AllTypes>;
+def : Kernel<Relu, Ref, "ref_activations.c", AllTypes>;
+def : Kernel<Relu6, Ref, "ref_activations.c", AllTypes>;
+def : Kernel<LeakyRelu, Ref, "ref_activations.c", AllTypes>;
+def : Kernel<HardSwish, Ref, "ref_activations.c", AllTypes>;
+def : Kernel<Quantize, Ref, "ref_quantize.c", AllTypes>;
+def : Kernel<Dequantize, Ref, "ref_quantize.c", [i8, u8]>;
+def : Kernel<Requantize, Ref, "ref_quantize.c", [i8, u8]>;

@@ -1,0 +1,28 @@
+//===- ConstraintProbeTests.h - One test per generated constraint probe ---===//
+//
+// Included by a target's test program after its ConstraintTests.inc tables,
+// with ACCELGEN_PROBE_TARGET naming the target ("demo") and
+// ACCELGEN_PROBE_NAMESPACE its generated namespace: declares one doctest test
+// case "<target>/<constraint>" per line of the file's
+// GET_CONSTRAINT_TEST_CASES section, which runs that constraint's boundary
+// cases through target::runConstraintProbe.
+//
+//===----------------------------------------------------------------------===//
+#include "target/ConstraintProbe.h"
+
+#include <doctest/doctest.h>
+
+#define ACCELGEN_PROBE_STR2(X) #X
+#define ACCELGEN_PROBE_STR(X) ACCELGEN_PROBE_STR2(X)
+
+#define ACCELGEN_CONSTRAINT_TEST(Name, Index)                                  \
+  TEST_CASE(ACCELGEN_PROBE_STR(ACCELGEN_PROBE_TARGET) "/" #Name) {             \
+    const accelgen::target::ConstraintProbe &P =                               \
+        ACCELGEN_PROBE_NAMESPACE::ConstraintProbes[Index];                     \
+    CHECK(P.NumCases > 0);                                                     \
+    for (const std::string &F : accelgen::target::runConstraintProbe(P))       \
+      FAIL_CHECK(F);                                                           \
+  }
+#define GET_CONSTRAINT_TEST_CASES
+#include "ConstraintTests.inc"
+#undef ACCELGEN_CONSTRAINT_TEST

@@ -1,0 +1,91 @@
+//===- RefTargetTest.cpp - The reference target's generated legality -----===//
+//
+// ref.td must accept every operator of the shared conformance models the
+// reference kernels run, and reject the LSTM operator with a clear reason.
+// Then each constraint of ref.td runs its generated boundary cases.
+//
+//===----------------------------------------------------------------------===//
+#include "TestSupport.h"
+
+#include "import/TFLiteImporter.h"
+#include "target/ConstraintProbe.h"
+#include "target/ConstraintRuntime.h"
+#include "target/Legality.h"
+#include "target/Legalize.h"
+#include "target/TargetInfo.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#define GET_LEGALITY_DECL
+#include "Legality.inc"
+#define GET_CONSTRAINT_TESTS_DECL
+#define GET_CONSTRAINT_TESTS_IMPL
+#include "ConstraintTests.inc"
+
+namespace accelgen::targets::ref {
+std::unique_ptr<target::TargetInfo> createTargetInfo();
+} // namespace accelgen::targets::ref
+
+using namespace accelgen;
+
+namespace {
+
+const char *const LstmModels[] = {"tflm_mnist_lstm_int8",
+                                  "coral_keras_lstm_mnist_ptq"};
+
+bool isLstmModel(llvm::StringRef Stem) {
+  return llvm::is_contained(LstmModels, Stem);
+}
+
+/// The shared models, by file stem; fails the test when there are none.
+std::vector<std::string> sharedModels() {
+  std::string Dir = test::sharedDir() + "/models";
+  std::vector<std::string> Stems;
+  std::error_code EC;
+  for (llvm::sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC;
+       It.increment(EC))
+    if (llvm::sys::path::extension(It->path()) == ".tflite")
+      Stems.push_back(llvm::sys::path::stem(It->path()).str());
+  std::sort(Stems.begin(), Stems.end());
+  INFO("the shared conformance folder is missing or empty: " << Dir
+       << " (set ACCELGEN_SHARED_DIR)");
+  REQUIRE(!Stems.empty());
+  return Stems;
+}
+
+} // namespace
+
+TEST_CASE("ref runs every operator of the conformance models except LSTM") {
+  auto Ref = targets::ref::createTargetInfo();
+  for (const std::string &Stem : sharedModels()) {
+    CAPTURE(Stem);
+    auto Imported = tflite::importModelFile(test::sharedDir() + "/models/" +
+                                            Stem + ".tflite");
+    REQUIRE(static_cast<bool>(Imported));
+    ir::Graph G = Imported->Model->main();
+    target::LegalizeReport R = target::legalize(G, *Ref, 0);
+    for (const target::OpLegalization &Op : R.Ops) {
+      CAPTURE(Op.OriginalIndex);
+      CAPTURE(Op.OriginalType);
+      if (Op.OriginalType == "UNIDIRECTIONAL_SEQUENCE_LSTM") {
+        CHECK(isLstmModel(Stem));
+        CHECK_FALSE(Op.Legal);
+        REQUIRE(Op.Why.size() == 1);
+        CHECK(Op.Why[0].ConstraintId == "unsupported_operator");
+        CHECK(Op.Why[0].Message == "operator UNIDIRECTIONAL_SEQUENCE_LSTM is "
+                                   "not supported by target ref");
+        continue;
+      }
+      std::string Reasons;
+      for (const target::Rejection &W : Op.Why)
+        Reasons += W.ConstraintId + ": " + W.Message + "\n";
+      INFO(Reasons);
+      CHECK(Op.Legal);
+    }
+  }
+}
+
+#define ACCELGEN_PROBE_TARGET ref
+#define ACCELGEN_PROBE_NAMESPACE accelgen::targets::ref
+#include "ConstraintProbeTests.h"
