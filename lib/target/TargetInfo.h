@@ -47,11 +47,30 @@ public:
   void setPatterns(llvm::ArrayRef<PatternDesc> P) { Patterns = P; }
   llvm::ArrayRef<PatternDesc> patterns() const { return Patterns; }
 
+  /// Estimated cycles of one operator at a version; nullopt when the target
+  /// has no estimate for it.
+  using CostFn = std::optional<double> (*)(const ir::Graph &G,
+                                           const ir::Operator &Op,
+                                           unsigned Version);
+  void setCostModel(CostFn Fn) { Cost = Fn; }
+  /// The estimated cycles of \p Op at \p Version, or nullopt without a cost
+  /// model or an estimate for its type.
+  std::optional<double> estimateCycles(const ir::Graph &G,
+                                       const ir::Operator &Op,
+                                       unsigned Version) const {
+    return Cost ? Cost(G, Op, Version) : std::nullopt;
+  }
+  /// Cycles to move one tensor between this target and the CPU.
+  void setSwitchCycles(double C) { SwitchCycles = C; }
+  double switchCycles() const { return SwitchCycles; }
+
 private:
   std::string Name;
   std::vector<std::string> Versions;
   std::map<std::string, std::unique_ptr<OpSetup>, std::less<>> Setups;
   llvm::ArrayRef<PatternDesc> Patterns;
+  CostFn Cost = nullptr;
+  double SwitchCycles = 0;
 };
 
 /// The targets linked into this program, by name.
