@@ -1,0 +1,282 @@
+/*===- ref_fixedpoint.h - Fixed-point arithmetic of the reference kernels -===*
+ *
+ * Every integer helper the reference kernels use, in one place, with the exact
+ * rounding and saturation of TensorFlow Lite's reference integer kernels
+ * (double-rounding MultiplyByQuantizedMultiplier, the gemmlowp fixed-point
+ * exp / logistic / tanh / reciprocal evaluations). Each helper states its
+ * contract; the preconditions are the ones TensorFlow Lite's own helpers
+ * assume, and KernelParams only produces parameters that satisfy them.
+ *
+ * Shift convention, used by every params struct: a field named `*left_shift`
+ * holds the power-of-two exponent of a quantized multiplier, as frexp gives it.
+ * A positive value shifts left, a negative value shifts right (rounding). It is
+ * never stored negated.
+ *
+ * A quantized multiplier is an int32 `m` in [2^30, 2^31) (or 0) standing for
+ * the real number m / 2^31; with `left_shift` e the real factor applied is
+ * m * 2^(e - 31).
+ *
+ * Assumptions on the C implementation, checked at compile time: two's
+ * complement int32_t (guaranteed by <stdint.h>), and `>>` on a negative signed
+ * integer shifting arithmetically (implementation-defined in C99; true of GCC,
+ * Clang, MSVC and every compiler TensorFlow Lite itself supports).
+ *
+ *===----------------------------------------------------------------------===*/
+#ifndef ACCELGEN_REF_FIXEDPOINT_H
+#define ACCELGEN_REF_FIXEDPOINT_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Fails to compile (negative array size) where `>>` is not arithmetic. */
+typedef char ref_requires_arithmetic_right_shift[((-8) >> 1) == -4 ? 1 : -1];
+
+/* --- saturation ---------------------------------------------------------- */
+
+/* Clamps x to [lo, hi]; requires lo <= hi. */
+static inline int32_t ref_clamp_i32(int32_t x, int32_t lo, int32_t hi) {
+  return x < lo ? lo : (x > hi ? hi : x);
+}
+
+/* Saturates x to the int8 range [-128, 127]. */
+static inline int8_t ref_saturate_i8(int32_t x) {
+  return (int8_t)ref_clamp_i32(x, INT8_MIN, INT8_MAX);
+}
+
+/* Saturates x to the uint8 range [0, 255]. */
+static inline uint8_t ref_saturate_u8(int32_t x) {
+  return (uint8_t)ref_clamp_i32(x, 0, UINT8_MAX);
+}
+
+/* Saturates x to the int16 range. */
+static inline int16_t ref_saturate_i16(int32_t x) {
+  return (int16_t)ref_clamp_i32(x, INT16_MIN, INT16_MAX);
+}
+
+/* x * 2^shift with two's complement wrap-around, for 0 <= shift <= 31. The
+ * callers' contracts keep the product in range (TensorFlow Lite multiplies in
+ * int32 and relies on the same); going through uint32 keeps an out-of-range
+ * product from being undefined behaviour. */
+static inline int32_t ref_shl_i32(int32_t x, int32_t shift) {
+  return (int32_t)((uint32_t)x << shift);
+}
+
+/* --- the quantized multiplier -------------------------------------------- */
+
+/* SaturatingRoundingDoublingHighMul: the high 32 bits of 2*a*b, rounded to
+ * nearest with ties away from zero; (a*b)/2^31 for Q0.31 operands.
+ * Exact: the 64-bit product cannot overflow. Saturates the single overflowing
+ * case a == b == INT32_MIN to INT32_MAX. */
+static inline int32_t ref_srdhm_i32(int32_t a, int32_t b) {
+  int64_t ab;
+  int64_t nudge;
+  if (a == b && a == INT32_MIN)
+    return INT32_MAX;
+  ab = (int64_t)a * (int64_t)b;
+  nudge = ab >= 0 ? ((int64_t)1 << 30) : (1 - ((int64_t)1 << 30));
+  /* Division truncates toward zero; with the nudge this rounds half away
+   * from zero. The quotient fits in int32 for every (a, b) but the case
+   * excluded above. */
+  return (int32_t)((ab + nudge) / ((int64_t)1 << 31));
+}
+
+/* RoundingDivideByPOT: x / 2^exponent rounded to nearest, ties away from
+ * zero, for 0 <= exponent <= 31. Never overflows. */
+static inline int32_t ref_rounding_divide_by_pot(int32_t x, int32_t exponent) {
+  const int32_t mask = (int32_t)(((int64_t)1 << exponent) - 1);
+  const int32_t remainder = x & mask;
+  const int32_t threshold = (mask >> 1) + (x < 0 ? 1 : 0);
+  return (x >> exponent) + (remainder > threshold ? 1 : 0);
+}
+
+/* MultiplyByQuantizedMultiplier with TensorFlow Lite's default double
+ * rounding: x * multiplier / 2^31 * 2^left_shift, computed as
+ *   RoundingDivideByPOT(SRDHM(x * 2^max(left_shift, 0), multiplier),
+ *                       max(-left_shift, 0)).
+ * Contract: -31 <= left_shift <= 30, and x * 2^max(left_shift, 0) fits in
+ * int32 (it wraps otherwise, as TensorFlow Lite's int32 product does). Two
+ * roundings (one in SRDHM, one in the divide) is what the reference kernels
+ * do; a single-rounding implementation differs by one step on some inputs. */
+static inline int32_t ref_multiply_by_quantized_multiplier(
+    int32_t x, int32_t multiplier, int32_t left_shift) {
+  const int32_t left = left_shift > 0 ? left_shift : 0;
+  const int32_t right = left_shift > 0 ? 0 : -left_shift;
+  return ref_rounding_divide_by_pot(ref_srdhm_i32(ref_shl_i32(x, left),
+                                                  multiplier),
+                                    right);
+}
+
+/* --- int16 helpers (HARD_SWISH) ------------------------------------------ */
+
+/* SRDHM on int16 operands: (a*b)/2^15 rounded half away from zero;
+ * INT16_MIN * INT16_MIN saturates to INT16_MAX. */
+static inline int16_t ref_srdhm_i16(int16_t a, int16_t b) {
+  int32_t ab;
+  int32_t nudge;
+  if (a == b && a == INT16_MIN)
+    return INT16_MAX;
+  ab = (int32_t)a * (int32_t)b;
+  nudge = ab >= 0 ? (1 << 14) : (1 - (1 << 14));
+  return (int16_t)((ab + nudge) / (1 << 15));
+}
+
+/* SaturatingDoublingHighMul on int16 operands: (a*b)/2^15 truncated toward
+ * zero (no rounding nudge); INT16_MIN * INT16_MIN saturates to INT16_MAX. */
+static inline int16_t ref_sdhm_i16(int16_t a, int16_t b) {
+  if (a == b && a == INT16_MIN)
+    return INT16_MAX;
+  return (int16_t)(((int32_t)a * (int32_t)b) / (1 << 15));
+}
+
+/* value * 2^amount saturated to int16, for 0 <= amount <= 15. */
+static inline int16_t ref_saturating_left_shift_i16(int16_t value,
+                                                    int32_t amount) {
+  return ref_saturate_i16((int32_t)value * (1 << amount));
+}
+
+/* --- gemmlowp-style fixed point ------------------------------------------
+ * A Q(k) value is an int32 raw r standing for r / 2^(31 - k): k integer bits,
+ * 31 - k fractional bits. Q0 "one" is INT32_MAX (1.0 itself is not
+ * representable); Q2 one is 2^29. Products of Qa and Qb are Q(a+b) via SRDHM;
+ * sums are plain int32 sums (operands are kept small enough not to wrap). */
+
+/* x * 2^exponent for -31 <= exponent <= 31: a saturating left shift for a
+ * positive exponent, a rounding divide for a negative one. */
+static inline int32_t ref_saturating_rounding_mul_by_pot(int32_t x,
+                                                         int32_t exponent) {
+  if (exponent > 0) {
+    const int32_t threshold = (int32_t)(((int64_t)1 << (31 - exponent)) - 1);
+    if (x > threshold)
+      return INT32_MAX;
+    if (x < -threshold)
+      return INT32_MIN;
+    return ref_shl_i32(x, exponent);
+  }
+  if (exponent < 0)
+    return ref_rounding_divide_by_pot(x, -exponent);
+  return x;
+}
+
+/* (a + b) / 2 rounded half away from zero, without overflow. */
+static inline int32_t ref_rounding_half_sum(int32_t a, int32_t b) {
+  const int64_t sum = (int64_t)a + (int64_t)b;
+  const int64_t sign = sum >= 0 ? 1 : -1;
+  return (int32_t)((sum + sign) / 2);
+}
+
+/* exp(a) for a Q0 value a in [-1/4, 0): a fourth-order Taylor expansion
+ * around -1/8. Result Q0. */
+static inline int32_t ref_exp_on_interval_neg_quarter_to_0(int32_t a) {
+  const int32_t exp_neg_one_eighth = 1895147668; /* exp(-1/8), Q0 */
+  const int32_t one_third = 715827883;           /* 1/3, Q0 */
+  const int32_t x = a + (1 << 28);               /* a + 1/8 */
+  const int32_t x2 = ref_srdhm_i32(x, x);
+  const int32_t x3 = ref_srdhm_i32(x2, x);
+  const int32_t x4 = ref_srdhm_i32(x2, x2);
+  const int32_t x4_over_4 = ref_rounding_divide_by_pot(x4, 2);
+  const int32_t poly = ref_rounding_divide_by_pot(
+      ref_srdhm_i32(x4_over_4 + x3, one_third) + x2, 1);
+  return exp_neg_one_eighth + ref_srdhm_i32(exp_neg_one_eighth, x + poly);
+}
+
+/* exp(a) for a Q(integer_bits) value a <= 0, 1 <= integer_bits <= 5 (the
+ * kernels use 4 and 5). Result Q0; exp(0) is INT32_MAX. The input splits into
+ * a part in [-1/4, 0) evaluated by the polynomial and a multiple of 1/4 whose
+ * bits select products with exp(-2^k) constants (a barrel shifter). */
+static inline int32_t ref_exp_on_negative_values(int32_t a,
+                                                 int32_t integer_bits) {
+  /* exp(-2^k) in Q0 for k = -2 .. 4. */
+  static const int32_t exp_neg_pot[7] = {1672461947, 1302514674, 790015084,
+                                         290630308,  39332535,   720401,
+                                         242};
+  const int32_t fractional_bits = 31 - integer_bits;
+  const int32_t one_quarter = (int32_t)1 << (fractional_bits - 2);
+  const int32_t a_mod_quarter_minus_quarter =
+      (a & (one_quarter - 1)) - one_quarter;
+  const int32_t remainder = a_mod_quarter_minus_quarter - a;
+  int32_t result = ref_exp_on_interval_neg_quarter_to_0(
+      ref_saturating_rounding_mul_by_pot(a_mod_quarter_minus_quarter,
+                                         integer_bits));
+  int32_t k;
+  for (k = -2; k <= 4; ++k) {
+    if (integer_bits > k) {
+      const int32_t bit = fractional_bits + k;
+      if (remainder & ((int32_t)1 << bit))
+        result = ref_srdhm_i32(result, exp_neg_pot[k + 2]);
+    }
+  }
+  /* (gemmlowp clamps inputs below -32 to 0 only for more than 5 integer
+   * bits, which the contract excludes.) */
+  if (a == 0)
+    result = INT32_MAX;
+  return result;
+}
+
+/* Three Newton-Raphson steps on half the denominator, shared by the two
+ * divisions below: returns the Q2 approximation of 1 / (1 + a). */
+static inline int32_t ref_newton_reciprocal_q2(int32_t half_denominator) {
+  const int32_t c48_over_17 = 1515870810;      /* 48/17, Q2 */
+  const int32_t neg_c32_over_17 = -1010580540; /* -32/17, Q2 */
+  const int32_t one_q2 = (int32_t)1 << 29;
+  int32_t x = c48_over_17 + ref_srdhm_i32(half_denominator, neg_c32_over_17);
+  int i;
+  for (i = 0; i < 3; ++i) {
+    const int32_t half_denominator_times_x = ref_srdhm_i32(half_denominator, x);
+    const int32_t one_minus = one_q2 - half_denominator_times_x;
+    x = x + ref_saturating_rounding_mul_by_pot(ref_srdhm_i32(x, one_minus), 2);
+  }
+  return x;
+}
+
+/* 1 / (1 + a) for a Q0 value a in [0, 1]. Result Q0. */
+static inline int32_t ref_one_over_one_plus_x(int32_t a) {
+  const int32_t x = ref_newton_reciprocal_q2(ref_rounding_half_sum(a, INT32_MAX));
+  return ref_saturating_rounding_mul_by_pot(x, 1);
+}
+
+/* (1 - a) / (1 + a) for a Q0 value a in [0, 1]. Result Q0. */
+static inline int32_t ref_one_minus_x_over_one_plus_x(int32_t a) {
+  const int32_t x = ref_newton_reciprocal_q2(ref_rounding_half_sum(a, INT32_MAX));
+  return ref_saturating_rounding_mul_by_pot(x - ((int32_t)1 << 29), 2);
+}
+
+/* The logistic function of a Q4 value; result Q0 in [0, 1). */
+static inline int32_t ref_logistic_q4(int32_t a) {
+  int32_t positive;
+  if (a == 0)
+    return (int32_t)1 << 30; /* 1/2 */
+  positive = ref_one_over_one_plus_x(ref_exp_on_negative_values(a > 0 ? -a : a, 4));
+  return a > 0 ? positive : INT32_MAX - positive;
+}
+
+/* tanh of a Q4 value; result Q0 in (-1, 1). The exponential runs on 2|a|,
+ * the same raw value read as Q5. */
+static inline int32_t ref_tanh_q4(int32_t a) {
+  int32_t t;
+  if (a == 0)
+    return 0;
+  t = ref_one_minus_x_over_one_plus_x(
+      ref_exp_on_negative_values(a < 0 ? a : -a, 5));
+  return a < 0 ? -t : t;
+}
+
+/* The number of leading zero bits of x (32 for 0). */
+static inline int32_t ref_count_leading_zeros_u32(uint32_t x) {
+  int32_t n = 0;
+  if (x == 0)
+    return 32;
+  while (!(x & 0x80000000u)) {
+    x <<= 1;
+    ++n;
+  }
+  return n;
+}
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* ACCELGEN_REF_FIXEDPOINT_H */

@@ -1,0 +1,29 @@
+/*===- ref_kernels.h - All reference kernels ------------------------------===*
+ *
+ * The portable C99 kernels of the `ref` target, bit-exact with TensorFlow
+ * Lite's reference integer kernels. Every function is named
+ * ref_<op>_<dtype>[_<variant>] and takes (params, shapes, data); params are
+ * plain structs a code generator prints as constants. No kernel allocates.
+ *
+ *===----------------------------------------------------------------------===*/
+#ifndef ACCELGEN_REF_KERNELS_H
+#define ACCELGEN_REF_KERNELS_H
+
+#include "ref_activations.h"
+#include "ref_common.h"
+#include "ref_concat.h"
+#include "ref_conv.h"
+#include "ref_depthwise_conv.h"
+#include "ref_elementwise.h"
+#include "ref_fixedpoint.h"
+#include "ref_fully_connected.h"
+#include "ref_pad.h"
+#include "ref_pooling.h"
+#include "ref_quantize.h"
+#include "ref_reduce.h"
+#include "ref_reshape.h"
+#include "ref_softmax.h"
+#include "ref_strided_slice.h"
+#include "ref_transpose.h"
+
+#endif /* ACCELGEN_REF_KERNELS_H */
