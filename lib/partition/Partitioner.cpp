@@ -1,0 +1,254 @@
+//===- Partitioner.cpp - Placing operators on an accelerator or the CPU ---===//
+#include "partition/Partitioner.h"
+
+#include "analysis/ModelStats.h"
+#include "target/PatternMatcher.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <algorithm>
+#include <set>
+
+namespace accelgen {
+namespace partition {
+
+const char *deviceName(Device D) {
+  return D == Device::Accelerator ? "accelerator" : "cpu";
+}
+
+size_t PartitionResult::numOnAccelerator() const {
+  return llvm::count_if(Ops, [](const PlacedOp &Op) {
+    return Op.Placement == Device::Accelerator;
+  });
+}
+
+double PartitionResult::acceleratorCycles() const {
+  double Total = 0;
+  for (const Subgraph &S : Subgraphs)
+    Total += S.Cycles + S.SwitchCycles;
+  return Total;
+}
+
+namespace {
+
+/// True when \p T's legality accepts \p Op at \p Version.
+bool isLegal(const target::TargetInfo &T, const ir::Graph &G,
+             const ir::Operator &Op, unsigned Version) {
+  const target::OpSetup *S = T.opSetup(Op.Type);
+  std::vector<target::Rejection> Ignored;
+  return S && S->IsSupported(G, Op, Version, Ignored);
+}
+
+/// The CPU's estimate for \p Op: the CPU target's cost model, else one cycle
+/// per MAC, or per output element for operators without MACs.
+double cpuCycles(const PartitionOptions &Opts, const ir::Graph &G,
+                 const ir::Operator &Op) {
+  if (Opts.Cpu)
+    if (std::optional<double> C = Opts.Cpu->estimateCycles(G, Op, 0))
+      return *C;
+  int64_t Macs = analysis::operatorMacs(G, Op);
+  if (Macs > 0)
+    return static_cast<double>(Macs);
+  int32_t Out = Op.output(0);
+  return G.isValidTensor(Out)
+             ? static_cast<double>(std::max<int64_t>(
+                   G.tensor(Out).numElements(), 1))
+             : 1.0;
+}
+
+class Partitioner {
+public:
+  Partitioner(const ir::Graph &G, const target::TargetInfo &T, unsigned Version,
+              const PartitionOptions &Opts)
+      : T(T), Version(Version), Opts(Opts) {
+    R.Graph = G;
+    R.Target = T.versionLabel(Version);
+  }
+
+  PartitionResult run() {
+    std::vector<std::vector<int64_t>> Sources = fuse();
+    target::LegalizeReport L = target::legalize(R.Graph, T, Version);
+    for (size_t I = 0; I < L.Ops.size(); ++I) {
+      const target::OpLegalization &Op = L.Ops[I];
+      PlacedOp P;
+      if (Op.OriginalIndex >= 0)
+        P.Sources = Sources[static_cast<size_t>(Op.OriginalIndex)];
+      const ir::Operator &Now = R.Graph.Operators[I];
+      P.SourceType = Now.hasAttr(target::FusedOpsAttr)
+                         ? Now.getString(target::FusedOpsAttr)
+                         : Op.OriginalType;
+      P.Type = Op.Type;
+      P.Placement = Op.Legal ? Device::Accelerator : Device::Cpu;
+      P.Quant = Op.Quant;
+      P.Why = Op.Why;
+      if (Op.Legal)
+        P.Cycles = T.estimateCycles(R.Graph, Now, Version);
+      R.Ops.push_back(std::move(P));
+    }
+    formSubgraphs();
+    if (Opts.UseCostModel)
+      applyCosts();
+    explainCpuFallback();
+    return std::move(R);
+  }
+
+private:
+  const target::TargetInfo &T;
+  unsigned Version;
+  const PartitionOptions &Opts;
+  PartitionResult R;
+
+  /// Applies the target's patterns over legal operators; returns, per
+  /// operator of the fused graph, the input graph operators it stands for.
+  std::vector<std::vector<int64_t>> fuse() {
+    ir::Graph &G = R.Graph;
+    std::vector<target::MatchRejection> Rejected;
+    std::vector<target::FoundMatch> Matches = target::findMatches(
+        G, T.patterns(), Version, &Rejected, [&](size_t OpIndex) {
+          return isLegal(T, G, G.Operators[OpIndex], Version);
+        });
+    for (const target::MatchRejection &M : Rejected)
+      R.RejectedFusions.push_back({M.Pattern->Name, M.Why});
+
+    std::vector<std::vector<int64_t>> Sources(G.Operators.size());
+    for (size_t I = 0; I < G.Operators.size(); ++I)
+      Sources[I] = {static_cast<int64_t>(I)};
+    std::set<int64_t> Erased;
+    for (const target::FoundMatch &M : Matches) {
+      std::vector<int64_t> Group(M.Match.Nodes.begin(), M.Match.Nodes.end());
+      std::sort(Group.begin(), Group.end());
+      int64_t Root = M.Match.Nodes.front();
+      Sources[static_cast<size_t>(Root)] = Group;
+      for (int64_t N : Group)
+        if (N != Root)
+          Erased.insert(N);
+    }
+    target::applyMatches(G, Matches);
+    std::vector<std::vector<int64_t>> Kept;
+    for (size_t I = 0; I < Sources.size(); ++I)
+      if (!Erased.count(static_cast<int64_t>(I)))
+        Kept.push_back(Sources[I]);
+    return Kept;
+  }
+
+  /// Runs of consecutive accelerator operators, with their boundary tensors.
+  void formSubgraphs() {
+    R.Subgraphs.clear();
+    for (PlacedOp &P : R.Ops)
+      P.Subgraph = -1;
+    for (size_t I = 0; I < R.Ops.size(); ++I) {
+      if (R.Ops[I].Placement != Device::Accelerator)
+        continue;
+      if (I == 0 || R.Ops[I - 1].Placement != Device::Accelerator)
+        R.Subgraphs.emplace_back();
+      R.Subgraphs.back().Ops.push_back(I);
+      R.Ops[I].Subgraph = static_cast<int32_t>(R.Subgraphs.size() - 1);
+    }
+    const ir::Graph &G = R.Graph;
+    for (Subgraph &S : R.Subgraphs) {
+      std::set<int32_t> Written, Read;
+      for (size_t I : S.Ops) {
+        for (int32_t In : G.Operators[I].Inputs)
+          if (G.isValidTensor(In) && !G.tensor(In).IsConstant)
+            Read.insert(In);
+        for (int32_t Out : G.Operators[I].Outputs)
+          Written.insert(Out);
+        S.Cycles += R.Ops[I].Cycles.value_or(0.0);
+      }
+      for (int32_t In : Read)
+        if (!Written.count(In))
+          S.Inputs.push_back(In);
+      for (int32_t Out : Written)
+        if (usedOutside(S, Out))
+          S.Outputs.push_back(Out);
+      S.SwitchCycles =
+          T.switchCycles() * static_cast<double>(S.Inputs.size() + S.Outputs.size());
+    }
+  }
+
+  bool usedOutside(const Subgraph &S, int32_t Tensor) const {
+    if (llvm::is_contained(R.Graph.Outputs, Tensor))
+      return true;
+    for (size_t I = 0; I < R.Graph.Operators.size(); ++I)
+      if (!llvm::is_contained(S.Ops, I) &&
+          llvm::is_contained(R.Graph.Operators[I].Inputs, Tensor))
+        return true;
+    return false;
+  }
+
+  /// Moves back to the CPU every subgraph that does not pay for itself.
+  void applyCosts() {
+    bool Moved = false;
+    for (const Subgraph &S : R.Subgraphs) {
+      bool AllEstimated = llvm::all_of(
+          S.Ops, [&](size_t I) { return R.Ops[I].Cycles.has_value(); });
+      if (!AllEstimated)
+        continue;
+      double Cpu = 0;
+      for (size_t I : S.Ops)
+        Cpu += cpuCycles(Opts, R.Graph, R.Graph.Operators[I]);
+      double Acc = S.Cycles + S.SwitchCycles;
+      if (Acc < Cpu)
+        continue;
+      std::string Message = llvm::formatv(
+          "{0:F0} accelerator cycles + {1:F0} switch cycles >= {2:F0} on the "
+          "CPU",
+          S.Cycles, S.SwitchCycles, Cpu);
+      for (size_t I : S.Ops)
+        moveToCpu(I, {"cost", Message, ""});
+      Moved = true;
+    }
+    if (Moved)
+      formSubgraphs();
+  }
+
+  /// Puts operator \p I back as the framework operator it was.
+  void moveToCpu(size_t I, target::Rejection Why) {
+    PlacedOp &P = R.Ops[I];
+    P.Placement = Device::Cpu;
+    P.Why.push_back(std::move(Why));
+    // The converted operator keeps operands and results; only its type
+    // changes back. A fused group stays fused: the CPU target decides.
+    if (P.Sources.size() <= 1 && P.SourceType.find('+') == std::string::npos)
+      R.Graph.Operators[I].Type = P.SourceType;
+    P.Type = R.Graph.Operators[I].Type;
+  }
+
+  /// Adds the CPU target's reasons to CPU operators it cannot run either.
+  void explainCpuFallback() {
+    if (!Opts.Cpu)
+      return;
+    for (size_t I = 0; I < R.Ops.size(); ++I) {
+      PlacedOp &P = R.Ops[I];
+      if (P.Placement != Device::Cpu)
+        continue;
+      const ir::Operator &Op = R.Graph.Operators[I];
+      const target::OpSetup *S = Opts.Cpu->opSetup(Op.Type);
+      std::vector<target::Rejection> Why;
+      if (!S) {
+        P.Why.push_back({"cpu_unsupported",
+                         llvm::formatv("operator {0} is not supported by "
+                                       "target {1} either",
+                                       Op.Type, Opts.Cpu->name()),
+                         ""});
+        continue;
+      }
+      if (!S->IsSupported(R.Graph, Op, 0, Why))
+        for (target::Rejection &W : Why) {
+          W.ConstraintId = Opts.Cpu->name() + ":" + W.ConstraintId;
+          P.Why.push_back(std::move(W));
+        }
+    }
+  }
+};
+
+} // namespace
+
+PartitionResult partition(const ir::Graph &G, const target::TargetInfo &T,
+                          unsigned Version, const PartitionOptions &Opts) {
+  return Partitioner(G, T, Version, Opts).run();
+}
+
+} // namespace partition
+} // namespace accelgen
