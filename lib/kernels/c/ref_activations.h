@@ -30,13 +30,17 @@ extern "C" {
 
 /* RELU, RELU6, RELU_N1_TO_1. */
 typedef struct ref_relu_params {
-  int32_t input_zero_point, output_zero_point;
+  int32_t input_zero_point;
+  int32_t output_zero_point;
   /* input_scale / output_scale. */
-  int32_t output_multiplier, output_left_shift;
+  int32_t output_multiplier;
+  int32_t output_left_shift;
   /* Quantized clamp: the activation's range in the output quantization. */
-  int32_t act_min, act_max;
+  int32_t act_min;
+  int32_t act_max;
   /* float32 clamp. */
-  float act_min_f, act_max_f;
+  float act_min_f;
+  float act_max_f;
 } ref_relu_params;
 
 void ref_relu_i8(const ref_relu_params *params, int32_t count,
@@ -48,11 +52,14 @@ void ref_relu_f32(const ref_relu_params *params, int32_t count,
 
 /* LEAKY_RELU: x >= 0 ? x : alpha * x. */
 typedef struct ref_leaky_relu_params {
-  int32_t input_zero_point, output_zero_point;
+  int32_t input_zero_point;
+  int32_t output_zero_point;
   /* input_scale / output_scale, for x >= 0. */
-  int32_t identity_multiplier, identity_left_shift;
+  int32_t identity_multiplier;
+  int32_t identity_left_shift;
   /* input_scale * alpha / output_scale, for x < 0. */
-  int32_t alpha_multiplier, alpha_left_shift;
+  int32_t alpha_multiplier;
+  int32_t alpha_left_shift;
   /* float32 only. */
   float alpha;
 } ref_leaky_relu_params;
@@ -69,7 +76,8 @@ void ref_leaky_relu_f32(const ref_leaky_relu_params *params, int32_t count,
  * a "reluish" factor in [0, 1] is computed on a scale where 3.0 is 2^15, and
  * the two are multiplied on the output scale. Multipliers are int16. */
 typedef struct ref_hard_swish_params {
-  int32_t input_zero_point, output_zero_point;
+  int32_t input_zero_point;
+  int32_t output_zero_point;
   /* (input_scale / 128) / (3 / 32768): any left shift. */
   int16_t reluish_multiplier;
   int32_t reluish_left_shift;
@@ -91,7 +99,8 @@ typedef struct ref_sigmoid_params {
   /* |x - input_zero_point| at which the output saturates. */
   int32_t input_range_radius;
   /* input_scale * 2^(31 - 4): left shift >= 0. */
-  int32_t input_multiplier, input_left_shift;
+  int32_t input_multiplier;
+  int32_t input_left_shift;
 } ref_sigmoid_params;
 
 void ref_logistic_i8(const ref_sigmoid_params *params, int32_t count,

@@ -23,24 +23,32 @@ extern "C" {
 
 /* Parameters of one DEPTHWISE_CONV_2D. */
 typedef struct ref_depthwise_conv2d_params {
-  int32_t stride_h, stride_w;
-  int32_t dilation_h, dilation_w;
+  int32_t stride_h;
+  int32_t stride_w;
+  int32_t dilation_h;
+  int32_t dilation_w;
   /* Padding before the first row / column. */
-  int32_t pad_top, pad_left;
+  int32_t pad_top;
+  int32_t pad_left;
   /* Output channels per input channel (any value >= 1). */
   int32_t depth_multiplier;
   /* Quantized: -input_zero_point, -filter_zero_point (0 for int8 filters),
    * +output_zero_point. */
-  int32_t input_offset, filter_offset, output_offset;
+  int32_t input_offset;
+  int32_t filter_offset;
+  int32_t output_offset;
   /* Per-tensor requantization (int8 per-tensor, uint8). */
-  int32_t output_multiplier, output_left_shift;
+  int32_t output_multiplier;
+  int32_t output_left_shift;
   /* Per-channel requantization (int8 per-channel): Cout entries each. */
   const int32_t *per_channel_multiplier;
   const int32_t *per_channel_left_shift;
   /* Quantized clamp: fused activation intersected with the output type. */
-  int32_t act_min, act_max;
+  int32_t act_min;
+  int32_t act_max;
   /* float32 clamp. */
-  float act_min_f, act_max_f;
+  float act_min_f;
+  float act_max_f;
 } ref_depthwise_conv2d_params;
 
 /* int8 activations and filter, per-output-channel multipliers. */

@@ -31,18 +31,25 @@ extern "C" {
 /* Parameters of one ADD, SUB or MUL. */
 typedef struct ref_elementwise_params {
   /* -input1_zero_point, -input2_zero_point, +output_zero_point. */
-  int32_t input1_offset, input2_offset, output_offset;
+  int32_t input1_offset;
+  int32_t input2_offset;
+  int32_t output_offset;
   /* ADD / SUB: common-scale headroom (20 for 8-bit types) and the input
    * multipliers (left shifts <= 0). Unused by MUL. */
   int32_t input_left_shift;
-  int32_t input1_multiplier, input1_left_shift;
-  int32_t input2_multiplier, input2_left_shift;
+  int32_t input1_multiplier;
+  int32_t input1_left_shift;
+  int32_t input2_multiplier;
+  int32_t input2_left_shift;
   /* Output requantization. */
-  int32_t output_multiplier, output_left_shift;
+  int32_t output_multiplier;
+  int32_t output_left_shift;
   /* Quantized clamp. */
-  int32_t act_min, act_max;
+  int32_t act_min;
+  int32_t act_max;
   /* float32 clamp. */
-  float act_min_f, act_max_f;
+  float act_min_f;
+  float act_max_f;
 } ref_elementwise_params;
 
 void ref_add_i8(const ref_elementwise_params *params,

@@ -23,16 +23,21 @@ extern "C" {
 /* Parameters of one FULLY_CONNECTED. */
 typedef struct ref_fully_connected_params {
   /* Quantized: -input_zero_point, -filter_zero_point, +output_zero_point. */
-  int32_t input_offset, filter_offset, output_offset;
+  int32_t input_offset;
+  int32_t filter_offset;
+  int32_t output_offset;
   /* Per-tensor requantization. */
-  int32_t output_multiplier, output_left_shift;
+  int32_t output_multiplier;
+  int32_t output_left_shift;
   /* Per-channel requantization (int8 per-channel): `units` entries each. */
   const int32_t *per_channel_multiplier;
   const int32_t *per_channel_left_shift;
   /* Quantized clamp. */
-  int32_t act_min, act_max;
+  int32_t act_min;
+  int32_t act_max;
   /* float32 clamp. */
-  float act_min_f, act_max_f;
+  float act_min_f;
+  float act_max_f;
 } ref_fully_connected_params;
 
 /* int8, one multiplier for the whole filter. */

@@ -21,14 +21,19 @@ extern "C" {
 
 /* Parameters of one pooling operator. */
 typedef struct ref_pool2d_params {
-  int32_t stride_h, stride_w;
-  int32_t filter_h, filter_w;
+  int32_t stride_h;
+  int32_t stride_w;
+  int32_t filter_h;
+  int32_t filter_w;
   /* Padding before the first row / column. */
-  int32_t pad_top, pad_left;
+  int32_t pad_top;
+  int32_t pad_left;
   /* Quantized clamp (fused activation intersected with the type). */
-  int32_t act_min, act_max;
+  int32_t act_min;
+  int32_t act_max;
   /* float32 clamp. */
-  float act_min_f, act_max_f;
+  float act_min_f;
+  float act_max_f;
 } ref_pool2d_params;
 
 void ref_average_pool2d_i8(const ref_pool2d_params *params,

@@ -48,8 +48,10 @@ void ref_dequantize_u8_f32(const ref_dequantize_params *params, int32_t count,
 
 /* 8-bit -> 8-bit: multiplier = input_scale / output_scale. */
 typedef struct ref_requantize_params {
-  int32_t input_zero_point, output_zero_point;
-  int32_t multiplier, left_shift;
+  int32_t input_zero_point;
+  int32_t output_zero_point;
+  int32_t multiplier;
+  int32_t left_shift;
 } ref_requantize_params;
 
 void ref_requantize_i8_i8(const ref_requantize_params *params, int32_t count,

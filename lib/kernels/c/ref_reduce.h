@@ -28,9 +28,11 @@ typedef struct ref_mean_params {
   uint32_t axis_mask;
   /* Non-zero: equal input and output quantization (integer division). */
   int32_t same_quantization;
-  int32_t input_zero_point, output_zero_point;
+  int32_t input_zero_point;
+  int32_t output_zero_point;
   /* (input_scale / output_scale) / count, otherwise. */
-  int32_t multiplier, left_shift;
+  int32_t multiplier;
+  int32_t left_shift;
 } ref_mean_params;
 
 void ref_mean_i8(const ref_mean_params *params, const ref_shape *input_shape,
