@@ -34,6 +34,8 @@ struct Command {
 
 extern llvm::cl::SubCommand InspectCommand;
 int runInspect();
+extern llvm::cl::SubCommand ExplainCommand;
+int runExplain();
 
 } // namespace cli
 } // namespace accelgen

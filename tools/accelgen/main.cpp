@@ -48,6 +48,7 @@ using namespace accelgen::cli;
 
 static const Command Commands[] = {
     {&InspectCommand, runInspect},
+    {&ExplainCommand, runExplain},
 };
 
 int main(int argc, char **argv) {
@@ -64,7 +65,9 @@ int main(int argc, char **argv) {
   bool Ok = cl::ParseCommandLineOptions(
       argc, argv,
       "accelgen: retargetable code generator for neural-network accelerators\n\n"
-      "  accelgen inspect MODEL [--json]   describe a TensorFlow Lite model\n",
+      "  accelgen inspect MODEL [--json]   describe a TensorFlow Lite model\n"
+      "  accelgen explain MODEL --target T [--json] [--dot FILE]\n"
+      "                                    where each operator runs on T, and why\n",
       &ErrOS);
   if (!Ok) {
     ErrOS.flush();
