@@ -34,6 +34,10 @@ struct Command {
 
 extern llvm::cl::SubCommand InspectCommand;
 int runInspect();
+extern llvm::cl::SubCommand CompileCommand;
+int runCompile();
+extern llvm::cl::SubCommand RunCommand;
+int runRun();
 extern llvm::cl::SubCommand ExplainCommand;
 int runExplain();
 

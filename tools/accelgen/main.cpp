@@ -48,6 +48,8 @@ using namespace accelgen::cli;
 
 static const Command Commands[] = {
     {&InspectCommand, runInspect},
+    {&CompileCommand, runCompile},
+    {&RunCommand, runRun},
     {&ExplainCommand, runExplain},
 };
 
@@ -66,6 +68,10 @@ int main(int argc, char **argv) {
       argc, argv,
       "accelgen: retargetable code generator for neural-network accelerators\n\n"
       "  accelgen inspect MODEL [--json]   describe a TensorFlow Lite model\n"
+      "  accelgen compile MODEL --target T -o DIR [--name NAME]\n"
+      "                                    generate C99 for the model\n"
+      "  accelgen run MODEL --target T --inputs DIR --outputs DIR [--dump-layers]\n"
+      "                                    build the generated C and run it\n"
       "  accelgen explain MODEL --target T [--json] [--dot FILE]\n"
       "                                    where each operator runs on T, and why\n",
       &ErrOS);

@@ -1,0 +1,40 @@
+//===- KernelFiles.h - The kernel sources an emitted model needs -*- C++ -*-===//
+//
+// Which of the embedded reference kernel files a set of kernel functions
+// needs: the header declaring each function, the source of the same name,
+// and everything those include, transitively. Found from the files' own
+// text, so a new kernel file needs no registration here.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ACCELGEN_EMIT_KERNELFILES_H
+#define ACCELGEN_EMIT_KERNELFILES_H
+
+#include "emit/ModelEmitter.h"
+
+#include "llvm/Support/Error.h"
+
+#include <set>
+#include <string>
+#include <vector>
+
+namespace accelgen {
+namespace emit {
+
+/// The kernel files to copy for a set of functions.
+struct KernelFileSet {
+  /// The headers declaring the functions, for model.c to include; sorted.
+  std::vector<std::string> Headers;
+  /// Every file to copy, each opening with a line naming where it came from;
+  /// sorted by name.
+  std::vector<EmittedFile> Files;
+};
+
+/// The files \p Functions need; an error naming a function that no embedded
+/// header declares.
+llvm::Expected<KernelFileSet>
+selectKernelFiles(const std::set<std::string> &Functions);
+
+} // namespace emit
+} // namespace accelgen
+
+#endif // ACCELGEN_EMIT_KERNELFILES_H

@@ -1,0 +1,627 @@
+//===- ModelEmitter.cpp - A graph as a self-contained C99 project ---------===//
+//
+// Emission runs in three steps: every operator's kernel call is computed and
+// printed (failing on the first operator the target cannot run), the tensors
+// those calls touch are collected (constants become arrays, arena tensors
+// pointers at their planned offsets, shapes `ref_shape` constants), and the
+// templates of templates/ lay the pieces out. Only what some call uses is
+// emitted, so the output compiles without unused-variable warnings.
+//
+//===----------------------------------------------------------------------===//
+#include "emit/ModelEmitter.h"
+#include "emit/CLiteral.h"
+#include "emit/EmbeddedFiles.h"
+#include "emit/KernelFiles.h"
+#include "emit/ParamPrinter.h"
+
+#include "analysis/ModelStats.h"
+#include "kernels/KernelParams.h"
+#include "template/Template.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+using namespace llvm;
+
+namespace accelgen {
+namespace emit {
+
+using tmpl::Value;
+
+std::vector<std::string> emitTargets() { return {"ref"}; }
+
+namespace {
+
+Error makeError(const Twine &Msg) {
+  return createStringError(inconvertibleErrorCode(), Msg);
+}
+
+/// The reason in a computeKernelCall error, without the "operator N (TYPE): "
+/// it starts with.
+std::string reasonOf(Error E, size_t Index, StringRef Type) {
+  std::string Msg = toString(std::move(E));
+  std::string Prefix = formatv("operator {0} ({1}): ", Index, Type).str();
+  StringRef R(Msg);
+  if (R.startswith(Prefix))
+    R = R.drop_front(Prefix.size());
+  return R.str();
+}
+
+/// " (scale 0.5, zero point -128)", or "" for an unquantized tensor;
+/// " (per-channel along axis 0)" for per-channel ones.
+std::string quantText(const ir::Tensor &T) {
+  if (!T.Quant || T.Quant->Scales.empty())
+    return "";
+  if (T.Quant->isPerChannel())
+    return formatv(", {0} scales along axis {1}", T.Quant->Scales.size(),
+                   T.Quant->Axis)
+        .str();
+  char Buf[32];
+  std::snprintf(Buf, sizeof(Buf), "%.9g", T.Quant->scale());
+  return formatv(", scale {0}, zero point {1}", Buf, T.Quant->zeroPoint())
+      .str();
+}
+
+/// "[1, 49, 10, 1]".
+std::string shapeText(const ir::Tensor &T) {
+  std::string S = "[";
+  for (size_t I = 0; I < T.Shape.size(); ++I)
+    S += (I ? ", " : "") + std::to_string(T.Shape[I]);
+  return S + "]";
+}
+
+/// One argument of a kernel call.
+enum class Arg {
+  Params,       ///< the params struct (or byte count)
+  Shape0,       ///< shape of data input 0
+  Data0,        ///< data input 0
+  Shape1,
+  Data1,
+  Data2,        ///< data input 2 (a bias: no shape)
+  OutShape,     ///< the output's shape
+  Out,          ///< the output
+  Count,        ///< the output's element count
+  ElementSize,  ///< bytes per element of data input 0
+  InputShapes,  ///< an array of every data input's shape
+  Inputs,       ///< an array of every data input
+};
+
+/// The argument list of the kernel taking \p Params (see the kernel headers).
+std::vector<Arg> callSignature(const kernels::AnyParams &Params) {
+  using A = Arg;
+  return std::visit(
+      [](const auto &P) -> std::vector<Arg> {
+        using T = std::decay_t<decltype(P)>;
+        if constexpr (std::is_same_v<T, kernels::Conv2DParams> ||
+                      std::is_same_v<T, kernels::DepthwiseConv2DParams> ||
+                      std::is_same_v<T, kernels::FullyConnectedParams>)
+          return {A::Params, A::Shape0,   A::Data0, A::Shape1,
+                  A::Data1,  A::Data2,    A::OutShape, A::Out};
+        else if constexpr (std::is_same_v<T, ref_pool2d_params> ||
+                           std::is_same_v<T, ref_pad_params>)
+          return {A::Params, A::Shape0, A::Data0, A::OutShape, A::Out};
+        else if constexpr (std::is_same_v<T, ref_elementwise_params>)
+          return {A::Params, A::Shape0, A::Data0,   A::Shape1,
+                  A::Data1,  A::OutShape, A::Out};
+        else if constexpr (std::is_same_v<T, ref_softmax_params> ||
+                           std::is_same_v<T, ref_mean_params>)
+          return {A::Params, A::Shape0, A::Data0, A::Out};
+        else if constexpr (std::is_same_v<T, ref_transpose_params>)
+          return {A::Params, A::ElementSize, A::Shape0,
+                  A::Data0,  A::OutShape,    A::Out};
+        else if constexpr (std::is_same_v<T, ref_strided_slice_params>)
+          return {A::Params, A::ElementSize, A::Shape0, A::Data0, A::Out};
+        else if constexpr (std::is_same_v<T, kernels::ConcatParams>)
+          return {A::Params, A::InputShapes, A::Inputs, A::OutShape, A::Out};
+        else if constexpr (std::is_same_v<T, kernels::ReshapeParams>)
+          return {A::Params, A::Data0, A::Out};
+        else // quantize, dequantize, requantize and the activations
+          return {A::Params, A::Count, A::Data0, A::Out};
+      },
+      Params);
+}
+
+/// Joins \p Words into a call statement indented by two spaces, wrapping
+/// before 80 columns with continuation lines aligned after the parenthesis.
+std::string wrapCall(StringRef Function, ArrayRef<std::string> Args,
+                     StringRef Indent = "  ") {
+  std::string Out = (Indent + Function + "(").str();
+  const size_t Align = Out.size();
+  size_t Column = Out.size();
+  for (size_t I = 0; I < Args.size(); ++I) {
+    std::string Word = Args[I] + (I + 1 < Args.size() ? "," : ");");
+    if (I && Column + 1 + Word.size() > 80) {
+      Out += "\n" + std::string(Align, ' ');
+      Column = Align;
+    } else if (I) {
+      Out += " ";
+      ++Column;
+    }
+    Out += Word;
+    Column += Word.size();
+  }
+  if (Args.empty())
+    Out += ");";
+  return Out;
+}
+
+/// Collects what the emitted code refers to while the calls are printed.
+class ModelWriter {
+public:
+  ModelWriter(const ir::Graph &G, const EmitOptions &Opts)
+      : G(G), Opts(Opts), Plan(plan::planMemory(G)) {}
+
+  Error run(EmittedModel &Out);
+
+private:
+  /// The expression for tensor \p T's data, recording that it is used.
+  std::string data(int32_t T) {
+    if (T < 0)
+      return "NULL";
+    const ir::Tensor &Ten = G.tensor(T);
+    if (Ten.IsConstant)
+      UsedConstants.insert(T);
+    else
+      UsedArena.insert(T);
+    return "t" + std::to_string(T);
+  }
+  std::string shape(int32_t T) {
+    UsedShapes.insert(T);
+    return "&t" + std::to_string(T) + "_shape";
+  }
+
+  Error emitOperator(size_t Index, Value::List &Ops,
+                     std::set<std::string> &Functions, json::Array &Report);
+  Expected<std::string> renderTemplate(StringRef Name, const tmpl::Bindings &B);
+  Value tensorInfo(int32_t T, StringRef Role, size_t Index);
+
+  const ir::Graph &G;
+  const EmitOptions &Opts;
+  plan::MemoryPlan Plan;
+  std::set<int32_t> UsedConstants, UsedArena, UsedShapes;
+};
+
+Value ModelWriter::tensorInfo(int32_t T, StringRef Role, size_t Index) {
+  const ir::Tensor &Ten = G.tensor(T);
+  Value::Map M;
+  M["role"] = Role;
+  M["index"] = Index;
+  M["tensor"] = T;
+  M["name"] = commentSafe(Ten.Name);
+  M["ctype"] = cType(Ten.Type);
+  M["shape"] = shapeText(Ten);
+  M["quant"] = quantText(Ten);
+  M["elements"] = Ten.numElements();
+  M["bytes"] = Ten.byteSize();
+  if (const plan::Buffer *B = Plan.find(T)) {
+    M["offset"] = B->Offset;
+    M["source"] = "arena.bytes + " + std::to_string(B->Offset);
+  } else {
+    M["offset"] = 0;
+    M["source"] = data(T);
+  }
+  return Value(std::move(M));
+}
+
+Error ModelWriter::emitOperator(size_t Index, Value::List &Ops,
+                                std::set<std::string> &Functions,
+                                json::Array &Report) {
+  const ir::Operator &Op = G.Operators[Index];
+  auto Unsupported = [&](const Twine &Reason) {
+    return makeError(formatv("operator {0} ({1}) is not supported by target "
+                             "{2}: {3}",
+                             Index, Op.Type, Opts.Target, Reason.str()));
+  };
+  Expected<kernels::KernelCall> Call = kernels::computeKernelCall(G, Op);
+  if (!Call)
+    return Unsupported(reasonOf(Call.takeError(), Index, Op.Type));
+  for (int32_t T : Op.Outputs)
+    if (T < 0 || !Plan.find(T))
+      return Unsupported("its output is not a tensor in working memory");
+  for (int32_t T : Call->DataInputs)
+    if (T >= 0 && !G.tensor(T).IsConstant && !Plan.find(T))
+      return Unsupported(formatv("input tensor {0} has no data", T));
+  for (int32_t T : Call->DataInputs)
+    if (T >= 0 && G.tensor(T).IsConstant &&
+        static_cast<int64_t>(G.tensor(T).Data.size()) !=
+            G.tensor(T).byteSize())
+      return Unsupported(formatv("constant tensor {0} has {1} bytes of data "
+                                 "for {2} bytes of shape",
+                                 T, G.tensor(T).Data.size(),
+                                 G.tensor(T).byteSize()));
+  // Shapes must fit the kernels' ref_shape.
+  for (int32_t T : Call->DataInputs)
+    if (T >= 0)
+      if (Expected<ref_shape> S = kernels::toRefShape(G.tensor(T).Shape); !S)
+        return Unsupported(toString(S.takeError()));
+  if (Expected<ref_shape> S = kernels::toRefShape(G.tensor(Op.Outputs[0]).Shape);
+      !S)
+    return Unsupported(toString(S.takeError()));
+
+  const std::string Prefix = "op" + std::to_string(Index);
+  Expected<PrintedParams> Params = printParams(Call->Params, Prefix);
+  if (!Params)
+    return Unsupported(toString(Params.takeError()));
+
+  const int32_t Output = Op.Outputs[0];
+  const plan::Buffer *OutBuf = Plan.find(Output);
+  const bool Aliased = std::holds_alternative<kernels::ReshapeParams>(
+                           Call->Params) &&
+                       !Call->DataInputs.empty() &&
+                       OutBuf->AliasOf == Call->DataInputs[0];
+
+  auto In = [&](size_t I) {
+    return I < Call->DataInputs.size() ? Call->DataInputs[I] : -1;
+  };
+  std::string Text, Note;
+  if (Aliased) {
+    Note = formatv(": tensor {0} shares tensor {1}'s bytes, nothing to copy",
+                   Output, In(0))
+               .str();
+  } else {
+    std::vector<std::string> Args;
+    std::string Block;
+    for (Arg A : callSignature(Call->Params)) {
+      switch (A) {
+      case Arg::Params:
+        Args.push_back(Params->Argument);
+        break;
+      case Arg::Shape0:
+        Args.push_back(shape(In(0)));
+        break;
+      case Arg::Data0:
+        Args.push_back(data(In(0)));
+        break;
+      case Arg::Shape1:
+        Args.push_back(shape(In(1)));
+        break;
+      case Arg::Data1:
+        Args.push_back(data(In(1)));
+        break;
+      case Arg::Data2:
+        Args.push_back(data(In(2)));
+        break;
+      case Arg::OutShape:
+        Args.push_back(shape(Output));
+        break;
+      case Arg::Out:
+        Args.push_back(data(Output));
+        break;
+      case Arg::Count:
+        Args.push_back(intLiteral(G.tensor(Output).numElements()));
+        break;
+      case Arg::ElementSize:
+        Args.push_back(unsignedLiteral(ir::dtypeSize(G.tensor(In(0)).Type)));
+        break;
+      case Arg::InputShapes:
+      case Arg::Inputs: {
+        // Concatenation: arrays of every input's shape and data.
+        const bool Shapes = A == Arg::InputShapes;
+        std::string Name = Prefix + (Shapes ? "_shapes" : "_inputs");
+        std::vector<std::string> Elems;
+        for (int32_t T : Call->DataInputs)
+          Elems.push_back(Shapes ? shape(T) : data(T));
+        std::string Type =
+            Shapes ? "const ref_shape *const"
+                   : ("const " + cType(G.tensor(Output).Type) + " *const").str();
+        Block += formatv("    {0} {1}[] = {{{2}};\n", Type, Name,
+                         join(Elems, ", "))
+                     .str();
+        Args.push_back(Name);
+        break;
+      }
+      }
+    }
+    if (Block.empty()) {
+      Text = wrapCall(Call->Function, Args);
+    } else {
+      Text = "  {\n" + Block + wrapCall(Call->Function, Args, "    ") + "\n  }";
+    }
+    Functions.insert(Call->Function);
+  }
+
+  Value::List Outputs;
+  for (int32_t T : Op.Outputs) {
+    data(T);
+    Outputs.push_back(Value(Value::Map{{"tensor", T},
+                                       {"bytes", G.tensor(T).byteSize()}}));
+  }
+  Ops.push_back(Value(Value::Map{{"index", Index},
+                                 {"type", Op.Type},
+                                 {"note", Note},
+                                 {"decls", Aliased ? "" : Params->Declarations},
+                                 {"call", Text},
+                                 {"outputs", Value(std::move(Outputs))}}));
+
+  json::Object R;
+  R["index"] = static_cast<int64_t>(Index);
+  R["type"] = Op.Type;
+  R["placement"] = "cpu";
+  R["kernel"] = Aliased ? "none (shares its input's bytes)" : Call->Function;
+  R["macs"] = analysis::operatorMacs(G, Op);
+  json::Array Ins, Outs;
+  for (int32_t T : Op.Inputs)
+    Ins.push_back(T);
+  for (int32_t T : Op.Outputs)
+    Outs.push_back(T);
+  R["inputs"] = std::move(Ins);
+  R["outputs"] = std::move(Outs);
+  Report.push_back(std::move(R));
+  return Error::success();
+}
+
+Expected<std::string> ModelWriter::renderTemplate(StringRef Name,
+                                                  const tmpl::Bindings &B) {
+  std::optional<StringRef> Text = findEmbedded(templateFiles(), Name);
+  if (!Text)
+    return makeError("template " + Name + " is missing from this build");
+  Expected<tmpl::Template> T =
+      tmpl::Template::parse(*Text, ("templates/" + Name).str());
+  if (!T)
+    return T.takeError();
+  tmpl::RenderLimits Limits;
+  // Weights of large models make long strings; nothing here is hostile.
+  Limits.MaxSteps = uint64_t(1) << 40;
+  Limits.MaxOutputBytes = size_t(1) << 32;
+  Limits.MaxStringBytes = size_t(1) << 32;
+  return T->render(B, Limits);
+}
+
+Error ModelWriter::run(EmittedModel &Out) {
+  // Operators, in execution order.
+  Value::List Ops;
+  std::set<std::string> Functions;
+  json::Array ReportOps;
+  for (size_t I = 0; I < G.Operators.size(); ++I)
+    if (Error E = emitOperator(I, Ops, Functions, ReportOps))
+      return E;
+
+  // Inputs and outputs.
+  Value::List Inputs, Outputs;
+  std::vector<std::string> Parameters;
+  for (size_t I = 0; I < G.Inputs.size(); ++I) {
+    int32_t T = G.Inputs[I];
+    if (!Plan.find(T))
+      return makeError(formatv("input {0} (tensor {1}) is not in working "
+                               "memory",
+                               I, T));
+    Inputs.push_back(tensorInfo(T, "input", I));
+    Parameters.push_back(
+        formatv("const {0} *input{1}", cType(G.tensor(T).Type), I).str());
+    Out.Inputs.push_back({T, G.tensor(T).Type, G.tensor(T).byteSize()});
+  }
+  for (size_t I = 0; I < G.Outputs.size(); ++I) {
+    int32_t T = G.Outputs[I];
+    Outputs.push_back(tensorInfo(T, "output", I));
+    Parameters.push_back(
+        formatv("{0} *output{1}", cType(G.tensor(T).Type), I).str());
+    Out.Outputs.push_back({T, G.tensor(T).Type, G.tensor(T).byteSize()});
+  }
+  if (Outputs.empty())
+    return makeError("the graph has no outputs");
+
+  // What the calls use.
+  Value::List Constants, Shapes, ArenaTensors;
+  int64_t EmittedConstantBytes = 0;
+  for (int32_t T : UsedConstants) {
+    const ir::Tensor &Ten = G.tensor(T);
+    std::string Data;
+    raw_string_ostream OS(Data);
+    writeInitializer(OS, Ten.Type, Ten.Data, "    ");
+    OS.flush();
+    EmittedConstantBytes += Ten.byteSize();
+    Constants.push_back(Value(Value::Map{
+        {"tensor", T},
+        {"name", commentSafe(Ten.Name)},
+        {"ctype", cType(Ten.Type)},
+        {"shape", shapeText(Ten)},
+        {"quant", quantText(Ten)},
+        {"elements", std::max<int64_t>(Ten.numElements(), 1)},
+        {"data", Data.empty() ? std::string("    0\n") : Data}}));
+  }
+  for (int32_t T : UsedShapes) {
+    Expected<ref_shape> S = kernels::toRefShape(G.tensor(T).Shape);
+    if (!S)
+      return S.takeError();
+    std::string Dims;
+    for (int32_t D = 0; D < std::max(S->rank, 1); ++D)
+      Dims += (D ? ", " : "") + std::to_string(S->rank ? S->dims[D] : 0);
+    Shapes.push_back(
+        Value(Value::Map{{"tensor", T}, {"rank", S->rank}, {"dims", Dims}}));
+  }
+  for (int32_t T : UsedArena) {
+    const plan::Buffer *B = Plan.find(T);
+    ArenaTensors.push_back(Value(Value::Map{{"tensor", T},
+                                            {"ctype", cType(G.tensor(T).Type)},
+                                            {"offset", B->Offset}}));
+  }
+
+  // The files.
+  Expected<KernelFileSet> Kernels = selectKernelFiles(Functions);
+  if (!Kernels)
+    return Kernels.takeError();
+  Value::List Headers;
+  for (const std::string &H : Kernels->Headers)
+    Headers.push_back(H);
+
+  std::string Upper = StringRef(Opts.Name).upper();
+  tmpl::Bindings B;
+  B["NAME"] = Opts.Name;
+  B["UNAME"] = Upper;
+  B["GUARD"] = Upper + "_MODEL_H";
+  B["MODEL"] = commentSafe(Opts.ModelFileName);
+  B["TARGET"] = Opts.Target;
+  B["VERSION"] = Opts.GeneratorVersion;
+  B["ARENA_BYTES"] = Plan.ArenaBytes;
+  B["ALIGNMENT"] = Plan.Alignment;
+  B["CONSTANT_BYTES"] = EmittedConstantBytes;
+  B["INPUTS"] = Value(std::move(Inputs));
+  B["OUTPUTS"] = Value(std::move(Outputs));
+  B["PARAMETERS"] = join(Parameters, ", ");
+  B["HEADERS"] = Value(std::move(Headers));
+  B["CONSTANTS"] = Value(std::move(Constants));
+  B["SHAPES"] = Value(std::move(Shapes));
+  B["ARENA_TENSORS"] = Value(std::move(ArenaTensors));
+  B["OPS"] = Value(std::move(Ops));
+
+  for (StringRef Name : {"model.c", "model.h"}) {
+    std::string TemplateName = (Name + ".in").str();
+    B["BANNER"] = StringRef(tmpl::banner("templates/" + TemplateName, "/*"))
+                      .rtrim("\n")
+                      .str();
+    Expected<std::string> Text = renderTemplate(TemplateName, B);
+    if (!Text)
+      return Text.takeError();
+    Out.Files.push_back({Name.str(), std::move(*Text)});
+  }
+  for (EmittedFile &F : Kernels->Files)
+    Out.Files.push_back(std::move(F));
+
+  // report.json.
+  std::string Report;
+  raw_string_ostream RS(Report);
+  {
+    json::OStream J(RS, 2);
+    J.object([&] {
+      J.attribute("generator", "accelgen " + Opts.GeneratorVersion);
+      J.attribute("model", Opts.ModelFileName);
+      J.attribute("target", Opts.Target);
+      J.attribute("name", Opts.Name);
+      J.attributeObject("arena", [&] {
+        J.attribute("bytes", Plan.ArenaBytes);
+        J.attribute("lower_bound", Plan.LowerBound);
+        J.attribute("alignment", Plan.Alignment);
+        J.attribute("order", plan::placementOrderName(Plan.Order));
+      });
+      J.attribute("constant_bytes", analysis::constantBytes(G));
+      J.attribute("emitted_constant_bytes", EmittedConstantBytes);
+      J.attribute("macs", analysis::graphMacs(G));
+      auto IO = [&](StringRef Key, const std::vector<IOTensor> &List) {
+        J.attributeArray(Key, [&] {
+          for (const IOTensor &T : List)
+            J.object([&] {
+              J.attribute("tensor", T.Tensor);
+              J.attribute("name", G.tensor(T.Tensor).Name);
+              J.attribute("dtype", ir::dtypeName(T.Type));
+              J.attributeArray("shape", [&] {
+                for (int32_t D : G.tensor(T.Tensor).Shape)
+                  J.value(D);
+              });
+              J.attribute("bytes", T.Bytes);
+              if (const plan::Buffer *Buf = Plan.find(T.Tensor))
+                J.attribute("arena_offset", Buf->Offset);
+            });
+        });
+      };
+      IO("inputs", Out.Inputs);
+      IO("outputs", Out.Outputs);
+      J.attribute("operators", json::Value(std::move(ReportOps)));
+      J.attributeArray("kernels", [&] {
+        for (const std::string &F : Functions)
+          J.value(F);
+      });
+    });
+  }
+  RS << "\n";
+  RS.flush();
+  Out.Files.push_back({"report.json", std::move(Report)});
+
+  llvm::sort(Out.Files, [](const EmittedFile &A, const EmittedFile &B) {
+    return A.Name < B.Name;
+  });
+  Out.Plan = Plan;
+  return Error::success();
+}
+
+} // namespace
+
+Expected<EmittedModel> emitModel(const ir::Graph &G, const EmitOptions &Opts) {
+  if (!is_contained(emitTargets(), Opts.Target))
+    return makeError(formatv("unknown target '{0}' (known: {1})", Opts.Target,
+                             join(emitTargets(), ", ")));
+  if (!isCIdentifier(Opts.Name))
+    return makeError(formatv("the name '{0}' is not a C identifier (letters, "
+                             "digits and '_', starting with a letter)",
+                             Opts.Name));
+  EmittedModel Out;
+  ModelWriter W(G, Opts);
+  if (Error E = W.run(Out))
+    return std::move(E);
+  return Out;
+}
+
+std::vector<int32_t> layerDumpTensors(const ir::Graph &G) {
+  std::vector<int32_t> Order;
+  std::set<int32_t> Seen;
+  auto Add = [&](int32_t T) {
+    if (T >= 0 && Seen.insert(T).second)
+      Order.push_back(T);
+  };
+  for (int32_t T : G.Outputs)
+    Add(T);
+  for (const ir::Operator &Op : G.Operators)
+    for (int32_t T : Op.Outputs)
+      Add(T);
+  return Order;
+}
+
+Expected<EmittedFile> emitHostMain(const ir::Graph &G,
+                                   const EmitOptions &Opts) {
+  if (!isCIdentifier(Opts.Name))
+    return makeError(formatv("the name '{0}' is not a C identifier",
+                             Opts.Name));
+  Value::List Inputs, Outputs, Layers;
+  std::vector<std::string> Arguments;
+  auto Info = [&](int32_t T, size_t I) {
+    const ir::Tensor &Ten = G.tensor(T);
+    return Value(Value::Map{{"index", I},
+                            {"tensor", T},
+                            {"ctype", cType(Ten.Type)},
+                            {"elements", Ten.numElements()},
+                            {"bytes", Ten.byteSize()}});
+  };
+  for (size_t I = 0; I < G.Inputs.size(); ++I) {
+    Inputs.push_back(Info(G.Inputs[I], I));
+    Arguments.push_back("input" + std::to_string(I));
+  }
+  for (size_t I = 0; I < G.Outputs.size(); ++I) {
+    Outputs.push_back(Info(G.Outputs[I], I));
+    Arguments.push_back("output" + std::to_string(I));
+  }
+  std::vector<int32_t> Dump = layerDumpTensors(G);
+  for (size_t K = 0; K < Dump.size(); ++K)
+    Layers.push_back(Value(Value::Map{{"index", K}, {"tensor", Dump[K]}}));
+
+  tmpl::Bindings B;
+  B["BANNER"] =
+      StringRef(tmpl::banner("templates/main.c.in", "/*")).rtrim("\n").str();
+  B["NAME"] = Opts.Name;
+  B["UNAME"] = StringRef(Opts.Name).upper();
+  B["MODEL"] = commentSafe(Opts.ModelFileName);
+  B["VERSION"] = Opts.GeneratorVersion;
+  B["INPUTS"] = Value(std::move(Inputs));
+  B["OUTPUTS"] = Value(std::move(Outputs));
+  B["LAYERS"] = Value(std::move(Layers));
+  B["ARGUMENTS"] = join(Arguments, ", ");
+  std::optional<StringRef> Text = findEmbedded(templateFiles(), "main.c.in");
+  if (!Text)
+    return makeError("template main.c.in is missing from this build");
+  Expected<tmpl::Template> T =
+      tmpl::Template::parse(*Text, "templates/main.c.in");
+  if (!T)
+    return T.takeError();
+  Expected<std::string> Rendered = T->render(B);
+  if (!Rendered)
+    return Rendered.takeError();
+  return EmittedFile{"main.c", std::move(*Rendered)};
+}
+
+} // namespace emit
+} // namespace accelgen

@@ -1,0 +1,94 @@
+//===- ModelEmitter.h - A graph as a self-contained C99 project -*- C++ -*-===//
+//
+// Turns one graph into C99 sources for the `ref` target: model.c and model.h
+// (weights as `static const` arrays, one static arena from the memory plan,
+// every operator an unpacked call of a reference kernel with its parameters
+// folded into `static const` structs, one typed entry point), the kernel
+// sources those calls need, and report.json (what runs where, memory, work).
+// The generated code allocates nothing and needs no runtime library beyond
+// the C standard library's memcpy and the float math the kernels use.
+//
+// Emission happens in memory: either every operator is supported and all
+// files are produced, or nothing is, with an error naming the first operator
+// the target cannot run.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ACCELGEN_EMIT_MODELEMITTER_H
+#define ACCELGEN_EMIT_MODELEMITTER_H
+
+#include "ir/Graph.h"
+#include "plan/MemoryPlan.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+#include <vector>
+
+namespace accelgen {
+namespace emit {
+
+/// The targets the C emitter can generate code for.
+std::vector<std::string> emitTargets();
+
+/// What to generate.
+struct EmitOptions {
+  /// The target; one of emitTargets().
+  std::string Target = "ref";
+  /// The prefix of every exported symbol (NAME_run, NAME_io, ...); a C
+  /// identifier.
+  std::string Name = "model";
+  /// The model's file name, for banners and the report (no folders, so that
+  /// the output does not depend on where the model was read from).
+  std::string ModelFileName;
+  /// accelgen's version, for banners and the report.
+  std::string GeneratorVersion;
+};
+
+/// One generated file.
+struct EmittedFile {
+  std::string Name;
+  std::string Text;
+};
+
+/// A model input or output as the entry point sees it.
+struct IOTensor {
+  int32_t Tensor = -1;
+  ir::DType Type = ir::DType::I8;
+  int64_t Bytes = 0;
+};
+
+/// Everything generated for one graph.
+struct EmittedModel {
+  /// model.c, model.h, the kernel sources and headers, report.json; sorted
+  /// by name.
+  std::vector<EmittedFile> Files;
+  std::vector<IOTensor> Inputs;
+  std::vector<IOTensor> Outputs;
+  plan::MemoryPlan Plan;
+};
+
+/// Generates the C project for \p G. Fails with "operator N (TYPE) is not
+/// supported by target T: REASON" when an operator has no kernel, and on bad
+/// options; produces no files then.
+llvm::Expected<EmittedModel> emitModel(const ir::Graph &G,
+                                       const EmitOptions &Opts);
+
+/// The tensors a layer dump writes, in order: layer k is the k-th. The
+/// graph's outputs first, then every operator's outputs in execution order,
+/// each tensor once (the order TensorFlow Lite gives when every operator
+/// output is made a model output, as the shared reference vectors do).
+std::vector<int32_t> layerDumpTensors(const ir::Graph &G);
+
+/// A host program for \p G's emitted model (main.c): reads
+/// IN_DIR/input_<i>.bin, runs NAME_run, writes OUT_DIR/output_<i>.bin;
+/// `--layers` also writes OUT_DIR/layers/output_<k>.bin in the order of
+/// layerDumpTensors (model.c compiled with -DNAME_TRACE), and `--repeat N`
+/// times N more runs. Needs a POSIX C library for its clock.
+llvm::Expected<EmittedFile> emitHostMain(const ir::Graph &G,
+                                         const EmitOptions &Opts);
+
+} // namespace emit
+} // namespace accelgen
+
+#endif // ACCELGEN_EMIT_MODELEMITTER_H

@@ -1,0 +1,200 @@
+//===- ParamPrinter.cpp - Kernel parameters as C declarations -------------===//
+//
+// One printFields overload per params struct is generated from the X-macro
+// rows of RefParamFields.inc; each forwards every field to a FieldWriter,
+// whose overloads know how to spell each C field type. A field of a type
+// the writer does not know fails to compile here, not silently at run time.
+//
+//===----------------------------------------------------------------------===//
+#include "emit/ParamPrinter.h"
+#include "emit/CLiteral.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <type_traits>
+#include <vector>
+
+namespace accelgen {
+namespace emit {
+
+namespace {
+
+/// An array a pointer field of a params struct may aim at.
+struct KnownArray {
+  const void *Data;
+  size_t Count;
+  llvm::StringRef CType;
+  std::vector<std::string> Literals;
+};
+
+// The literal of each C field type; a params struct with a field of any
+// other type fails to compile here.
+std::string literal(int8_t V) { return intLiteral(V); }
+std::string literal(int16_t V) { return intLiteral(V); }
+std::string literal(int32_t V) { return intLiteral(V); }
+std::string literal(int64_t V) { return intLiteral(V); }
+std::string literal(uint8_t V) { return unsignedLiteral(V); }
+std::string literal(uint16_t V) { return unsignedLiteral(V); }
+std::string literal(uint32_t V) { return unsignedLiteral(V); }
+std::string literal(uint64_t V) { return unsignedLiteral(V); }
+std::string literal(float V) { return floatLiteral(V); }
+std::string literal(double V) { return doubleLiteral(V); }
+
+/// Collects the `.field = value` initializers of one struct and the arrays
+/// they refer to.
+class FieldWriter {
+public:
+  explicit FieldWriter(llvm::StringRef Prefix) : Prefix(Prefix.str()) {}
+
+  /// Makes the elements of \p V available to pointer fields.
+  void known(llvm::ArrayRef<int32_t> V) {
+    KnownArray A{V.data(), V.size(), "int32_t", {}};
+    for (int32_t X : V)
+      A.Literals.push_back(intLiteral(X));
+    Known.push_back(std::move(A));
+  }
+  void known(llvm::ArrayRef<float> V) {
+    KnownArray A{V.data(), V.size(), "float", {}};
+    for (float X : V)
+      A.Literals.push_back(floatLiteral(X));
+    Known.push_back(std::move(A));
+  }
+
+  /// A scalar field.
+  template <typename T> void field(const char *Name, T V) {
+    add(Name, literal(V));
+  }
+  /// A pointer field: NULL, or an array of its own named after the field.
+  void field(const char *Name, const int32_t *P) { pointer(Name, P); }
+  void field(const char *Name, const float *P) { pointer(Name, P); }
+
+  /// A fixed-size array field, every element printed.
+  template <typename T> void array(const char *Name, const T *P, size_t N) {
+    std::string S = "{";
+    for (size_t I = 0; I < N; ++I)
+      S += (I ? ", " : "") + literal(P[I]);
+    add(Name, S + "}");
+  }
+
+  /// The declarations: the arrays pointed at, then `static const Struct
+  /// Prefix_params = {...};`.
+  std::string finish(llvm::StringRef Struct) const {
+    std::string Out;
+    llvm::raw_string_ostream OS(Out);
+    OS << Arrays;
+    OS << "static const " << Struct << " " << Prefix << "_params = {\n";
+    for (const std::string &F : Fields)
+      OS << "    " << F << ",\n";
+    OS << "};\n";
+    return OS.str();
+  }
+
+  llvm::Error takeError() {
+    return Problem.empty() ? llvm::Error::success()
+                           : llvm::createStringError(
+                                 llvm::inconvertibleErrorCode(), Problem);
+  }
+
+private:
+  void add(const char *Name, const std::string &Value) {
+    Fields.push_back("." + std::string(Name) + " = " + Value);
+  }
+
+  void pointer(const char *Name, const void *P) {
+    if (!P) {
+      add(Name, "NULL");
+      return;
+    }
+    for (const KnownArray &A : Known) {
+      if (A.Data != P)
+        continue;
+      std::string ArrayName = Prefix + "_" + Name;
+      llvm::raw_string_ostream OS(Arrays);
+      OS << "static const " << A.CType << " " << ArrayName << "[" << A.Count
+         << "] = {";
+      for (size_t I = 0; I < A.Literals.size(); ++I)
+        OS << (I % 8 ? " " : "\n    ") << A.Literals[I]
+           << (I + 1 < A.Literals.size() ? "," : "\n");
+      OS << "};\n";
+      add(Name, ArrayName);
+      return;
+    }
+    Problem = llvm::formatv("field {0} points at an array the C emitter does "
+                            "not know",
+                            Name)
+                  .str();
+    add(Name, "NULL");
+  }
+
+  std::string Prefix;
+  std::vector<KnownArray> Known;
+  std::vector<std::string> Fields;
+  std::string Arrays;
+  std::string Problem;
+};
+
+// One printFields and structName per params struct of the kernel headers.
+#define REF_PARAMS_BEGIN(Struct)                                               \
+  [[maybe_unused]] const char *structName(const Struct &) { return #Struct; } \
+  [[maybe_unused]] void printFields(FieldWriter &W, const Struct &P) {
+#define REF_PARAMS_FIELD(Struct, Field) W.field(#Field, P.Field);
+#define REF_PARAMS_ARRAY(Struct, Field, Length) W.array(#Field, P.Field, Length);
+#define REF_PARAMS_END(Struct) }
+#include "RefParamFields.inc"
+
+/// The per-channel arrays of the wrapper structs.
+void knownArrays(FieldWriter &W, const kernels::Conv2DParams &P) {
+  W.known(P.Multipliers);
+  W.known(P.LeftShifts);
+}
+void knownArrays(FieldWriter &W, const kernels::DepthwiseConv2DParams &P) {
+  W.known(P.Multipliers);
+  W.known(P.LeftShifts);
+}
+void knownArrays(FieldWriter &W, const kernels::FullyConnectedParams &P) {
+  W.known(P.Multipliers);
+  W.known(P.LeftShifts);
+}
+void knownArrays(FieldWriter &W, const kernels::ConcatParams &P) {
+  W.known(P.InputScales);
+  W.known(P.InputZeroPoints);
+}
+
+template <typename T, typename = void> struct HasC : std::false_type {};
+template <typename T>
+struct HasC<T, std::void_t<decltype(std::declval<const T &>().c())>>
+    : std::true_type {};
+
+} // namespace
+
+llvm::Expected<PrintedParams> printParams(const kernels::AnyParams &Params,
+                                          llvm::StringRef Prefix) {
+  FieldWriter W(Prefix);
+  PrintedParams Out;
+  std::visit(
+      [&](const auto &P) {
+        using T = std::decay_t<decltype(P)>;
+        if constexpr (std::is_same_v<T, kernels::ReshapeParams>) {
+          Out.Argument = unsignedLiteral(P.Bytes);
+        } else if constexpr (HasC<T>::value) {
+          knownArrays(W, P);
+          auto C = P.c();
+          printFields(W, C);
+          Out.Declarations = W.finish(structName(C));
+          Out.Argument = "&" + Prefix.str() + "_params";
+        } else {
+          printFields(W, P);
+          Out.Declarations = W.finish(structName(P));
+          Out.Argument = "&" + Prefix.str() + "_params";
+        }
+      },
+      Params);
+  if (llvm::Error E = W.takeError())
+    return std::move(E);
+  return Out;
+}
+
+} // namespace emit
+} // namespace accelgen

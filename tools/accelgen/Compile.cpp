@@ -1,0 +1,146 @@
+//===- Compile.cpp - `accelgen compile`: a model as C99 sources -----------===//
+//
+// Writes the C project of a model for a target into a folder: model.c and
+// model.h, the kernel sources they call, and report.json. Everything is
+// generated in memory first, so an operator the target cannot run leaves no
+// partial output behind.
+//
+//===----------------------------------------------------------------------===//
+#include "Commands.h"
+#include "CompileModel.h"
+
+#include "emit/CLiteral.h"
+#include "import/TFLiteImporter.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#ifndef ACCELGEN_VERSION
+#define ACCELGEN_VERSION "unknown"
+#endif
+
+using namespace llvm;
+using namespace accelgen;
+
+namespace accelgen {
+namespace cli {
+
+cl::SubCommand CompileCommand("compile",
+                              "Generate C99 for a model: model.c/.h, the "
+                              "kernels it calls, report.json");
+
+static cl::opt<std::string> CompileModelPath(cl::Positional, cl::Required,
+                                             cl::desc("<model.tflite>"),
+                                             cl::sub(CompileCommand),
+                                             cl::cat(category()));
+static cl::opt<std::string>
+    CompileTarget("target", cl::Required,
+                  cl::desc("Target to generate code for (ref)"),
+                  cl::sub(CompileCommand), cl::cat(category()));
+static cl::opt<std::string> CompileOutput("o", cl::Required,
+                                          cl::desc("Output folder"),
+                                          cl::value_desc("dir"),
+                                          cl::sub(CompileCommand),
+                                          cl::cat(category()));
+static cl::opt<std::string>
+    CompileName("name", cl::init("model"),
+                cl::desc("Prefix of the generated symbols (NAME_run)"),
+                cl::value_desc("identifier"), cl::sub(CompileCommand),
+                cl::cat(category()));
+
+StringRef toolVersion() { return ACCELGEN_VERSION; }
+
+std::optional<CompiledModel> compileModel(StringRef Path, StringRef Target,
+                                          StringRef Name) {
+  CompiledModel C;
+  auto Buf = MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                   /*RequiresNullTerminator=*/false);
+  if (!Buf) {
+    reportError(Path, "cannot read: " + Buf.getError().message());
+    return std::nullopt;
+  }
+  StringRef Data = (*Buf)->getBuffer();
+  C.Bytes.assign(Data.bytes_begin(), Data.bytes_end());
+  Expected<tflite::ImportResult> R = tflite::importModel(C.Bytes);
+  if (!R) {
+    reportError(Path, toString(R.takeError()));
+    return std::nullopt;
+  }
+  for (const std::string &W : R->Warnings)
+    reportWarning(Path, W);
+  C.Model = std::move(R->Model);
+  if (C.Model->Graphs.empty()) {
+    reportError(Path, "the model has no graph");
+    return std::nullopt;
+  }
+  C.Options.Target = Target.str();
+  C.Options.Name = Name.str();
+  C.Options.ModelFileName = sys::path::filename(Path).str();
+  C.Options.GeneratorVersion = ACCELGEN_VERSION;
+  Expected<emit::EmittedModel> E = emit::emitModel(C.graph(), C.Options);
+  if (!E) {
+    reportError(Path, toString(E.takeError()));
+    return std::nullopt;
+  }
+  C.Emitted = std::move(*E);
+  return C;
+}
+
+Error writeFiles(StringRef Dir, ArrayRef<emit::EmittedFile> Files) {
+  if (std::error_code EC = sys::fs::create_directories(Dir))
+    return createStringError(EC, "cannot create the folder: " + EC.message());
+  for (const emit::EmittedFile &F : Files) {
+    SmallString<256> Path(Dir);
+    sys::path::append(Path, F.Name);
+    std::error_code EC;
+    raw_fd_ostream OS(Path, EC);
+    if (!EC) {
+      OS << F.Text;
+      OS.close();
+      EC = OS.error();
+    }
+    if (EC)
+      return createStringError(EC, "cannot write " + F.Name + ": " +
+                                       EC.message());
+  }
+  return Error::success();
+}
+
+int checkTarget(StringRef Target) {
+  std::vector<std::string> Known = emit::emitTargets();
+  if (llvm::is_contained(Known, Target))
+    return 0;
+  return reportError("", formatv("unknown target '{0}' (known: {1})", Target,
+                                 llvm::join(Known, ", ")));
+}
+
+int runCompile() {
+  if (checkTarget(CompileTarget))
+    return 1;
+  if (!emit::isCIdentifier(CompileName))
+    return reportError("", formatv("--name '{0}' is not a C identifier "
+                                   "(letters, digits and '_', starting with "
+                                   "a letter)",
+                                   CompileName.getValue()));
+  std::optional<CompiledModel> C =
+      compileModel(CompileModelPath, CompileTarget, CompileName);
+  if (!C)
+    return 1;
+  if (Error E = writeFiles(CompileOutput, C->Emitted.Files))
+    return reportError(CompileOutput, toString(std::move(E)));
+  const emit::EmittedModel &M = C->Emitted;
+  outs() << formatv("wrote {0} files to {1}: {2} operators, arena {3} bytes "
+                    "(lower bound {4})\n",
+                    M.Files.size(), CompileOutput.getValue(),
+                    C->graph().Operators.size(), M.Plan.ArenaBytes,
+                    M.Plan.LowerBound);
+  return 0;
+}
+
+} // namespace cli
+} // namespace accelgen

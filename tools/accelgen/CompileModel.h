@@ -1,0 +1,56 @@
+//===- CompileModel.h - Model to C, shared by compile and run ---*- C++ -*-===//
+//
+// What `accelgen compile` and `accelgen run` both do: read and import a
+// model, emit its C for a target, and write files. Failures are reported in
+// the CLI's one-line format, `error: FILE: message`.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ACCELGEN_TOOLS_COMPILEMODEL_H
+#define ACCELGEN_TOOLS_COMPILEMODEL_H
+
+#include "emit/ModelEmitter.h"
+#include "ir/Graph.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace accelgen {
+namespace cli {
+
+/// A model read, imported and emitted.
+struct CompiledModel {
+  /// The model file's bytes.
+  std::vector<uint8_t> Bytes;
+  std::unique_ptr<ir::Model> Model;
+  emit::EmitOptions Options;
+  emit::EmittedModel Emitted;
+
+  const ir::Graph &graph() const { return Model->main(); }
+};
+
+/// Reads, imports and emits the model at \p Path for \p Target with symbol
+/// prefix \p Name. On failure prints the error line and returns nothing.
+std::optional<CompiledModel> compileModel(llvm::StringRef Path,
+                                          llvm::StringRef Target,
+                                          llvm::StringRef Name);
+
+/// Writes \p Files into \p Dir, creating it.
+llvm::Error writeFiles(llvm::StringRef Dir,
+                       llvm::ArrayRef<emit::EmittedFile> Files);
+
+/// 0 if \p Target is one the C emitter knows; else prints an error and
+/// returns 1.
+int checkTarget(llvm::StringRef Target);
+
+/// The version `accelgen --version` prints.
+llvm::StringRef toolVersion();
+
+} // namespace cli
+} // namespace accelgen
+
+#endif // ACCELGEN_TOOLS_COMPILEMODEL_H

@@ -1,0 +1,291 @@
+//===- Run.cpp - `accelgen run`: build the emitted C and run it -----------===//
+//
+// Emits a model's C plus a host main.c, builds them with the system C
+// compiler (`cc`, or $CC) and runs the program on IN_DIR/input_<i>.bin,
+// writing OUT_DIR/output_<i>.bin and, with --dump-layers, every operator's
+// output as OUT_DIR/layers/output_<k>.bin.
+//
+// Built programs are cached under $XDG_CACHE_HOME/accelgen (or
+// ~/.cache/accelgen, or --cache-dir), one folder per hash of the model's
+// bytes, the target, accelgen's version, the compiler and the generated
+// sources themselves, so a rebuilt accelgen with changed kernels never reuses
+// a stale program. A folder is built under a temporary name and renamed into
+// place, so concurrent runs of the same model do not see half-built entries.
+//
+//===----------------------------------------------------------------------===//
+#include "Commands.h"
+#include "CompileModel.h"
+
+#include "emit/CLiteral.h"
+
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/SHA256.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+using namespace accelgen;
+
+namespace accelgen {
+namespace cli {
+
+cl::SubCommand RunCommand("run", "Build a model's generated C with the system "
+                                 "C compiler and run it on input files");
+
+static cl::opt<std::string> RunModel(cl::Positional, cl::Required,
+                                     cl::desc("<model.tflite>"),
+                                     cl::sub(RunCommand), cl::cat(category()));
+static cl::opt<std::string> RunTarget("target", cl::Required,
+                                      cl::desc("Target to generate code for "
+                                               "(ref)"),
+                                      cl::sub(RunCommand),
+                                      cl::cat(category()));
+static cl::opt<std::string>
+    RunInputs("inputs", cl::Required,
+              cl::desc("Folder with input_<i>.bin, raw, one per model input"),
+              cl::value_desc("dir"), cl::sub(RunCommand), cl::cat(category()));
+static cl::opt<std::string>
+    RunOutputs("outputs", cl::Required,
+               cl::desc("Folder to write output_<i>.bin into"),
+               cl::value_desc("dir"), cl::sub(RunCommand), cl::cat(category()));
+static cl::opt<bool> RunDumpLayers(
+    "dump-layers",
+    cl::desc("Also write every operator's output as layers/output_<k>.bin"),
+    cl::sub(RunCommand), cl::cat(category()));
+static cl::opt<std::string>
+    RunCacheDir("cache-dir",
+                cl::desc("Where built programs are kept (default "
+                         "$XDG_CACHE_HOME/accelgen or ~/.cache/accelgen)"),
+                cl::value_desc("dir"), cl::sub(RunCommand),
+                cl::cat(category()));
+
+namespace {
+
+/// The symbol prefix of the programs `run` builds.
+constexpr const char *RunName = "model";
+/// The program's file name in its cache folder.
+constexpr const char *ProgramName = "model-run";
+
+std::string cacheRoot() {
+  if (!RunCacheDir.empty())
+    return RunCacheDir;
+  SmallString<256> P;
+  if (Optional<std::string> X = sys::Process::GetEnv("XDG_CACHE_HOME");
+      X && !X->empty()) {
+    P = *X;
+  } else if (Optional<std::string> H = sys::Process::GetEnv("HOME");
+             H && !H->empty()) {
+    P = *H;
+    sys::path::append(P, ".cache");
+  } else {
+    sys::path::system_temp_directory(/*ErasedOnReboot=*/false, P);
+  }
+  sys::path::append(P, "accelgen");
+  return std::string(P);
+}
+
+/// The C compiler command: $CC split at blanks, or "cc".
+std::vector<std::string> compilerCommand() {
+  std::vector<std::string> Cmd;
+  Optional<std::string> CC = sys::Process::GetEnv("CC");
+  SmallVector<StringRef, 4> Words;
+  StringRef(CC && !StringRef(*CC).trim().empty() ? *CC : "cc")
+      .split(Words, ' ', -1, /*KeepEmpty=*/false);
+  for (StringRef W : Words)
+    Cmd.push_back(W.str());
+  return Cmd;
+}
+
+/// The cache key of a build: everything that decides the program.
+std::string cacheKey(const CompiledModel &C, const emit::EmittedFile &Main,
+                     ArrayRef<std::string> Compiler) {
+  SHA256 H;
+  auto Add = [&](StringRef S) {
+    H.update(std::to_string(S.size()));
+    H.update(":");
+    H.update(S);
+  };
+  Add("accelgen run cache 1");
+  Add(toolVersion());
+  Add(C.Options.Target);
+  for (const std::string &W : Compiler)
+    Add(W);
+  Add(StringRef(reinterpret_cast<const char *>(C.Bytes.data()),
+                C.Bytes.size()));
+  for (const emit::EmittedFile &F : C.Emitted.Files) {
+    Add(F.Name);
+    Add(F.Text);
+  }
+  Add(Main.Text);
+  return toHex(arrayRefFromStringRef(H.final()), /*LowerCase=*/true)
+      .substr(0, 32);
+}
+
+/// The first lines of the file at \p Path, for an error message.
+std::string headOfFile(StringRef Path, size_t MaxLines = 15) {
+  auto Buf = MemoryBuffer::getFile(Path);
+  if (!Buf)
+    return "";
+  SmallVector<StringRef, 16> Lines;
+  (*Buf)->getBuffer().split(Lines, '\n', MaxLines + 1, false);
+  std::string S;
+  for (size_t I = 0; I < Lines.size() && I < MaxLines; ++I)
+    S += "\n  " + Lines[I].str();
+  return S;
+}
+
+/// Builds the program into the cache (or finds it there); its path, or an
+/// error message.
+Expected<std::string> buildProgram(const CompiledModel &C,
+                                   const emit::EmittedFile &Main) {
+  std::vector<std::string> Compiler = compilerCommand();
+  SmallString<256> Root(cacheRoot());
+  sys::fs::make_absolute(Root);
+  SmallString<256> Entry(Root);
+  sys::path::append(Entry, cacheKey(C, Main, Compiler));
+  SmallString<256> Program(Entry);
+  sys::path::append(Program, ProgramName);
+  if (sys::fs::can_execute(Program))
+    return std::string(Program);
+
+  ErrorOr<std::string> CC = sys::findProgramByName(Compiler.front());
+  if (!CC)
+    return createStringError(inconvertibleErrorCode(),
+                             "cannot find the C compiler '" +
+                                 Compiler.front() + "' (set CC)");
+  if (std::error_code EC = sys::fs::create_directories(Root))
+    return createStringError(EC, "cannot create the cache folder " + Root +
+                                     ": " + EC.message());
+  SmallString<256> Temp;
+  SmallString<256> Model(Root);
+  sys::path::append(Model, "tmp-%%%%%%%%%%%%");
+  sys::fs::createUniquePath(Model, Temp, /*MakeAbsolute=*/true);
+  if (std::error_code EC = sys::fs::create_directory(Temp))
+    return createStringError(EC, "cannot create " + Temp + ": " +
+                                     EC.message());
+  auto Cleanup = make_scope_exit([&] { sys::fs::remove_directories(Temp); });
+
+  std::vector<emit::EmittedFile> Files = C.Emitted.Files;
+  Files.push_back(Main);
+  if (Error E = writeFiles(Temp, Files))
+    return std::move(E);
+
+  auto InTemp = [&](StringRef Name) {
+    SmallString<256> P(Temp);
+    sys::path::append(P, Name);
+    return std::string(P);
+  };
+  std::vector<std::string> Args = Compiler;
+  Args[0] = *CC;
+  for (const char *Flag : {"-std=c99", "-O2", "-o"})
+    Args.push_back(Flag);
+  Args.push_back(InTemp(ProgramName));
+  Args.push_back("-D" + StringRef(RunName).upper() + "_TRACE");
+  for (const emit::EmittedFile &F : Files)
+    if (StringRef(F.Name).endswith(".c"))
+      Args.push_back(InTemp(F.Name));
+  Args.push_back("-lm");
+
+  std::string Log = InTemp("compile.log");
+  std::vector<StringRef> Argv(Args.begin(), Args.end());
+  Optional<StringRef> Redirects[] = {StringRef(""), StringRef(Log),
+                                     StringRef(Log)};
+  std::string ErrMsg;
+  int RC = sys::ExecuteAndWait(*CC, Argv, None, Redirects, 0, 0, &ErrMsg);
+  if (RC != 0)
+    return createStringError(
+        inconvertibleErrorCode(),
+        formatv("the C compiler failed ({0}){1}{2}", join(Args, " "),
+                ErrMsg.empty() ? "" : ": " + ErrMsg, headOfFile(Log))
+            .str());
+
+  // Publish the folder; another process may have done so first.
+  if (sys::fs::rename(Temp, Entry)) {
+    if (!sys::fs::can_execute(Program))
+      return createStringError(inconvertibleErrorCode(),
+                               "cannot move the build into " + Entry);
+  }
+  return std::string(Program);
+}
+
+} // namespace
+
+int runRun() {
+  if (checkTarget(RunTarget))
+    return 1;
+  std::optional<CompiledModel> C = compileModel(RunModel, RunTarget, RunName);
+  if (!C)
+    return 1;
+  const ir::Graph &G = C->graph();
+
+  // The inputs must be there, each of exactly its tensor's size.
+  if (!sys::fs::is_directory(RunInputs))
+    return reportError(RunInputs, "not a folder");
+  for (size_t I = 0; I < C->Emitted.Inputs.size(); ++I) {
+    const emit::IOTensor &In = C->Emitted.Inputs[I];
+    SmallString<256> Path(RunInputs);
+    sys::path::append(Path, formatv("input_{0}.bin", I).str());
+    uint64_t Size = 0;
+    if (std::error_code EC = sys::fs::file_size(Path, Size))
+      return reportError(Path, "cannot read: " + EC.message());
+    const ir::Tensor &T = G.tensor(In.Tensor);
+    if (static_cast<int64_t>(Size) != In.Bytes)
+      return reportError(
+          Path, formatv("has {0} bytes, but input {1} ('{2}', {3} {4}) takes "
+                        "{5} bytes",
+                        Size, I, T.Name, ir::dtypeName(T.Type),
+                        ir::formatShape(T.Shape), In.Bytes));
+  }
+
+  emit::EmitOptions MainOpts = C->Options;
+  Expected<emit::EmittedFile> Main = emit::emitHostMain(G, MainOpts);
+  if (!Main)
+    return reportError(RunModel, toString(Main.takeError()));
+  Expected<std::string> Program = buildProgram(*C, *Main);
+  if (!Program)
+    return reportError(RunModel, toString(Program.takeError()));
+
+  SmallString<256> Layers(RunOutputs);
+  sys::path::append(Layers, "layers");
+  if (std::error_code EC = sys::fs::create_directories(
+          RunDumpLayers ? StringRef(Layers) : StringRef(RunOutputs)))
+    return reportError(RunOutputs, "cannot create the folder: " + EC.message());
+
+  SmallString<256> Err;
+  if (std::error_code EC =
+          sys::fs::createTemporaryFile("accelgen-run", "txt", Err))
+    return reportError("", "cannot create a temporary file: " + EC.message());
+  auto RemoveErr = make_scope_exit([&] { sys::fs::remove(Err); });
+  std::vector<StringRef> Argv = {*Program, RunInputs, RunOutputs};
+  if (RunDumpLayers)
+    Argv.push_back("--layers");
+  Optional<StringRef> Redirects[] = {StringRef(""), None, StringRef(Err)};
+  std::string ErrMsg;
+  int RC = sys::ExecuteAndWait(*Program, Argv, None, Redirects, 0, 0, &ErrMsg);
+  if (RC != 0)
+    return reportError(RunModel,
+                       formatv("the compiled model ({0}) failed{1}{2}",
+                               *Program,
+                               RC < 0 ? ": " + ErrMsg
+                                      : formatv(" with exit code {0}", RC).str(),
+                               headOfFile(Err))
+                           .str());
+  outs() << formatv("wrote {0} output(s){1} to {2}\n", G.Outputs.size(),
+                    RunDumpLayers
+                        ? formatv(" and {0} layer(s)",
+                                  emit::layerDumpTensors(G).size())
+                              .str()
+                        : std::string(),
+                    RunOutputs.getValue());
+  return 0;
+}
+
+} // namespace cli
+} // namespace accelgen
