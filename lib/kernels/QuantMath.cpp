@@ -159,7 +159,8 @@ int32_t calculateInputRadius(int32_t IntegerBits, int32_t LeftShift,
                              int32_t TotalSignedBits) {
   const double MaxInputRescaled =
       1.0 * ((1 << IntegerBits) - 1) *
-      std::ldexp(1.0, TotalSignedBits - IntegerBits) / std::ldexp(1.0, LeftShift);
+      std::ldexp(1.0, TotalSignedBits - IntegerBits) /
+      std::ldexp(1.0, LeftShift);
   const double Floor = std::floor(MaxInputRescaled);
   return Floor >= 2147483647.0 ? std::numeric_limits<int32_t>::max()
                                : static_cast<int32_t>(Floor);

@@ -77,12 +77,14 @@ void checkWith(llvm::StringRef CCName, llvm::StringRef CXXName) {
     const std::string Line = "#include \"" + Header + "\"\n";
     const std::string CFile = Tmp.file("include.c");
     const std::string CXXFile = Tmp.file("include.cpp");
-    test::writeFileBytes(CFile, llvm::ArrayRef<uint8_t>(
-                                    reinterpret_cast<const uint8_t *>(Line.data()),
-                                    Line.size()));
-    test::writeFileBytes(CXXFile, llvm::ArrayRef<uint8_t>(
-                                      reinterpret_cast<const uint8_t *>(Line.data()),
-                                      Line.size()));
+    test::writeFileBytes(
+        CFile,
+        llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Line.data()),
+                                Line.size()));
+    test::writeFileBytes(
+        CXXFile,
+        llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Line.data()),
+                                Line.size()));
     checkCompiles(CC,
                   {"-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic",
                    "-fsyntax-only", CFile},

@@ -170,9 +170,8 @@ public:
                     Path << ": " << llvm::toString(Imported.takeError()));
     Model = std::move(Imported->Model);
     auto R = test::ModelRunner::create(Model->main());
-    REQUIRE_MESSAGE(static_cast<bool>(R), Spec.Model << ": "
-                                                     << llvm::toString(
-                                                            R.takeError()));
+    REQUIRE_MESSAGE(static_cast<bool>(R),
+                    Spec.Model << ": " << llvm::toString(R.takeError()));
     Runner.emplace(std::move(*R));
   }
 
@@ -183,8 +182,8 @@ public:
   void checkLayers(Summary &S) {
     const std::string Vectors = join(vectorsDir(), Spec.Model);
     const std::string LayersDir =
-        join(join(join(vectorsDir(), Spec.LayersFrom.empty() ? Spec.Model
-                                                             : Spec.LayersFrom),
+        join(join(join(vectorsDir(),
+                       Spec.LayersFrom.empty() ? Spec.Model : Spec.LayersFrom),
                   "seed1"),
              "layers");
     REQUIRE_MESSAGE(llvm::sys::fs::exists(join(LayersDir, "map.json")),
@@ -223,11 +222,11 @@ public:
       ++S.Layers;
       bool Exact = B[Out] == Ref[Out];
       S.LayersExact += Exact;
-      CHECK_MESSAGE(Exact, Spec.Model << " layer " << K << " (" << Op.Type
-                                      << ", " << Runner->call(K).Function
-                                      << ") on reference inputs: "
-                                      << describeDiff(B[Out], Ref[Out],
-                                                      G.tensor(Out).Type));
+      CHECK_MESSAGE(Exact,
+                    Spec.Model
+                        << " layer " << K << " (" << Op.Type << ", "
+                        << Runner->call(K).Function << ") on reference inputs: "
+                        << describeDiff(B[Out], Ref[Out], G.tensor(Out).Type));
     }
 
     // Chained: the whole model from its input; report the first divergence.
@@ -244,11 +243,10 @@ public:
     }
     if (FirstDiff) {
       const int32_t Out = G.Operators[*FirstDiff].output(0);
-      FAIL_CHECK(Spec.Model << " chained run first diverges at layer "
-                            << *FirstDiff << " ("
-                            << G.Operators[*FirstDiff].Type << "): "
-                            << describeDiff(B[Out], Ref[Out],
-                                            G.tensor(Out).Type));
+      FAIL_CHECK(Spec.Model
+                 << " chained run first diverges at layer " << *FirstDiff
+                 << " (" << G.Operators[*FirstDiff].Type << "): "
+                 << describeDiff(B[Out], Ref[Out], G.tensor(Out).Type));
     }
   }
 
@@ -275,8 +273,8 @@ public:
       std::vector<std::vector<uint8_t>> Outputs = runSeed(Seed);
       bool AllExact = true;
       for (size_t I = 0; I < Outputs.size(); ++I) {
-        std::string Path = join(Seed, Spec.OutputPrefix + "_" +
-                                          std::to_string(I) + ".bin");
+        std::string Path =
+            join(Seed, Spec.OutputPrefix + "_" + std::to_string(I) + ".bin");
         auto Want = readIfExists(Path);
         REQUIRE_MESSAGE(Want.has_value(), Path << " is missing");
         bool Exact = Outputs[I] == *Want;
@@ -392,20 +390,22 @@ void conv2DU8TiesUp(const ir::Graph &G, const ir::Operator &Op,
           int32_t Acc = 0;
           for (int32_t KY = 0; KY < KH; ++KY)
             for (int32_t KX = 0; KX < KW; ++KX) {
-              const int32_t IY = OY * P.stride_h - P.pad_top + P.dilation_h * KY;
+              const int32_t IY =
+                  OY * P.stride_h - P.pad_top + P.dilation_h * KY;
               const int32_t IX =
                   OX * P.stride_w - P.pad_left + P.dilation_w * KX;
               if (IY < 0 || IY >= H || IX < 0 || IX >= Wd)
                 continue;
               for (int32_t I = 0; I < C; ++I)
-                Acc += (W[((O * KH + KY) * KW + KX) * C + I] + P.filter_offset) *
-                       (X[((N * H + IY) * Wd + IX) * C + I] + P.input_offset);
+                Acc +=
+                    (W[((O * KH + KY) * KW + KX) * C + I] + P.filter_offset) *
+                    (X[((N * H + IY) * Wd + IX) * C + I] + P.input_offset);
             }
           if (Bias)
             Acc += Bias[O];
-          Acc = requantizeTiesUp(Acc, P.output_multiplier,
-                                 P.output_left_shift) +
-                P.output_offset;
+          Acc =
+              requantizeTiesUp(Acc, P.output_multiplier, P.output_left_shift) +
+              P.output_offset;
           Y[((N * OH + OY) * OW + OX) * OC + O] =
               static_cast<uint8_t>(std::clamp(Acc, P.act_min, P.act_max));
         }
@@ -478,13 +478,11 @@ TEST_CASE("coral_mobilenet_v2_10_224_quant_uint8") {
     const int32_t Out = G.Outputs[0];
     CHECK_MESSAGE(Emulated[Out] == Want,
                   SeedName << ": with TensorFlow Lite 2.9's CONV_2D rounding: "
-                           << describeDiff(Emulated[Out], Want,
-                                           ir::DType::U8));
+                           << describeDiff(Emulated[Out], Want, ir::DType::U8));
     CHECK_MESSAGE(describeDiff(Ref[Out], Want, ir::DType::U8) ==
                       CoralKnownDifference.at(SeedName),
                   SeedName << ": the reference kernels against tflite29: "
                            << describeDiff(Ref[Out], Want, ir::DType::U8)
-                           << "; known: "
-                           << CoralKnownDifference.at(SeedName));
+                           << "; known: " << CoralKnownDifference.at(SeedName));
   }
 }

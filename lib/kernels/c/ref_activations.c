@@ -7,9 +7,8 @@
 
 static int32_t relu_one(const ref_relu_params *p, int32_t x) {
   const int32_t v =
-      ref_multiply_by_quantized_multiplier(x - p->input_zero_point,
-                                           p->output_multiplier,
-                                           p->output_left_shift) +
+      ref_multiply_by_quantized_multiplier(
+          x - p->input_zero_point, p->output_multiplier, p->output_left_shift) +
       p->output_zero_point;
   return ref_clamp_i32(v, p->act_min, p->act_max);
 }
@@ -38,7 +37,7 @@ void ref_relu_f32(const ref_relu_params *params, int32_t count,
   }
 }
 
-/* --- LEAKY_RELU ------------------------------------------------------------ */
+/* --- LEAKY_RELU ----------------------------------------------------------- */
 
 static int32_t leaky_relu_one(const ref_leaky_relu_params *p, int32_t x) {
   const int32_t centred = x - p->input_zero_point;
@@ -72,7 +71,7 @@ void ref_leaky_relu_f32(const ref_leaky_relu_params *params, int32_t count,
     output[i] = input[i] > 0.0f ? input[i] : input[i] * params->alpha;
 }
 
-/* --- HARD_SWISH ------------------------------------------------------------ */
+/* --- HARD_SWISH ----------------------------------------------------------- */
 
 /* The unclamped int16 result before the output zero point. Invariants:
  * |x - zp| <= 255, so the hi-res value (times 2^7) fits int16; every
@@ -92,8 +91,8 @@ static int32_t hard_swish_one(const ref_hard_swish_params *p, int32_t x) {
   if (p->reluish_left_shift > 0)
     reluish = ref_saturating_left_shift_i16(reluish, 1);
   if (p->reluish_left_shift < 0)
-    reluish = (int16_t)ref_rounding_divide_by_pot(reluish,
-                                                  -p->reluish_left_shift);
+    reluish =
+        (int16_t)ref_rounding_divide_by_pot(reluish, -p->reluish_left_shift);
   /* From [-1, 1] (Q0.15) to [0, 1]. */
   reluish = (int16_t)((reluish + (1 << 15)) >> 1);
   /* Truncating (not rounding) multiply: cancels the bias of the rounding
@@ -129,7 +128,7 @@ void ref_hard_swish_f32(const ref_hard_swish_params *params, int32_t count,
   }
 }
 
-/* --- LOGISTIC and TANH ----------------------------------------------------- */
+/* --- LOGISTIC and TANH ---------------------------------------------------- */
 
 /* The Q4.27 value of a centred input strictly inside the radius. */
 static int32_t sigmoid_input_q4(const ref_sigmoid_params *p, int32_t centred) {

@@ -82,9 +82,8 @@ void ref_concat_u8_rescale(const ref_concat_params *p,
         const float scale = p->input_scale[i] * inverse_output_scale;
         const float bias = -(float)p->input_zero_point[i] * scale;
         for (j = 0; j < n; ++j) {
-          const int32_t v =
-              (int32_t)roundf((float)in[j] * scale + bias) +
-              p->output_zero_point;
+          const int32_t v = (int32_t)roundf((float)in[j] * scale + bias) +
+                            p->output_zero_point;
           output[j] = ref_saturate_u8(v);
         }
       }

@@ -103,8 +103,7 @@ void ref_depthwise_conv2d_i8(const ref_depthwise_conv2d_params *params,
 }
 
 void ref_depthwise_conv2d_u8(const ref_depthwise_conv2d_params *p,
-                             const ref_shape *input_shape,
-                             const uint8_t *input,
+                             const ref_shape *input_shape, const uint8_t *input,
                              const ref_shape *filter_shape,
                              const uint8_t *filter, const int32_t *bias,
                              const ref_shape *output_shape, uint8_t *output) {

@@ -11,13 +11,13 @@
 enum { OP_ADD, OP_SUB, OP_MUL };
 
 /* One quantized result from two raw inputs. */
-static int32_t quantized_op(const ref_elementwise_params *p, int op,
-                            int32_t x1, int32_t x2) {
+static int32_t quantized_op(const ref_elementwise_params *p, int op, int32_t x1,
+                            int32_t x2) {
   int32_t raw;
   if (op == OP_MUL) {
     raw = ref_multiply_by_quantized_multiplier(
-        (x1 + p->input1_offset) * (x2 + p->input2_offset),
-        p->output_multiplier, p->output_left_shift);
+        (x1 + p->input1_offset) * (x2 + p->input2_offset), p->output_multiplier,
+        p->output_left_shift);
   } else {
     const int32_t a = ref_multiply_by_quantized_multiplier(
         (x1 + p->input1_offset) * (1 << p->input_left_shift),
@@ -25,9 +25,9 @@ static int32_t quantized_op(const ref_elementwise_params *p, int op,
     const int32_t b = ref_multiply_by_quantized_multiplier(
         (x2 + p->input2_offset) * (1 << p->input_left_shift),
         p->input2_multiplier, p->input2_left_shift);
-    raw = ref_multiply_by_quantized_multiplier(
-        op == OP_ADD ? a + b : a - b, p->output_multiplier,
-        p->output_left_shift);
+    raw = ref_multiply_by_quantized_multiplier(op == OP_ADD ? a + b : a - b,
+                                               p->output_multiplier,
+                                               p->output_left_shift);
   }
   return ref_clamp_i32(raw + p->output_offset, p->act_min, p->act_max);
 }
@@ -43,7 +43,7 @@ static float float_op(const ref_elementwise_params *p, int op, float x1,
 #define REF_ELEMENTWISE_WALK(T, APPLY)                                         \
   do {                                                                         \
     ref_broadcast bc;                                                          \
-    int32_t idx[REF_MAX_RANK] = {0, 0, 0, 0, 0, 0};                           \
+    int32_t idx[REF_MAX_RANK] = {0, 0, 0, 0, 0, 0};                            \
     int32_t o1 = 0, o2 = 0, i;                                                 \
     const int32_t inner = output_shape->rank > 0                               \
                               ? output_shape->dims[output_shape->rank - 1]     \
@@ -56,7 +56,7 @@ static float float_op(const ref_elementwise_params *p, int op, float x1,
       const int32_t s1 = bc.stride1[REF_MAX_RANK - 1];                         \
       const int32_t s2 = bc.stride2[REF_MAX_RANK - 1];                         \
       for (i = 0; i < inner; ++i)                                              \
-        out[i] = APPLY(input1[o1 + i * s1], input2[o2 + i * s2]);             \
+        out[i] = APPLY(input1[o1 + i * s1], input2[o2 + i * s2]);              \
       out += inner;                                                            \
     } while (ref_broadcast_next_row(&bc, idx, &o1, &o2));                      \
   } while (0)

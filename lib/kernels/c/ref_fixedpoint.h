@@ -100,13 +100,13 @@ static inline int32_t ref_rounding_divide_by_pot(int32_t x, int32_t exponent) {
  * int32 (it wraps otherwise, as TensorFlow Lite's int32 product does). Two
  * roundings (one in SRDHM, one in the divide) is what the reference kernels
  * do; a single-rounding implementation differs by one step on some inputs. */
-static inline int32_t ref_multiply_by_quantized_multiplier(
-    int32_t x, int32_t multiplier, int32_t left_shift) {
+static inline int32_t ref_multiply_by_quantized_multiplier(int32_t x,
+                                                           int32_t multiplier,
+                                                           int32_t left_shift) {
   const int32_t left = left_shift > 0 ? left_shift : 0;
   const int32_t right = left_shift > 0 ? 0 : -left_shift;
-  return ref_rounding_divide_by_pot(ref_srdhm_i32(ref_shl_i32(x, left),
-                                                  multiplier),
-                                    right);
+  return ref_rounding_divide_by_pot(
+      ref_srdhm_i32(ref_shl_i32(x, left), multiplier), right);
 }
 
 /* --- int16 helpers (HARD_SWISH) ------------------------------------------ */
@@ -189,17 +189,16 @@ static inline int32_t ref_exp_on_interval_neg_quarter_to_0(int32_t a) {
 static inline int32_t ref_exp_on_negative_values(int32_t a,
                                                  int32_t integer_bits) {
   /* exp(-2^k) in Q0 for k = -2 .. 4. */
-  static const int32_t exp_neg_pot[7] = {1672461947, 1302514674, 790015084,
-                                         290630308,  39332535,   720401,
-                                         242};
+  static const int32_t exp_neg_pot[7] = {
+      1672461947, 1302514674, 790015084, 290630308, 39332535, 720401, 242};
   const int32_t fractional_bits = 31 - integer_bits;
   const int32_t one_quarter = (int32_t)1 << (fractional_bits - 2);
   const int32_t a_mod_quarter_minus_quarter =
       (a & (one_quarter - 1)) - one_quarter;
   const int32_t remainder = a_mod_quarter_minus_quarter - a;
-  int32_t result = ref_exp_on_interval_neg_quarter_to_0(
-      ref_saturating_rounding_mul_by_pot(a_mod_quarter_minus_quarter,
-                                         integer_bits));
+  int32_t result =
+      ref_exp_on_interval_neg_quarter_to_0(ref_saturating_rounding_mul_by_pot(
+          a_mod_quarter_minus_quarter, integer_bits));
   int32_t k;
   for (k = -2; k <= 4; ++k) {
     if (integer_bits > k) {
@@ -233,13 +232,15 @@ static inline int32_t ref_newton_reciprocal_q2(int32_t half_denominator) {
 
 /* 1 / (1 + a) for a Q0 value a in [0, 1]. Result Q0. */
 static inline int32_t ref_one_over_one_plus_x(int32_t a) {
-  const int32_t x = ref_newton_reciprocal_q2(ref_rounding_half_sum(a, INT32_MAX));
+  const int32_t x =
+      ref_newton_reciprocal_q2(ref_rounding_half_sum(a, INT32_MAX));
   return ref_saturating_rounding_mul_by_pot(x, 1);
 }
 
 /* (1 - a) / (1 + a) for a Q0 value a in [0, 1]. Result Q0. */
 static inline int32_t ref_one_minus_x_over_one_plus_x(int32_t a) {
-  const int32_t x = ref_newton_reciprocal_q2(ref_rounding_half_sum(a, INT32_MAX));
+  const int32_t x =
+      ref_newton_reciprocal_q2(ref_rounding_half_sum(a, INT32_MAX));
   return ref_saturating_rounding_mul_by_pot(x - ((int32_t)1 << 29), 2);
 }
 
@@ -248,7 +249,8 @@ static inline int32_t ref_logistic_q4(int32_t a) {
   int32_t positive;
   if (a == 0)
     return (int32_t)1 << 30; /* 1/2 */
-  positive = ref_one_over_one_plus_x(ref_exp_on_negative_values(a > 0 ? -a : a, 4));
+  positive =
+      ref_one_over_one_plus_x(ref_exp_on_negative_values(a > 0 ? -a : a, 4));
   return a > 0 ? positive : INT32_MAX - positive;
 }
 

@@ -49,9 +49,9 @@ static void fc_i8(const ref_fully_connected_params *p,
 
 void ref_fully_connected_i8(const ref_fully_connected_params *params,
                             const ref_shape *input_shape, const int8_t *input,
-                            const ref_shape *filter_shape,
-                            const int8_t *filter, const int32_t *bias,
-                            const ref_shape *output_shape, int8_t *output) {
+                            const ref_shape *filter_shape, const int8_t *filter,
+                            const int32_t *bias, const ref_shape *output_shape,
+                            int8_t *output) {
   (void)input_shape;
   fc_i8(params, filter_shape, input, filter, bias, output_shape, output,
         &params->output_multiplier, &params->output_left_shift, 0);
@@ -67,8 +67,7 @@ void ref_fully_connected_i8_per_channel(
 }
 
 void ref_fully_connected_u8(const ref_fully_connected_params *p,
-                            const ref_shape *input_shape,
-                            const uint8_t *input,
+                            const ref_shape *input_shape, const uint8_t *input,
                             const ref_shape *filter_shape,
                             const uint8_t *filter, const int32_t *bias,
                             const ref_shape *output_shape, uint8_t *output) {
@@ -98,9 +97,9 @@ void ref_fully_connected_u8(const ref_fully_connected_params *p,
 
 void ref_fully_connected_f32(const ref_fully_connected_params *p,
                              const ref_shape *input_shape, const float *input,
-                             const ref_shape *filter_shape,
-                             const float *filter, const float *bias,
-                             const ref_shape *output_shape, float *output) {
+                             const ref_shape *filter_shape, const float *filter,
+                             const float *bias, const ref_shape *output_shape,
+                             float *output) {
   const int32_t units = filter_shape->dims[0];
   const int32_t depth = filter_shape->dims[filter_shape->rank - 1];
   const int32_t batches = ref_shape_size(output_shape) / units;

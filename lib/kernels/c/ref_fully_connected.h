@@ -43,9 +43,9 @@ typedef struct ref_fully_connected_params {
 /* int8, one multiplier for the whole filter. */
 void ref_fully_connected_i8(const ref_fully_connected_params *params,
                             const ref_shape *input_shape, const int8_t *input,
-                            const ref_shape *filter_shape,
-                            const int8_t *filter, const int32_t *bias,
-                            const ref_shape *output_shape, int8_t *output);
+                            const ref_shape *filter_shape, const int8_t *filter,
+                            const int32_t *bias, const ref_shape *output_shape,
+                            int8_t *output);
 
 /* int8, one multiplier per output unit. */
 void ref_fully_connected_i8_per_channel(
@@ -55,8 +55,7 @@ void ref_fully_connected_i8_per_channel(
 
 /* uint8 (asymmetric, with a filter zero point). */
 void ref_fully_connected_u8(const ref_fully_connected_params *params,
-                            const ref_shape *input_shape,
-                            const uint8_t *input,
+                            const ref_shape *input_shape, const uint8_t *input,
                             const ref_shape *filter_shape,
                             const uint8_t *filter, const int32_t *bias,
                             const ref_shape *output_shape, uint8_t *output);
@@ -64,9 +63,9 @@ void ref_fully_connected_u8(const ref_fully_connected_params *params,
 /* float32; bias is float too. */
 void ref_fully_connected_f32(const ref_fully_connected_params *params,
                              const ref_shape *input_shape, const float *input,
-                             const ref_shape *filter_shape,
-                             const float *filter, const float *bias,
-                             const ref_shape *output_shape, float *output);
+                             const ref_shape *filter_shape, const float *filter,
+                             const float *bias, const ref_shape *output_shape,
+                             float *output);
 
 #ifdef __cplusplus
 } /* extern "C" */

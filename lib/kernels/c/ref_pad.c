@@ -51,8 +51,8 @@ void ref_pad_i8(const ref_pad_params *params, const ref_shape *input_shape,
                 int8_t *output) {
   memset(output, (int8_t)params->pad_value,
          (size_t)ref_shape_size(output_shape));
-  pad_copy_rows(params, input_shape, (const unsigned char *)input,
-                output_shape, (unsigned char *)output, 1);
+  pad_copy_rows(params, input_shape, (const unsigned char *)input, output_shape,
+                (unsigned char *)output, 1);
 }
 
 void ref_pad_u8(const ref_pad_params *params, const ref_shape *input_shape,
@@ -60,8 +60,8 @@ void ref_pad_u8(const ref_pad_params *params, const ref_shape *input_shape,
                 uint8_t *output) {
   memset(output, (uint8_t)params->pad_value,
          (size_t)ref_shape_size(output_shape));
-  pad_copy_rows(params, input_shape, (const unsigned char *)input,
-                output_shape, (unsigned char *)output, 1);
+  pad_copy_rows(params, input_shape, (const unsigned char *)input, output_shape,
+                (unsigned char *)output, 1);
 }
 
 void ref_pad_f32(const ref_pad_params *params, const ref_shape *input_shape,
@@ -71,6 +71,6 @@ void ref_pad_f32(const ref_pad_params *params, const ref_shape *input_shape,
   int32_t i;
   for (i = 0; i < n; ++i)
     output[i] = params->pad_value_f;
-  pad_copy_rows(params, input_shape, (const unsigned char *)input,
-                output_shape, (unsigned char *)output, sizeof(float));
+  pad_copy_rows(params, input_shape, (const unsigned char *)input, output_shape,
+                (unsigned char *)output, sizeof(float));
 }

@@ -166,9 +166,9 @@ void ref_average_pool2d_f32(const ref_pool2d_params *p,
       }
 }
 
-void ref_max_pool2d_i8(const ref_pool2d_params *p,
-                       const ref_shape *input_shape, const int8_t *input,
-                       const ref_shape *output_shape, int8_t *output) {
+void ref_max_pool2d_i8(const ref_pool2d_params *p, const ref_shape *input_shape,
+                       const int8_t *input, const ref_shape *output_shape,
+                       int8_t *output) {
   const pool_geometry g = pool_geometry_of(input_shape, output_shape);
   int32_t b, oy, ox, y, x, c;
   for (b = 0; b < g.batches; ++b)
@@ -193,9 +193,9 @@ void ref_max_pool2d_i8(const ref_pool2d_params *p,
       }
 }
 
-void ref_max_pool2d_u8(const ref_pool2d_params *p,
-                       const ref_shape *input_shape, const uint8_t *input,
-                       const ref_shape *output_shape, uint8_t *output) {
+void ref_max_pool2d_u8(const ref_pool2d_params *p, const ref_shape *input_shape,
+                       const uint8_t *input, const ref_shape *output_shape,
+                       uint8_t *output) {
   const pool_geometry g = pool_geometry_of(input_shape, output_shape);
   int32_t b, oy, ox, y, x, c;
   for (b = 0; b < g.batches; ++b)
@@ -216,8 +216,7 @@ void ref_max_pool2d_u8(const ref_pool2d_params *p,
                 out_px[c] = in_px[c];
           }
         for (c = 0; c < g.depth; ++c)
-          out_px[c] =
-              (uint8_t)ref_clamp_i32(out_px[c], p->act_min, p->act_max);
+          out_px[c] = (uint8_t)ref_clamp_i32(out_px[c], p->act_min, p->act_max);
       }
 }
 

@@ -60,14 +60,14 @@ static int32_t group_size(const dim_group *g) {
 #define REF_MEAN_8BIT(T, LO, HI)                                               \
   do {                                                                         \
     dim_group kept, reduced;                                                   \
-    int32_t kidx[REF_MAX_RANK] = {0, 0, 0, 0, 0, 0};                          \
+    int32_t kidx[REF_MAX_RANK] = {0, 0, 0, 0, 0, 0};                           \
     int32_t base = 0, count, out_i = 0;                                        \
     split_dims(params, input_shape, &kept, &reduced);                          \
     count = group_size(&reduced);                                              \
     if (group_size(&kept) == 0 || count == 0)                                  \
       return;                                                                  \
     do {                                                                       \
-      int32_t ridx[REF_MAX_RANK] = {0, 0, 0, 0, 0, 0};                        \
+      int32_t ridx[REF_MAX_RANK] = {0, 0, 0, 0, 0, 0};                         \
       int32_t off = 0, sum = 0, v;                                             \
       do                                                                       \
         sum += input[base + off];                                              \

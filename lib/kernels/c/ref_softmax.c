@@ -24,8 +24,7 @@ static int32_t scaled_diff(const ref_softmax_params *p, int32_t d) {
 /* The per-row reciprocal: a Q0 value r and the exponent `num_bits_over_unit`
  * with 1/sum = r * 2^-num_bits_over_unit (sum in Q12.19). */
 static int32_t reciprocal_of_sum(int32_t sum, int32_t *num_bits_over_unit) {
-  const int32_t headroom_plus_one =
-      ref_count_leading_zeros_u32((uint32_t)sum);
+  const int32_t headroom_plus_one = ref_count_leading_zeros_u32((uint32_t)sum);
   /* sum * 2^headroom_plus_one lies in [2^31, 2^32): 1 + x with x in [0, 1)
    * as Q0.31 after subtracting 2^31. */
   const int32_t shifted_sum_minus_one =
@@ -50,9 +49,8 @@ static int32_t scaled_probability(int32_t recip, int32_t e,
  * OUT_MAX its range (OUT_MIN is also the output zero point). */
 #define REF_SOFTMAX_8BIT(T, OUT_MIN, OUT_MAX)                                  \
   do {                                                                         \
-    const int32_t depth =                                                      \
-        shape->rank > 0 ? shape->dims[shape->rank - 1] : 1;                    \
-    const int32_t rows = depth > 0 ? ref_shape_size(shape) / depth : 0;       \
+    const int32_t depth = shape->rank > 0 ? shape->dims[shape->rank - 1] : 1;  \
+    const int32_t rows = depth > 0 ? ref_shape_size(shape) / depth : 0;        \
     int32_t r, c;                                                              \
     for (r = 0; r < rows; ++r) {                                               \
       const T *in = input + (size_t)r * depth;                                 \

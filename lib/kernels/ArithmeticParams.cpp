@@ -1,0 +1,386 @@
+//===- ArithmeticParams.cpp - Elementwise, SOFTMAX, quantize, activations -===//
+//
+// Parameters of ADD / SUB / MUL (with broadcasting), SOFTMAX, QUANTIZE,
+// DEQUANTIZE and the standalone activations, each computed with the float or
+// double arithmetic TensorFlow Lite uses when it prepares the operator.
+//
+//===----------------------------------------------------------------------===//
+#include "kernels/OpContext.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace accelgen {
+namespace kernels {
+namespace detail {
+
+using ir::DType;
+using ir::Tensor;
+
+namespace {
+
+/// Checks that \p A and \p B broadcast to \p Out.
+llvm::Error checkBroadcast(const OpContext &Ctx, const Tensor &A,
+                           const Tensor &B, const Tensor &Out) {
+  if (Out.rank() > REF_MAX_RANK || A.rank() > Out.rank() ||
+      B.rank() > Out.rank())
+    return Ctx.error(llvm::formatv("shapes {0} and {1} do not broadcast to "
+                                   "{2} within rank {3}",
+                                   ir::formatShape(A.Shape),
+                                   ir::formatShape(B.Shape),
+                                   ir::formatShape(Out.Shape), REF_MAX_RANK));
+  for (unsigned I = 0; I < Out.rank(); ++I) {
+    int32_t O = Out.Shape[Out.rank() - 1 - I];
+    int32_t DA = I < A.rank() ? A.Shape[A.rank() - 1 - I] : 1;
+    int32_t DB = I < B.rank() ? B.Shape[B.rank() - 1 - I] : 1;
+    if ((DA != 1 && DA != O) || (DB != 1 && DB != O) ||
+        (O != std::max(DA, DB) && !(DA == 1 && DB == 1 && O == 1)))
+      return Ctx.error(llvm::formatv("shapes {0} and {1} do not broadcast to "
+                                     "{2}",
+                                     ir::formatShape(A.Shape),
+                                     ir::formatShape(B.Shape),
+                                     ir::formatShape(Out.Shape)));
+  }
+  return llvm::Error::success();
+}
+
+/// Shared checks of the unary elementwise operators: same type and size.
+llvm::Expected<std::string> unaryPrologue(const OpContext &Ctx,
+                                          const Tensor &In, const Tensor &Out) {
+  if (llvm::Error E = requireSameType(Ctx, In, Out))
+    return E;
+  if (In.numElements() != Out.numElements())
+    return Ctx.error("input and output sizes differ");
+  return suffixOf(Ctx, In);
+}
+
+/// DownScaleInt32ToInt16Multiplier: the int16 multiplier nearest to an int32
+/// one (rounding half up), saturated at INT16_MAX.
+int16_t downscaleMultiplier(int32_t M) {
+  constexpr int32_t RoundingOffset = 1 << 15;
+  if (M >= std::numeric_limits<int32_t>::max() - RoundingOffset)
+    return std::numeric_limits<int16_t>::max();
+  return static_cast<int16_t>((M + RoundingOffset) >> 16);
+}
+
+} // namespace
+
+// --- ADD, SUB, MUL -----------------------------------------------------------
+
+llvm::Expected<KernelCall> elementwise(const OpContext &Ctx,
+                                       llvm::StringRef Name) {
+  ACCELGEN_TRY(A, Ctx.input(0));
+  ACCELGEN_TRY(B, Ctx.input(1));
+  ACCELGEN_TRY(Out, Ctx.output());
+  if (llvm::Error E = requireSameType(Ctx, *A, *B))
+    return E;
+  if (llvm::Error E = requireSameType(Ctx, *A, *Out))
+    return E;
+  ACCELGEN_TRY(Suffix, suffixOf(Ctx, *A));
+  if (llvm::Error E = checkBroadcast(Ctx, *A, *B, *Out))
+    return E;
+  ref_elementwise_params P{};
+  if (A->Type == DType::F32) {
+    if (llvm::Error E =
+            activationRangeFloat(Ctx.activation(), P.act_min_f, P.act_max_f))
+      return Ctx.error(llvm::toString(std::move(E)));
+  } else {
+    ACCELGEN_TRY(AQ, Ctx.quant(*A, "input 0"));
+    ACCELGEN_TRY(BQ, Ctx.quant(*B, "input 1"));
+    ACCELGEN_TRY(OQ, Ctx.quant(*Out, "output"));
+    P.input1_offset = -AQ.ZeroPoint;
+    P.input2_offset = -BQ.ZeroPoint;
+    P.output_offset = OQ.ZeroPoint;
+    if (Name == "mul") {
+      QuantizedMultiplier M = quantizeMultiplier(
+          double(AQ.Scale) * double(BQ.Scale) / double(OQ.Scale));
+      P.output_multiplier = M.Multiplier;
+      P.output_left_shift = M.LeftShift;
+    } else {
+      // Both inputs to a common scale (twice the larger input scale) with
+      // 20 bits of headroom, then to the output.
+      P.input_left_shift = 20;
+      const double TwiceMax = 2 * double(std::max(AQ.Scale, BQ.Scale));
+      const QuantizedMultiplier M1 =
+          quantizeMultiplier(double(AQ.Scale) / TwiceMax);
+      const QuantizedMultiplier M2 =
+          quantizeMultiplier(double(BQ.Scale) / TwiceMax);
+      const QuantizedMultiplier MO = quantizeMultiplier(
+          TwiceMax / (double(1 << P.input_left_shift) * double(OQ.Scale)));
+      if (M1.LeftShift > 0 || M2.LeftShift > 0 || MO.LeftShift > 0)
+        return Ctx.error(llvm::formatv(
+            "output scale {0} is too small for input scales {1} and {2} (the "
+            "rescaling multipliers must stay below 1)",
+            OQ.Scale, AQ.Scale, BQ.Scale));
+      P.input1_multiplier = M1.Multiplier;
+      P.input1_left_shift = M1.LeftShift;
+      P.input2_multiplier = M2.Multiplier;
+      P.input2_left_shift = M2.LeftShift;
+      P.output_multiplier = MO.Multiplier;
+      P.output_left_shift = MO.LeftShift;
+    }
+    if (llvm::Error E =
+            activationRangeQuantized(Ctx.activation(), Out->Type, OQ.Scale,
+                                     OQ.ZeroPoint, P.act_min, P.act_max))
+      return Ctx.error(llvm::toString(std::move(E)));
+  }
+  KernelCall Call;
+  Call.Function = ("ref_" + Name + "_").str() + Suffix;
+  Call.Params = P;
+  Call.DataInputs = {Ctx.op().input(0), Ctx.op().input(1)};
+  return Call;
+}
+
+// --- SOFTMAX -----------------------------------------------------------------
+
+llvm::Expected<KernelCall> softmax(const OpContext &Ctx) {
+  ACCELGEN_TRY(In, Ctx.input(0));
+  ACCELGEN_TRY(Out, Ctx.output());
+  if (llvm::Error E = requireSameType(Ctx, *In, *Out))
+    return E;
+  ACCELGEN_TRY(Suffix, suffixOf(Ctx, *In));
+  if (In->Shape != Out->Shape)
+    return Ctx.error("input and output shapes differ");
+  ref_softmax_params P{};
+  const double Beta = Ctx.op().getFloat("beta", 1.0);
+  P.beta = static_cast<float>(Beta);
+  if (In->Type != DType::F32) {
+    ACCELGEN_TRY(InQ, Ctx.quant(*In, "input"));
+    ACCELGEN_TRY(OutQ, Ctx.quant(*Out, "output"));
+    const int32_t WantZP = In->Type == DType::I8 ? -128 : 0;
+    if (OutQ.ZeroPoint != WantZP ||
+        std::fabs(OutQ.Scale - 1.0f / 256) > 0.001f / 256)
+      return Ctx.error(llvm::formatv(
+          "output quantization (scale {0}, zero point {1}) must be scale "
+          "1/256, zero point {2}",
+          OutQ.Scale, OutQ.ZeroPoint, WantZP));
+    // beta * input_scale in Q5.26 terms, capped below 2^31
+    // (PreprocessSoftmaxScaling), as a multiplier above one.
+    constexpr int ScaledDiffIntegerBits = 5;
+    const double Real = std::min(Beta * double(InQ.Scale) *
+                                     double(1 << (31 - ScaledDiffIntegerBits)),
+                                 double((1LL << 31) - 1));
+    if (!(Real > 1.0))
+      return Ctx.error(llvm::formatv("beta * input scale = {0} is too small "
+                                     "for the fixed-point softmax",
+                                     Beta * InQ.Scale));
+    QuantizedMultiplier M = quantizeMultiplier(Real);
+    P.input_multiplier = M.Multiplier;
+    P.input_left_shift = M.LeftShift;
+    P.diff_min = -calculateInputRadius(ScaledDiffIntegerBits, M.LeftShift);
+  }
+  KernelCall Call;
+  Call.Function = "ref_softmax_" + Suffix;
+  Call.Params = P;
+  Call.DataInputs = {Ctx.op().input(0)};
+  return Call;
+}
+
+// --- QUANTIZE, DEQUANTIZE ----------------------------------------------------
+
+llvm::Expected<KernelCall> quantizeOp(const OpContext &Ctx) {
+  ACCELGEN_TRY(In, Ctx.input(0));
+  ACCELGEN_TRY(Out, Ctx.output());
+  if (In->numElements() != Out->numElements())
+    return Ctx.error("input and output sizes differ");
+  if (!isQuantized8(Out->Type))
+    return Ctx.error(llvm::formatv("quantizing to {0} is not supported (int8 "
+                                   "and uint8 are)",
+                                   ir::dtypeName(Out->Type)));
+  ACCELGEN_TRY(OutQ, Ctx.quant(*Out, "output"));
+  KernelCall Call;
+  Call.DataInputs = {Ctx.op().input(0)};
+  if (In->Type == DType::F32) {
+    ref_quantize_params P{};
+    P.scale = OutQ.Scale;
+    P.zero_point = OutQ.ZeroPoint;
+    Call.Function = std::string("ref_quantize_f32_") + typeSuffix(Out->Type);
+    Call.Params = P;
+    return Call;
+  }
+  if (!isQuantized8(In->Type))
+    return Ctx.error(llvm::formatv("quantizing from {0} is not supported",
+                                   ir::dtypeName(In->Type)));
+  ACCELGEN_TRY(InQ, Ctx.quant(*In, "input"));
+  ref_requantize_params P{};
+  QuantizedMultiplier M =
+      quantizeMultiplier(double(InQ.Scale) / double(OutQ.Scale));
+  P.input_zero_point = InQ.ZeroPoint;
+  P.output_zero_point = OutQ.ZeroPoint;
+  P.multiplier = M.Multiplier;
+  P.left_shift = M.LeftShift;
+  if (M.LeftShift > 30)
+    return Ctx.error("the rescaling factor is too large");
+  Call.Function = std::string("ref_requantize_") + typeSuffix(In->Type) + "_" +
+                  typeSuffix(Out->Type);
+  Call.Params = P;
+  return Call;
+}
+
+llvm::Expected<KernelCall> dequantizeOp(const OpContext &Ctx) {
+  ACCELGEN_TRY(In, Ctx.input(0));
+  ACCELGEN_TRY(Out, Ctx.output());
+  if (In->numElements() != Out->numElements())
+    return Ctx.error("input and output sizes differ");
+  if (!isQuantized8(In->Type) || Out->Type != DType::F32)
+    return Ctx.error(llvm::formatv("dequantizing {0} to {1} is not supported "
+                                   "(int8 or uint8 to float32 is)",
+                                   ir::dtypeName(In->Type),
+                                   ir::dtypeName(Out->Type)));
+  ACCELGEN_TRY(InQ, Ctx.quant(*In, "input"));
+  ref_dequantize_params P{};
+  P.scale = double(InQ.Scale);
+  P.zero_point = InQ.ZeroPoint;
+  KernelCall Call;
+  Call.Function =
+      std::string("ref_dequantize_") + typeSuffix(In->Type) + "_f32";
+  Call.Params = P;
+  Call.DataInputs = {Ctx.op().input(0)};
+  return Call;
+}
+
+// --- Activations -------------------------------------------------------------
+
+llvm::Expected<KernelCall> reluOp(const OpContext &Ctx,
+                                  llvm::StringRef Activation) {
+  ACCELGEN_TRY(In, Ctx.input(0));
+  ACCELGEN_TRY(Out, Ctx.output());
+  ACCELGEN_TRY(Suffix, unaryPrologue(Ctx, *In, *Out));
+  ref_relu_params P{};
+  if (In->Type == DType::F32) {
+    if (llvm::Error E =
+            activationRangeFloat(Activation, P.act_min_f, P.act_max_f))
+      return Ctx.error(llvm::toString(std::move(E)));
+  } else {
+    ACCELGEN_TRY(InQ, Ctx.quant(*In, "input"));
+    ACCELGEN_TRY(OutQ, Ctx.quant(*Out, "output"));
+    QuantizedMultiplier M =
+        quantizeMultiplier(double(InQ.Scale) / double(OutQ.Scale));
+    if (M.LeftShift > 30)
+      return Ctx.error("the rescaling factor is too large");
+    P.input_zero_point = InQ.ZeroPoint;
+    P.output_zero_point = OutQ.ZeroPoint;
+    P.output_multiplier = M.Multiplier;
+    P.output_left_shift = M.LeftShift;
+    if (llvm::Error E =
+            activationRangeQuantized(Activation, Out->Type, OutQ.Scale,
+                                     OutQ.ZeroPoint, P.act_min, P.act_max))
+      return Ctx.error(llvm::toString(std::move(E)));
+  }
+  KernelCall Call;
+  Call.Function = "ref_relu_" + Suffix;
+  Call.Params = P;
+  Call.DataInputs = {Ctx.op().input(0)};
+  return Call;
+}
+
+llvm::Expected<KernelCall> leakyReluOp(const OpContext &Ctx) {
+  ACCELGEN_TRY(In, Ctx.input(0));
+  ACCELGEN_TRY(Out, Ctx.output());
+  ACCELGEN_TRY(Suffix, unaryPrologue(Ctx, *In, *Out));
+  ref_leaky_relu_params P{};
+  const float Alpha = static_cast<float>(Ctx.op().getFloat("alpha", 0.2));
+  P.alpha = Alpha;
+  if (In->Type != DType::F32) {
+    ACCELGEN_TRY(InQ, Ctx.quant(*In, "input"));
+    ACCELGEN_TRY(OutQ, Ctx.quant(*Out, "output"));
+    // Both products in float, as TensorFlow Lite computes them.
+    const float AlphaScale = InQ.Scale * Alpha / OutQ.Scale;
+    const float IdentityScale = InQ.Scale / OutQ.Scale;
+    if (!(AlphaScale >= 0.0f) || !std::isfinite(AlphaScale))
+      return Ctx.error(llvm::formatv("alpha {0} must be non-negative for the "
+                                     "quantized kernel",
+                                     Alpha));
+    QuantizedMultiplier MA = quantizeMultiplier(double(AlphaScale));
+    QuantizedMultiplier MI = quantizeMultiplier(double(IdentityScale));
+    if (MA.LeftShift > 30 || MI.LeftShift > 30)
+      return Ctx.error("the rescaling factor is too large");
+    P.input_zero_point = InQ.ZeroPoint;
+    P.output_zero_point = OutQ.ZeroPoint;
+    P.alpha_multiplier = MA.Multiplier;
+    P.alpha_left_shift = MA.LeftShift;
+    P.identity_multiplier = MI.Multiplier;
+    P.identity_left_shift = MI.LeftShift;
+  }
+  KernelCall Call;
+  Call.Function = "ref_leaky_relu_" + Suffix;
+  Call.Params = P;
+  Call.DataInputs = {Ctx.op().input(0)};
+  return Call;
+}
+
+llvm::Expected<KernelCall> hardSwishOp(const OpContext &Ctx) {
+  ACCELGEN_TRY(In, Ctx.input(0));
+  ACCELGEN_TRY(Out, Ctx.output());
+  ACCELGEN_TRY(Suffix, unaryPrologue(Ctx, *In, *Out));
+  ref_hard_swish_params P{};
+  if (In->Type != DType::F32) {
+    ACCELGEN_TRY(InQ, Ctx.quant(*In, "input"));
+    ACCELGEN_TRY(OutQ, Ctx.quant(*Out, "output"));
+    // All in float, as TensorFlow Lite's HardSwishPrepare.
+    const float HiresInputScale = (1.0f / 128.0f) * InQ.Scale;
+    const float ReluishScale = 3.0f / 32768.0f;
+    QuantizedMultiplier MO =
+        quantizeMultiplier(double(HiresInputScale / OutQ.Scale));
+    QuantizedMultiplier MR =
+        quantizeMultiplier(double(HiresInputScale / ReluishScale));
+    if (MO.LeftShift > 0)
+      return Ctx.error("the output scale must exceed input scale / 128");
+    if (MR.LeftShift > 15 || MR.LeftShift < -31)
+      return Ctx.error("the input scale is out of range for the kernel");
+    P.input_zero_point = InQ.ZeroPoint;
+    P.output_zero_point = OutQ.ZeroPoint;
+    P.output_multiplier = downscaleMultiplier(MO.Multiplier);
+    P.output_left_shift = MO.LeftShift;
+    P.reluish_multiplier = downscaleMultiplier(MR.Multiplier);
+    P.reluish_left_shift = MR.LeftShift;
+  }
+  KernelCall Call;
+  Call.Function = "ref_hard_swish_" + Suffix;
+  Call.Params = P;
+  Call.DataInputs = {Ctx.op().input(0)};
+  return Call;
+}
+
+llvm::Expected<KernelCall> sigmoidOp(const OpContext &Ctx, bool Tanh) {
+  ACCELGEN_TRY(In, Ctx.input(0));
+  ACCELGEN_TRY(Out, Ctx.output());
+  ACCELGEN_TRY(Suffix, unaryPrologue(Ctx, *In, *Out));
+  ref_sigmoid_params P{};
+  if (In->Type != DType::F32) {
+    ACCELGEN_TRY(InQ, Ctx.quant(*In, "input"));
+    ACCELGEN_TRY(OutQ, Ctx.quant(*Out, "output"));
+    // The output quantization is fixed by the kernel.
+    const float WantScale = Tanh ? 1.0f / 128 : 1.0f / 256;
+    const int32_t WantZP =
+        In->Type == DType::I8 ? (Tanh ? 0 : -128) : (Tanh ? 128 : 0);
+    if (OutQ.ZeroPoint != WantZP || OutQ.Scale != WantScale)
+      return Ctx.error(llvm::formatv(
+          "output quantization (scale {0}, zero point {1}) must be scale "
+          "{2}, zero point {3}",
+          OutQ.Scale, OutQ.ZeroPoint, WantScale, WantZP));
+    constexpr int InputIntegerBits = 4;
+    QuantizedMultiplier M = quantizeMultiplier(
+        double(InQ.Scale) * double(1 << (31 - InputIntegerBits)));
+    if (M.LeftShift < 0 || M.LeftShift > 30)
+      return Ctx.error(llvm::formatv("input scale {0} is out of range for the "
+                                     "fixed-point kernel",
+                                     InQ.Scale));
+    P.input_zero_point = InQ.ZeroPoint;
+    P.input_multiplier = M.Multiplier;
+    P.input_left_shift = M.LeftShift;
+    P.input_range_radius = calculateInputRadius(InputIntegerBits, M.LeftShift);
+  }
+  KernelCall Call;
+  Call.Function = std::string(Tanh ? "ref_tanh_" : "ref_logistic_") + Suffix;
+  Call.Params = P;
+  Call.DataInputs = {Ctx.op().input(0)};
+  return Call;
+}
+
+} // namespace detail
+} // namespace kernels
+} // namespace accelgen

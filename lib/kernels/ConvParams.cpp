@@ -1,0 +1,411 @@
+//===- ConvParams.cpp - CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, pools ===//
+//
+// Parameters of the sliding-window and matrix operators: requantization
+// multipliers (per channel in double, or the legacy float product), zero-point
+// offsets, SAME / VALID padding and the fused-activation clamp.
+//
+//===----------------------------------------------------------------------===//
+#include "kernels/OpContext.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+#include <cmath>
+
+namespace accelgen {
+namespace kernels {
+namespace detail {
+
+using ir::DType;
+using ir::Tensor;
+
+namespace {
+
+llvm::Error checkBias(const OpContext &Ctx, const Tensor *Bias, DType DataType,
+                      int32_t Channels) {
+  if (!Bias)
+    return llvm::Error::success();
+  DType Want = DataType == DType::F32 ? DType::F32 : DType::I32;
+  if (Bias->Type != Want)
+    return Ctx.error(llvm::formatv("bias '{0}' is {1}; the kernel needs {2}",
+                                   Bias->Name, ir::dtypeName(Bias->Type),
+                                   ir::dtypeName(Want)));
+  if (Bias->numElements() != Channels)
+    return Ctx.error(llvm::formatv("bias '{0}' has {1} elements for {2} output "
+                                   "channels",
+                                   Bias->Name, Bias->numElements(), Channels));
+  return llvm::Error::success();
+}
+
+/// Requantization of a convolution-like operator's accumulator: per channel
+/// double(input_scale) * double(filter_scale[c]) / double(output_scale), as
+/// TensorFlow Lite's PopulateConvolutionQuantizationParams.
+void perChannelMultipliers(float InputScale, llvm::ArrayRef<float> FilterScales,
+                           float OutputScale, std::vector<int32_t> &Mult,
+                           std::vector<int32_t> &Shift) {
+  for (float FS : FilterScales) {
+    QuantizedMultiplier Q = quantizeMultiplier(double(InputScale) * double(FS) /
+                                               double(OutputScale));
+    Mult.push_back(Q.Multiplier);
+    Shift.push_back(Q.LeftShift);
+  }
+}
+
+/// The legacy per-tensor multiplier (GetQuantizedConvolutionMultipler): the
+/// input and filter scales multiplied in float, then divided in double.
+QuantizedMultiplier legacyMultiplier(float InputScale, float FilterScale,
+                                     float OutputScale) {
+  const float Product = InputScale * FilterScale;
+  return quantizeMultiplier(double(Product) / double(OutputScale));
+}
+
+/// The filter's scales and the filter zero point, checked for a kernel with
+/// \p Channels output channels along \p ChannelAxis.
+struct FilterQuant {
+  std::vector<float> Scales;
+  int32_t ZeroPoint = 0;
+  bool PerChannel = false;
+};
+
+llvm::Expected<FilterQuant> filterQuant(const OpContext &Ctx, const Tensor &F,
+                                        int32_t Channels, int32_t ChannelAxis) {
+  if (!F.Quant || F.Quant->Scales.empty())
+    return Ctx.error("filter tensor '" + F.Name + "' is not quantized");
+  FilterQuant Q;
+  Q.Scales = F.Quant->Scales;
+  for (float S : Q.Scales)
+    if (llvm::Error E = Ctx.checkScale(S, F, "filter"))
+      return E;
+  Q.PerChannel = Q.Scales.size() > 1;
+  if (Q.PerChannel) {
+    if (static_cast<int64_t>(Q.Scales.size()) != Channels ||
+        F.Quant->Axis != ChannelAxis)
+      return Ctx.error(llvm::formatv(
+          "filter '{0}' has {1} scales along axis {2}; per-channel "
+          "quantization needs {3} along axis {4}",
+          F.Name, Q.Scales.size(), F.Quant->Axis, Channels, ChannelAxis));
+    for (int64_t ZP : F.Quant->ZeroPoints)
+      if (ZP != 0)
+        return Ctx.error("per-channel filter '" + F.Name +
+                         "' has a non-zero zero point");
+  } else {
+    int64_t ZP = F.Quant->zeroPoint();
+    if (ZP < quantizedMin(F.Type) || ZP > quantizedMax(F.Type))
+      return Ctx.error(llvm::formatv("filter '{0}' has zero point {1}, outside "
+                                     "its type",
+                                     F.Name, ZP));
+    Q.ZeroPoint = static_cast<int32_t>(ZP);
+    if (F.Type == DType::I8 && Q.ZeroPoint != 0)
+      return Ctx.error("int8 filter '" + F.Name +
+                       "' has a non-zero zero point (int8 weights are "
+                       "symmetric)");
+  }
+  return Q;
+}
+
+/// What conv, depthwise conv and fully connected share: types, quantization
+/// of input and output, requantization multipliers and the clamp.
+struct ConvLikeQuant {
+  int32_t InputOffset = 0, FilterOffset = 0, OutputOffset = 0;
+  QuantizedMultiplier PerTensor;
+  std::vector<int32_t> Multipliers, LeftShifts;
+  bool PerChannel = false;
+  int32_t ActMin = 0, ActMax = 0;
+  float ActMinF = 0, ActMaxF = 0;
+};
+
+/// \p PerTensorDouble selects how a per-tensor int8 multiplier is computed:
+/// in double like the per-channel ones (CONV_2D, DEPTHWISE_CONV_2D in
+/// TensorFlow Lite Micro) or with the legacy float product (FULLY_CONNECTED,
+/// and every uint8 operator).
+llvm::Expected<ConvLikeQuant>
+convLikeQuant(const OpContext &Ctx, const Tensor &In, const Tensor &Filter,
+              const Tensor &Out, int32_t Channels, int32_t ChannelAxis,
+              bool PerTensorDouble) {
+  ConvLikeQuant R;
+  if (In.Type == DType::F32) {
+    if (Filter.Type != DType::F32 || Out.Type != DType::F32)
+      return Ctx.error("float input needs float filter and output (hybrid "
+                       "quantization is not supported)");
+    if (llvm::Error E =
+            activationRangeFloat(Ctx.activation(), R.ActMinF, R.ActMaxF))
+      return Ctx.error(llvm::toString(std::move(E)));
+    return R;
+  }
+  if (!isQuantized8(In.Type) || Filter.Type != In.Type || Out.Type != In.Type)
+    return Ctx.error(llvm::formatv(
+        "input {0}, filter {1} and output {2}: the kernels take int8 or uint8 "
+        "throughout",
+        ir::dtypeName(In.Type), ir::dtypeName(Filter.Type),
+        ir::dtypeName(Out.Type)));
+  auto InQ = Ctx.quant(In, "input");
+  if (!InQ)
+    return InQ.takeError();
+  auto OutQ = Ctx.quant(Out, "output");
+  if (!OutQ)
+    return OutQ.takeError();
+  auto FQ = filterQuant(Ctx, Filter, Channels, ChannelAxis);
+  if (!FQ)
+    return FQ.takeError();
+  R.InputOffset = -InQ->ZeroPoint;
+  R.FilterOffset = -FQ->ZeroPoint;
+  R.OutputOffset = OutQ->ZeroPoint;
+  if (In.Type == DType::U8) {
+    if (FQ->PerChannel)
+      return Ctx.error("uint8 kernels take per-tensor filters only");
+    R.PerTensor = legacyMultiplier(InQ->Scale, FQ->Scales[0], OutQ->Scale);
+  } else if (FQ->PerChannel) {
+    R.PerChannel = true;
+    perChannelMultipliers(InQ->Scale, FQ->Scales, OutQ->Scale, R.Multipliers,
+                          R.LeftShifts);
+  } else if (PerTensorDouble) {
+    std::vector<int32_t> M, S;
+    perChannelMultipliers(InQ->Scale, FQ->Scales, OutQ->Scale, M, S);
+    R.PerTensor.Multiplier = M[0];
+    R.PerTensor.LeftShift = S[0];
+  } else {
+    R.PerTensor = legacyMultiplier(InQ->Scale, FQ->Scales[0], OutQ->Scale);
+  }
+  if (llvm::Error E =
+          activationRangeQuantized(Ctx.activation(), Out.Type, OutQ->Scale,
+                                   OutQ->ZeroPoint, R.ActMin, R.ActMax))
+    return Ctx.error(llvm::toString(std::move(E)));
+  return R;
+}
+
+/// The kernel function name for a conv-like operator.
+std::string convLikeName(llvm::StringRef Base, DType T, bool PerChannel) {
+  std::string Name = ("ref_" + Base + "_").str() + typeSuffix(T);
+  if (PerChannel)
+    Name += "_per_channel";
+  return Name;
+}
+
+/// Spatial geometry of conv / depthwise / pool: checks the output shape.
+llvm::Error spatialPadding(const OpContext &Ctx, const Tensor &In,
+                           const Tensor &Out, int32_t FilterH, int32_t FilterW,
+                           int32_t StrideH, int32_t StrideW, int32_t DilationH,
+                           int32_t DilationW, int32_t &PadTop,
+                           int32_t &PadLeft) {
+  std::string Padding = Ctx.op().getString("padding", "");
+  auto H = computePadding(Padding, In.Shape[1], FilterH, StrideH, DilationH);
+  if (!H)
+    return Ctx.error(llvm::toString(H.takeError()));
+  auto W = computePadding(Padding, In.Shape[2], FilterW, StrideW, DilationW);
+  if (!W)
+    return Ctx.error(llvm::toString(W.takeError()));
+  if (H->OutSize != Out.Shape[1] || W->OutSize != Out.Shape[2])
+    return Ctx.error(llvm::formatv(
+        "output '{0}' is {1}x{2}, but {3} padding of a {4}x{5} input gives "
+        "{6}x{7}",
+        Out.Name, Out.Shape[1], Out.Shape[2], Padding, In.Shape[1], In.Shape[2],
+        H->OutSize, W->OutSize));
+  PadTop = H->PadBefore;
+  PadLeft = W->PadBefore;
+  return llvm::Error::success();
+}
+
+/// Reads a positive integer attribute (TensorFlow Lite's strides, dilations,
+/// filter sizes) into int32.
+llvm::Expected<int32_t> positiveAttr(const OpContext &Ctx,
+                                     llvm::StringRef Name) {
+  int64_t V = Ctx.attr(Name, 1);
+  if (V <= 0 || V > (1 << 20))
+    return Ctx.error(
+        llvm::formatv("attribute {0} = {1} is out of range", Name, V));
+  return static_cast<int32_t>(V);
+}
+
+} // namespace
+
+// --- CONV_2D, DEPTHWISE_CONV_2D ----------------------------------------------
+
+llvm::Expected<KernelCall> conv2D(const OpContext &Ctx, bool Depthwise) {
+  ACCELGEN_TRY(In, Ctx.input(0));
+  ACCELGEN_TRY(Filter, Ctx.input(1));
+  ACCELGEN_TRY(Bias, Ctx.optionalInput(2));
+  ACCELGEN_TRY(Out, Ctx.output());
+  if (llvm::Error E = requireRank(Ctx, *In, 4, "input"))
+    return E;
+  if (llvm::Error E = requireRank(Ctx, *Filter, 4, "filter"))
+    return E;
+  if (llvm::Error E = requireRank(Ctx, *Out, 4, "output"))
+    return E;
+  const int32_t InC = In->Shape[3], OutC = Out->Shape[3];
+  if (In->Shape[0] != Out->Shape[0])
+    return Ctx.error("input and output batch sizes differ");
+  int32_t DepthMultiplier = 1;
+  if (Depthwise) {
+    if (Filter->Shape[0] != 1 || Filter->Shape[3] != OutC)
+      return Ctx.error(llvm::formatv("filter shape {0} does not fit {1} output "
+                                     "channels ([1, kh, kw, Cout] expected)",
+                                     ir::formatShape(Filter->Shape), OutC));
+    if (InC <= 0 || OutC % InC != 0)
+      return Ctx.error(llvm::formatv("{0} output channels are not a multiple "
+                                     "of {1} input channels",
+                                     OutC, InC));
+    // The channel counts define the multiplier; the attribute can be stale.
+    DepthMultiplier = OutC / InC;
+  } else {
+    const int32_t FilterC = Filter->Shape[3];
+    if (Filter->Shape[0] != OutC)
+      return Ctx.error(llvm::formatv("filter shape {0} does not fit {1} output "
+                                     "channels",
+                                     ir::formatShape(Filter->Shape), OutC));
+    if (FilterC <= 0 || InC % FilterC != 0 || OutC % (InC / FilterC) != 0)
+      return Ctx.error(llvm::formatv(
+          "input depth {0}, filter depth {1} and {2} output channels do not "
+          "form whole groups",
+          InC, FilterC, OutC));
+  }
+  ACCELGEN_TRY(StrideH, positiveAttr(Ctx, "stride_h"));
+  ACCELGEN_TRY(StrideW, positiveAttr(Ctx, "stride_w"));
+  ACCELGEN_TRY(DilationH, positiveAttr(Ctx, "dilation_h"));
+  ACCELGEN_TRY(DilationW, positiveAttr(Ctx, "dilation_w"));
+  int32_t PadTop = 0, PadLeft = 0;
+  if (llvm::Error E = spatialPadding(Ctx, *In, *Out, Filter->Shape[1],
+                                     Filter->Shape[2], StrideH, StrideW,
+                                     DilationH, DilationW, PadTop, PadLeft))
+    return E;
+  if (llvm::Error E = checkBias(Ctx, Bias, In->Type, OutC))
+    return E;
+  ACCELGEN_TRY(Q, convLikeQuant(Ctx, *In, *Filter, *Out, OutC,
+                                Depthwise ? 3 : 0, /*PerTensorDouble=*/true));
+
+  KernelCall Call;
+  Call.DataInputs = {Ctx.op().input(0), Ctx.op().input(1),
+                     Bias ? Ctx.op().input(2) : -1};
+  auto Fill = [&](auto &S) {
+    S.stride_h = StrideH;
+    S.stride_w = StrideW;
+    S.dilation_h = DilationH;
+    S.dilation_w = DilationW;
+    S.pad_top = PadTop;
+    S.pad_left = PadLeft;
+    S.input_offset = Q.InputOffset;
+    S.filter_offset = Q.FilterOffset;
+    S.output_offset = Q.OutputOffset;
+    S.output_multiplier = Q.PerTensor.Multiplier;
+    S.output_left_shift = Q.PerTensor.LeftShift;
+    S.act_min = Q.ActMin;
+    S.act_max = Q.ActMax;
+    S.act_min_f = Q.ActMinF;
+    S.act_max_f = Q.ActMaxF;
+  };
+  if (Depthwise) {
+    DepthwiseConv2DParams P;
+    Fill(P.Scalars);
+    P.Scalars.depth_multiplier = DepthMultiplier;
+    P.Multipliers = Q.Multipliers;
+    P.LeftShifts = Q.LeftShifts;
+    Call.Function = convLikeName("depthwise_conv2d", In->Type, Q.PerChannel);
+    Call.Params = std::move(P);
+  } else {
+    Conv2DParams P;
+    Fill(P.Scalars);
+    P.Multipliers = Q.Multipliers;
+    P.LeftShifts = Q.LeftShifts;
+    Call.Function = convLikeName("conv2d", In->Type, Q.PerChannel);
+    Call.Params = std::move(P);
+  }
+  return Call;
+}
+
+// --- FULLY_CONNECTED ---------------------------------------------------------
+
+llvm::Expected<KernelCall> fullyConnected(const OpContext &Ctx) {
+  ACCELGEN_TRY(In, Ctx.input(0));
+  ACCELGEN_TRY(Filter, Ctx.input(1));
+  ACCELGEN_TRY(Bias, Ctx.optionalInput(2));
+  ACCELGEN_TRY(Out, Ctx.output());
+  if (Ctx.attr("weights_format", 0) != 0)
+    return Ctx.error("shuffled weights are not supported");
+  if (llvm::Error E = requireRank(Ctx, *Filter, 2, "filter"))
+    return E;
+  const int32_t Units = Filter->Shape[0], Depth = Filter->Shape[1];
+  if (Units <= 0 || Depth <= 0 || In->numElements() % Depth != 0)
+    return Ctx.error(llvm::formatv("input {0} is not a whole number of rows "
+                                   "of the filter's depth {1}",
+                                   ir::formatShape(In->Shape), Depth));
+  const int64_t Batches = In->numElements() / Depth;
+  if (Out->numElements() != Batches * Units)
+    return Ctx.error(llvm::formatv("output {0} does not hold {1} rows of {2} "
+                                   "units",
+                                   ir::formatShape(Out->Shape), Batches,
+                                   Units));
+  if (llvm::Error E = checkBias(Ctx, Bias, In->Type, Units))
+    return E;
+  ACCELGEN_TRY(Q, convLikeQuant(Ctx, *In, *Filter, *Out, Units, 0,
+                                /*PerTensorDouble=*/false));
+  FullyConnectedParams P;
+  P.Scalars.input_offset = Q.InputOffset;
+  P.Scalars.filter_offset = Q.FilterOffset;
+  P.Scalars.output_offset = Q.OutputOffset;
+  P.Scalars.output_multiplier = Q.PerTensor.Multiplier;
+  P.Scalars.output_left_shift = Q.PerTensor.LeftShift;
+  P.Scalars.act_min = Q.ActMin;
+  P.Scalars.act_max = Q.ActMax;
+  P.Scalars.act_min_f = Q.ActMinF;
+  P.Scalars.act_max_f = Q.ActMaxF;
+  P.Multipliers = Q.Multipliers;
+  P.LeftShifts = Q.LeftShifts;
+  KernelCall Call;
+  Call.Function = convLikeName("fully_connected", In->Type, Q.PerChannel);
+  Call.Params = std::move(P);
+  Call.DataInputs = {Ctx.op().input(0), Ctx.op().input(1),
+                     Bias ? Ctx.op().input(2) : -1};
+  return Call;
+}
+
+// --- AVERAGE_POOL_2D, MAX_POOL_2D --------------------------------------------
+
+llvm::Expected<KernelCall> pool2D(const OpContext &Ctx, bool Average) {
+  ACCELGEN_TRY(In, Ctx.input(0));
+  ACCELGEN_TRY(Out, Ctx.output());
+  if (llvm::Error E = requireRank(Ctx, *In, 4, "input"))
+    return E;
+  if (llvm::Error E = requireRank(Ctx, *Out, 4, "output"))
+    return E;
+  if (llvm::Error E = requireSameType(Ctx, *In, *Out))
+    return E;
+  ACCELGEN_TRY(Suffix, suffixOf(Ctx, *In));
+  if (In->Shape[0] != Out->Shape[0] || In->Shape[3] != Out->Shape[3])
+    return Ctx.error("pooling keeps batches and channels, but input " +
+                     ir::formatShape(In->Shape) + " and output " +
+                     ir::formatShape(Out->Shape) + " differ");
+  ref_pool2d_params P{};
+  ACCELGEN_TRY(StrideH, positiveAttr(Ctx, "stride_h"));
+  ACCELGEN_TRY(StrideW, positiveAttr(Ctx, "stride_w"));
+  ACCELGEN_TRY(FilterH, positiveAttr(Ctx, "filter_h"));
+  ACCELGEN_TRY(FilterW, positiveAttr(Ctx, "filter_w"));
+  P.stride_h = StrideH;
+  P.stride_w = StrideW;
+  P.filter_h = FilterH;
+  P.filter_w = FilterW;
+  if (llvm::Error E = spatialPadding(Ctx, *In, *Out, FilterH, FilterW, StrideH,
+                                     StrideW, 1, 1, P.pad_top, P.pad_left))
+    return E;
+  if (In->Type == DType::F32) {
+    if (llvm::Error E =
+            activationRangeFloat(Ctx.activation(), P.act_min_f, P.act_max_f))
+      return Ctx.error(llvm::toString(std::move(E)));
+  } else {
+    ACCELGEN_TRY(InQ, Ctx.quant(*In, "input"));
+    ACCELGEN_TRY(OutQ, Ctx.quant(*Out, "output"));
+    if (llvm::Error E = requireSameQuant(Ctx, InQ, OutQ))
+      return E;
+    if (llvm::Error E =
+            activationRangeQuantized(Ctx.activation(), Out->Type, OutQ.Scale,
+                                     OutQ.ZeroPoint, P.act_min, P.act_max))
+      return Ctx.error(llvm::toString(std::move(E)));
+  }
+  KernelCall Call;
+  Call.Function =
+      std::string(Average ? "ref_average_pool2d_" : "ref_max_pool2d_") + Suffix;
+  Call.Params = P;
+  Call.DataInputs = {Ctx.op().input(0)};
+  return Call;
+}
+
+} // namespace detail
+} // namespace kernels
+} // namespace accelgen

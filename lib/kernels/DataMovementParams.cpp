@@ -1,0 +1,323 @@
+//===- DataMovementParams.cpp - RESHAPE, PAD, CONCATENATION, MEAN, ... ----===//
+//
+// Parameters of the operators that move or reduce data: RESHAPE / SQUEEZE /
+// EXPAND_DIMS, PAD / PADV2, CONCATENATION, MEAN, TRANSPOSE, STRIDED_SLICE.
+// Their shape operands (paddings, axes, permutation, slice bounds) must be
+// constant and are folded into the parameters.
+//
+//===----------------------------------------------------------------------===//
+#include "kernels/OpContext.h"
+
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+#include <optional>
+
+namespace accelgen {
+namespace kernels {
+namespace detail {
+
+using ir::DType;
+using ir::Tensor;
+
+// --- Data movement -----------------------------------------------------------
+
+llvm::Expected<KernelCall> reshapeOp(const OpContext &Ctx) {
+  ACCELGEN_TRY(In, Ctx.input(0));
+  ACCELGEN_TRY(Out, Ctx.output());
+  if (llvm::Error E = requireSameType(Ctx, *In, *Out))
+    return E;
+  if (In->numElements() != Out->numElements())
+    return Ctx.error(llvm::formatv("input {0} and output {1} hold different "
+                                   "numbers of elements",
+                                   ir::formatShape(In->Shape),
+                                   ir::formatShape(Out->Shape)));
+  if (In->Quant && Out->Quant &&
+      (In->Quant->Scales != Out->Quant->Scales ||
+       In->Quant->ZeroPoints != Out->Quant->ZeroPoints))
+    return Ctx.error("input and output quantization differ");
+  KernelCall Call;
+  Call.Function = "ref_reshape";
+  Call.Params = ReshapeParams{static_cast<size_t>(In->byteSize())};
+  Call.DataInputs = {Ctx.op().input(0)};
+  return Call;
+}
+
+llvm::Expected<KernelCall> padOp(const OpContext &Ctx, bool V2) {
+  ACCELGEN_TRY(In, Ctx.input(0));
+  ACCELGEN_TRY(Paddings, Ctx.input(1));
+  ACCELGEN_TRY(Out, Ctx.output());
+  if (llvm::Error E = requireSameType(Ctx, *In, *Out))
+    return E;
+  ACCELGEN_TRY(Suffix, suffixOf(Ctx, *In));
+  if (In->rank() > REF_MAX_RANK || Out->rank() != In->rank())
+    return Ctx.error("input and output ranks differ or exceed the maximum");
+  ACCELGEN_TRY(Pads, Ctx.constInts(*Paddings, "paddings"));
+  if (Pads.size() != 2 * In->rank())
+    return Ctx.error(llvm::formatv("paddings hold {0} values for rank {1}",
+                                   Pads.size(), In->rank()));
+  ref_pad_params P{};
+  for (unsigned D = 0; D < In->rank(); ++D) {
+    int64_t Before = Pads[2 * D], After = Pads[2 * D + 1];
+    if (Before < 0 || After < 0 ||
+        In->Shape[D] + Before + After != Out->Shape[D])
+      return Ctx.error(llvm::formatv("padding [{0}, {1}] of dimension {2} does "
+                                     "not give the output's {3}",
+                                     Before, After, D, Out->Shape[D]));
+    P.before[D] = static_cast<int32_t>(Before);
+    P.after[D] = static_cast<int32_t>(After);
+  }
+  ACCELGEN_TRY(Value, Ctx.optionalInput(2));
+  if (!V2 && Value)
+    return Ctx.error("PAD takes no padding value");
+  if (In->Type != DType::F32) {
+    ACCELGEN_TRY(InQ, Ctx.quant(*In, "input"));
+    ACCELGEN_TRY(OutQ, Ctx.quant(*Out, "output"));
+    if (llvm::Error E = requireSameQuant(Ctx, InQ, OutQ))
+      return E;
+    // Real zero unless PADV2 gives a value (in the input's quantization).
+    P.pad_value = OutQ.ZeroPoint;
+  }
+  if (Value) {
+    if (Value->Type != In->Type || Value->numElements() != 1 ||
+        !Value->IsConstant || Value->Data.empty())
+      return Ctx.error("the padding value must be a constant scalar of the "
+                       "input's type");
+    if (In->Type == DType::F32)
+      std::memcpy(&P.pad_value_f, Value->Data.data(), sizeof(float));
+    else if (In->Type == DType::I8)
+      P.pad_value = static_cast<int8_t>(Value->Data[0]);
+    else
+      P.pad_value = Value->Data[0];
+  }
+  KernelCall Call;
+  Call.Function = "ref_pad_" + Suffix;
+  Call.Params = P;
+  Call.DataInputs = {Ctx.op().input(0)};
+  return Call;
+}
+
+llvm::Expected<KernelCall> concatOp(const OpContext &Ctx) {
+  ACCELGEN_TRY(Out, Ctx.output());
+  ACCELGEN_TRY(Suffix, suffixOf(Ctx, *Out));
+  if (Ctx.activation() != "NONE")
+    return Ctx.error("a fused activation on CONCATENATION is not supported");
+  const int64_t Rank = Out->rank();
+  int64_t Axis = Ctx.attr("axis", 0);
+  if (Axis < 0)
+    Axis += Rank;
+  if (Axis < 0 || Axis >= Rank || Rank > REF_MAX_RANK)
+    return Ctx.error(llvm::formatv("axis {0} is out of range for rank {1}",
+                                   Ctx.attr("axis", 0), Rank));
+  ConcatParams P;
+  P.Scalars.axis = static_cast<int32_t>(Axis);
+  KernelCall Call;
+  bool Rescale = false;
+  std::optional<TensorQuant> OutQ;
+  if (Out->Type != DType::F32) {
+    auto Q = Ctx.quant(*Out, "output");
+    if (!Q)
+      return Q.takeError();
+    OutQ = *Q;
+    P.Scalars.output_scale = OutQ->Scale;
+    P.Scalars.output_zero_point = OutQ->ZeroPoint;
+  }
+  int64_t AxisSum = 0;
+  for (unsigned I = 0; I < Ctx.op().Inputs.size(); ++I) {
+    ACCELGEN_TRY(In, Ctx.input(I));
+    if (llvm::Error E = requireSameType(Ctx, *In, *Out))
+      return E;
+    if (In->rank() != Out->rank())
+      return Ctx.error("input '" + In->Name +
+                       "' has another rank than the "
+                       "output");
+    for (unsigned D = 0; D < In->rank(); ++D)
+      if (int64_t(D) != Axis && In->Shape[D] != Out->Shape[D])
+        return Ctx.error("input '" + In->Name + "' " +
+                         ir::formatShape(In->Shape) +
+                         " does not match the output " +
+                         ir::formatShape(Out->Shape) + " off the axis");
+    AxisSum += In->Shape[Axis];
+    if (OutQ) {
+      ACCELGEN_TRY(InQ, Ctx.quant(*In, "input"));
+      P.InputScales.push_back(InQ.Scale);
+      P.InputZeroPoints.push_back(InQ.ZeroPoint);
+      if (InQ.Scale != OutQ->Scale || InQ.ZeroPoint != OutQ->ZeroPoint)
+        Rescale = true;
+    }
+    Call.DataInputs.push_back(Ctx.op().input(I));
+  }
+  if (AxisSum != Out->Shape[Axis])
+    return Ctx.error("the inputs do not add up to the output along the axis");
+  if (Call.DataInputs.empty())
+    return Ctx.error("no inputs");
+  P.Scalars.num_inputs = static_cast<int32_t>(Call.DataInputs.size());
+  if (Rescale && Out->Type != DType::U8)
+    return Ctx.error("int8 inputs must share the output's quantization");
+  if (!Rescale) {
+    P.InputScales.clear();
+    P.InputZeroPoints.clear();
+  }
+  Call.Function = "ref_concat_" + Suffix + (Rescale ? "_rescale" : "");
+  Call.Params = std::move(P);
+  return Call;
+}
+
+llvm::Expected<KernelCall> meanOp(const OpContext &Ctx) {
+  ACCELGEN_TRY(In, Ctx.input(0));
+  ACCELGEN_TRY(AxisT, Ctx.input(1));
+  ACCELGEN_TRY(Out, Ctx.output());
+  if (llvm::Error E = requireSameType(Ctx, *In, *Out))
+    return E;
+  ACCELGEN_TRY(Suffix, suffixOf(Ctx, *In));
+  if (In->rank() > REF_MAX_RANK)
+    return Ctx.error("rank exceeds the maximum");
+  ACCELGEN_TRY(Axes, Ctx.constInts(*AxisT, "axis"));
+  ref_mean_params P{};
+  int64_t Count = 1, Kept = 1;
+  for (int64_t A : Axes) {
+    int64_t D = A < 0 ? A + In->rank() : A;
+    if (D < 0 || D >= In->rank())
+      return Ctx.error(llvm::formatv("axis {0} is out of range for rank {1}", A,
+                                     In->rank()));
+    P.axis_mask |= 1u << D;
+  }
+  for (unsigned D = 0; D < In->rank(); ++D)
+    ((P.axis_mask >> D) & 1u ? Count : Kept) *= In->Shape[D];
+  if (Kept != Out->numElements())
+    return Ctx.error(llvm::formatv("output {0} does not hold the {1} kept "
+                                   "elements",
+                                   ir::formatShape(Out->Shape), Kept));
+  if (In->Type != DType::F32) {
+    ACCELGEN_TRY(InQ, Ctx.quant(*In, "input"));
+    ACCELGEN_TRY(OutQ, Ctx.quant(*Out, "output"));
+    P.input_zero_point = InQ.ZeroPoint;
+    P.output_zero_point = OutQ.ZeroPoint;
+    if (InQ.Scale == OutQ.Scale && InQ.ZeroPoint == OutQ.ZeroPoint) {
+      P.same_quantization = 1;
+    } else if (Count > 0) {
+      // input_scale / output_scale, then 1 / Count folded in: the multiplier
+      // is shifted up by floor(log2(Count)) bits (at most 32, and keeping the
+      // final shift >= -31) and divided by Count, truncating.
+      QuantizedMultiplier M =
+          quantizeMultiplier(double(InQ.Scale) / double(OutQ.Scale));
+      int Shift = static_cast<int>(llvm::Log2_64(static_cast<uint64_t>(Count)));
+      Shift = std::min(Shift, 32);
+      Shift = std::min(Shift, 31 + M.LeftShift);
+      P.multiplier = static_cast<int32_t>(
+          (static_cast<int64_t>(M.Multiplier) << Shift) / Count);
+      P.left_shift = M.LeftShift - Shift;
+      if (P.left_shift > 30)
+        return Ctx.error("the rescaling factor is too large");
+    }
+  }
+  KernelCall Call;
+  Call.Function = "ref_mean_" + Suffix;
+  Call.Params = P;
+  Call.DataInputs = {Ctx.op().input(0)};
+  return Call;
+}
+
+llvm::Expected<KernelCall> transposeOp(const OpContext &Ctx) {
+  ACCELGEN_TRY(In, Ctx.input(0));
+  ACCELGEN_TRY(PermT, Ctx.input(1));
+  ACCELGEN_TRY(Out, Ctx.output());
+  if (llvm::Error E = requireSameType(Ctx, *In, *Out))
+    return E;
+  ACCELGEN_TRY(Perm, Ctx.constInts(*PermT, "permutation"));
+  if (In->rank() > REF_MAX_RANK || Perm.size() != In->rank() ||
+      Out->rank() != In->rank())
+    return Ctx.error("the permutation does not match the input's rank");
+  ref_transpose_params P{};
+  unsigned Seen = 0;
+  for (unsigned D = 0; D < Perm.size(); ++D) {
+    if (Perm[D] < 0 || Perm[D] >= In->rank() || (Seen >> Perm[D]) & 1u ||
+        Out->Shape[D] != In->Shape[Perm[D]])
+      return Ctx.error("the permutation is invalid or does not give the "
+                       "output's shape");
+    Seen |= 1u << Perm[D];
+    P.perm[D] = static_cast<int32_t>(Perm[D]);
+  }
+  KernelCall Call;
+  Call.Function = "ref_transpose";
+  Call.Params = P;
+  Call.DataInputs = {Ctx.op().input(0)};
+  return Call;
+}
+
+llvm::Expected<KernelCall> stridedSliceOp(const OpContext &Ctx) {
+  ACCELGEN_TRY(In, Ctx.input(0));
+  ACCELGEN_TRY(BeginT, Ctx.input(1));
+  ACCELGEN_TRY(EndT, Ctx.input(2));
+  ACCELGEN_TRY(StridesT, Ctx.input(3));
+  ACCELGEN_TRY(Out, Ctx.output());
+  if (llvm::Error E = requireSameType(Ctx, *In, *Out))
+    return E;
+  if (Ctx.attr("ellipsis_mask", 0) != 0 || Ctx.attr("new_axis_mask", 0) != 0)
+    return Ctx.error("ellipsis and new-axis masks are not supported");
+  ACCELGEN_TRY(Begin, Ctx.constInts(*BeginT, "begin"));
+  ACCELGEN_TRY(End, Ctx.constInts(*EndT, "end"));
+  ACCELGEN_TRY(Strides, Ctx.constInts(*StridesT, "strides"));
+  const unsigned Rank = In->rank();
+  if (Rank > REF_MAX_RANK || Begin.size() != Rank || End.size() != Rank ||
+      Strides.size() != Rank)
+    return Ctx.error("begin, end and strides must have one value per input "
+                     "dimension");
+  const int64_t BeginMask = Ctx.attr("begin_mask", 0);
+  const int64_t EndMask = Ctx.attr("end_mask", 0);
+  const int64_t ShrinkMask = Ctx.attr("shrink_axis_mask", 0);
+  const bool Offset = Ctx.op().getBool("offset", false);
+  ref_strided_slice_params P{};
+  int64_t Total = 1;
+  for (unsigned D = 0; D < Rank; ++D) {
+    const int64_t Size = In->Shape[D], Stride = Strides[D];
+    if (Stride == 0)
+      return Ctx.error(llvm::formatv("stride of dimension {0} is 0", D));
+    auto Clamp = [](int64_t V, int64_t Lo, int64_t Hi) {
+      return V < Lo ? Lo : (V > Hi ? Hi : V);
+    };
+    // TensorFlow Lite's StartForAxis / StopForAxis.
+    int64_t Start = Begin[D];
+    if ((BeginMask >> D) & 1)
+      Start = Stride > 0 ? std::numeric_limits<int32_t>::lowest()
+                         : std::numeric_limits<int32_t>::max();
+    if (Start < 0)
+      Start += Size;
+    Start = Stride > 0 ? Clamp(Start, 0, Size) : Clamp(Start, -1, Size - 1);
+    int64_t Stop = Offset ? Begin[D] + End[D] : End[D];
+    if ((ShrinkMask >> D) & 1) {
+      Stop = Start + 1;
+    } else {
+      if ((EndMask >> D) & 1)
+        Stop = Stride > 0 ? std::numeric_limits<int32_t>::max()
+                          : std::numeric_limits<int32_t>::lowest();
+      if (Stop < 0)
+        Stop += Size;
+      Stop = Stride > 0 ? Clamp(Stop, 0, Size) : Clamp(Stop, -1, Size - 1);
+    }
+    if (Size == 0)
+      Start = Stop = 0;
+    int64_t Count = Stride > 0 ? (Stop - Start + Stride - 1) / Stride
+                               : (Start - Stop - Stride - 1) / -Stride;
+    Total *= Count > 0 ? Count : 0;
+    P.start[D] = static_cast<int32_t>(Start);
+    P.stop[D] = static_cast<int32_t>(Stop);
+    P.stride[D] = static_cast<int32_t>(Stride);
+  }
+  if (Total != Out->numElements())
+    return Ctx.error(llvm::formatv("the slice has {0} elements, the output "
+                                   "{1}",
+                                   Total, Out->numElements()));
+  KernelCall Call;
+  Call.Function = "ref_strided_slice";
+  Call.Params = P;
+  Call.DataInputs = {Ctx.op().input(0)};
+  return Call;
+}
+
+} // namespace detail
+} // namespace kernels
+} // namespace accelgen

@@ -1,0 +1,164 @@
+//===- OpContext.cpp - Shared pieces of the kernel parameter code ---------===//
+#include "kernels/OpContext.h"
+
+#include "llvm/Support/Endian.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <cmath>
+
+namespace accelgen {
+namespace kernels {
+namespace detail {
+
+using ir::DType;
+using ir::Tensor;
+
+OpContext::OpContext(const ir::Graph &G, const ir::Operator &Op)
+    : G(G), Op(Op) {
+  if (!G.Operators.empty() && &Op >= &G.Operators.front() &&
+      &Op <= &G.Operators.back())
+    Index = static_cast<int64_t>(&Op - &G.Operators.front());
+}
+
+llvm::Error OpContext::error(const llvm::Twine &Msg) const {
+  std::string Where =
+      Index >= 0 ? llvm::formatv("operator {0} ({1})", Index, Op.Type).str()
+                 : "operator " + Op.Type;
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 Where + ": " + Msg.str());
+}
+
+llvm::Expected<const Tensor *> OpContext::input(unsigned I) const {
+  int32_t T = Op.input(I);
+  if (T < 0)
+    return error(llvm::formatv("input {0} is missing", I));
+  if (!G.isValidTensor(T))
+    return error(llvm::formatv("input {0} names tensor {1}, which does not "
+                               "exist",
+                               I, T));
+  return &G.tensor(T);
+}
+
+llvm::Expected<const Tensor *> OpContext::optionalInput(unsigned I) const {
+  if (Op.input(I) < 0)
+    return nullptr;
+  return input(I);
+}
+
+llvm::Expected<const Tensor *> OpContext::output(unsigned I) const {
+  int32_t T = Op.output(I);
+  if (T < 0 || !G.isValidTensor(T))
+    return error(llvm::formatv("output {0} is missing", I));
+  return &G.tensor(T);
+}
+
+llvm::Expected<TensorQuant> OpContext::quant(const Tensor &T,
+                                             llvm::StringRef Role) const {
+  if (!T.Quant || T.Quant->Scales.empty())
+    return error(Role + " tensor '" + T.Name + "' is not quantized");
+  if (T.Quant->Scales.size() != 1)
+    return error(llvm::formatv("{0} tensor '{1}' has {2} scales; the kernel "
+                               "needs one per tensor",
+                               Role, T.Name, T.Quant->Scales.size()));
+  TensorQuant Q;
+  Q.Scale = T.Quant->Scales.front();
+  if (llvm::Error E = checkScale(Q.Scale, T, Role))
+    return E;
+  int64_t ZP = T.Quant->zeroPoint();
+  if (ZP < quantizedMin(T.Type) || ZP > quantizedMax(T.Type))
+    return error(llvm::formatv("{0} tensor '{1}' has zero point {2}, outside "
+                               "its type {3}",
+                               Role, T.Name, ZP, ir::dtypeName(T.Type)));
+  Q.ZeroPoint = static_cast<int32_t>(ZP);
+  return Q;
+}
+
+llvm::Error OpContext::checkScale(float Scale, const Tensor &T,
+                                  llvm::StringRef Role) const {
+  if (!(Scale > 0.0f) || !std::isfinite(Scale))
+    return error(llvm::formatv("{0} tensor '{1}' has scale {2}; scales must "
+                               "be positive and finite",
+                               Role, T.Name, Scale));
+  return llvm::Error::success();
+}
+
+llvm::Expected<std::vector<int64_t>>
+OpContext::constInts(const Tensor &T, llvm::StringRef Role) const {
+  if (!T.IsConstant)
+    return error(Role + " tensor '" + T.Name +
+                 "' must be constant for the reference kernels");
+  std::vector<int64_t> Values;
+  size_t N = static_cast<size_t>(T.numElements());
+  if (T.Type == DType::I32 && T.Data.size() == N * 4) {
+    for (size_t I = 0; I < N; ++I)
+      Values.push_back(static_cast<int32_t>(
+          llvm::support::endian::read32le(T.Data.data() + 4 * I)));
+  } else if (T.Type == DType::I64 && T.Data.size() == N * 8) {
+    for (size_t I = 0; I < N; ++I)
+      Values.push_back(static_cast<int64_t>(
+          llvm::support::endian::read64le(T.Data.data() + 8 * I)));
+  } else {
+    return error(Role + " tensor '" + T.Name +
+                 "' must hold int32 or int64 values");
+  }
+  return Values;
+}
+
+const char *typeSuffix(DType T) {
+  switch (T) {
+  case DType::I8:
+    return "i8";
+  case DType::U8:
+    return "u8";
+  case DType::F32:
+    return "f32";
+  default:
+    return nullptr;
+  }
+}
+
+bool isQuantized8(DType T) { return T == DType::I8 || T == DType::U8; }
+
+/// The suffix of \p T, or an error if the kernels do not implement it.
+llvm::Expected<std::string> suffixOf(const OpContext &Ctx, const Tensor &T) {
+  if (const char *S = typeSuffix(T.Type))
+    return std::string(S);
+  return Ctx.error(llvm::formatv("element type {0} of tensor '{1}' is not "
+                                 "supported (int8, uint8 and float32 are)",
+                                 ir::dtypeName(T.Type), T.Name)
+                       .str());
+}
+
+llvm::Error requireSameType(const OpContext &Ctx, const Tensor &A,
+                            const Tensor &B) {
+  if (A.Type == B.Type)
+    return llvm::Error::success();
+  return Ctx.error(llvm::formatv("tensors '{0}' ({1}) and '{2}' ({3}) must "
+                                 "have the same element type",
+                                 A.Name, ir::dtypeName(A.Type), B.Name,
+                                 ir::dtypeName(B.Type)));
+}
+
+llvm::Error requireRank(const OpContext &Ctx, const Tensor &T, unsigned Rank,
+                        llvm::StringRef Role) {
+  if (T.rank() == Rank)
+    return llvm::Error::success();
+  return Ctx.error(llvm::formatv("{0} tensor '{1}' has shape {2}; expected "
+                                 "rank {3}",
+                                 Role, T.Name, ir::formatShape(T.Shape), Rank));
+}
+
+llvm::Error requireSameQuant(const OpContext &Ctx, const TensorQuant &In,
+                             const TensorQuant &Out) {
+  if (In.Scale == Out.Scale && In.ZeroPoint == Out.ZeroPoint)
+    return llvm::Error::success();
+  return Ctx.error(llvm::formatv(
+      "input quantization (scale {0}, zero point {1}) differs from the "
+      "output's (scale {2}, zero point {3}); the kernel keeps it unchanged",
+      In.Scale, In.ZeroPoint, Out.Scale, Out.ZeroPoint));
+}
+
+/// Checks a bias operand: int32 for quantized kernels, float for float ones,
+} // namespace detail
+} // namespace kernels
+} // namespace accelgen

@@ -1,0 +1,123 @@
+//===- OpContext.h - Shared pieces of the kernel parameter code -*- C++ -*-===//
+//
+// Internal to lib/kernels: the operator being prepared (operand access and
+// errors that name it), the checks every operator family repeats, and the
+// entry points of the families (ConvParams.cpp, ArithmeticParams.cpp,
+// DataMovementParams.cpp) that computeKernelCall dispatches to.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ACCELGEN_KERNELS_OPCONTEXT_H
+#define ACCELGEN_KERNELS_OPCONTEXT_H
+
+#include "kernels/KernelParams.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace accelgen {
+namespace kernels {
+namespace detail {
+
+/// Unwraps an llvm::Expected into a reference named \p Var, or returns its
+/// error from the enclosing function.
+#define ACCELGEN_TRY(Var, Expr)                                                \
+  auto Var##OrErr = (Expr);                                                    \
+  if (!Var##OrErr)                                                             \
+    return Var##OrErr.takeError();                                             \
+  auto &Var = *Var##OrErr
+
+/// A tensor's per-tensor quantization.
+struct TensorQuant {
+  float Scale = 0;
+  int32_t ZeroPoint = 0;
+};
+
+/// The operator being prepared: operand access and errors that name it.
+class OpContext {
+public:
+  OpContext(const ir::Graph &G, const ir::Operator &Op);
+
+  const ir::Operator &op() const { return Op; }
+
+  /// An error prefixed with "operator <index> (<type>): ".
+  llvm::Error error(const llvm::Twine &Msg) const;
+
+  /// Input \p I, which must be present.
+  llvm::Expected<const ir::Tensor *> input(unsigned I) const;
+  /// Input \p I, or null when omitted (index -1 or past the end).
+  llvm::Expected<const ir::Tensor *> optionalInput(unsigned I) const;
+  /// Output \p I, which must be present.
+  llvm::Expected<const ir::Tensor *> output(unsigned I = 0) const;
+
+  /// The per-tensor quantization of \p T (named \p Role in errors): one
+  /// positive finite scale, a zero point inside the type.
+  llvm::Expected<TensorQuant> quant(const ir::Tensor &T,
+                                    llvm::StringRef Role) const;
+  /// Checks that \p Scale of tensor \p T is positive and finite.
+  llvm::Error checkScale(float Scale, const ir::Tensor &T,
+                         llvm::StringRef Role) const;
+  /// The values of a constant integer tensor (int32 or int64).
+  llvm::Expected<std::vector<int64_t>> constInts(const ir::Tensor &T,
+                                                 llvm::StringRef Role) const;
+
+  int64_t attr(llvm::StringRef Name, int64_t Default) const {
+    return Op.getInt(Name, Default);
+  }
+  /// The fused activation, "NONE" when absent.
+  std::string activation() const {
+    return Op.getString("fused_activation", "NONE");
+  }
+
+private:
+  const ir::Graph &G;
+  const ir::Operator &Op;
+  int64_t Index = -1;
+};
+
+/// The kernel-name suffix of a type the kernels implement ("i8", "u8",
+/// "f32"), or null.
+const char *typeSuffix(ir::DType T);
+/// True for int8 and uint8.
+bool isQuantized8(ir::DType T);
+/// The suffix of \p T's type, or an error if the kernels do not take it.
+llvm::Expected<std::string> suffixOf(const OpContext &Ctx, const ir::Tensor &T);
+
+llvm::Error requireSameType(const OpContext &Ctx, const ir::Tensor &A,
+                            const ir::Tensor &B);
+llvm::Error requireRank(const OpContext &Ctx, const ir::Tensor &T,
+                        unsigned Rank, llvm::StringRef Role);
+/// For kernels that keep the quantization (pooling, PAD).
+llvm::Error requireSameQuant(const OpContext &Ctx, const TensorQuant &In,
+                             const TensorQuant &Out);
+
+// The operator families.
+llvm::Expected<KernelCall> conv2D(const OpContext &Ctx, bool Depthwise);
+llvm::Expected<KernelCall> fullyConnected(const OpContext &Ctx);
+llvm::Expected<KernelCall> pool2D(const OpContext &Ctx, bool Average);
+llvm::Expected<KernelCall> elementwise(const OpContext &Ctx,
+                                       llvm::StringRef Name);
+llvm::Expected<KernelCall> softmax(const OpContext &Ctx);
+llvm::Expected<KernelCall> quantizeOp(const OpContext &Ctx);
+llvm::Expected<KernelCall> dequantizeOp(const OpContext &Ctx);
+llvm::Expected<KernelCall> reluOp(const OpContext &Ctx,
+                                  llvm::StringRef Activation);
+llvm::Expected<KernelCall> leakyReluOp(const OpContext &Ctx);
+llvm::Expected<KernelCall> hardSwishOp(const OpContext &Ctx);
+llvm::Expected<KernelCall> sigmoidOp(const OpContext &Ctx, bool Tanh);
+llvm::Expected<KernelCall> reshapeOp(const OpContext &Ctx);
+llvm::Expected<KernelCall> padOp(const OpContext &Ctx, bool V2);
+llvm::Expected<KernelCall> concatOp(const OpContext &Ctx);
+llvm::Expected<KernelCall> meanOp(const OpContext &Ctx);
+llvm::Expected<KernelCall> transposeOp(const OpContext &Ctx);
+llvm::Expected<KernelCall> stridedSliceOp(const OpContext &Ctx);
+
+} // namespace detail
+} // namespace kernels
+} // namespace accelgen
+
+#endif // ACCELGEN_KERNELS_OPCONTEXT_H
