@@ -14,7 +14,6 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <chrono>
 #include <random>
 
 using namespace accelgen;
@@ -922,24 +921,3 @@ TEST_CASE("the kernel template checks its parameters") {
         Where + "4:9: error: unknown name 'TARGET'");
 }
 
-TEST_CASE("rendering is fast: 1000 kernels") {
-  llvm::Expected<Template> T = Template::parseFile(kernelPath());
-  REQUIRE(static_cast<bool>(T));
-  const char *DTypes[] = {"int8", "uint8", "float"};
-  size_t Bytes = 0;
-  auto Start = std::chrono::steady_clock::now();
-  for (int I = 0; I < 1000; ++I) {
-    llvm::Expected<std::string> S =
-        T->render(kernelBindings(DTypes[I % 3], 1 + I % 16));
-    REQUIRE(static_cast<bool>(S));
-    Bytes += S->size();
-  }
-  double Seconds = std::chrono::duration<double>(
-                       std::chrono::steady_clock::now() - Start)
-                       .count();
-  MESSAGE("1000 renders of elementwise_add.c.in: " << Seconds * 1000
-                                                    << " ms, " << Bytes
-                                                    << " bytes");
-  // Generous for sanitizer builds; an optimized build takes milliseconds.
-  CHECK(Seconds < 5.0);
-}
