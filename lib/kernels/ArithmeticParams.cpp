@@ -114,7 +114,7 @@ llvm::Expected<KernelCall> elementwise(const OpContext &Ctx,
         return Ctx.error(llvm::formatv(
             "output scale {0} is too small for input scales {1} and {2} (the "
             "rescaling multipliers must stay below 1)",
-            OQ.Scale, AQ.Scale, BQ.Scale));
+            formatReal(OQ.Scale), formatReal(AQ.Scale), formatReal(BQ.Scale)));
       P.input1_multiplier = M1.Multiplier;
       P.input1_left_shift = M1.LeftShift;
       P.input2_multiplier = M2.Multiplier;
@@ -156,7 +156,7 @@ llvm::Expected<KernelCall> softmax(const OpContext &Ctx) {
       return Ctx.error(llvm::formatv(
           "output quantization (scale {0}, zero point {1}) must be scale "
           "1/256, zero point {2}",
-          OutQ.Scale, OutQ.ZeroPoint, WantZP));
+          formatReal(OutQ.Scale), OutQ.ZeroPoint, WantZP));
     // beta * input_scale in Q5.26 terms, capped below 2^31
     // (PreprocessSoftmaxScaling), as a multiplier above one.
     constexpr int ScaledDiffIntegerBits = 5;
@@ -166,7 +166,7 @@ llvm::Expected<KernelCall> softmax(const OpContext &Ctx) {
     if (!(Real > 1.0))
       return Ctx.error(llvm::formatv("beta * input scale = {0} is too small "
                                      "for the fixed-point softmax",
-                                     Beta * InQ.Scale));
+                                     formatReal(Beta * InQ.Scale)));
     QuantizedMultiplier M = quantizeMultiplier(Real);
     P.input_multiplier = M.Multiplier;
     P.input_left_shift = M.LeftShift;
@@ -293,7 +293,7 @@ llvm::Expected<KernelCall> leakyReluOp(const OpContext &Ctx) {
     if (!(AlphaScale >= 0.0f) || !std::isfinite(AlphaScale))
       return Ctx.error(llvm::formatv("alpha {0} must be non-negative for the "
                                      "quantized kernel",
-                                     Alpha));
+                                     formatReal(Alpha)));
     QuantizedMultiplier MA = quantizeMultiplier(double(AlphaScale));
     QuantizedMultiplier MI = quantizeMultiplier(double(IdentityScale));
     if (MA.LeftShift > 30 || MI.LeftShift > 30)
@@ -361,14 +361,15 @@ llvm::Expected<KernelCall> sigmoidOp(const OpContext &Ctx, bool Tanh) {
       return Ctx.error(llvm::formatv(
           "output quantization (scale {0}, zero point {1}) must be scale "
           "{2}, zero point {3}",
-          OutQ.Scale, OutQ.ZeroPoint, WantScale, WantZP));
+          formatReal(OutQ.Scale), OutQ.ZeroPoint, formatReal(WantScale),
+          WantZP));
     constexpr int InputIntegerBits = 4;
     QuantizedMultiplier M = quantizeMultiplier(
         double(InQ.Scale) * double(1 << (31 - InputIntegerBits)));
     if (M.LeftShift < 0 || M.LeftShift > 30)
       return Ctx.error(llvm::formatv("input scale {0} is out of range for the "
                                      "fixed-point kernel",
-                                     InQ.Scale));
+                                     formatReal(InQ.Scale)));
     P.input_zero_point = InQ.ZeroPoint;
     P.input_multiplier = M.Multiplier;
     P.input_left_shift = M.LeftShift;

@@ -5,6 +5,7 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <cmath>
+#include <cstdio>
 
 namespace accelgen {
 namespace kernels {
@@ -12,6 +13,12 @@ namespace detail {
 
 using ir::DType;
 using ir::Tensor;
+
+std::string formatReal(double V) {
+  char Buf[32];
+  std::snprintf(Buf, sizeof(Buf), "%g", V);
+  return Buf;
+}
 
 OpContext::OpContext(const ir::Graph &G, const ir::Operator &Op)
     : G(G), Op(Op) {
@@ -78,7 +85,7 @@ llvm::Error OpContext::checkScale(float Scale, const Tensor &T,
   if (!(Scale > 0.0f) || !std::isfinite(Scale))
     return error(llvm::formatv("{0} tensor '{1}' has scale {2}; scales must "
                                "be positive and finite",
-                               Role, T.Name, Scale));
+                               Role, T.Name, formatReal(Scale)));
   return llvm::Error::success();
 }
 
@@ -155,7 +162,8 @@ llvm::Error requireSameQuant(const OpContext &Ctx, const TensorQuant &In,
   return Ctx.error(llvm::formatv(
       "input quantization (scale {0}, zero point {1}) differs from the "
       "output's (scale {2}, zero point {3}); the kernel keeps it unchanged",
-      In.Scale, In.ZeroPoint, Out.Scale, Out.ZeroPoint));
+      formatReal(In.Scale), In.ZeroPoint, formatReal(Out.Scale),
+      Out.ZeroPoint));
 }
 
 /// Checks a bias operand: int32 for quantized kernels, float for float ones,

@@ -79,6 +79,10 @@ private:
   int64_t Index = -1;
 };
 
+/// A real number for messages: "%g", so 0.1f reads 0.1 and 1.5e-05 keeps
+/// its digits.
+std::string formatReal(double V);
+
 /// The kernel-name suffix of a type the kernels implement ("i8", "u8",
 /// "f32"), or null.
 const char *typeSuffix(ir::DType T);

@@ -66,10 +66,12 @@ static inline int32_t ref_shl_i32(int32_t x, int32_t shift) {
 
 /* --- the quantized multiplier -------------------------------------------- */
 
-/* SaturatingRoundingDoublingHighMul: the high 32 bits of 2*a*b, rounded to
- * nearest with ties away from zero; (a*b)/2^31 for Q0.31 operands.
- * Exact: the 64-bit product cannot overflow. Saturates the single overflowing
- * case a == b == INT32_MIN to INT32_MAX. */
+/* SaturatingRoundingDoublingHighMul: the high 32 bits of 2*a*b, that is
+ * a*b / 2^31 rounded to nearest with ties toward +infinity (the nudge is
+ * 2^30 for a non-negative product and 1 - 2^30 for a negative one, then the
+ * division truncates toward zero): round(-0.5) is 0, round(0.5) is 1.
+ * Exact: the 64-bit product cannot overflow. Saturates the single
+ * overflowing case a == b == INT32_MIN to INT32_MAX. */
 static inline int32_t ref_srdhm_i32(int32_t a, int32_t b) {
   int64_t ab;
   int64_t nudge;
@@ -77,9 +79,8 @@ static inline int32_t ref_srdhm_i32(int32_t a, int32_t b) {
     return INT32_MAX;
   ab = (int64_t)a * (int64_t)b;
   nudge = ab >= 0 ? ((int64_t)1 << 30) : (1 - ((int64_t)1 << 30));
-  /* Division truncates toward zero; with the nudge this rounds half away
-   * from zero. The quotient fits in int32 for every (a, b) but the case
-   * excluded above. */
+  /* The quotient fits in int32 for every (a, b) but the case excluded
+   * above. */
   return (int32_t)((ab + nudge) / ((int64_t)1 << 31));
 }
 
@@ -111,8 +112,8 @@ static inline int32_t ref_multiply_by_quantized_multiplier(int32_t x,
 
 /* --- int16 helpers (HARD_SWISH) ------------------------------------------ */
 
-/* SRDHM on int16 operands: (a*b)/2^15 rounded half away from zero;
- * INT16_MIN * INT16_MIN saturates to INT16_MAX. */
+/* SRDHM on int16 operands: (a*b)/2^15 rounded to nearest, ties toward
+ * +infinity; INT16_MIN * INT16_MIN saturates to INT16_MAX. */
 static inline int16_t ref_srdhm_i16(int16_t a, int16_t b) {
   int32_t ab;
   int32_t nudge;

@@ -1,0 +1,234 @@
+//===- KernelParamsTest.cpp - KernelParams on odd and unsupported input ---===//
+//
+// Every rejection is an llvm::Error that names the operator and the reason,
+// never a crash: checked on hand-built graphs with one defect each, on the
+// operators of the shared models the kernels do not implement (LSTM), and on
+// every operator of every shared model with its attributes, shapes, types and
+// quantization damaged in turn.
+//
+//===----------------------------------------------------------------------===//
+#include "GraphBuilder.h"
+
+#include "import/TFLiteImporter.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#include <limits>
+
+using namespace accelgen;
+using namespace accelgen::test;
+using ir::DType;
+
+namespace {
+
+/// A valid int8 CONV_2D: input 1x4x4x2, filter 3x3x3x2, output 1x4x4x3.
+GraphBuilder validConv() {
+  GraphBuilder GB;
+  int32_t In = GB.tensor(DType::I8, {1, 4, 4, 2}, 0.1f, 0);
+  int32_t F = GB.constant(DType::I8, {3, 3, 3, 2}, std::vector<int8_t>(54, 1),
+                          0.02f, 0);
+  int32_t B = GB.constant(DType::I32, {3}, std::vector<int32_t>{1, 2, 3});
+  int32_t Out = GB.tensor(DType::I8, {1, 4, 4, 3}, 0.2f, 0);
+  GB.op("CONV_2D", {In, F, B}, {Out}).Attrs = {
+      {"padding", std::string("SAME")},
+      {"stride_h", int64_t(1)},
+      {"stride_w", int64_t(1)},
+      {"dilation_h", int64_t(1)},
+      {"dilation_w", int64_t(1)},
+      {"fused_activation", std::string("NONE")}};
+  return GB;
+}
+
+std::string sharedModels() {
+  llvm::SmallString<256> P(sharedDir());
+  llvm::sys::path::append(P, "models");
+  return std::string(P);
+}
+
+} // namespace
+
+TEST_CASE("a valid convolution is accepted") {
+  GraphBuilder GB = validConv();
+  CHECK(kernelError(GB.G) == "");
+}
+
+TEST_CASE("each defect gives its own message") {
+  auto Broken = [](auto Damage) {
+    GraphBuilder GB = validConv();
+    Damage(GB.G);
+    return kernelError(GB.G);
+  };
+  CHECK(Broken([](ir::Graph &G) { G.Operators[0].Inputs[1] = -1; }) ==
+        "operator 0 (CONV_2D): input 1 is missing");
+  CHECK(Broken([](ir::Graph &G) { G.Operators[0].Inputs[0] = 99; }) ==
+        "operator 0 (CONV_2D): input 0 names tensor 99, which does not exist");
+  CHECK(Broken([](ir::Graph &G) {
+          G.Operators[0].Attrs["padding"] = std::string("FULL");
+        }) == "operator 0 (CONV_2D): padding 'FULL' is not SAME or VALID");
+  CHECK(Broken([](ir::Graph &G) {
+          G.Operators[0].Attrs["stride_h"] = int64_t(0);
+        }) == "operator 0 (CONV_2D): attribute stride_h = 0 is out of range");
+  CHECK(Broken([](ir::Graph &G) {
+          G.Operators[0].Attrs["fused_activation"] = std::string("TANH");
+        }) == "operator 0 (CONV_2D): fused activation TANH is not supported "
+              "by the reference kernels");
+  CHECK(Broken([](ir::Graph &G) { G.Tensors[0].Quant->Scales = {0.0f}; }) ==
+        "operator 0 (CONV_2D): input tensor 't0' has scale 0; scales must be "
+        "positive and finite");
+  CHECK(Broken([](ir::Graph &G) {
+          G.Tensors[0].Quant->Scales = {
+              std::numeric_limits<float>::quiet_NaN()};
+        }).find("scales must be positive and finite") != std::string::npos);
+  CHECK(Broken([](ir::Graph &G) { G.Tensors[3].Quant.reset(); }) ==
+        "operator 0 (CONV_2D): output tensor 't3' is not quantized");
+  CHECK(Broken([](ir::Graph &G) {
+          G.Tensors[3].Shape = {1, 3, 4, 3};
+        }) ==
+        "operator 0 (CONV_2D): output 't3' is 3x4, but SAME padding of a 4x4 "
+        "input gives 4x4");
+  CHECK(Broken([](ir::Graph &G) { G.Tensors[2].Type = DType::I64; }) ==
+        "operator 0 (CONV_2D): bias 't2' is i64; the kernel needs i32");
+  CHECK(Broken([](ir::Graph &G) {
+          G.Tensors[0].Type = G.Tensors[1].Type = G.Tensors[3].Type =
+              DType::I16;
+        }) == "operator 0 (CONV_2D): input i16, filter i16 and output i16: "
+              "the kernels take int8 or uint8 throughout");
+  CHECK(Broken([](ir::Graph &G) {
+          G.Tensors[1].Quant->Scales = {0.1f, 0.2f};
+          G.Tensors[1].Quant->ZeroPoints = {0, 0};
+        }) == "operator 0 (CONV_2D): filter 't1' has 2 scales along axis 0; "
+              "per-channel quantization needs 3 along axis 0");
+  CHECK(Broken([](ir::Graph &G) { G.Tensors[1].Quant->ZeroPoints = {3}; }) ==
+        "operator 0 (CONV_2D): int8 filter 't1' has a non-zero zero point "
+        "(int8 weights are symmetric)");
+  CHECK(Broken([](ir::Graph &G) {
+          G.Tensors[0].Shape = {1, 4, 4, 2, 1};
+        }) == "operator 0 (CONV_2D): input tensor 't0' has shape 1x4x4x2x1; "
+              "expected rank 4");
+  CHECK(Broken([](ir::Graph &G) { G.Operators[0].Type = "CONV_3D"; }) ==
+        "operator 0 (CONV_3D): no reference kernel implements this operator");
+  CHECK(Broken([](ir::Graph &G) { G.Operators[0].Opaque = true; }) ==
+        "operator 0 (CONV_2D): the operator is not known to the importer, so "
+        "no reference kernel runs it");
+}
+
+TEST_CASE("fixed output quantization of SOFTMAX and LOGISTIC is enforced") {
+  GraphBuilder GB;
+  int32_t In = GB.tensor(DType::I8, {1, 4}, 0.1f, 0);
+  int32_t Out = GB.tensor(DType::I8, {1, 4}, 0.1f, 0);
+  GB.op("SOFTMAX", {In}, {Out}).Attrs = {{"beta", 1.0}};
+  CHECK(kernelError(GB.G) ==
+        "operator 0 (SOFTMAX): output quantization (scale 0.1, zero point 0) "
+        "must be scale 1/256, zero point -128");
+  GB.G.Operators[0].Type = "LOGISTIC";
+  CHECK(kernelError(GB.G).find("must be scale 0.00390625, zero point -128") !=
+        std::string::npos);
+}
+
+TEST_CASE("the LSTM models are rejected with a reason") {
+  for (const char *Name :
+       {"tflm_mnist_lstm_int8.tflite", "coral_keras_lstm_mnist_ptq.tflite"}) {
+    llvm::SmallString<256> Path(sharedModels());
+    llvm::sys::path::append(Path, Name);
+    REQUIRE_MESSAGE(llvm::sys::fs::exists(Path),
+                    "the shared conformance folder is missing: "
+                        << Path.str().str() << " does not exist");
+    auto M = tflite::importModelFile(Path);
+    REQUIRE_MESSAGE(static_cast<bool>(M), llvm::toString(M.takeError()));
+    auto R = ModelRunner::create((*M).Model->main());
+    REQUIRE_FALSE(static_cast<bool>(R));
+    const std::string Msg = llvm::toString(R.takeError());
+    CHECK_MESSAGE(Msg.find("(UNIDIRECTIONAL_SEQUENCE_LSTM): no reference "
+                           "kernel implements this operator") !=
+                      std::string::npos,
+                  Msg);
+  }
+}
+
+TEST_CASE("damaged operators of the shared models give errors, not crashes") {
+  std::vector<std::string> Models;
+  std::error_code EC;
+  for (llvm::sys::fs::directory_iterator It(sharedModels(), EC), End;
+       It != End && !EC; It.increment(EC))
+    if (llvm::sys::path::extension(It->path()) == ".tflite")
+      Models.push_back(It->path());
+  REQUIRE_MESSAGE(!Models.empty(), "the shared conformance folder is missing: "
+                                       << sharedModels() << " has no models");
+  std::sort(Models.begin(), Models.end());
+  size_t Tried = 0, Rejected = 0;
+  for (const std::string &Path : Models) {
+    auto M = tflite::importModelFile(Path);
+    REQUIRE_MESSAGE(static_cast<bool>(M), llvm::toString(M.takeError()));
+    const ir::Graph Original = (*M).Model->main();
+    for (size_t K = 0; K < Original.Operators.size(); ++K) {
+      // One damage at a time, each on a fresh copy.
+      std::vector<std::function<void(ir::Graph &, ir::Operator &)>> Damages = {
+          [](ir::Graph &, ir::Operator &Op) { Op.Inputs.clear(); },
+          [](ir::Graph &, ir::Operator &Op) { Op.Outputs.clear(); },
+          [](ir::Graph &, ir::Operator &Op) {
+            for (auto &[Name, V] : Op.Attrs)
+              if (std::holds_alternative<int64_t>(V))
+                V = int64_t(0);
+          },
+          [](ir::Graph &, ir::Operator &Op) {
+            for (auto &[Name, V] : Op.Attrs)
+              if (std::holds_alternative<int64_t>(V))
+                V = int64_t(1) << 40;
+          },
+          [](ir::Graph &G, ir::Operator &Op) {
+            for (int32_t T : Op.Inputs)
+              if (T >= 0)
+                G.Tensors[T].Shape = {};
+          },
+          [](ir::Graph &G, ir::Operator &Op) {
+            for (int32_t T : Op.Inputs)
+              if (T >= 0)
+                G.Tensors[T].Shape.push_back(3);
+          },
+          [](ir::Graph &G, ir::Operator &Op) {
+            for (int32_t T : Op.Outputs)
+              G.Tensors[T].Shape.assign(7, 2);
+          },
+          [](ir::Graph &G, ir::Operator &Op) {
+            for (int32_t T : Op.Inputs)
+              if (T >= 0 && G.Tensors[T].Quant)
+                G.Tensors[T].Quant->Scales.assign(
+                    1, -std::numeric_limits<float>::infinity());
+          },
+          [](ir::Graph &G, ir::Operator &Op) {
+            for (int32_t T : Op.Inputs)
+              if (T >= 0)
+                G.Tensors[T].Quant.reset();
+          },
+          [](ir::Graph &G, ir::Operator &Op) {
+            for (int32_t T : Op.Inputs)
+              if (T >= 0) {
+                G.Tensors[T].Type = DType::I16;
+                G.Tensors[T].Data.resize(G.Tensors[T].Data.size() / 2);
+              }
+          },
+          [](ir::Graph &G, ir::Operator &Op) {
+            for (int32_t T : Op.Inputs)
+              if (T >= 0)
+                G.Tensors[T].Data.clear();
+          },
+      };
+      for (auto &Damage : Damages) {
+        ir::Graph G = Original;
+        Damage(G, G.Operators[K]);
+        auto Call = kernels::computeKernelCall(G, G.Operators[K]);
+        ++Tried;
+        if (!Call) {
+          ++Rejected;
+          const std::string Msg = llvm::toString(Call.takeError());
+          REQUIRE_MESSAGE(
+              Msg.rfind("operator " + std::to_string(K) + " (", 0) == 0, Msg);
+        }
+      }
+    }
+  }
+  MESSAGE(Tried << " damaged operators, " << Rejected << " rejected");
+  CHECK(Rejected > Tried / 2);
+}
