@@ -91,7 +91,9 @@ llvm::Expected<KernelCall> computeKernelCall(const ir::Graph &G,
     return elementwise(Ctx, "mul");
   if (T == "SOFTMAX")
     return softmax(Ctx);
-  if (T == "QUANTIZE")
+  // REQUANTIZE is what a target's quantization rules insert between two
+  // quantizations of one value; it runs like an integer QUANTIZE.
+  if (T == "QUANTIZE" || T == "REQUANTIZE")
     return quantizeOp(Ctx);
   if (T == "DEQUANTIZE")
     return dequantizeOp(Ctx);

@@ -100,6 +100,8 @@ TEST_CASE("multiply by quantized multiplier rounds twice") {
   CHECK(ref_multiply_by_quantized_multiplier(-6, 1 << 30, -1) == -2);
   CHECK(ref_multiply_by_quantized_multiplier(10, 1 << 30, -1) == 3);
   CHECK(ref_multiply_by_quantized_multiplier(-10, 1 << 30, -1) == -3);
+  // Double rounding: 1 * 0.4 is 0.8 * 2^-1; 0.8 rounds to 1, 1 / 2 to 1.
+  CHECK(ref_multiply_by_quantized_multiplier(1, 1717986918, -1) == 1);
   // Left shifts multiply first: 3 * 2^4 * 0.5 = 24.
   CHECK(ref_multiply_by_quantized_multiplier(3, 1 << 30, 4) == 24);
   // The double rounding: x * m / 2^31 is first rounded to an integer (ties

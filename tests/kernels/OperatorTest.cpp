@@ -651,6 +651,24 @@ TEST_CASE("QUANTIZE, DEQUANTIZE, requantize") {
   auto RGot = runSingle(R.G, {{RI, bytesOf(All)}});
   for (int I = 0; I < 256; ++I)
     CHECK(int(RGot[I]) == std::clamp(All[I] + 5 + 123, 0, 255));
+
+  // A target's REQUANTIZE between two int8 quantizations.
+  GraphBuilder Q;
+  int32_t QI = Q.tensor(DType::I8, {256}, 0.02f, -5);
+  int32_t QO = Q.tensor(DType::I8, {256}, 0.05f, 3);
+  Q.op("REQUANTIZE", {QI}, {QO});
+  auto QGot = valuesOf<int8_t>(runSingle(Q.G, {{QI, bytesOf(All)}}));
+  auto M = kernels::quantizeMultiplier(double(0.02f) / double(0.05f));
+  for (int I = 0; I < 256; ++I) {
+    const int32_t Want = ref_multiply_by_quantized_multiplier(
+                             All[I] + 5, M.Multiplier, M.LeftShift) +
+                         3;
+    CHECK(int(QGot[I]) == std::clamp(Want, -128, 127));
+    // Within a step of the real value, not half a step: the double rounding
+    // takes 1 * 0.4 to 1 (0.8 rounds up to 1, then 1 / 2 rounds away).
+    CHECK(std::fabs(QGot[I] - std::clamp(0.4 * (All[I] + 5) + 3, -128.0,
+                                         127.0)) <= 1.0);
+  }
 }
 
 namespace {
