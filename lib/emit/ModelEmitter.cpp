@@ -69,6 +69,15 @@ std::string quantText(const ir::Tensor &T) {
       .str();
 }
 
+/// A tensor name for a comment: made safe, and cut after 80 characters
+/// (converters join whole layer paths into names).
+std::string commentName(StringRef Name) {
+  std::string S = commentSafe(Name);
+  if (S.size() > 80)
+    S = S.substr(0, 77) + "...";
+  return S;
+}
+
 /// "[1, 49, 10, 1]".
 std::string shapeText(const ir::Tensor &T) {
   std::string S = "[";
@@ -194,7 +203,7 @@ Value ModelWriter::tensorInfo(int32_t T, StringRef Role, size_t Index) {
   M["role"] = Role;
   M["index"] = Index;
   M["tensor"] = T;
-  M["name"] = commentSafe(Ten.Name);
+  M["name"] = commentName(Ten.Name);
   M["ctype"] = cType(Ten.Type);
   M["shape"] = shapeText(Ten);
   M["quant"] = quantText(Ten);
@@ -419,7 +428,7 @@ Error ModelWriter::run(EmittedModel &Out) {
     EmittedConstantBytes += Ten.byteSize();
     Constants.push_back(Value(Value::Map{
         {"tensor", T},
-        {"name", commentSafe(Ten.Name)},
+        {"name", commentName(Ten.Name)},
         {"ctype", cType(Ten.Type)},
         {"shape", shapeText(Ten)},
         {"quant", quantText(Ten)},

@@ -39,10 +39,10 @@ static cl::opt<std::string> CompileModelPath(cl::Positional, cl::Required,
                                              cl::sub(CompileCommand),
                                              cl::cat(category()));
 static cl::opt<std::string>
-    CompileTarget("target", cl::Required,
+    CompileTarget("target",
                   cl::desc("Target to generate code for (ref)"),
                   cl::sub(CompileCommand), cl::cat(category()));
-static cl::opt<std::string> CompileOutput("o", cl::Required,
+static cl::opt<std::string> CompileOutput("o",
                                           cl::desc("Output folder"),
                                           cl::value_desc("dir"),
                                           cl::sub(CompileCommand),
@@ -111,6 +111,17 @@ Error writeFiles(StringRef Dir, ArrayRef<emit::EmittedFile> Files) {
   return Error::success();
 }
 
+int requireOption(const cl::opt<std::string> &Opt, StringRef Command) {
+  if (Opt.getNumOccurrences() && !Opt.getValue().empty())
+    return 0;
+  // Named options are checked here rather than with cl::Required, whose
+  // message LLVM prints on its own instead of through our error format.
+  return reportError("", formatv("{0}{1} is required (see 'accelgen {2} "
+                                 "--help')",
+                                 Opt.ArgStr.size() == 1 ? "-" : "--",
+                                 Opt.ArgStr, Command));
+}
+
 int checkTarget(StringRef Target) {
   std::vector<std::string> Known = emit::emitTargets();
   if (llvm::is_contained(Known, Target))
@@ -120,7 +131,8 @@ int checkTarget(StringRef Target) {
 }
 
 int runCompile() {
-  if (checkTarget(CompileTarget))
+  if (requireOption(CompileTarget, "compile") ||
+      requireOption(CompileOutput, "compile") || checkTarget(CompileTarget))
     return 1;
   if (!emit::isCIdentifier(CompileName))
     return reportError("", formatv("--name '{0}' is not a C identifier "

@@ -13,6 +13,7 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Error.h"
 
 #include <memory>
@@ -42,6 +43,11 @@ std::optional<CompiledModel> compileModel(llvm::StringRef Path,
 /// Writes \p Files into \p Dir, creating it.
 llvm::Error writeFiles(llvm::StringRef Dir,
                        llvm::ArrayRef<emit::EmittedFile> Files);
+
+/// 0 if the named option \p Opt of subcommand \p Command was given a value;
+/// else prints an error and returns 1.
+int requireOption(const llvm::cl::opt<std::string> &Opt,
+                  llvm::StringRef Command);
 
 /// 0 if \p Target is one the C emitter knows; else prints an error and
 /// returns 1.

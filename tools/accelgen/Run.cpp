@@ -42,17 +42,17 @@ cl::SubCommand RunCommand("run", "Build a model's generated C with the system "
 static cl::opt<std::string> RunModel(cl::Positional, cl::Required,
                                      cl::desc("<model.tflite>"),
                                      cl::sub(RunCommand), cl::cat(category()));
-static cl::opt<std::string> RunTarget("target", cl::Required,
+static cl::opt<std::string> RunTarget("target",
                                       cl::desc("Target to generate code for "
                                                "(ref)"),
                                       cl::sub(RunCommand),
                                       cl::cat(category()));
 static cl::opt<std::string>
-    RunInputs("inputs", cl::Required,
+    RunInputs("inputs",
               cl::desc("Folder with input_<i>.bin, raw, one per model input"),
               cl::value_desc("dir"), cl::sub(RunCommand), cl::cat(category()));
 static cl::opt<std::string>
-    RunOutputs("outputs", cl::Required,
+    RunOutputs("outputs",
                cl::desc("Folder to write output_<i>.bin into"),
                cl::value_desc("dir"), cl::sub(RunCommand), cl::cat(category()));
 static cl::opt<bool> RunDumpLayers(
@@ -94,10 +94,11 @@ std::string cacheRoot() {
 /// The C compiler command: $CC split at blanks, or "cc".
 std::vector<std::string> compilerCommand() {
   std::vector<std::string> Cmd;
-  Optional<std::string> CC = sys::Process::GetEnv("CC");
+  Optional<std::string> Env = sys::Process::GetEnv("CC");
+  const std::string CC =
+      Env && !StringRef(*Env).trim().empty() ? *Env : std::string("cc");
   SmallVector<StringRef, 4> Words;
-  StringRef(CC && !StringRef(*CC).trim().empty() ? *CC : "cc")
-      .split(Words, ' ', -1, /*KeepEmpty=*/false);
+  StringRef(CC).split(Words, ' ', -1, /*KeepEmpty=*/false);
   for (StringRef W : Words)
     Cmd.push_back(W.str());
   return Cmd;
@@ -218,7 +219,8 @@ Expected<std::string> buildProgram(const CompiledModel &C,
 } // namespace
 
 int runRun() {
-  if (checkTarget(RunTarget))
+  if (requireOption(RunTarget, "run") || requireOption(RunInputs, "run") ||
+      requireOption(RunOutputs, "run") || checkTarget(RunTarget))
     return 1;
   std::optional<CompiledModel> C = compileModel(RunModel, RunTarget, RunName);
   if (!C)

@@ -1,0 +1,70 @@
+//===- E2ESupport.h - Shared pieces of the end-to-end tests -----*- C++ -*-===//
+//
+// Where the shared models and vectors are, which models the C emitter must
+// run, running `accelgen compile` / `accelgen run` with the tests' own
+// program cache, and describing how two byte buffers differ.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ACCELGEN_TESTS_E2E_E2ESUPPORT_H
+#define ACCELGEN_TESTS_E2E_E2ESUPPORT_H
+
+#include "TestSupport.h"
+
+#include "ir/Graph.h"
+
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace accelgen {
+namespace e2e {
+
+/// \p A and \p B joined as a path.
+std::string pathJoin(llvm::StringRef A, llvm::StringRef B);
+
+/// The shared models and vectors folders.
+std::string modelsDir();
+std::string vectorsDir();
+/// The shared model file called \p Name (without ".tflite").
+std::string modelPath(llvm::StringRef Name);
+
+/// Fails the current test case, saying what is missing and how to point the
+/// build at it, unless the shared folder is there.
+void requireSharedDir();
+
+/// The models the ref target runs: every shared model but the two LSTM ones.
+const std::vector<std::string> &runnableModels();
+/// The shared models left out because the ref target has no LSTM kernel.
+const std::vector<std::string> &lstmModels();
+
+/// The seed folders of model \p Name's vectors (seed1, seed2, ...), sorted.
+std::vector<std::string> seedDirs(llvm::StringRef Name);
+
+/// The main graph of shared model \p Name; fails the test if it does not
+/// import.
+ir::Graph importGraph(llvm::StringRef Name);
+
+/// Runs the built accelgen with \p Args, with a timeout fit for building the
+/// largest model.
+test::RunResult runAccelgen(const std::vector<std::string> &Args);
+
+/// `accelgen run MODEL --target ref --inputs IN --outputs OUT` with the
+/// tests' program cache, plus --dump-layers when \p Layers.
+test::RunResult runModel(const std::string &Model, const std::string &In,
+                         const std::string &Out, bool Layers);
+
+/// How \p Got differs from \p Want, read as elements of \p T: "3 of 640
+/// bytes differ, first at 17 (got -5, want -4), largest step 1", or
+/// "identical".
+std::string describeDiff(const std::vector<uint8_t> &Got,
+                         const std::vector<uint8_t> &Want, ir::DType T);
+
+/// True if a file or folder exists at \p Path.
+bool exists(llvm::StringRef Path);
+
+} // namespace e2e
+} // namespace accelgen
+
+#endif // ACCELGEN_TESTS_E2E_E2ESUPPORT_H
