@@ -1,7 +1,8 @@
 //===- Compile.cpp - `accelgen compile`: a model as C99 sources -----------===//
 //
 // Writes the C project of a model for a target into a folder: model.c and
-// model.h, the kernel sources they call, and report.json. Everything is
+// model.h, the kernel sources they call, report.json, and with --main a host
+// main.c that runs the model on raw input files. Everything is
 // generated in memory first, so an operator the target cannot run leaves no
 // partial output behind.
 //
@@ -52,6 +53,12 @@ static cl::opt<std::string>
                 cl::desc("Prefix of the generated symbols (NAME_run)"),
                 cl::value_desc("identifier"), cl::sub(CompileCommand),
                 cl::cat(category()));
+
+static cl::opt<bool> CompileMain(
+    "main",
+    cl::desc("Also write main.c, a host program running the model on raw "
+             "input files (see docs/compile.md)"),
+    cl::sub(CompileCommand), cl::cat(category()));
 
 StringRef toolVersion() { return ACCELGEN_VERSION; }
 
@@ -143,6 +150,13 @@ int runCompile() {
       compileModel(CompileModelPath, CompileTarget, CompileName);
   if (!C)
     return 1;
+  if (CompileMain) {
+    Expected<emit::EmittedFile> Main =
+        emit::emitHostMain(C->graph(), C->Options);
+    if (!Main)
+      return reportError(CompileModelPath, toString(Main.takeError()));
+    C->Emitted.Files.push_back(std::move(*Main));
+  }
   if (Error E = writeFiles(CompileOutput, C->Emitted.Files))
     return reportError(CompileOutput, toString(std::move(E)));
   const emit::EmittedModel &M = C->Emitted;

@@ -68,7 +68,7 @@ int main(int argc, char **argv) {
       argc, argv,
       "accelgen: retargetable code generator for neural-network accelerators\n\n"
       "  accelgen inspect MODEL [--json]   describe a TensorFlow Lite model\n"
-      "  accelgen compile MODEL --target T -o DIR [--name NAME]\n"
+      "  accelgen compile MODEL --target T -o DIR [--name NAME] [--main]\n"
       "                                    generate C99 for the model\n"
       "  accelgen run MODEL --target T --inputs DIR --outputs DIR [--dump-layers]\n"
       "                                    build the generated C and run it\n"
