@@ -49,8 +49,8 @@ public:
     int32_t I = tensor(T, std::move(Shape), Scale, ZeroPoint);
     ir::Tensor &X = G.Tensors[I];
     X.IsConstant = true;
-    X.Data.resize(Values.size() * sizeof(V));
-    std::memcpy(X.Data.data(), Values.data(), X.Data.size());
+    const auto *Bytes = reinterpret_cast<const uint8_t *>(Values.data());
+    X.Data.assign(Bytes, Bytes + Values.size() * sizeof(V));
     return I;
   }
 
