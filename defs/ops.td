@@ -116,3 +116,58 @@ def UnidirectionalSequenceLSTM
           AsymQuantInputsAttr]> {
   let Variadic = 1;  // 24 operands: weights, biases, state, norms
 }
+
+//===----------------------------------------------------------------------===//
+// More TensorFlow Lite builtin operators, named by their BuiltinOperator
+// names. The importer reads no options of these yet: it imports them with
+// their operands and results only, so their attributes read as missing (0,
+// false, "") until it does. Attribute names follow the ones above.
+//===----------------------------------------------------------------------===//
+
+def BlockSizeAttr        : Attr<"block_size", IntAttr>;
+def AlignCornersAttr     : Attr<"align_corners", BoolAttr>;
+def HalfPixelCentersAttr : Attr<"half_pixel_centers", BoolAttr>;
+def NumSplitsAttr        : Attr<"num_splits", IntAttr>;
+def ApproximateAttr      : Attr<"approximate", BoolAttr>;
+def MirrorPadModeAttr    : Attr<"mode", StringAttr>;        // "REFLECT" | "SYMMETRIC"
+def KernelTypeAttr       : Attr<"kernel_type", StringAttr>; // "FULL" | "BASIC"
+
+def L2Pool2D : Op<"L2_POOL_2D", [Input], PoolAttrs>;
+
+def Div : Op<"DIV", [Input, Input2], [FusedActivationAttr]>;
+def Pow : Op<"POW", [Input, Input2]>;
+def SquaredDifference : Op<"SQUARED_DIFFERENCE", [Input, Input2]>;
+
+def Abs : Op<"ABS", [Input]>;
+def Neg : Op<"NEG", [Input]>;
+def Sqrt : Op<"SQRT", [Input]>;
+def Square : Op<"SQUARE", [Input]>;
+def Elu : Op<"ELU", [Input]>;
+def Gelu : Op<"GELU", [Input], [ApproximateAttr]>;
+def Prelu : Op<"PRELU", [Input, Operand<"alpha">]>;
+
+def ResizeBilinear : Op<"RESIZE_BILINEAR", [Input, Operand<"size">],
+                        [AlignCornersAttr, HalfPixelCentersAttr]>;
+def ResizeNearestNeighbor : Op<"RESIZE_NEAREST_NEIGHBOR",
+                               [Input, Operand<"size">],
+                               [AlignCornersAttr, HalfPixelCentersAttr]>;
+
+def Slice : Op<"SLICE", [Input, Operand<"begin">, Operand<"size">]>;
+/// The axis comes first; there are `num_splits` results (one declared here).
+def Split : Op<"SPLIT", [Operand<"axis">, Input], [NumSplitsAttr]>;
+def MirrorPad : Op<"MIRROR_PAD", [Input, Operand<"paddings">],
+                   [MirrorPadModeAttr]>;
+def SpaceToDepth : Op<"SPACE_TO_DEPTH", [Input], [BlockSizeAttr]>;
+def DepthToSpace : Op<"DEPTH_TO_SPACE", [Input], [BlockSizeAttr]>;
+def SpaceToBatchND : Op<"SPACE_TO_BATCH_ND",
+                        [Input, Operand<"block_shape">, Operand<"paddings">]>;
+def BatchToSpaceND : Op<"BATCH_TO_SPACE_ND",
+                        [Input, Operand<"block_shape">, Operand<"crops">]>;
+
+/// The LSTM cell: 24 operands with the "FULL" kernel, 5 with "BASIC"
+/// (input, previous activation, weights, bias, previous state).
+def Lstm : Op<"LSTM", [Input],
+              [FusedActivationAttr, CellClipAttr, ProjClipAttr, KernelTypeAttr,
+               AsymQuantInputsAttr]> {
+  let Variadic = 1;
+}

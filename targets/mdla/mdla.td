@@ -1,0 +1,832 @@
+//===- mdla.td - MediaTek MDLA 1.5, 2.0 and 3.0 ---------------------------===//
+//
+// The MediaTek Deep Learning Accelerator as the NeuroPilot Neuron compiler
+// drives it, from MediaTek's platform-aware model design guide for MDLA 1.5,
+// 2.0 and 3.0 and from the TVM + NeuroPilot integration paper (OpSetup
+// converters, the conv2d mapping, the QNN convolution pattern).
+//
+// One description, three versions: a rule written for 1.5 holds on 2.0 and
+// 3.0 until a later Legal replaces it by constraint id. In order:
+//
+//   1. versions, the target and its own operators (layers the Neuron
+//      compiler builds, MTK custom operators of the TFLite converter);
+//   2. shared constraints: the data type matrix, NHWC/4C/16C layouts, the
+//      per-channel input x weight matrix, element-wise broadcasting;
+//   3. legality of every operator of the guide's tables, by version;
+//   4. mappings (conv2d becomes depthwise, group or plain convolution;
+//      requantize, quantize and dequantize become the layers the guide names;
+//      software-only operators become MDLA_SW_* so reports show it);
+//   5. quantization rules (the 1.5 requantize after CONV_2D, DEPTHWISE_CONV_2D
+//      and FULLY_CONNECTED; requantize before pools; forwarding through
+//      data-movement operators);
+//   6. fusion patterns: rules A, C and F, deep layer fusion on 3.0, PAD into
+//      the following conv or pool, quantization operators into the preceding
+//      layer, the QNN conv + bias + requantize pattern;
+//   7. the guide's throughput numbers, collected for a cost model.
+//
+// What the description language cannot say is listed in README.md.
+//
+//===----------------------------------------------------------------------===//
+
+include "ops.td"
+
+//===----------------------------------------------------------------------===//
+// 1. Versions, target, target operators
+//===----------------------------------------------------------------------===//
+
+def Mdla1_5 : Version<"1.5">;
+def Mdla2_0 : Version<"2.0">;
+def Mdla3_0 : Version<"3.0">;
+
+def MDLA : Target<"mdla", [Mdla1_5, Mdla2_0, Mdla3_0]> {
+  let Description =
+      "MediaTek Deep Learning Accelerator (MDLA) 1.5, 2.0 and 3.0 under the "
+      "NeuroPilot Neuron compiler. Activations are NHWC. Data types in "
+      "hardware: u8 (asymmetric), i8 (symmetric; asymmetric from mdla2.0), "
+      "i16 (symmetric) and f16. Legal but converted in software at the "
+      "accelerator's inputs and outputs: asymmetric i8 on mdla1.5 (to and "
+      "from asymmetric u8) and f32 on every version (to and from f16, "
+      "--relax-fp32). Operators the Neuron compiler runs in software map to "
+      "MDLA_SW_* operators";
+}
+
+// Layers the Neuron compiler builds: the results of mappings and fusions.
+// Conv-like layers are variadic: after their own operands come the extra
+// operands of whatever was fused into them, in execution order (the PAD's
+// paddings, the PRELU's alpha). `fused_ops` names the fused operators.
+def MdlaConv2D : TargetOp<MDLA, "MDLA_CONV_2D",
+                          [Input, Filter, OptionalBias], ConvAttrs> {
+  let Variadic = 1;
+}
+def MdlaDepthwiseConv2D
+    : TargetOp<MDLA, "MDLA_DEPTHWISE_CONV_2D", [Input, Filter, OptionalBias],
+               !listconcat(ConvAttrs, [DepthMultiplierAttr])> {
+  let Variadic = 1;
+}
+def MdlaGroupConv2D : TargetOp<MDLA, "MDLA_GROUP_CONV_2D",
+                               [Input, Filter, OptionalBias], ConvAttrs>;
+def MdlaFullyConnected
+    : TargetOp<MDLA, "MDLA_FULLY_CONNECTED", [Input, Filter, OptionalBias],
+               [FusedActivationAttr, KeepNumDimsAttr]> {
+  let Variadic = 1;
+}
+/// The hardware transposed convolution (mdla1.5 and mdla2.0).
+def MdlaTransposeConv
+    : TargetOp<MDLA, "MDLA_TRANSPOSE_CONV",
+               [Operand<"output_shape">, Filter, Input, OptionalBias],
+               [PaddingAttr, StrideHAttr, StrideWAttr, FusedActivationAttr]> {
+  let Variadic = 1;
+}
+/// Pooling layers a PAD was fused into: operand 1 is the paddings.
+defvar PaddedPoolOperands = [Input, Operand<"paddings", 1>];
+def MdlaAveragePool2D : TargetOp<MDLA, "MDLA_AVERAGE_POOL_2D",
+                                 PaddedPoolOperands, PoolAttrs>;
+def MdlaMaxPool2D : TargetOp<MDLA, "MDLA_MAX_POOL_2D", PaddedPoolOperands,
+                             PoolAttrs>;
+def MdlaL2Pool2D : TargetOp<MDLA, "MDLA_L2_POOL_2D", PaddedPoolOperands,
+                            PoolAttrs>;
+def MdlaMinPool2D : TargetOp<MDLA, "MDLA_MIN_POOL_2D", PaddedPoolOperands,
+                             PoolAttrs>;
+/// Several fused groups run as one: two convolutions (rule C) or a deep
+/// layer fusion flow (mdla3.0). Operands: the captured inputs of the fused
+/// operators in execution order.
+def MdlaFusedChain : TargetOp<MDLA, "MDLA_FUSED_CHAIN", [Input]> {
+  let Variadic = 1;
+}
+/// Batch-norm add: a requantize between types of one width.
+def MdlaBnAdd : TargetOp<MDLA, "MDLA_BN_ADD", [Input]>;
+/// A 1 x 1 CONV_2D with a <c, 1, 1, c> identity filter the compiler creates:
+/// a requantize between widths, a quantize, a dequantize.
+def MdlaIdentityConv2D : TargetOp<MDLA, "MDLA_IDENTITY_CONV_2D", [Input]>;
+/// ABS, NEG, MAXIMUM, MINIMUM with a requantize fused into their output.
+def MdlaAbs : TargetOp<MDLA, "MDLA_ABS", [Input]>;
+def MdlaNeg : TargetOp<MDLA, "MDLA_NEG", [Input]>;
+def MdlaMaximum : TargetOp<MDLA, "MDLA_MAXIMUM", [Input, Input2]>;
+def MdlaMinimum : TargetOp<MDLA, "MDLA_MINIMUM", [Input, Input2]>;
+/// Space/depth rearrangements in hardware (mdla2.0 on) and in software.
+def MdlaSpaceToDepth : TargetOp<MDLA, "MDLA_SPACE_TO_DEPTH", [Input],
+                                [BlockSizeAttr]>;
+def MdlaDepthToSpace : TargetOp<MDLA, "MDLA_DEPTH_TO_SPACE", [Input],
+                                [BlockSizeAttr]>;
+def MdlaSwSpaceToDepth : TargetOp<MDLA, "MDLA_SW_SPACE_TO_DEPTH", [Input],
+                                  [BlockSizeAttr]>;
+def MdlaSwDepthToSpace : TargetOp<MDLA, "MDLA_SW_DEPTH_TO_SPACE", [Input],
+                                  [BlockSizeAttr]>;
+def MdlaSwSpaceToBatchND
+    : TargetOp<MDLA, "MDLA_SW_SPACE_TO_BATCH_ND",
+               [Input, Operand<"block_shape">, Operand<"paddings">]>;
+
+// MediaTek custom operators of the TFLite converter, and operators the guide
+// lists that are not TFLite builtins. Operands follow the TensorFlow
+// operators they stand for.
+def MtkAbs : TargetOp<MDLA, "MTK_ABS", [Input]>;
+def MtkMinPool : TargetOp<MDLA, "MTK_MIN_POOL", [Input], PoolAttrs>;
+/// Also the software transposed convolution, the only one on mdla3.0.
+def MtkTransposeConv
+    : TargetOp<MDLA, "MTK_TRANSPOSE_CONV",
+               [Operand<"output_shape">, Filter, Input, OptionalBias],
+               [PaddingAttr, StrideHAttr, StrideWAttr, FusedActivationAttr]> {
+  let Variadic = 1;
+}
+def MtkReverse : TargetOp<MDLA, "MTK_REVERSE", [Input, Operand<"axis">]>;
+def MtkElu : TargetOp<MDLA, "MTK_ELU", [Input]>;
+def MtkDepthToSpace : TargetOp<MDLA, "MTK_DEPTH_TO_SPACE", [Input],
+                               [BlockSizeAttr]>;
+def MtkCropAndResize
+    : TargetOp<MDLA, "MTK_CROP_AND_RESIZE",
+               [Input, Operand<"boxes">, Operand<"box_indices">,
+                Operand<"crop_size">]>;
+def MtkLayerNormalization : TargetOp<MDLA, "MTK_LAYER_NORMALIZATION",
+                                     [Input]> {
+  let Variadic = 1; // gamma, beta
+}
+/// TensorFlow's MaxPool3D, a custom operator in TFLite (NDHWC).
+def MaxPool3D : TargetOp<MDLA, "MAX_POOL_3D", [Input],
+                         [PaddingAttr, StrideDAttr, StrideHAttr, StrideWAttr,
+                          Attr<"filter_d", IntAttr>, FilterHAttr, FilterWAttr]>;
+/// Reciprocal (1 / x), a math operator of the MDLA with no TFLite builtin.
+def Rcp : TargetOp<MDLA, "RCP", [Input]>;
+
+//===----------------------------------------------------------------------===//
+// 2. Shared constraints
+//===----------------------------------------------------------------------===//
+
+/// Activation types: u8, i8, i16, f16 in hardware; f32 (and asymmetric i8 on
+/// mdla1.5) converted in software at the accelerator's boundary.
+defvar ActTypes = [u8, i8, i16, f16, f32];
+
+// The data type matrix has symmetric INT16 only.
+def Int16Symmetric : Constraint<"int16_symmetric",
+    "input(0).dtype != i16 || input(0).zero_point == 0",
+    "16-bit activations must be symmetric (zero point 0)",
+    "quantize 16-bit activations symmetrically">;
+
+// Layouts. The MDLA reads NHWC activations from memory as 4C (C <= 4,
+// width aligned) or 16C (channels padded to 16 bytes). The description
+// language has no layout: these constraints require the NHWC rank the
+// layouts imply and carry the layout fact in their summary.
+def Nhwc4C16C : Constraint<"nhwc_4c_16c", "input(0).rank == 4",
+    "input must be 4-D NHWC; the 4C and 16C layouts both feed it without a "
+    "re-layout",
+    "reshape the input to NHWC">;
+def Nhwc16C : Constraint<"nhwc_16c", "input(0).rank == 4",
+    "input must be 4-D NHWC; runs in the 16C layout only, so an input a 4C "
+    "producer wrote costs a re-layout",
+    "reshape the input to NHWC">;
+def AtMostNhwc16C : Constraint<"nhwc_16c_at_most_4d", "input(0).rank <= 4",
+    "input must be NHWC (at most 4-D); runs in the 16C layout only",
+    "reshape the input to at most 4 dimensions">;
+
+// The per-channel quantization matrix: u8 and i8 inputs take u8 or i8
+// weights, i16 inputs take i16 weights, and from mdla3.0 also i8 weights.
+// Float inputs with quantized weights (hybrid quantization) run in f16 with
+// dequantized weights.
+defvar PerChannelTypes =
+    "!input(1).per_channel || input(0).dtype in {f16, f32} || "
+    "(input(0).dtype in {u8, i8} && input(1).dtype in {u8, i8}) || "
+    "(input(0).dtype == i16 && input(1).dtype == i16)";
+def PerChannelTypes1_5 : Constraint<"per_channel_types", PerChannelTypes,
+    "per-channel weights must be u8 or i8 under u8 or i8 activations, i16 "
+    "under i16 activations">;
+def PerChannelTypes3_0 : Constraint<"per_channel_types",
+    PerChannelTypes # " || (input(0).dtype == i16 && input(1).dtype == i8)",
+    "per-channel weights must be u8 or i8 under u8 or i8 activations, i16 "
+    "or i8 under i16 activations">;
+// CONV_3D is new on 3.0, so it cannot take the 3.0 override of an id above.
+def Conv3DPerChannelTypes : Constraint<"conv3d_per_channel_types",
+    PerChannelTypes # " || (input(0).dtype == i16 && input(1).dtype == i8)",
+    "per-channel weights must be u8 or i8 under u8 or i8 activations, i16 "
+    "or i8 under i16 activations">;
+def PerChannelSymmetric : Constraint<"per_channel_weights_symmetric",
+    "!input(1).per_channel || input(1).dtype == u8 || "
+    "input(1).zero_point == 0",
+    "per-channel i8 and i16 weights must be symmetric (only u8 weights may "
+    "have a zero point)",
+    "quantize the weights symmetrically">;
+
+// Element-wise broadcasting. Where an operand has as many elements as the
+// output there is nothing to broadcast. A constant operand is broadcast in
+// hardware (0-D, 1-D) or enlarged at compile time; both cost nothing at run
+// time. A non-constant operand is broadcast in hardware only in the shapes
+// each version names (0-D or 1-D along C from mdla2.0 for SUB, MAXIMUM and
+// MINIMUM; [1, H, W, 1], along H and W, on mdla3.0); any other is broadcast
+// by the Neuron compiler with extra DMA commands, which these constraints
+// reject with a hint saying so.
+class Broadcast<int i, list<string> extra> {
+  string Operand = "input(" # i # ")";
+  string Expr = "(" # Operand # ".num_elements == output(0).num_elements || "
+                # Operand # ".is_constant"
+                # !foldl("", extra, acc, e,
+                         acc # " || " # !subst("$", Operand, e))
+                # ")";
+}
+defvar ScalarOperand = "$.num_elements == 1";
+defvar ChannelOperand =
+    "($.num_elements == output(0).channels && "
+    "$.channels == output(0).channels)";
+defvar PlaneOperand =
+    "(output(0).rank == 4 && $.channels == 1 && "
+    "$.num_elements == output(0).dim(1) * output(0).dim(2))";
+defvar BcastConst = Broadcast<0, []>.Expr # " && " # Broadcast<1, []>.Expr;
+defvar BcastPlane = Broadcast<0, [PlaneOperand]>.Expr # " && " #
+                    Broadcast<1, [PlaneOperand]>.Expr;
+defvar BcastVector = Broadcast<0, [ScalarOperand, ChannelOperand]>.Expr #
+                     " && " #
+                     Broadcast<1, [ScalarOperand, ChannelOperand]>.Expr;
+defvar BcastVectorPlane =
+    Broadcast<0, [ScalarOperand, ChannelOperand, PlaneOperand]>.Expr # " && " #
+    Broadcast<1, [ScalarOperand, ChannelOperand, PlaneOperand]>.Expr;
+defvar DmaHint = "the Neuron compiler broadcasts it with extra DMA commands";
+
+/// ADD and MUL: hardware broadcasts 0-D and 1-D constants on mdla1.5 and a
+/// [1, H, W, 1] tensor from mdla3.0.
+class ConstBroadcast<string op> : Constraint<op # "_broadcast", BcastConst,
+    "an operand smaller than the output must be constant (0-D and 1-D "
+    "broadcast in hardware, larger ones enlarged at compile time)",
+    DmaHint # "; mdla3.0 broadcasts a [1, H, W, 1] operand in hardware">;
+class PlaneBroadcast<string op> : Constraint<op # "_broadcast", BcastPlane,
+    "an operand smaller than the output must be constant or [1, H, W, 1]",
+    DmaHint>;
+/// SUB, MAXIMUM and MINIMUM: no hardware broadcast on mdla1.5 (constants
+/// are enlarged at compile time), 0-D and 1-D along C from mdla2.0,
+/// [1, H, W, 1] on mdla3.0.
+class NoHwBroadcast<string op> : Constraint<op # "_broadcast", BcastConst,
+    "an operand smaller than the output must be constant (enlarged at "
+    "compile time; no hardware broadcast)",
+    DmaHint # "; mdla2.0 broadcasts 0-D and 1-D (C) operands in hardware">;
+class VectorBroadcast<string op> : Constraint<op # "_broadcast", BcastVector,
+    "an operand smaller than the output must be constant, 0-D or 1-D along C",
+    DmaHint # "; mdla3.0 also broadcasts a [1, H, W, 1] operand">;
+class VectorPlaneBroadcast<string op>
+    : Constraint<op # "_broadcast", BcastVectorPlane,
+    "an operand smaller than the output must be constant, 0-D, 1-D along C "
+    "or [1, H, W, 1]", DmaHint>;
+
+//===----------------------------------------------------------------------===//
+// 3. Legality
+//===----------------------------------------------------------------------===//
+
+// Convolutions. CONV_2D, DEPTHWISE_CONV_2D and TRANSPOSE_CONV read 4C and
+// 16C; their throughput (uRate) is in the cost block at the end.
+def : Legal<Conv2D, MDLA, Mdla1_5, ActTypes, [
+  Nhwc4C16C,
+  Constraint<"conv_whole_groups",
+             "input(1).dim(3) >= 1 && input(0).channels % input(1).dim(3) == 0",
+             "input channels must be a multiple of the filter's input "
+             "channels (whole groups)">,
+  PerChannelTypes1_5, PerChannelSymmetric, Int16Symmetric,
+]>;
+def : Legal<Conv2D, MDLA, Mdla3_0, [], [PerChannelTypes3_0]>;
+
+// Dynamic (non-constant) weights are supported.
+def : Legal<DepthwiseConv2D, MDLA, Mdla1_5, ActTypes, [
+  Nhwc4C16C, PerChannelTypes1_5, PerChannelSymmetric, Int16Symmetric,
+]>;
+def : Legal<DepthwiseConv2D, MDLA, Mdla3_0, [], [PerChannelTypes3_0]>;
+
+def : Legal<FullyConnected, MDLA, Mdla1_5, ActTypes, [
+  PerChannelTypes1_5, PerChannelSymmetric, Int16Symmetric,
+]>;
+def : Legal<FullyConnected, MDLA, Mdla3_0, [], [PerChannelTypes3_0]>;
+
+// TRANSPOSE_CONV reads its input as operand 2; operand 0 is the output shape,
+// which is what the type list checks. Hardware (1.5, 2.0) and software
+// implementations exist; 3.0 has the software one only (see the mappings),
+// and takes non-constant weights.
+defvar TconvPerChannelTypes =
+    "!input(1).per_channel || input(2).dtype in {f16, f32} || "
+    "(input(2).dtype in {u8, i8} && input(1).dtype in {u8, i8}) || "
+    "(input(2).dtype == i16 && input(1).dtype == i16)";
+def : Legal<TransposeConv, MDLA, Mdla1_5, [i32], [
+  Constraint<"tconv_nhwc_4c_16c", "input(2).rank == 4",
+             "input (operand 2) must be 4-D NHWC; the 4C and 16C layouts "
+             "both feed it without a re-layout",
+             "reshape the input to NHWC">,
+  Constraint<"tconv_input_types", "input(2).dtype in {u8, i8, i16, f16, f32}",
+             "input (operand 2) must be u8, i8, i16, f16 or f32">,
+  Constraint<"tconv_per_channel_types", TconvPerChannelTypes,
+             "per-channel weights must be u8 or i8 under u8 or i8 "
+             "activations, i16 under i16 activations">,
+  PerChannelSymmetric,
+  Constraint<"tconv_int16_symmetric",
+             "input(2).dtype != i16 || input(2).zero_point == 0",
+             "16-bit activations must be symmetric (zero point 0)",
+             "quantize 16-bit activations symmetrically">,
+  Constraint<"tconv_weights_constant", "input(1).is_constant",
+             "weights must be constant">,
+]>;
+def : Legal<TransposeConv, MDLA, Mdla3_0, [], [
+  Constraint<"tconv_per_channel_types",
+             TconvPerChannelTypes # " || (input(2).dtype == i16 && "
+                                    "input(1).dtype == i8)",
+             "per-channel weights must be u8 or i8 under u8 or i8 "
+             "activations, i16 or i8 under i16 activations">,
+]> {
+  let Drops = ["tconv_weights_constant"];
+}
+def : Legal<MtkTransposeConv, MDLA, Mdla1_5, [i32], [
+  Constraint<"mtk_tconv_weights_constant", "input(1).is_constant",
+             "weights must be constant (the hardware cannot take dynamic "
+             "weights directly)">,
+]>;
+
+// "Same as CONV_2D" on the version that adds it.
+def : Legal<Conv3D, MDLA, Mdla3_0, ActTypes, [
+  Constraint<"conv3d_ndhwc", "input(0).rank == 5",
+             "input must be 5-D NDHWC", "reshape the input to NDHWC">,
+  Conv3DPerChannelTypes, PerChannelSymmetric, Int16Symmetric,
+]>;
+
+// Element-wise arithmetic.
+def : Legal<Add, MDLA, Mdla1_5, ActTypes,
+            [ConstBroadcast<"add">, Int16Symmetric]>;
+def : Legal<Add, MDLA, Mdla3_0, [], [PlaneBroadcast<"add">]>;
+def : Legal<Mul, MDLA, Mdla1_5, ActTypes,
+            [ConstBroadcast<"mul">, Int16Symmetric]>;
+def : Legal<Mul, MDLA, Mdla3_0, [], [PlaneBroadcast<"mul">]>;
+def : Legal<Sub, MDLA, Mdla1_5, ActTypes,
+            [NoHwBroadcast<"sub">, Int16Symmetric]>;
+def : Legal<Sub, MDLA, Mdla2_0, [], [VectorBroadcast<"sub">]>;
+def : Legal<Sub, MDLA, Mdla3_0, [], [VectorPlaneBroadcast<"sub">]>;
+def : Legal<Maximum, MDLA, Mdla1_5, ActTypes,
+            [NoHwBroadcast<"maximum">, Int16Symmetric]>;
+def : Legal<Maximum, MDLA, Mdla2_0, [], [VectorBroadcast<"maximum">]>;
+def : Legal<Maximum, MDLA, Mdla3_0, [], [VectorPlaneBroadcast<"maximum">]>;
+def : Legal<Minimum, MDLA, Mdla1_5, ActTypes,
+            [NoHwBroadcast<"minimum">, Int16Symmetric]>;
+def : Legal<Minimum, MDLA, Mdla2_0, [], [VectorBroadcast<"minimum">]>;
+def : Legal<Minimum, MDLA, Mdla3_0, [], [VectorPlaneBroadcast<"minimum">]>;
+def : Legal<Div, MDLA, Mdla1_5, ActTypes, [Int16Symmetric]>;
+def : Legal<Pow, MDLA, Mdla1_5, ActTypes, [Int16Symmetric]>;
+// Runs as an element-wise SUB followed by an element-wise MUL.
+def : Legal<SquaredDifference, MDLA, Mdla1_5, ActTypes, [Int16Symmetric]>;
+
+// Pooling and resizing: 16C only. Pools requantize their input when its
+// scale or zero point differs from the output's (quantization rules below).
+def : Legal<AveragePool2D, MDLA, Mdla1_5, ActTypes, [Nhwc16C, Int16Symmetric]>;
+def : Legal<MaxPool2D, MDLA, Mdla1_5, ActTypes, [Nhwc16C, Int16Symmetric]>;
+// The pool throughput table has no FP16 L2 pooling.
+def : Legal<L2Pool2D, MDLA, Mdla1_5, [u8, i8, i16], [Nhwc16C, Int16Symmetric]>;
+def : Legal<MtkMinPool, MDLA, Mdla1_5, ActTypes, [Nhwc16C, Int16Symmetric]>;
+// Two passes of a 2-D pool: the H-W plane, then depth.
+def : Legal<MaxPool3D, MDLA, Mdla3_0, ActTypes, [
+  Constraint<"pool3d_ndhwc_16c", "input(0).rank == 5",
+             "input must be 5-D NDHWC; runs in the 16C layout only",
+             "reshape the input to NDHWC">,
+  Int16Symmetric,
+]>;
+def : Legal<ResizeBilinear, MDLA, Mdla1_5, ActTypes,
+            [Nhwc16C, Int16Symmetric]>;
+def : Legal<ResizeNearestNeighbor, MDLA, Mdla1_5, ActTypes,
+            [Nhwc16C, Int16Symmetric]>;
+def : Legal<MtkCropAndResize, MDLA, Mdla1_5, ActTypes, [Int16Symmetric]>;
+def : Legal<Mean, MDLA, Mdla1_5, ActTypes, [AtMostNhwc16C, Int16Symmetric]>;
+
+// Activations and math (throughputs in the cost block).
+foreach op = [Relu, Relu6, ReluN1To1, Tanh, Logistic, Elu, MtkElu, Prelu,
+              Neg, Abs, MtkAbs] in
+  def : Legal<op, MDLA, Mdla1_5, ActTypes, [Int16Symmetric]>;
+foreach op = [Exp, Square, Sqrt, Rsqrt, Rcp, Gelu, Softmax,
+              MtkLayerNormalization] in
+  def : Legal<op, MDLA, Mdla2_0, ActTypes, [Int16Symmetric]>;
+
+// Data movement.
+foreach op = [Reshape, Squeeze, ExpandDims, Transpose, Slice, StridedSlice,
+              Concatenation, Pad, BatchToSpaceND, SpaceToBatchND,
+              SpaceToDepth, DepthToSpace, MtkDepthToSpace, MtkReverse] in
+  def : Legal<op, MDLA, Mdla1_5, ActTypes, [Int16Symmetric]>;
+// SPLIT reads the axis as operand 0 and the tensor as operand 1.
+def : Legal<Split, MDLA, Mdla1_5, [i32], [
+  Constraint<"split_input_types", "input(1).dtype in {u8, i8, i16, f16, f32}",
+             "the split tensor (operand 1) must be u8, i8, i16, f16 or f32">,
+  Constraint<"split_int16_symmetric",
+             "input(1).dtype != i16 || input(1).zero_point == 0",
+             "16-bit activations must be symmetric (zero point 0)",
+             "quantize 16-bit activations symmetrically">,
+]>;
+// Reflection and symmetric padding, 16C only.
+def : Legal<MirrorPad, MDLA, Mdla3_0, ActTypes, [Nhwc16C, Int16Symmetric]>;
+
+// Quantization operators (section "Quantization support" of the guide):
+// REQUANTIZE is MTK_REQUANTIZE, integer to integer.
+def : Legal<Requantize, MDLA, Mdla1_5, [u8, i8, i16], [Int16Symmetric]>;
+def : Legal<Quantize, MDLA, Mdla1_5, ActTypes, [Int16Symmetric]>;
+def : Legal<Dequantize, MDLA, Mdla1_5, [u8, i8, i16, f16], [Int16Symmetric]>;
+
+// The quantized LSTM cell (TFLite's "basic" kernel: 5 operands, u8).
+def : Legal<Lstm, MDLA, Mdla1_5, [u8], [
+  Constraint<"lstm_basic_cell", "num_inputs == 5",
+             "only the quantized basic LSTM cell (5 operands) runs",
+             "the full LSTM cell runs on the CPU">,
+]>;
+
+//===----------------------------------------------------------------------===//
+// 4. Mappings
+//===----------------------------------------------------------------------===//
+
+// A grouped CONV_2D (input channels a multiple of the filter's) becomes a
+// depthwise convolution when each group has one input and one output
+// channel, a group convolution when there is more than one group, and a
+// plain convolution otherwise.
+def : Mapping<Conv2D, MdlaDepthwiseConv2D, MDLA, [
+  Constraint<"map_depthwise",
+             "input(1).dim(3) == 1 && input(0).channels > 1 && "
+             "output(0).channels == input(0).channels",
+             "each group has one input and one output channel">,
+], 3> {
+  let SetAttrs = ["depth_multiplier=1"];
+}
+def : Mapping<Conv2D, MdlaGroupConv2D, MDLA, [
+  Constraint<"map_group_conv", "input(1).dim(3) != input(0).channels",
+             "more than one group">,
+], 2>;
+def : Mapping<Conv2D, MdlaConv2D, MDLA>;
+def : Mapping<DepthwiseConv2D, MdlaDepthwiseConv2D, MDLA>;
+def : Mapping<FullyConnected, MdlaFullyConnected, MDLA>;
+// 3.0 runs transposed convolutions in software only.
+def : Mapping<TransposeConv, MtkTransposeConv, MDLA, [], 2> {
+  let Since = Mdla3_0;
+}
+def : Mapping<TransposeConv, MdlaTransposeConv, MDLA>;
+
+// MTK_REQUANTIZE without a layer to fuse into: a BN_ADD between types of one
+// width, a 1 x 1 CONV_2D with a <c, 1, 1, c> filter between widths. An
+// integer-to-integer QUANTIZE (TFLite's requantize) is treated alike; a
+// float-to-integer QUANTIZE and a DEQUANTIZE become the 1 x 1 CONV_2D.
+def SameWidth : Constraint<"requantize_same_width",
+    "input(0).dtype == output(0).dtype || "
+    "(input(0).dtype in {u8, i8} && output(0).dtype in {u8, i8})",
+    "input and output are integers of one width">;
+def : Mapping<Requantize, MdlaBnAdd, MDLA, [SameWidth], 2>;
+def : Mapping<Requantize, MdlaIdentityConv2D, MDLA>;
+def : Mapping<Quantize, MdlaBnAdd, MDLA, [SameWidth], 2>;
+def : Mapping<Quantize, MdlaIdentityConv2D, MDLA>;
+def : Mapping<Dequantize, MdlaIdentityConv2D, MDLA>;
+
+// Software implementations: SPACE_TO_BATCH_ND always, SPACE_TO_DEPTH and
+// DEPTH_TO_SPACE on 1.5 (hardware from 2.0).
+def : Mapping<SpaceToBatchND, MdlaSwSpaceToBatchND, MDLA>;
+def : Mapping<SpaceToDepth, MdlaSpaceToDepth, MDLA, [], 2> {
+  let Since = Mdla2_0;
+}
+def : Mapping<SpaceToDepth, MdlaSwSpaceToDepth, MDLA>;
+def : Mapping<DepthToSpace, MdlaDepthToSpace, MDLA, [], 2> {
+  let Since = Mdla2_0;
+}
+def : Mapping<DepthToSpace, MdlaSwDepthToSpace, MDLA>;
+
+//===----------------------------------------------------------------------===//
+// 5. Quantization rules
+//===----------------------------------------------------------------------===//
+
+// mdla1.5 requantizes after CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED
+// when input scale x filter scale is not below the output scale.
+def ScaleProductBelowOutput : Constraint<"scale_product_below_output",
+    "input(0).scale * input(1).scale < output(0).scale",
+    "input scale x filter scale must be below the output scale">;
+foreach op = [Conv2D, DepthwiseConv2D, FullyConnected] in
+  def : QuantRule<op, MDLA, QuantCheck, InsertRequantizeAfter> {
+    let Until = Mdla1_5;
+    let Check = ScaleProductBelowOutput;
+  }
+
+// Pools requantize their input when its scale or zero point differs from
+// the output's.
+foreach op = [AveragePool2D, MaxPool2D, L2Pool2D, MtkMinPool] in
+  def : QuantRule<op, MDLA, SameScale, InsertRequantizeBefore>;
+
+// Operators that move data without arithmetic take the output's parameters
+// on their inputs (the QuantParamsMaker's forwarding); an input quantized
+// differently is read through a requantize.
+foreach op = [Reshape, Squeeze, ExpandDims, Transpose, Slice, StridedSlice,
+              Split, Concatenation, Pad, BatchToSpaceND, SpaceToBatchND,
+              SpaceToDepth, DepthToSpace] in
+  def : QuantRule<op, MDLA, ForwardOutputToInputs, InsertRequantizeBefore>;
+def : QuantRule<MirrorPad, MDLA, ForwardOutputToInputs,
+                InsertRequantizeBefore> {
+  let Since = Mdla3_0;
+}
+
+//===----------------------------------------------------------------------===//
+// 6. Fusion patterns
+//===----------------------------------------------------------------------===//
+//
+// The guide's operation groups: CONV (CONV_2D, DEPTHWISE_CONV_2D,
+// FULLY_CONNECTED, TRANSPOSE_CONV), MATH1 (batch norm, folded into the
+// convolution by the converter; ABS; NEG), MATH2 (MUL, ADD, SUB, MAXIMUM,
+// MINIMUM), ACT1 (RELU, TANH, LOGISTIC), ACT2 (PRELU), POOL (average, max,
+// min, L2), RESIZE (bilinear, nearest), DEQUANTIZE, REQUANT. A pattern node
+// matches one operator type, so each rule is spelled out per member.
+// Every intermediate result must have no other user (the matcher checks).
+
+/// A convolution a fusion rule starts from: how it is matched (capture
+/// `conv`), what replaces the group, the constraints it brings, and whether
+/// a pool can follow it (not after FULLY_CONNECTED).
+class FusionConv<string name, dag src, dag res, Op resOp,
+                 list<Constraint> checks, bit spatial> {
+  string Name = name;
+  dag Src = src;
+  dag Res = res;
+  Op ResOp = resOp;
+  list<Constraint> Checks = checks;
+  bit Spatial = spatial;
+}
+/// A fused CONV_2D must have one group: grouped ones are mapped instead.
+class OneGroup<string conv> : Constraint<conv # "_one_group",
+    conv # ".input(1).dim(3) == " # conv # ".input(0).channels",
+    "the CONV_2D " # conv # " has one group (a grouped one is mapped to a "
+    "depthwise or group convolution, not fused)">;
+def FuseConv2D : FusionConv<"CONV_2D", (Conv2D:$conv $x, $w, $b),
+                            (MdlaConv2D $x, $w, $b), MdlaConv2D,
+                            [OneGroup<"conv">], 1>;
+def FuseDepthwise : FusionConv<"DEPTHWISE_CONV_2D",
+                               (DepthwiseConv2D:$conv $x, $w, $b),
+                               (MdlaDepthwiseConv2D $x, $w, $b),
+                               MdlaDepthwiseConv2D, [], 1>;
+def FuseTransposeConv : FusionConv<"TRANSPOSE_CONV",
+                                   (TransposeConv:$conv $shape, $w, $x, $b),
+                                   (MdlaTransposeConv $shape, $w, $x, $b),
+                                   MdlaTransposeConv, [], 1>;
+def FuseFullyConnected : FusionConv<"FULLY_CONNECTED",
+                                    (FullyConnected:$conv $x, $w, $b),
+                                    (MdlaFullyConnected $x, $w, $b),
+                                    MdlaFullyConnected, [], 0>;
+defvar FusionConvs = [FuseConv2D, FuseDepthwise, FuseTransposeConv,
+                      FuseFullyConnected];
+defvar Math1 = [Abs, Neg];
+defvar Act1 = [Relu, Tanh, Logistic];
+defvar Pools = [AveragePool2D, MaxPool2D, L2Pool2D, MtkMinPool];
+defvar Resizes = [ResizeBilinear, ResizeNearestNeighbor];
+
+// Rule A (mdla1.5 on): a sequence starting with CONV, then MATH1, ACT1 or
+// ACT2, then POOL, where any of the three may be skipped.
+multiclass RuleAActPool<dag inner, dag res, Op resOp, list<Constraint> checks,
+                        int n, bit spatial> {
+  foreach act = Act1 in {
+    def _ # act.Name : Pattern<MDLA, (act:$act inner), res, checks,
+                               !add(n, 1)>;
+    foreach pool = !if(spatial, Pools, []<Op>) in
+      def _ # act.Name # _ # pool.Name
+          : Pattern<MDLA, (pool:$pool (act:$act inner)), res, checks,
+                    !add(n, 2)>;
+  }
+  def _PRELU : Pattern<MDLA, (Prelu:$act inner, $alpha),
+                       !con(res, (resOp $alpha)), checks, !add(n, 1)>;
+  foreach pool = !if(spatial, Pools, []<Op>) in {
+    def _PRELU_ # pool.Name
+        : Pattern<MDLA, (pool:$pool (Prelu:$act inner, $alpha)),
+                  !con(res, (resOp $alpha)), checks, !add(n, 2)>;
+    def _ # pool.Name : Pattern<MDLA, (pool:$pool inner), res, checks,
+                                !add(n, 1)>;
+  }
+}
+foreach conv = FusionConvs in {
+  defm RuleA_ # conv.Name
+      : RuleAActPool<conv.Src, conv.Res, conv.ResOp, conv.Checks, 1,
+                     conv.Spatial>;
+  foreach math = Math1 in {
+    def RuleA_ # conv.Name # _ # math.Name
+        : Pattern<MDLA, (math:$math conv.Src), conv.Res, conv.Checks, 2>;
+    defm RuleA_ # conv.Name # _ # math.Name
+        : RuleAActPool<(math:$math conv.Src), conv.Res, conv.ResOp,
+                       conv.Checks, 2, conv.Spatial>;
+  }
+}
+
+// Rule C (mdla1.5 on): a group (rule A or B) followed by a group starting
+// with a CONV_2D. The hardware fuses CONV_2D + CONV_2D and DEPTHWISE_CONV_2D +
+// CONV_2D, never more than two convolutions. The second convolution's stride
+// is 1 or 2 and it does not pad on the left or top; both groups write the
+// same type; after a RESIZE the second filter equals its stride.
+class SecondConvStride<string conv> : Constraint<conv # "_stride_1_or_2",
+    conv # ".stride_h in [1, 2] && " # conv # ".stride_w in [1, 2]",
+    "the stride of " # conv # " must be 1 or 2">;
+/// SAME padding puts the smaller half on the left and top, so a 1 x 1
+/// filter never pads there; other SAME cases depend on sizes the
+/// constraint cannot see and are turned down.
+class NoLeftTopPad<string conv> : Constraint<conv # "_no_left_top_padding",
+    conv # ".padding == \"VALID\" || (" # conv # ".input(1).dim(1) == 1 && "
+    # conv # ".input(1).dim(2) == 1)",
+    conv # " must not pad on the left or top (VALID padding or a 1 x 1 "
+    "filter)">;
+class SameOutputType<string first, string second>
+    : Constraint<first # "_" # second # "_same_type",
+    first # ".output(0).dtype == " # second # ".output(0).dtype",
+    "the fused groups must write the same type">;
+class NotDilated<string conv> : Constraint<conv # "_not_dilated",
+    conv # ".dilation_h == 1 && " # conv # ".dilation_w == 1",
+    "a dilated convolution must be the last one of a fused flow">;
+defvar RuleCSecond = [OneGroup<"conv2">, SecondConvStride<"conv2">,
+                      NoLeftTopPad<"conv2">, SameOutputType<"conv", "conv2">];
+
+def RuleC_CONV_2D_CONV_2D : Pattern<MDLA,
+    (Conv2D:$conv2 (Conv2D:$conv $x, $w, $b), $w2, $b2),
+    (MdlaFusedChain $x, $w, $b, $w2, $b2),
+    !listconcat([OneGroup<"conv">], RuleCSecond), 2>;
+def RuleC_DEPTHWISE_CONV_2D_CONV_2D : Pattern<MDLA,
+    (Conv2D:$conv2 (DepthwiseConv2D:$conv $x, $w, $b), $w2, $b2),
+    (MdlaFusedChain $x, $w, $b, $w2, $b2), RuleCSecond, 2>;
+foreach resize = Resizes in
+  def RuleC_ # resize.Name # _CONV_2D : Pattern<MDLA,
+      (Conv2D:$conv2 (resize:$resize $x, $size), $w2, $b2),
+      (MdlaFusedChain $x, $size, $w2, $b2), [
+        OneGroup<"conv2">, SecondConvStride<"conv2">, NoLeftTopPad<"conv2">,
+        SameOutputType<"resize", "conv2">,
+        Constraint<"conv2_filter_is_stride",
+                   "conv2.input(1).dim(1) == conv2.stride_h && "
+                   "conv2.input(1).dim(2) == conv2.stride_w",
+                   "after a RESIZE, the convolution's filter must equal its "
+                   "stride">], 2>;
+
+// Rule F (mdla3.0): CONV + RESIZE + MATH1, ACT1 or ACT2.
+foreach conv = [FuseConv2D, FuseDepthwise, FuseTransposeConv] in
+  foreach resize = Resizes in {
+    foreach post = !listconcat(Math1, Act1) in
+      def RuleF_ # conv.Name # _ # resize.Name # _ # post.Name
+          : Pattern<MDLA, (post:$post (resize:$resize conv.Src, $size)),
+                    conv.Res, conv.Checks, 3> {
+        let Since = Mdla3_0;
+      }
+    def RuleF_ # conv.Name # _ # resize.Name # _PRELU
+        : Pattern<MDLA, (Prelu:$post (resize:$resize conv.Src, $size), $alpha),
+                  !con(conv.Res, (conv.ResOp $alpha)), conv.Checks, 3> {
+      let Since = Mdla3_0;
+    }
+  }
+
+// Deep layer fusion (mdla3.0) lifts rule C's limit of two convolutions: a
+// flow fuses any number of groups. Its constraints: a dilated convolution
+// and a TRANSPOSE_CONV must be the last convolution of the flow,
+// DEPTH_TO_SPACE and SPACE_TO_DEPTH the last operator, and no rule B group
+// may follow (no pattern here builds one). Spelled out: three convolutions,
+// a transposed convolution last, a depth/space rearrangement last.
+defvar FlowFirstConvs = [FuseConv2D, FuseDepthwise];
+foreach first = FlowFirstConvs in {
+  def DLF_ # first.Name # _CONV_2D_CONV_2D : Pattern<MDLA,
+      (Conv2D:$conv3 (Conv2D:$conv2 first.Src, $w2, $b2), $w3, $b3),
+      (MdlaFusedChain $x, $w, $b, $w2, $b2, $w3, $b3),
+      !listconcat(first.Checks, [NotDilated<"conv">, NotDilated<"conv2">],
+                  RuleCSecond,
+                  [OneGroup<"conv3">, SecondConvStride<"conv3">,
+                   NoLeftTopPad<"conv3">, SameOutputType<"conv2", "conv3">]),
+      3> {
+    let Since = Mdla3_0;
+  }
+  def DLF_ # first.Name # _TRANSPOSE_CONV : Pattern<MDLA,
+      (TransposeConv:$conv2 $shape, $w2, first.Src, $b2),
+      (MdlaFusedChain $x, $w, $b, $shape, $w2, $b2),
+      !listconcat(first.Checks, [NotDilated<"conv">,
+                                 SameOutputType<"conv", "conv2">]), 2> {
+    let Since = Mdla3_0;
+  }
+  foreach last = [DepthToSpace, SpaceToDepth] in
+    def DLF_ # first.Name # _ # last.Name : Pattern<MDLA,
+        (last:$last first.Src), (MdlaFusedChain $x, $w, $b), first.Checks,
+        2> {
+      let Since = Mdla3_0;
+    }
+}
+
+// PAD into the following CONV_2D, DEPTHWISE_CONV_2D, TRANSPOSE_CONV or pool
+// (mdla1.5 on) when it pads only H and W by at most 15; otherwise the PAD
+// costs DMA operations of its own. The paddings are a constant tensor the
+// constraint language cannot read: the shapes give each dimension's padding
+// summed over both sides, which is held to 15.
+def PadFusable : Constraint<"pad_fusable",
+    "pad.input(0).rank == 4 && pad.output(0).dim(0) == pad.input(0).dim(0) && "
+    "pad.output(0).channels == pad.input(0).channels && "
+    "pad.output(0).dim(1) - pad.input(0).dim(1) <= 15 && "
+    "pad.output(0).dim(2) - pad.input(0).dim(2) <= 15",
+    "the PAD pads only H and W, by at most 15 in each (both sides together)">;
+def PadInto_CONV_2D : Pattern<MDLA,
+    (Conv2D:$conv (Pad:$pad $x, $paddings), $w, $b),
+    (MdlaConv2D $x, $w, $b, $paddings), [OneGroup<"conv">, PadFusable], 2>;
+def PadInto_DEPTHWISE_CONV_2D : Pattern<MDLA,
+    (DepthwiseConv2D:$conv (Pad:$pad $x, $paddings), $w, $b),
+    (MdlaDepthwiseConv2D $x, $w, $b, $paddings), [PadFusable], 2>;
+def PadInto_TRANSPOSE_CONV : Pattern<MDLA,
+    (TransposeConv:$conv $shape, $w, (Pad:$pad $x, $paddings), $b),
+    (MdlaTransposeConv $shape, $w, $x, $b, $paddings), [PadFusable], 2>;
+foreach pair = [[AveragePool2D, MdlaAveragePool2D], [MaxPool2D, MdlaMaxPool2D],
+                [L2Pool2D, MdlaL2Pool2D], [MtkMinPool, MdlaMinPool2D]] in
+  def PadInto_ # pair[0].Name : Pattern<MDLA,
+      (pair[0]:$pool (Pad:$pad $x, $paddings)),
+      (pair[1] $x, $paddings), [PadFusable], 2>;
+
+// Quantization operators fuse into the preceding single-use CONV_2D or
+// FULLY_CONNECTED: MTK_REQUANTIZE (REQUANTIZE), QUANTIZE, DEQUANTIZE; a
+// requantize also into a preceding ABS, NEG, MAXIMUM or MINIMUM.
+foreach quant = [Requantize, Quantize, Dequantize] in
+  foreach conv = [FuseConv2D, FuseFullyConnected] in
+    def Fuse_ # conv.Name # _ # quant.Name
+        : Pattern<MDLA, (quant:$quant conv.Src), conv.Res, conv.Checks, 2>;
+def Fuse_ABS_REQUANTIZE : Pattern<MDLA,
+    (Requantize:$quant (Abs:$math $x)), (MdlaAbs $x), [], 2>;
+def Fuse_NEG_REQUANTIZE : Pattern<MDLA,
+    (Requantize:$quant (Neg:$math $x)), (MdlaNeg $x), [], 2>;
+def Fuse_MAXIMUM_REQUANTIZE : Pattern<MDLA,
+    (Requantize:$quant (Maximum:$math $x, $y)), (MdlaMaximum $x, $y), [], 2>;
+def Fuse_MINIMUM_REQUANTIZE : Pattern<MDLA,
+    (Requantize:$quant (Minimum:$math $x, $y)), (MdlaMinimum $x, $y), [], 2>;
+
+// The QNN convolution (TVM's qnn.conv2d + bias add + qnn.requantize): a
+// CONV_2D without a bias, an ADD of a constant per-channel bias and a
+// requantize become one MDLA convolution carrying the bias.
+def QnnConvBiasRequantize : Pattern<MDLA,
+    (Requantize:$requant (Add:$add (Conv2D:$conv $x, $w), $bias)),
+    (MdlaConv2D $x, $w, $bias), [
+      OneGroup<"conv">,
+      Constraint<"qnn_conv_no_activation", "conv.fused_activation == \"NONE\"",
+                 "the convolution has no fused activation">,
+      Constraint<"qnn_bias_per_channel",
+                 "add.input(1).is_constant && add.input(1).rank == 1 && "
+                 "add.input(1).dim(0) == conv.output(0).channels",
+                 "the addend is a constant 1-D bias of one value per output "
+                 "channel">,
+    ], 3>;
+
+//===----------------------------------------------------------------------===//
+// 7. Throughput numbers for a cost model (not yet records)
+//===----------------------------------------------------------------------===//
+//
+// MAC/cycle (convolution peak), by activation type:
+//
+//   version   int8   int16   fp16
+//   1.5       1024   512     256
+//   2.0       1024   512     512
+//   3.0       2048   512     512
+//
+// Convolution uRate (MAC utilisation, tensors in 4C/16C, bandwidth ignored):
+//   - CONV_2D: 100%. Output channels OC should be 4 or a multiple of 16;
+//     otherwise uRate is at most OC / 4 (OC < 4) or OC / (16 * ceil(OC / 16)).
+//     Lower for small filters, H x W x IC:
+//       1.5 and 2.0: <= 32 (int8 output), <= 16 (int16 or fp16 output);
+//       3.0:         <= 80 (int8 output), <= 20 (int16 or fp16 output).
+//   - DEPTHWISE_CONV_2D: 25% of CONV_2D. Lower for small filters, H x W:
+//       1.5 and 2.0: <= 8 (int8 output), <= 4 (int16 or fp16 output);
+//       3.0:         <= 19 (int8 output), <= 9 (int16 or fp16 output).
+//   - FULLY_CONNECTED by batch:      1     2     4     8
+//       1.5 and 2.0:                25%   50%  100%  100%
+//       3.0:                       12.5%  25%   50%  100%
+//   - TRANSPOSE_CONV, hardware (1.5 and 2.0 only): 1 / (rate_h * rate_w)
+//     (rate 2: 25%, rate 3: 11%); some tilings add constraints; the op reads
+//     dummy activation bandwidth and needs room for it in the convolution
+//     buffer.
+//   - MTK_TRANSPOSE_CONV, software: about 100%, plus activation reloads.
+//
+// Math throughput, pixels/cycle (sym8, asym8, sym16, fp16), from the
+// version named until a later row:
+//   RELU, RELU6, RELU_N1_TO_1   1.5: 32 32 16 16
+//   TANH, LOGISTIC, ELU         1.5:  4  4  4  4    2.0: 16 16 4 8
+//   GELU, EXP, RCP, SQRT        2.0: 16 16  4  8
+//   PRELU                       1.5: 16 16 16  8
+//   MAX, MIN                    1.5: 16 16  8  8
+//   BN_MUL                      1.5: 16 16 16  8
+//   SQUARE (MUL)                2.0: 16 16 16  8
+//   MUL                         1.5: 16 16  8  8
+//   BN_ADD                      1.5: 16 16 16  8
+//   IN_SUB                      2.0: 16 16 16  8
+//   ADD, SUB                    1.5:  8  8  8  8    3.0: 16 16 8 8
+//   NEG, ABS                    1.5: 16 16 16 16
+// SQUARED_DIFFERENCE costs an element-wise SUB plus an element-wise MUL.
+//
+// Pool throughput, tiles/cycle (sym8, asym8, sym16, fp16), TP = 1 / TC:
+//   AVG, MAX, MIN   TP  TP  TP/2  TP/2
+//   L2              TP  TP  TP/2  (none)
+//   TC = (ps_w * ps_h + (tile_w - 1) * ps_h * s_w)
+//        * ((tile_h - ps_h) / s_h + 1) * (tile_c / 16)
+//   with tile_h/w/c the output tile, ps_h/w the pool size, s_h/w the stride.
+//   MAX_POOL_3D runs as two 2-D pool passes (H-W plane, then depth).
+//
+// RESIZE (bilinear): scaling up 10 points/cycle (sym8, asym8), 5 (sym16,
+// fp16); scaling down is slower (the guide suggests a strided CONV_2D).
+//
+// Layout and re-layout:
+//   - 4C: tensors with C <= 4; channel padded to 4; width aligned to 4 pixels
+//     (8-bit) or 2 (16-bit).
+//   - 16C: any C; channel aligned to 16 bytes (16 pixels 8-bit, 8 pixels
+//     16-bit).
+//   - A run-time re-layout (DMA) when a non-constant input or an output has
+//     an incompatible layout, and between two devices with incompatible
+//     layouts; a compile-time one for constant inputs. ADD/MUL and
+//     CONCATENATION need all inputs in one layout. 16C-only operators: the
+//     pools, RESIZE_*, MEAN, MAX_POOL_3D, MTK_MIN_POOL, reflect/symmetric
+//     padding (3.0). SLICE/SPLIT reading C not a multiple of 16 (8-bit) or 8
+//     (16-bit) in 16C, or H not a multiple of 4 (8-bit) or 2 (16-bit) in 4C,
+//     reads dummy bandwidth; STRIDED_SLICE in 4C strides only along W.
+//   - Data conversion at the accelerator's inputs and outputs (DMA): fp32 to
+//     fp16 and back; asymmetric int8 to uint8 and back on 1.5. Both can be
+//     suppressed (suppressInputConversion/suppressOutputConversion), the
+//     caller then supplying and receiving the MDLA's own format.
+//   - CONCATENATION costs nothing on 1.5 and 2.0 when every operand has one
+//     user (optimized away); 3.0 concatenates in hardware with shared inputs.
+//   - PAD not fused into the following layer costs DMA operations.
+//   - SPACE_TO_BATCH_ND (all versions) and SPACE_TO_DEPTH/DEPTH_TO_SPACE
+//     (1.5) run in software.
+//
+// Device switch (MDLA <-> another device, e.g. the CPU or a DSP): memory
+// copies of temporary buffers when the memory domains differ (the MDLA and
+// the DSP share one), driver initialisation, and the device's run time
+// including re-layout. Cache flush/invalidate between CPU and APU (dma-buf):
+// typically under 1 ms. Dynamic shapes (instruction patching, reallocation)
+// and control flow (IF, WHILE, run by the runtime) cost run-time work too.
