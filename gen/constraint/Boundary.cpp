@@ -5,8 +5,8 @@
 // has values just inside and just outside its boundaries. A reference is
 // probed only when every term mentioning it has that form; the terms are
 // then evaluated together at each candidate value, so `x >= 1 && x <= 4`
-// gives the same cases as `x in [1, 4]`. Terms under `||` or `!` are not
-// analysed: the value of one reference alone does not decide them.
+// gives the same cases as `x in [1, 4]`. Terms under `||` or `!`, and terms
+// with a function call, are not analysed.
 //
 //===----------------------------------------------------------------------===//
 #include "constraint/Constraint.h"
@@ -106,6 +106,8 @@ const RefExpr *probeable(const Expr &E) {
 
 /// \p E as a Term, if it has that form.
 std::optional<Term> asTerm(const Expr &E) {
+  if (hasCall(E))
+    return std::nullopt;
   Term T;
   if (const auto *B = llvm::dyn_cast<BinaryExpr>(&E)) {
     if (!isComparison(B->op()))

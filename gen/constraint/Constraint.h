@@ -12,7 +12,10 @@
 // fusion pattern's captures) and derives everything the generator needs from
 // it: the C++ check that explains a rejection with the observed values, the
 // expression in words for documentation, and the boundary values tests probe.
-// The language is documented in docs/constraint-language.md.
+// The same language, with a numeric result, states cost estimates
+// (`select(stride_h > 1, macs / 256, macs / 512)`); those become C++
+// functions computing the value. The language is documented in
+// docs/constraint-language.md.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ACCELGEN_GEN_CONSTRAINT_CONSTRAINT_H
@@ -70,6 +73,11 @@ private:
 llvm::Expected<std::unique_ptr<Expr>> parse(llvm::StringRef Text,
                                             const Scope &S);
 
+/// Parses and type-checks \p Text in \p S as a value: the result is an int
+/// or float expression, such as a cost estimate. Errors are ParseErrors.
+llvm::Expected<std::unique_ptr<Expr>> parseValue(llvm::StringRef Text,
+                                                 const Scope &S);
+
 /// The expression in the language's own syntax, canonically spaced and
 /// parenthesized ("stride_h in [1, 4] && stride_w in [1, 4]").
 std::string print(const Expr &E);
@@ -116,6 +124,13 @@ void emitCheckDefinition(llvm::raw_ostream &OS, const Expr &E,
                          llvm::StringRef Id, llvm::StringRef Summary,
                          CheckKind Kind = CheckKind::Operator);
 
+/// Writes the body of a function of `const accelgen::ir::Graph &G` and
+/// `const accelgen::ir::Operator &Op` returning the value of the numeric
+/// expression \p E as a double. \p Label names the expression in the
+/// leading comment and in fatal errors. The code needs
+/// "target/ConstraintRuntime.h".
+void emitValue(llvm::raw_ostream &OS, const Expr &E, llvm::StringRef Label);
+
 /// One value a boundary test sets, and whether the constraint then holds.
 struct BoundaryCase {
   /// The reference as written canonically ("stride_h", "input(0).rank").
@@ -129,9 +144,10 @@ struct BoundaryCase {
 /// The accept/reject values at each boundary of the integer terms of \p E,
 /// assuming every other term holds. Only terms of a top-level conjunction
 /// that compare a probeable reference (Reference::isProbeable) with
-/// constants are considered, and only references every term of which is of
-/// that form. Cases are grouped by reference in first-use order, values
-/// ascending; rank, dim and channels values below 0 are left out.
+/// constants are considered (never a term with a function call), and only
+/// references every term of which is of that form. Cases are grouped by
+/// reference in first-use order, values ascending; rank, dim and channels
+/// values below 0 are left out.
 std::vector<BoundaryCase> boundaryCases(const Expr &E);
 
 } // namespace constraint

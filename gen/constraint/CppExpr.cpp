@@ -170,6 +170,8 @@ std::string localBase(const Reference &R) {
     return Prefix + "num_inputs";
   case Reference::Kind::NumOutputs:
     return Prefix + "num_outputs";
+  case Reference::Kind::Macs:
+    return Prefix + "macs";
   case Reference::Kind::Input:
   case Reference::Kind::Output:
     break;
@@ -195,6 +197,8 @@ std::string accessor(const Reference &R, llvm::StringRef OpVar) {
     return llvm::formatv("rt::numInputs({0})", OpVar);
   case Reference::Kind::NumOutputs:
     return llvm::formatv("rt::numOutputs({0})", OpVar);
+  case Reference::Kind::Macs:
+    return llvm::formatv("rt::macs(G, {0})", OpVar);
   case Reference::Kind::Input:
   case Reference::Kind::Output:
     break;
@@ -253,7 +257,8 @@ void CppExprWriter::addLocal(const Reference &R, CheckKind Kind,
                              "' names a capture, so only a pattern check "
                              "can evaluate it");
   }
-  if (R.K == Reference::Kind::Input || R.K == Reference::Kind::Output)
+  if (R.K == Reference::Kind::Input || R.K == Reference::Kind::Output ||
+      R.K == Reference::Kind::Macs)
     ReadsTensors = true;
   LocalBySpelling[Spelling] = Locals.size();
   Locals.push_back({unique(localBase(R)), Spelling, cppType(R.type()).str(),
@@ -295,7 +300,37 @@ CppExprWriter::Text CppExprWriter::emit(const Expr &E) const {
   }
   if (const auto *B = llvm::dyn_cast<BinaryExpr>(&E))
     return binary(*B);
+  if (const auto *C = llvm::dyn_cast<CallExpr>(&E))
+    return call(*C);
   return in(llvm::cast<InExpr>(E));
+}
+
+CppExprWriter::Text CppExprWriter::call(const CallExpr &C) const {
+  using Fn = CallExpr::Fn;
+  std::vector<std::string> Args;
+  for (const ExprPtr &A : C.args())
+    Args.push_back(emit(*A).S);
+  bool IsFloat = C.type() == Type::Float;
+  switch (C.fn()) {
+  case Fn::Min:
+  case Fn::Max:
+    return {llvm::formatv("rt::{0}{1}({2}, {3})", IsFloat ? "f" : "",
+                          functionName(C.fn()), Args[0], Args[1]),
+            Primary};
+  case Fn::Ceil:
+  case Fn::Floor:
+    // An int is its own ceiling and floor.
+    if (C.arg(0).type() == Type::Int)
+      return emit(C.arg(0));
+    return {llvm::formatv("rt::{0}({1})", functionName(C.fn()), Args[0]),
+            Primary};
+  case Fn::Align:
+    return {llvm::formatv("rt::align({0}, {1})", Args[0], Args[1]), Primary};
+  case Fn::Select:
+    return {llvm::formatv("({0} ? {1} : {2})", Args[0], Args[1], Args[2]),
+            Primary};
+  }
+  llvm_unreachable("unknown function");
 }
 
 /// `L op R` for a comparison; a string literal on the left becomes a

@@ -3,8 +3,9 @@
 // The pieces of a generated check: a local variable per distinct reference
 // (and per fusion-pattern capture), initialized through the runtime accessors
 // of target/ConstraintRuntime.h, and the condition as one C++ expression over
-// those locals. Integer arithmetic goes through rt::add, rt::div, ... so that
-// no model can make a check overflow or divide by zero.
+// those locals. Integer arithmetic and the built-in functions go through
+// rt::add, rt::div, rt::align, rt::ceil, ... so that no model can make a
+// check or a cost overflow or divide by zero.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ACCELGEN_GEN_CONSTRAINT_CPPEXPR_H
@@ -50,7 +51,8 @@ public:
   const std::vector<CaptureVar> &captures() const { return Captures; }
   /// One local per distinct reference, in first-use order.
   const std::vector<Local> &locals() const { return Locals; }
-  /// True when some local reads an operand or result (and so needs G).
+  /// True when some local reads the graph: an operand or result property, or
+  /// the multiply-accumulate count.
   bool readsTensors() const { return ReadsTensors; }
   /// The C++ condition for \p E.
   std::string condition(const Expr &E) const;
@@ -72,6 +74,7 @@ private:
   };
   Text emit(const Expr &E) const;
   Text binary(const BinaryExpr &B) const;
+  Text call(const CallExpr &C) const;
   Text in(const InExpr &In) const;
 };
 

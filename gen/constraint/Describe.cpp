@@ -5,6 +5,10 @@
 // parentheses from precedence alone, so the output does not depend on how
 // the vendor spaced or parenthesized the source, and they always put
 // parentheses around `&&` inside `||` (and the reverse) for the reader.
+// Calls read as written, except two that read better as phrases:
+// `align(x, 16)` is "x rounded up to a multiple of 16" and `select(c, a, b)`
+// is "a if c, otherwise b"; a phrase inside another expression is
+// parenthesized.
 //
 //===----------------------------------------------------------------------===//
 #include "constraint/Constraint.h"
@@ -21,9 +25,18 @@ namespace constraint {
 
 namespace {
 
-enum Prec { Or = 1, And, Compare, Additive, Multiplicative, Unary, Primary };
+enum Prec {
+  Phrase = 0,
+  Or,
+  And,
+  Compare,
+  Additive,
+  Multiplicative,
+  Unary,
+  Primary
+};
 
-Prec precedence(const Expr &E) {
+Prec precedence(const Expr &E, bool Words) {
   if (const auto *L = llvm::dyn_cast<LiteralExpr>(&E)) {
     const LiteralExpr::Value &V = L->value();
     bool Negative = (std::holds_alternative<int64_t>(V) &&
@@ -34,6 +47,11 @@ Prec precedence(const Expr &E) {
   }
   if (llvm::isa<RefExpr>(E))
     return Primary;
+  if (const auto *C = llvm::dyn_cast<CallExpr>(&E)) {
+    bool IsPhrase =
+        C->fn() == CallExpr::Fn::Align || C->fn() == CallExpr::Fn::Select;
+    return Words && IsPhrase ? Phrase : Primary;
+  }
   if (llvm::isa<UnaryExpr>(E))
     return Unary;
   if (llvm::isa<InExpr>(E))
@@ -71,6 +89,8 @@ public:
       return binary(llvm::cast<BinaryExpr>(E));
     case Expr::Kind::In:
       return in(llvm::cast<InExpr>(E));
+    case Expr::Kind::Call:
+      return call(llvm::cast<CallExpr>(E));
     }
     return "";
   }
@@ -93,7 +113,7 @@ private:
   /// \p E, parenthesized unless it binds at least as tightly as \p Min.
   std::string operand(const Expr &E, int Min) {
     std::string S = print(E);
-    return precedence(E) >= Min ? S : "(" + S + ")";
+    return precedence(E, Words) >= Min ? S : "(" + S + ")";
   }
 
   std::string unary(const UnaryExpr &U) {
@@ -117,10 +137,23 @@ private:
              (Words ? Word.str() : opSpelling(B.op()).str()) + " " +
              Side(B.rhs());
     }
-    int P = precedence(B);
+    int P = precedence(B, Words);
     int LeftMin = isComparison(B.op()) ? P + 1 : P;
     return operand(B.lhs(), LeftMin) + " " + opSpelling(B.op()).str() + " " +
            operand(B.rhs(), P + 1);
+  }
+
+  std::string call(const CallExpr &C) {
+    if (Words && C.fn() == CallExpr::Fn::Align)
+      return operand(C.arg(0), Unary) + " rounded up to a multiple of " +
+             operand(C.arg(1), Unary);
+    if (Words && C.fn() == CallExpr::Fn::Select)
+      return operand(C.arg(1), Or) + " if " + print(C.arg(0)) + ", otherwise " +
+             operand(C.arg(2), Or);
+    std::string S = functionName(C.fn()).str() + "(";
+    for (size_t I = 0; I < C.args().size(); ++I)
+      S += (I ? ", " : "") + print(C.arg(I));
+    return S + ")";
   }
 
   std::string in(const InExpr &In) {

@@ -1,12 +1,13 @@
 //===- Expr.cpp - Syntax tree of the constraint language --------------------===//
 //
-// Names and types of references and operators, and the two walks every
-// consumer of the tree shares: constant folding of integer expressions and
-// visiting references in source order.
+// Names and types of references, operators and functions, and the walks
+// every consumer of the tree shares: constant folding of integer
+// expressions, finding calls and visiting references in source order.
 //
 //===----------------------------------------------------------------------===//
 #include "constraint/Expr.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Casting.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -73,6 +74,7 @@ Type Reference::type() const {
     llvm_unreachable("list attributes cannot be referenced");
   case Kind::NumInputs:
   case Kind::NumOutputs:
+  case Kind::Macs:
     return Type::Int;
   case Kind::Input:
   case Kind::Output:
@@ -105,6 +107,8 @@ std::string Reference::spelling() const {
     return S + "num_inputs";
   case Kind::NumOutputs:
     return S + "num_outputs";
+  case Kind::Macs:
+    return S + "macs";
   case Kind::Input:
   case Kind::Output:
     break;
@@ -188,6 +192,70 @@ bool isArithmetic(BinaryExpr::Op O) {
          O == Op::Rem;
 }
 
+llvm::StringRef functionName(CallExpr::Fn F) {
+  switch (F) {
+  case CallExpr::Fn::Min:
+    return "min";
+  case CallExpr::Fn::Max:
+    return "max";
+  case CallExpr::Fn::Ceil:
+    return "ceil";
+  case CallExpr::Fn::Floor:
+    return "floor";
+  case CallExpr::Fn::Align:
+    return "align";
+  case CallExpr::Fn::Select:
+    return "select";
+  }
+  llvm_unreachable("unknown function");
+}
+
+std::optional<CallExpr::Fn> functionNamed(llvm::StringRef Name) {
+  using Fn = CallExpr::Fn;
+  for (Fn F : {Fn::Min, Fn::Max, Fn::Ceil, Fn::Floor, Fn::Align, Fn::Select})
+    if (functionName(F) == Name)
+      return F;
+  return std::nullopt;
+}
+
+unsigned functionArity(CallExpr::Fn F) {
+  switch (F) {
+  case CallExpr::Fn::Ceil:
+  case CallExpr::Fn::Floor:
+    return 1;
+  case CallExpr::Fn::Min:
+  case CallExpr::Fn::Max:
+  case CallExpr::Fn::Align:
+    return 2;
+  case CallExpr::Fn::Select:
+    return 3;
+  }
+  llvm_unreachable("unknown function");
+}
+
+bool hasCall(const Expr &E) {
+  switch (E.kind()) {
+  case Expr::Kind::Literal:
+  case Expr::Kind::Ref:
+    return false;
+  case Expr::Kind::Unary:
+    return hasCall(llvm::cast<UnaryExpr>(E).operand());
+  case Expr::Kind::Binary: {
+    const auto &B = llvm::cast<BinaryExpr>(E);
+    return hasCall(B.lhs()) || hasCall(B.rhs());
+  }
+  case Expr::Kind::In: {
+    const auto &In = llvm::cast<InExpr>(E);
+    return hasCall(In.subject()) ||
+           llvm::any_of(In.items(),
+                        [](const ExprPtr &Item) { return hasCall(*Item); });
+  }
+  case Expr::Kind::Call:
+    return true;
+  }
+  llvm_unreachable("unknown expression kind");
+}
+
 std::optional<int64_t> constantInt(const Expr &E) {
   if (E.type() != Type::Int)
     return std::nullopt;
@@ -253,6 +321,10 @@ void forEachRef(const Expr &E, llvm::function_ref<void(const RefExpr &)> Fn) {
       forEachRef(*Item, Fn);
     return;
   }
+  case Expr::Kind::Call:
+    for (const ExprPtr &Arg : llvm::cast<CallExpr>(E).args())
+      forEachRef(*Arg, Fn);
+    return;
   }
 }
 

@@ -2,9 +2,11 @@
 //
 // A constraint expression after parsing and type checking: literals,
 // references to what the operator being checked carries (attributes, operand
-// and result properties, operand counts), unary and binary operators, and
-// `x in [a, b]` / `x in {a, b}` membership. Every node records its value type
-// and the 1-based column it starts or operates at, for diagnostics.
+// and result properties, operand counts, its multiply-accumulate count),
+// unary and binary operators, `x in [a, b]` / `x in {a, b}` membership and
+// calls of the built-in functions (`min`, `max`, `ceil`, `floor`, `align`,
+// `select`). Every node records its value type and the 1-based column it
+// starts or operates at, for diagnostics.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ACCELGEN_GEN_CONSTRAINT_EXPR_H
@@ -42,7 +44,7 @@ struct AttrInfo {
 
 /// What a name in a constraint refers to.
 struct Reference {
-  enum class Kind { Attr, Input, Output, NumInputs, NumOutputs };
+  enum class Kind { Attr, Input, Output, NumInputs, NumOutputs, Macs };
   enum class Prop {
     DType,
     Rank,
@@ -58,7 +60,9 @@ struct Reference {
   Kind K = Kind::Attr;
   /// The fusion-pattern capture it is qualified by ("conv"), or "".
   std::string Capture;
-  /// For Attr: the attribute name and kind (never Ints).
+  /// Macs is the operator's multiply-accumulate count
+  /// (analysis::operatorMacs). For Attr: the attribute name and kind (never
+  /// Ints).
   std::string Attr;
   AttrInfo::Kind AttrKind = AttrInfo::Int;
   /// For Input and Output: the operand or result index and the property.
@@ -82,7 +86,7 @@ llvm::StringRef propertyName(Reference::Prop P);
 /// A node of a constraint expression.
 class Expr {
 public:
-  enum class Kind { Literal, Ref, Unary, Binary, In };
+  enum class Kind { Literal, Ref, Unary, Binary, In, Call };
 
   virtual ~Expr() = default;
   Kind kind() const { return K; }
@@ -190,8 +194,43 @@ private:
   std::vector<ExprPtr> Items;
 };
 
-/// The value of \p E if it is an int expression without references whose
-/// evaluation cannot fail (no division by zero, no overflow).
+/// A call of a built-in function: `min(a, b)`, `max(a, b)`, `ceil(x)`,
+/// `floor(x)`, `align(x, n)`, `select(c, a, b)`.
+class CallExpr : public Expr {
+public:
+  enum class Fn { Min, Max, Ceil, Floor, Align, Select };
+
+  /// \p Column is that of the function name; \p ArgColumns those of the
+  /// first token of each argument.
+  CallExpr(Fn F, std::vector<ExprPtr> Args, std::vector<unsigned> ArgColumns,
+           unsigned Column)
+      : Expr(Kind::Call, Type::Int, Column), F(F), Args(std::move(Args)),
+        ArgColumns(std::move(ArgColumns)) {}
+  Fn fn() const { return F; }
+  const std::vector<ExprPtr> &args() const { return Args; }
+  const Expr &arg(size_t I) const { return *Args[I]; }
+  /// The 1-based column where argument \p I starts.
+  unsigned argColumn(size_t I) const { return ArgColumns[I]; }
+  static bool classof(const Expr *E) { return E->kind() == Kind::Call; }
+
+private:
+  Fn F;
+  std::vector<ExprPtr> Args;
+  std::vector<unsigned> ArgColumns;
+};
+
+/// The name of \p F as written ("align").
+llvm::StringRef functionName(CallExpr::Fn F);
+/// The function named \p Name, if there is one.
+std::optional<CallExpr::Fn> functionNamed(llvm::StringRef Name);
+/// The number of arguments \p F takes.
+unsigned functionArity(CallExpr::Fn F);
+
+/// True when \p E contains a function call.
+bool hasCall(const Expr &E);
+
+/// The value of \p E if it is an int expression without references or calls
+/// whose evaluation cannot fail (no division by zero, no overflow).
 std::optional<int64_t> constantInt(const Expr &E);
 
 /// Calls \p Fn on every reference in \p E, left to right.

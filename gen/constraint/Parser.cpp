@@ -2,9 +2,11 @@
 //
 // A recursive-descent parser over the lexer's tokens. Precedence, loosest
 // first: `||`; `&&`; comparisons and `in` (not chainable); `+ -`; `* / %`;
-// unary `! -`; literals, references and parentheses. Names are resolved
-// against the scope while parsing, and each operator node is typed as soon
-// as it is built (TypeCheck.h), so the first error in source order wins.
+// unary `! -`; literals, references, function calls and parentheses. A name
+// followed by `(` is a call, unless it is `input` or `output`. Names are
+// resolved against the scope while parsing, and each operator node is typed
+// as soon as it is built (TypeCheck.h), so the first error in source order
+// wins.
 //
 //===----------------------------------------------------------------------===//
 #include "constraint/Constraint.h"
@@ -77,12 +79,22 @@ std::string plural(unsigned N, llvm::StringRef Word) {
   return std::to_string(N) + " " + Word.str() + (N == 1 ? "" : "s");
 }
 
+std::string functionList() {
+  using Fn = CallExpr::Fn;
+  std::string S;
+  for (Fn F : {Fn::Min, Fn::Max, Fn::Ceil, Fn::Floor, Fn::Align, Fn::Select})
+    S += (S.empty() ? "" : ", ") + functionName(F).str();
+  return S;
+}
+
 class Parser {
 public:
   Parser(const std::vector<Token> &Toks, const Scope &Top)
       : Toks(Toks), Top(Top) {}
 
-  llvm::Expected<ExprPtr> run() {
+  /// Parses the whole expression; it must be bool, or a number when
+  /// \p Numeric.
+  llvm::Expected<ExprPtr> run(bool Numeric) {
     if (cur().is(Tok::End))
       return llvm::make_error<ParseError>(1, "empty expression");
     unsigned Start = cur().Column;
@@ -92,7 +104,8 @@ public:
     if (Failed)
       return std::move(Failed);
     assert(E && "a parse without an expression must have failed");
-    if (llvm::Error Err = checkConstraintType(*E, Start))
+    if (llvm::Error Err = Numeric ? checkNumericType(*E, Start)
+                                  : checkConstraintType(*E, Start))
       return Err;
     return E;
   }
@@ -134,15 +147,18 @@ private:
                                      cur().describe()));
     return false;
   }
+  /// Records \p Err as the failure unless there is one already.
+  std::nullptr_t failWith(llvm::Error Err) {
+    if (!Failed)
+      Failed = std::move(Err);
+    else
+      llvm::consumeError(std::move(Err));
+    return nullptr;
+  }
   /// Types \p E, turning a type error into the parse failure.
   ExprPtr typed(ExprPtr E) {
-    if (llvm::Error Err = assignType(*E)) {
-      if (!Failed)
-        Failed = std::move(Err);
-      else
-        llvm::consumeError(std::move(Err));
-      return nullptr;
-    }
+    if (llvm::Error Err = assignType(*E))
+      return failWith(std::move(Err));
     return E;
   }
 
@@ -318,14 +334,58 @@ private:
     }
     if (T.isIdent("in"))
       return unexpected();
+    if (ahead(1).is(Tok::LParen) && !T.isIdent("input") && !T.isIdent("output"))
+      return parseCall();
     return parseReference();
+  }
+
+  /// `name(arg, ...)`: a built-in function.
+  ExprPtr parseCall() {
+    const Token &Name = take();
+    std::optional<CallExpr::Fn> F = functionNamed(Name.Text);
+    if (!F)
+      return fail(Name.Column, "unknown function '" + Name.Text +
+                                   "' (functions: " + functionList() + ")");
+    take(); // '('
+    unsigned Arity = functionArity(*F);
+    std::string Takes = llvm::formatv("function '{0}' takes {1}", Name.Text,
+                                      plural(Arity, "argument"));
+    std::vector<ExprPtr> Args;
+    std::vector<unsigned> Columns;
+    // Each argument is checked as soon as it is parsed, so that errors come
+    // in source order.
+    while (Args.empty() || cur().is(Tok::Comma)) {
+      if (!Args.empty())
+        take(); // ','
+      else if (cur().is(Tok::RParen))
+        break;
+      if (Args.size() == Arity)
+        return fail(cur().Column, Takes);
+      Columns.push_back(cur().Column);
+      ExprPtr Arg = parseOr();
+      if (!Arg)
+        return nullptr;
+      if (llvm::Error Err =
+              checkCallArgument(*F, Args.size(), *Arg, Columns.back()))
+        return failWith(std::move(Err));
+      Args.push_back(std::move(Arg));
+    }
+    if (!cur().is(Tok::RParen))
+      return fail(cur().Column, llvm::formatv("expected ',' or ')', found {0}",
+                                              cur().describe()));
+    if (Args.size() < Arity)
+      return fail(cur().Column, Takes);
+    take(); // ')'
+    return typed(std::make_unique<CallExpr>(*F, std::move(Args),
+                                            std::move(Columns), Name.Column));
   }
 
   /// A reference, qualified by a capture name or not.
   ExprPtr parseReference() {
     const Token &First = cur();
     bool Keyword = First.isIdent("input") || First.isIdent("output") ||
-                   First.isIdent("num_inputs") || First.isIdent("num_outputs");
+                   First.isIdent("num_inputs") ||
+                   First.isIdent("num_outputs") || First.isIdent("macs");
     if (Keyword || !ahead(1).is(Tok::Dot))
       return parseName(Top, "", First.Column);
     auto It = Top.Captures.find(First.Text.str());
@@ -339,8 +399,8 @@ private:
     return parseName(It->second, First.Text.str(), First.Column);
   }
 
-  /// An attribute, `input(N).P`, `output(N).P`, `num_inputs` or
-  /// `num_outputs` of the operator whose scope is \p S.
+  /// An attribute, `input(N).P`, `output(N).P`, `num_inputs`,
+  /// `num_outputs` or `macs` of the operator whose scope is \p S.
   ExprPtr parseName(const Scope &S, std::string Capture, unsigned Column) {
     const Token &Name = take();
     Reference R;
@@ -351,6 +411,10 @@ private:
     if (Name.isIdent("num_inputs") || Name.isIdent("num_outputs")) {
       R.K = Name.isIdent("num_inputs") ? Reference::Kind::NumInputs
                                        : Reference::Kind::NumOutputs;
+      return std::make_unique<RefExpr>(std::move(R), Column);
+    }
+    if (Name.isIdent("macs")) {
+      R.K = Reference::Kind::Macs;
       return std::make_unique<RefExpr>(std::move(R), Column);
     }
     auto Attr = llvm::find_if(
@@ -433,7 +497,15 @@ llvm::Expected<std::unique_ptr<Expr>> parse(llvm::StringRef Text,
   llvm::Expected<std::vector<Token>> Toks = lex(Text);
   if (!Toks)
     return Toks.takeError();
-  return Parser(*Toks, S).run();
+  return Parser(*Toks, S).run(/*Numeric=*/false);
+}
+
+llvm::Expected<std::unique_ptr<Expr>> parseValue(llvm::StringRef Text,
+                                                 const Scope &S) {
+  llvm::Expected<std::vector<Token>> Toks = lex(Text);
+  if (!Toks)
+    return Toks.takeError();
+  return Parser(*Toks, S).run(/*Numeric=*/true);
 }
 
 } // namespace constraint

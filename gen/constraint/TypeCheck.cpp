@@ -5,6 +5,10 @@
 // ranges take numbers; == and != take two values of one type (or two
 // numbers); && || ! take bools. A division or remainder by a constant zero
 // and a constant range whose upper bound is below its lower one are errors.
+// Functions: `min` and `max` take two numbers and give an int when both are
+// ints, a float otherwise; `ceil` and `floor` take a number and give an int;
+// `align` takes two ints; `select` takes a bool and two numbers, typed like
+// `min`.
 //
 //===----------------------------------------------------------------------===//
 #include "constraint/TypeCheck.h"
@@ -118,7 +122,56 @@ llvm::Error checkIn(InExpr &In) {
   return llvm::Error::success();
 }
 
+llvm::Error checkCall(CallExpr &C) {
+  bool AnyFloat = false;
+  for (size_t I = 0; I < C.args().size(); ++I) {
+    if (llvm::Error Err =
+            checkCallArgument(C.fn(), I, C.arg(I), C.argColumn(I)))
+      return Err;
+    AnyFloat = AnyFloat || C.arg(I).type() == Type::Float;
+  }
+  switch (C.fn()) {
+  case CallExpr::Fn::Ceil:
+  case CallExpr::Fn::Floor:
+  case CallExpr::Fn::Align:
+    C.setType(Type::Int);
+    break;
+  case CallExpr::Fn::Min:
+  case CallExpr::Fn::Max:
+  case CallExpr::Fn::Select:
+    C.setType(AnyFloat ? Type::Float : Type::Int);
+    break;
+  }
+  return llvm::Error::success();
+}
+
 } // namespace
+
+llvm::Error checkCallArgument(CallExpr::Fn F, size_t Index, const Expr &Arg,
+                              unsigned Column) {
+  using Fn = CallExpr::Fn;
+  Type T = Arg.type();
+  if (F == Fn::Select && Index == 0) {
+    if (T == Type::Bool)
+      return llvm::Error::success();
+    return error(Column, "function 'select' needs a bool condition, found " +
+                             quoted(T));
+  }
+  if (F == Fn::Align) {
+    if (T == Type::Int)
+      return llvm::Error::success();
+    return error(Column,
+                 "function 'align' needs int arguments, found " + quoted(T));
+  }
+  if (isNumeric(T))
+    return llvm::Error::success();
+  llvm::StringRef Wanted = F == Fn::Select ? "numeric values"
+                           : F == Fn::Ceil || F == Fn::Floor
+                               ? "a numeric argument"
+                               : "numeric arguments";
+  return error(Column, llvm::formatv("function '{0}' needs {1}, found {2}",
+                                     functionName(F), Wanted, quoted(T)));
+}
 
 llvm::Error assignType(Expr &E) {
   if (auto *U = llvm::dyn_cast<UnaryExpr>(&E))
@@ -127,6 +180,8 @@ llvm::Error assignType(Expr &E) {
     return checkBinary(*B);
   if (auto *In = llvm::dyn_cast<InExpr>(&E))
     return checkIn(*In);
+  if (auto *C = llvm::dyn_cast<CallExpr>(&E))
+    return checkCall(*C);
   return llvm::Error::success();
 }
 
@@ -134,6 +189,13 @@ llvm::Error checkConstraintType(const Expr &E, unsigned Column) {
   if (E.type() == Type::Bool)
     return llvm::Error::success();
   return error(Column, "constraint must be a boolean expression, found " +
+                           typeName(E.type()));
+}
+
+llvm::Error checkNumericType(const Expr &E, unsigned Column) {
+  if (isNumeric(E.type()))
+    return llvm::Error::success();
+  return error(Column, "expression must be numeric (int or float), found " +
                            typeName(E.type()));
 }
 

@@ -16,12 +16,21 @@ namespace accelgen {
 namespace gen {
 namespace constraint {
 
-/// Sets the type of the unary, binary or `in` node \p E from its typed
-/// operands; a ParseError when they do not fit the operator.
+/// Sets the type of the unary, binary, `in` or call node \p E from its
+/// typed operands; a ParseError when they do not fit the operator.
 llvm::Error assignType(Expr &E);
+
+/// Checks argument \p Index of a call of \p F, starting at \p Column, as
+/// soon as it is parsed; assignType checks them all again.
+llvm::Error checkCallArgument(CallExpr::Fn F, size_t Index, const Expr &Arg,
+                              unsigned Column);
 
 /// Checks that the whole constraint \p E, starting at \p Column, is bool.
 llvm::Error checkConstraintType(const Expr &E, unsigned Column);
+
+/// Checks that the value expression \p E, starting at \p Column, is an int
+/// or a float.
+llvm::Error checkNumericType(const Expr &E, unsigned Column);
 
 } // namespace constraint
 } // namespace gen

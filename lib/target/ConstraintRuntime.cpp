@@ -1,10 +1,13 @@
 //===- ConstraintRuntime.cpp - What generated constraint checks call ------===//
 //
-// The out-of-line part of the accessors generated checks use: tensor lookup
-// that tolerates absent operands, attribute reads, and value formatting.
+// The out-of-line part of the accessors generated checks and cost estimates
+// use: tensor lookup that tolerates absent operands, attribute reads, the
+// multiply-accumulate count, float functions, and value formatting.
 //
 //===----------------------------------------------------------------------===//
 #include "target/ConstraintRuntime.h"
+
+#include "analysis/ModelStats.h"
 
 #include <cmath>
 #include <cstdio>
@@ -121,6 +124,29 @@ int64_t tensorZeroPoint(const ir::Tensor *T) {
 bool tensorPerChannel(const ir::Tensor *T) {
   return T && T->Quant && T->Quant->isPerChannel();
 }
+
+int64_t macs(const ir::Graph &G, const ir::Operator &Op) {
+  return analysis::operatorMacs(G, Op);
+}
+
+double fmin(double A, double B) { return std::fmin(A, B); }
+double fmax(double A, double B) { return std::fmax(A, B); }
+
+/// \p X, already integral, as an int64 saturated to its range; 0 for NaN.
+static int64_t saturate(double X) {
+  if (std::isnan(X))
+    return 0;
+  // 2^63 is exactly representable; every double below it and at least
+  // -2^63 converts without overflow.
+  if (X >= 9223372036854775808.0)
+    return INT64_MAX;
+  if (X < -9223372036854775808.0)
+    return INT64_MIN;
+  return static_cast<int64_t>(X);
+}
+
+int64_t ceil(double X) { return saturate(std::ceil(X)); }
+int64_t floor(double X) { return saturate(std::floor(X)); }
 
 llvm::StringRef dtypeName(const MaybeDType &T) {
   return T ? ir::dtypeName(*T) : llvm::StringRef("none");

@@ -16,7 +16,13 @@
 //  - dim(i) with i outside [-rank, rank) reads as 0, and so does channels
 //    (the last dim) of a scalar;
 //  - integer arithmetic wraps on overflow, and division or remainder by zero
-//    gives 0 (division truncates toward zero, as in C++).
+//    gives 0 (division truncates toward zero, as in C++);
+//  - the built-in functions follow suit: align wraps, ceil and floor of a
+//    float outside the int64 range saturate (NaN gives 0), and the
+//    multiply-accumulate count saturates at INT64_MAX.
+//
+// Cost estimates, which the description states in the same language, are
+// generated as functions over the same accessors.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ACCELGEN_TARGET_CONSTRAINTRUNTIME_H
@@ -160,6 +166,31 @@ inline int64_t rem(int64_t A, int64_t B) {
   if (B == 0 || B == -1)
     return 0;
   return A % B;
+}
+
+/// The multiply-accumulate count of \p Op (analysis::operatorMacs): 0 for
+/// operators without weights, and for operators analysis does not know.
+int64_t macs(const ir::Graph &G, const ir::Operator &Op);
+
+/// The smaller and the larger of two ints.
+inline int64_t min(int64_t A, int64_t B) { return A < B ? A : B; }
+inline int64_t max(int64_t A, int64_t B) { return A < B ? B : A; }
+/// The smaller and the larger of two floats; a NaN loses to a number.
+double fmin(double A, double B);
+double fmax(double A, double B);
+/// The smallest int not below \p X and the largest not above it, saturated
+/// to the int64 range; 0 for NaN.
+int64_t ceil(double X);
+int64_t floor(double X);
+/// \p X rounded up to a multiple of \p N, wrapping on overflow; \p X itself
+/// when \p N <= 0.
+inline int64_t align(int64_t X, int64_t N) {
+  if (N <= 0)
+    return X;
+  int64_t R = X % N; // N > 0: no trap; R has the sign of X.
+  if (R == 0)
+    return X;
+  return R > 0 ? add(X, N - R) : X - R;
 }
 
 /// The name of \p T ("i8"), or "none" for an absent operand.

@@ -13,6 +13,7 @@
 
 #include "llvm/ADT/StringRef.h"
 
+#include <cmath>
 #include <functional>
 
 using namespace accelgen;
@@ -128,9 +129,9 @@ ir::Operator &conv(ir::Graph &G) { return G.Operators[0]; }
 } // namespace
 
 TEST_CASE("the tables hold every generated check") {
-  CHECK(NumOperatorChecks == 19);
+  CHECK(NumOperatorChecks == 22);
   CHECK(NumPatternChecks == 3);
-  CHECK(NumBoundaryRows == 25);
+  CHECK(NumBoundaryRows == 27);
 }
 
 TEST_CASE("every check accepts the reference convolution") {
@@ -313,6 +314,68 @@ TEST_CASE("constraint not_flag") {
   CHECK(rejectionAfter("not_flag", [](ir::Graph &G) {
           conv(G).Attrs["flag"] = true;
         }) == "flag = true, stride_w = 1: flag must be clear");
+}
+
+TEST_CASE("constraint conv_macs") {
+  // Filter [1, 3, 3, 16] over 1024 outputs: 147456 MACs, 576 steps.
+  CHECK(rejectionAfter("conv_macs", [](ir::Graph &G) {
+          G.Tensors[1].Shape = {1, 5, 5, 16};
+        }) == "macs = 409600, stride_w = 1: at most 1024 steps of 256 MACs");
+  // Operators analysis does not count have no MACs.
+  CHECK(rejectionAfter("conv_macs", [](ir::Graph &G) {
+          G.Tensors[1].Shape = {1, 5, 5, 16};
+          conv(G).Type = "DEMO_CONV_2D";
+        }) == "");
+}
+
+TEST_CASE("constraint call_terms") {
+  CHECK(rejectionAfter("call_terms", [](ir::Graph &G) {
+          G.Tensors[0].Shape = {1, 8, 8, 40};
+        }) == "input(0).channels = 40, stride_h = 1, filter_h = 3, "
+              "filter_w = 3, beta = 1.0, stride_w = 1: every built-in "
+              "function");
+  // select picks filter_h once stride_h > 1.
+  CHECK(rejectionAfter("call_terms", [](ir::Graph &G) {
+          conv(G).Attrs["filter_h"] = int64_t(5);
+        }) == "");
+  CHECK(rejectionAfter("call_terms", [](ir::Graph &G) {
+          conv(G).Attrs["filter_h"] = int64_t(5);
+          conv(G).Attrs["stride_h"] = int64_t(2);
+        }) != "");
+  // ceil(0.6 * 1.5) = 1 < min(2, 1) fails once stride_w is 2.
+  CHECK(rejectionAfter("call_terms", [](ir::Graph &G) {
+          conv(G).Attrs["beta"] = 0.6;
+          conv(G).Attrs["stride_w"] = int64_t(2);
+        }) != "");
+  CHECK(rejectionAfter("call_terms", [](ir::Graph &G) {
+          conv(G).Attrs["beta"] = 0.6;
+        }) == "");
+}
+
+TEST_CASE("constraint call_limits") {
+  // align wraps past INT64_MAX.
+  CHECK(rejectionAfter("call_limits", [](ir::Graph &G) {
+          conv(G).Attrs["stride_h"] = int64_t(INT64_MAX);
+          conv(G).Attrs["filter_h"] = int64_t(2);
+        }) == "stride_h = 9223372036854775807, filter_h = 2, beta = 1.0: "
+              "aligned stride and a positive beta");
+  // A multiple of 0 or less leaves the value as it is.
+  for (int64_t N : {int64_t(0), int64_t(-4), int64_t(INT64_MIN)})
+    CHECK(rejectionAfter("call_limits", [&](ir::Graph &G) {
+            conv(G).Attrs["stride_h"] = int64_t(INT64_MAX);
+            conv(G).Attrs["filter_h"] = N;
+          }) == "");
+  // ceil saturates, and NaN reads 0.
+  CHECK(rejectionAfter("call_limits", [](ir::Graph &G) {
+          conv(G).Attrs["beta"] = 1e300;
+        }) == "");
+  CHECK(rejectionAfter("call_limits", [](ir::Graph &G) {
+          conv(G).Attrs["beta"] = -1e300;
+        }) != "");
+  CHECK(rejectionAfter("call_limits", [](ir::Graph &G) {
+          conv(G).Attrs["beta"] = std::nan("");
+        }) == "stride_h = 1, filter_h = 3, beta = nan: aligned stride and a "
+              "positive beta");
 }
 
 TEST_CASE("constraint dw_square") {

@@ -14,6 +14,8 @@
 
 #include "llvm/Support/raw_ostream.h"
 
+#include <cmath>
+#include <limits>
 #include <optional>
 #include <random>
 
@@ -158,7 +160,7 @@ private:
   unsigned pick(unsigned N) { return Random() % N; }
 
   std::string number(int Depth) {
-    switch (Depth <= 0 ? pick(4) : pick(9)) {
+    switch (Depth <= 0 ? pick(4) : pick(14)) {
     case 0:
       return "a";
     case 1:
@@ -176,8 +178,20 @@ private:
     case 7:
       return "(" + number(Depth - 1) + " + " + number(Depth - 1) + ") / " +
              number(Depth - 1);
-    default:
+    case 8:
       return "-(" + number(Depth - 1) + ")";
+    case 9:
+      return (pick(2) ? "min(" : "max(") + number(Depth - 1) + ", " +
+             number(Depth - 1) + ")";
+    case 10:
+      return (pick(2) ? "ceil(" : "floor(") + number(Depth - 1) + ")";
+    case 11:
+      return "align(ceil(" + number(Depth - 1) + "), a)";
+    case 12:
+      return "select(" + boolean(Depth - 1) + ", " + number(Depth - 1) + ", " +
+             number(Depth - 1) + ")";
+    default:
+      return "macs - 1";
     }
   }
 };
@@ -233,6 +247,110 @@ TEST_CASE("the documented examples parse and type-check") {
   CHECK(parsed("conv.stride_h <= 2 && "
                "act.input(0).zero_point == conv.output(0).zero_point",
                patternScope()));
+}
+
+TEST_CASE("macs and the built-in functions parse and type-check") {
+  struct Typed {
+    const char *Text;
+    Type T;
+  };
+  for (const Typed &C : std::initializer_list<Typed>{
+           {"macs", Type::Int},
+           {"min(stride_h, 2)", Type::Int},
+           {"max(stride_h, beta)", Type::Float},
+           {"min(0.5, beta)", Type::Float},
+           {"ceil(beta * 2)", Type::Int},
+           {"floor(stride_h)", Type::Int},
+           {"align(input(0).channels, 16)", Type::Int},
+           {"select(flag, 1, 2)", Type::Int},
+           {"select(stride_h > 1 && flag, macs / 64, beta)", Type::Float},
+           {"max(min(1, 2), ceil(floor(beta)))", Type::Int},
+       }) {
+    std::string Text = C.Text;
+    CAPTURE(Text);
+    auto E = parseValue(C.Text, convScope());
+    REQUIRE(E);
+    CHECK((*E)->type() == C.T);
+  }
+  auto Macs = parsed("conv.macs > act.macs", patternScope());
+  REQUIRE(Macs);
+  const auto &Cmp = llvm::cast<BinaryExpr>(*Macs);
+  const auto &Ref = llvm::cast<RefExpr>(Cmp.lhs()).ref();
+  CHECK(Ref.K == Reference::Kind::Macs);
+  CHECK(Ref.spelling() == "conv.macs");
+  CHECK_FALSE(Ref.isProbeable());
+}
+
+TEST_CASE("function errors") {
+  checkErrors({
+      {"foo(1) == 1", 1,
+       "unknown function 'foo' (functions: min, max, ceil, floor, align, "
+       "select)"},
+      {"stride_h(1) == 1", 1,
+       "unknown function 'stride_h' (functions: min, max, ceil, floor, "
+       "align, select)"},
+      {"min(1) == 1", 6, "function 'min' takes 2 arguments"},
+      {"max() == 1", 5, "function 'max' takes 2 arguments"},
+      {"ceil(beta, 2) == 1", 12, "function 'ceil' takes 1 argument"},
+      {"select(flag, 1, 2, 3) == 1", 20, "function 'select' takes 3 arguments"},
+      {"min(1 2) == 1", 7, "expected ',' or ')', found '2'"},
+      {"min(1, 2", 9, "expected ',' or ')', found end of expression"},
+      {"min(flag, 1) == 1", 5,
+       "function 'min' needs numeric arguments, found 'bool'"},
+      {"max(1, padding) == 1", 8,
+       "function 'max' needs numeric arguments, found 'string'"},
+      {"ceil(flag) == 1", 6,
+       "function 'ceil' needs a numeric argument, found 'bool'"},
+      {"floor(input(0).dtype) == 1", 7,
+       "function 'floor' needs a numeric argument, found 'dtype'"},
+      {"align(beta, 4) == 1", 7,
+       "function 'align' needs int arguments, found 'float'"},
+      {"align(4, (1.5)) == 4", 10,
+       "function 'align' needs int arguments, found 'float'"},
+      {"select(stride_h, 1, 2) == 1", 8,
+       "function 'select' needs a bool condition, found 'int'"},
+      {"select(flag, 1, \"a\") == 1", 17,
+       "function 'select' needs numeric values, found 'string'"},
+      {"select(flag, flag, flag)", 14,
+       "function 'select' needs numeric values, found 'bool'"},
+      // Errors come in source order: the first argument before the second.
+      {"min(flag, 1 + \"a\") == 1", 5,
+       "function 'min' needs numeric arguments, found 'bool'"},
+      {"min(1, 1 + \"a\") == 1", 10,
+       "operator '+' needs numeric operands, found 'string'"},
+      {"min(1, 2)", 1, "constraint must be a boolean expression, found int"},
+      {"ceil(beta) == padding", 12,
+       "type mismatch in comparison ('int' vs 'string')"},
+      {"macs(1) == 1", 1,
+       "unknown function 'macs' (functions: min, max, ceil, floor, align, "
+       "select)"},
+      {"macs == flag", 6, "type mismatch in comparison ('int' vs 'bool')"},
+  });
+  checkErrors({{"min(conv.stride_h, cv.macs) > 1", 20, "unknown capture 'cv'"}},
+              patternScope());
+}
+
+TEST_CASE("a value must be numeric") {
+  for (const ErrorCase &C : std::initializer_list<ErrorCase>{
+           {"flag", 1, "expression must be numeric (int or float), found bool"},
+           {"  padding", 3,
+            "expression must be numeric (int or float), found string"},
+           {"stride_h > 1", 1,
+            "expression must be numeric (int or float), found bool"},
+           {"input(0).dtype", 1,
+            "expression must be numeric (int or float), found dtype"},
+           {"macs / ", 8, "unexpected end of expression"},
+           {"", 1, "empty expression"},
+       }) {
+    std::string Text = C.Text;
+    CAPTURE(Text);
+    auto E = parseValue(C.Text, convScope());
+    REQUIRE(!E);
+    llvm::handleAllErrors(E.takeError(), [&](const ParseError &PE) {
+      CHECK(PE.message() == C.Message);
+      CHECK(PE.column() == C.Column);
+    });
+  }
 }
 
 TEST_CASE("lexical errors") {
@@ -421,6 +539,34 @@ TEST_CASE("describe: the expression in words") {
   CHECK(describeText("beta == 2.50") == "beta == 2.5");
 }
 
+TEST_CASE("print and describe: calls") {
+  CHECK(printText("max( macs/256 ,16 )>=1") == "max(macs / 256, 16) >= 1");
+  CHECK(printText("-min(stride_h, 2) < ceil(beta) * floor(-beta)") ==
+        "-min(stride_h, 2) < ceil(beta) * floor(-beta)");
+  CHECK(printText("align(stride_h + 1, filter_h * 2) == select(flag, 1, "
+                  "(2))") ==
+        "align(stride_h + 1, filter_h * 2) == select(flag, 1, 2)");
+  CHECK(describeText("max(macs / 256, 16) >= 1") ==
+        "max(macs / 256, 16) >= 1");
+  CHECK(describeText("align(stride_h, 16) <= 64") ==
+        "(stride_h rounded up to a multiple of 16) <= 64");
+  CHECK(describeText("align(stride_h + 1, filter_h * 2) == 4") ==
+        "((stride_h + 1) rounded up to a multiple of (filter_h * 2)) == 4");
+  CHECK(describeText("select(flag || stride_h > 1, 1, 2) == 1") ==
+        "(1 if flag or stride_h > 1, otherwise 2) == 1");
+  CHECK(describeText("select(flag, align(stride_h, 2), select(!flag, 3, "
+                     "4)) > 0") ==
+        "((stride_h rounded up to a multiple of 2) if flag, otherwise (3 if "
+        "not flag, otherwise 4)) > 0");
+  auto V = parseValue("align(macs, 16) / 256", convScope());
+  REQUIRE(V);
+  CHECK(describe(**V) == "(macs rounded up to a multiple of 16) / 256");
+  V = parseValue("select(stride_h > 1, macs / 64, macs / 128)", convScope());
+  REQUIRE(V);
+  CHECK(describe(**V) == "macs / 64 if stride_h > 1, otherwise macs / 128");
+  CHECK(print(**V) == "select(stride_h > 1, macs / 64, macs / 128)");
+}
+
 TEST_CASE("boundary cases of ranges and comparisons") {
   using V = std::vector<std::string>;
   CHECK(boundaries("stride_h in [1, 4] && stride_w in [1, 4]") ==
@@ -503,6 +649,83 @@ TEST_CASE("no boundary cases where one value does not decide") {
   CHECK(boundaries("stride_h <= 4 && stride_w <= 4 && "
                    "stride_h * 2 <= 8") ==
         V{"stride_w=4:accept", "stride_w=5:reject"});
+}
+
+TEST_CASE("no boundary cases for terms with calls") {
+  using V = std::vector<std::string>;
+  CHECK(boundaries("min(stride_h, 4) <= 2").empty());
+  CHECK(boundaries("filter_h <= max(2, 3)").empty());
+  CHECK(boundaries("stride_h in [1, ceil(2.5)]").empty());
+  CHECK(boundaries("macs <= 4").empty());
+  // stride_h also appears in a call.
+  CHECK(boundaries("stride_h <= 4 && align(stride_h, 2) <= 4").empty());
+  // A call elsewhere leaves the plain terms probed.
+  CHECK(boundaries("filter_h <= 4 && ceil(beta) <= 2 && "
+                   "select(flag, stride_w, 1) == 1") ==
+        V{"filter_h=4:accept", "filter_h=5:reject"});
+}
+
+TEST_CASE("emitted check: calls and macs") {
+  CHECK(emitted("max(macs / 256, 16) <= stride_h && "
+                "select(flag, beta, 1) > min(0.5, beta)",
+                "x") == R"(  // the_id: max(macs / 256, 16) <= stride_h && select(flag, beta, 1) > min(0.5, beta)
+  namespace rt = accelgen::target::rt;
+  const int64_t macs = rt::macs(G, Op);
+  const int64_t stride_h = rt::attrInt(Op, "stride_h");
+  const bool flag = rt::attrBool(Op, "flag");
+  const double beta = rt::attrFloat(Op, "beta");
+  if (rt::max(rt::div(macs, 256), 16) <= stride_h && (flag ? beta : 1) > rt::fmin(0.5, beta))
+    return true;
+  Message = "macs = " + rt::format(macs);
+  Message += ", stride_h = " + rt::format(stride_h);
+  Message += ", flag = " + rt::format(flag);
+  Message += ", beta = " + rt::format(beta);
+  Message += ": x";
+  return false;
+)");
+  std::string Out = emitted("ceil(beta) + ceil(stride_h) == floor(-beta) + "
+                            "align(filter_h, 16) - min(1, 2)",
+                            "x");
+  CHECK(Out.find("if (rt::add(rt::ceil(beta), stride_h) == "
+                 "rt::sub(rt::add(rt::floor(-beta), rt::align(filter_h, 16)), "
+                 "rt::min(1, 2)))") != std::string::npos);
+  CHECK(Out.find("(void)G;") != std::string::npos);
+  CHECK(emitted("conv.macs <= act.macs", "x", CheckKind::Pattern,
+                patternScope())
+            .find("const int64_t conv_macs = rt::macs(G, conv);") !=
+        std::string::npos);
+}
+
+TEST_CASE("emitted value") {
+  auto Emit = [](llvm::StringRef Text) {
+    auto E = parseValue(Text, convScope());
+    std::string Out;
+    llvm::raw_string_ostream OS(Out);
+    if (E)
+      emitValue(OS, **E, "Conv2D from 1.0");
+    else
+      FAIL_CHECK(llvm::toString(E.takeError()));
+    return OS.str();
+  };
+  CHECK(Emit("macs / 256") == R"(  // Conv2D from 1.0: macs / 256
+  namespace rt = accelgen::target::rt;
+  const int64_t macs = rt::macs(G, Op);
+  return static_cast<double>(rt::div(macs, 256));
+)");
+  CHECK(Emit("select(stride_h > 1, beta, 2)") ==
+        R"(  // Conv2D from 1.0: select(stride_h > 1, beta, 2)
+  namespace rt = accelgen::target::rt;
+  const int64_t stride_h = rt::attrInt(Op, "stride_h");
+  const double beta = rt::attrFloat(Op, "beta");
+  (void)G;
+  return stride_h > 1 ? beta : 2;
+)");
+  CHECK(Emit("100") == R"(  // Conv2D from 1.0: 100
+  namespace rt = accelgen::target::rt;
+  (void)G;
+  (void)Op;
+  return static_cast<double>(100);
+)");
 }
 
 TEST_CASE("emitted check: compound expression") {
@@ -712,6 +935,58 @@ TEST_CASE("runtime: integer arithmetic never traps") {
   CHECK(rt::sub(INT64_MIN, 1) == INT64_MAX);
   CHECK(rt::mul(INT64_MAX, 2) == -2);
   CHECK(rt::neg(INT64_MIN) == INT64_MIN);
+}
+
+TEST_CASE("runtime: built-in functions never trap") {
+  namespace rt = target::rt;
+  CHECK(rt::min(3, -4) == -4);
+  CHECK(rt::max(3, -4) == 3);
+  CHECK(rt::fmin(0.5, 0.25) == 0.25);
+  CHECK(rt::fmax(0.5, 0.25) == 0.5);
+  CHECK(rt::fmin(std::nan(""), 1.0) == 1.0);
+  CHECK(rt::fmax(2.0, std::nan("")) == 2.0);
+  CHECK(rt::ceil(1.25) == 2);
+  CHECK(rt::ceil(-1.25) == -1);
+  CHECK(rt::floor(1.75) == 1);
+  CHECK(rt::floor(-1.25) == -2);
+  CHECK(rt::ceil(1e300) == INT64_MAX);
+  CHECK(rt::floor(-1e300) == INT64_MIN);
+  CHECK(rt::ceil(9223372036854775808.0) == INT64_MAX);
+  CHECK(rt::floor(-9223372036854775808.0) == INT64_MIN);
+  CHECK(rt::ceil(std::numeric_limits<double>::infinity()) == INT64_MAX);
+  CHECK(rt::floor(std::nan("")) == 0);
+  CHECK(rt::ceil(std::nan("")) == 0);
+  CHECK(rt::align(17, 16) == 32);
+  CHECK(rt::align(32, 16) == 32);
+  CHECK(rt::align(0, 16) == 0);
+  CHECK(rt::align(-17, 16) == -16);
+  CHECK(rt::align(-16, 16) == -16);
+  CHECK(rt::align(5, 0) == 5);
+  CHECK(rt::align(5, -3) == 5);
+  CHECK(rt::align(INT64_MAX, 2) == INT64_MIN);
+  CHECK(rt::align(INT64_MIN, 3) == INT64_MIN + 2);
+  CHECK(rt::align(INT64_MIN, INT64_MAX) == -INT64_MAX);
+}
+
+TEST_CASE("runtime: macs") {
+  namespace rt = target::rt;
+  ir::Graph G;
+  ir::Tensor In, W, Out;
+  In.Shape = {1, 8, 8, 4};
+  W.Shape = {16, 3, 3, 4};
+  Out.Shape = {1, 8, 8, 16};
+  G.Tensors = {In, W, Out};
+  ir::Operator Op;
+  Op.Type = "CONV_2D";
+  Op.Inputs = {0, 1, -1};
+  Op.Outputs = {2};
+  CHECK(rt::macs(G, Op) == 1024 * 36);
+  Op.Type = "DEMO_CONV_2D";
+  CHECK(rt::macs(G, Op) == 0);
+  Op.Type = "CONV_2D";
+  Op.Inputs = {0, 7, -1};
+  CHECK(rt::macs(G, Op) == 0);
+  CHECK(rt::macs(G, ir::Operator()) == 0);
 }
 
 TEST_CASE("runtime: value formatting") {

@@ -67,6 +67,15 @@ const Spec Specs[] = {
      "three operands, one result", CheckKind::Operator},
     {"not_flag", "!flag && 4 >= stride_w", "", "flag must be clear",
      CheckKind::Operator},
+    {"conv_macs", "macs / 256 <= 1024 && stride_w <= 2", "",
+     "at most 1024 steps of 256 MACs", CheckKind::Operator},
+    {"call_terms",
+     "align(input(0).channels, 32) == 32 && "
+     "select(stride_h > 1, filter_h, filter_w) in [1, 3] && "
+     "ceil(beta * 1.5) >= min(2, max(stride_w, 1)) && floor(-beta) == -1",
+     "", "every built-in function", CheckKind::Operator},
+    {"call_limits", "align(stride_h, filter_h) >= stride_h && ceil(beta) >= 1",
+     "", "aligned stride and a positive beta", CheckKind::Operator},
     {"dw_square", "", "accelgen::test::isSquareFilter",
      "filter must be square", CheckKind::Operator},
     {"conv_act",
