@@ -3,9 +3,10 @@
 // Every target description includes this file. It defines the vocabulary a
 // vendor uses to describe an accelerator: element types and quantization
 // schemes, operators and their attributes, hardware versions, constraints,
-// legality, attribute mappings, quantization rules, fusion patterns and
-// kernels. accelgen-tblgen reads the records built from these classes into one
-// typed target model; the `.yaml` form of a target carries the same content.
+// legality, attribute mappings, quantization rules, fusion patterns, kernels
+// and cost estimates. accelgen-tblgen reads the records built from these
+// classes into one typed target model; the `.yaml` form of a target carries
+// the same content.
 //
 //===----------------------------------------------------------------------===//
 
@@ -83,6 +84,9 @@ class Target<string name, list<Version> versions> {
   string Name = name;
   list<Version> Versions = versions;
   string Description = "";
+  /// Estimated cycles of moving one tensor between this target and the CPU,
+  /// paid for every tensor crossing a partition boundary (see Cost).
+  int SwitchCycles = 0;
 }
 
 /// An operator that exists only on a target: the result of mappings and
@@ -100,9 +104,11 @@ class TargetOp<Target target, string name, list<Operand> operands,
 /// A condition on an operator, written in the constraint language: attribute
 /// references (`stride_h`), operand and result properties (`input(1).dtype`,
 /// `output(0).scale`, `input(0).dim(3)`, `channels`, `rank`, `is_constant`,
-/// `zero_point`, `per_channel`), arithmetic, comparisons, `in [a, b]`,
-/// `in {a, b}`, `&&`, `||`, `!`. The id is stable: diagnostics, docs, tests
-/// and overrides refer to it. `Hint` says what would make the operator legal.
+/// `zero_point`, `per_channel`), the multiply-accumulate count `macs`,
+/// arithmetic, `min`, `max`, `ceil`, `floor`, `align`, `select`, comparisons,
+/// `in [a, b]`, `in {a, b}`, `&&`, `||`, `!`. The id is stable: diagnostics,
+/// docs, tests and overrides refer to it. `Hint` says what would make the
+/// operator legal.
 class Constraint<string id, string expr, string summary, string hint = ""> {
   string Id = id;
   string Expr = expr;
@@ -235,4 +241,22 @@ class Kernel<Op op, Target target, string template, list<DType> types> {
   Target OnTarget = target;
   string Template = template;
   list<DType> Types = types;
+}
+
+//===----------------------------------------------------------------------===//
+// Cost estimates
+//===----------------------------------------------------------------------===//
+
+/// Operator `op` (a framework operator or a TargetOp) takes an estimated
+/// `cycles` on `target` from version `since` on, until a later Cost for the
+/// same operator replaces it. `cycles` is an int or float expression in the
+/// constraint language, over the operator's attributes and operands, its
+/// multiply-accumulate count `macs` and the functions `min`, `max`, `ceil`,
+/// `floor`, `align` and `select`: "macs / 256",
+/// "select(stride_h > 1, macs / 128, macs / 256)".
+class Cost<Op op, Target target, Version since, string cycles> {
+  Op Operator = op;
+  Target OnTarget = target;
+  Version Since = since;
+  string Cycles = cycles;
 }

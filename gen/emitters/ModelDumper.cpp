@@ -30,6 +30,7 @@ void dumpModel(const TargetModel &M, raw_ostream &OS) {
   OS << formatv("target {0}: {1}\n", M.Name, M.Description);
   for (unsigned V = 0; V < M.Versions.size(); ++V)
     OS << formatv("version {0} {1}\n", V, M.versionLabel(V));
+  OS << formatv("switch cycles {0}\n", M.SwitchCycles);
   for (const auto &Op : M.Ops)
     if (Op->isTargetOp())
       OS << formatv("target op {0} ({1}), {2} operands, {3} attributes\n",
@@ -87,6 +88,11 @@ void dumpModel(const TargetModel &M, raw_ostream &OS) {
   for (const KernelDef &K : M.Kernels)
     OS << formatv("kernel {0} {1} {2}\n", K.Op->name(), K.Template,
                   join(K.Types, ","));
+  for (const OpCosts &C : M.Costs)
+    for (const CostDef &Step : C.Steps)
+      OS << formatv("cost {0} from {1}: {2} ({3})\n", C.Op->name(),
+                    M.versionLabel(Step.Since), Step.Text,
+                    constraint::typeName(Step.Parsed->type()));
 }
 
 } // namespace gen

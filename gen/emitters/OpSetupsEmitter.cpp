@@ -2,13 +2,16 @@
 //
 // Emits one OpSetup subclass per legal operator: IsSupported runs the
 // operator's legality table, CreateOperation tries the mappings from the
-// operator by benefit, SetupQuantParam applies its quantization rules. A
+// operator by benefit, SetupQuantParam applies its quantization rules. Then
+// the cost model: a function per cost estimate and estimateCycles(), which
+// picks the one in force for the operator's type and the version. A
 // registration function adds them all to the target's TargetInfo.
 //
 //===----------------------------------------------------------------------===//
 #include "emitters/EmitterSupport.h"
 #include "emitters/Emitters.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace llvm;
@@ -49,12 +52,20 @@ public:
     OS << formatv(R"(#ifdef GET_OPSETUP_DECL
 #undef GET_OPSETUP_DECL
 namespace {0} {{
-/// Adds the OpSetup of every operator the target supports to \p T.
+/// Adds the OpSetup of every operator the target supports to \p T, and sets
+/// its cost model and switch cycles.
 void addOpSetups(accelgen::target::TargetInfo &T);
 /// The target's name and versions, oldest first.
 extern const char TargetName[];
 extern const char *const TargetVersions[];
 extern const unsigned NumTargetVersions;
+/// Estimated cycles of \p Op at version index \p Version: the description's
+/// cost for the operator's type in force at that version, or std::nullopt.
+std::optional<double> estimateCycles(const accelgen::ir::Graph &G,
+                                     const accelgen::ir::Operator &Op,
+                                     unsigned Version);
+/// Estimated cycles of moving one tensor between the target and the CPU.
+extern const int64_t TargetSwitchCycles;
 } // namespace {0}
 #endif // GET_OPSETUP_DECL
 
@@ -65,23 +76,91 @@ namespace {0} {{
 const char TargetName[] = {1};
 const char *const TargetVersions[] = {{{2}};
 const unsigned NumTargetVersions = {3};
+const int64_t TargetSwitchCycles = {4};
 
 namespace {{
 
 )",
-                  NS, cppString(M.Name), versionList(), M.Versions.size());
+                  NS, cppString(M.Name), versionList(), M.Versions.size(),
+                  M.SwitchCycles);
     for (const OpLegality &L : M.Legality)
       emitClass(OS, L);
-    OS << "} // namespace\n\nvoid addOpSetups(accelgen::target::TargetInfo &T) {\n";
+    for (const OpCosts &C : M.Costs)
+      for (size_t I = 0; I < C.Steps.size(); ++I)
+        emitCostFunction(OS, C, I);
+    OS << "} // namespace\n\n";
+    emitEstimateCycles(OS);
+    OS << "void addOpSetups(accelgen::target::TargetInfo &T) {\n";
     for (const OpLegality &L : M.Legality)
       OS << formatv("  T.addOpSetup(std::make_unique<{0}Setup>());\n",
                     L.Op->Decl.Key);
+    OS << "  T.setCostModel(estimateCycles);\n"
+          "  T.setSwitchCycles(TargetSwitchCycles);\n";
     OS << formatv("}\n\n} // namespace {0}\n#endif // GET_OPSETUP_IMPL\n", NS);
   }
 
 private:
   const TargetModel &M;
   CheckNames Names;
+
+  /// The name of the function computing step \p Step of \p C.
+  static std::string costFunctionName(const OpCosts &C, size_t Step) {
+    std::string Name = "cost_";
+    for (char Ch : C.Op->Decl.Key)
+      Name += isAlnum(Ch) ? Ch : '_';
+    return Name + "_" + std::to_string(C.Steps[Step].Since);
+  }
+
+  void emitCostFunction(raw_ostream &OS, const OpCosts &C, size_t Step) {
+    const CostDef &Cost = C.Steps[Step];
+    std::string Label =
+        formatv("{0} from {1}", C.Op->name(), M.versionLabel(Cost.Since));
+    OS << formatv("double {0}(const accelgen::ir::Graph &G, "
+                  "const accelgen::ir::Operator &Op) {{\n",
+                  costFunctionName(C, Step));
+    constraint::emitValue(OS, *Cost.Parsed, Label);
+    OS << "}\n\n";
+  }
+
+  void emitEstimateCycles(raw_ostream &OS) {
+    OS << R"(std::optional<double> estimateCycles(const accelgen::ir::Graph &G,
+                                     const accelgen::ir::Operator &Op,
+                                     unsigned Version) {
+)";
+    if (M.Costs.empty()) {
+      OS << R"(  (void)G;
+  (void)Op;
+  (void)Version;
+  return std::nullopt;
+}
+
+)";
+      return;
+    }
+    OS << "  if (Version >= NumTargetVersions)\n    return std::nullopt;\n";
+    for (const OpCosts &C : M.Costs) {
+      if (C.Steps.size() == 1 && C.Steps[0].Since == 0) {
+        OS << formatv("  if (Op.Type == {0})\n    return {1}(G, Op);\n",
+                      cppString(C.Op->name()), costFunctionName(C, 0));
+        continue;
+      }
+      OS << formatv("  if (Op.Type == {0}) {{\n", cppString(C.Op->name()));
+      bool FromFirst = false;
+      for (size_t I = C.Steps.size(); I-- > 0;) {
+        if (C.Steps[I].Since == 0) {
+          OS << formatv("    return {0}(G, Op);\n", costFunctionName(C, I));
+          FromFirst = true;
+          break;
+        }
+        OS << formatv("    if (Version >= {0})\n      return {1}(G, Op);\n",
+                      C.Steps[I].Since, costFunctionName(C, I));
+      }
+      if (!FromFirst)
+        OS << "    return std::nullopt;\n";
+      OS << "  }\n";
+    }
+    OS << "  return std::nullopt;\n}\n\n";
+  }
 
   std::string versionList() const {
     std::string S;

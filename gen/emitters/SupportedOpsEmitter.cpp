@@ -2,7 +2,9 @@
 //
 // Documents, per operator: the versions it is legal at with their data types
 // and weight schemes, every constraint in words with the versions it applies
-// to, and the mappings and quantization rules; then the fusion patterns.
+// to, and the mappings and quantization rules; then the fusion patterns, and
+// the estimated cycles of each operator with the versions each estimate
+// holds for.
 //
 //===----------------------------------------------------------------------===//
 #include "emitters/EmitterSupport.h"
@@ -52,6 +54,7 @@ public:
     for (const OpLegality &L : M.Legality)
       emitOp(OS, L);
     emitPatterns(OS);
+    emitCosts(OS);
   }
 
 private:
@@ -139,6 +142,25 @@ private:
                     versionsFrom(M, P.Since), join(Ops, " -> "),
                     P.Result->name(), escape(join(Conds, "; ")), P.Benefit);
     }
+    OS << "\n";
+  }
+
+  void emitCosts(raw_ostream &OS) {
+    if (M.Costs.empty() && M.SwitchCycles == 0)
+      return;
+    OS << "## Estimated cycles\n\n";
+    OS << formatv("Moving one tensor between {0} and the CPU takes an "
+                  "estimated {1} cycles.\n\n",
+                  M.Name, M.SwitchCycles);
+    if (M.Costs.empty())
+      return;
+    OS << "| operator | versions | cycles |\n|---|---|---|\n";
+    for (const OpCosts &C : M.Costs)
+      for (size_t I = 0; I < C.Steps.size(); ++I)
+        OS << formatv(
+            "| {0} | {1} | {2} |\n", C.Op->name(),
+            versionRange(M, C.Steps[I].Since, C.until(I, M.Versions.size())),
+            escape(constraint::describe(*C.Steps[I].Parsed)));
     OS << "\n";
   }
 

@@ -2,7 +2,8 @@
 //
 // For each version after the first: the operators it adds and removes, the
 // data types and constraints that change for operators legal on both sides,
-// and the mappings, quantization rules and patterns that start or end there.
+// the mappings, quantization rules and patterns that start or end there, and
+// the cost estimates it adds or changes.
 //
 //===----------------------------------------------------------------------===//
 #include "emitters/EmitterSupport.h"
@@ -47,6 +48,7 @@ public:
         if (P.Since == V)
           Lines.push_back(formatv("fusion pattern `{0}` ({1}) applies",
                                   P.Name, P.Result->name()));
+      diffCosts(V, Lines);
       if (Lines.empty())
         OS << "No change.\n\n";
       for (const std::string &L : Lines)
@@ -58,6 +60,23 @@ public:
 
 private:
   const TargetModel &M;
+
+  void diffCosts(unsigned V, std::vector<std::string> &Lines) {
+    for (const OpCosts &C : M.Costs) {
+      const CostDef *After = C.at(V);
+      const CostDef *Before = C.at(V - 1);
+      if (!After || After == Before)
+        continue;
+      std::string Words = constraint::describe(*After->Parsed);
+      if (!Before)
+        Lines.push_back(
+            formatv("{0}: cost estimate added ({1})", C.Op->name(), Words));
+      else
+        Lines.push_back(formatv("{0}: cost estimate changed: {1} -> {2}",
+                                C.Op->name(),
+                                constraint::describe(*Before->Parsed), Words));
+    }
+  }
 
   void diffOps(unsigned V, std::vector<std::string> &Lines) {
     for (const OpLegality &L : M.Legality) {

@@ -235,6 +235,7 @@ bool readTargetRecords(const RecordKeeper &Records, TargetDecl &Out,
   const Record &T = *Targets.front();
   Out.Name = T.getValueAsString("Name").str();
   Out.Description = T.getValueAsString("Description").str();
+  Out.SwitchCycles = T.getValueAsInt("SwitchCycles");
   for (Record *V : T.getValueAsListOfDefs("Versions")) {
     Out.Versions.push_back(V->getValueAsString("Name").str());
     Out.VersionsAt.push_back(recordLoc(*V));
@@ -322,6 +323,15 @@ bool readTargetRecords(const RecordKeeper &Records, TargetDecl &Out,
     K.Types = namesOf(*R, "Types");
     K.At = recordLoc(*R);
     Out.Kernels.push_back(std::move(K));
+  }
+  for (Record *R : inOrder(Records, "Cost")) {
+    CostDecl C;
+    C.Op = opKey(*R->getValueAsDef("Operator"));
+    C.Since = nameOf(*R, "Since");
+    C.Cycles = R->getValueAsString("Cycles").str();
+    C.At = recordLoc(*R);
+    C.CyclesAt = literalLoc(*R, C.Cycles);
+    Out.Costs.push_back(std::move(C));
   }
   return true;
 }

@@ -198,9 +198,11 @@ const KeySpec TopKeys[] = {{"target", Required},      {"ops", Optional},
                            {"constraints", Optional}, {"legal", Optional},
                            {"removed", Optional},     {"mappings", Optional},
                            {"quant_rules", Optional}, {"patterns", Optional},
-                           {"kernels", Optional}};
-const KeySpec TargetKeys[] = {
-    {"name", Required}, {"versions", Required}, {"description", Optional}};
+                           {"kernels", Optional},     {"costs", Optional}};
+const KeySpec TargetKeys[] = {{"name", Required},
+                              {"versions", Required},
+                              {"description", Optional},
+                              {"switch_cycles", Optional}};
 const KeySpec OpKeys[] = {{"name", Required},
                           {"operands", Required},
                           {"attrs", Optional},
@@ -228,6 +230,8 @@ const KeySpec PatternKeys[] = {
     {"since", Optional}, {"constraints", Optional}, {"benefit", Optional}};
 const KeySpec KernelKeys[] = {
     {"op", Required}, {"template", Required}, {"types", Required}};
+const KeySpec CostKeys[] = {
+    {"op", Required}, {"since", Required}, {"cycles", Required}};
 
 /// The entries of a mapping whose keys have been checked, by key.
 struct Entries {
@@ -343,6 +347,7 @@ private:
   void readQuantRules(const Entries &Top, TargetDecl &Out);
   void readPatterns(const Entries &Top, TargetDecl &Out);
   void readKernels(const Entries &Top, TargetDecl &Out);
+  void readCosts(const Entries &Top, TargetDecl &Out);
 };
 
 /// The entries of \p Map in order, after reporting keys that are not plain
@@ -568,6 +573,7 @@ void Reader::readDocument(const YAML::Node &Root, TargetDecl &Out) {
   readQuantRules(*Top, Out);
   readPatterns(*Top, Out);
   readKernels(*Top, Out);
+  readCosts(*Top, Out);
 }
 
 void Reader::readTarget(const Entries &Top, TargetDecl &Out) {
@@ -580,6 +586,7 @@ void Reader::readTarget(const Entries &Top, TargetDecl &Out) {
   text(*E, "name", Out.Name);
   text(*E, "description", Out.Description);
   texts(*E, "versions", Out.Versions);
+  integer(*E, "switch_cycles", Out.SwitchCycles);
   Out.At = loc(N);
 }
 
@@ -783,6 +790,22 @@ void Reader::readKernels(const Entries &Top, TargetDecl &Out) {
     texts(*E, "types", K.Types);
     if (Diags.errorCount() == Before)
       Out.Kernels.push_back(std::move(K));
+  });
+}
+
+void Reader::readCosts(const Entries &Top, TargetDecl &Out) {
+  forEachItem(Top, "costs", [&](const YAML::Node &N) {
+    unsigned Before = Diags.errorCount();
+    std::optional<Entries> E = entries(N, "a cost", CostKeys);
+    if (!E)
+      return;
+    CostDecl C;
+    C.At = loc(N);
+    text(*E, "op", C.Op);
+    text(*E, "since", C.Since);
+    text(*E, "cycles", C.Cycles);
+    if (Diags.errorCount() == Before)
+      Out.Costs.push_back(std::move(C));
   });
 }
 

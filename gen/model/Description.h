@@ -124,6 +124,17 @@ struct KernelDecl {
   Loc At;
 };
 
+/// Estimated cycles of an operator from a version on: an int or float
+/// expression in the operator's scope.
+struct CostDecl {
+  std::string Op;
+  std::string Since;
+  std::string Cycles;
+  Loc At;
+  /// Where the text of Cycles starts, as ConstraintDecl::ExprAt.
+  Loc CyclesAt;
+};
+
 /// One target description: the operators it may refer to and its rules, in
 /// declaration order.
 struct TargetDecl {
@@ -132,6 +143,8 @@ struct TargetDecl {
   std::vector<std::string> Versions;
   /// Where each of Versions is named; may be empty (then At stands for all).
   std::vector<Loc> VersionsAt;
+  /// Cycles of moving one tensor between the accelerator and the CPU.
+  int64_t SwitchCycles = 0;
   Loc At;
   std::vector<OpDecl> Ops;
   std::vector<LegalDecl> Legals;
@@ -139,6 +152,7 @@ struct TargetDecl {
   std::vector<QuantRuleDecl> QuantRules;
   std::vector<PatternDecl> Patterns;
   std::vector<KernelDecl> Kernels;
+  std::vector<CostDecl> Costs;
 };
 
 } // namespace gen

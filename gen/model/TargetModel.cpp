@@ -43,6 +43,18 @@ std::optional<unsigned> OpLegality::firstVersion() const {
   return std::nullopt;
 }
 
+const CostDef *OpCosts::at(unsigned V) const {
+  const CostDef *Found = nullptr;
+  for (const CostDef &C : Steps)
+    if (C.Since <= V)
+      Found = &C;
+  return Found;
+}
+
+unsigned OpCosts::until(size_t Step, unsigned NumVersions) const {
+  return Step + 1 < Steps.size() ? Steps[Step + 1].Since - 1 : NumVersions - 1;
+}
+
 const OpDef *TargetModel::findOp(const std::string &KeyOrName) const {
   for (const auto &Op : Ops)
     if (Op->Decl.Key == KeyOrName)
@@ -92,8 +104,13 @@ public:
     M = std::make_unique<TargetModel>();
     M->Name = D.Name;
     M->Description = D.Description;
+    M->SwitchCycles = D.SwitchCycles;
     if (D.Name.empty())
       Diags.error(D.At, "target has no name");
+    if (D.SwitchCycles < 0)
+      Diags.error(D.At, llvm::formatv("target '{0}': switch cycles must not be "
+                                      "negative, found {1}",
+                                      D.Name, D.SwitchCycles));
     buildVersions();
     buildOps();
     buildLegality();
@@ -101,6 +118,7 @@ public:
     buildQuantRules();
     buildPatterns();
     buildKernels();
+    buildCosts();
     if (Diags.errorCount())
       return nullptr;
     return std::move(M);
@@ -210,6 +228,29 @@ private:
     return Ok;
   }
 
+  /// Reports the parse error in \p Err of \p What, written as \p Text at
+  /// \p At (or, when known, at \p TextAt and the error's column).
+  void parseError(llvm::Error Err, const llvm::Twine &What,
+                  const std::string &Text, const Loc &At, const Loc &TextAt) {
+    std::string Msg;
+    unsigned Column = 0;
+    llvm::handleAllErrors(
+        std::move(Err),
+        [&](const constraint::ParseError &PE) {
+          Msg = PE.message();
+          Column = PE.column();
+        },
+        [&](const llvm::ErrorInfoBase &EI) { Msg = EI.message(); });
+    // At the column itself when the expression's text is located.
+    Loc Where = At;
+    if (TextAt.Line && Column) {
+      Where = TextAt;
+      Where.Col += Column - 1;
+    }
+    Diags.error(Where, llvm::formatv("{0}: {1} (column {2} of \"{3}\")",
+                                     What.str(), Msg, Column, Text));
+  }
+
   /// Parses \p C in \p S and records it under its id. A second declaration
   /// of the same id must be identical, unless \p Overrides says it replaces
   /// an earlier one for the same operator.
@@ -248,24 +289,8 @@ private:
       }
       auto E = constraint::parse(C.Expr, S);
       if (!E) {
-        std::string Msg;
-        unsigned Column = 0;
-        llvm::handleAllErrors(
-            E.takeError(),
-            [&](const constraint::ParseError &PE) {
-              Msg = PE.message();
-              Column = PE.column();
-            },
-            [&](const llvm::ErrorInfoBase &EI) { Msg = EI.message(); });
-        // At the column itself when the expression's text is located.
-        Loc At = C.At;
-        if (C.ExprAt.Line && Column) {
-          At = C.ExprAt;
-          At.Col += Column - 1;
-        }
-        Diags.error(At, llvm::formatv("constraint '{0}': {1} (column {2} of "
-                                      "\"{3}\")",
-                                      C.Id, Msg, Column, C.Expr));
+        parseError(E.takeError(), "constraint '" + C.Id + "'", C.Expr, C.At,
+                   C.ExprAt);
         return nullptr;
       }
       Def->Parsed = std::move(*E);
@@ -565,6 +590,50 @@ private:
       Def.Template = K.Template;
       Def.Types = K.Types;
       M->Kernels.push_back(std::move(Def));
+    }
+  }
+
+  /// Groups the costs by operator, each by version; one cost per operator
+  /// and version.
+  void buildCosts() {
+    std::map<const OpDef *, std::map<unsigned, const CostDecl *>> ByOp;
+    std::vector<const OpDef *> Order;
+    for (const CostDecl &C : D.Costs) {
+      const OpDef *Op = op(C.Op, C.At);
+      std::optional<unsigned> Since = version(C.Since, C.At);
+      if (!Op || !Since)
+        continue;
+      auto [It, New] = ByOp[Op].insert({*Since, &C});
+      if (!New) {
+        Diags.error(C.At,
+                    llvm::formatv("operator '{0}' already has a cost "
+                                  "for version {1} (at {2})",
+                                  C.Op, C.Since, formatLoc(It->second->At)));
+        continue;
+      }
+      if (ByOp[Op].size() == 1)
+        Order.push_back(Op);
+    }
+    for (const OpDef *Op : Order) {
+      OpCosts Costs;
+      Costs.Op = Op;
+      constraint::Scope S = Op->scope();
+      for (const auto &[Since, C] : ByOp[Op]) {
+        CostDef Def;
+        Def.Op = Op;
+        Def.Since = Since;
+        Def.Text = C->Cycles;
+        auto E = constraint::parseValue(C->Cycles, S);
+        if (!E) {
+          parseError(E.takeError(),
+                     "cost of '" + C->Op + "' from version " + C->Since,
+                     C->Cycles, C->At, C->CyclesAt);
+          continue;
+        }
+        Def.Parsed = std::move(*E);
+        Costs.Steps.push_back(std::move(Def));
+      }
+      M->Costs.push_back(std::move(Costs));
     }
   }
 };

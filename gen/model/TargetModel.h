@@ -114,6 +114,26 @@ struct KernelDef {
   std::vector<std::string> Types;
 };
 
+/// The estimated cycles of an operator from version Since on, until the
+/// next cost of the same operator.
+struct CostDef {
+  const OpDef *Op = nullptr;
+  unsigned Since = 0;
+  /// The expression as written, and parsed (int or float).
+  std::string Text;
+  std::shared_ptr<const constraint::Expr> Parsed;
+};
+
+/// The costs of one operator, by ascending version.
+struct OpCosts {
+  const OpDef *Op = nullptr;
+  std::vector<CostDef> Steps;
+  /// The cost in force at version \p V, or null.
+  const CostDef *at(unsigned V) const;
+  /// The last version \p Step is in force at, given \p NumVersions.
+  unsigned until(size_t Step, unsigned NumVersions) const;
+};
+
 /// A validated target.
 struct TargetModel {
   std::string Name;
@@ -128,6 +148,10 @@ struct TargetModel {
   std::vector<QuantRuleDef> QuantRules;
   std::vector<PatternDef> Patterns; ///< By descending benefit, then name.
   std::vector<KernelDef> Kernels;
+  /// Operators with any cost, in declaration order of their first cost.
+  std::vector<OpCosts> Costs;
+  /// Cycles of moving one tensor between the accelerator and the CPU.
+  int64_t SwitchCycles = 0;
 
   const OpDef *findOp(const std::string &KeyOrName) const;
   /// "demo1.0": the target name followed by a version name.

@@ -3,9 +3,9 @@
 // "demo" is not real hardware. It exists to exercise the description
 // language end to end: three versions with inheritance and overrides, typed
 // constraints with hints, a C++ escape hatch, attribute mappings, every kind
-// of quantization rule, fusion patterns with captures and a kernel list. The
-// same description is written in demo.yaml; both must generate identical
-// files.
+// of quantization rule, fusion patterns with captures, a kernel list and cost
+// estimates. The same description is written in demo.yaml; both must
+// generate identical files.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +17,7 @@ def V3_0 : Version<"3.0">;
 
 def Demo : Target<"demo", [V1_0, V2_0, V3_0]> {
   let Description = "Demonstration accelerator for the description language";
+  let SwitchCycles = 100;
 }
 
 // Accelerator operators.
@@ -157,3 +158,20 @@ def ConvAdd : Pattern<Demo,
 // Kernels for the CPU side of the functional model.
 def : Kernel<DemoConv, Demo, "conv2d.c.in", [i8, u8]>;
 def : Kernel<Relu, Demo, "relu.c.in", [i8]>;
+
+// Cost estimates for partitioning. 2.0 doubles the MAC array; the target
+// convolutions read input channels in groups of 16.
+def : Cost<Conv2D, Demo, V1_0, "macs / 256">;
+def : Cost<Conv2D, Demo, V2_0, "macs / 512">;
+def : Cost<DepthwiseConv2D, Demo, V1_0,
+           "select(stride_h > 1, macs / 64, macs / 128)">;
+def : Cost<FullyConnected, Demo, V1_0, "max(macs / 256, 16)">;
+def : Cost<AveragePool2D, Demo, V1_0,
+           "ceil(min(filter_h * filter_w, 64) * output(0).num_elements / 64.0)">;
+def : Cost<Add, Demo, V1_0, "floor(output(0).num_elements / 32.0) + 1">;
+def : Cost<DemoConv, Demo, V1_0,
+           "output(0).num_elements * input(1).dim(1) * input(1).dim(2) * align(input(1).dim(3), 16) / 256">;
+def : Cost<DemoConv, Demo, V2_0,
+           "output(0).num_elements * input(1).dim(1) * input(1).dim(2) * align(input(1).dim(3), 16) / 512">;
+def : Cost<DemoConvAdd, Demo, V2_0,
+           "output(0).num_elements * input(1).dim(1) * input(1).dim(2) * align(input(1).dim(3), 16) / 512 + output(0).num_elements / 32">;

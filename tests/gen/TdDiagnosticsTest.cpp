@@ -18,9 +18,10 @@
 //   TableGen rejects a second `def X`.
 // - "duplicate pattern 'X'": the same for pattern names; unnamed patterns are
 //   rejected by the front end ("a pattern must be named") first.
-// - "unknown operator 'X'" from a Legal, Removed, Mapping, QuantRule or
-//   Kernel: their operator fields have type `Op`. Only a pattern's result
-//   operator can be another record (tested below).
+// - "unknown operator 'X'" from a Legal, Removed, Mapping, QuantRule, Kernel
+//   or Cost: their operator fields have type `Op`. Only a pattern's result
+//   operator can be another record (tested below); a cost naming an unknown
+//   operator is tested in the YAML form (YamlFrontendTest).
 // - A constraint error without a column: the constraint language reports
 //   every error as a ParseError with one.
 //
@@ -530,4 +531,60 @@ TEST_CASE("diagnostic: pattern result capture not bound in the source") {
 TEST_CASE("diagnostic: kernel without a template") {
   Td D(Head + "def : Kernel<Relu, T, \"\", [i8]>;\n");
   D.rejects(D.at(5, 1) + "kernel names no template\n");
+}
+
+//===----------------------------------------------------------------------===//
+// Cost estimates
+//===----------------------------------------------------------------------===//
+
+TEST_CASE("diagnostic: negative switch cycles") {
+  Td D(R"td(include "ops.td"
+def V1 : Version<"1.0">;
+def T : Target<"t", [V1]> { let SwitchCycles = -5; }
+)td");
+  D.rejects(D.at(3, 1) +
+            "target 't': switch cycles must not be negative, found -5\n");
+}
+
+TEST_CASE("diagnostic: cost at an unknown version") {
+  Td D(Head + R"td(def V3 : Version<"3.0">;
+def : Cost<Relu, T, V3, "1">;
+)td");
+  D.rejects(D.at(6, 1) +
+            "unknown version '3.0' of target 't' (versions: 1.0, 2.0)\n");
+}
+
+TEST_CASE("diagnostic: two costs for one operator and version") {
+  Td D(Head + R"td(def : Cost<Relu, T, V1, "1">;
+def : Cost<Relu, T, V2, "2">;
+def : Cost<Relu, T, V1, "3">;
+)td");
+  D.rejects(D.at(7, 1) +
+            "operator 'Relu' already has a cost for version 1.0 (at " +
+            D.path() + ":5:1)\n");
+}
+
+TEST_CASE("diagnostic: cost expression that is not a number") {
+  // Located at the expression's first column, within the string.
+  Td D(Head + R"td(def : Cost<Relu, T, V1, "input(0).rank == 4">;
+)td");
+  D.rejects(D.at(5, 26) +
+            "cost of 'Relu' from version 1.0: expression must be numeric "
+            "(int or float), found bool (column 1 of "
+            "\"input(0).rank == 4\")\n");
+}
+
+TEST_CASE("diagnostic: type error in a cost expression") {
+  Td D(Head + R"td(def : Cost<Conv2D, T, V1, "max(macs, padding)">;
+def : Cost<Add, T, V2,
+           "align(input(0).channels, 16) / ceil(stride_h)">;
+)td");
+  D.rejects(D.at(5, 38) +
+            "cost of 'Conv2D' from version 1.0: function 'max' needs numeric "
+            "arguments, found 'string' (column 11 of "
+            "\"max(macs, padding)\")\n" +
+            D.at(7, 49) +
+            "cost of 'Add' from version 2.0: unknown attribute 'stride_h' "
+            "(column 37 of \"align(input(0).channels, 16) / "
+            "ceil(stride_h)\")\n");
 }

@@ -307,6 +307,103 @@ TEST_CASE("patterns: a failing pattern constraint names itself") {
                                  "\"RELU6\", must be \"NONE\""});
 }
 
+TEST_CASE("costs: estimated cycles per version, from the description") {
+  auto T = demoTarget();
+  // 2048 outputs, each 3 x 3 x 16 MACs: 294912.
+  ConvGraph C(16, 32, 16);
+  const ir::Operator &Op = C.B.G.Operators[C.Conv];
+  // macs / 256 on 1.0; macs / 512 from 2.0 on, 3.0 inheriting it.
+  CHECK(T->estimateCycles(C.B.G, Op, V1) == 1152.0);
+  CHECK(T->estimateCycles(C.B.G, Op, V2) == 576.0);
+  CHECK(T->estimateCycles(C.B.G, Op, V3) == 576.0);
+  CHECK(demo::estimateCycles(C.B.G, Op, V1) == 1152.0);
+  CHECK_FALSE(demo::estimateCycles(C.B.G, Op, 3));
+  // No cost for RELU; none for a type the description does not know.
+  GraphBuilder B;
+  int32_t In = B.tensor("in", {1, 64}, quant(0.5f, 0));
+  int32_t Out = B.tensor("out", {1, 64}, quant(0.5f, 0));
+  B.op("RELU", {In}, {Out});
+  CHECK_FALSE(T->estimateCycles(B.G, B.G.Operators[0], V1));
+  B.G.Operators[0].Type = "NOT_AN_OPERATOR";
+  CHECK_FALSE(T->estimateCycles(B.G, B.G.Operators[0], V2));
+
+  CHECK(T->switchCycles() == 100);
+  CHECK(demo::TargetSwitchCycles == 100);
+}
+
+TEST_CASE("costs: select, max, ceil and floor in estimates") {
+  auto T = demoTarget();
+  // DEPTHWISE_CONV_2D: macs / 64 when stride_h > 1, else macs / 128.
+  GraphBuilder B;
+  int32_t In = B.tensor("in", {1, 8, 8, 16}, quant(0.5f, 0));
+  int32_t W = B.constant("w", {1, 3, 3, 16}, quant(0.25f, 0));
+  int32_t Out = B.tensor("out", {1, 8, 8, 16}, quant(1.0f, 0));
+  B.op("DEPTHWISE_CONV_2D", {In, W, -1}, {Out},
+       {{"stride_h", int64_t(1)}, {"depth_multiplier", int64_t(1)}});
+  // 1024 outputs x 9 MACs.
+  CHECK(T->estimateCycles(B.G, B.G.Operators[0], V1) == 72.0);
+  B.G.Operators[0].Attrs["stride_h"] = int64_t(2);
+  CHECK(T->estimateCycles(B.G, B.G.Operators[0], V3) == 144.0);
+
+  // FULLY_CONNECTED: max(macs / 256, 16).
+  GraphBuilder F;
+  int32_t FIn = F.tensor("in", {1, 64}, quant(0.5f, 0));
+  int32_t FW = F.constant("w", {16, 64}, quant(0.5f, 0));
+  int32_t FOut = F.tensor("out", {1, 16}, quant(0.5f, 0));
+  F.op("FULLY_CONNECTED", {FIn, FW, -1}, {FOut});
+  CHECK(T->estimateCycles(F.G, F.G.Operators[0], V1) == 16.0);
+  F.G.tensor(FW).Shape = {16, 1024};
+  CHECK(T->estimateCycles(F.G, F.G.Operators[0], V1) == 64.0);
+
+  // ADD: floor(output(0).num_elements / 32.0) + 1.
+  GraphBuilder A;
+  int32_t X = A.tensor("x", {1, 100}, quant(0.5f, 0));
+  int32_t Y = A.tensor("y", {1, 100}, quant(0.5f, 0));
+  int32_t Sum = A.tensor("sum", {1, 100}, quant(0.5f, 0));
+  A.op("ADD", {X, Y}, {Sum});
+  CHECK(T->estimateCycles(A.G, A.G.Operators[0], V2) == 4.0);
+
+  // AVERAGE_POOL_2D: ceil(min(filter_h * filter_w, 64) * outputs / 64.0).
+  GraphBuilder P;
+  int32_t PIn = P.tensor("in", {1, 8, 8, 3}, quant(0.5f, 0));
+  int32_t POut = P.tensor("out", {1, 2, 2, 3}, quant(0.5f, 0));
+  P.op("AVERAGE_POOL_2D", {PIn}, {POut},
+       {{"filter_h", int64_t(3)}, {"filter_w", int64_t(3)}});
+  CHECK(T->estimateCycles(P.G, P.G.Operators[0], V1) == 2.0); // 108 / 64
+  P.G.Operators[0].Attrs["filter_w"] = int64_t(100);
+  CHECK(T->estimateCycles(P.G, P.G.Operators[0], V1) == 12.0); // 768 / 64
+}
+
+TEST_CASE("costs: mapped and fused target operators have their own") {
+  auto T = demoTarget();
+  // 20 input channels: the target conv reads them in groups of 16, as 32.
+  ConvGraph C(20, 32, 20);
+  ir::Operator Mapped = T->opSetup("CONV_2D")->CreateOperation(
+      C.B.G, C.B.G.Operators[C.Conv], V1);
+  REQUIRE(Mapped.Type == "DEMO_CONV_2D");
+  // 2048 outputs x 3 x 3 x 32 = 589824.
+  CHECK(T->estimateCycles(C.B.G, Mapped, V1) == 2304.0);
+  CHECK(T->estimateCycles(C.B.G, Mapped, V2) == 1152.0);
+  CHECK(T->estimateCycles(C.B.G, Mapped, V3) == 1152.0);
+  // analysis counts no MACs for DEMO_CONV_2D; the framework conv has them.
+  CHECK(T->estimateCycles(C.B.G, C.B.G.Operators[C.Conv], V1) ==
+        2048.0 * 180 / 256);
+
+  // DEMO_CONV_ADD exists from 2.0 on, and so does its cost.
+  ConvGraph D(16, 16, 16);
+  int32_t Other = D.B.tensor("other", {1, 8, 8, 16}, quant(1.0f, 0));
+  int32_t Out = D.B.tensor("final", {1, 8, 8, 16}, quant(1.0f, 0));
+  D.B.op("ADD", {D.Out, Other}, {Out},
+         {{"fused_activation", std::string("NONE")}});
+  D.B.inputs({0, Other}).outputs({Out});
+  REQUIRE(fusePatterns(D.B.G, T->patterns(), V2) == 1);
+  const ir::Operator &Fused = D.B.G.Operators[0];
+  REQUIRE(Fused.Type == "DEMO_CONV_ADD");
+  CHECK_FALSE(T->estimateCycles(D.B.G, Fused, V1));
+  // 1024 x 3 x 3 x 16 / 512 + 1024 / 32.
+  CHECK(T->estimateCycles(D.B.G, Fused, V2) == 288.0 + 32.0);
+}
+
 TEST_CASE("every probed constraint has a generated boundary test") {
   // The constraints of demo.td decided by integer attributes and shapes.
   std::vector<std::string> Probed;

@@ -2,15 +2,17 @@
 //
 // A small description that uses every key, read into the TargetDecl it
 // stands for (defaults, declaration order and locations included); the demo
-// target's YAML form read without a mistake; and one test per diagnostic of
+// target's YAML form read without a mistake; one test per diagnostic of
 // the YAML front end, each checking the exact `file:line:col: error: message`
-// text. Descriptions are written to a file named t.yaml in a fresh folder;
-// the folder is left out of the reported locations before comparing.
+// text; and model diagnostics a `.td` cannot trigger. Descriptions are
+// written to a file named t.yaml in a fresh folder; the folder is left out of
+// the reported locations before comparing.
 //
 //===----------------------------------------------------------------------===//
 #include "TestSupport.h"
 
 #include "frontend/YamlFrontend.h"
+#include "model/TargetModel.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"
@@ -49,6 +51,26 @@ Read read(llvm::StringRef Yaml) {
     Text.erase(At, Folder.size());
   R.Errors = Text;
   return R;
+}
+
+/// The diagnostics of building the model of \p Yaml, which reads without a
+/// mistake and must fail to build.
+std::string diagnoseModel(llvm::StringRef Yaml) {
+  Read R = read(Yaml);
+  REQUIRE(R.Ok);
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  Diagnostics Diags(OS);
+  CHECK_FALSE(buildTargetModel(R.Decl, Diags));
+  OS.flush();
+  // Leave the (removed) folder of t.yaml out of each location.
+  size_t Slash;
+  while ((Slash = Text.find("/t.yaml")) != std::string::npos) {
+    size_t Start = Text.rfind('\n', Slash);
+    Start = Start == std::string::npos ? 0 : Start + 1;
+    Text.erase(Start, Slash + 1 - Start);
+  }
+  return Text;
 }
 
 /// The diagnostics of reading \p Yaml, which must fail.
@@ -299,6 +321,37 @@ TEST_CASE("the demo target's YAML form reads without a mistake") {
   CHECK(D.QuantRules.size() == 5);
   CHECK(D.Patterns.size() == 2);
   CHECK(D.Kernels.size() == 2);
+  CHECK(D.Costs.size() == 9);
+  CHECK(D.SwitchCycles == 100);
+}
+
+TEST_CASE("costs and switch cycles read into the TargetDecl") {
+  Read R = read(R"yaml(target:
+  name: t
+  versions: ["1.0", "2.0"]
+  switch_cycles: 150
+costs:
+  - {op: Relu, since: "1.0", cycles: "ceil(input(0).num_elements / 64.0)"}
+  - op: Relu
+    since: 2.0
+    cycles: input(0).num_elements / 128
+)yaml");
+  REQUIRE(R.Ok);
+  const TargetDecl &D = R.Decl;
+  CHECK(D.SwitchCycles == 150);
+  REQUIRE(D.Costs.size() == 2);
+  CHECK(D.Costs[0].Op == "Relu");
+  CHECK(D.Costs[0].Since == "1.0");
+  CHECK(D.Costs[0].Cycles == "ceil(input(0).num_elements / 64.0)");
+  checkLoc(D.Costs[0].At, 6, 5);
+  CHECK(D.Costs[1].Since == "2.0");
+  CHECK(D.Costs[1].Cycles == "input(0).num_elements / 128");
+  checkLoc(D.Costs[1].At, 7, 5);
+  // Without the key, no switch cycles.
+  Read Plain = read(Head);
+  REQUIRE(Plain.Ok);
+  CHECK(Plain.Decl.SwitchCycles == 0);
+  CHECK(Plain.Decl.Costs.empty());
 }
 
 //===----------------------------------------------------------------------===//
@@ -627,4 +680,41 @@ TEST_CASE("diagnostic: a captured pattern result") {
   CHECK(badDag("(Relu:$r $x)", /*InResult=*/true) ==
         "t.yaml:5:13: error: pattern 'P': result: the result operator cannot "
         "be captured (column 6 of \"(Relu:$r $x)\")\n");
+}
+
+//===----------------------------------------------------------------------===//
+// Cost estimates
+//===----------------------------------------------------------------------===//
+
+TEST_CASE("diagnostic: a cost with a misspelt or missing key") {
+  CHECK(diagnose(std::string(Head) +
+                 "costs:\n  - {op: Relu, since: \"1.0\", cycle: \"1\"}\n") ==
+        "t.yaml:3:30: error: unknown key 'cycle' in a cost; did you mean "
+        "'cycles'?\n");
+  CHECK(diagnose(std::string(Head) +
+                 "costs:\n  - {op: Relu, cycles: \"1\"}\n") ==
+        "t.yaml:3:5: error: missing key 'since' in a cost\n");
+}
+
+TEST_CASE("diagnostic: switch cycles that are not an integer") {
+  CHECK(diagnose("target: {name: t, versions: [\"1.0\"], "
+                 "switch_cycles: 1.5}\n") ==
+        "t.yaml:1:53: error: 'switch_cycles' must be an integer, not '1.5'\n");
+}
+
+TEST_CASE("diagnostic: a cost of an unknown operator") {
+  // A `.td` cannot name an operator that does not exist; YAML can.
+  CHECK(diagnoseModel(std::string(Head) + "costs:\n  - {op: Rleu, since: "
+                                          "\"1.0\", cycles: \"1\"}\n") ==
+        "t.yaml:3:5: error: unknown operator 'Rleu'\n");
+}
+
+TEST_CASE("diagnostic: a cost expression with a type error, located at the "
+          "cost") {
+  CHECK(diagnoseModel(std::string(Head) +
+                      "costs:\n  - {op: Relu, since: \"1.0\", cycles: "
+                      "\"min(true, 1)\"}\n") ==
+        "t.yaml:3:5: error: cost of 'Relu' from version 1.0: function 'min' "
+        "needs numeric arguments, found 'bool' (column 5 of "
+        "\"min(true, 1)\")\n");
 }
