@@ -104,6 +104,11 @@ Error writeFiles(StringRef Dir, ArrayRef<emit::EmittedFile> Files) {
   for (const emit::EmittedFile &F : Files) {
     SmallString<256> Path(Dir);
     sys::path::append(Path, F.Name);
+    // Unchanged files keep their time stamps, so builds do not redo them.
+    if (auto Old = MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                         /*RequiresNullTerminator=*/false);
+        Old && (*Old)->getBuffer() == F.Text)
+      continue;
     std::error_code EC;
     raw_fd_ostream OS(Path, EC);
     if (!EC) {

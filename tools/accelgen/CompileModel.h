@@ -40,7 +40,8 @@ std::optional<CompiledModel> compileModel(llvm::StringRef Path,
                                           llvm::StringRef Target,
                                           llvm::StringRef Name);
 
-/// Writes \p Files into \p Dir, creating it.
+/// Writes \p Files into \p Dir, creating it; files whose content is already
+/// there are left untouched.
 llvm::Error writeFiles(llvm::StringRef Dir,
                        llvm::ArrayRef<emit::EmittedFile> Files);
 
