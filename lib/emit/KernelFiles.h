@@ -1,4 +1,5 @@
-//===- KernelFiles.h - The kernel sources an emitted model needs -*- C++ -*-===//
+//===- KernelFiles.h - The kernel sources an emitted model needs -*- C++
+//-*-===//
 //
 // Which of the embedded reference kernel files a set of kernel functions
 // needs: the header declaring each function, the source of the same name,

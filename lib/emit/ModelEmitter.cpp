@@ -10,9 +10,9 @@
 //===----------------------------------------------------------------------===//
 #include "emit/ModelEmitter.h"
 #include "emit/CLiteral.h"
-#include "emit/EmbeddedFiles.h"
 #include "emit/KernelFiles.h"
 #include "emit/ParamPrinter.h"
+#include "emit/TemplateRender.h"
 
 #include "analysis/ModelStats.h"
 #include "kernels/KernelParams.h"
@@ -88,18 +88,18 @@ std::string shapeText(const ir::Tensor &T) {
 
 /// One argument of a kernel call.
 enum class Arg {
-  Params,       ///< the params struct (or byte count)
-  Shape0,       ///< shape of data input 0
-  Data0,        ///< data input 0
+  Params, ///< the params struct (or byte count)
+  Shape0, ///< shape of data input 0
+  Data0,  ///< data input 0
   Shape1,
   Data1,
-  Data2,        ///< data input 2 (a bias: no shape)
-  OutShape,     ///< the output's shape
-  Out,          ///< the output
-  Count,        ///< the output's element count
-  ElementSize,  ///< bytes per element of data input 0
-  InputShapes,  ///< an array of every data input's shape
-  Inputs,       ///< an array of every data input
+  Data2,       ///< data input 2 (a bias: no shape)
+  OutShape,    ///< the output's shape
+  Out,         ///< the output
+  Count,       ///< the output's element count
+  ElementSize, ///< bytes per element of data input 0
+  InputShapes, ///< an array of every data input's shape
+  Inputs,      ///< an array of every data input
 };
 
 /// The argument list of the kernel taking \p Params (see the kernel headers).
@@ -111,13 +111,13 @@ std::vector<Arg> callSignature(const kernels::AnyParams &Params) {
         if constexpr (std::is_same_v<T, kernels::Conv2DParams> ||
                       std::is_same_v<T, kernels::DepthwiseConv2DParams> ||
                       std::is_same_v<T, kernels::FullyConnectedParams>)
-          return {A::Params, A::Shape0,   A::Data0, A::Shape1,
-                  A::Data1,  A::Data2,    A::OutShape, A::Out};
+          return {A::Params, A::Shape0, A::Data0,    A::Shape1,
+                  A::Data1,  A::Data2,  A::OutShape, A::Out};
         else if constexpr (std::is_same_v<T, ref_pool2d_params> ||
                            std::is_same_v<T, ref_pad_params>)
           return {A::Params, A::Shape0, A::Data0, A::OutShape, A::Out};
         else if constexpr (std::is_same_v<T, ref_elementwise_params>)
-          return {A::Params, A::Shape0, A::Data0,   A::Shape1,
+          return {A::Params, A::Shape0,   A::Data0, A::Shape1,
                   A::Data1,  A::OutShape, A::Out};
         else if constexpr (std::is_same_v<T, ref_softmax_params> ||
                            std::is_same_v<T, ref_mean_params>)
@@ -188,7 +188,6 @@ private:
 
   Error emitOperator(size_t Index, Value::List &Ops,
                      std::set<std::string> &Functions, json::Array &Report);
-  Expected<std::string> renderTemplate(StringRef Name, const tmpl::Bindings &B);
   Value tensorInfo(int32_t T, StringRef Role, size_t Index);
 
   const ir::Graph &G;
@@ -239,8 +238,7 @@ Error ModelWriter::emitOperator(size_t Index, Value::List &Ops,
       return Unsupported(formatv("input tensor {0} has no data", T));
   for (int32_t T : Call->DataInputs)
     if (T >= 0 && G.tensor(T).IsConstant &&
-        static_cast<int64_t>(G.tensor(T).Data.size()) !=
-            G.tensor(T).byteSize())
+        static_cast<int64_t>(G.tensor(T).Data.size()) != G.tensor(T).byteSize())
       return Unsupported(formatv("constant tensor {0} has {1} bytes of data "
                                  "for {2} bytes of shape",
                                  T, G.tensor(T).Data.size(),
@@ -250,7 +248,8 @@ Error ModelWriter::emitOperator(size_t Index, Value::List &Ops,
     if (T >= 0)
       if (Expected<ref_shape> S = kernels::toRefShape(G.tensor(T).Shape); !S)
         return Unsupported(toString(S.takeError()));
-  if (Expected<ref_shape> S = kernels::toRefShape(G.tensor(Op.Outputs[0]).Shape);
+  if (Expected<ref_shape> S =
+          kernels::toRefShape(G.tensor(Op.Outputs[0]).Shape);
       !S)
     return Unsupported(toString(S.takeError()));
 
@@ -261,10 +260,9 @@ Error ModelWriter::emitOperator(size_t Index, Value::List &Ops,
 
   const int32_t Output = Op.Outputs[0];
   const plan::Buffer *OutBuf = Plan.find(Output);
-  const bool Aliased = std::holds_alternative<kernels::ReshapeParams>(
-                           Call->Params) &&
-                       !Call->DataInputs.empty() &&
-                       OutBuf->AliasOf == Call->DataInputs[0];
+  const bool Aliased =
+      std::holds_alternative<kernels::ReshapeParams>(Call->Params) &&
+      !Call->DataInputs.empty() && OutBuf->AliasOf == Call->DataInputs[0];
 
   auto In = [&](size_t I) {
     return I < Call->DataInputs.size() ? Call->DataInputs[I] : -1;
@@ -318,11 +316,12 @@ Error ModelWriter::emitOperator(size_t Index, Value::List &Ops,
         for (int32_t T : Call->DataInputs)
           Elems.push_back(Shapes ? shape(T) : data(T));
         std::string Type =
-            Shapes ? "const ref_shape *const"
-                   : ("const " + cType(G.tensor(Output).Type) + " *const").str();
-        Block += formatv("    {0} {1}[] = {{{2}};\n", Type, Name,
-                         join(Elems, ", "))
-                     .str();
+            Shapes
+                ? "const ref_shape *const"
+                : ("const " + cType(G.tensor(Output).Type) + " *const").str();
+        Block +=
+            formatv("    {0} {1}[] = {{{2}};\n", Type, Name, join(Elems, ", "))
+                .str();
         Args.push_back(Name);
         break;
       }
@@ -339,8 +338,8 @@ Error ModelWriter::emitOperator(size_t Index, Value::List &Ops,
   Value::List Outputs;
   for (int32_t T : Op.Outputs) {
     data(T);
-    Outputs.push_back(Value(Value::Map{{"tensor", T},
-                                       {"bytes", G.tensor(T).byteSize()}}));
+    Outputs.push_back(
+        Value(Value::Map{{"tensor", T}, {"bytes", G.tensor(T).byteSize()}}));
   }
   Ops.push_back(Value(Value::Map{{"index", Index},
                                  {"type", Op.Type},
@@ -364,23 +363,6 @@ Error ModelWriter::emitOperator(size_t Index, Value::List &Ops,
   R["outputs"] = std::move(Outs);
   Report.push_back(std::move(R));
   return Error::success();
-}
-
-Expected<std::string> ModelWriter::renderTemplate(StringRef Name,
-                                                  const tmpl::Bindings &B) {
-  std::optional<StringRef> Text = findEmbedded(templateFiles(), Name);
-  if (!Text)
-    return makeError("template " + Name + " is missing from this build");
-  Expected<tmpl::Template> T =
-      tmpl::Template::parse(*Text, ("templates/" + Name).str());
-  if (!T)
-    return T.takeError();
-  tmpl::RenderLimits Limits;
-  // Weights of large models make long strings; nothing here is hostile.
-  Limits.MaxSteps = uint64_t(1) << 40;
-  Limits.MaxOutputBytes = size_t(1) << 32;
-  Limits.MaxStringBytes = size_t(1) << 32;
-  return T->render(B, Limits);
 }
 
 Error ModelWriter::run(EmittedModel &Out) {
@@ -426,14 +408,14 @@ Error ModelWriter::run(EmittedModel &Out) {
     writeInitializer(OS, Ten.Type, Ten.Data, "    ");
     OS.flush();
     EmittedConstantBytes += Ten.byteSize();
-    Constants.push_back(Value(Value::Map{
-        {"tensor", T},
-        {"name", commentName(Ten.Name)},
-        {"ctype", cType(Ten.Type)},
-        {"shape", shapeText(Ten)},
-        {"quant", quantText(Ten)},
-        {"elements", std::max<int64_t>(Ten.numElements(), 1)},
-        {"data", Data.empty() ? std::string("    0\n") : Data}}));
+    Constants.push_back(Value(
+        Value::Map{{"tensor", T},
+                   {"name", commentName(Ten.Name)},
+                   {"ctype", cType(Ten.Type)},
+                   {"shape", shapeText(Ten)},
+                   {"quant", quantText(Ten)},
+                   {"elements", std::max<int64_t>(Ten.numElements(), 1)},
+                   {"data", Data.empty() ? std::string("    0\n") : Data}}));
   }
   for (int32_t T : UsedShapes) {
     Expected<ref_shape> S = kernels::toRefShape(G.tensor(T).Shape);
@@ -482,9 +464,7 @@ Error ModelWriter::run(EmittedModel &Out) {
 
   for (StringRef Name : {"model.c", "model.h"}) {
     std::string TemplateName = (Name + ".in").str();
-    B["BANNER"] = StringRef(tmpl::banner("templates/" + TemplateName, "/*"))
-                      .rtrim("\n")
-                      .str();
+    B["BANNER"] = cBanner(TemplateName);
     Expected<std::string> Text = renderTemplate(TemplateName, B);
     if (!Text)
       return Text.takeError();
@@ -564,72 +544,6 @@ Expected<EmittedModel> emitModel(const ir::Graph &G, const EmitOptions &Opts) {
   if (Error E = W.run(Out))
     return std::move(E);
   return Out;
-}
-
-std::vector<int32_t> layerDumpTensors(const ir::Graph &G) {
-  std::vector<int32_t> Order;
-  std::set<int32_t> Seen;
-  auto Add = [&](int32_t T) {
-    if (T >= 0 && Seen.insert(T).second)
-      Order.push_back(T);
-  };
-  for (int32_t T : G.Outputs)
-    Add(T);
-  for (const ir::Operator &Op : G.Operators)
-    for (int32_t T : Op.Outputs)
-      Add(T);
-  return Order;
-}
-
-Expected<EmittedFile> emitHostMain(const ir::Graph &G,
-                                   const EmitOptions &Opts) {
-  if (!isCIdentifier(Opts.Name))
-    return makeError(formatv("the name '{0}' is not a C identifier",
-                             Opts.Name));
-  Value::List Inputs, Outputs, Layers;
-  std::vector<std::string> Arguments;
-  auto Info = [&](int32_t T, size_t I) {
-    const ir::Tensor &Ten = G.tensor(T);
-    return Value(Value::Map{{"index", I},
-                            {"tensor", T},
-                            {"ctype", cType(Ten.Type)},
-                            {"elements", Ten.numElements()},
-                            {"bytes", Ten.byteSize()}});
-  };
-  for (size_t I = 0; I < G.Inputs.size(); ++I) {
-    Inputs.push_back(Info(G.Inputs[I], I));
-    Arguments.push_back("input" + std::to_string(I));
-  }
-  for (size_t I = 0; I < G.Outputs.size(); ++I) {
-    Outputs.push_back(Info(G.Outputs[I], I));
-    Arguments.push_back("output" + std::to_string(I));
-  }
-  std::vector<int32_t> Dump = layerDumpTensors(G);
-  for (size_t K = 0; K < Dump.size(); ++K)
-    Layers.push_back(Value(Value::Map{{"index", K}, {"tensor", Dump[K]}}));
-
-  tmpl::Bindings B;
-  B["BANNER"] =
-      StringRef(tmpl::banner("templates/main.c.in", "/*")).rtrim("\n").str();
-  B["NAME"] = Opts.Name;
-  B["UNAME"] = StringRef(Opts.Name).upper();
-  B["MODEL"] = commentSafe(Opts.ModelFileName);
-  B["VERSION"] = Opts.GeneratorVersion;
-  B["INPUTS"] = Value(std::move(Inputs));
-  B["OUTPUTS"] = Value(std::move(Outputs));
-  B["LAYERS"] = Value(std::move(Layers));
-  B["ARGUMENTS"] = join(Arguments, ", ");
-  std::optional<StringRef> Text = findEmbedded(templateFiles(), "main.c.in");
-  if (!Text)
-    return makeError("template main.c.in is missing from this build");
-  Expected<tmpl::Template> T =
-      tmpl::Template::parse(*Text, "templates/main.c.in");
-  if (!T)
-    return T.takeError();
-  Expected<std::string> Rendered = T->render(B);
-  if (!Rendered)
-    return Rendered.takeError();
-  return EmittedFile{"main.c", std::move(*Rendered)};
 }
 
 } // namespace emit

@@ -143,7 +143,8 @@ bool parseHeader(const std::string &Path, std::ostream &OS) {
         if (T[P].Text == "[") {
           if (P + 2 >= T.size() || T[P + 2].Text != "]")
             return Fail(T[P].Line, "only one-token array sizes are supported "
-                                   "(field " + Field + ")");
+                                   "(field " +
+                                       Field + ")");
           OS << "REF_PARAMS_ARRAY(" << Struct << ", " << Field << ", "
              << T[P + 1].Text << ")\n";
           P += 3;

@@ -137,10 +137,11 @@ private:
 
 // One printFields and structName per params struct of the kernel headers.
 #define REF_PARAMS_BEGIN(Struct)                                               \
-  [[maybe_unused]] const char *structName(const Struct &) { return #Struct; } \
+  [[maybe_unused]] const char *structName(const Struct &) { return #Struct; }  \
   [[maybe_unused]] void printFields(FieldWriter &W, const Struct &P) {
 #define REF_PARAMS_FIELD(Struct, Field) W.field(#Field, P.Field);
-#define REF_PARAMS_ARRAY(Struct, Field, Length) W.array(#Field, P.Field, Length);
+#define REF_PARAMS_ARRAY(Struct, Field, Length)                                \
+  W.array(#Field, P.Field, Length);
 #define REF_PARAMS_END(Struct) }
 #include "RefParamFields.inc"
 

@@ -28,7 +28,7 @@ using namespace accelgen::e2e;
 
 namespace {
 
-const char *const StrictFlags[] = {"-std=c99", "-O2",    "-Wall",  "-Wextra",
+const char *const StrictFlags[] = {"-std=c99", "-O2",       "-Wall", "-Wextra",
                                    "-Werror",  "-pedantic", "-c"};
 
 /// The path of C compiler \p Name; fails the test if it is not installed.
@@ -62,25 +62,27 @@ void compileStrict(const std::string &Compiler, const std::string &Dir,
     std::vector<std::string> Args(std::begin(StrictFlags),
                                   std::end(StrictFlags));
     Args.insert(Args.end(), Extra.begin(), Extra.end());
-    Args.insert(Args.end(), {"-I", Dir, pathJoin(Dir, File), "-o",
-                             Obj.file(File + ".o")});
+    Args.insert(Args.end(),
+                {"-I", Dir, pathJoin(Dir, File), "-o", Obj.file(File + ".o")});
     test::RunResult R = test::runProgram(CC, Args, 280);
     CHECK_MESSAGE(R.ExitCode == 0, Compiler << " " << File << ": " << R.Stderr
                                             << R.ErrorMessage);
-    CHECK_MESSAGE(R.Stderr.empty(), Compiler << " " << File << ": "
-                                             << R.Stderr);
+    CHECK_MESSAGE(R.Stderr.empty(),
+                  Compiler << " " << File << ": " << R.Stderr);
   }
 }
 
 /// The arena_used figure of vectors/<model>/tflm_arena.txt, or -1.
 int64_t tflmArena(const std::string &Model) {
-  const std::string Path = pathJoin(pathJoin(vectorsDir(), Model), "tflm_arena.txt");
+  const std::string Path =
+      pathJoin(pathJoin(vectorsDir(), Model), "tflm_arena.txt");
   if (!exists(Path))
     return -1;
   const std::string File = test::readFileText(Path);
   llvm::StringRef Text = llvm::StringRef(File).trim();
   int64_t N = -1;
-  REQUIRE_MESSAGE(Text.consume_front("arena_used="), Path << ": " << Text.str());
+  REQUIRE_MESSAGE(Text.consume_front("arena_used="),
+                  Path << ": " << Text.str());
   REQUIRE_MESSAGE(!Text.getAsInteger(10, N), Path << ": " << Text.str());
   return N;
 }
@@ -146,8 +148,7 @@ void checkCompiledModel(const std::string &Model) {
     llvm::Optional<llvm::StringRef> Kernel = Op.getString("kernel");
     REQUIRE(Kernel);
     CHECK((Kernel->startswith("ref_") || Kernel->startswith("none")));
-    CHECK(Op.getInteger("macs") ==
-          analysis::operatorMacs(G, G.Operators[I]));
+    CHECK(Op.getInteger("macs") == analysis::operatorMacs(G, G.Operators[I]));
   }
 
   // Strict C99, both compilers, with and without the trace hook.
@@ -195,8 +196,8 @@ TEST_CASE("compile output is deterministic and independent of the path") {
   test::TempDir A, B, Copy;
   const std::string Moved = Copy.file(Model + ".tflite");
   test::writeFileBytes(Moved, test::readFileBytes(modelPath(Model)));
-  REQUIRE(runAccelgen({"compile", modelPath(Model), "--target", "ref", "-o",
-                    A.path()})
+  REQUIRE(runAccelgen(
+              {"compile", modelPath(Model), "--target", "ref", "-o", A.path()})
               .ExitCode == 0);
   REQUIRE(runAccelgen({"compile", Moved, "--target", "ref", "-o", B.path()})
               .ExitCode == 0);
@@ -214,7 +215,7 @@ TEST_CASE("the typed entry points, called from C") {
   const std::string Model = "tflm_simple_add";
   test::TempDir Out;
   REQUIRE(runAccelgen({"compile", modelPath(Model), "--target", "ref", "-o",
-                    Out.path(), "--name", "simple_add"})
+                       Out.path(), "--name", "simple_add"})
               .ExitCode == 0);
   const std::string Header = test::readFileText(Out.file("model.h"));
   CHECK(Header.find("int simple_add_run(const int8_t *input0, const int8_t "
@@ -270,8 +271,7 @@ int main(int argc, char **argv) {
     INFO(CC);
     compileStrict(CC, Out.path());
     test::TempDir Bin;
-    std::vector<std::string> Args = {"-std=c99", "-O2", "-o",
-                                     Bin.file("prog")};
+    std::vector<std::string> Args = {"-std=c99", "-O2", "-o", Bin.file("prog")};
     for (const std::string &F : filesIn(Out.path()))
       if (llvm::StringRef(F).endswith(".c"))
         Args.push_back(Out.file(F));
@@ -350,11 +350,10 @@ TEST_CASE("bad command lines") {
              "--name '9lives' is not a C identifier");
   checkFails({"compile", M, "--target", "ref", "-o", Out, "--name", "a-b"},
              "is not a C identifier");
-  checkFails({"compile", Dir.file("missing.tflite"), "--target", "ref", "-o",
-              Out},
-             "error: " + Dir.file("missing.tflite") + ": cannot read");
-  checkFails({"compile", M, "--target", "ref", "-o", Out, "--bogus"},
-             "bogus");
+  checkFails(
+      {"compile", Dir.file("missing.tflite"), "--target", "ref", "-o", Out},
+      "error: " + Dir.file("missing.tflite") + ": cannot read");
+  checkFails({"compile", M, "--target", "ref", "-o", Out, "--bogus"}, "bogus");
   CHECK_FALSE(exists(Out));
 
   const std::string Seed =
@@ -372,7 +371,8 @@ TEST_CASE("bad command lines") {
 TEST_CASE("run checks its input files") {
   requireSharedDir();
   const std::string M = modelPath("tflm_simple_add");
-  const std::string Seed = pathJoin(pathJoin(vectorsDir(), "tflm_simple_add"), "seed1");
+  const std::string Seed =
+      pathJoin(pathJoin(vectorsDir(), "tflm_simple_add"), "seed1");
   test::TempDir In, Out;
   // Only the first of the two inputs.
   test::writeFileBytes(In.file("input_0.bin"),
@@ -381,7 +381,8 @@ TEST_CASE("run checks its input files") {
               Out.file("o"), "--cache-dir", ACCELGEN_E2E_CACHE_DIR},
              "error: " + In.file("input_1.bin") + ": cannot read");
   // The second one a byte short.
-  std::vector<uint8_t> Short = test::readFileBytes(pathJoin(Seed, "input_1.bin"));
+  std::vector<uint8_t> Short =
+      test::readFileBytes(pathJoin(Seed, "input_1.bin"));
   Short.pop_back();
   test::writeFileBytes(In.file("input_1.bin"), Short);
   checkFails({"run", M, "--target", "ref", "--inputs", In.path(), "--outputs",
@@ -416,7 +417,8 @@ TEST_CASE("run builds once per model, compiler and generated code") {
   const std::string Root = pathJoin(Cache, "accelgen");
   std::set<std::string> Entries = filesIn(Root);
   REQUIRE(Entries.size() == 1);
-  const std::string Program = pathJoin(pathJoin(Root, *Entries.begin()), "model-run");
+  const std::string Program =
+      pathJoin(pathJoin(Root, *Entries.begin()), "model-run");
   REQUIRE(exists(Program));
   llvm::sys::fs::file_status Before, After;
   REQUIRE(!llvm::sys::fs::status(Program, Before));
@@ -433,7 +435,8 @@ TEST_CASE("run builds once per model, compiler and generated code") {
 
   // ~/.cache/accelgen without XDG_CACHE_HOME.
   RunWith({"-u", "XDG_CACHE_HOME", "HOME=" + Home.path()});
-  CHECK(filesIn(pathJoin(pathJoin(Home.path(), ".cache"), "accelgen")).size() == 1);
+  CHECK(filesIn(pathJoin(pathJoin(Home.path(), ".cache"), "accelgen")).size() ==
+        1);
 
   // A compiler that is not there.
   test::RunResult R = test::runProgram(

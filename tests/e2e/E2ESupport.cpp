@@ -64,8 +64,8 @@ const std::vector<std::string> &runnableModels() {
 }
 
 const std::vector<std::string> &lstmModels() {
-  static const std::vector<std::string> Models = {
-      "coral_keras_lstm_mnist_ptq", "tflm_mnist_lstm_int8"};
+  static const std::vector<std::string> Models = {"coral_keras_lstm_mnist_ptq",
+                                                  "tflm_mnist_lstm_int8"};
   return Models;
 }
 
@@ -93,10 +93,9 @@ test::RunResult runAccelgen(const std::vector<std::string> &Args) {
 
 test::RunResult runModel(const std::string &Model, const std::string &In,
                          const std::string &Out, bool Layers) {
-  std::vector<std::string> Args = {"run",       Model,   "--target",
-                                   "ref",       "--inputs", In,
-                                   "--outputs", Out,     "--cache-dir",
-                                   ACCELGEN_E2E_CACHE_DIR};
+  std::vector<std::string> Args = {
+      "run", Model,       "--target", "ref",         "--inputs",
+      In,    "--outputs", Out,        "--cache-dir", ACCELGEN_E2E_CACHE_DIR};
   if (Layers)
     Args.push_back("--dump-layers");
   return runAccelgen(Args);
@@ -124,8 +123,7 @@ std::string describeDiff(const std::vector<uint8_t> &Got,
   if (Count == 0)
     return "identical";
   OS << Count << " of " << Got.size() << " bytes differ, first at " << First
-     << " (got " << Value(Got[First]) << ", want " << Value(Want[First])
-     << ")";
+     << " (got " << Value(Got[First]) << ", want " << Value(Want[First]) << ")";
   if (T == ir::DType::I8 || T == ir::DType::U8)
     OS << ", largest step " << MaxStep;
   return OS.str();

@@ -43,9 +43,9 @@ std::string buildAndRun(const std::string &Compiler, const std::string &Source,
   const std::string Main = Dir.file("main.c");
   test::writeFileBytes(Main,
                        llvm::arrayRefFromStringRef(llvm::StringRef(Source)));
-  std::vector<std::string> CC = {"-std=c99",  "-O2",      "-Wall",
-                                 "-Wextra",   "-Werror",  "-pedantic",
-                                 "-o",        Dir.file("prog"), Main};
+  std::vector<std::string> CC = {
+      "-std=c99",  "-O2", "-Wall",          "-Wextra", "-Werror",
+      "-pedantic", "-o",  Dir.file("prog"), Main};
   CC.insert(CC.end(), Extra.begin(), Extra.end());
   CC.push_back("-lm");
   test::RunResult B = test::runProgram(compilerPath(Compiler), CC, 120);
@@ -170,8 +170,12 @@ TEST_CASE("integer literals at the edges of their types") {
   CHECK(emit::intLiteral(INT32_MIN) == "(-2147483647 - 1)");
   CHECK(emit::intLiteral(INT64_MIN) == "(-INT64_C(9223372036854775807) - 1)");
   CHECK(emit::unsignedLiteral(7) == "7u");
-  const std::vector<int64_t> Values = {0,         -1,        INT32_MIN,
-                                       INT32_MAX, INT64_MIN, INT64_MAX,
+  const std::vector<int64_t> Values = {0,
+                                       -1,
+                                       INT32_MIN,
+                                       INT32_MAX,
+                                       INT64_MIN,
+                                       INT64_MAX,
                                        int64_t(INT32_MAX) + 1,
                                        int64_t(INT32_MIN) - 1};
   std::string Src = "#include <stdint.h>\n#include <stdio.h>\n"
@@ -232,13 +236,13 @@ ir::Tensor floats(const char *Name, std::vector<int32_t> Shape,
 ir::Graph floatGraph() {
   ir::Graph G;
   G.Name = "main";
-  G.Tensors = {tensor("input", {1, 4}, ir::DType::F32),
-               floats("weights", {3, 4},
-                      {1, 2, 0.5f, -1, -3, 0, 0.25f, 1, 2, 2, 2, 2}),
-               floats("bias", {3}, {0.5f, -1, 0}),
-               tensor("fc", {1, 3}, ir::DType::F32),
-               floats("offset", {1, 3}, {-0.125f, 1e-3f, 1e30f}),
-               tensor("output", {1, 3}, ir::DType::F32)};
+  G.Tensors = {
+      tensor("input", {1, 4}, ir::DType::F32),
+      floats("weights", {3, 4}, {1, 2, 0.5f, -1, -3, 0, 0.25f, 1, 2, 2, 2, 2}),
+      floats("bias", {3}, {0.5f, -1, 0}),
+      tensor("fc", {1, 3}, ir::DType::F32),
+      floats("offset", {1, 3}, {-0.125f, 1e-3f, 1e30f}),
+      tensor("output", {1, 3}, ir::DType::F32)};
   ir::Operator FC;
   FC.Type = "FULLY_CONNECTED";
   FC.Inputs = {0, 1, 2};

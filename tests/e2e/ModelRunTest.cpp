@@ -87,9 +87,8 @@ void checkLayers(const ir::Graph &G, const std::string &RefDir,
     std::ostringstream OS;
     OS << "operator " << L.OpIndex << " ("
        << (L.OpIndex >= 0 ? G.Operators[L.OpIndex].Type : "none")
-       << "), output tensor " << L.Tensor << " ("
-       << ir::dtypeName(T.Type).str() << " " << ir::formatShape(T.Shape)
-       << "), layers/" << Name << ": "
+       << "), output tensor " << L.Tensor << " (" << ir::dtypeName(T.Type).str()
+       << " " << ir::formatShape(T.Shape) << "), layers/" << Name << ": "
        << describeDiff(GotBytes, WantBytes, T.Type);
     Diverging.emplace(L.OpIndex, OS.str());
   }
@@ -107,10 +106,10 @@ void checkModel(const std::string &Name, const std::string &LayersFrom = "") {
   const ir::Graph G = importGraph(Name);
   const std::vector<std::string> Seeds = seedDirs(Name);
   REQUIRE_MESSAGE(!Seeds.empty(), "no seed folders for " << Name);
-  const std::string RefLayers =
-      pathJoin(pathJoin(pathJoin(vectorsDir(), LayersFrom.empty() ? Name : LayersFrom),
-                "seed1"),
-           "layers");
+  const std::string RefLayers = pathJoin(
+      pathJoin(pathJoin(vectorsDir(), LayersFrom.empty() ? Name : LayersFrom),
+               "seed1"),
+      "layers");
   REQUIRE_MESSAGE(exists(pathJoin(RefLayers, "map.json")),
                   RefLayers << "/map.json is missing");
 
@@ -120,21 +119,20 @@ void checkModel(const std::string &Name, const std::string &LayersFrom = "") {
     const bool Layers = SeedName == "seed1";
     test::TempDir Out;
     test::RunResult R = runModel(modelPath(Name), Seed, Out.path(), Layers);
-    REQUIRE_MESSAGE(R.ExitCode == 0, "accelgen run failed: " << R.Stderr
-                                                             << R.ErrorMessage);
+    REQUIRE_MESSAGE(R.ExitCode == 0,
+                    "accelgen run failed: " << R.Stderr << R.ErrorMessage);
     CHECK(R.Stderr.find("error") == std::string::npos);
     for (size_t I = 0; I < G.Outputs.size(); ++I) {
       const std::string Want =
           pathJoin(Seed, "expected_" + std::to_string(I) + ".bin");
       REQUIRE_MESSAGE(exists(Want), Want << " is missing");
-      const auto Got =
-          test::readFileBytes(pathJoin(Out.path(), "output_" +
-                                                   std::to_string(I) + ".bin"));
+      const auto Got = test::readFileBytes(
+          pathJoin(Out.path(), "output_" + std::to_string(I) + ".bin"));
       const ir::DType T = G.tensor(G.Outputs[I]).Type;
       CHECK_MESSAGE(Got == test::readFileBytes(Want),
-                    "output " << I << ": "
-                              << describeDiff(Got, test::readFileBytes(Want),
-                                              T));
+                    "output "
+                        << I << ": "
+                        << describeDiff(Got, test::readFileBytes(Want), T));
     }
     if (Layers)
       checkLayers(G, RefLayers, Out.path(), Name);
@@ -205,17 +203,28 @@ struct ByteDiff {
 /// model differs from tflite29_0.bin, per seed.
 const std::map<std::string, std::vector<ByteDiff>> CoralKnownDifference = {
     {"seed1",
-     {{3, 1, 0},     {6, 1, 0},     {80, 1, 0},    {243, 1, 0},
-      {540, 8, 10},  {563, 4, 3},   {627, 4, 3},   {645, 5, 6},
-      {646, 2, 1},   {647, 2, 3},   {696, 1, 0},   {729, 1, 0},
-      {825, 1, 0},   {880, 11, 12}, {886, 13, 14}, {899, 3, 2},
-      {900, 1, 0},   {905, 4, 3},   {973, 1, 0},   {974, 1, 0},
-      {984, 1, 0},   {1000, 2, 3}}},
+     {{3, 1, 0},   {6, 1, 0},   {80, 1, 0},  {243, 1, 0},   {540, 8, 10},
+      {563, 4, 3}, {627, 4, 3}, {645, 5, 6}, {646, 2, 1},   {647, 2, 3},
+      {696, 1, 0}, {729, 1, 0}, {825, 1, 0}, {880, 11, 12}, {886, 13, 14},
+      {899, 3, 2}, {900, 1, 0}, {905, 4, 3}, {973, 1, 0},   {974, 1, 0},
+      {984, 1, 0}, {1000, 2, 3}}},
     {"seed2",
-     {{80, 0, 1},   {329, 0, 1},   {422, 1, 0},  {540, 12, 9},
-      {575, 7, 6},  {605, 1, 0},   {627, 3, 4},  {641, 1, 0},
-      {645, 7, 8},  {647, 1, 2},   {825, 0, 1},  {853, 3, 2},
-      {854, 1, 0},  {880, 12, 13}, {908, 2, 3},  {972, 9, 10},
+     {{80, 0, 1},
+      {329, 0, 1},
+      {422, 1, 0},
+      {540, 12, 9},
+      {575, 7, 6},
+      {605, 1, 0},
+      {627, 3, 4},
+      {641, 1, 0},
+      {645, 7, 8},
+      {647, 1, 2},
+      {825, 0, 1},
+      {853, 3, 2},
+      {854, 1, 0},
+      {880, 12, 13},
+      {908, 2, 3},
+      {972, 9, 10},
       {984, 0, 1}}},
     {"seed3",
      {{108, 1, 2},
@@ -263,8 +272,8 @@ TEST_CASE("coral_mobilenet_v2_10_224_quant_uint8") {
     CHECK_FALSE(exists(pathJoin(Seed, "expected_0.bin")));
     test::TempDir Out;
     test::RunResult R = runModel(modelPath(Name), Seed, Out.path(), false);
-    REQUIRE_MESSAGE(R.ExitCode == 0, "accelgen run failed: " << R.Stderr
-                                                             << R.ErrorMessage);
+    REQUIRE_MESSAGE(R.ExitCode == 0,
+                    "accelgen run failed: " << R.Stderr << R.ErrorMessage);
     const auto Got = test::readFileBytes(pathJoin(Out.path(), "output_0.bin"));
     const auto Want = test::readFileBytes(pathJoin(Seed, "tflite29_0.bin"));
     REQUIRE(Got.size() == Want.size());
@@ -278,7 +287,7 @@ TEST_CASE("coral_mobilenet_v2_10_224_quant_uint8") {
     const bool AsKnown = Diff == CoralKnownDifference.at(SeedName);
     CHECK_MESSAGE(AsKnown,
                   "the difference from tflite29_0.bin changed; now "
-                      << Diff.size() << " bytes {index, ours, tflite29}:"
-                      << OS.str());
+                      << Diff.size()
+                      << " bytes {index, ours, tflite29}:" << OS.str());
   }
 }

@@ -40,11 +40,9 @@ static cl::opt<std::string> CompileModelPath(cl::Positional, cl::Required,
                                              cl::sub(CompileCommand),
                                              cl::cat(category()));
 static cl::opt<std::string>
-    CompileTarget("target",
-                  cl::desc("Target to generate code for (ref)"),
+    CompileTarget("target", cl::desc("Target to generate code for (ref)"),
                   cl::sub(CompileCommand), cl::cat(category()));
-static cl::opt<std::string> CompileOutput("o",
-                                          cl::desc("Output folder"),
+static cl::opt<std::string> CompileOutput("o", cl::desc("Output folder"),
                                           cl::value_desc("dir"),
                                           cl::sub(CompileCommand),
                                           cl::cat(category()));
@@ -117,8 +115,8 @@ Error writeFiles(StringRef Dir, ArrayRef<emit::EmittedFile> Files) {
       EC = OS.error();
     }
     if (EC)
-      return createStringError(EC, "cannot write " + F.Name + ": " +
-                                       EC.message());
+      return createStringError(EC,
+                               "cannot write " + F.Name + ": " + EC.message());
   }
   return Error::success();
 }

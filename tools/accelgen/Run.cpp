@@ -45,15 +45,13 @@ static cl::opt<std::string> RunModel(cl::Positional, cl::Required,
 static cl::opt<std::string> RunTarget("target",
                                       cl::desc("Target to generate code for "
                                                "(ref)"),
-                                      cl::sub(RunCommand),
-                                      cl::cat(category()));
+                                      cl::sub(RunCommand), cl::cat(category()));
 static cl::opt<std::string>
     RunInputs("inputs",
               cl::desc("Folder with input_<i>.bin, raw, one per model input"),
               cl::value_desc("dir"), cl::sub(RunCommand), cl::cat(category()));
 static cl::opt<std::string>
-    RunOutputs("outputs",
-               cl::desc("Folder to write output_<i>.bin into"),
+    RunOutputs("outputs", cl::desc("Folder to write output_<i>.bin into"),
                cl::value_desc("dir"), cl::sub(RunCommand), cl::cat(category()));
 static cl::opt<bool> RunDumpLayers(
     "dump-layers",
@@ -159,8 +157,8 @@ Expected<std::string> buildProgram(const CompiledModel &C,
   ErrorOr<std::string> CC = sys::findProgramByName(Compiler.front());
   if (!CC)
     return createStringError(inconvertibleErrorCode(),
-                             "cannot find the C compiler '" +
-                                 Compiler.front() + "' (set CC)");
+                             "cannot find the C compiler '" + Compiler.front() +
+                                 "' (set CC)");
   if (std::error_code EC = sys::fs::create_directories(Root))
     return createStringError(EC, "cannot create the cache folder " + Root +
                                      ": " + EC.message());
@@ -169,8 +167,7 @@ Expected<std::string> buildProgram(const CompiledModel &C,
   sys::path::append(Model, "tmp-%%%%%%%%%%%%");
   sys::fs::createUniquePath(Model, Temp, /*MakeAbsolute=*/true);
   if (std::error_code EC = sys::fs::create_directory(Temp))
-    return createStringError(EC, "cannot create " + Temp + ": " +
-                                     EC.message());
+    return createStringError(EC, "cannot create " + Temp + ": " + EC.message());
   auto Cleanup = make_scope_exit([&] { sys::fs::remove_directories(Temp); });
 
   std::vector<emit::EmittedFile> Files = C.Emitted.Files;
@@ -272,20 +269,18 @@ int runRun() {
   std::string ErrMsg;
   int RC = sys::ExecuteAndWait(*Program, Argv, None, Redirects, 0, 0, &ErrMsg);
   if (RC != 0)
-    return reportError(RunModel,
-                       formatv("the compiled model ({0}) failed{1}{2}",
-                               *Program,
-                               RC < 0 ? ": " + ErrMsg
-                                      : formatv(" with exit code {0}", RC).str(),
-                               headOfFile(Err))
-                           .str());
-  outs() << formatv("wrote {0} output(s){1} to {2}\n", G.Outputs.size(),
-                    RunDumpLayers
-                        ? formatv(" and {0} layer(s)",
-                                  emit::layerDumpTensors(G).size())
-                              .str()
-                        : std::string(),
-                    RunOutputs.getValue());
+    return reportError(
+        RunModel, formatv("the compiled model ({0}) failed{1}{2}", *Program,
+                          RC < 0 ? ": " + ErrMsg
+                                 : formatv(" with exit code {0}", RC).str(),
+                          headOfFile(Err))
+                      .str());
+  outs() << formatv(
+      "wrote {0} output(s){1} to {2}\n", G.Outputs.size(),
+      RunDumpLayers
+          ? formatv(" and {0} layer(s)", emit::layerDumpTensors(G).size()).str()
+          : std::string(),
+      RunOutputs.getValue());
   return 0;
 }
 
