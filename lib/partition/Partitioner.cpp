@@ -61,7 +61,7 @@ class Partitioner {
 public:
   Partitioner(const ir::Graph &G, const target::TargetInfo &T, unsigned Version,
               const PartitionOptions &Opts)
-      : T(T), Version(Version), Opts(Opts) {
+      : Input(G), T(T), Version(Version), Opts(Opts) {
     R.Graph = G;
     R.Target = T.versionLabel(Version);
   }
@@ -94,6 +94,7 @@ public:
   }
 
 private:
+  const ir::Graph &Input;
   const target::TargetInfo &T;
   unsigned Version;
   const PartitionOptions &Opts;
@@ -177,6 +178,19 @@ private:
     return false;
   }
 
+  /// What operator \p I of the partitioned graph would cost on the CPU: its
+  /// input operators as they were (a fused or mapped operator is priced as
+  /// the framework operators it replaced), or itself when inserted.
+  double cpuCyclesOf(size_t I) const {
+    const PlacedOp &P = R.Ops[I];
+    if (P.Sources.empty())
+      return cpuCycles(Opts, R.Graph, R.Graph.Operators[I]);
+    double Sum = 0;
+    for (int64_t S : P.Sources)
+      Sum += cpuCycles(Opts, Input, Input.Operators[static_cast<size_t>(S)]);
+    return Sum;
+  }
+
   /// Moves back to the CPU every subgraph that does not pay for itself.
   void applyCosts() {
     bool Moved = false;
@@ -187,7 +201,7 @@ private:
         continue;
       double Cpu = 0;
       for (size_t I : S.Ops)
-        Cpu += cpuCycles(Opts, R.Graph, R.Graph.Operators[I]);
+        Cpu += cpuCyclesOf(I);
       double Acc = S.Cycles + S.SwitchCycles;
       if (Acc < Cpu)
         continue;

@@ -18,7 +18,8 @@
 //     are not below what the CPU would take moves back to the CPU, every
 //     operator of it with the reason "cost". CPU cycles come from a CPU
 //     target's cost model when one is given, otherwise one cycle per MAC
-//     (and per output element for operators without MACs). A subgraph with
+//     (and per output element for operators without MACs), applied to the
+//     input graph's operators a fused or mapped operator replaced. A subgraph with
 //     any operator the target gives no cost for stays on the accelerator:
 //     without an estimate there is nothing to compare.
 //
