@@ -341,12 +341,14 @@ Error ModelWriter::emitOperator(size_t Index, Value::List &Ops,
     Outputs.push_back(
         Value(Value::Map{{"tensor", T}, {"bytes", G.tensor(T).byteSize()}}));
   }
-  Ops.push_back(Value(Value::Map{{"index", Index},
-                                 {"type", Op.Type},
-                                 {"note", Note},
-                                 {"decls", Aliased ? "" : Params->Declarations},
-                                 {"call", Text},
-                                 {"outputs", Value(std::move(Outputs))}}));
+  Ops.push_back(Value(Value::Map{
+      {"index", Index},
+      {"type", Op.Type},
+      {"note", Note},
+      {"decls", Aliased ? std::string()
+                        : StringRef(Params->Declarations).rtrim("\n").str()},
+      {"call", Text},
+      {"outputs", Value(std::move(Outputs))}}));
 
   json::Object R;
   R["index"] = static_cast<int64_t>(Index);
