@@ -35,11 +35,15 @@ std::string enumName(StringRef Snake) {
   return Out;
 }
 
+/// The C++ condition for versions [Since, Until]; "true" for all of them
+/// (no `Version >= 0`, which compilers flag as always true).
 std::string versionTest(unsigned Since, std::optional<unsigned> Until) {
-  std::string T = formatv("Version >= {0}", Since).str();
+  std::vector<std::string> Terms;
+  if (Since > 0)
+    Terms.push_back(formatv("Version >= {0}", Since).str());
   if (Until)
-    T += formatv(" && Version <= {0}", *Until).str();
-  return T;
+    Terms.push_back(formatv("Version <= {0}", *Until).str());
+  return Terms.empty() ? "true" : join(Terms, " && ");
 }
 
 class OpSetupsEmitter {
@@ -194,11 +198,14 @@ public:
     for (const MappingDef &Map : M.Mappings) {
       if (Map.From != &Op)
         continue;
-      std::string Cond = versionTest(Map.Since, std::nullopt);
+      std::vector<std::string> Terms;
+      if (Map.Since > 0)
+        Terms.push_back(versionTest(Map.Since, std::nullopt));
       for (const ConstraintDef *C : Map.Constraints) {
-        Cond += formatv(" && {0}(G, Op, Ignored)", Names(*C)).str();
+        Terms.push_back(formatv("{0}(G, Op, Ignored)", Names(*C)).str());
         UsesG = true;
       }
+      std::string Cond = Terms.empty() ? "true" : join(Terms, " && ");
       std::string Set;
       for (const auto &[Name, Value] : Map.SetAttrs)
         Set += formatv("{{{0}, {1}}, ", cppString(Name), cppString(Value)).str();
