@@ -83,7 +83,7 @@ public:
       P.Quant = Op.Quant;
       P.Why = Op.Why;
       if (Op.Legal)
-        P.Cycles = T.estimateCycles(R.Graph, Now, Version);
+        P.Cycles = estimate(P, Now);
       R.Ops.push_back(std::move(P));
     }
     formSubgraphs();
@@ -176,6 +176,25 @@ private:
           llvm::is_contained(R.Graph.Operators[I].Inputs, Tensor))
         return true;
     return false;
+  }
+
+  /// The target's estimate for \p Now; for a fused or mapped operator
+  /// without one, the sum of the estimates of the operators it replaced.
+  std::optional<double> estimate(const PlacedOp &P, const ir::Operator &Now) {
+    if (std::optional<double> C = T.estimateCycles(R.Graph, Now, Version))
+      return C;
+    if (P.Sources.empty() ||
+        (P.Sources.size() == 1 && Now.Type == P.SourceType))
+      return std::nullopt;
+    double Sum = 0;
+    for (int64_t S : P.Sources) {
+      std::optional<double> C = T.estimateCycles(
+          Input, Input.Operators[static_cast<size_t>(S)], Version);
+      if (!C)
+        return std::nullopt;
+      Sum += *C;
+    }
+    return Sum;
   }
 
   /// What operator \p I of the partitioned graph would cost on the CPU: its

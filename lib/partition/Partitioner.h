@@ -67,7 +67,9 @@ struct PlacedOp {
   /// Every reason it is not on the accelerator (failing constraints with
   /// their hints, or "cost"); empty on the accelerator.
   std::vector<target::Rejection> Why;
-  /// Estimated accelerator cycles, when the target's cost model has them.
+  /// Estimated accelerator cycles, when the target's cost model has them;
+  /// a fused or mapped operator without an estimate of its own is estimated
+  /// as the operators it replaced.
   std::optional<double> Cycles;
 };
 

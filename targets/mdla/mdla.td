@@ -48,6 +48,10 @@ def MDLA : Target<"mdla", [Mdla1_5, Mdla2_0, Mdla3_0]> {
       "from asymmetric u8) and f32 on every version (to and from f16, "
       "--relax-fp32). Operators the Neuron compiler runs in software map to "
       "MDLA_SW_* operators";
+  // A device switch per boundary tensor: the guide bounds the CPU/APU cache
+  // maintenance "typically under 1 ms" and gives no typical figure; 10,000
+  // cycles (10 us at 1 GHz) is our assumption (see section 7).
+  let SwitchCycles = 10000;
 }
 
 // Layers the Neuron compiler builds: the results of mappings and fusions.
@@ -746,8 +750,79 @@ def QnnConvBiasRequantize : Pattern<MDLA,
     ], 3>;
 
 //===----------------------------------------------------------------------===//
-// 7. Throughput numbers for a cost model (not yet records)
+// 7. Cost model
 //===----------------------------------------------------------------------===//
+//
+// Cycles per operator from the guide's throughput figures (collected below).
+// Simplifications, stated so they can be refined: the small-filter uRate
+// penalties have no figures in the guide and are left out; pools use one
+// 16-channel output tile per cycle per window element instead of the tile
+// formula; re-layout and data-conversion DMA is not priced per operator but
+// through SwitchCycles at the accelerator's boundary tensors. A fused or
+// mapped layer without a cost of its own is priced by the partitioner as the
+// operators it replaced.
+
+defvar Float16 = "input(0).dtype in {f16, f32}";
+defvar Int16 = "input(0).dtype == i16";
+// Convolution peak MAC/cycle by activation type.
+defvar ConvPeak15 = !strconcat("select(", Float16, ", 256, select(", Int16, ", 512, 1024))");
+defvar ConvPeak20 = !strconcat("select(", Float16, ", 512, select(", Int16, ", 512, 1024))");
+defvar ConvPeak30 = !strconcat("select(", Float16, ", 512, select(", Int16, ", 512, 2048))");
+// Output channels should be 4 or a multiple of 16.
+defvar OcRate = "select(output(0).channels < 4, output(0).channels / 4.0, "
+                "select(output(0).channels == 4, 1.0, "
+                "output(0).channels / (1.0 * align(output(0).channels, 16))))";
+
+def : Cost<Conv2D, MDLA, Mdla1_5, !strconcat("macs / (", ConvPeak15, " * ", OcRate, ")")>;
+def : Cost<Conv2D, MDLA, Mdla2_0, !strconcat("macs / (", ConvPeak20, " * ", OcRate, ")")>;
+def : Cost<Conv2D, MDLA, Mdla3_0, !strconcat("macs / (", ConvPeak30, " * ", OcRate, ")")>;
+// Depthwise: 25% of the convolution rate.
+def : Cost<DepthwiseConv2D, MDLA, Mdla1_5, !strconcat("macs / (0.25 * ", ConvPeak15, ")")>;
+def : Cost<DepthwiseConv2D, MDLA, Mdla2_0, !strconcat("macs / (0.25 * ", ConvPeak20, ")")>;
+def : Cost<DepthwiseConv2D, MDLA, Mdla3_0, !strconcat("macs / (0.25 * ", ConvPeak30, ")")>;
+// Fully connected: the rate grows with the batch (input(0).dim(0)).
+def : Cost<FullyConnected, MDLA, Mdla1_5, !strconcat("macs / (", ConvPeak15,
+    " * min(max(input(0).dim(0), 1), 4) / 4.0)")>;
+def : Cost<FullyConnected, MDLA, Mdla2_0, !strconcat("macs / (", ConvPeak20,
+    " * min(max(input(0).dim(0), 1), 4) / 4.0)")>;
+def : Cost<FullyConnected, MDLA, Mdla3_0, !strconcat("macs / (", ConvPeak30,
+    " * min(max(input(0).dim(0), 1), 8) / 8.0)")>;
+
+// Pools: 16 channels of one output pixel per window element and cycle at
+// 8 bits, half that at 16 bits.
+defvar PoolCycles = !strconcat("output(0).num_elements * filter_h * filter_w / "
+                               "(16.0 * select(", Int16, " || ", Float16, ", 0.5, 1.0))");
+def : Cost<AveragePool2D, MDLA, Mdla1_5, PoolCycles>;
+def : Cost<MaxPool2D, MDLA, Mdla1_5, PoolCycles>;
+
+// Element-wise math: output pixels over pixels/cycle (8-bit, 16-bit/fp16).
+class MathCost<Op op, Version since, int rate8, int rate16>
+    : Cost<op, MDLA, since, !strconcat("output(0).num_elements / (1.0 * select(",
+          Int16, " || ", Float16, ", ", !cast<string>(rate16), ", ",
+          !cast<string>(rate8), "))")>;
+def : MathCost<Add, Mdla1_5, 8, 8>;
+def : MathCost<Add, Mdla3_0, 16, 8>;
+def : MathCost<Sub, Mdla1_5, 8, 8>;
+def : MathCost<Sub, Mdla3_0, 16, 8>;
+def : MathCost<Mul, Mdla1_5, 16, 8>;
+def : MathCost<Maximum, Mdla1_5, 16, 8>;
+def : MathCost<Minimum, Mdla1_5, 16, 8>;
+def : MathCost<Relu, Mdla1_5, 32, 16>;
+def : MathCost<Relu6, Mdla1_5, 32, 16>;
+def : MathCost<ReluN1To1, Mdla1_5, 32, 16>;
+def : MathCost<Tanh, Mdla1_5, 4, 4>;
+def : MathCost<Tanh, Mdla2_0, 16, 4>;
+def : MathCost<Logistic, Mdla1_5, 4, 4>;
+def : MathCost<Logistic, Mdla2_0, 16, 4>;
+def : MathCost<Exp, Mdla2_0, 16, 4>;
+def : MathCost<Rsqrt, Mdla2_0, 16, 4>;
+// Views cost nothing; CONCATENATION is optimized away on 1.5 and 2.0 and
+// runs at one 16-byte beat per cycle on 3.0.
+def : Cost<Reshape, MDLA, Mdla1_5, "0">;
+def : Cost<Concatenation, MDLA, Mdla1_5, "0">;
+def : Cost<Concatenation, MDLA, Mdla3_0, "output(0).num_elements / 16.0">;
+
+// The guide's figures:
 //
 // MAC/cycle (convolution peak), by activation type:
 //

@@ -86,12 +86,13 @@ TEST_CASE("explain: errors") {
   test::RunResult R = test::runAccelgen({"explain", kwsModel(), "--target", "nope"});
   CHECK(R.ExitCode == 1);
   CHECK(R.Stderr == "error: unknown target 'nope' (targets: demo1.0, demo2.0, "
-                    "demo3.0, ref1)\n");
+                    "demo3.0, mdla1.5, mdla2.0, mdla3.0, ref1)\n");
   R = test::runAccelgen({"explain", "/nonexistent.tflite", "--target", "demo1.0"});
   CHECK(R.ExitCode == 1);
   CHECK(llvm::StringRef(R.Stderr).startswith("error: /nonexistent.tflite: "));
   R = test::runAccelgen({"explain", kwsModel()});
   CHECK(R.ExitCode == 1);
   CHECK(R.Stderr == "error: explain needs --target, e.g. --target ref "
-                    "(targets: demo1.0, demo2.0, demo3.0, ref1)\n");
+                    "(targets: demo1.0, demo2.0, demo3.0, mdla1.5, mdla2.0, "
+                    "mdla3.0, ref1)\n");
 }

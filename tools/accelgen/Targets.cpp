@@ -16,6 +16,9 @@ std::unique_ptr<target::TargetInfo> createTargetInfo();
 namespace ref {
 std::unique_ptr<target::TargetInfo> createTargetInfo();
 } // namespace ref
+namespace mdla {
+std::unique_ptr<target::TargetInfo> createTargetInfo();
+} // namespace mdla
 } // namespace targets
 
 namespace cli {
@@ -27,6 +30,7 @@ void registerTargets() {
   Done = true;
   target::TargetRegistry::add("demo", targets::demo::createTargetInfo);
   target::TargetRegistry::add("ref", targets::ref::createTargetInfo);
+  target::TargetRegistry::add("mdla", targets::mdla::createTargetInfo);
 }
 
 std::vector<std::string> knownTargetLabels() {
