@@ -45,6 +45,8 @@ if [ -z "${ORACLE:-}" ]; then
   ORACLE=$WORK/oracle/build/tflite_c_runner
 fi
 
+[ -x "$ORACLE" ] || { echo "error: $ORACLE is not an executable" >&2; exit 1; }
+
 # One CPU, so both runtimes see the same core (when taskset exists).
 PIN=""
 if command -v taskset >/dev/null 2>&1; then PIN="taskset -c 0"; fi
@@ -75,12 +77,13 @@ for MODEL in "$SHARED"/models/*.tflite; do
   # TensorFlow Lite refuses some models (person_detect's 1-D biases with
   # quantized_dimension 3, see models/MODELS.md).
   if $PIN "$ORACLE" "$MODEL" "$IN" "$D/tflite" --repeat "$REPEAT" --threads 1 \
-       >/dev/null 2>&1; then
+       >/dev/null 2>"$D/oracle.err"; then
     TFL=$(sed -n 's/.*"avg_inference_ms": *\([0-9.]*\).*/\1/p' "$D/tflite/io.json" |
           awk '{ printf "%.1f", $1 * 1000 }')
     RATIO=$(awk -v a="$OURS" -v b="$TFL" 'BEGIN { printf "%.2f", a / b }')
   else
-    TFL="refused"
+    echo "$NAME: the oracle failed: $(tail -n 1 "$D/oracle.err")" >&2
+    TFL="failed"
     RATIO="-"
   fi
   ARENA=$(sed -n 's/^    "bytes": \([0-9]*\),*$/\1/p' "$D/src/report.json" | head -n 1)
