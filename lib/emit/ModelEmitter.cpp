@@ -16,7 +16,6 @@
 
 #include "analysis/ModelStats.h"
 #include "kernels/KernelParams.h"
-#include "template/Template.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -25,7 +24,6 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
-#include <map>
 #include <set>
 
 using namespace llvm;
@@ -54,8 +52,8 @@ std::string reasonOf(Error E, size_t Index, StringRef Type) {
   return R.str();
 }
 
-/// " (scale 0.5, zero point -128)", or "" for an unquantized tensor;
-/// " (per-channel along axis 0)" for per-channel ones.
+/// ", scale 0.5, zero point -128" for a comment, ", 64 scales along axis 0"
+/// for per-channel quantization, "" for none.
 std::string quantText(const ir::Tensor &T) {
   if (!T.Quant || T.Quant->Scales.empty())
     return "";
@@ -102,7 +100,8 @@ enum class Arg {
   Inputs,      ///< an array of every data input
 };
 
-/// The argument list of the kernel taking \p Params (see the kernel headers).
+/// The argument list of the kernel taking \p Params (see the kernel headers);
+/// empty for parameters the emitter does not know.
 std::vector<Arg> callSignature(const kernels::AnyParams &Params) {
   using A = Arg;
   return std::visit(
@@ -131,8 +130,16 @@ std::vector<Arg> callSignature(const kernels::AnyParams &Params) {
           return {A::Params, A::InputShapes, A::Inputs, A::OutShape, A::Out};
         else if constexpr (std::is_same_v<T, kernels::ReshapeParams>)
           return {A::Params, A::Data0, A::Out};
-        else // quantize, dequantize, requantize and the activations
+        else if constexpr (std::is_same_v<T, ref_quantize_params> ||
+                           std::is_same_v<T, ref_dequantize_params> ||
+                           std::is_same_v<T, ref_requantize_params> ||
+                           std::is_same_v<T, ref_relu_params> ||
+                           std::is_same_v<T, ref_leaky_relu_params> ||
+                           std::is_same_v<T, ref_hard_swish_params> ||
+                           std::is_same_v<T, ref_sigmoid_params>)
           return {A::Params, A::Count, A::Data0, A::Out};
+        else // a kernel family this emitter has not learnt to call
+          return {};
       },
       Params);
 }
@@ -275,7 +282,11 @@ Error ModelWriter::emitOperator(size_t Index, Value::List &Ops,
   } else {
     std::vector<std::string> Args;
     std::string Block;
-    for (Arg A : callSignature(Call->Params)) {
+    const std::vector<Arg> Signature = callSignature(Call->Params);
+    if (Signature.empty())
+      return Unsupported("the C emitter does not know how to call " +
+                         Call->Function);
+    for (Arg A : Signature) {
       switch (A) {
       case Arg::Params:
         Args.push_back(Params->Argument);
