@@ -15,6 +15,7 @@
 #include "emit/TemplateRender.h"
 
 #include "analysis/ModelStats.h"
+#include "ir/Verifier.h"
 #include "kernels/KernelParams.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -552,6 +553,10 @@ Expected<EmittedModel> emitModel(const ir::Graph &G, const EmitOptions &Opts) {
     return makeError(formatv("the name '{0}' is not a C identifier (letters, "
                              "digits and '_', starting with a letter)",
                              Opts.Name));
+  // The memory planner and the kernels assume a well-formed graph.
+  std::vector<std::string> Problems = ir::verifyGraph(G);
+  if (!Problems.empty())
+    return makeError("the graph is malformed: " + Problems.front());
   EmittedModel Out;
   ModelWriter W(G, Opts);
   if (Error E = W.run(Out))

@@ -318,7 +318,7 @@ TEST_CASE("the layer dump order: outputs, then operator outputs, once each") {
   CHECK(emit::layerDumpTensors(G) == std::vector<int32_t>{3, 5});
 }
 
-TEST_CASE("unknown targets and names are refused") {
+TEST_CASE("unknown targets, bad names and malformed graphs are refused") {
   emit::EmitOptions Opts;
   Opts.Target = "mdla3.0";
   auto M = emit::emitModel(floatGraph(), Opts);
@@ -331,4 +331,11 @@ TEST_CASE("unknown targets and names are refused") {
   REQUIRE_FALSE(bool(M));
   CHECK(llvm::StringRef(llvm::toString(M.takeError()))
             .startswith("the name 'no spaces' is not a C identifier"));
+  Opts.Name = "model";
+  ir::Graph Bad = floatGraph();
+  Bad.Operators[1].Inputs[1] = 42;
+  M = emit::emitModel(Bad, Opts);
+  REQUIRE_FALSE(bool(M));
+  CHECK(llvm::StringRef(llvm::toString(M.takeError()))
+            .startswith("the graph is malformed: "));
 }
