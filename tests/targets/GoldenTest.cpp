@@ -5,7 +5,8 @@
 // must hold nothing else. A target whose description also exists as `.yaml`
 // next to its `.td` must generate the very same bytes from either. To accept
 // a change: `cmake --build build --target update-goldens`, then review the
-// diff of tests/golden/ like code.
+// diff of tests/golden/ like code. The supported-operator and version-diff
+// documents are also kept as docs/targets/<target>/*.md and compared too.
 //
 //===----------------------------------------------------------------------===//
 #include "TestSupport.h"
@@ -89,6 +90,21 @@ TEST_CASE("generated artifacts equal their goldens byte for byte") {
       checkSameText(std::string(T.Name) + "/" + A.File,
                     test::readFileText(Golden),
                     test::readFileText(std::string(T.OutputDir) + "/" + A.File));
+    }
+}
+
+TEST_CASE("docs/targets/<target>/ holds the generated documentation") {
+  for (const InTreeTarget &T : Targets)
+    for (auto [Artifact, Doc] : {std::pair{"SupportedOps.md", "supported_ops.md"},
+                                 std::pair{"VersionDiff.md", "version_diff.md"}}) {
+      std::string Path = std::string(ACCELGEN_SOURCE_DIR) + "/docs/targets/" +
+                         T.Name + "/" + Doc;
+      if (!llvm::sys::fs::exists(Path)) {
+        FAIL_CHECK("missing " << Path);
+        continue;
+      }
+      checkSameText(Path, test::readFileText(Path),
+                    test::readFileText(std::string(T.OutputDir) + "/" + Artifact));
     }
 }
 
