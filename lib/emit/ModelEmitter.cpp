@@ -173,7 +173,9 @@ std::string wrapCall(StringRef Function, ArrayRef<std::string> Args,
 class ModelWriter {
 public:
   ModelWriter(const ir::Graph &G, const EmitOptions &Opts)
-      : G(G), Opts(Opts), Plan(plan::planMemory(G)) {}
+      : G(G), Opts(Opts),
+        Plan(Opts.Accelerator ? Opts.Accelerator->Plan : plan::planMemory(G)) {
+  }
 
   Error run(EmittedModel &Out);
 
@@ -196,6 +198,8 @@ private:
 
   Error emitOperator(size_t Index, Value::List &Ops,
                      std::set<std::string> &Functions, json::Array &Report);
+  void emitRegion(const OffloadRegion &R, Value::List &Ops,
+                  json::Array &Report);
   Value tensorInfo(int32_t T, StringRef Role, size_t Index);
 
   const ir::Graph &G;
@@ -379,14 +383,58 @@ Error ModelWriter::emitOperator(size_t Index, Value::List &Ops,
   return Error::success();
 }
 
+/// One call for the operators an accelerator runs; their report entries.
+void ModelWriter::emitRegion(const OffloadRegion &R, Value::List &Ops,
+                             json::Array &Report) {
+  Ops.push_back(Value(Value::Map{{"index", R.FirstOp},
+                                 {"type", "accelerator"},
+                                 {"note", ": " + commentSafe(R.Comment)},
+                                 {"decls", ""},
+                                 {"call", R.Call},
+                                 {"outputs", Value(Value::List())}}));
+  for (size_t I = R.FirstOp; I < R.FirstOp + R.NumOps; ++I) {
+    const ir::Operator &Op = G.Operators[I];
+    json::Array Ins, Outs;
+    for (int32_t T : Op.Inputs)
+      Ins.push_back(T);
+    for (int32_t T : Op.Outputs)
+      Outs.push_back(T);
+    Report.push_back(json::Object{{"index", static_cast<int64_t>(I)},
+                                  {"type", Op.Type},
+                                  {"placement", "accelerator"},
+                                  {"macs", analysis::operatorMacs(G, Op)},
+                                  {"inputs", std::move(Ins)},
+                                  {"outputs", std::move(Outs)}});
+  }
+}
+
 Error ModelWriter::run(EmittedModel &Out) {
-  // Operators, in execution order.
+  // Operators, in execution order; an accelerator's regions as one call each.
   Value::List Ops;
   std::set<std::string> Functions;
   json::Array ReportOps;
-  for (size_t I = 0; I < G.Operators.size(); ++I)
-    if (Error E = emitOperator(I, Ops, Functions, ReportOps))
+  std::map<size_t, const OffloadRegion *> Regions;
+  if (Opts.Accelerator)
+    for (const OffloadRegion &R : Opts.Accelerator->Regions)
+      Regions[R.FirstOp] = &R;
+  for (size_t I = 0; I < G.Operators.size(); ++I) {
+    auto R = Regions.find(I);
+    if (R != Regions.end() && R->second->NumOps > 0) {
+      emitRegion(*R->second, Ops, ReportOps);
+      I += R->second->NumOps - 1;
+    } else if (Error E = emitOperator(I, Ops, Functions, ReportOps)) {
       return E;
+    }
+  }
+  if (Opts.Accelerator)
+    for (json::Value &V : ReportOps) {
+      json::Object &O = *V.getAsObject();
+      auto Extra = Opts.Accelerator->OperatorReport.find(
+          static_cast<size_t>(*O.getInteger("index")));
+      if (Extra != Opts.Accelerator->OperatorReport.end())
+        for (const auto &KV : Extra->second)
+          O[KV.first] = KV.second;
+    }
 
   // Inputs and outputs.
   Value::List Inputs, Outputs;
@@ -449,12 +497,22 @@ Error ModelWriter::run(EmittedModel &Out) {
   }
 
   // The files.
-  Expected<KernelFileSet> Kernels = selectKernelFiles(Functions);
+  std::set<std::string> AllFunctions = Functions;
+  if (Opts.Accelerator)
+    AllFunctions.insert(Opts.Accelerator->KernelFunctions.begin(),
+                        Opts.Accelerator->KernelFunctions.end());
+  Expected<KernelFileSet> Kernels = selectKernelFiles(AllFunctions);
   if (!Kernels)
     return Kernels.takeError();
   Value::List Headers;
   for (const std::string &H : Kernels->Headers)
     Headers.push_back(H);
+  if (Opts.Accelerator) {
+    for (const std::string &H : Opts.Accelerator->Headers)
+      Headers.push_back(H);
+    for (const EmittedFile &F : Opts.Accelerator->Files)
+      Kernels->Files.push_back(F);
+  }
 
   std::string Upper = StringRef(Opts.Name).upper();
   tmpl::Bindings B;
@@ -475,6 +533,11 @@ Error ModelWriter::run(EmittedModel &Out) {
   B["SHAPES"] = Value(std::move(Shapes));
   B["ARENA_TENSORS"] = Value(std::move(ArenaTensors));
   B["OPS"] = Value(std::move(Ops));
+  B["OPERATOR_COUNT"] = G.Operators.size();
+  B["ACCELERATOR"] = Opts.Accelerator != nullptr;
+  B["ACCEL_DECLS"] = Opts.Accelerator
+                         ? StringRef(Opts.Accelerator->Declarations).rtrim("\n")
+                         : StringRef();
 
   for (StringRef Name : {"model.c", "model.h"}) {
     std::string TemplateName = (Name + ".in").str();
@@ -526,6 +589,8 @@ Error ModelWriter::run(EmittedModel &Out) {
       IO("inputs", Out.Inputs);
       IO("outputs", Out.Outputs);
       J.attribute("operators", json::Value(std::move(ReportOps)));
+      if (Opts.Accelerator)
+        J.attribute("accelerator", json::Object(Opts.Accelerator->Report));
       J.attributeArray("kernels", [&] {
         for (const std::string &F : Functions)
           J.value(F);
@@ -546,7 +611,7 @@ Error ModelWriter::run(EmittedModel &Out) {
 } // namespace
 
 Expected<EmittedModel> emitModel(const ir::Graph &G, const EmitOptions &Opts) {
-  if (!is_contained(emitTargets(), Opts.Target))
+  if (!Opts.Accelerator && !is_contained(emitTargets(), Opts.Target))
     return makeError(formatv("unknown target '{0}' (known: {1})", Opts.Target,
                              join(emitTargets(), ", ")));
   if (!isCIdentifier(Opts.Name))

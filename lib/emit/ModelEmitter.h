@@ -21,7 +21,10 @@
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/JSON.h"
 
+#include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -31,9 +34,50 @@ namespace emit {
 /// The targets the C emitter can generate code for.
 std::vector<std::string> emitTargets();
 
+/// One generated file.
+struct EmittedFile {
+  std::string Name;
+  std::string Text;
+};
+
+/// Consecutive operators an accelerator's runtime runs instead of reference
+/// kernel calls.
+struct OffloadRegion {
+  /// The operators it replaces: [FirstOp, FirstOp + NumOps).
+  size_t FirstOp = 0;
+  size_t NumOps = 0;
+  /// One line for the comment above the statements.
+  std::string Comment;
+  /// C statements, indented by two spaces, that run them inside model.c's
+  /// invoke(): they read and write the arena through `arena.bytes`, set
+  /// `accel_status` to a non-zero status when the accelerator fails, and add
+  /// its estimated cycles to `accel_cycles`.
+  std::string Call;
+};
+
+/// What a target with an accelerator adds to the emitted model.
+struct Offload {
+  std::vector<OffloadRegion> Regions;
+  /// The memory plan the regions were made for; the emitter uses it.
+  plan::MemoryPlan Plan;
+  /// File-scope C the statements use, placed after the operator parameters.
+  std::string Declarations;
+  /// Headers model.c includes, and files the project gets, besides the
+  /// reference kernels'.
+  std::vector<std::string> Headers;
+  std::vector<EmittedFile> Files;
+  /// Reference kernels the files call.
+  std::set<std::string> KernelFunctions;
+  /// report.json: fields added to operator I's entry, and the value of the
+  /// top-level key "accelerator".
+  std::map<size_t, llvm::json::Object> OperatorReport;
+  llvm::json::Object Report;
+};
+
 /// What to generate.
 struct EmitOptions {
-  /// The target; one of emitTargets().
+  /// The target; one of emitTargets(), or the label of an accelerator's
+  /// target with Accelerator set.
   std::string Target = "ref";
   /// The prefix of every exported symbol (NAME_run, NAME_io, ...); a C
   /// identifier.
@@ -43,12 +87,9 @@ struct EmitOptions {
   std::string ModelFileName;
   /// accelgen's version, for banners and the report.
   std::string GeneratorVersion;
-};
-
-/// One generated file.
-struct EmittedFile {
-  std::string Name;
-  std::string Text;
+  /// The accelerator's part, for a target with one (then Target may be any
+  /// label); null for the CPU alone.
+  const Offload *Accelerator = nullptr;
 };
 
 /// A model input or output as the entry point sees it.

@@ -9,9 +9,11 @@
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
 #include "CompileModel.h"
+#include "Targets.h"
 
 #include "emit/CLiteral.h"
 #include "import/TFLiteImporter.h"
+#include "program/AcceleratorEmit.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -40,7 +42,9 @@ static cl::opt<std::string> CompileModelPath(cl::Positional, cl::Required,
                                              cl::sub(CompileCommand),
                                              cl::cat(category()));
 static cl::opt<std::string>
-    CompileTarget("target", cl::desc("Target to generate code for (ref)"),
+    CompileTarget("target",
+                  cl::desc("Target to generate code for (ref, mdla1.5, "
+                           "mdla2.0, mdla3.0)"),
                   cl::sub(CompileCommand), cl::cat(category()));
 static cl::opt<std::string> CompileOutput("o", cl::desc("Output folder"),
                                           cl::value_desc("dir"),
@@ -59,6 +63,54 @@ static cl::opt<bool> CompileMain(
     cl::sub(CompileCommand), cl::cat(category()));
 
 StringRef toolVersion() { return ACCELGEN_VERSION; }
+
+/// The labels of the accelerator targets the C emitter runs on a functional
+/// model ("mdla1.5").
+static std::vector<std::string> acceleratorLabels() {
+  std::vector<std::string> Labels;
+  for (const std::string &L : knownTargetLabels()) {
+    auto T = resolveTarget(L);
+    if (!T)
+      consumeError(T.takeError());
+    else if (program::hasFunctionalModel(*T->first))
+      Labels.push_back(L);
+  }
+  return Labels;
+}
+
+/// Partitions the model for accelerator target \p Target and prepares what
+/// the emitter adds for it; false after printing an error.
+static bool prepareAccelerator(CompiledModel &C, StringRef Path,
+                               StringRef Target, StringRef Name) {
+  auto T = resolveTarget(Target);
+  if (!T) {
+    reportError(Path, toString(T.takeError()));
+    return false;
+  }
+  auto Cpu = resolveTarget("ref");
+  if (!Cpu) {
+    reportError(Path, toString(Cpu.takeError()));
+    return false;
+  }
+  partition::PartitionOptions Opts;
+  Opts.Cpu = Cpu->first;
+  Expected<program::AcceleratedModel> M = program::buildAcceleratedModel(
+      C.graph(), *T->first, T->second, Opts,
+      "accelgen " + toolVersion().str());
+  if (!M) {
+    reportError(Path, toString(M.takeError()));
+    return false;
+  }
+  C.Accelerated = std::make_shared<program::AcceleratedModel>(std::move(*M));
+  Expected<emit::Offload> O = program::makeOffload(*C.Accelerated, Name);
+  if (!O) {
+    reportError(Path, toString(O.takeError()));
+    return false;
+  }
+  C.Offload = std::make_shared<emit::Offload>(std::move(*O));
+  C.Options.Accelerator = C.Offload.get();
+  return true;
+}
 
 std::optional<CompiledModel> compileModel(StringRef Path, StringRef Target,
                                           StringRef Name) {
@@ -87,7 +139,11 @@ std::optional<CompiledModel> compileModel(StringRef Path, StringRef Target,
   C.Options.Name = Name.str();
   C.Options.ModelFileName = sys::path::filename(Path).str();
   C.Options.GeneratorVersion = ACCELGEN_VERSION;
-  Expected<emit::EmittedModel> E = emit::emitModel(C.graph(), C.Options);
+  if (llvm::is_contained(acceleratorLabels(), Target) &&
+      !prepareAccelerator(C, Path, Target, Name))
+    return std::nullopt;
+  Expected<emit::EmittedModel> E = emit::emitModel(
+      C.Accelerated ? C.Accelerated->Graph : C.graph(), C.Options);
   if (!E) {
     reportError(Path, toString(E.takeError()));
     return std::nullopt;
@@ -134,6 +190,8 @@ int requireOption(const cl::opt<std::string> &Opt, StringRef Command) {
 
 int checkTarget(StringRef Target) {
   std::vector<std::string> Known = emit::emitTargets();
+  for (std::string &L : acceleratorLabels())
+    Known.push_back(std::move(L));
   if (llvm::is_contained(Known, Target))
     return 0;
   return reportError("", formatv("unknown target '{0}' (known: {1})", Target,

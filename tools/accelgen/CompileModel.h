@@ -10,6 +10,7 @@
 
 #include "emit/ModelEmitter.h"
 #include "ir/Graph.h"
+#include "program/ProgramBuilder.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -30,6 +31,10 @@ struct CompiledModel {
   std::unique_ptr<ir::Model> Model;
   emit::EmitOptions Options;
   emit::EmittedModel Emitted;
+  /// For an accelerator target: the partitioned model with its program, and
+  /// what the emitter adds for it (Options.Accelerator points at it).
+  std::shared_ptr<program::AcceleratedModel> Accelerated;
+  std::shared_ptr<emit::Offload> Offload;
 
   const ir::Graph &graph() const { return Model->main(); }
 };
@@ -50,7 +55,8 @@ llvm::Error writeFiles(llvm::StringRef Dir,
 int requireOption(const llvm::cl::opt<std::string> &Opt,
                   llvm::StringRef Command);
 
-/// 0 if \p Target is one the C emitter knows; else prints an error and
+/// 0 if \p Target is one the C emitter knows (ref, or an accelerator with a
+/// functional model: mdla1.5, mdla2.0, mdla3.0); else prints an error and
 /// returns 1.
 int checkTarget(llvm::StringRef Target);
 

@@ -44,7 +44,8 @@ static cl::opt<std::string> RunModel(cl::Positional, cl::Required,
                                      cl::sub(RunCommand), cl::cat(category()));
 static cl::opt<std::string> RunTarget("target",
                                       cl::desc("Target to generate code for "
-                                               "(ref)"),
+                                               "(ref, mdla1.5, mdla2.0, "
+                                               "mdla3.0)"),
                                       cl::sub(RunCommand), cl::cat(category()));
 static cl::opt<std::string>
     RunInputs("inputs",

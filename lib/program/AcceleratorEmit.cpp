@@ -1,0 +1,193 @@
+//===- AcceleratorEmit.cpp - The accelerator's part of an emitted model ---===//
+#include "program/AcceleratorEmit.h"
+
+#include "emit/CLiteral.h"
+#include "emit/EmbeddedFiles.h"
+
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace accelgen {
+namespace emit {
+/// The functional model's sources, lib/program/c/*.{c,h} (embedded at build
+/// time by lib/program/CMakeLists.txt).
+llvm::ArrayRef<EmbeddedFile> mdlaFunctionalFiles();
+} // namespace emit
+
+namespace program {
+
+namespace {
+
+/// \p Bytes as the initializer of a byte array: decimal, lines under 80
+/// columns.
+std::string byteInitializer(llvm::ArrayRef<uint8_t> Bytes) {
+  std::string Out;
+  Out.reserve(Bytes.size() * 4 + Bytes.size() / 16);
+  llvm::raw_string_ostream OS(Out);
+  size_t Column = 0;
+  for (size_t I = 0; I < Bytes.size(); ++I) {
+    std::string Word = std::to_string(Bytes[I]) + ",";
+    if (Column == 0) {
+      OS << "    ";
+      Column = 4;
+    }
+    OS << Word;
+    Column += Word.size();
+    if (Column > 72) {
+      OS << "\n";
+      Column = 0;
+    }
+  }
+  if (Column)
+    OS << "\n";
+  return OS.str();
+}
+
+/// The file-scope C: the program, the scratch memory, the trace hook and
+/// the function each region calls.
+std::string declarations(const Program &P, llvm::ArrayRef<uint8_t> Bytes,
+                         llvm::StringRef Upper, llvm::StringRef Name) {
+  std::string Out;
+  llvm::raw_string_ostream OS(Out);
+  OS << llvm::formatv(
+      "/* The {0}{1} program of the accelerator subgraphs, {2} bytes\n"
+      " * (lib/program/accel_program.fbs), run by the functional model of\n"
+      " * mdla_functional.c. */\n"
+      "static const union {{\n  uint64_t align;\n  uint8_t bytes[{2}];\n}"
+      " accel_program = {{.bytes = {{\n",
+      P.Target, P.Version, Bytes.size());
+  OS << byteInitializer(Bytes) << "}};\n\n";
+  OS << llvm::formatv(
+      "/* The functional model's scratch memory. */\n"
+      "static union {{\n  uint64_t align;\n  uint8_t bytes[{0}];\n}"
+      " accel_scratch;\n\n",
+      std::max<int64_t>(P.ScratchBytes, 1));
+  OS << llvm::formatv("#ifdef {0}_TRACE\n#define ACCEL_TRACE {1}_trace\n"
+                      "#else\n#define ACCEL_TRACE NULL\n#endif\n\n",
+                      Upper, Name);
+  OS << "/* Runs accelerator subgraph `index` on the arena, unless an earlier "
+        "one failed. */\n"
+        "static void accel_run(int32_t index, uint8_t *arena_bytes,\n"
+        "                      size_t arena_size) {\n"
+        "  mdla_memory memory;\n"
+        "  if (accel_status != 0)\n"
+        "    return;\n"
+        "  memory.arena = arena_bytes;\n"
+        "  memory.arena_bytes = arena_size;\n"
+        "  memory.scratch = accel_scratch.bytes;\n"
+        "  memory.scratch_bytes = sizeof(accel_scratch.bytes);\n"
+        "  accel_status = mdla_run_subgraph(accel_program.bytes,\n"
+        "                                   sizeof(accel_program.bytes), "
+        "index,\n"
+        "                                   &memory, ACCEL_TRACE, "
+        "&accel_cycles);\n"
+        "}\n";
+  return OS.str();
+}
+
+} // namespace
+
+llvm::Expected<emit::Offload> makeOffload(const AcceleratedModel &M,
+                                          llvm::StringRef Name) {
+  const Program &P = M.Prog;
+  std::vector<uint8_t> Bytes = writeProgram(P);
+  if (llvm::Expected<Program> Back = readProgram(Bytes); !Back)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "the accelerator program does not check: " +
+                                       llvm::toString(Back.takeError()));
+
+  emit::Offload O;
+  O.Plan = M.Plan;
+  // Without a subgraph there is nothing to run: no program, no functional
+  // model, only the (zero) cycles.
+  if (!P.Subgraphs.empty()) {
+    O.Headers.push_back("mdla_functional.h");
+    for (const emit::EmbeddedFile &F : emit::mdlaFunctionalFiles())
+      O.Files.push_back(
+          {F.Name,
+           (llvm::Twine("/* Copied by accelgen from the MDLA functional model "
+                        "(lib/program/c/") +
+            F.Name + "). */\n" + F.Text)
+               .str()});
+    for (const std::string &K : functionalModelKernels())
+      O.KernelFunctions.insert(K);
+    O.Declarations =
+        declarations(P, Bytes, llvm::StringRef(Name).upper(), Name);
+  }
+
+  const std::string Label = P.Target + P.Version;
+  llvm::json::Array Subgraphs;
+  double Cycles = 0, SwitchCycles = 0;
+  size_t Offloaded = 0, Layers = 0;
+  for (size_t S = 0; S < P.Subgraphs.size(); ++S) {
+    const Subgraph &Sub = P.Subgraphs[S];
+    const auto [First, Count] = M.Regions[S];
+    emit::OffloadRegion R;
+    R.FirstOp = First;
+    R.NumOps = Count;
+    R.Comment = llvm::formatv("operators {0}-{1} run on {2}, subgraph {3} "
+                              "({4} layers)",
+                              First, First + Count - 1, Label, Sub.Index,
+                              Sub.Layers.size())
+                    .str();
+    R.Call = llvm::formatv("  accel_run({0}, arena.bytes, sizeof(arena.bytes));",
+                           S)
+                 .str();
+    O.Regions.push_back(std::move(R));
+
+    size_t Op = First;
+    for (size_t L = 0; L < Sub.Layers.size(); ++L)
+      for (const program::Op &PO : Sub.Layers[L].Ops) {
+        llvm::json::Object Extra{
+            {"device", "accelerator"},
+            {"subgraph", Sub.Index},
+            {"source_index", PO.SourceIndex},
+            {"kernel", PO.Kernel},
+            {"layer", static_cast<int64_t>(L)},
+            {"layer_type", Sub.Layers[L].Type}};
+        Extra["layer_cycles"] = Sub.Layers[L].Cycles
+                                    ? llvm::json::Value(*Sub.Layers[L].Cycles)
+                                    : llvm::json::Value(nullptr);
+        if (PO.ChannelAlign)
+          Extra["channel_align"] = PO.ChannelAlign;
+        O.OperatorReport[Op++] = std::move(Extra);
+      }
+    Cycles += Sub.Cycles + Sub.SwitchCycles;
+    SwitchCycles += Sub.SwitchCycles;
+    Offloaded += Count;
+    Layers += Sub.Layers.size();
+    Subgraphs.push_back(llvm::json::Object{
+        {"index", Sub.Index},
+        {"first_operator", static_cast<int64_t>(First)},
+        {"operators", static_cast<int64_t>(Count)},
+        {"layers", static_cast<int64_t>(Sub.Layers.size())},
+        {"inputs", static_cast<int64_t>(Sub.Inputs.size())},
+        {"outputs", static_cast<int64_t>(Sub.Outputs.size())},
+        {"converted_inputs", static_cast<int64_t>(Sub.ConvertIn.size())},
+        {"converted_outputs", static_cast<int64_t>(Sub.ConvertOut.size())},
+        {"cycles", Sub.Cycles},
+        {"switch_cycles", Sub.SwitchCycles},
+        {"scratch_bytes", Sub.ScratchBytes}});
+  }
+  for (size_t I = 0; I < M.Graph.Operators.size(); ++I)
+    if (!O.OperatorReport.count(I))
+      O.OperatorReport[I] = llvm::json::Object{
+          {"device", "cpu"}, {"subgraph", -1}, {"source_index", M.SourceIndex[I]}};
+
+  O.Report = llvm::json::Object{
+      {"target", Label},
+      {"functional_model", "mdla_functional.c"},
+      {"program_bytes", static_cast<int64_t>(Bytes.size())},
+      {"scratch_bytes", P.ScratchBytes},
+      {"operators_offloaded", static_cast<int64_t>(Offloaded)},
+      {"operators", static_cast<int64_t>(M.Graph.Operators.size())},
+      {"layers", static_cast<int64_t>(Layers)},
+      {"subgraph_count", static_cast<int64_t>(P.Subgraphs.size())},
+      {"estimated_cycles", Cycles},
+      {"switch_cycles", SwitchCycles},
+      {"subgraphs", std::move(Subgraphs)}};
+  return O;
+}
+
+} // namespace program
+} // namespace accelgen

@@ -1,0 +1,399 @@
+//===- ProgramBuilder.cpp - A partitioned model as an accelerator program -===//
+//
+// The steps: the execution order (the partitioned graph's operators, each
+// replaced by the input operators it stands for), its memory plan, then one
+// program subgraph per accelerator subgraph: its tensors in the order the
+// layers first use them, what the device stores differently (converted
+// types, the scratch copies of converted inputs, layouts), the layers with
+// their kernel calls, and the scratch memory the functional model will need
+// for them, computed the way it allocates it.
+//
+//===----------------------------------------------------------------------===//
+#include "program/ProgramBuilder.h"
+
+#include "ir/Verifier.h"
+#include "kernels/KernelParams.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace accelgen {
+namespace program {
+
+namespace {
+
+llvm::Error failure(const llvm::Twine &Msg) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), Msg);
+}
+
+int64_t align16(int64_t V) { return (V + 15) / 16 * 16; }
+
+/// The bytes of \p T with its last dimension rounded up to \p Align.
+int64_t paddedBytes(const Tensor &T, int32_t Align) {
+  if (T.Shape.empty() || Align <= 0)
+    return T.Bytes;
+  int64_t Last = T.Shape.back();
+  if (Last == 0)
+    return 0;
+  int64_t Padded = (Last + Align - 1) / Align * Align;
+  return T.Bytes / Last * Padded;
+}
+
+/// Builds the program subgraphs of one accelerated model.
+class Builder {
+public:
+  Builder(AcceleratedModel &M, const ir::Graph &Input,
+          const target::TargetInfo &T, unsigned Version, DeviceRules Rules)
+      : M(M), Input(Input), T(T), Version(Version), Rules(std::move(Rules)) {}
+
+  llvm::Error run(llvm::StringRef Generator);
+
+private:
+  llvm::Error executionOrder();
+  llvm::Error buildSubgraph(size_t Index);
+  int32_t local(Subgraph &S, int32_t GraphTensor);
+  void assignMemory(Subgraph &S, const std::set<int32_t> &Written);
+  int64_t scratchFor(const Subgraph &S) const;
+
+  AcceleratedModel &M;
+  const ir::Graph &Input;
+  const target::TargetInfo &T;
+  unsigned Version;
+  DeviceRules Rules;
+  std::vector<std::string> Known = functionalModelKernels();
+  /// Graph tensor to its index in the current subgraph's tensors.
+  std::map<int32_t, int32_t> Local;
+  /// Graph tensor to its program buffer.
+  std::map<int32_t, int32_t> BufferOf;
+};
+
+llvm::Error Builder::executionOrder() {
+  const partition::PartitionResult &R = M.Partition;
+  std::vector<bool> Seen(Input.Operators.size(), false);
+  for (size_t I = 0; I < R.Ops.size(); ++I) {
+    const partition::PlacedOp &P = R.Ops[I];
+    if (P.Sources.empty())
+      return failure(llvm::formatv(
+          "operator {0} ({1}) of the partitioned graph was inserted by {2}'s "
+          "quantization rules; it changes the arithmetic, and the functional "
+          "model runs the input model's operators only",
+          I, P.Type, R.Target));
+    for (int64_t S : P.Sources) {
+      if (S < 0 || static_cast<size_t>(S) >= Seen.size() || Seen[S])
+        return failure(llvm::formatv("operator {0} of the partitioned graph "
+                                     "names input operator {1} twice or out "
+                                     "of range",
+                                     I, S));
+      Seen[S] = true;
+      M.SourceIndex.push_back(S);
+    }
+  }
+  if (M.SourceIndex.size() != Input.Operators.size())
+    return failure("the partitioned graph does not stand for every operator "
+                   "of the input graph");
+
+  M.Graph = Input;
+  M.Graph.Operators.clear();
+  for (int64_t S : M.SourceIndex)
+    M.Graph.Operators.push_back(Input.Operators[S]);
+
+  // Every operator must come after the producers of what it reads.
+  std::set<int32_t> Produced, Written;
+  for (const ir::Operator &Op : Input.Operators)
+    Produced.insert(Op.Outputs.begin(), Op.Outputs.end());
+  for (size_t I = 0; I < M.Graph.Operators.size(); ++I) {
+    const ir::Operator &Op = M.Graph.Operators[I];
+    for (int32_t In : Op.Inputs)
+      if (In >= 0 && Produced.count(In) && !Written.count(In))
+        return failure(llvm::formatv("input operator {0} ({1}) would run "
+                                     "before the operator writing tensor {2}",
+                                     M.SourceIndex[I], Op.Type, In));
+    Written.insert(Op.Outputs.begin(), Op.Outputs.end());
+  }
+  return llvm::Error::success();
+}
+
+int32_t Builder::local(Subgraph &S, int32_t Id) {
+  if (Id < 0)
+    return -1;
+  auto [It, New] = Local.try_emplace(Id, static_cast<int32_t>(S.Tensors.size()));
+  if (!New)
+    return It->second;
+  const ir::Tensor &G = M.Graph.tensor(Id);
+  Tensor Ten;
+  Ten.Id = Id;
+  Ten.Name = G.Name;
+  Ten.Type = Ten.DeviceType = G.Type;
+  Ten.Shape = G.Shape;
+  Ten.Quant = G.Quant;
+  Ten.Bytes = G.byteSize();
+  if (G.IsConstant) {
+    Ten.Where = Memory::Constant;
+    auto [B, NewBuffer] =
+        BufferOf.try_emplace(Id, static_cast<int32_t>(M.Prog.Buffers.size()));
+    if (NewBuffer)
+      M.Prog.Buffers.push_back(G.Data);
+    Ten.Buffer = B->second;
+  } else {
+    // Checked by the caller: every non-constant operand has a buffer.
+    Ten.ArenaOffset = M.Plan.find(Id)->Offset;
+    const bool Asymmetric = G.Quant && !G.Quant->isPerChannel() &&
+                            G.Quant->zeroPoint() != 0;
+    if (Rules.AsymmetricInt8AsUInt8 && G.Type == ir::DType::I8 && Asymmetric) {
+      Ten.DeviceType = ir::DType::U8;
+      Ten.DeviceQuant = G.Quant;
+      Ten.DeviceQuant->ZeroPoints.front() += 128;
+    }
+  }
+  S.Tensors.push_back(std::move(Ten));
+  return It->second;
+}
+
+/// Converted inputs get scratch copies; a view sharing their bytes (the
+/// plan's aliases) shares the copy.
+void Builder::assignMemory(Subgraph &S, const std::set<int32_t> &Written) {
+  int64_t Offset = 0;
+  for (int32_t I : S.Inputs) {
+    Tensor &Ten = S.Tensors[I];
+    if (!Ten.isConverted())
+      continue;
+    Ten.Where = Memory::Scratch;
+    Ten.DeviceOffset = Offset;
+    Offset = align16(Offset + Ten.Bytes);
+    S.ConvertIn.push_back(I);
+  }
+  for (Tensor &Ten : S.Tensors) {
+    if (Ten.Where == Memory::Constant || !Written.count(Ten.Id))
+      continue;
+    const plan::Buffer *B = M.Plan.find(Ten.Id);
+    if (B->AliasOf < 0)
+      continue;
+    auto Root = Local.find(B->AliasOf);
+    if (Root == Local.end() || S.Tensors[Root->second].Where != Memory::Scratch)
+      continue;
+    Ten.Where = Memory::Scratch;
+    Ten.DeviceOffset = S.Tensors[Root->second].DeviceOffset;
+  }
+  // Outputs stored converted go back to the model's type, once per buffer.
+  std::set<int64_t> Done;
+  for (int32_t I : S.Outputs)
+    if (S.Tensors[I].isConverted() && Done.insert(S.Tensors[I].ArenaOffset).second)
+      S.ConvertOut.push_back(I);
+}
+
+/// The scratch memory the functional model takes for \p S: the converted
+/// inputs' copies, then per operator its temporaries, allocated as
+/// mdla_functional.c does (each at the next multiple of 16).
+int64_t Builder::scratchFor(const Subgraph &S) const {
+  int64_t Base = 0;
+  for (const Tensor &Ten : S.Tensors)
+    if (Ten.Where == Memory::Scratch)
+      Base = std::max(Base, Ten.DeviceOffset + Ten.Bytes);
+  int64_t Most = Base;
+  for (const Layer &L : S.Layers)
+    for (const Op &O : L.Ops) {
+      int64_t Top = Base;
+      auto Alloc = [&](int64_t Bytes) { Top = align16(Top) + Bytes; };
+      const Tensor &Out = S.Tensors[O.Outputs.front()];
+      const Tensor &In0 = S.Tensors[O.Inputs.front()];
+      const bool Skip =
+          std::holds_alternative<kernels::ReshapeParams>(O.Params) &&
+          In0.Where == Out.Where &&
+          (In0.Where == Memory::Scratch ? In0.DeviceOffset == Out.DeviceOffset
+                                        : In0.ArenaOffset == Out.ArenaOffset);
+      if (!Skip)
+        for (size_t I = 0; I < O.Inputs.size(); ++I) {
+          if (O.Inputs[I] < 0)
+            continue;
+          const Tensor &In = S.Tensors[O.Inputs[I]];
+          if (I == 0 && O.ChannelAlign)
+            Alloc(paddedBytes(In, O.ChannelAlign));
+          else if (In.isConverted())
+            Alloc(In.Bytes);
+        }
+      if (O.ChannelAlign && !Skip)
+        Alloc(paddedBytes(Out, O.ChannelAlign));
+      if (Skip && Out.isConverted())
+        Alloc(Out.Bytes);
+      Most = std::max(Most, Top);
+    }
+  return align16(Most);
+}
+
+/// True when \p Params computes each channel (the last dimension) on its
+/// own, so padding channels changes no result: pools, and MEAN over other
+/// axes.
+bool channelWise(const kernels::AnyParams &Params, size_t Rank) {
+  if (std::holds_alternative<ref_pool2d_params>(Params))
+    return Rank == 4;
+  if (const auto *P = std::get_if<ref_mean_params>(&Params))
+    return Rank >= 1 && Rank <= 4 && !((P->axis_mask >> (Rank - 1)) & 1u);
+  return false;
+}
+
+llvm::Error Builder::buildSubgraph(size_t Index) {
+  const partition::PartitionResult &R = M.Partition;
+  const partition::Subgraph &PS = R.Subgraphs[Index];
+  const auto [First, Count] = M.Regions[Index];
+  Subgraph S;
+  S.Index = static_cast<int32_t>(Index);
+  S.Cycles = PS.Cycles;
+  S.SwitchCycles = PS.SwitchCycles;
+  Local.clear();
+
+  std::set<int32_t> Written;
+  std::map<int32_t, int32_t> WriterLayer; // graph tensor -> layer
+  std::map<int32_t, std::set<std::string>> Users; // graph tensor -> op types
+  size_t Pos = First;
+  for (size_t OpIndex : PS.Ops) {
+    const partition::PlacedOp &P = R.Ops[OpIndex];
+    Layer L;
+    L.Type = P.Type;
+    L.SourceType = P.SourceType;
+    L.Index = static_cast<int32_t>(OpIndex);
+    L.Cycles = P.Cycles;
+    for (size_t K = 0; K < P.Sources.size(); ++K, ++Pos) {
+      const ir::Operator &Op = M.Graph.Operators[Pos];
+      const int64_t Source = M.SourceIndex[Pos];
+      auto Unsupported = [&](const llvm::Twine &Why) {
+        return failure(llvm::formatv("operator {0} ({1}) cannot run on {2}'s "
+                                     "functional model: {3}",
+                                     Source, Op.Type, R.Target, Why.str()));
+      };
+      llvm::Expected<kernels::KernelCall> Call =
+          kernels::computeKernelCall(M.Graph, Op);
+      if (!Call)
+        return Unsupported(llvm::toString(Call.takeError()));
+      if (!llvm::is_contained(Known, Call->Function))
+        return Unsupported("it has no kernel " + Call->Function);
+      if (Op.Outputs.size() != 1 || Op.Outputs[0] < 0)
+        return Unsupported("it does not have exactly one result");
+      for (int32_t In : Call->DataInputs)
+        if (In >= 0 && !M.Graph.tensor(In).IsConstant && !M.Plan.find(In))
+          return Unsupported(llvm::formatv("tensor {0} has no data", In));
+      if (!M.Plan.find(Op.Outputs[0]))
+        return Unsupported("its result is not in working memory");
+
+      program::Op O;
+      O.SourceIndex = static_cast<int32_t>(Source);
+      O.Type = Op.Type;
+      O.Kernel = Call->Function;
+      O.Params = std::move(Call->Params);
+      for (int32_t In : Call->DataInputs) {
+        O.Inputs.push_back(local(S, In));
+        if (In >= 0)
+          Users[In].insert(Op.Type);
+      }
+      const int32_t Out = Op.Outputs[0];
+      O.Outputs.push_back(local(S, Out));
+      Users[Out].insert(Op.Type);
+      Written.insert(Out);
+      WriterLayer[Out] = static_cast<int32_t>(S.Layers.size());
+      S.Tensors[O.Outputs[0]].Layer = static_cast<int32_t>(S.Layers.size());
+
+      // 16C operators compute on channels padded to 16 bytes.
+      const ir::Tensor &In0 = M.Graph.tensor(Call->DataInputs.front());
+      if (Rules.SixteenCOnly && Rules.SixteenCOnly(Op.Type) &&
+          channelWise(O.Params, In0.Shape.size()) &&
+          M.Graph.tensor(Out).Shape.size() >= 1 &&
+          M.Graph.tensor(Out).Shape.back() == In0.Shape.back())
+        O.ChannelAlign = static_cast<int32_t>(16 / ir::dtypeSize(In0.Type));
+      L.Ops.push_back(std::move(O));
+    }
+    S.Layers.push_back(std::move(L));
+  }
+
+  // Inputs, outputs, fused intermediates, layouts.
+  std::map<int32_t, std::set<int32_t>> ReaderLayers; // inside the region
+  std::set<int32_t> ReadOutside;
+  for (size_t I = 0; I < M.Graph.Operators.size(); ++I) {
+    const bool Inside = I >= First && I < First + Count;
+    for (int32_t In : M.Graph.Operators[I].Inputs)
+      if (In >= 0 && !Inside)
+        ReadOutside.insert(In);
+  }
+  for (size_t L = 0; L < S.Layers.size(); ++L)
+    for (const Op &O : S.Layers[L].Ops)
+      for (int32_t In : O.Inputs)
+        if (In >= 0)
+          ReaderLayers[S.Tensors[In].Id].insert(static_cast<int32_t>(L));
+  for (size_t I = 0; I < S.Tensors.size(); ++I) {
+    Tensor &Ten = S.Tensors[I];
+    const int32_t Id = Ten.Id;
+    const bool GraphOutput = llvm::is_contained(M.Graph.Outputs, Id);
+    if (Ten.Where != Memory::Constant && !Written.count(Id))
+      S.Inputs.push_back(static_cast<int32_t>(I));
+    if (Written.count(Id) && (GraphOutput || ReadOutside.count(Id)))
+      S.Outputs.push_back(static_cast<int32_t>(I));
+    if (Written.count(Id) && !GraphOutput && !ReadOutside.count(Id)) {
+      const std::set<int32_t> &Readers = ReaderLayers[Id];
+      Ten.Internal = !Readers.empty() && Readers.size() == 1 &&
+                     *Readers.begin() == WriterLayer[Id];
+    }
+    if (Ten.Where != Memory::Constant && Ten.Shape.size() == 4) {
+      bool Only16C = false;
+      for (const std::string &Type : Users[Id])
+        Only16C |= Rules.SixteenCOnly && Rules.SixteenCOnly(Type);
+      Ten.TensorLayout =
+          !Only16C && Ten.Shape[3] <= 4 ? Layout::C4 : Layout::C16;
+    }
+  }
+  assignMemory(S, Written);
+  S.ScratchBytes = scratchFor(S);
+  M.Prog.ScratchBytes = std::max(M.Prog.ScratchBytes, S.ScratchBytes);
+  M.Prog.Subgraphs.push_back(std::move(S));
+  return llvm::Error::success();
+}
+
+llvm::Error Builder::run(llvm::StringRef Generator) {
+  if (llvm::Error E = executionOrder())
+    return E;
+  M.Plan = plan::planMemory(M.Graph);
+  std::vector<std::string> Problems = plan::verifyPlan(M.Graph, M.Plan);
+  if (!Problems.empty())
+    return failure("the memory plan is unsound: " + Problems.front());
+
+  // The operators of each subgraph, consecutive in the execution order.
+  std::vector<size_t> Start(M.Partition.Ops.size() + 1, 0);
+  for (size_t I = 0; I < M.Partition.Ops.size(); ++I)
+    Start[I + 1] = Start[I] + M.Partition.Ops[I].Sources.size();
+  for (const partition::Subgraph &S : M.Partition.Subgraphs)
+    M.Regions.push_back({Start[S.Ops.front()],
+                         Start[S.Ops.back() + 1] - Start[S.Ops.front()]});
+
+  M.Prog.Target = T.name();
+  M.Prog.Version = T.versions().at(Version);
+  M.Prog.Generator = Generator.str();
+  M.Prog.ArenaBytes = M.Plan.ArenaBytes;
+  for (size_t I = 0; I < M.Partition.Subgraphs.size(); ++I)
+    if (llvm::Error E = buildSubgraph(I))
+      return E;
+  return llvm::Error::success();
+}
+
+} // namespace
+
+llvm::Expected<AcceleratedModel>
+buildAcceleratedModel(const ir::Graph &G, const target::TargetInfo &T,
+                      unsigned Version, const partition::PartitionOptions &Opts,
+                      llvm::StringRef Generator) {
+  // The memory planner and the kernels' parameter code assume a well-formed
+  // graph.
+  std::vector<std::string> Problems = ir::verifyGraph(G);
+  if (!Problems.empty())
+    return failure("the graph is malformed: " + Problems.front());
+  AcceleratedModel M;
+  M.Partition = partition::partition(G, T, Version, Opts);
+  Builder B(M, G, T, Version, deviceRules(T, Version));
+  if (llvm::Error E = B.run(Generator))
+    return std::move(E);
+  return M;
+}
+
+} // namespace program
+} // namespace accelgen

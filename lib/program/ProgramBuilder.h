@@ -1,0 +1,78 @@
+//===- ProgramBuilder.h - A partitioned model as an accelerator program -*- C++ -*-===//
+//
+// Turns a model partitioned for an accelerator into what the emitted C
+// runs: the input graph with its operators in execution order (the
+// partitioned graph's order, each fused group's operators together), one
+// memory plan for all of it, and the accelerator program whose subgraphs
+// stand for the runs of operators the partitioner placed on the accelerator.
+//
+// A layer lists the input model's operators it replaced (PlacedOp::Sources),
+// each with the reference kernel and parameters that compute it, taken from
+// the input graph: a fused operator's own attributes merge its members' and
+// cannot be run. Every operator's result has its place in the plan, fused
+// intermediates included, so layer dumps see every operator.
+//
+// What the device stores differently is decided by DeviceRules: which
+// operators compute in the 16C layout only, and whether asymmetric int8 is
+// stored as uint8 (mdla1.5).
+//
+//===----------------------------------------------------------------------===//
+#ifndef ACCELGEN_PROGRAM_PROGRAMBUILDER_H
+#define ACCELGEN_PROGRAM_PROGRAMBUILDER_H
+
+#include "partition/Partitioner.h"
+#include "plan/MemoryPlan.h"
+#include "program/Program.h"
+
+#include "llvm/Support/Error.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace accelgen {
+namespace program {
+
+/// What an accelerator version stores or computes differently from the model.
+struct DeviceRules {
+  /// True for operator types that run in the 16C layout only.
+  std::function<bool(llvm::StringRef OpType)> SixteenCOnly;
+  /// Asymmetric int8 activations are stored as asymmetric uint8.
+  bool AsymmetricInt8AsUInt8 = false;
+};
+
+/// The rules of a target version: MDLA's for the "mdla" target, none for
+/// others.
+DeviceRules deviceRules(const target::TargetInfo &T, unsigned Version);
+
+/// Target names whose programs the functional model runs.
+bool hasFunctionalModel(const target::TargetInfo &T);
+
+/// A model ready to emit for an accelerator.
+struct AcceleratedModel {
+  /// The input graph, operators in execution order.
+  ir::Graph Graph;
+  /// For each operator of Graph, its index in the input graph.
+  std::vector<int64_t> SourceIndex;
+  partition::PartitionResult Partition;
+  plan::MemoryPlan Plan;
+  Program Prog;
+  /// For each program subgraph, the operators of Graph it runs:
+  /// [first, first + count).
+  std::vector<std::pair<size_t, size_t>> Regions;
+};
+
+/// Partitions \p G for version \p Version of \p T (with \p Opts) and builds
+/// the program. Fails, naming the operator, when the result cannot be run
+/// exactly: an operator the partitioner inserted (the functional model runs
+/// the input model's operators), one without a reference kernel, or a kernel
+/// the functional model lacks.
+llvm::Expected<AcceleratedModel>
+buildAcceleratedModel(const ir::Graph &G, const target::TargetInfo &T,
+                      unsigned Version, const partition::PartitionOptions &Opts,
+                      llvm::StringRef Generator);
+
+} // namespace program
+} // namespace accelgen
+
+#endif // ACCELGEN_PROGRAM_PROGRAMBUILDER_H

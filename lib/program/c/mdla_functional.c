@@ -1,0 +1,1517 @@
+/*===- mdla_functional.c - A functional model of the MDLA accelerator -----===*
+ *
+ * Three parts: a bounds-checked reader for the accelerator program's
+ * FlatBuffers (tables, scalars, vectors, strings; field numbers follow the
+ * order of lib/program/accel_program.fbs), the decoding of one operator
+ * (tensors, kernel, parameters, and the checks that make the kernel's view of
+ * memory safe), and the execution of a subgraph (conversions, 16C padding,
+ * kernel calls, traces, cycles). Errors are sticky in the reader: the first
+ * one is kept and every later read returns a default, so the code checks the
+ * status at a few points rather than after every read.
+ *
+ *===----------------------------------------------------------------------===*/
+#include "mdla_functional.h"
+
+#include "ref_activations.h"
+#include "ref_concat.h"
+#include "ref_conv.h"
+#include "ref_depthwise_conv.h"
+#include "ref_elementwise.h"
+#include "ref_fully_connected.h"
+#include "ref_pad.h"
+#include "ref_pooling.h"
+#include "ref_quantize.h"
+#include "ref_reduce.h"
+#include "ref_reshape.h"
+#include "ref_softmax.h"
+#include "ref_strided_slice.h"
+#include "ref_transpose.h"
+
+#include <string.h>
+
+/*===----------------------------------------------------------------------===*
+ * The FlatBuffers reader
+ *===----------------------------------------------------------------------===*/
+
+typedef struct reader {
+  const uint8_t *p;
+  size_t n;
+  int status;
+} reader;
+
+static void fail(reader *r, int status) {
+  if (r->status == MDLA_OK)
+    r->status = status;
+}
+
+/* The bytes [pos, pos + size) are inside the buffer. */
+static int in_buffer(reader *r, size_t pos, size_t size) {
+  if (pos > r->n || r->n - pos < size) {
+    fail(r, MDLA_ERR_PROGRAM);
+    return 0;
+  }
+  return 1;
+}
+
+static uint32_t rd_u32(reader *r, size_t pos) {
+  uint32_t v = 0;
+  if (in_buffer(r, pos, 4))
+    memcpy(&v, r->p + pos, 4);
+  return v;
+}
+
+static uint16_t rd_u16(reader *r, size_t pos) {
+  uint16_t v = 0;
+  if (in_buffer(r, pos, 2))
+    memcpy(&v, r->p + pos, 2);
+  return v;
+}
+
+/* A table: its position, its vtable's position and both sizes; pos 0 is an
+ * absent table (no table can start at 0, where the root offset is). */
+typedef struct fb_table {
+  size_t pos, vt;
+  uint32_t vt_len, len;
+} fb_table;
+
+static fb_table fb_table_at(reader *r, size_t pos) {
+  fb_table t = {0, 0, 0, 0};
+  int64_t vt;
+  if (r->status || pos == 0)
+    return t;
+  vt = (int64_t)pos - (int64_t)(int32_t)rd_u32(r, pos);
+  if (vt < 0 || (uint64_t)vt >= r->n) {
+    fail(r, MDLA_ERR_PROGRAM);
+    return t;
+  }
+  t.vt = (size_t)vt;
+  t.vt_len = rd_u16(r, t.vt);
+  t.len = rd_u16(r, t.vt + 2);
+  if (r->status || t.vt_len < 4 || (t.vt_len & 1u) ||
+      !in_buffer(r, t.vt, t.vt_len) || t.len < 4 || !in_buffer(r, pos, t.len))
+    return t;
+  t.pos = pos;
+  return t;
+}
+
+/* The position of field `id` holding `size` bytes, or 0 when absent. */
+static size_t fb_field(reader *r, const fb_table *t, int id, size_t size) {
+  const size_t vo = 4 + 2 * (size_t)id;
+  uint16_t o;
+  if (r->status || !t->pos || vo + 2 > t->vt_len)
+    return 0;
+  o = rd_u16(r, t->vt + vo);
+  if (!o)
+    return 0;
+  if ((size_t)o + size > t->len) {
+    fail(r, MDLA_ERR_PROGRAM);
+    return 0;
+  }
+  return t->pos + o;
+}
+
+#define FB_SCALAR(name, type)                                                  \
+  static type name(reader *r, const fb_table *t, int id, type def) {           \
+    type v = def;                                                              \
+    size_t p = fb_field(r, t, id, sizeof(type));                               \
+    if (p)                                                                     \
+      memcpy(&v, r->p + p, sizeof(type));                                      \
+    return v;                                                                  \
+  }
+FB_SCALAR(fb_i8, int8_t)
+FB_SCALAR(fb_u8, uint8_t)
+FB_SCALAR(fb_i16, int16_t)
+FB_SCALAR(fb_i32, int32_t)
+FB_SCALAR(fb_u32, uint32_t)
+FB_SCALAR(fb_i64, int64_t)
+FB_SCALAR(fb_u64, uint64_t)
+FB_SCALAR(fb_f32, float)
+FB_SCALAR(fb_f64, double)
+#undef FB_SCALAR
+
+/* The target of the offset in field `id`, or 0 when absent. */
+static size_t fb_ref(reader *r, size_t at) {
+  uint32_t off;
+  if (!at)
+    return 0;
+  off = rd_u32(r, at);
+  if (r->status)
+    return 0;
+  if (off == 0 || off > r->n - at) {
+    fail(r, MDLA_ERR_PROGRAM);
+    return 0;
+  }
+  return at + off;
+}
+
+static fb_table fb_sub(reader *r, const fb_table *t, int id) {
+  return fb_table_at(r, fb_ref(r, fb_field(r, t, id, 4)));
+}
+
+/* A vector (or string): where its elements start and how many there are. */
+typedef struct fb_vec {
+  size_t data;
+  uint32_t len;
+} fb_vec;
+
+static fb_vec fb_vector_at(reader *r, size_t pos, size_t elem) {
+  fb_vec v = {0, 0};
+  uint32_t len;
+  if (!pos)
+    return v;
+  len = rd_u32(r, pos);
+  if (r->status)
+    return v;
+  if ((size_t)len > (r->n - pos - 4) / elem) {
+    fail(r, MDLA_ERR_PROGRAM);
+    return v;
+  }
+  v.data = pos + 4;
+  v.len = len;
+  return v;
+}
+
+static fb_vec fb_vector(reader *r, const fb_table *t, int id, size_t elem) {
+  return fb_vector_at(r, fb_ref(r, fb_field(r, t, id, 4)), elem);
+}
+
+static int32_t vec_i32(reader *r, fb_vec v, uint32_t i) {
+  int32_t x = 0;
+  if (i < v.len && in_buffer(r, v.data + 4 * (size_t)i, 4))
+    memcpy(&x, r->p + v.data + 4 * (size_t)i, 4);
+  return x;
+}
+
+static fb_table vec_table(reader *r, fb_vec v, uint32_t i) {
+  fb_table none = {0, 0, 0, 0};
+  if (i >= v.len) {
+    fail(r, MDLA_ERR_PROGRAM);
+    return none;
+  }
+  return fb_table_at(r, fb_ref(r, v.data + 4 * (size_t)i));
+}
+
+/* A vector of int32 or float used in place: non-null, aligned, and of
+ * exactly `expected` elements. */
+static const void *vec_in_place(reader *r, fb_vec v, uint32_t expected) {
+  if (r->status)
+    return NULL;
+  if (v.len != expected || ((uintptr_t)(r->p + v.data) & 3u)) {
+    fail(r, MDLA_ERR_PROGRAM);
+    return NULL;
+  }
+  return r->p + v.data;
+}
+
+/* True if the string `v` is `s`. */
+static int str_eq(reader *r, fb_vec v, const char *s) {
+  const size_t n = strlen(s);
+  return !r->status && v.len == n && memcmp(r->p + v.data, s, n) == 0;
+}
+
+/*===----------------------------------------------------------------------===*
+ * Field numbers (the order of accel_program.fbs; a union takes two)
+ *===----------------------------------------------------------------------===*/
+
+enum { P_SUBGRAPHS = 3, P_BUFFERS = 4 };
+enum { B_DATA = 0 };
+enum {
+  S_TENSORS = 1,
+  S_INPUTS = 2,
+  S_OUTPUTS = 3,
+  S_CONVERT_IN = 4,
+  S_CONVERT_OUT = 5,
+  S_LAYERS = 6,
+  S_SWITCH_CYCLES = 8,
+  S_SCRATCH_BYTES = 9
+};
+enum { L_OPS = 3, L_CYCLES = 4 };
+enum {
+  O_SOURCE_INDEX = 0,
+  O_KERNEL = 2,
+  O_PARAMS_TYPE = 3,
+  O_PARAMS = 4,
+  O_INPUTS = 5,
+  O_OUTPUTS = 6,
+  O_CHANNEL_ALIGN = 7
+};
+enum {
+  T_ID = 0,
+  T_DTYPE = 2,
+  T_SHAPE = 3,
+  T_DEVICE_DTYPE = 5,
+  T_BYTES = 8,
+  T_ARENA_OFFSET = 9,
+  T_MEMORY = 10,
+  T_DEVICE_OFFSET = 11,
+  T_BUFFER = 12
+};
+
+/* Element types and memories, as in the schema. */
+enum { DT_I8, DT_U8, DT_I16, DT_I32, DT_I64, DT_F16, DT_F32, DT_BOOL };
+#define DT_ANY (-1)
+enum { MEM_ARENA, MEM_SCRATCH, MEM_CONSTANT };
+
+static size_t dtype_size(int t) {
+  switch (t) {
+  case DT_I8:
+  case DT_U8:
+  case DT_BOOL:
+    return 1;
+  case DT_I16:
+  case DT_F16:
+    return 2;
+  case DT_I32:
+  case DT_F32:
+    return 4;
+  case DT_I64:
+    return 8;
+  default:
+    return 0;
+  }
+}
+
+/*===----------------------------------------------------------------------===*
+ * The kernels
+ *===----------------------------------------------------------------------===*/
+
+/* Operator families: one parameter table (the schema's union member, in
+ * order from 1) and one call shape each. */
+enum {
+  FAM_CONV = 1,
+  FAM_DW,
+  FAM_FC,
+  FAM_POOL,
+  FAM_EW,
+  FAM_SOFTMAX,
+  FAM_QUANT,
+  FAM_DEQUANT,
+  FAM_REQUANT,
+  FAM_RELU,
+  FAM_LEAKY,
+  FAM_HSWISH,
+  FAM_SIGMOID,
+  FAM_PAD,
+  FAM_CONCAT,
+  FAM_MEAN,
+  FAM_TRANSPOSE,
+  FAM_SLICE,
+  FAM_RESHAPE
+};
+
+/* Every kernel: name, family, the element types of its data input, weights
+ * (input 1, also the second operand of a binary operator), bias (input 2)
+ * and result, and the same as C types. DT_ANY: kernels that move bytes. */
+#define MDLA_KERNELS(X)                                                        \
+  X(ref_conv2d_i8_per_channel, CONV, I8, I8, I32, I8, int8_t, int8_t,          \
+    int32_t, int8_t)                                                           \
+  X(ref_conv2d_i8, CONV, I8, I8, I32, I8, int8_t, int8_t, int32_t, int8_t)     \
+  X(ref_conv2d_u8, CONV, U8, U8, I32, U8, uint8_t, uint8_t, int32_t, uint8_t)  \
+  X(ref_conv2d_f32, CONV, F32, F32, F32, F32, float, float, float, float)      \
+  X(ref_depthwise_conv2d_i8_per_channel, DW, I8, I8, I32, I8, int8_t, int8_t,  \
+    int32_t, int8_t)                                                           \
+  X(ref_depthwise_conv2d_i8, DW, I8, I8, I32, I8, int8_t, int8_t, int32_t,     \
+    int8_t)                                                                    \
+  X(ref_depthwise_conv2d_u8, DW, U8, U8, I32, U8, uint8_t, uint8_t, int32_t,   \
+    uint8_t)                                                                   \
+  X(ref_depthwise_conv2d_f32, DW, F32, F32, F32, F32, float, float, float,     \
+    float)                                                                     \
+  X(ref_fully_connected_i8, FC, I8, I8, I32, I8, int8_t, int8_t, int32_t,      \
+    int8_t)                                                                    \
+  X(ref_fully_connected_i8_per_channel, FC, I8, I8, I32, I8, int8_t, int8_t,   \
+    int32_t, int8_t)                                                           \
+  X(ref_fully_connected_u8, FC, U8, U8, I32, U8, uint8_t, uint8_t, int32_t,    \
+    uint8_t)                                                                   \
+  X(ref_fully_connected_f32, FC, F32, F32, F32, F32, float, float, float,      \
+    float)                                                                     \
+  X(ref_average_pool2d_i8, POOL, I8, ANY, ANY, I8, int8_t, void, void, int8_t) \
+  X(ref_average_pool2d_u8, POOL, U8, ANY, ANY, U8, uint8_t, void, void,        \
+    uint8_t)                                                                   \
+  X(ref_average_pool2d_f32, POOL, F32, ANY, ANY, F32, float, void, void,       \
+    float)                                                                     \
+  X(ref_max_pool2d_i8, POOL, I8, ANY, ANY, I8, int8_t, void, void, int8_t)     \
+  X(ref_max_pool2d_u8, POOL, U8, ANY, ANY, U8, uint8_t, void, void, uint8_t)   \
+  X(ref_max_pool2d_f32, POOL, F32, ANY, ANY, F32, float, void, void, float)    \
+  X(ref_add_i8, EW, I8, I8, ANY, I8, int8_t, int8_t, void, int8_t)             \
+  X(ref_add_u8, EW, U8, U8, ANY, U8, uint8_t, uint8_t, void, uint8_t)          \
+  X(ref_add_f32, EW, F32, F32, ANY, F32, float, float, void, float)            \
+  X(ref_sub_i8, EW, I8, I8, ANY, I8, int8_t, int8_t, void, int8_t)             \
+  X(ref_sub_u8, EW, U8, U8, ANY, U8, uint8_t, uint8_t, void, uint8_t)          \
+  X(ref_sub_f32, EW, F32, F32, ANY, F32, float, float, void, float)            \
+  X(ref_mul_i8, EW, I8, I8, ANY, I8, int8_t, int8_t, void, int8_t)             \
+  X(ref_mul_u8, EW, U8, U8, ANY, U8, uint8_t, uint8_t, void, uint8_t)          \
+  X(ref_mul_f32, EW, F32, F32, ANY, F32, float, float, void, float)            \
+  X(ref_softmax_i8, SOFTMAX, I8, ANY, ANY, I8, int8_t, void, void, int8_t)     \
+  X(ref_softmax_u8, SOFTMAX, U8, ANY, ANY, U8, uint8_t, void, void, uint8_t)   \
+  X(ref_softmax_f32, SOFTMAX, F32, ANY, ANY, F32, float, void, void, float)    \
+  X(ref_quantize_f32_i8, QUANT, F32, ANY, ANY, I8, float, void, void, int8_t)  \
+  X(ref_quantize_f32_u8, QUANT, F32, ANY, ANY, U8, float, void, void, uint8_t) \
+  X(ref_dequantize_i8_f32, DEQUANT, I8, ANY, ANY, F32, int8_t, void, void,     \
+    float)                                                                     \
+  X(ref_dequantize_u8_f32, DEQUANT, U8, ANY, ANY, F32, uint8_t, void, void,    \
+    float)                                                                     \
+  X(ref_requantize_i8_i8, REQUANT, I8, ANY, ANY, I8, int8_t, void, void,       \
+    int8_t)                                                                    \
+  X(ref_requantize_i8_u8, REQUANT, I8, ANY, ANY, U8, int8_t, void, void,       \
+    uint8_t)                                                                   \
+  X(ref_requantize_u8_i8, REQUANT, U8, ANY, ANY, I8, uint8_t, void, void,      \
+    int8_t)                                                                    \
+  X(ref_requantize_u8_u8, REQUANT, U8, ANY, ANY, U8, uint8_t, void, void,      \
+    uint8_t)                                                                   \
+  X(ref_relu_i8, RELU, I8, ANY, ANY, I8, int8_t, void, void, int8_t)           \
+  X(ref_relu_u8, RELU, U8, ANY, ANY, U8, uint8_t, void, void, uint8_t)         \
+  X(ref_relu_f32, RELU, F32, ANY, ANY, F32, float, void, void, float)          \
+  X(ref_leaky_relu_i8, LEAKY, I8, ANY, ANY, I8, int8_t, void, void, int8_t)    \
+  X(ref_leaky_relu_u8, LEAKY, U8, ANY, ANY, U8, uint8_t, void, void, uint8_t)  \
+  X(ref_leaky_relu_f32, LEAKY, F32, ANY, ANY, F32, float, void, void, float)   \
+  X(ref_hard_swish_i8, HSWISH, I8, ANY, ANY, I8, int8_t, void, void, int8_t)   \
+  X(ref_hard_swish_u8, HSWISH, U8, ANY, ANY, U8, uint8_t, void, void,          \
+    uint8_t)                                                                   \
+  X(ref_hard_swish_f32, HSWISH, F32, ANY, ANY, F32, float, void, void, float)  \
+  X(ref_logistic_i8, SIGMOID, I8, ANY, ANY, I8, int8_t, void, void, int8_t)    \
+  X(ref_logistic_u8, SIGMOID, U8, ANY, ANY, U8, uint8_t, void, void, uint8_t)  \
+  X(ref_logistic_f32, SIGMOID, F32, ANY, ANY, F32, float, void, void, float)   \
+  X(ref_tanh_i8, SIGMOID, I8, ANY, ANY, I8, int8_t, void, void, int8_t)        \
+  X(ref_tanh_u8, SIGMOID, U8, ANY, ANY, U8, uint8_t, void, void, uint8_t)      \
+  X(ref_tanh_f32, SIGMOID, F32, ANY, ANY, F32, float, void, void, float)       \
+  X(ref_pad_i8, PAD, I8, ANY, ANY, I8, int8_t, void, void, int8_t)             \
+  X(ref_pad_u8, PAD, U8, ANY, ANY, U8, uint8_t, void, void, uint8_t)           \
+  X(ref_pad_f32, PAD, F32, ANY, ANY, F32, float, void, void, float)            \
+  X(ref_concat_i8, CONCAT, I8, ANY, ANY, I8, int8_t, void, void, int8_t)       \
+  X(ref_concat_u8, CONCAT, U8, ANY, ANY, U8, uint8_t, void, void, uint8_t)     \
+  X(ref_concat_u8_rescale, CONCAT, U8, ANY, ANY, U8, uint8_t, void, void,      \
+    uint8_t)                                                                   \
+  X(ref_concat_f32, CONCAT, F32, ANY, ANY, F32, float, void, void, float)      \
+  X(ref_mean_i8, MEAN, I8, ANY, ANY, I8, int8_t, void, void, int8_t)           \
+  X(ref_mean_u8, MEAN, U8, ANY, ANY, U8, uint8_t, void, void, uint8_t)         \
+  X(ref_mean_f32, MEAN, F32, ANY, ANY, F32, float, void, void, float)          \
+  X(ref_transpose, TRANSPOSE, ANY, ANY, ANY, ANY, void, void, void, void)      \
+  X(ref_strided_slice, SLICE, ANY, ANY, ANY, ANY, void, void, void, void)      \
+  X(ref_reshape, RESHAPE, ANY, ANY, ANY, ANY, void, void, void, void)
+
+#define KERNEL_ID(name, fam, a, b, c, d, ta, tb, tc, td) K_##name,
+enum { MDLA_KERNELS(KERNEL_ID) K_COUNT };
+#undef KERNEL_ID
+
+typedef struct kernel_info {
+  const char *name;
+  int family;
+  int in_type, weight_type, bias_type, out_type;
+} kernel_info;
+
+#define KERNEL_INFO(name, fam, a, b, c, d, ta, tb, tc, td)                     \
+  {#name, FAM_##fam, DT_##a, DT_##b, DT_##c, DT_##d},
+static const kernel_info kernels[K_COUNT] = {MDLA_KERNELS(KERNEL_INFO)};
+#undef KERNEL_INFO
+
+const char *mdla_kernel_name(int32_t index) {
+  return index >= 0 && index < K_COUNT ? kernels[index].name : NULL;
+}
+
+/*===----------------------------------------------------------------------===*
+ * Tensors
+ *===----------------------------------------------------------------------===*/
+
+/* The largest operand count of one operator (CONCATENATION's inputs). */
+#define MDLA_MAX_OPERANDS 64
+/* The largest tensor count of one subgraph. */
+#define MDLA_MAX_TENSORS 1000000u
+#define NO_OFFSET ((size_t)-1)
+
+/* One tensor of a subgraph, decoded and checked. */
+typedef struct tensor {
+  int32_t id;
+  int dtype;
+  /* Stored by the accelerator as uint8, q + 128, for int8 q. */
+  int shifted;
+  ref_shape shape;
+  size_t bytes;
+  /* The host copy in the arena, or NO_OFFSET. */
+  size_t host;
+  /* The accelerator's copy: a memory and an offset, or constant data. */
+  int memory;
+  size_t device;
+  const uint8_t *constant;
+} tensor;
+
+/* Everything one subgraph run needs. */
+typedef struct machine {
+  reader r;
+  fb_vec buffers;
+  fb_vec tensors;
+  /* Null while only checking. */
+  uint8_t *arena;
+  uint8_t *scratch;
+  size_t arena_bytes, scratch_bytes;
+  /* Scratch memory above the subgraph's tensors: per-operator temporaries. */
+  size_t temp_base, temp_top;
+  mdla_trace_fn trace;
+} machine;
+
+static int check_range(machine *m, size_t off, size_t bytes, size_t limit) {
+  if (off > limit || limit - off < bytes) {
+    fail(&m->r, MDLA_ERR_MEMORY);
+    return 0;
+  }
+  return 1;
+}
+
+/* Reads tensor `index` of the subgraph. */
+static int read_tensor(machine *m, int32_t index, tensor *t) {
+  reader *r = &m->r;
+  fb_table tt;
+  fb_vec shape;
+  int device_dtype;
+  int64_t bytes, host, device;
+  size_t elements = 1, size;
+  uint32_t i;
+  memset(t, 0, sizeof(*t));
+  if (index < 0 || (uint32_t)index >= m->tensors.len) {
+    fail(r, MDLA_ERR_PROGRAM);
+    return 0;
+  }
+  tt = vec_table(r, m->tensors, (uint32_t)index);
+  t->id = fb_i32(r, &tt, T_ID, 0);
+  t->dtype = fb_i8(r, &tt, T_DTYPE, DT_I8);
+  device_dtype = fb_i8(r, &tt, T_DEVICE_DTYPE, DT_I8);
+  shape = fb_vector(r, &tt, T_SHAPE, 4);
+  bytes = fb_i64(r, &tt, T_BYTES, 0);
+  host = fb_i64(r, &tt, T_ARENA_OFFSET, -1);
+  t->memory = fb_i8(r, &tt, T_MEMORY, MEM_ARENA);
+  device = fb_i64(r, &tt, T_DEVICE_OFFSET, -1);
+  if (r->status)
+    return 0;
+  size = dtype_size(t->dtype);
+  if (!tt.pos || !size || shape.len > REF_MAX_RANK || bytes < 0 ||
+      host < -1 || device < -1) {
+    fail(r, MDLA_ERR_PROGRAM);
+    return 0;
+  }
+  t->shape.rank = (int32_t)shape.len;
+  for (i = 0; i < shape.len; ++i) {
+    int32_t d = vec_i32(r, shape, i);
+    if (d < 0 || (d > 0 && elements > ((size_t)INT32_MAX / size) / (size_t)d)) {
+      fail(r, MDLA_ERR_PROGRAM);
+      return 0;
+    }
+    t->shape.dims[i] = d;
+    elements *= (size_t)d;
+  }
+  t->bytes = elements * size;
+  if ((uint64_t)bytes != t->bytes) {
+    fail(r, MDLA_ERR_PROGRAM);
+    return 0;
+  }
+  /* The only conversion the accelerator makes in memory: int8 stored as
+   * uint8 with the offset 128. */
+  if (device_dtype != t->dtype) {
+    if (t->dtype != DT_I8 || device_dtype != DT_U8 ||
+        t->memory == MEM_CONSTANT) {
+      fail(r, MDLA_ERR_UNSUPPORTED);
+      return 0;
+    }
+    t->shifted = 1;
+  }
+  t->host = host < 0 ? NO_OFFSET : (size_t)host;
+  if (t->host != NO_OFFSET && !check_range(m, t->host, t->bytes, m->arena_bytes))
+    return 0;
+  switch (t->memory) {
+  case MEM_ARENA:
+    if (t->host == NO_OFFSET) {
+      fail(r, MDLA_ERR_PROGRAM);
+      return 0;
+    }
+    t->device = t->host;
+    break;
+  case MEM_SCRATCH:
+    if (device < 0) {
+      fail(r, MDLA_ERR_PROGRAM);
+      return 0;
+    }
+    t->device = (size_t)device;
+    if (!check_range(m, t->device, t->bytes, m->scratch_bytes))
+      return 0;
+    break;
+  case MEM_CONSTANT: {
+    int32_t b = fb_i32(r, &tt, T_BUFFER, -1);
+    fb_table bt;
+    fb_vec data;
+    if (b < 0 || (uint32_t)b >= m->buffers.len) {
+      fail(r, MDLA_ERR_PROGRAM);
+      return 0;
+    }
+    bt = vec_table(r, m->buffers, (uint32_t)b);
+    data = fb_vector(r, &bt, B_DATA, 1);
+    if (r->status)
+      return 0;
+    /* Kernels read constants in place: enough bytes, aligned. */
+    if (data.len < t->bytes || ((uintptr_t)(r->p + data.data) % size)) {
+      fail(r, MDLA_ERR_PROGRAM);
+      return 0;
+    }
+    t->constant = r->p + data.data;
+    break;
+  }
+  default:
+    fail(r, MDLA_ERR_PROGRAM);
+    return 0;
+  }
+  return r->status == MDLA_OK;
+}
+
+/* Where the accelerator's copy of `t` is (null while checking). */
+static uint8_t *device_ptr(const machine *m, const tensor *t) {
+  if (t->memory == MEM_CONSTANT)
+    return (uint8_t *)(uintptr_t)t->constant;
+  if (t->memory == MEM_ARENA)
+    return m->arena ? m->arena + t->device : NULL;
+  return m->scratch ? m->scratch + t->device : NULL;
+}
+
+static uint8_t *host_ptr(const machine *m, const tensor *t) {
+  return m->arena ? m->arena + t->host : NULL;
+}
+
+/* Copies `bytes` bytes, converting int8 to and from uint8 (q ^ 0x80 is
+ * q + 128 modulo 256 either way) when `shift`; dst may equal src. */
+static void convert(uint8_t *dst, const uint8_t *src, size_t bytes, int shift) {
+  size_t i;
+  if (!shift) {
+    if (dst != src)
+      memmove(dst, src, bytes);
+    return;
+  }
+  for (i = 0; i < bytes; ++i)
+    dst[i] = (uint8_t)(src[i] ^ 0x80u);
+}
+
+/* Scratch memory for one operator; 0 on exhaustion. */
+static size_t temp_alloc(machine *m, size_t bytes) {
+  size_t at = (m->temp_top + 15u) & ~(size_t)15u;
+  if (at < m->temp_top || !check_range(m, at, bytes, m->scratch_bytes))
+    return NO_OFFSET;
+  m->temp_top = at + bytes;
+  return at;
+}
+
+/*===----------------------------------------------------------------------===*
+ * Parameters
+ *===----------------------------------------------------------------------===*/
+
+typedef union params {
+  ref_conv2d_params conv;
+  ref_depthwise_conv2d_params dw;
+  ref_fully_connected_params fc;
+  ref_pool2d_params pool;
+  ref_elementwise_params ew;
+  ref_softmax_params softmax;
+  ref_quantize_params quant;
+  ref_dequantize_params dequant;
+  ref_requantize_params requant;
+  ref_relu_params relu;
+  ref_leaky_relu_params leaky;
+  ref_hard_swish_params hswish;
+  ref_sigmoid_params sigmoid;
+  ref_pad_params pad;
+  ref_concat_params concat;
+  ref_mean_params mean;
+  ref_transpose_params transpose;
+  ref_strided_slice_params slice;
+  uint64_t reshape_bytes;
+} params;
+
+/* Per-channel arrays are decoded after the shapes say how long they are. */
+typedef struct channel_arrays {
+  fb_vec multiplier, left_shift;
+} channel_arrays;
+
+/* A fixed array of REF_MAX_RANK int32 from a vector of exactly that many. */
+static void read_dims(reader *r, const fb_table *t, int id, int32_t *out) {
+  fb_vec v = fb_vector(r, t, id, 4);
+  uint32_t i;
+  if (v.len != REF_MAX_RANK) {
+    fail(r, MDLA_ERR_PROGRAM);
+    return;
+  }
+  for (i = 0; i < REF_MAX_RANK; ++i)
+    out[i] = vec_i32(r, v, i);
+}
+
+static void decode_params(reader *r, int family, const fb_table *t,
+                          params *p, channel_arrays *ch) {
+  memset(p, 0, sizeof(*p));
+  switch (family) {
+  case FAM_CONV:
+    p->conv.stride_h = fb_i32(r, t, 0, 0);
+    p->conv.stride_w = fb_i32(r, t, 1, 0);
+    p->conv.dilation_h = fb_i32(r, t, 2, 0);
+    p->conv.dilation_w = fb_i32(r, t, 3, 0);
+    p->conv.pad_top = fb_i32(r, t, 4, 0);
+    p->conv.pad_left = fb_i32(r, t, 5, 0);
+    p->conv.input_offset = fb_i32(r, t, 6, 0);
+    p->conv.filter_offset = fb_i32(r, t, 7, 0);
+    p->conv.output_offset = fb_i32(r, t, 8, 0);
+    p->conv.output_multiplier = fb_i32(r, t, 9, 0);
+    p->conv.output_left_shift = fb_i32(r, t, 10, 0);
+    ch->multiplier = fb_vector(r, t, 11, 4);
+    ch->left_shift = fb_vector(r, t, 12, 4);
+    p->conv.act_min = fb_i32(r, t, 13, 0);
+    p->conv.act_max = fb_i32(r, t, 14, 0);
+    p->conv.act_min_f = fb_f32(r, t, 15, 0);
+    p->conv.act_max_f = fb_f32(r, t, 16, 0);
+    break;
+  case FAM_DW:
+    p->dw.stride_h = fb_i32(r, t, 0, 0);
+    p->dw.stride_w = fb_i32(r, t, 1, 0);
+    p->dw.dilation_h = fb_i32(r, t, 2, 0);
+    p->dw.dilation_w = fb_i32(r, t, 3, 0);
+    p->dw.pad_top = fb_i32(r, t, 4, 0);
+    p->dw.pad_left = fb_i32(r, t, 5, 0);
+    p->dw.depth_multiplier = fb_i32(r, t, 6, 0);
+    p->dw.input_offset = fb_i32(r, t, 7, 0);
+    p->dw.filter_offset = fb_i32(r, t, 8, 0);
+    p->dw.output_offset = fb_i32(r, t, 9, 0);
+    p->dw.output_multiplier = fb_i32(r, t, 10, 0);
+    p->dw.output_left_shift = fb_i32(r, t, 11, 0);
+    ch->multiplier = fb_vector(r, t, 12, 4);
+    ch->left_shift = fb_vector(r, t, 13, 4);
+    p->dw.act_min = fb_i32(r, t, 14, 0);
+    p->dw.act_max = fb_i32(r, t, 15, 0);
+    p->dw.act_min_f = fb_f32(r, t, 16, 0);
+    p->dw.act_max_f = fb_f32(r, t, 17, 0);
+    break;
+  case FAM_FC:
+    p->fc.input_offset = fb_i32(r, t, 0, 0);
+    p->fc.filter_offset = fb_i32(r, t, 1, 0);
+    p->fc.output_offset = fb_i32(r, t, 2, 0);
+    p->fc.output_multiplier = fb_i32(r, t, 3, 0);
+    p->fc.output_left_shift = fb_i32(r, t, 4, 0);
+    ch->multiplier = fb_vector(r, t, 5, 4);
+    ch->left_shift = fb_vector(r, t, 6, 4);
+    p->fc.act_min = fb_i32(r, t, 7, 0);
+    p->fc.act_max = fb_i32(r, t, 8, 0);
+    p->fc.act_min_f = fb_f32(r, t, 9, 0);
+    p->fc.act_max_f = fb_f32(r, t, 10, 0);
+    break;
+  case FAM_POOL:
+    p->pool.stride_h = fb_i32(r, t, 0, 0);
+    p->pool.stride_w = fb_i32(r, t, 1, 0);
+    p->pool.filter_h = fb_i32(r, t, 2, 0);
+    p->pool.filter_w = fb_i32(r, t, 3, 0);
+    p->pool.pad_top = fb_i32(r, t, 4, 0);
+    p->pool.pad_left = fb_i32(r, t, 5, 0);
+    p->pool.act_min = fb_i32(r, t, 6, 0);
+    p->pool.act_max = fb_i32(r, t, 7, 0);
+    p->pool.act_min_f = fb_f32(r, t, 8, 0);
+    p->pool.act_max_f = fb_f32(r, t, 9, 0);
+    break;
+  case FAM_EW:
+    p->ew.input1_offset = fb_i32(r, t, 0, 0);
+    p->ew.input2_offset = fb_i32(r, t, 1, 0);
+    p->ew.output_offset = fb_i32(r, t, 2, 0);
+    p->ew.input_left_shift = fb_i32(r, t, 3, 0);
+    p->ew.input1_multiplier = fb_i32(r, t, 4, 0);
+    p->ew.input1_left_shift = fb_i32(r, t, 5, 0);
+    p->ew.input2_multiplier = fb_i32(r, t, 6, 0);
+    p->ew.input2_left_shift = fb_i32(r, t, 7, 0);
+    p->ew.output_multiplier = fb_i32(r, t, 8, 0);
+    p->ew.output_left_shift = fb_i32(r, t, 9, 0);
+    p->ew.act_min = fb_i32(r, t, 10, 0);
+    p->ew.act_max = fb_i32(r, t, 11, 0);
+    p->ew.act_min_f = fb_f32(r, t, 12, 0);
+    p->ew.act_max_f = fb_f32(r, t, 13, 0);
+    break;
+  case FAM_SOFTMAX:
+    p->softmax.input_multiplier = fb_i32(r, t, 0, 0);
+    p->softmax.input_left_shift = fb_i32(r, t, 1, 0);
+    p->softmax.diff_min = fb_i32(r, t, 2, 0);
+    p->softmax.beta = fb_f32(r, t, 3, 0);
+    break;
+  case FAM_QUANT:
+    p->quant.scale = fb_f32(r, t, 0, 0);
+    p->quant.zero_point = fb_i32(r, t, 1, 0);
+    break;
+  case FAM_DEQUANT:
+    p->dequant.scale = fb_f64(r, t, 0, 0);
+    p->dequant.zero_point = fb_i32(r, t, 1, 0);
+    break;
+  case FAM_REQUANT:
+    p->requant.input_zero_point = fb_i32(r, t, 0, 0);
+    p->requant.output_zero_point = fb_i32(r, t, 1, 0);
+    p->requant.multiplier = fb_i32(r, t, 2, 0);
+    p->requant.left_shift = fb_i32(r, t, 3, 0);
+    break;
+  case FAM_RELU:
+    p->relu.input_zero_point = fb_i32(r, t, 0, 0);
+    p->relu.output_zero_point = fb_i32(r, t, 1, 0);
+    p->relu.output_multiplier = fb_i32(r, t, 2, 0);
+    p->relu.output_left_shift = fb_i32(r, t, 3, 0);
+    p->relu.act_min = fb_i32(r, t, 4, 0);
+    p->relu.act_max = fb_i32(r, t, 5, 0);
+    p->relu.act_min_f = fb_f32(r, t, 6, 0);
+    p->relu.act_max_f = fb_f32(r, t, 7, 0);
+    break;
+  case FAM_LEAKY:
+    p->leaky.input_zero_point = fb_i32(r, t, 0, 0);
+    p->leaky.output_zero_point = fb_i32(r, t, 1, 0);
+    p->leaky.identity_multiplier = fb_i32(r, t, 2, 0);
+    p->leaky.identity_left_shift = fb_i32(r, t, 3, 0);
+    p->leaky.alpha_multiplier = fb_i32(r, t, 4, 0);
+    p->leaky.alpha_left_shift = fb_i32(r, t, 5, 0);
+    p->leaky.alpha = fb_f32(r, t, 6, 0);
+    break;
+  case FAM_HSWISH:
+    p->hswish.input_zero_point = fb_i32(r, t, 0, 0);
+    p->hswish.output_zero_point = fb_i32(r, t, 1, 0);
+    p->hswish.reluish_multiplier = fb_i16(r, t, 2, 0);
+    p->hswish.reluish_left_shift = fb_i32(r, t, 3, 0);
+    p->hswish.output_multiplier = fb_i16(r, t, 4, 0);
+    p->hswish.output_left_shift = fb_i32(r, t, 5, 0);
+    break;
+  case FAM_SIGMOID:
+    p->sigmoid.input_zero_point = fb_i32(r, t, 0, 0);
+    p->sigmoid.input_range_radius = fb_i32(r, t, 1, 0);
+    p->sigmoid.input_multiplier = fb_i32(r, t, 2, 0);
+    p->sigmoid.input_left_shift = fb_i32(r, t, 3, 0);
+    break;
+  case FAM_PAD:
+    read_dims(r, t, 0, p->pad.before);
+    read_dims(r, t, 1, p->pad.after);
+    p->pad.pad_value = fb_i32(r, t, 2, 0);
+    p->pad.pad_value_f = fb_f32(r, t, 3, 0);
+    break;
+  case FAM_CONCAT:
+    p->concat.axis = fb_i32(r, t, 0, 0);
+    p->concat.num_inputs = fb_i32(r, t, 1, 0);
+    ch->multiplier = fb_vector(r, t, 2, 4); /* input_scale */
+    ch->left_shift = fb_vector(r, t, 3, 4); /* input_zero_point */
+    p->concat.output_scale = fb_f32(r, t, 4, 0);
+    p->concat.output_zero_point = fb_i32(r, t, 5, 0);
+    break;
+  case FAM_MEAN:
+    p->mean.axis_mask = fb_u32(r, t, 0, 0);
+    p->mean.same_quantization = fb_i32(r, t, 1, 0);
+    p->mean.input_zero_point = fb_i32(r, t, 2, 0);
+    p->mean.output_zero_point = fb_i32(r, t, 3, 0);
+    p->mean.multiplier = fb_i32(r, t, 4, 0);
+    p->mean.left_shift = fb_i32(r, t, 5, 0);
+    break;
+  case FAM_TRANSPOSE:
+    read_dims(r, t, 0, p->transpose.perm);
+    break;
+  case FAM_SLICE:
+    read_dims(r, t, 0, p->slice.start);
+    read_dims(r, t, 1, p->slice.stop);
+    read_dims(r, t, 2, p->slice.stride);
+    break;
+  case FAM_RESHAPE:
+    p->reshape_bytes = fb_u64(r, t, 0, 0);
+    break;
+  default:
+    fail(r, MDLA_ERR_PROGRAM);
+  }
+}
+
+/* Points the per-channel fields at their arrays, each of `channels`
+ * entries, or leaves them null when the program has none. */
+static void bind_channel_arrays(reader *r, int family, params *p,
+                                const channel_arrays *ch, uint32_t channels) {
+  const int32_t **mult = NULL, **shift = NULL;
+  if (family == FAM_CONV) {
+    mult = &p->conv.per_channel_multiplier;
+    shift = &p->conv.per_channel_left_shift;
+  } else if (family == FAM_DW) {
+    mult = &p->dw.per_channel_multiplier;
+    shift = &p->dw.per_channel_left_shift;
+  } else if (family == FAM_FC) {
+    mult = &p->fc.per_channel_multiplier;
+    shift = &p->fc.per_channel_left_shift;
+  } else if (family == FAM_CONCAT) {
+    if (ch->multiplier.data || ch->left_shift.data) {
+      p->concat.input_scale = (const float *)vec_in_place(r, ch->multiplier,
+                                                          channels);
+      p->concat.input_zero_point =
+          (const int32_t *)vec_in_place(r, ch->left_shift, channels);
+    }
+    return;
+  } else {
+    return;
+  }
+  if (!ch->multiplier.data && !ch->left_shift.data)
+    return;
+  *mult = (const int32_t *)vec_in_place(r, ch->multiplier, channels);
+  *shift = (const int32_t *)vec_in_place(r, ch->left_shift, channels);
+}
+
+/*===----------------------------------------------------------------------===*
+ * Operand checks: what each kernel assumes of its shapes
+ *===----------------------------------------------------------------------===*/
+
+static int32_t shape_elements(const ref_shape *s) {
+  return ref_shape_size(s);
+}
+
+static int same_shape(const ref_shape *a, const ref_shape *b) {
+  int32_t d;
+  if (a->rank != b->rank)
+    return 0;
+  for (d = 0; d < a->rank; ++d)
+    if (a->dims[d] != b->dims[d])
+      return 0;
+  return 1;
+}
+
+/* The index of each operand: 0.. data inputs, then the result. */
+typedef struct operands {
+  int32_t count; /* data inputs */
+  tensor in[MDLA_MAX_OPERANDS];
+  int present[MDLA_MAX_OPERANDS];
+  tensor out;
+} operands;
+
+static int check_geometry(reader *r, int family, const params *p,
+                          const operands *o, const channel_arrays *ch,
+                          uint32_t *channels) {
+  const ref_shape *in = &o->in[0].shape, *out = &o->out.shape;
+  int32_t d, i;
+  *channels = 0;
+  switch (family) {
+  case FAM_CONV: {
+    const ref_shape *f = &o->in[1].shape;
+    if (in->rank != 4 || f->rank != 4 || out->rank != 4 ||
+        in->dims[0] != out->dims[0] || f->dims[0] != out->dims[3] ||
+        f->dims[3] <= 0 || in->dims[3] % f->dims[3] != 0 ||
+        in->dims[3] == 0 || out->dims[3] % (in->dims[3] / f->dims[3]) != 0 ||
+        p->conv.stride_h < 1 || p->conv.stride_w < 1 ||
+        p->conv.dilation_h < 1 || p->conv.dilation_w < 1)
+      return 0;
+    *channels = (uint32_t)out->dims[3];
+    break;
+  }
+  case FAM_DW: {
+    const ref_shape *f = &o->in[1].shape;
+    if (in->rank != 4 || f->rank != 4 || out->rank != 4 ||
+        in->dims[0] != out->dims[0] || f->dims[0] != 1 ||
+        f->dims[3] != out->dims[3] || p->dw.depth_multiplier < 1 ||
+        (int64_t)in->dims[3] * p->dw.depth_multiplier != out->dims[3] ||
+        p->dw.stride_h < 1 || p->dw.stride_w < 1 || p->dw.dilation_h < 1 ||
+        p->dw.dilation_w < 1)
+      return 0;
+    *channels = (uint32_t)out->dims[3];
+    break;
+  }
+  case FAM_FC: {
+    const ref_shape *f = &o->in[1].shape;
+    int32_t units, depth;
+    if (f->rank < 2)
+      return 0;
+    units = f->dims[0];
+    depth = f->dims[f->rank - 1];
+    if (units <= 0 || shape_elements(out) % units != 0 ||
+        (int64_t)(shape_elements(out) / units) * depth !=
+            shape_elements(in) ||
+        (int64_t)units * depth != shape_elements(f))
+      return 0;
+    *channels = (uint32_t)units;
+    break;
+  }
+  case FAM_POOL:
+    if (in->rank != 4 || out->rank != 4 || in->dims[0] != out->dims[0] ||
+        in->dims[3] != out->dims[3] || p->pool.stride_h < 1 ||
+        p->pool.stride_w < 1 || p->pool.filter_h < 1 || p->pool.filter_w < 1)
+      return 0;
+    break;
+  case FAM_EW:
+    for (i = 0; i < 2; ++i) {
+      const ref_shape *s = &o->in[i].shape;
+      if (s->rank > out->rank)
+        return 0;
+      for (d = 0; d < s->rank; ++d) {
+        int32_t n = ref_shape_dim_from_end(s, d);
+        if (n != 1 && n != ref_shape_dim_from_end(out, d))
+          return 0;
+      }
+    }
+    break;
+  case FAM_SOFTMAX:
+    if (!same_shape(in, out))
+      return 0;
+    break;
+  case FAM_QUANT:
+  case FAM_DEQUANT:
+  case FAM_REQUANT:
+  case FAM_RELU:
+  case FAM_LEAKY:
+  case FAM_HSWISH:
+  case FAM_SIGMOID:
+    if (shape_elements(in) != shape_elements(out))
+      return 0;
+    break;
+  case FAM_PAD:
+    if (in->rank != out->rank)
+      return 0;
+    for (d = 0; d < in->rank; ++d)
+      if (p->pad.before[d] < 0 || p->pad.after[d] < 0 ||
+          (int64_t)in->dims[d] + p->pad.before[d] + p->pad.after[d] !=
+              out->dims[d])
+        return 0;
+    break;
+  case FAM_CONCAT: {
+    int64_t total = 0;
+    const int32_t axis = p->concat.axis;
+    if (p->concat.num_inputs != o->count || axis < 0 || axis >= out->rank)
+      return 0;
+    for (i = 0; i < o->count; ++i) {
+      const ref_shape *s = &o->in[i].shape;
+      if (s->rank != out->rank)
+        return 0;
+      for (d = 0; d < s->rank; ++d)
+        if (d != axis && s->dims[d] != out->dims[d])
+          return 0;
+      total += s->dims[axis];
+    }
+    if (total != out->dims[axis])
+      return 0;
+    *channels = (uint32_t)o->count;
+    break;
+  }
+  case FAM_MEAN: {
+    int64_t kept = 1;
+    if (in->rank < 32 && (p->mean.axis_mask >> in->rank) != 0)
+      return 0;
+    for (d = 0; d < in->rank; ++d)
+      if (!((p->mean.axis_mask >> d) & 1u))
+        kept *= in->dims[d];
+    if (kept != shape_elements(out))
+      return 0;
+    break;
+  }
+  case FAM_TRANSPOSE: {
+    int seen[REF_MAX_RANK] = {0};
+    if (in->rank != out->rank || o->in[0].dtype != o->out.dtype)
+      return 0;
+    for (d = 0; d < in->rank; ++d) {
+      const int32_t q = p->transpose.perm[d];
+      if (q < 0 || q >= in->rank || seen[q] || out->dims[d] != in->dims[q])
+        return 0;
+      seen[q] = 1;
+    }
+    break;
+  }
+  case FAM_SLICE: {
+    int64_t count = 1;
+    if (o->in[0].dtype != o->out.dtype)
+      return 0;
+    for (d = 0; d < in->rank; ++d) {
+      const int64_t start = p->slice.start[d], stop = p->slice.stop[d];
+      const int64_t step = p->slice.stride[d];
+      int64_t n;
+      if (step == 0)
+        return 0;
+      n = step > 0 ? (stop > start ? (stop - start + step - 1) / step : 0)
+                   : (stop < start ? (start - stop - step - 1) / -step : 0);
+      if (n > 0 && (start < 0 || start >= in->dims[d] ||
+                    start + (n - 1) * step < 0 ||
+                    start + (n - 1) * step >= in->dims[d]))
+        return 0;
+      count *= n;
+    }
+    if (count != shape_elements(out))
+      return 0;
+    break;
+  }
+  case FAM_RESHAPE:
+    if (p->reshape_bytes != o->in[0].bytes ||
+        p->reshape_bytes != o->out.bytes)
+      return 0;
+    break;
+  default:
+    return 0;
+  }
+  /* Biases hold one value per output channel. */
+  if ((family == FAM_CONV || family == FAM_DW || family == FAM_FC) &&
+      o->present[2] && shape_elements(&o->in[2].shape) != (int32_t)*channels)
+    return 0;
+  (void)ch;
+  (void)r;
+  return 1;
+}
+
+/*===----------------------------------------------------------------------===*
+ * Running an operator
+ *===----------------------------------------------------------------------===*/
+
+/* The shape with its last dimension rounded up to a multiple of `align`. */
+static ref_shape padded_shape(const ref_shape *s, int32_t align) {
+  ref_shape p = *s;
+  if (p.rank > 0)
+    p.dims[p.rank - 1] =
+        (p.dims[p.rank - 1] + align - 1) / align * align;
+  return p;
+}
+
+/* Copies rows of `from` channels into rows of `to` channels (the rest of a
+ * wider row zeroed), converting when `shift`. */
+static void copy_rows(uint8_t *dst, const uint8_t *src, size_t rows,
+                      size_t from, size_t to, size_t elem, int shift) {
+  size_t i;
+  const size_t n = (from < to ? from : to) * elem;
+  for (i = 0; i < rows; ++i) {
+    convert(dst + i * to * elem, src + i * from * elem, n, shift);
+    if (to > from)
+      memset(dst + i * to * elem + n, 0, (to - from) * elem);
+  }
+}
+
+/* True if two byte ranges of one memory overlap. */
+static int overlap(const tensor *a, const tensor *b) {
+  return a->memory == b->memory && a->memory != MEM_CONSTANT &&
+         a->device < b->device + b->bytes && b->device < a->device + a->bytes;
+}
+
+#define CALL_CONV(name, ti, tw, tb, to)                                        \
+  name(&p.conv, &shapes[0], (const ti *)data[0], &shapes[1],                   \
+       (const tw *)data[1], (const tb *)data[2], &out_shape, (to *)out)
+#define CALL_DW(name, ti, tw, tb, to)                                          \
+  name(&p.dw, &shapes[0], (const ti *)data[0], &shapes[1],                     \
+       (const tw *)data[1], (const tb *)data[2], &out_shape, (to *)out)
+#define CALL_FC(name, ti, tw, tb, to)                                          \
+  name(&p.fc, &shapes[0], (const ti *)data[0], &shapes[1],                     \
+       (const tw *)data[1], (const tb *)data[2], &out_shape, (to *)out)
+#define CALL_POOL(name, ti, tw, tb, to)                                        \
+  name(&p.pool, &shapes[0], (const ti *)data[0], &out_shape, (to *)out)
+#define CALL_EW(name, ti, tw, tb, to)                                          \
+  name(&p.ew, &shapes[0], (const ti *)data[0], &shapes[1],                     \
+       (const tw *)data[1], &out_shape, (to *)out)
+#define CALL_SOFTMAX(name, ti, tw, tb, to)                                     \
+  name(&p.softmax, &shapes[0], (const ti *)data[0], (to *)out)
+#define CALL_COUNT(member, name, ti, to)                                       \
+  name(&p.member, count, (const ti *)data[0], (to *)out)
+#define CALL_QUANT(name, ti, tw, tb, to) CALL_COUNT(quant, name, ti, to)
+#define CALL_DEQUANT(name, ti, tw, tb, to) CALL_COUNT(dequant, name, ti, to)
+#define CALL_REQUANT(name, ti, tw, tb, to) CALL_COUNT(requant, name, ti, to)
+#define CALL_RELU(name, ti, tw, tb, to) CALL_COUNT(relu, name, ti, to)
+#define CALL_LEAKY(name, ti, tw, tb, to) CALL_COUNT(leaky, name, ti, to)
+#define CALL_HSWISH(name, ti, tw, tb, to) CALL_COUNT(hswish, name, ti, to)
+#define CALL_SIGMOID(name, ti, tw, tb, to) CALL_COUNT(sigmoid, name, ti, to)
+#define CALL_PAD(name, ti, tw, tb, to)                                         \
+  name(&p.pad, &shapes[0], (const ti *)data[0], &out_shape, (to *)out)
+#define CALL_CONCAT(name, ti, tw, tb, to)                                      \
+  do {                                                                         \
+    const ti *ptrs[MDLA_MAX_OPERANDS];                                         \
+    for (i = 0; i < o.count; ++i)                                              \
+      ptrs[i] = (const ti *)data[i];                                           \
+    name(&p.concat, shape_ptrs, ptrs, &out_shape, (to *)out);                  \
+  } while (0)
+#define CALL_MEAN(name, ti, tw, tb, to)                                        \
+  name(&p.mean, &shapes[0], (const ti *)data[0], (to *)out)
+#define CALL_TRANSPOSE(name, ti, tw, tb, to)                                   \
+  name(&p.transpose, elem, &shapes[0], data[0], &out_shape, out)
+#define CALL_SLICE(name, ti, tw, tb, to)                                       \
+  name(&p.slice, elem, &shapes[0], data[0], out)
+#define CALL_RESHAPE(name, ti, tw, tb, to)                                     \
+  name((size_t)p.reshape_bytes, data[0], out)
+
+/* Decodes, checks and (unless only checking) runs one operator. */
+static void run_op(machine *m, const fb_table *op) {
+  reader *r = &m->r;
+  fb_vec kernel_name = fb_vector(r, op, O_KERNEL, 1);
+  fb_vec inputs = fb_vector(r, op, O_INPUTS, 4);
+  fb_vec outputs = fb_vector(r, op, O_OUTPUTS, 4);
+  const int params_type = fb_u8(r, op, O_PARAMS_TYPE, 0);
+  fb_table pt = fb_sub(r, op, O_PARAMS);
+  const int32_t align = fb_i32(r, op, O_CHANNEL_ALIGN, 0);
+  const int32_t source = fb_i32(r, op, O_SOURCE_INDEX, -1);
+  operands o;
+  const kernel_info *k = NULL;
+  int kid = -1;
+  params p;
+  channel_arrays ch = {{0, 0}, {0, 0}};
+  uint32_t channels;
+  ref_shape shapes[MDLA_MAX_OPERANDS], out_shape;
+  const ref_shape *shape_ptrs[MDLA_MAX_OPERANDS];
+  const void *data[MDLA_MAX_OPERANDS];
+  void *out = NULL;
+  size_t out_temp = NO_OFFSET, elem;
+  int32_t i, count, max_in;
+  int skip = 0;
+
+  if (r->status)
+    return;
+  for (i = 0; i < K_COUNT; ++i)
+    if (str_eq(r, kernel_name, kernels[i].name)) {
+      kid = i;
+      k = &kernels[i];
+      break;
+    }
+  if (!k || !pt.pos || params_type != k->family) {
+    fail(r, k || r->status ? MDLA_ERR_PROGRAM : MDLA_ERR_UNSUPPORTED);
+    return;
+  }
+  decode_params(r, k->family, &pt, &p, &ch);
+
+  /* Operands. */
+  max_in = k->family == FAM_CONCAT   ? MDLA_MAX_OPERANDS
+           : k->family == FAM_EW     ? 2
+           : k->family == FAM_CONV || k->family == FAM_DW ||
+                   k->family == FAM_FC
+               ? 3
+               : 1;
+  if (inputs.len < 1 || inputs.len > (uint32_t)max_in || outputs.len != 1 ||
+      (k->family == FAM_EW && inputs.len != 2) ||
+      ((k->family == FAM_CONV || k->family == FAM_DW || k->family == FAM_FC) &&
+       inputs.len < 2)) {
+    fail(r, MDLA_ERR_PROGRAM);
+    return;
+  }
+  o.count = (int32_t)inputs.len;
+  for (i = 0; i < o.count; ++i) {
+    const int32_t idx = vec_i32(r, inputs, (uint32_t)i);
+    /* Only a bias may be omitted. */
+    o.present[i] = idx >= 0;
+    if (idx < 0 && !(i == 2 && k->family != FAM_CONCAT)) {
+      fail(r, MDLA_ERR_PROGRAM);
+      return;
+    }
+    if (idx >= 0 && !read_tensor(m, idx, &o.in[i]))
+      return;
+  }
+  for (; i < 3; ++i)
+    o.present[i] = 0;
+  if (!read_tensor(m, vec_i32(r, outputs, 0), &o.out))
+    return;
+  if (o.out.memory == MEM_CONSTANT) {
+    fail(r, MDLA_ERR_PROGRAM);
+    return;
+  }
+
+  /* Element types. */
+  for (i = 0; i < o.count; ++i) {
+    int want = i == 0 ? k->in_type
+               : k->family == FAM_CONCAT ? k->in_type
+               : i == 1 ? k->weight_type
+                        : k->bias_type;
+    if (o.present[i] && want != DT_ANY && o.in[i].dtype != want) {
+      fail(r, MDLA_ERR_PROGRAM);
+      return;
+    }
+  }
+  if ((k->out_type != DT_ANY && o.out.dtype != k->out_type) ||
+      !check_geometry(r, k->family, &p, &o, &ch, &channels)) {
+    fail(r, MDLA_ERR_PROGRAM);
+    return;
+  }
+  bind_channel_arrays(r, k->family, &p, &ch, channels);
+  if (r->status)
+    return;
+  elem = dtype_size(o.in[0].dtype);
+
+  /* A RESHAPE whose result shares its input's bytes moves nothing. */
+  if (k->family == FAM_RESHAPE && o.in[0].memory == o.out.memory &&
+      o.in[0].device == o.out.device) {
+    if (o.in[0].shifted != o.out.shifted) {
+      fail(r, MDLA_ERR_PROGRAM);
+      return;
+    }
+    skip = 1;
+  } else {
+    for (i = 0; i < o.count; ++i)
+      if (o.present[i] && overlap(&o.in[i], &o.out)) {
+        fail(r, MDLA_ERR_PROGRAM);
+        return;
+      }
+  }
+
+  /* 16C: channel-wise operators on padded channels. */
+  if (align != 0) {
+    if (align < 0 || align > 64 || skip ||
+        !(k->family == FAM_POOL ||
+          (k->family == FAM_MEAN && o.in[0].shape.rank > 0 &&
+           !((p.mean.axis_mask >> (o.in[0].shape.rank - 1)) & 1u))) ||
+        o.out.shape.rank == 0 ||
+        o.out.shape.dims[o.out.shape.rank - 1] !=
+            o.in[0].shape.dims[o.in[0].shape.rank - 1]) {
+      fail(r, MDLA_ERR_PROGRAM);
+      return;
+    }
+  }
+
+  /* Operands as the kernel reads them: converted from the accelerator's
+   * format, padded to 16C. */
+  m->temp_top = m->temp_base;
+  for (i = 0; i < o.count; ++i) {
+    const tensor *t = &o.in[i];
+    shapes[i] = t->shape;
+    shape_ptrs[i] = &shapes[i];
+    data[i] = NULL;
+    if (!o.present[i])
+      continue;
+    data[i] = device_ptr(m, t);
+    if (skip)
+      continue;
+    if (i == 0 && align) {
+      const int32_t c = t->shape.dims[t->shape.rank - 1];
+      const size_t rows = c ? t->bytes / elem / (size_t)c : 0;
+      size_t at;
+      shapes[0] = padded_shape(&t->shape, align);
+      at = temp_alloc(m, (size_t)shape_elements(&shapes[0]) * elem);
+      if (at == NO_OFFSET)
+        return;
+      if (m->scratch) {
+        copy_rows(m->scratch + at, (const uint8_t *)data[0], rows, (size_t)c,
+                  (size_t)shapes[0].dims[shapes[0].rank - 1], elem, t->shifted);
+        data[0] = m->scratch + at;
+      }
+    } else if (t->shifted) {
+      size_t at = temp_alloc(m, t->bytes);
+      if (at == NO_OFFSET)
+        return;
+      if (m->scratch) {
+        convert(m->scratch + at, (const uint8_t *)data[i], t->bytes, 1);
+        data[i] = m->scratch + at;
+      }
+    }
+  }
+  out_shape = o.out.shape;
+  out = device_ptr(m, &o.out);
+  if (align && !skip) {
+    out_shape = padded_shape(&o.out.shape, align);
+    out_temp = temp_alloc(m, (size_t)shape_elements(&out_shape) * elem);
+    if (out_temp == NO_OFFSET)
+      return;
+    out = m->scratch ? m->scratch + out_temp : NULL;
+  }
+  if (r->status || !m->arena)
+    return; /* only checking */
+
+  count = shape_elements(&out_shape);
+  if (!skip) {
+    switch (kid) {
+#define KERNEL_CALL(name, fam, a, b, c, d, ti, tw, tb, to)                     \
+  case K_##name:                                                               \
+    CALL_##fam(name, ti, tw, tb, to);                                          \
+    break;
+      MDLA_KERNELS(KERNEL_CALL)
+#undef KERNEL_CALL
+    default:
+      fail(r, MDLA_ERR_UNSUPPORTED);
+      return;
+    }
+  }
+  (void)count;
+
+  /* The result: unpadded, traced in the model's format, then stored in the
+   * accelerator's. */
+  {
+    uint8_t *dst = device_ptr(m, &o.out);
+    if (out_temp != NO_OFFSET) {
+      const int32_t c = o.out.shape.dims[o.out.shape.rank - 1];
+      copy_rows(dst, m->scratch + out_temp, c ? o.out.bytes / elem / (size_t)c : 0,
+                (size_t)out_shape.dims[out_shape.rank - 1], (size_t)c, elem, 0);
+    }
+    if (m->trace) {
+      if (skip && o.out.shifted) {
+        size_t at = temp_alloc(m, o.out.bytes);
+        if (at == NO_OFFSET || !m->scratch)
+          return;
+        convert(m->scratch + at, dst, o.out.bytes, 1);
+        m->trace(source, o.out.id, m->scratch + at, o.out.bytes);
+      } else {
+        m->trace(source, o.out.id, dst, o.out.bytes);
+      }
+    }
+    if (!skip && o.out.shifted)
+      convert(dst, dst, o.out.bytes, 1);
+  }
+}
+
+/*===----------------------------------------------------------------------===*
+ * Running a subgraph
+ *===----------------------------------------------------------------------===*/
+
+static int host_is_little_endian(void) {
+  const uint16_t one = 1;
+  uint8_t first;
+  memcpy(&first, &one, 1);
+  return first == 1;
+}
+
+/* Opens the program: the root table and its vectors. */
+static fb_table open_program(reader *r, const uint8_t *program, size_t bytes,
+                             fb_vec *subgraphs, fb_vec *buffers) {
+  fb_table root = {0, 0, 0, 0};
+  r->p = program;
+  r->n = bytes;
+  r->status = MDLA_OK;
+  if (!program || bytes < 8) {
+    fail(r, program ? MDLA_ERR_PROGRAM : MDLA_ERR_ARGUMENT);
+    return root;
+  }
+  if (!host_is_little_endian() || ((uintptr_t)program & 7u)) {
+    fail(r, MDLA_ERR_UNSUPPORTED);
+    return root;
+  }
+  if (memcmp(program + 4, "AGPR", 4) != 0) {
+    fail(r, MDLA_ERR_PROGRAM);
+    return root;
+  }
+  root = fb_table_at(r, rd_u32(r, 0));
+  if (!root.pos)
+    fail(r, MDLA_ERR_PROGRAM);
+  *subgraphs = fb_vector(r, &root, P_SUBGRAPHS, 4);
+  *buffers = fb_vector(r, &root, P_BUFFERS, 4);
+  return root;
+}
+
+/* Runs (arena non-null) or checks one subgraph. */
+static void run_subgraph(machine *m, const fb_table *sub, double *cycles) {
+  reader *r = &m->r;
+  fb_vec convert_in = fb_vector(r, sub, S_CONVERT_IN, 4);
+  fb_vec convert_out = fb_vector(r, sub, S_CONVERT_OUT, 4);
+  fb_vec layers = fb_vector(r, sub, S_LAYERS, 4);
+  const int64_t declared = fb_i64(r, sub, S_SCRATCH_BYTES, 0);
+  double total = fb_f64(r, sub, S_SWITCH_CYCLES, 0);
+  uint32_t i, j;
+  tensor t;
+
+  m->tensors = fb_vector(r, sub, S_TENSORS, 4);
+  (void)fb_vector(r, sub, S_INPUTS, 4);
+  (void)fb_vector(r, sub, S_OUTPUTS, 4);
+  if (r->status)
+    return;
+  if (declared < 0 || (uint64_t)declared > m->scratch_bytes ||
+      m->tensors.len > MDLA_MAX_TENSORS) {
+    fail(r, declared < 0 || m->tensors.len > MDLA_MAX_TENSORS
+                ? MDLA_ERR_PROGRAM
+                : MDLA_ERR_MEMORY);
+    return;
+  }
+  /* Temporaries go above the tensors kept in scratch memory. */
+  m->temp_base = 0;
+  for (i = 0; i < m->tensors.len; ++i) {
+    if (!read_tensor(m, (int32_t)i, &t))
+      return;
+    if (t.memory == MEM_SCRATCH && t.device + t.bytes > m->temp_base)
+      m->temp_base = t.device + t.bytes;
+  }
+
+  /* The accelerator's inputs, converted to its formats. */
+  for (i = 0; i < convert_in.len; ++i) {
+    if (!read_tensor(m, vec_i32(r, convert_in, i), &t))
+      return;
+    if (t.host == NO_OFFSET || t.memory == MEM_CONSTANT) {
+      fail(r, MDLA_ERR_PROGRAM);
+      return;
+    }
+    if (m->arena)
+      convert(device_ptr(m, &t), host_ptr(m, &t), t.bytes, t.shifted);
+  }
+
+  for (i = 0; i < layers.len && !r->status; ++i) {
+    fb_table layer = vec_table(r, layers, i);
+    fb_vec ops = fb_vector(r, &layer, L_OPS, 4);
+    const double c = fb_f64(r, &layer, L_CYCLES, -1);
+    if (!layer.pos)
+      fail(r, MDLA_ERR_PROGRAM);
+    for (j = 0; j < ops.len && !r->status; ++j) {
+      fb_table op = vec_table(r, ops, j);
+      if (!op.pos)
+        fail(r, MDLA_ERR_PROGRAM);
+      run_op(m, &op);
+    }
+    if (c > 0)
+      total += c;
+  }
+
+  /* Its outputs, converted back to the model's formats. */
+  for (i = 0; i < convert_out.len && !r->status; ++i) {
+    if (!read_tensor(m, vec_i32(r, convert_out, i), &t))
+      return;
+    if (t.host == NO_OFFSET || t.memory == MEM_CONSTANT) {
+      fail(r, MDLA_ERR_PROGRAM);
+      return;
+    }
+    if (m->arena)
+      convert(host_ptr(m, &t), device_ptr(m, &t), t.bytes, t.shifted);
+  }
+  if (cycles && !r->status)
+    *cycles += total;
+}
+
+int mdla_run_subgraph(const uint8_t *program, size_t program_bytes,
+                      int32_t subgraph, const mdla_memory *memory,
+                      mdla_trace_fn trace, double *cycles) {
+  machine m;
+  fb_vec subgraphs;
+  fb_table sub;
+  memset(&m, 0, sizeof(m));
+  if (!memory || !memory->arena ||
+      (!memory->scratch && memory->scratch_bytes != 0) ||
+      ((uintptr_t)memory->scratch & 7u))
+    return MDLA_ERR_ARGUMENT;
+  open_program(&m.r, program, program_bytes, &subgraphs, &m.buffers);
+  if (m.r.status)
+    return m.r.status;
+  if (subgraph < 0 || (uint32_t)subgraph >= subgraphs.len)
+    return MDLA_ERR_ARGUMENT;
+  m.arena = memory->arena;
+  m.arena_bytes = memory->arena_bytes;
+  m.scratch = memory->scratch;
+  m.scratch_bytes = memory->scratch_bytes;
+  m.trace = trace;
+  sub = vec_table(&m.r, subgraphs, (uint32_t)subgraph);
+  if (!sub.pos)
+    fail(&m.r, MDLA_ERR_PROGRAM);
+  /* Check everything first, so that a malformed program writes nothing. */
+  m.arena = NULL;
+  m.scratch = NULL;
+  run_subgraph(&m, &sub, NULL);
+  if (m.r.status)
+    return m.r.status;
+  m.arena = memory->arena;
+  m.scratch = memory->scratch;
+  run_subgraph(&m, &sub, cycles);
+  return m.r.status;
+}
+
+int mdla_check_program(const uint8_t *program, size_t program_bytes,
+                       size_t arena_bytes, size_t scratch_bytes) {
+  machine m;
+  fb_vec subgraphs;
+  uint32_t i;
+  memset(&m, 0, sizeof(m));
+  open_program(&m.r, program, program_bytes, &subgraphs, &m.buffers);
+  m.arena_bytes = arena_bytes;
+  m.scratch_bytes = scratch_bytes;
+  for (i = 0; i < subgraphs.len && !m.r.status; ++i) {
+    fb_table sub = vec_table(&m.r, subgraphs, i);
+    if (!sub.pos)
+      fail(&m.r, MDLA_ERR_PROGRAM);
+    run_subgraph(&m, &sub, NULL);
+  }
+  return m.r.status;
+}
+
+int32_t mdla_subgraph_count(const uint8_t *program, size_t program_bytes) {
+  reader r;
+  fb_vec subgraphs, buffers;
+  open_program(&r, program, program_bytes, &subgraphs, &buffers);
+  return r.status ? -1 : (int32_t)subgraphs.len;
+}
+
+const char *mdla_status_name(int status) {
+  switch (status) {
+  case MDLA_OK:
+    return "ok";
+  case MDLA_ERR_PROGRAM:
+    return "malformed program";
+  case MDLA_ERR_MEMORY:
+    return "tensor outside the memory given";
+  case MDLA_ERR_UNSUPPORTED:
+    return "unsupported by the functional model";
+  case MDLA_ERR_ARGUMENT:
+    return "bad argument";
+  default:
+    return "unknown status";
+  }
+}

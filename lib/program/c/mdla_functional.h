@@ -1,0 +1,95 @@
+/*===- mdla_functional.h - A functional model of the MDLA accelerator -----===*
+ *
+ * Runs the subgraphs of an accelerator program (lib/program/
+ * accel_program.fbs) the way the MediaTek MDLA computes them, with the
+ * reference kernels of lib/kernels/c doing the arithmetic, so that what an
+ * accelerator would produce can be checked bit for bit on any host:
+ *
+ *  - every layer runs the input model's operators it stands for, in order,
+ *    each with the kernel and parameters the program names (a fused
+ *    requantize is the requantize after the convolution, exactly);
+ *  - tensors the accelerator stores in another format are converted where
+ *    the program says: on mdla1.5, asymmetric int8 is stored as asymmetric
+ *    uint8 (q + 128, zero point + 128) from the subgraph's inputs to its
+ *    outputs, and every kernel reads and writes it through that exact shift;
+ *  - operators running in the 16C layout compute on activations whose
+ *    channels are padded to a multiple of 16 bytes, then unpadded;
+ *  - the estimated cycles of the layers run and of the subgraph's device
+ *    switches are added up.
+ *
+ * The program is read with a small bounds-checked FlatBuffers reader: every
+ * offset, length, memory range and operand shape is checked before use, and
+ * a malformed program is an error code, never an out-of-bounds access.
+ * Little-endian hosts only (the program's constants are used in place).
+ * Nothing is allocated: the caller provides the arena the tensors' offsets
+ * refer to and the scratch memory the program asks for.
+ *
+ *===----------------------------------------------------------------------===*/
+#ifndef ACCELGEN_MDLA_FUNCTIONAL_H
+#define ACCELGEN_MDLA_FUNCTIONAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Status codes. */
+#define MDLA_OK 0
+/* The program is malformed: a bad offset, length, index, shape or field. */
+#define MDLA_ERR_PROGRAM 1
+/* A tensor lies outside the arena or the scratch memory given. */
+#define MDLA_ERR_MEMORY 2
+/* A kernel, conversion or layout this model does not implement, or a
+ * big-endian host. */
+#define MDLA_ERR_UNSUPPORTED 3
+/* A null pointer or a subgraph index out of range. */
+#define MDLA_ERR_ARGUMENT 4
+
+/* Called after each operator for its result, in the model's own format:
+ * the input model's operator index, tensor index, the bytes and their size.
+ * Has the signature of an emitted model's <name>_trace. */
+typedef void (*mdla_trace_fn)(int32_t op, int32_t tensor, const void *data,
+                              size_t bytes);
+
+/* The memory a subgraph runs in. */
+typedef struct mdla_memory {
+  /* The host's static arena, which the tensors' arena offsets index. */
+  uint8_t *arena;
+  size_t arena_bytes;
+  /* At least the program's scratch_bytes; 8-byte aligned. */
+  uint8_t *scratch;
+  size_t scratch_bytes;
+} mdla_memory;
+
+/* Runs subgraph `subgraph` of the program of `program_bytes` bytes at
+ * `program` (8-byte aligned): reads its inputs from the arena, writes its
+ * outputs there. Calls `trace` (may be null) after every operator and adds
+ * the subgraph's estimated cycles to *cycles (may be null). Returns MDLA_OK
+ * or an error status; on error the arena's contents are unspecified. */
+int mdla_run_subgraph(const uint8_t *program, size_t program_bytes,
+                      int32_t subgraph, const mdla_memory *memory,
+                      mdla_trace_fn trace, double *cycles);
+
+/* Checks the whole program without computing anything, for an arena of
+ * `arena_bytes` and scratch memory of `scratch_bytes`: everything
+ * mdla_run_subgraph would check, for every subgraph. */
+int mdla_check_program(const uint8_t *program, size_t program_bytes,
+                       size_t arena_bytes, size_t scratch_bytes);
+
+/* The number of subgraphs of a program, or -1 if it is malformed. */
+int32_t mdla_subgraph_count(const uint8_t *program, size_t program_bytes);
+
+/* "ok", "malformed program", ... */
+const char *mdla_status_name(int status);
+
+/* The name of the index-th kernel the model can call, or null past the last
+ * one. */
+const char *mdla_kernel_name(int32_t index);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* ACCELGEN_MDLA_FUNCTIONAL_H */
