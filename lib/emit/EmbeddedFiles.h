@@ -24,7 +24,8 @@ struct EmbeddedFile {
   const char *Text;
 };
 
-/// The reference kernels, lib/kernels/c/*.{c,h}, sorted by name.
+/// The reference kernels as built (<build>/kernels/c: rendered from
+/// templates/ref and copied from lib/kernels/c), sorted by name.
 llvm::ArrayRef<EmbeddedFile> refKernelFiles();
 
 /// The templates, templates/*.in, sorted by name.

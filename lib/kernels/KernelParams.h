@@ -1,10 +1,11 @@
 //===- KernelParams.h - Reference kernel parameters from the IR -*- C++ -*-===//
 //
 // For one Graph IR operator, which reference C kernel runs it and with which
-// parameters. The parameters are the C structs of lib/kernels/c (ref_*_params)
-// filled exactly as TensorFlow Lite fills its own when it prepares the
-// operator: quantized multipliers from the float scales, per-channel arrays,
-// zero-point offsets, activation clamps, padding. The C emitter prints them as
+// parameters. The parameters are the C structs of the reference kernels
+// (ref_*_params, declared by the headers built into <build>/kernels/c) filled
+// exactly as TensorFlow Lite fills its own when it prepares the operator:
+// quantized multipliers from the float scales, per-channel arrays, zero-point
+// offsets, activation clamps, padding. The C emitter prints them as
 // constants; the tests pass them straight to the kernels.
 //
 // Anything the kernels do not implement (a data type, an attribute value, a
@@ -18,7 +19,7 @@
 
 #include "ir/Graph.h"
 #include "kernels/QuantMath.h"
-#include "kernels/c/ref_kernels.h"
+#include "ref_kernels.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"

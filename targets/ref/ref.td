@@ -1,7 +1,7 @@
 //===- ref.td - The reference CPU target ----------------------------------===//
 //
-// "ref" runs every operator on the CPU with the C99 reference kernels of
-// lib/kernels/c, whose integer arithmetic is TensorFlow Lite's reference
+// "ref" runs every operator on the CPU with the C99 reference kernels
+// (templates/ref and lib/kernels/c), whose integer arithmetic is TensorFlow Lite's reference
 // arithmetic bit for bit. Every other target falls back to it. The limits
 // below are the kernels' own: shapes up to REF_MAX_RANK (6) dimensions where
 // a kernel walks arbitrary ranks, NHWC 4-D tensors for convolutions and
@@ -75,30 +75,32 @@ def : Legal<Quantize, Ref, Ref1, AllTypes>;
 def : Legal<Dequantize, Ref, Ref1, [i8, u8]>;
 def : Legal<Requantize, Ref, Ref1, [i8, u8]>;
 
-// The C sources holding each operator's kernels (lib/kernels/c).
-def : Kernel<Conv2D, Ref, "ref_conv.c", AllTypes>;
-def : Kernel<DepthwiseConv2D, Ref, "ref_depthwise_conv.c", AllTypes>;
-def : Kernel<FullyConnected, Ref, "ref_fully_connected.c", AllTypes>;
-def : Kernel<AveragePool2D, Ref, "ref_pooling.c", AllTypes>;
-def : Kernel<MaxPool2D, Ref, "ref_pooling.c", AllTypes>;
-def : Kernel<Add, Ref, "ref_elementwise.c", AllTypes>;
-def : Kernel<Sub, Ref, "ref_elementwise.c", AllTypes>;
-def : Kernel<Mul, Ref, "ref_elementwise.c", AllTypes>;
+// Each operator's kernels: the template of templates/ that defines them (for
+// the rows of templates/ref/kernels.txt), or for the kernels that only move
+// bytes the plain C source of lib/kernels/c.
+def : Kernel<Conv2D, Ref, "ref/conv.c.in", AllTypes>;
+def : Kernel<DepthwiseConv2D, Ref, "ref/depthwise_conv.c.in", AllTypes>;
+def : Kernel<FullyConnected, Ref, "ref/fully_connected.c.in", AllTypes>;
+def : Kernel<AveragePool2D, Ref, "ref/pooling.c.in", AllTypes>;
+def : Kernel<MaxPool2D, Ref, "ref/pooling.c.in", AllTypes>;
+def : Kernel<Add, Ref, "ref/elementwise.c.in", AllTypes>;
+def : Kernel<Sub, Ref, "ref/elementwise.c.in", AllTypes>;
+def : Kernel<Mul, Ref, "ref/elementwise.c.in", AllTypes>;
 def : Kernel<Reshape, Ref, "ref_reshape.c", AllTypes>;
 def : Kernel<Squeeze, Ref, "ref_reshape.c", AllTypes>;
 def : Kernel<ExpandDims, Ref, "ref_reshape.c", AllTypes>;
 def : Kernel<Transpose, Ref, "ref_transpose.c", AllTypes>;
-def : Kernel<Pad, Ref, "ref_pad.c", AllTypes>;
-def : Kernel<Concatenation, Ref, "ref_concat.c", AllTypes>;
+def : Kernel<Pad, Ref, "ref/pad.c.in", AllTypes>;
+def : Kernel<Concatenation, Ref, "ref/concat.c.in", AllTypes>;
 def : Kernel<StridedSlice, Ref, "ref_strided_slice.c", AllTypes>;
-def : Kernel<Mean, Ref, "ref_reduce.c", AllTypes>;
-def : Kernel<Softmax, Ref, "ref_softmax.c", AllTypes>;
-def : Kernel<Logistic, Ref, "ref_activations.c", AllTypes>;
-def : Kernel<Tanh, Ref, "ref_activations.c", AllTypes>;
-def : Kernel<Relu, Ref, "ref_activations.c", AllTypes>;
-def : Kernel<Relu6, Ref, "ref_activations.c", AllTypes>;
-def : Kernel<LeakyRelu, Ref, "ref_activations.c", AllTypes>;
-def : Kernel<HardSwish, Ref, "ref_activations.c", AllTypes>;
-def : Kernel<Quantize, Ref, "ref_quantize.c", AllTypes>;
-def : Kernel<Dequantize, Ref, "ref_quantize.c", [i8, u8]>;
-def : Kernel<Requantize, Ref, "ref_quantize.c", [i8, u8]>;
+def : Kernel<Mean, Ref, "ref/reduce.c.in", AllTypes>;
+def : Kernel<Softmax, Ref, "ref/softmax.c.in", AllTypes>;
+def : Kernel<Logistic, Ref, "ref/activations.c.in", AllTypes>;
+def : Kernel<Tanh, Ref, "ref/activations.c.in", AllTypes>;
+def : Kernel<Relu, Ref, "ref/activations.c.in", AllTypes>;
+def : Kernel<Relu6, Ref, "ref/activations.c.in", AllTypes>;
+def : Kernel<LeakyRelu, Ref, "ref/activations.c.in", AllTypes>;
+def : Kernel<HardSwish, Ref, "ref/activations.c.in", AllTypes>;
+def : Kernel<Quantize, Ref, "ref/quantize.c.in", AllTypes>;
+def : Kernel<Dequantize, Ref, "ref/quantize.c.in", [i8, u8]>;
+def : Kernel<Requantize, Ref, "ref/quantize.c.in", [i8, u8]>;

@@ -1,6 +1,7 @@
 //===- CKernelsCompileTest.cpp - The C kernels compile as strict C99 ------===//
 //
-// Generated projects copy lib/kernels/c verbatim and build it with whatever C
+// Generated projects copy the kernel files of <build>/kernels/c (rendered from
+// templates/ref, or copied from lib/kernels/c) and build them with whatever C
 // compiler the user has, so every source must compile cleanly as ISO C99 with
 // warnings as errors under both GCC and Clang:
 //
