@@ -1121,7 +1121,7 @@ static void run_op(machine *m, const fb_table *op) {
   const int params_type = fb_u8(r, op, O_PARAMS_TYPE, 0);
   fb_table pt = fb_sub(r, op, O_PARAMS);
   const int32_t align = fb_i32(r, op, O_CHANNEL_ALIGN, 0);
-  const int32_t source = fb_i32(r, op, O_SOURCE_INDEX, -1);
+  const int32_t source = fb_i32(r, op, O_SOURCE_INDEX, 0);
   operands o;
   const kernel_info *k = NULL;
   int kid = -1;

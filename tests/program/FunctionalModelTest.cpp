@@ -1,0 +1,282 @@
+//===- FunctionalModelTest.cpp - The MDLA functional model, in process ----===//
+//
+// Runs the functional model (lib/program/c) on the programs of every shared
+// model at every MDLA version, with random inputs, and compares every
+// operator's result it reports with what the reference kernels compute for
+// the input graph (tests/kernels' ModelRunner): the conversions to and from
+// mdla1.5's uint8 and the 16C padding must change nothing. Hand-built graphs
+// reach the cases the shared models do not: average pooling ties that a
+// plain uint8 average would round the other way, channels that are no
+// multiple of 16, and a view sharing a converted input's bytes.
+//
+//===----------------------------------------------------------------------===//
+#include "ProgramTestSupport.h"
+
+#include "../kernels/GraphBuilder.h"
+#include "../kernels/ModelRunner.h"
+
+#include "mdla_functional.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+#include <map>
+#include <random>
+#include <sstream>
+
+using namespace accelgen;
+using namespace accelgen::test;
+
+namespace {
+
+/// What the functional model traced: (operator, tensor) and the bytes.
+struct Traced {
+  int32_t Op;
+  int32_t Tensor;
+  std::vector<uint8_t> Bytes;
+};
+std::vector<Traced> TraceLog;
+
+void collect(int32_t Op, int32_t Tensor, const void *Data, size_t Bytes) {
+  const auto *P = static_cast<const uint8_t *>(Data);
+  TraceLog.push_back({Op, Tensor, std::vector<uint8_t>(P, P + Bytes)});
+}
+
+/// "12 of 640 bytes differ, first at 17 (got 5, want 4)".
+std::string diffText(const std::vector<uint8_t> &Got,
+                     const std::vector<uint8_t> &Want) {
+  if (Got.size() != Want.size())
+    return llvm::formatv("{0} bytes, want {1}", Got.size(), Want.size()).str();
+  size_t Count = 0, First = 0;
+  for (size_t I = 0; I < Got.size(); ++I)
+    if (Got[I] != Want[I] && Count++ == 0)
+      First = I;
+  return llvm::formatv("{0} of {1} bytes differ, first at {2} (got {3}, want "
+                       "{4})",
+                       Count, Got.size(), First, int(Got[First]),
+                       int(Want[First]))
+      .str();
+}
+
+/// Random contents for every graph input of \p G.
+void randomInputs(const ir::Graph &G, TensorBuffers &B, unsigned Seed) {
+  std::mt19937 Rng(Seed);
+  for (int32_t In : G.Inputs) {
+    const ir::Tensor &T = G.tensor(In);
+    B[In].resize(static_cast<size_t>(T.byteSize()));
+    if (T.Type == ir::DType::F32) {
+      std::uniform_real_distribution<float> D(-2.0f, 2.0f);
+      for (size_t I = 0; I + 4 <= B[In].size(); I += 4) {
+        float V = D(Rng);
+        std::memcpy(&B[In][I], &V, 4);
+      }
+    } else {
+      for (uint8_t &Byte : B[In])
+        Byte = static_cast<uint8_t>(Rng());
+    }
+  }
+}
+
+/// Runs every subgraph of \p M's program on the reference values of its
+/// inputs (\p Ref, from the reference kernels), and checks each operator's
+/// result and each subgraph output against \p Ref; the first difference
+/// fails the test naming its layer.
+void checkAgainstReference(const program::AcceleratedModel &M,
+                           const TensorBuffers &Ref) {
+  const std::vector<uint8_t> Bytes = program::writeProgram(M.Prog);
+  std::vector<uint64_t> Program(Bytes.size() / 8 + 1);
+  std::memcpy(Program.data(), Bytes.data(), Bytes.size());
+  const auto *P = reinterpret_cast<const uint8_t *>(Program.data());
+  std::vector<uint64_t> Arena(static_cast<size_t>(M.Prog.ArenaBytes) / 8 + 1);
+  std::vector<uint64_t> Scratch(static_cast<size_t>(M.Prog.ScratchBytes) / 8 +
+                                1);
+  auto *A = reinterpret_cast<uint8_t *>(Arena.data());
+  mdla_memory Memory;
+  Memory.arena = A;
+  Memory.arena_bytes = static_cast<size_t>(M.Prog.ArenaBytes);
+  Memory.scratch = reinterpret_cast<uint8_t *>(Scratch.data());
+  Memory.scratch_bytes = static_cast<size_t>(M.Prog.ScratchBytes);
+
+  for (size_t S = 0; S < M.Prog.Subgraphs.size(); ++S) {
+    const program::Subgraph &Sub = M.Prog.Subgraphs[S];
+    for (int32_t I : Sub.Inputs) {
+      const program::Tensor &T = Sub.Tensors[I];
+      std::memcpy(A + T.ArenaOffset, Ref[T.Id].data(), Ref[T.Id].size());
+    }
+    TraceLog.clear();
+    double Cycles = 0;
+    const int Status = mdla_run_subgraph(P, Bytes.size(), static_cast<int32_t>(S),
+                                         &Memory, collect, &Cycles);
+    REQUIRE_MESSAGE(Status == MDLA_OK,
+                    "subgraph " << S << ": " << mdla_status_name(Status));
+    CHECK(Cycles == doctest::Approx(Sub.Cycles + Sub.SwitchCycles));
+
+    // Every operator once, in order, equal to the reference kernels.
+    size_t K = 0;
+    for (size_t L = 0; L < Sub.Layers.size(); ++L)
+      for (const program::Op &O : Sub.Layers[L].Ops) {
+        REQUIRE(K < TraceLog.size());
+        const Traced &T = TraceLog[K++];
+        const program::Tensor &Out = Sub.Tensors[O.Outputs[0]];
+        CHECK(T.Op == O.SourceIndex);
+        CHECK(T.Tensor == Out.Id);
+        if (T.Bytes != Ref[Out.Id])
+          FAIL("first diverging layer: subgraph "
+               << S << " layer " << L << " (" << Sub.Layers[L].Type
+               << "), operator " << O.SourceIndex << " (" << O.Type << ", "
+               << O.Kernel << (Out.isConverted() ? ", stored as uint8" : "")
+               << (O.ChannelAlign ? ", 16C" : "") << "), tensor " << Out.Id
+               << ": " << diffText(T.Bytes, Ref[Out.Id]));
+      }
+    CHECK(K == TraceLog.size());
+    // The accelerator's copies of converted inputs hold q + 128 as uint8.
+    for (int32_t I : Sub.ConvertIn) {
+      const program::Tensor &T = Sub.Tensors[I];
+      REQUIRE(T.Where == program::Memory::Scratch);
+      const uint8_t *Copy = Memory.scratch + T.DeviceOffset;
+      bool Shifted = true;
+      for (int64_t B = 0; B < T.Bytes; ++B)
+        Shifted &= Copy[B] == static_cast<uint8_t>(
+                                  static_cast<int8_t>(Ref[T.Id][B]) + 128);
+      CHECK_MESSAGE(Shifted, "subgraph " << S << ": the accelerator's copy of "
+                                         << "tensor " << T.Id
+                                         << " is not q + 128");
+    }
+    // The outputs are back in the model's format where the CPU reads them.
+    for (int32_t I : Sub.Outputs) {
+      const program::Tensor &T = Sub.Tensors[I];
+      std::vector<uint8_t> Got(A + T.ArenaOffset, A + T.ArenaOffset + T.Bytes);
+      CHECK_MESSAGE(Got == Ref[T.Id], "subgraph " << S << " output tensor "
+                                                  << T.Id << ": "
+                                                  << diffText(Got, Ref[T.Id]));
+    }
+  }
+}
+
+} // namespace
+
+TEST_CASE("the functional model computes what the reference kernels compute") {
+  for (const std::string &Name : programModels()) {
+    const ir::Graph G = sharedGraph(Name);
+    auto Runner = ModelRunner::create(G);
+    REQUIRE_MESSAGE(bool(Runner), llvm::toString(Runner.takeError()));
+    TensorBuffers Ref = Runner->initialBuffers();
+    randomInputs(G, Ref, 7);
+    llvm::Error E = Runner->runAll(Ref);
+    REQUIRE_MESSAGE(!E, llvm::toString(std::move(E)));
+    for (const auto &[Label, Version] : mdlaVersions()) {
+      INFO(Name << " " << Label);
+      checkAgainstReference(accelerate(G, Version), Ref);
+    }
+  }
+}
+
+namespace {
+
+/// input [1, 4, 4, C] -> RESHAPE [1, 2, 8, C] -> AVERAGE_POOL_2D 2x2 ->
+/// [1, 1, 4, C]: all int8 with zero point \p ZeroPoint.
+ir::Graph reshapeThenPool(int32_t C, int64_t ZeroPoint) {
+  GraphBuilder B;
+  int32_t In = B.tensor(ir::DType::I8, {1, 4, 4, C}, 0.5f, ZeroPoint);
+  int32_t Shape = B.constant(ir::DType::I32, {4},
+                             std::vector<int32_t>{1, 2, 8, C});
+  int32_t Mid = B.tensor(ir::DType::I8, {1, 2, 8, C}, 0.5f, ZeroPoint);
+  int32_t Out = B.tensor(ir::DType::I8, {1, 1, 4, C}, 0.5f, ZeroPoint);
+  B.op("RESHAPE", {In, Shape}, {Mid});
+  ir::Operator &Pool = B.op("AVERAGE_POOL_2D", {Mid}, {Out});
+  Pool.Attrs["filter_h"] = int64_t(2);
+  Pool.Attrs["filter_w"] = int64_t(2);
+  Pool.Attrs["stride_h"] = int64_t(2);
+  Pool.Attrs["stride_w"] = int64_t(2);
+  Pool.Attrs["padding"] = std::string("VALID");
+  Pool.Attrs["fused_activation"] = std::string("NONE");
+  B.G.Inputs = {In};
+  B.G.Outputs = {Out};
+  return B.G;
+}
+
+} // namespace
+
+TEST_CASE("converted and padded operands change no result") {
+  // Pairs of -1 and 0 average to -0.5: TensorFlow Lite rounds that away from
+  // zero to -1, while averaging the uint8 form (127 and 128 to 127.5) would
+  // round up to 128, which is 0: the model averages the int8 values.
+  for (int32_t C : {1, 10, 16, 17}) {
+    for (int64_t ZeroPoint : {int64_t(-3), int64_t(0)}) {
+      INFO("channels " << C << ", zero point " << ZeroPoint);
+      const ir::Graph G = reshapeThenPool(C, ZeroPoint);
+      auto Runner = ModelRunner::create(G);
+      REQUIRE(bool(Runner));
+      TensorBuffers Ref = Runner->initialBuffers();
+      Ref[G.Inputs[0]].resize(static_cast<size_t>(16 * C));
+      for (size_t I = 0; I < Ref[G.Inputs[0]].size(); ++I)
+        Ref[G.Inputs[0]][I] = static_cast<uint8_t>(
+            (I / static_cast<size_t>(C)) % 2 ? 0 : -1);
+      llvm::Error E = Runner->runAll(Ref);
+      REQUIRE(!E);
+      const std::vector<int8_t> Out = valuesOf<int8_t>(Ref[G.Outputs[0]]);
+      CHECK(Out.front() == -1);
+
+      for (const auto &[Label, Version] : mdlaVersions()) {
+        INFO(Label);
+        const program::AcceleratedModel M =
+            accelerate(G, Version, /*UseCostModel=*/false);
+        REQUIRE(M.Prog.Subgraphs.size() == 1);
+        const program::Subgraph &S = M.Prog.Subgraphs[0];
+        REQUIRE(S.Layers.size() == 2);
+        const program::Op &Pool = S.Layers[1].Ops[0];
+        CHECK(Pool.ChannelAlign == 16);
+        const bool Converted = Label == "mdla1.5" && ZeroPoint != 0;
+        CHECK(S.Tensors[Pool.Inputs[0]].isConverted() == Converted);
+        CHECK(S.ConvertIn.size() == (Converted ? 1u : 0u));
+        CHECK(S.ConvertOut.size() == (Converted ? 1u : 0u));
+        // The RESHAPE's result shares its input's bytes: with a converted
+        // input, both live in the scratch copy.
+        if (Converted)
+          CHECK(S.Tensors[Pool.Inputs[0]].Where == program::Memory::Scratch);
+        checkAgainstReference(M, Ref);
+      }
+    }
+  }
+}
+
+TEST_CASE("operators the partitioner inserts are refused, naming them") {
+  // On mdla1.5 a CONV_2D with input scale x filter scale >= output scale
+  // gets a requantize after it (its result takes the input's scale), which
+  // changes the arithmetic.
+  GraphBuilder B;
+  int32_t In = B.tensor(ir::DType::I8, {1, 4, 4, 16}, 1.0f, 0);
+  int32_t W = B.constant(ir::DType::I8, {16, 1, 1, 16},
+                         std::vector<int8_t>(256, 1), 0.5f, 0);
+  int32_t Bias = B.constant(ir::DType::I32, {16}, std::vector<int32_t>(16, 0),
+                            0.5f, 0);
+  int32_t Out = B.tensor(ir::DType::I8, {1, 4, 4, 16}, 0.25f, 0);
+  ir::Operator &Conv = B.op("CONV_2D", {In, W, Bias}, {Out});
+  Conv.Attrs["stride_h"] = int64_t(1);
+  Conv.Attrs["stride_w"] = int64_t(1);
+  Conv.Attrs["dilation_h"] = int64_t(1);
+  Conv.Attrs["dilation_w"] = int64_t(1);
+  Conv.Attrs["padding"] = std::string("VALID");
+  Conv.Attrs["fused_activation"] = std::string("NONE");
+  B.G.Inputs = {In};
+  B.G.Outputs = {Out};
+  partition::PartitionOptions Opts;
+  Opts.Cpu = &refTarget();
+  Opts.UseCostModel = false;
+  {
+    const partition::PartitionResult R =
+        partition::partition(B.G, mdlaTarget(), 0, Opts);
+    REQUIRE(R.Ops.size() == 2);
+    CHECK(R.Ops[0].Quant == target::QuantOutcome::InsertedRequantize);
+    CHECK(R.Ops[1].Sources.empty());
+  }
+  auto M = program::buildAcceleratedModel(B.G, mdlaTarget(), 0, Opts, "test");
+  REQUIRE_FALSE(bool(M));
+  const std::string Msg = llvm::toString(M.takeError());
+  CHECK_MESSAGE(llvm::StringRef(Msg).contains("inserted by mdla1.5's "
+                                              "quantization rules"),
+                Msg);
+  // mdla2.0 needs no requantize.
+  auto M2 = program::buildAcceleratedModel(B.G, mdlaTarget(), 1, Opts, "test");
+  REQUIRE_MESSAGE(bool(M2), llvm::toString(M2.takeError()));
+  CHECK(M2->Prog.Subgraphs.size() == 1);
+}

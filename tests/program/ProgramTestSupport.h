@@ -1,0 +1,99 @@
+//===- ProgramTestSupport.h - Shared pieces of the program tests -*- C++ -*-===//
+//
+// The MDLA and ref targets, the shared models, and building a model's
+// accelerator program for one MDLA version, for the tests of lib/program.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ACCELGEN_TESTS_PROGRAM_PROGRAMTESTSUPPORT_H
+#define ACCELGEN_TESTS_PROGRAM_PROGRAMTESTSUPPORT_H
+
+#include "TestSupport.h"
+
+#include "import/TFLiteImporter.h"
+#include "program/ProgramBuilder.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/Path.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace accelgen {
+namespace targets {
+namespace mdla {
+std::unique_ptr<target::TargetInfo> createTargetInfo();
+} // namespace mdla
+namespace ref {
+std::unique_ptr<target::TargetInfo> createTargetInfo();
+} // namespace ref
+} // namespace targets
+
+namespace test {
+
+inline const target::TargetInfo &mdlaTarget() {
+  static const std::unique_ptr<target::TargetInfo> T =
+      targets::mdla::createTargetInfo();
+  return *T;
+}
+
+inline const target::TargetInfo &refTarget() {
+  static const std::unique_ptr<target::TargetInfo> T =
+      targets::ref::createTargetInfo();
+  return *T;
+}
+
+/// The MDLA versions, as labels and indices.
+inline const std::vector<std::pair<std::string, unsigned>> &mdlaVersions() {
+  static const std::vector<std::pair<std::string, unsigned>> V = {
+      {"mdla1.5", 0}, {"mdla2.0", 1}, {"mdla3.0", 2}};
+  return V;
+}
+
+/// Every shared model but the two LSTM ones (no reference kernel).
+inline const std::vector<std::string> &programModels() {
+  static const std::vector<std::string> Models = {
+      "coral_mobilenet_v2_10_224_quant_uint8",
+      "mlperf_tiny_ad_autoencoder_int8",
+      "mlperf_tiny_ic_resnet8_int8",
+      "mlperf_tiny_kws_dscnn_int8",
+      "mlperf_tiny_vww_mobilenetv1_025_96_int8",
+      "tflm_hello_world_int8",
+      "tflm_micro_speech_int8",
+      "tflm_person_detect_int8",
+      "tflm_person_detect_int8_qdimfix",
+      "tflm_simple_add",
+  };
+  return Models;
+}
+
+/// The main graph of shared model \p Name; fails the test when the shared
+/// folder or the model is missing.
+inline ir::Graph sharedGraph(const std::string &Name) {
+  llvm::SmallString<256> Path(sharedDir());
+  llvm::sys::path::append(Path, "models", Name + ".tflite");
+  auto R = tflite::importModelFile(Path);
+  REQUIRE_MESSAGE(bool(R), Path.str().str()
+                               << " does not import (is ACCELGEN_SHARED_DIR "
+                                  "right?): "
+                               << llvm::toString(R.takeError()));
+  return R->Model->main();
+}
+
+/// \p G partitioned for MDLA version \p Version with its program.
+inline program::AcceleratedModel accelerate(const ir::Graph &G,
+                                            unsigned Version,
+                                            bool UseCostModel = true) {
+  partition::PartitionOptions Opts;
+  Opts.Cpu = &refTarget();
+  Opts.UseCostModel = UseCostModel;
+  auto M = program::buildAcceleratedModel(G, mdlaTarget(), Version, Opts,
+                                          "accelgen test");
+  REQUIRE_MESSAGE(bool(M), llvm::toString(M.takeError()));
+  return std::move(*M);
+}
+
+} // namespace test
+} // namespace accelgen
+
+#endif // ACCELGEN_TESTS_PROGRAM_PROGRAMTESTSUPPORT_H
