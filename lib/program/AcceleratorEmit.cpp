@@ -65,8 +65,8 @@ std::string declarations(const Program &P, llvm::ArrayRef<uint8_t> Bytes,
   OS << llvm::formatv("#ifdef {0}_TRACE\n#define ACCEL_TRACE {1}_trace\n"
                       "#else\n#define ACCEL_TRACE NULL\n#endif\n\n",
                       Upper, Name);
-  OS << "/* Runs accelerator subgraph `index` on the arena, unless an earlier "
-        "one failed. */\n"
+  OS << "/* Runs accelerator subgraph `index` on the arena, unless an earlier\n"
+        " * one failed. */\n"
         "static void accel_run(int32_t index, uint8_t *arena_bytes,\n"
         "                      size_t arena_size) {\n"
         "  mdla_memory memory;\n"
