@@ -976,13 +976,17 @@ static int check_geometry(reader *r, int family, const params *p,
     break;
   }
   case FAM_MEAN: {
-    int64_t kept = 1;
+    int64_t kept = 1, reduced = 1;
     if (in->rank < 32 && (p->mean.axis_mask >> in->rank) != 0)
       return 0;
-    for (d = 0; d < in->rank; ++d)
-      if (!((p->mean.axis_mask >> d) & 1u))
+    for (d = 0; d < in->rank; ++d) {
+      if ((p->mean.axis_mask >> d) & 1u)
+        reduced *= in->dims[d];
+      else
         kept *= in->dims[d];
-    if (kept != shape_elements(out))
+    }
+    /* The kernel divides by the reduced count. */
+    if (kept != shape_elements(out) || (reduced == 0 && kept != 0))
       return 0;
     break;
   }
@@ -1035,6 +1039,197 @@ static int check_geometry(reader *r, int family, const params *p,
   (void)ch;
   (void)r;
   return 1;
+}
+
+/*===----------------------------------------------------------------------===*
+ * Parameter checks: the kernels' arithmetic preconditions
+ *===----------------------------------------------------------------------===*/
+
+/* The exponent of a quantized multiplier: the kernels shift by at most 31
+ * either way. */
+static int shift_ok(int32_t s) { return s >= -31 && s <= 31; }
+
+/* Zero points and offsets: 8-bit activations and weights take at most 256
+ * either way (their products stay far inside int32); others 2^16. */
+static int offset8_ok(int32_t v) { return v >= -256 && v <= 256; }
+static int offset_ok(int32_t v) { return v >= -65536 && v <= 65536; }
+
+static int shifts_ok(const int32_t *shifts, uint32_t n) {
+  uint32_t i;
+  for (i = 0; shifts && i < n; ++i)
+    if (!shift_ok(shifts[i]))
+      return 0;
+  return 1;
+}
+
+/* A window walk, (out - 1) * stride + (filter - 1) * dilation past the
+ * padding, stays far inside int32. */
+static int window_ok(int32_t out, int32_t stride, int32_t dilation,
+                     int32_t filter, int32_t pad) {
+  int64_t reach;
+  if (stride < 1 || dilation < 1 || filter < 1 || pad < -(1 << 24) ||
+      pad > (1 << 24))
+    return 0;
+  reach = (int64_t)(out > 0 ? out - 1 : 0) * stride +
+          (int64_t)(filter - 1) * dilation + (pad < 0 ? -(int64_t)pad : pad);
+  return reach < ((int64_t)1 << 30);
+}
+
+/* The largest |v + offset| for v of 8-bit type `t`. */
+static int64_t max_offset_value(int t, int32_t offset) {
+  const int64_t lo = t == DT_U8 ? 0 : -128, hi = t == DT_U8 ? 255 : 127;
+  const int64_t a = lo + offset < 0 ? -(lo + offset) : lo + offset;
+  const int64_t b = hi + offset < 0 ? -(hi + offset) : hi + offset;
+  return a > b ? a : b;
+}
+
+/* The largest |bias| of a convolution or fully connected operator. */
+static int64_t max_bias(const uint8_t *bias, int32_t n) {
+  int64_t most = 0;
+  int32_t i, v;
+  for (i = 0; bias && i < n; ++i) {
+    memcpy(&v, bias + 4 * (size_t)i, 4);
+    if ((int64_t)v * (v < 0 ? -1 : 1) > most)
+      most = (int64_t)v * (v < 0 ? -1 : 1);
+  }
+  return most;
+}
+
+/* The int32 accumulator of an 8-bit convolution or fully connected operator
+ * holds bias plus taps products (the fully connected kernel sums four kinds
+ * of terms separately), shifted left by the largest positive exponent, with
+ * room for the output offset. */
+static int accumulator_ok(const operands *o, int64_t taps, int terms,
+                          int32_t input_offset, int32_t filter_offset,
+                          int32_t output_shift, const int32_t *shifts,
+                          uint32_t channels, int32_t bias_count) {
+  const int t = o->in[0].dtype;
+  int64_t bound;
+  int32_t shift = output_shift;
+  uint32_t i;
+  if (t != DT_I8 && t != DT_U8)
+    return 1; /* float */
+  for (i = 0; shifts && i < channels; ++i)
+    if (shifts[i] > shift)
+      shift = shifts[i];
+  bound = taps * terms * max_offset_value(t, input_offset) *
+              max_offset_value(o->in[1].dtype, filter_offset) +
+          (o->present[2] ? max_bias(o->in[2].constant, bias_count) : 0);
+  if (shift > 31)
+    return 0;
+  if (shift > 0)
+    bound <<= shift;
+  return bound < ((int64_t)1 << 31) - ((int64_t)1 << 17);
+}
+
+/* What TensorFlow Lite's parameter code guarantees and the kernels assume:
+ * shifts in range, offsets of the element type's size, windows and
+ * accumulators inside int32, a radius that can be negated. */
+static int check_params(const kernel_info *k, const params *p,
+                        const operands *o, uint32_t channels) {
+  const ref_shape *f = &o->in[1].shape, *out = &o->out.shape;
+  switch (k->family) {
+  case FAM_CONV:
+    if (!window_ok(out->dims[1], p->conv.stride_h, p->conv.dilation_h,
+                   f->dims[1], p->conv.pad_top) ||
+        !window_ok(out->dims[2], p->conv.stride_w, p->conv.dilation_w,
+                   f->dims[2], p->conv.pad_left) ||
+        !accumulator_ok(o, (int64_t)f->dims[1] * f->dims[2] * f->dims[3], 1,
+                        p->conv.input_offset, p->conv.filter_offset,
+                        p->conv.output_left_shift,
+                        p->conv.per_channel_left_shift, channels,
+                        out->dims[3]))
+      return 0;
+    return shift_ok(p->conv.output_left_shift) &&
+           offset8_ok(p->conv.input_offset) &&
+           offset8_ok(p->conv.filter_offset) &&
+           offset_ok(p->conv.output_offset) &&
+           shifts_ok(p->conv.per_channel_left_shift, channels);
+  case FAM_DW:
+    if (!window_ok(out->dims[1], p->dw.stride_h, p->dw.dilation_h, f->dims[1],
+                   p->dw.pad_top) ||
+        !window_ok(out->dims[2], p->dw.stride_w, p->dw.dilation_w, f->dims[2],
+                   p->dw.pad_left) ||
+        !accumulator_ok(o, (int64_t)f->dims[1] * f->dims[2], 1,
+                        p->dw.input_offset, p->dw.filter_offset,
+                        p->dw.output_left_shift, p->dw.per_channel_left_shift,
+                        channels, out->dims[3]))
+      return 0;
+    return shift_ok(p->dw.output_left_shift) &&
+           offset8_ok(p->dw.input_offset) && offset8_ok(p->dw.filter_offset) &&
+           offset_ok(p->dw.output_offset) &&
+           shifts_ok(p->dw.per_channel_left_shift, channels);
+  case FAM_FC:
+    if (!accumulator_ok(o, f->dims[f->rank - 1], 4, p->fc.input_offset,
+                        p->fc.filter_offset, p->fc.output_left_shift,
+                        p->fc.per_channel_left_shift, channels,
+                        (int32_t)channels))
+      return 0;
+    return shift_ok(p->fc.output_left_shift) &&
+           offset8_ok(p->fc.input_offset) && offset8_ok(p->fc.filter_offset) &&
+           offset_ok(p->fc.output_offset) &&
+           shifts_ok(p->fc.per_channel_left_shift, channels);
+  case FAM_POOL:
+    return window_ok(out->dims[1], p->pool.stride_h, 1, p->pool.filter_h,
+                     p->pool.pad_top) &&
+           window_ok(out->dims[2], p->pool.stride_w, 1, p->pool.filter_w,
+                     p->pool.pad_left);
+  case FAM_EW:
+    /* ADD and SUB scale each input down before summing; MUL multiplies two
+     * offset inputs (at most 2^18) and scales once. */
+    return offset8_ok(p->ew.input1_offset) &&
+           offset8_ok(p->ew.input2_offset) && offset_ok(p->ew.output_offset) &&
+           p->ew.input_left_shift >= 0 && p->ew.input_left_shift <= 20 &&
+           p->ew.input1_left_shift >= -31 && p->ew.input1_left_shift <= 0 &&
+           p->ew.input2_left_shift >= -31 && p->ew.input2_left_shift <= 0 &&
+           p->ew.output_left_shift >= -31 &&
+           p->ew.output_left_shift <= (strncmp(k->name, "ref_mul", 7) ? 0 : 12);
+  case FAM_SOFTMAX:
+    /* A row's maximum must count (diff 0 >= diff_min), so no row sums to 0. */
+    return p->softmax.input_left_shift >= 0 &&
+           p->softmax.input_left_shift <= 31 && p->softmax.diff_min <= 0;
+  case FAM_QUANT:
+    return offset_ok(p->quant.zero_point);
+  case FAM_DEQUANT:
+    return offset_ok(p->dequant.zero_point);
+  /* These scale a value of at most 2^17 and add a zero point: at most 13
+   * left. */
+  case FAM_REQUANT:
+    return offset_ok(p->requant.input_zero_point) &&
+           offset_ok(p->requant.output_zero_point) &&
+           shift_ok(p->requant.left_shift) && p->requant.left_shift <= 13;
+  case FAM_RELU:
+    return offset_ok(p->relu.input_zero_point) &&
+           offset_ok(p->relu.output_zero_point) &&
+           shift_ok(p->relu.output_left_shift) &&
+           p->relu.output_left_shift <= 13;
+  case FAM_LEAKY:
+    return offset_ok(p->leaky.input_zero_point) &&
+           offset_ok(p->leaky.output_zero_point) &&
+           shift_ok(p->leaky.identity_left_shift) &&
+           shift_ok(p->leaky.alpha_left_shift) &&
+           p->leaky.identity_left_shift <= 13 &&
+           p->leaky.alpha_left_shift <= 13;
+  case FAM_HSWISH:
+    /* Two-step saturating int16 shifts: at most 16 left; the final shift
+     * only rounds right. */
+    return offset_ok(p->hswish.input_zero_point) &&
+           offset_ok(p->hswish.output_zero_point) &&
+           p->hswish.reluish_left_shift >= -31 &&
+           p->hswish.reluish_left_shift <= 16 &&
+           p->hswish.output_left_shift >= -31 &&
+           p->hswish.output_left_shift <= 0;
+  case FAM_SIGMOID:
+    return offset_ok(p->sigmoid.input_zero_point) &&
+           shift_ok(p->sigmoid.input_left_shift) &&
+           p->sigmoid.input_range_radius >= 0;
+  case FAM_MEAN:
+    return offset_ok(p->mean.input_zero_point) &&
+           offset_ok(p->mean.output_zero_point) &&
+           shift_ok(p->mean.left_shift);
+  default:
+    return 1;
+  }
 }
 
 /*===----------------------------------------------------------------------===*
@@ -1204,6 +1399,10 @@ static void run_op(machine *m, const fb_table *op) {
   bind_channel_arrays(r, k->family, &p, &ch, channels);
   if (r->status)
     return;
+  if (!check_params(k, &p, &o, channels)) {
+    fail(r, MDLA_ERR_PROGRAM);
+    return;
+  }
   elem = dtype_size(o.in[0].dtype);
 
   /* A RESHAPE whose result shares its input's bytes moves nothing. */
@@ -1237,8 +1436,9 @@ static void run_op(machine *m, const fb_table *op) {
   }
 
   /* Operands as the kernel reads them: converted from the accelerator's
-   * format, padded to 16C. */
+   * format, padded to 16C. An omitted bias is a null pointer. */
   m->temp_top = m->temp_base;
+  data[1] = data[2] = NULL;
   for (i = 0; i < o.count; ++i) {
     const tensor *t = &o.in[i];
     shapes[i] = t->shape;
