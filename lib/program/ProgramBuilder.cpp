@@ -273,6 +273,8 @@ llvm::Error Builder::buildSubgraph(size_t Index) {
         return Unsupported("it has no kernel " + Call->Function);
       if (Op.Outputs.size() != 1 || Op.Outputs[0] < 0)
         return Unsupported("it does not have exactly one result");
+      if (Call->DataInputs.empty() || Call->DataInputs.front() < 0)
+        return Unsupported("its kernel reads no data");
       for (int32_t In : Call->DataInputs)
         if (In >= 0 && !M.Graph.tensor(In).IsConstant && !M.Plan.find(In))
           return Unsupported(llvm::formatv("tensor {0} has no data", In));
