@@ -59,6 +59,9 @@ namespace {0} {{
 /// Adds the OpSetup of every operator the target supports to \p T, and sets
 /// its cost model and switch cycles.
 void addOpSetups(accelgen::target::TargetInfo &T);
+/// The target's TargetInfo: name, versions, every OpSetup, the cost model
+/// and the fusion patterns (from Patterns.inc, which must be included too).
+std::unique_ptr<accelgen::target::TargetInfo> createTargetInfo();
 /// The target's name and versions, oldest first.
 extern const char TargetName[];
 extern const char *const TargetVersions[];
@@ -100,7 +103,26 @@ namespace {{
                     L.Op->Decl.Key);
     OS << "  T.setCostModel(estimateCycles);\n"
           "  T.setSwitchCycles(TargetSwitchCycles);\n";
-    OS << formatv("}\n\n} // namespace {0}\n#endif // GET_OPSETUP_IMPL\n", NS);
+    OS << formatv(R"(}
+
+// Defined in Patterns.inc.
+extern const accelgen::target::PatternDesc *const Patterns;
+extern const unsigned NumPatterns;
+
+std::unique_ptr<accelgen::target::TargetInfo> createTargetInfo() {{
+  auto T = std::make_unique<accelgen::target::TargetInfo>(
+      TargetName, std::vector<std::string>(TargetVersions,
+                                           TargetVersions + NumTargetVersions));
+  addOpSetups(*T);
+  T->setPatterns(llvm::ArrayRef<accelgen::target::PatternDesc>(Patterns,
+                                                               NumPatterns));
+  return T;
+}
+
+} // namespace {0}
+#endif // GET_OPSETUP_IMPL
+)",
+                  NS);
   }
 
 private:

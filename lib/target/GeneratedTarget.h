@@ -1,0 +1,31 @@
+//===- GeneratedTarget.h - Everything generated for one target ------------===//
+//
+// Included by exactly one source file of a target library built with
+// accelgen_add_target (cmake/AccelgenTarget.cmake), whose generated folder is
+// on the include path: defines the target's constraint checks and legality
+// tables (Legality.inc), its OpSetup classes, cost model and
+// createTargetInfo() (OpSetups.inc) and its fusion patterns (Patterns.inc),
+// in the target's namespace accelgen::targets::<name>. C++ functions a
+// description names as escape hatches must be declared before it.
+//
+//===----------------------------------------------------------------------===//
+#include "target/ConstraintRuntime.h"
+#include "target/Legality.h"
+#include "target/Mapping.h"
+#include "target/QuantRules.h"
+#include "target/TargetInfo.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#define GET_LEGALITY_DECL
+#define GET_LEGALITY_IMPL
+#include "Legality.inc"
+#define GET_OPSETUP_DECL
+#define GET_OPSETUP_IMPL
+#include "OpSetups.inc"
+#define GET_PATTERNS_DECL
+#define GET_PATTERNS_IMPL
+#include "Patterns.inc"
