@@ -22,6 +22,8 @@ def i16  : DType<"i16">;
 def i32  : DType<"i32">;
 def f16  : DType<"f16">;
 def f32  : DType<"f32">;
+/// No element type in particular: an unset type in a KernelInstance.
+def AnyElement : DType<"">;
 
 /// How a tensor's quantization parameters are laid out.
 class QuantScheme<string name, bit symmetric, bit perChannel> {
@@ -234,12 +236,96 @@ class Pattern<Target target, dag source, dag result,
 // Kernels
 //===----------------------------------------------------------------------===//
 
-/// Template `template` (a file in templates/) instantiates the kernel of `op`
-/// on `target` for each of `types`.
-class Kernel<Op op, Target target, string template, list<DType> types> {
+/// One field of a kernel family's parameter struct, in declaration order.
+/// `CType` is one of int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t,
+/// uint32_t, uint64_t, float, double. `Doc` is printed above the field.
+class KernelField<string name, string ctype, string doc = ""> {
+  string Name = name;
+  string CType = ctype;
+  string Doc = doc;
+  /// Non-empty: a fixed array of this many elements (a C constant
+  /// expression, such as REF_MAX_RANK).
+  string Length = "";
+  /// A pointer to a constant array whose length the operator decides (one
+  /// entry per output channel, per input, ...).
+  bit Pointer = 0;
+}
+class ArrayField<string name, string ctype, string length, string doc = "">
+    : KernelField<name, ctype, doc> {
+  let Length = length;
+}
+class PointerField<string name, string ctype, string doc = "">
+    : KernelField<name, ctype, doc> {
+  let Pointer = 1;
+}
+
+/// One argument of a kernel function, in order. Kinds:
+///   params        `const <struct> *params`
+///   fields        the parameter fields themselves, by value, in order
+///   shape         `const ref_shape *<name>` of data operand `Operand`
+///   data          `const T *<name>`, data operand `Operand`
+///   output_shape  `const ref_shape *output_shape`
+///   output        `T *output`
+///   count         `int32_t count`, the output's element count
+///   element_size  `size_t element_size`, bytes per element
+///   input_shapes  `const ref_shape *const *input_shapes`, every data operand
+///   inputs        `const T *const *inputs`, every data operand
+/// `Elem` is the element type of a data argument: "in" (the kernel's
+/// DTYPE), "out" (its OUT, or DTYPE), "acc" (i32 for a quantized DTYPE, f32
+/// otherwise: biases) or "any" (kernels that move bytes: `void`).
+class KernelArg<string kind, string name, int operand = -1, string elem = ""> {
+  string Kind = kind;
+  string Name = name;
+  int Operand = operand;
+  string Elem = elem;
+  /// A data operand the operator may omit (a null pointer then).
+  bit Optional = 0;
+}
+
+/// One function of a kernel family: the operator it computes, its name
+/// stem, the element types it reads (`dtype`, unset for byte-moving
+/// kernels) and writes (`out`, unset: the same; AnyElement is unset), and a variant ("" or, for
+/// instance, "per_channel"). Its C name is
+/// `<library>_<stem>[_<dtype>][_<out>][_<variant>]`.
+class KernelInstance<Op op, string stem, DType dtype = AnyElement,
+                     DType out = AnyElement, string variant = ""> {
+  Op Operator = op;
+  string Stem = stem;
+  DType Type = dtype;
+  DType Out = out;
+  string Variant = variant;
+}
+
+/// One calling convention of a kernel library: a parameter struct
+/// (`<library>_<name>_params`), the arguments in order, and the functions
+/// that share them. `Template` names the files that define the functions:
+/// `<library>/<template>.h.in` and `.c.in` under the template folder, rendered
+/// once per instance, or when `Rendered` is 0 the plain C files
+/// `<library>_<template>.h` and `.c` of the kernel source folder. `Builder`
+/// is the C++ function (accelgen::kernels::detail) that computes the fields
+/// from an operator.
+class KernelFamily<string name, string template, string builder> {
+  string Library = "ref";
+  string Name = name;
+  string Template = template;
+  bit Rendered = 1;
+  string Builder = builder;
+  string Doc = "";
+  /// The result may share its input's bytes (the memory planner aliases
+  /// them), and then nothing runs: a byte copy such as RESHAPE.
+  bit MayAlias = 0;
+  list<KernelField> Fields = [];
+  list<KernelArg> Args = [];
+  list<KernelInstance> Instances = [];
+}
+
+/// The kernels of `family` run operator `op` on `target` for inputs of the
+/// element types `types` (each must be one of the family's instances for
+/// the operator).
+class Kernel<Op op, Target target, KernelFamily family, list<DType> types> {
   Op Operator = op;
   Target OnTarget = target;
-  string Template = template;
+  KernelFamily Family = family;
   list<DType> Types = types;
 }
 

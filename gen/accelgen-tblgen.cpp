@@ -1,4 +1,5 @@
-//===- accelgen-tblgen.cpp - The target description generator --------------===//
+//===- accelgen-tblgen.cpp - The target description generator
+//--------------===//
 //
 // Reads one target description, `.td` (TableGen, with the classes of defs/)
 // or `.yaml` (the same content), builds its validated model and runs the
@@ -34,6 +35,9 @@ enum ActionType {
   GenVersionDiff,
   GenConstraintTests,
   DumpModel,
+  GenKernelParams,
+  GenKernelInstances,
+  GenKernelTable,
 };
 
 cl::opt<ActionType> Action(
@@ -53,13 +57,59 @@ cl::opt<ActionType> Action(
         clEnumValN(GenConstraintTests, "gen-constraint-tests",
                    "Accept/reject boundary cases of every constraint (C++)"),
         clEnumValN(DumpModel, "dump-model",
-                   "Print the validated target model (for debugging)")));
+                   "Print the validated target model (for debugging)"),
+        clEnumValN(GenKernelParams, "gen-kernel-params",
+                   "The kernel families' parameter structs (C header)"),
+        clEnumValN(GenKernelInstances, "gen-kernel-instances",
+                   "The kernel templates' instantiation rows"),
+        clEnumValN(GenKernelTable, "gen-kernel-table",
+                   "Fields, arguments, functions and operators of every "
+                   "kernel family (X-macro rows)")));
+
+cl::opt<std::string>
+    TemplateDir("template-dir",
+                cl::desc("Folder of the kernel templates (checked to exist for "
+                         "-gen-kernel-*)"),
+                cl::value_desc("dir"));
+cl::opt<std::string> KernelSourceDir(
+    "kernel-source-dir",
+    cl::desc("Folder of the plain C kernel sources (checked to exist for "
+             "-gen-kernel-*)"),
+    cl::value_desc("dir"));
+
+bool isKernelLibraryAction() {
+  return Action == GenKernelParams || Action == GenKernelInstances ||
+         Action == GenKernelTable;
+}
+
+/// The kernel library actions read the KernelFamily records only.
+bool runKernelLibraryAction(raw_ostream &OS, RecordKeeper &Records) {
+  Diagnostics Diags;
+  std::unique_ptr<KernelLibraryModel> Model = buildKernelLibrary(
+      Records, KernelSourceDirs{TemplateDir, KernelSourceDir}, Diags);
+  if (!Model)
+    return true;
+  switch (Action) {
+  case GenKernelParams:
+    emitKernelParams(*Model, OS);
+    break;
+  case GenKernelInstances:
+    emitKernelInstances(*Model, OS);
+    break;
+  default:
+    emitKernelTable(*Model, OS);
+    break;
+  }
+  return false;
+}
 
 /// Set when the input is a `.yaml` description; TableGen then parses a
 /// stand-in `.td` that includes only the operator vocabulary.
 std::string YamlInput;
 
 bool runAction(raw_ostream &OS, RecordKeeper &Records) {
+  if (isKernelLibraryAction())
+    return runKernelLibraryAction(OS, Records);
   Diagnostics Diags;
   TargetDecl Decl;
   if (YamlInput.empty()) {
@@ -97,6 +147,8 @@ bool runAction(raw_ostream &OS, RecordKeeper &Records) {
   case DumpModel:
     dumpModel(*Model, OS);
     break;
+  default:
+    break;
   }
   return false;
 }
@@ -104,7 +156,8 @@ bool runAction(raw_ostream &OS, RecordKeeper &Records) {
 /// The folder of defs/ next to an installed tool, or in the source tree.
 std::string defsDir(const char *Argv0) {
   std::string Exe = sys::fs::getMainExecutable(Argv0, (void *)&defsDir);
-  SmallString<256> Installed(sys::path::parent_path(sys::path::parent_path(Exe)));
+  SmallString<256> Installed(
+      sys::path::parent_path(sys::path::parent_path(Exe)));
   sys::path::append(Installed, "share", "accelgen", "defs");
   if (sys::fs::exists(Installed))
     return std::string(Installed);
@@ -131,7 +184,7 @@ int main(int argc, char **argv) {
         return 1;
       }
       raw_fd_ostream Out(FD, /*shouldClose=*/true);
-      Out << "include \"ops.td\"\n";
+      Out << "include \"kernels.td\"\n";
       StandIn = std::string(Path);
       A = StandIn;
     }

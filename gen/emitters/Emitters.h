@@ -1,4 +1,5 @@
-//===- Emitters.h - One emitter per generated artifact ---------------------===//
+//===- Emitters.h - One emitter per generated artifact
+//---------------------===//
 //
 // Each function writes one artifact of a target from its validated model.
 // Output is deterministic: the same model always gives the same bytes.
@@ -7,6 +8,7 @@
 #ifndef ACCELGEN_GEN_EMITTERS_EMITTERS_H
 #define ACCELGEN_GEN_EMITTERS_EMITTERS_H
 
+#include "model/KernelLibrary.h"
 #include "model/TargetModel.h"
 
 #include "llvm/Support/raw_ostream.h"
@@ -28,6 +30,14 @@ void emitVersionDiff(const TargetModel &M, llvm::raw_ostream &OS);
 void emitConstraintTests(const TargetModel &M, llvm::raw_ostream &OS);
 /// A readable dump of the model, for debugging descriptions.
 void dumpModel(const TargetModel &M, llvm::raw_ostream &OS);
+
+/// <library>_params.h: the C parameter struct of every kernel family.
+void emitKernelParams(const KernelLibraryModel &M, llvm::raw_ostream &OS);
+/// The kernel templates' instantiation rows, one per rendered function.
+void emitKernelInstances(const KernelLibraryModel &M, llvm::raw_ostream &OS);
+/// KernelTable.inc: X-macro rows of fields, arguments, functions and the
+/// operators each function computes.
+void emitKernelTable(const KernelLibraryModel &M, llvm::raw_ostream &OS);
 
 } // namespace gen
 } // namespace accelgen

@@ -1,4 +1,5 @@
-//===- ModelDumper.cpp - A readable dump of a target model -----------------===//
+//===- ModelDumper.cpp - A readable dump of a target model
+//-----------------===//
 //
 // Prints the validated model in a plain, stable text form: what the
 // generator understood from a description. Used to debug descriptions and
@@ -77,16 +78,16 @@ void dumpModel(const TargetModel &M, raw_ostream &OS) {
       OS << formatv("  node {0} {1}:{2}", N, P.Nodes[N].Op->name(),
                     P.Nodes[N].Capture);
       for (const PatternNodeDef::Arg &A : P.Nodes[N].Args)
-        OS << (A.Node >= 0 ? formatv(" node{0}", A.Node).str()
-                           : A.Value >= 0 ? " $" + P.Values[A.Value]
-                                          : std::string(" _"));
+        OS << (A.Node >= 0    ? formatv(" node{0}", A.Node).str()
+               : A.Value >= 0 ? " $" + P.Values[A.Value]
+                              : std::string(" _"));
       OS << "\n";
     }
     for (const ConstraintDef *C : P.Constraints)
       OS << "  " << constraintText(*C) << "\n";
   }
   for (const KernelDef &K : M.Kernels)
-    OS << formatv("kernel {0} {1} {2}\n", K.Op->name(), K.Template,
+    OS << formatv("kernel {0} {1} {2}\n", K.Op->name(), K.Family,
                   join(K.Types, ","));
   for (const OpCosts &C : M.Costs)
     for (const CostDef &Step : C.Steps)

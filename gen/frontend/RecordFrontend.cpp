@@ -1,4 +1,5 @@
-//===- RecordFrontend.cpp - TableGen records to a target description -------===//
+//===- RecordFrontend.cpp - TableGen records to a target description
+//-------===//
 #include "frontend/RecordFrontend.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -204,13 +205,24 @@ void readOperatorRecords(const RecordKeeper &Records, TargetDecl &Out) {
       O.Operands.push_back({Operand->getValueAsString("Name").str(),
                             Operand->getValueAsBit("Optional")});
     for (Record *A : R->getValueAsListOfDefs("Attrs"))
-      O.Attrs.push_back({A->getValueAsString("Name").str(), nameOf(*A, "Kind")});
+      O.Attrs.push_back(
+          {A->getValueAsString("Name").str(), nameOf(*A, "Kind")});
     O.NumResults = static_cast<unsigned>(R->getValueAsInt("NumResults"));
     O.Variadic = R->getValueAsBit("Variadic");
     if (R->isSubClassOf("TargetOp"))
       O.Target = nameOf(*R, "OnTarget");
     O.At = recordLoc(*R);
     Out.Ops.push_back(std::move(O));
+  }
+  for (Record *R : inOrder(Records, "KernelFamily")) {
+    KernelFamilyDecl F;
+    F.Key = R->getName().str();
+    F.Name = R->getValueAsString("Name").str();
+    for (Record *I : R->getValueAsListOfDefs("Instances")) {
+      F.Instances.push_back(
+          {opKey(*I->getValueAsDef("Operator")), nameOf(*I, "Type")});
+    }
+    Out.KernelFamilies.push_back(std::move(F));
   }
 }
 
@@ -319,7 +331,7 @@ bool readTargetRecords(const RecordKeeper &Records, TargetDecl &Out,
   for (Record *R : inOrder(Records, "Kernel")) {
     KernelDecl K;
     K.Op = opKey(*R->getValueAsDef("Operator"));
-    K.Template = R->getValueAsString("Template").str();
+    K.Family = R->getValueAsDef("Family")->getName().str();
     K.Types = namesOf(*R, "Types");
     K.At = recordLoc(*R);
     Out.Kernels.push_back(std::move(K));

@@ -229,7 +229,7 @@ const KeySpec PatternKeys[] = {
     {"name", Required},  {"source", Required},      {"result", Required},
     {"since", Optional}, {"constraints", Optional}, {"benefit", Optional}};
 const KeySpec KernelKeys[] = {
-    {"op", Required}, {"template", Required}, {"types", Required}};
+    {"op", Required}, {"family", Required}, {"types", Required}};
 const KeySpec CostKeys[] = {
     {"op", Required}, {"since", Required}, {"cycles", Required}};
 
@@ -786,7 +786,7 @@ void Reader::readKernels(const Entries &Top, TargetDecl &Out) {
     KernelDecl K;
     K.At = loc(N);
     text(*E, "op", K.Op);
-    text(*E, "template", K.Template);
+    text(*E, "family", K.Family);
     texts(*E, "types", K.Types);
     if (Diags.errorCount() == Before)
       Out.Kernels.push_back(std::move(K));

@@ -1,4 +1,5 @@
-//===- Description.h - A target description as written ---------------------===//
+//===- Description.h - A target description as written
+//---------------------===//
 //
 // What a front end reads from a `.td` or `.yaml` target description, before
 // any name is resolved or anything checked: plain names and values, each with
@@ -36,7 +37,7 @@ struct OperandDecl {
 
 /// An operator: canonical (Target empty) or a target's own.
 struct OpDecl {
-  std::string Key; ///< The name descriptions refer to it by (`Conv2D`).
+  std::string Key;  ///< The name descriptions refer to it by (`Conv2D`).
   std::string Name; ///< The operator name in the IR (`CONV_2D`).
   std::vector<OperandDecl> Operands;
   std::vector<AttrDecl> Attrs;
@@ -95,8 +96,8 @@ struct QuantRuleDecl {
 
 /// An operand of a pattern node: a nested node or a named value (`$x`).
 struct PatternArgDecl {
-  int Node = -1;         ///< Index into PatternDecl::Nodes, or -1.
-  std::string Capture;   ///< Value name when Node == -1 (may be empty: any).
+  int Node = -1;       ///< Index into PatternDecl::Nodes, or -1.
+  std::string Capture; ///< Value name when Node == -1 (may be empty: any).
 };
 
 struct PatternNodeDecl {
@@ -117,11 +118,20 @@ struct PatternDecl {
   Loc At;
 };
 
+/// A target's operator run by the functions of a kernel family.
 struct KernelDecl {
   std::string Op;
-  std::string Template;
+  std::string Family; ///< The KernelFamily record's name.
   std::vector<std::string> Types;
   Loc At;
+};
+
+/// What the target model needs of a kernel family (defs/kernels.td): its
+/// name and which operators it computes for which input type ("" for any).
+struct KernelFamilyDecl {
+  std::string Key;
+  std::string Name;
+  std::vector<std::pair<std::string, std::string>> Instances;
 };
 
 /// Estimated cycles of an operator from a version on: an int or float
@@ -153,6 +163,8 @@ struct TargetDecl {
   std::vector<PatternDecl> Patterns;
   std::vector<KernelDecl> Kernels;
   std::vector<CostDecl> Costs;
+  /// Every kernel family the description can name.
+  std::vector<KernelFamilyDecl> KernelFamilies;
 };
 
 } // namespace gen

@@ -1,4 +1,5 @@
-//===- TargetModel.cpp - Validating a description into a model -------------===//
+//===- TargetModel.cpp - Validating a description into a model
+//-------------===//
 #include "model/TargetModel.h"
 
 #include "ir/DType.h"
@@ -24,7 +25,8 @@ constraint::Scope OpDef::scope() const {
                                   : constraint::AttrInfo::Ints;
     S.Attrs.push_back(Info);
   }
-  S.NumOperands = Decl.Variadic ? 64 : static_cast<unsigned>(Decl.Operands.size());
+  S.NumOperands =
+      Decl.Variadic ? 64 : static_cast<unsigned>(Decl.Operands.size());
   S.NumResults = Decl.NumResults;
   return S;
 }
@@ -78,9 +80,8 @@ const char *const Actions[] = {"reject", "insert_requantize_before",
 
 template <size_t N>
 bool oneOf(const std::string &S, const char *const (&List)[N]) {
-  return std::find_if(std::begin(List), std::end(List), [&](const char *E) {
-           return S == E;
-         }) != std::end(List);
+  return std::find_if(std::begin(List), std::end(List),
+                      [&](const char *E) { return S == E; }) != std::end(List);
 }
 
 template <size_t N> std::string listOf(const char *const (&List)[N]) {
@@ -132,7 +133,8 @@ private:
 
   void buildVersions() {
     if (D.Versions.empty())
-      Diags.error(D.At, llvm::formatv("target '{0}' lists no versions", D.Name));
+      Diags.error(D.At,
+                  llvm::formatv("target '{0}' lists no versions", D.Name));
     for (size_t I = 0; I < D.Versions.size(); ++I) {
       const std::string &Name = D.Versions[I];
       VersionDef V;
@@ -195,16 +197,16 @@ private:
         continue;
       }
       if (!Names.insert(O.Name).second) {
-        Diags.error(O.At, llvm::formatv("duplicate operator name '{0}'",
-                                        O.Name));
+        Diags.error(O.At,
+                    llvm::formatv("duplicate operator name '{0}'", O.Name));
         continue;
       }
       for (const AttrDecl &A : O.Attrs)
         if (!oneOf(A.Kind, AttrKinds))
-          Diags.error(O.At, llvm::formatv("attribute '{0}' of '{1}' has "
-                                          "unknown kind '{2}' (kinds: {3})",
-                                          A.Name, O.Key, A.Kind,
-                                          listOf(AttrKinds)));
+          Diags.error(O.At,
+                      llvm::formatv("attribute '{0}' of '{1}' has "
+                                    "unknown kind '{2}' (kinds: {3})",
+                                    A.Name, O.Key, A.Kind, listOf(AttrKinds)));
       auto Op = std::make_unique<OpDef>();
       Op->Decl = O;
       M->Ops.push_back(std::move(Op));
@@ -528,11 +530,11 @@ private:
         }
         if (!Node.Op->Decl.Variadic &&
             N.Args.size() > Node.Op->Decl.Operands.size())
-          Diags.error(P.At, llvm::formatv("pattern '{0}': '{1}' takes {2} "
-                                          "operands, the pattern gives {3}",
-                                          P.Name, N.Op,
-                                          Node.Op->Decl.Operands.size(),
-                                          N.Args.size()));
+          Diags.error(P.At,
+                      llvm::formatv("pattern '{0}': '{1}' takes {2} "
+                                    "operands, the pattern gives {3}",
+                                    P.Name, N.Op, Node.Op->Decl.Operands.size(),
+                                    N.Args.size()));
         for (const PatternArgDecl &A : N.Args) {
           PatternNodeDef::Arg Arg;
           Arg.Node = A.Node;
@@ -585,9 +587,34 @@ private:
       Def.Op = op(K.Op, K.At);
       if (!Def.Op || !checkTypes(K.Types, K.At))
         continue;
-      if (K.Template.empty())
-        Diags.error(K.At, "kernel names no template");
-      Def.Template = K.Template;
+      const KernelFamilyDecl *Family = nullptr;
+      for (const KernelFamilyDecl &F : D.KernelFamilies)
+        if (F.Key == K.Family)
+          Family = &F;
+      if (!Family) {
+        Diags.error(K.At, llvm::formatv("kernel of '{0}' names '{1}', which "
+                                        "is not a kernel family",
+                                        K.Op, K.Family));
+        continue;
+      }
+      std::vector<std::string> Offered;
+      for (const auto &[Op, Type] : Family->Instances)
+        if (Op == K.Op && !llvm::is_contained(Offered, Type))
+          Offered.push_back(Type);
+      if (Offered.empty()) {
+        Diags.error(K.At, llvm::formatv("kernel family '{0}' does not compute "
+                                        "'{1}'",
+                                        K.Family, K.Op));
+        continue;
+      }
+      for (const std::string &T : K.Types)
+        if (!llvm::is_contained(Offered, T) &&
+            !llvm::is_contained(Offered, std::string()))
+          Diags.error(K.At, llvm::formatv("kernel family '{0}' has no '{1}' "
+                                          "kernel for {2} (it has: {3})",
+                                          K.Family, K.Op, T,
+                                          llvm::join(Offered, ", ")));
+      Def.Family = Family->Name;
       Def.Types = K.Types;
       M->Kernels.push_back(std::move(Def));
     }

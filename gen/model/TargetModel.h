@@ -1,4 +1,5 @@
-//===- TargetModel.h - The typed, validated model of a target --------------===//
+//===- TargetModel.h - The typed, validated model of a target
+//--------------===//
 //
 // What every emitter reads: a target with its ordered versions, the operators
 // it refers to, and its rules with every name resolved, every constraint
@@ -33,7 +34,7 @@ struct OpDef {
 };
 
 struct VersionDef {
-  std::string Name;           ///< "2.0"
+  std::string Name;            ///< "2.0"
   std::vector<unsigned> Parts; ///< {2, 0}
 };
 
@@ -103,14 +104,15 @@ struct PatternDef {
   std::vector<PatternNodeDef> Nodes; ///< Nodes[0] is the root.
   std::vector<std::string> Values;   ///< Value capture names, first-use order.
   const OpDef *Result = nullptr;
-  std::vector<int> ResultArgs;       ///< Indices into Values.
+  std::vector<int> ResultArgs; ///< Indices into Values.
   std::vector<const ConstraintDef *> Constraints;
   int64_t Benefit = 1;
 };
 
+/// The kernel family whose functions run an operator on the target.
 struct KernelDef {
   const OpDef *Op = nullptr;
-  std::string Template;
+  std::string Family; ///< The family's name ("conv2d").
   std::vector<std::string> Types;
 };
 

@@ -2,9 +2,9 @@
 //-*-===//
 //
 // Which of the embedded reference kernel files a set of kernel functions
-// needs: the header declaring each function, the source of the same name,
-// and everything those include, transitively. Found from the files' own
-// text, so a new kernel file needs no registration here.
+// needs: the header declaring each function (its family's, from
+// defs/kernels.td), the source of the same name, and everything those
+// include, transitively.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ACCELGEN_EMIT_KERNELFILES_H
@@ -30,10 +30,12 @@ struct KernelFileSet {
   std::vector<EmittedFile> Files;
 };
 
-/// The files \p Functions need; an error naming a function that no embedded
-/// header declares.
+/// The files \p Functions need, and the kernel files \p Includers include
+/// (a functional model that calls kernels through the kernel table); an
+/// error naming a function that no kernel family declares.
 llvm::Expected<KernelFileSet>
-selectKernelFiles(const std::set<std::string> &Functions);
+selectKernelFiles(const std::set<std::string> &Functions,
+                  llvm::ArrayRef<EmittedFile> Includers = {});
 
 } // namespace emit
 } // namespace accelgen

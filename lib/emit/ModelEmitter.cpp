@@ -85,66 +85,6 @@ std::string shapeText(const ir::Tensor &T) {
   return S + "]";
 }
 
-/// One argument of a kernel call.
-enum class Arg {
-  Params, ///< the params struct (or byte count)
-  Shape0, ///< shape of data input 0
-  Data0,  ///< data input 0
-  Shape1,
-  Data1,
-  Data2,       ///< data input 2 (a bias: no shape)
-  OutShape,    ///< the output's shape
-  Out,         ///< the output
-  Count,       ///< the output's element count
-  ElementSize, ///< bytes per element of data input 0
-  InputShapes, ///< an array of every data input's shape
-  Inputs,      ///< an array of every data input
-};
-
-/// The argument list of the kernel taking \p Params (see the kernel headers);
-/// empty for parameters the emitter does not know.
-std::vector<Arg> callSignature(const kernels::AnyParams &Params) {
-  using A = Arg;
-  return std::visit(
-      [](const auto &P) -> std::vector<Arg> {
-        using T = std::decay_t<decltype(P)>;
-        if constexpr (std::is_same_v<T, kernels::Conv2DParams> ||
-                      std::is_same_v<T, kernels::DepthwiseConv2DParams> ||
-                      std::is_same_v<T, kernels::FullyConnectedParams>)
-          return {A::Params, A::Shape0, A::Data0,    A::Shape1,
-                  A::Data1,  A::Data2,  A::OutShape, A::Out};
-        else if constexpr (std::is_same_v<T, ref_pool2d_params> ||
-                           std::is_same_v<T, ref_pad_params>)
-          return {A::Params, A::Shape0, A::Data0, A::OutShape, A::Out};
-        else if constexpr (std::is_same_v<T, ref_elementwise_params>)
-          return {A::Params, A::Shape0,   A::Data0, A::Shape1,
-                  A::Data1,  A::OutShape, A::Out};
-        else if constexpr (std::is_same_v<T, ref_softmax_params> ||
-                           std::is_same_v<T, ref_mean_params>)
-          return {A::Params, A::Shape0, A::Data0, A::Out};
-        else if constexpr (std::is_same_v<T, ref_transpose_params>)
-          return {A::Params, A::ElementSize, A::Shape0,
-                  A::Data0,  A::OutShape,    A::Out};
-        else if constexpr (std::is_same_v<T, ref_strided_slice_params>)
-          return {A::Params, A::ElementSize, A::Shape0, A::Data0, A::Out};
-        else if constexpr (std::is_same_v<T, kernels::ConcatParams>)
-          return {A::Params, A::InputShapes, A::Inputs, A::OutShape, A::Out};
-        else if constexpr (std::is_same_v<T, kernels::ReshapeParams>)
-          return {A::Params, A::Data0, A::Out};
-        else if constexpr (std::is_same_v<T, ref_quantize_params> ||
-                           std::is_same_v<T, ref_dequantize_params> ||
-                           std::is_same_v<T, ref_requantize_params> ||
-                           std::is_same_v<T, ref_relu_params> ||
-                           std::is_same_v<T, ref_leaky_relu_params> ||
-                           std::is_same_v<T, ref_hard_swish_params> ||
-                           std::is_same_v<T, ref_sigmoid_params>)
-          return {A::Params, A::Count, A::Data0, A::Out};
-        else // a kernel family this emitter has not learnt to call
-          return {};
-      },
-      Params);
-}
-
 /// Joins \p Words into a call statement indented by two spaces, wrapping
 /// before 80 columns with continuation lines aligned after the parenthesis.
 std::string wrapCall(StringRef Function, ArrayRef<std::string> Args,
@@ -174,8 +114,7 @@ class ModelWriter {
 public:
   ModelWriter(const ir::Graph &G, const EmitOptions &Opts)
       : G(G), Opts(Opts),
-        Plan(Opts.Accelerator ? Opts.Accelerator->Plan : plan::planMemory(G)) {
-  }
+        Plan(Opts.Accelerator ? Opts.Accelerator->Plan : plan::planMemory(G)) {}
 
   Error run(EmittedModel &Out);
 
@@ -272,9 +211,9 @@ Error ModelWriter::emitOperator(size_t Index, Value::List &Ops,
 
   const int32_t Output = Op.Outputs[0];
   const plan::Buffer *OutBuf = Plan.find(Output);
-  const bool Aliased =
-      std::holds_alternative<kernels::ReshapeParams>(Call->Params) &&
-      !Call->DataInputs.empty() && OutBuf->AliasOf == Call->DataInputs[0];
+  const bool Aliased = kernels::familyOf(Call->Params).MayAlias &&
+                       !Call->DataInputs.empty() &&
+                       OutBuf->AliasOf == Call->DataInputs[0];
 
   auto In = [&](size_t I) {
     return I < Call->DataInputs.size() ? Call->DataInputs[I] : -1;
@@ -287,46 +226,36 @@ Error ModelWriter::emitOperator(size_t Index, Value::List &Ops,
   } else {
     std::vector<std::string> Args;
     std::string Block;
-    const std::vector<Arg> Signature = callSignature(Call->Params);
-    if (Signature.empty())
-      return Unsupported("the C emitter does not know how to call " +
-                         Call->Function);
-    for (Arg A : Signature) {
-      switch (A) {
-      case Arg::Params:
+    using kernels::ArgKind;
+    for (const kernels::KernelArgInfo &A :
+         kernels::familyOf(Call->Params).Args) {
+      switch (A.Kind) {
+      case ArgKind::Params:
+      case ArgKind::Fields:
         Args.push_back(Params->Argument);
         break;
-      case Arg::Shape0:
-        Args.push_back(shape(In(0)));
+      case ArgKind::Shape:
+        Args.push_back(shape(In(A.Operand)));
         break;
-      case Arg::Data0:
-        Args.push_back(data(In(0)));
+      case ArgKind::Data:
+        Args.push_back(data(In(A.Operand)));
         break;
-      case Arg::Shape1:
-        Args.push_back(shape(In(1)));
-        break;
-      case Arg::Data1:
-        Args.push_back(data(In(1)));
-        break;
-      case Arg::Data2:
-        Args.push_back(data(In(2)));
-        break;
-      case Arg::OutShape:
+      case ArgKind::OutputShape:
         Args.push_back(shape(Output));
         break;
-      case Arg::Out:
+      case ArgKind::Output:
         Args.push_back(data(Output));
         break;
-      case Arg::Count:
+      case ArgKind::Count:
         Args.push_back(intLiteral(G.tensor(Output).numElements()));
         break;
-      case Arg::ElementSize:
+      case ArgKind::ElementSize:
         Args.push_back(unsignedLiteral(ir::dtypeSize(G.tensor(In(0)).Type)));
         break;
-      case Arg::InputShapes:
-      case Arg::Inputs: {
+      case ArgKind::InputShapes:
+      case ArgKind::Inputs: {
         // Concatenation: arrays of every input's shape and data.
-        const bool Shapes = A == Arg::InputShapes;
+        const bool Shapes = A.Kind == ArgKind::InputShapes;
         std::string Name = Prefix + (Shapes ? "_shapes" : "_inputs");
         std::vector<std::string> Elems;
         for (int32_t T : Call->DataInputs)
@@ -501,7 +430,10 @@ Error ModelWriter::run(EmittedModel &Out) {
   if (Opts.Accelerator)
     AllFunctions.insert(Opts.Accelerator->KernelFunctions.begin(),
                         Opts.Accelerator->KernelFunctions.end());
-  Expected<KernelFileSet> Kernels = selectKernelFiles(AllFunctions);
+  Expected<KernelFileSet> Kernels = selectKernelFiles(
+      AllFunctions, Opts.Accelerator
+                        ? ArrayRef<EmittedFile>(Opts.Accelerator->Files)
+                        : ArrayRef<EmittedFile>());
   if (!Kernels)
     return Kernels.takeError();
   Value::List Headers;

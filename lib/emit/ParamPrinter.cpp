@@ -1,7 +1,8 @@
 //===- ParamPrinter.cpp - Kernel parameters as C declarations -------------===//
 //
 // One printFields overload per params struct is generated from the X-macro
-// rows of RefParamFields.inc; each forwards every field to a FieldWriter,
+// rows of the kernel table (ref_kernel_table.inc, from defs/kernels.td); each
+// forwards every field to a FieldWriter,
 // whose overloads know how to spell each C field type. A field of a type
 // the writer does not know fails to compile here, not silently at run time.
 //
@@ -128,6 +129,16 @@ private:
     add(Name, "NULL");
   }
 
+public:
+  /// The fields' values, in order.
+  std::vector<std::string> values() const {
+    std::vector<std::string> V;
+    for (const std::string &F : Fields)
+      V.push_back(F.substr(F.find(" = ") + 3));
+    return V;
+  }
+
+private:
   std::string Prefix;
   std::vector<KnownArray> Known;
   std::vector<std::string> Fields;
@@ -135,38 +146,29 @@ private:
   std::string Problem;
 };
 
-// One printFields and structName per params struct of the kernel headers.
-#define REF_PARAMS_BEGIN(Struct)                                               \
-  [[maybe_unused]] const char *structName(const Struct &) { return #Struct; }  \
+// One printFields per family's C struct, from the kernel table.
+#define REF_KERNEL_PARAMS_BEGIN(Family, Struct)                                \
   [[maybe_unused]] void printFields(FieldWriter &W, const Struct &P) {
-#define REF_PARAMS_FIELD(Struct, Field) W.field(#Field, P.Field);
-#define REF_PARAMS_ARRAY(Struct, Field, Length)                                \
+#define REF_KERNEL_SCALAR(Family, Struct, Field, CType)                        \
+  W.field(#Field, P.Field);
+#define REF_KERNEL_POINTER(Family, Struct, Field, CType)                       \
+  W.field(#Field, P.Field);
+#define REF_KERNEL_ARRAY(Family, Struct, Field, CType, Length)                 \
   W.array(#Field, P.Field, Length);
-#define REF_PARAMS_END(Struct) }
-#include "RefParamFields.inc"
+#define REF_KERNEL_PARAMS_END(Family, Struct) }
+#include "ref_kernel_table.inc"
 
-/// The per-channel arrays of the wrapper structs.
-void knownArrays(FieldWriter &W, const kernels::Conv2DParams &P) {
-  W.known(P.Multipliers);
-  W.known(P.LeftShifts);
-}
-void knownArrays(FieldWriter &W, const kernels::DepthwiseConv2DParams &P) {
-  W.known(P.Multipliers);
-  W.known(P.LeftShifts);
-}
-void knownArrays(FieldWriter &W, const kernels::FullyConnectedParams &P) {
-  W.known(P.Multipliers);
-  W.known(P.LeftShifts);
-}
-void knownArrays(FieldWriter &W, const kernels::ConcatParams &P) {
-  W.known(P.InputScales);
-  W.known(P.InputZeroPoints);
-}
-
-template <typename T, typename = void> struct HasC : std::false_type {};
-template <typename T>
-struct HasC<T, std::void_t<decltype(std::declval<const T &>().c())>>
-    : std::true_type {};
+// The arrays each family's pointer fields aim at.
+#define REF_KERNEL_PARAMS_BEGIN(Family, Struct)                                \
+  [[maybe_unused]] void knownArrays(FieldWriter &W,                            \
+                                    const kernels::FamilyParams<Struct> &P) {  \
+    (void)W;                                                                   \
+    (void)P;
+#define REF_KERNEL_SCALAR(Family, Struct, Field, CType)
+#define REF_KERNEL_ARRAY(Family, Struct, Field, CType, Length)
+#define REF_KERNEL_POINTER(Family, Struct, Field, CType) W.known(P.Field);
+#define REF_KERNEL_PARAMS_END(Family, Struct) }
+#include "ref_kernel_table.inc"
 
 } // namespace
 
@@ -174,24 +176,21 @@ llvm::Expected<PrintedParams> printParams(const kernels::AnyParams &Params,
                                           llvm::StringRef Prefix) {
   FieldWriter W(Prefix);
   PrintedParams Out;
+  const kernels::KernelFamilyInfo &Family = kernels::familyOf(Params);
   std::visit(
       [&](const auto &P) {
-        using T = std::decay_t<decltype(P)>;
-        if constexpr (std::is_same_v<T, kernels::ReshapeParams>) {
-          Out.Argument = unsignedLiteral(P.Bytes);
-        } else if constexpr (HasC<T>::value) {
-          knownArrays(W, P);
-          auto C = P.c();
-          printFields(W, C);
-          Out.Declarations = W.finish(structName(C));
-          Out.Argument = "&" + Prefix.str() + "_params";
-        } else {
-          printFields(W, P);
-          Out.Declarations = W.finish(structName(P));
-          Out.Argument = "&" + Prefix.str() + "_params";
-        }
+        knownArrays(W, P);
+        auto C = P.c();
+        printFields(W, C);
+        Out.Declarations = W.finish(Family.Struct);
+        Out.Argument = "&" + Prefix.str() + "_params";
       },
       Params);
+  if (Family.ByValue) {
+    // The fields are the arguments: no struct to declare.
+    Out.Declarations.clear();
+    Out.Argument = llvm::join(W.values(), ", ");
+  }
   if (llvm::Error E = W.takeError())
     return std::move(E);
   return Out;

@@ -3,8 +3,9 @@
 // Prints the parameters kernels::computeKernelCall computed for one operator
 // as `static const` C: the params struct with every field initialized by
 // name, and the per-channel arrays its pointer fields aim at as static arrays
-// of their own. Which fields a struct has comes from the kernels' headers
-// (RefParamFields.inc, generated at build time), so the printer never falls
+// of their own. Which fields a struct has comes from the kernel families'
+// declaration (defs/kernels.td, through the generated ref_kernel_table.inc),
+// the same one the C structs are generated from, so the printer never falls
 // behind them.
 //
 //===----------------------------------------------------------------------===//
@@ -25,8 +26,8 @@ struct PrintedParams {
   /// File-scope declarations: arrays, then the params struct (empty when the
   /// kernel takes no struct).
   std::string Declarations;
-  /// The kernel's first argument: "&op3_params", or a byte count for
-  /// ref_reshape.
+  /// The parameters as arguments: "&op3_params", or for a family that takes
+  /// its fields by value their values, comma-separated.
   std::string Argument;
 };
 

@@ -48,13 +48,13 @@ llvm::Error checkBroadcast(const OpContext &Ctx, const Tensor &A,
 }
 
 /// Shared checks of the unary elementwise operators: same type and size.
-llvm::Expected<std::string> unaryPrologue(const OpContext &Ctx,
-                                          const Tensor &In, const Tensor &Out) {
+llvm::Error unaryPrologue(const OpContext &Ctx, const Tensor &In,
+                          const Tensor &Out) {
   if (llvm::Error E = requireSameType(Ctx, In, Out))
     return E;
   if (In.numElements() != Out.numElements())
     return Ctx.error("input and output sizes differ");
-  return suffixOf(Ctx, In);
+  return requireKernelType(Ctx, In);
 }
 
 /// DownScaleInt32ToInt16Multiplier: the int16 multiplier nearest to an int32
@@ -70,8 +70,8 @@ int16_t downscaleMultiplier(int32_t M) {
 
 // --- ADD, SUB, MUL -----------------------------------------------------------
 
-llvm::Expected<KernelCall> elementwise(const OpContext &Ctx,
-                                       llvm::StringRef Name) {
+llvm::Expected<KernelCall> elementwise(const OpContext &Ctx) {
+  const bool Mul = Ctx.op().Type == "MUL";
   ACCELGEN_TRY(A, Ctx.input(0));
   ACCELGEN_TRY(B, Ctx.input(1));
   ACCELGEN_TRY(Out, Ctx.output());
@@ -79,7 +79,8 @@ llvm::Expected<KernelCall> elementwise(const OpContext &Ctx,
     return E;
   if (llvm::Error E = requireSameType(Ctx, *A, *Out))
     return E;
-  ACCELGEN_TRY(Suffix, suffixOf(Ctx, *A));
+  if (llvm::Error E = requireKernelType(Ctx, *A))
+    return std::move(E);
   if (llvm::Error E = checkBroadcast(Ctx, *A, *B, *Out))
     return E;
   ref_elementwise_params P{};
@@ -94,7 +95,7 @@ llvm::Expected<KernelCall> elementwise(const OpContext &Ctx,
     P.input1_offset = -AQ.ZeroPoint;
     P.input2_offset = -BQ.ZeroPoint;
     P.output_offset = OQ.ZeroPoint;
-    if (Name == "mul") {
+    if (Mul) {
       QuantizedMultiplier M = quantizeMultiplier(
           double(AQ.Scale) * double(BQ.Scale) / double(OQ.Scale));
       P.output_multiplier = M.Multiplier;
@@ -128,7 +129,6 @@ llvm::Expected<KernelCall> elementwise(const OpContext &Ctx,
       return Ctx.error(llvm::toString(std::move(E)));
   }
   KernelCall Call;
-  Call.Function = ("ref_" + Name + "_").str() + Suffix;
   Call.Params = P;
   Call.DataInputs = {Ctx.op().input(0), Ctx.op().input(1)};
   return Call;
@@ -141,7 +141,8 @@ llvm::Expected<KernelCall> softmax(const OpContext &Ctx) {
   ACCELGEN_TRY(Out, Ctx.output());
   if (llvm::Error E = requireSameType(Ctx, *In, *Out))
     return E;
-  ACCELGEN_TRY(Suffix, suffixOf(Ctx, *In));
+  if (llvm::Error E = requireKernelType(Ctx, *In))
+    return std::move(E);
   if (In->Shape != Out->Shape)
     return Ctx.error("input and output shapes differ");
   ref_softmax_params P{};
@@ -173,7 +174,6 @@ llvm::Expected<KernelCall> softmax(const OpContext &Ctx) {
     P.diff_min = -calculateInputRadius(ScaledDiffIntegerBits, M.LeftShift);
   }
   KernelCall Call;
-  Call.Function = "ref_softmax_" + Suffix;
   Call.Params = P;
   Call.DataInputs = {Ctx.op().input(0)};
   return Call;
@@ -197,7 +197,6 @@ llvm::Expected<KernelCall> quantizeOp(const OpContext &Ctx) {
     ref_quantize_params P{};
     P.scale = OutQ.Scale;
     P.zero_point = OutQ.ZeroPoint;
-    Call.Function = std::string("ref_quantize_f32_") + typeSuffix(Out->Type);
     Call.Params = P;
     return Call;
   }
@@ -214,8 +213,6 @@ llvm::Expected<KernelCall> quantizeOp(const OpContext &Ctx) {
   P.left_shift = M.LeftShift;
   if (M.LeftShift > 30)
     return Ctx.error("the rescaling factor is too large");
-  Call.Function = std::string("ref_requantize_") + typeSuffix(In->Type) + "_" +
-                  typeSuffix(Out->Type);
   Call.Params = P;
   return Call;
 }
@@ -235,8 +232,6 @@ llvm::Expected<KernelCall> dequantizeOp(const OpContext &Ctx) {
   P.scale = double(InQ.Scale);
   P.zero_point = InQ.ZeroPoint;
   KernelCall Call;
-  Call.Function =
-      std::string("ref_dequantize_") + typeSuffix(In->Type) + "_f32";
   Call.Params = P;
   Call.DataInputs = {Ctx.op().input(0)};
   return Call;
@@ -244,11 +239,13 @@ llvm::Expected<KernelCall> dequantizeOp(const OpContext &Ctx) {
 
 // --- Activations -------------------------------------------------------------
 
-llvm::Expected<KernelCall> reluOp(const OpContext &Ctx,
-                                  llvm::StringRef Activation) {
+llvm::Expected<KernelCall> reluOp(const OpContext &Ctx) {
+  // RELU, RELU6 and RELU_N1_TO_1 clamp as the fused activation of that name.
+  const llvm::StringRef Activation = Ctx.op().Type;
   ACCELGEN_TRY(In, Ctx.input(0));
   ACCELGEN_TRY(Out, Ctx.output());
-  ACCELGEN_TRY(Suffix, unaryPrologue(Ctx, *In, *Out));
+  if (llvm::Error E = unaryPrologue(Ctx, *In, *Out))
+    return std::move(E);
   ref_relu_params P{};
   if (In->Type == DType::F32) {
     if (llvm::Error E =
@@ -271,7 +268,6 @@ llvm::Expected<KernelCall> reluOp(const OpContext &Ctx,
       return Ctx.error(llvm::toString(std::move(E)));
   }
   KernelCall Call;
-  Call.Function = "ref_relu_" + Suffix;
   Call.Params = P;
   Call.DataInputs = {Ctx.op().input(0)};
   return Call;
@@ -280,7 +276,8 @@ llvm::Expected<KernelCall> reluOp(const OpContext &Ctx,
 llvm::Expected<KernelCall> leakyReluOp(const OpContext &Ctx) {
   ACCELGEN_TRY(In, Ctx.input(0));
   ACCELGEN_TRY(Out, Ctx.output());
-  ACCELGEN_TRY(Suffix, unaryPrologue(Ctx, *In, *Out));
+  if (llvm::Error E = unaryPrologue(Ctx, *In, *Out))
+    return std::move(E);
   ref_leaky_relu_params P{};
   const float Alpha = static_cast<float>(Ctx.op().getFloat("alpha", 0.2));
   P.alpha = Alpha;
@@ -306,7 +303,6 @@ llvm::Expected<KernelCall> leakyReluOp(const OpContext &Ctx) {
     P.identity_left_shift = MI.LeftShift;
   }
   KernelCall Call;
-  Call.Function = "ref_leaky_relu_" + Suffix;
   Call.Params = P;
   Call.DataInputs = {Ctx.op().input(0)};
   return Call;
@@ -315,7 +311,8 @@ llvm::Expected<KernelCall> leakyReluOp(const OpContext &Ctx) {
 llvm::Expected<KernelCall> hardSwishOp(const OpContext &Ctx) {
   ACCELGEN_TRY(In, Ctx.input(0));
   ACCELGEN_TRY(Out, Ctx.output());
-  ACCELGEN_TRY(Suffix, unaryPrologue(Ctx, *In, *Out));
+  if (llvm::Error E = unaryPrologue(Ctx, *In, *Out))
+    return std::move(E);
   ref_hard_swish_params P{};
   if (In->Type != DType::F32) {
     ACCELGEN_TRY(InQ, Ctx.quant(*In, "input"));
@@ -339,16 +336,17 @@ llvm::Expected<KernelCall> hardSwishOp(const OpContext &Ctx) {
     P.reluish_left_shift = MR.LeftShift;
   }
   KernelCall Call;
-  Call.Function = "ref_hard_swish_" + Suffix;
   Call.Params = P;
   Call.DataInputs = {Ctx.op().input(0)};
   return Call;
 }
 
-llvm::Expected<KernelCall> sigmoidOp(const OpContext &Ctx, bool Tanh) {
+llvm::Expected<KernelCall> sigmoidOp(const OpContext &Ctx) {
+  const bool Tanh = Ctx.op().Type == "TANH";
   ACCELGEN_TRY(In, Ctx.input(0));
   ACCELGEN_TRY(Out, Ctx.output());
-  ACCELGEN_TRY(Suffix, unaryPrologue(Ctx, *In, *Out));
+  if (llvm::Error E = unaryPrologue(Ctx, *In, *Out))
+    return std::move(E);
   ref_sigmoid_params P{};
   if (In->Type != DType::F32) {
     ACCELGEN_TRY(InQ, Ctx.quant(*In, "input"));
@@ -376,7 +374,6 @@ llvm::Expected<KernelCall> sigmoidOp(const OpContext &Ctx, bool Tanh) {
     P.input_range_radius = calculateInputRadius(InputIntegerBits, M.LeftShift);
   }
   KernelCall Call;
-  Call.Function = std::string(Tanh ? "ref_tanh_" : "ref_logistic_") + Suffix;
   Call.Params = P;
   Call.DataInputs = {Ctx.op().input(0)};
   return Call;

@@ -172,14 +172,6 @@ convLikeQuant(const OpContext &Ctx, const Tensor &In, const Tensor &Filter,
   return R;
 }
 
-/// The kernel function name for a conv-like operator.
-std::string convLikeName(llvm::StringRef Base, DType T, bool PerChannel) {
-  std::string Name = ("ref_" + Base + "_").str() + typeSuffix(T);
-  if (PerChannel)
-    Name += "_per_channel";
-  return Name;
-}
-
 /// Spatial geometry of conv / depthwise / pool: checks the output shape.
 llvm::Error spatialPadding(const OpContext &Ctx, const Tensor &In,
                            const Tensor &Out, int32_t FilterH, int32_t FilterW,
@@ -218,6 +210,8 @@ llvm::Expected<int32_t> positiveAttr(const OpContext &Ctx,
 } // namespace
 
 // --- CONV_2D, DEPTHWISE_CONV_2D ----------------------------------------------
+
+namespace {
 
 llvm::Expected<KernelCall> conv2D(const OpContext &Ctx, bool Depthwise) {
   ACCELGEN_TRY(In, Ctx.input(0));
@@ -291,23 +285,32 @@ llvm::Expected<KernelCall> conv2D(const OpContext &Ctx, bool Depthwise) {
     S.act_min_f = Q.ActMinF;
     S.act_max_f = Q.ActMaxF;
   };
+  Call.Variant = Q.PerChannel ? "per_channel" : "";
   if (Depthwise) {
-    DepthwiseConv2DParams P;
+    FamilyParams<ref_depthwise_conv2d_params> P;
     Fill(P.Scalars);
     P.Scalars.depth_multiplier = DepthMultiplier;
-    P.Multipliers = Q.Multipliers;
-    P.LeftShifts = Q.LeftShifts;
-    Call.Function = convLikeName("depthwise_conv2d", In->Type, Q.PerChannel);
+    P.per_channel_multiplier = Q.Multipliers;
+    P.per_channel_left_shift = Q.LeftShifts;
     Call.Params = std::move(P);
   } else {
-    Conv2DParams P;
+    FamilyParams<ref_conv2d_params> P;
     Fill(P.Scalars);
-    P.Multipliers = Q.Multipliers;
-    P.LeftShifts = Q.LeftShifts;
-    Call.Function = convLikeName("conv2d", In->Type, Q.PerChannel);
+    P.per_channel_multiplier = Q.Multipliers;
+    P.per_channel_left_shift = Q.LeftShifts;
     Call.Params = std::move(P);
   }
   return Call;
+}
+
+} // namespace
+
+llvm::Expected<KernelCall> conv2DOp(const OpContext &Ctx) {
+  return conv2D(Ctx, /*Depthwise=*/false);
+}
+
+llvm::Expected<KernelCall> depthwiseConv2DOp(const OpContext &Ctx) {
+  return conv2D(Ctx, /*Depthwise=*/true);
 }
 
 // --- FULLY_CONNECTED ---------------------------------------------------------
@@ -336,7 +339,7 @@ llvm::Expected<KernelCall> fullyConnected(const OpContext &Ctx) {
     return E;
   ACCELGEN_TRY(Q, convLikeQuant(Ctx, *In, *Filter, *Out, Units, 0,
                                 /*PerTensorDouble=*/false));
-  FullyConnectedParams P;
+  FamilyParams<ref_fully_connected_params> P;
   P.Scalars.input_offset = Q.InputOffset;
   P.Scalars.filter_offset = Q.FilterOffset;
   P.Scalars.output_offset = Q.OutputOffset;
@@ -346,10 +349,10 @@ llvm::Expected<KernelCall> fullyConnected(const OpContext &Ctx) {
   P.Scalars.act_max = Q.ActMax;
   P.Scalars.act_min_f = Q.ActMinF;
   P.Scalars.act_max_f = Q.ActMaxF;
-  P.Multipliers = Q.Multipliers;
-  P.LeftShifts = Q.LeftShifts;
+  P.per_channel_multiplier = Q.Multipliers;
+  P.per_channel_left_shift = Q.LeftShifts;
   KernelCall Call;
-  Call.Function = convLikeName("fully_connected", In->Type, Q.PerChannel);
+  Call.Variant = Q.PerChannel ? "per_channel" : "";
   Call.Params = std::move(P);
   Call.DataInputs = {Ctx.op().input(0), Ctx.op().input(1),
                      Bias ? Ctx.op().input(2) : -1};
@@ -358,7 +361,7 @@ llvm::Expected<KernelCall> fullyConnected(const OpContext &Ctx) {
 
 // --- AVERAGE_POOL_2D, MAX_POOL_2D --------------------------------------------
 
-llvm::Expected<KernelCall> pool2D(const OpContext &Ctx, bool Average) {
+llvm::Expected<KernelCall> pool2D(const OpContext &Ctx) {
   ACCELGEN_TRY(In, Ctx.input(0));
   ACCELGEN_TRY(Out, Ctx.output());
   if (llvm::Error E = requireRank(Ctx, *In, 4, "input"))
@@ -367,7 +370,8 @@ llvm::Expected<KernelCall> pool2D(const OpContext &Ctx, bool Average) {
     return E;
   if (llvm::Error E = requireSameType(Ctx, *In, *Out))
     return E;
-  ACCELGEN_TRY(Suffix, suffixOf(Ctx, *In));
+  if (llvm::Error E = requireKernelType(Ctx, *In))
+    return std::move(E);
   if (In->Shape[0] != Out->Shape[0] || In->Shape[3] != Out->Shape[3])
     return Ctx.error("pooling keeps batches and channels, but input " +
                      ir::formatShape(In->Shape) + " and output " +
@@ -399,8 +403,6 @@ llvm::Expected<KernelCall> pool2D(const OpContext &Ctx, bool Average) {
       return Ctx.error(llvm::toString(std::move(E)));
   }
   KernelCall Call;
-  Call.Function =
-      std::string(Average ? "ref_average_pool2d_" : "ref_max_pool2d_") + Suffix;
   Call.Params = P;
   Call.DataInputs = {Ctx.op().input(0)};
   return Call;

@@ -40,19 +40,22 @@ llvm::Expected<KernelCall> reshapeOp(const OpContext &Ctx) {
        In->Quant->ZeroPoints != Out->Quant->ZeroPoints))
     return Ctx.error("input and output quantization differ");
   KernelCall Call;
-  Call.Function = "ref_reshape";
-  Call.Params = ReshapeParams{static_cast<size_t>(In->byteSize())};
+  ref_reshape_params P{};
+  P.bytes = static_cast<size_t>(In->byteSize());
+  Call.Params = P;
   Call.DataInputs = {Ctx.op().input(0)};
   return Call;
 }
 
-llvm::Expected<KernelCall> padOp(const OpContext &Ctx, bool V2) {
+llvm::Expected<KernelCall> padOp(const OpContext &Ctx) {
+  const bool V2 = Ctx.op().Type == "PADV2";
   ACCELGEN_TRY(In, Ctx.input(0));
   ACCELGEN_TRY(Paddings, Ctx.input(1));
   ACCELGEN_TRY(Out, Ctx.output());
   if (llvm::Error E = requireSameType(Ctx, *In, *Out))
     return E;
-  ACCELGEN_TRY(Suffix, suffixOf(Ctx, *In));
+  if (llvm::Error E = requireKernelType(Ctx, *In))
+    return std::move(E);
   if (In->rank() > REF_MAX_RANK || Out->rank() != In->rank())
     return Ctx.error("input and output ranks differ or exceed the maximum");
   ACCELGEN_TRY(Pads, Ctx.constInts(*Paddings, "paddings"));
@@ -94,7 +97,6 @@ llvm::Expected<KernelCall> padOp(const OpContext &Ctx, bool V2) {
       P.pad_value = Value->Data[0];
   }
   KernelCall Call;
-  Call.Function = "ref_pad_" + Suffix;
   Call.Params = P;
   Call.DataInputs = {Ctx.op().input(0)};
   return Call;
@@ -102,7 +104,8 @@ llvm::Expected<KernelCall> padOp(const OpContext &Ctx, bool V2) {
 
 llvm::Expected<KernelCall> concatOp(const OpContext &Ctx) {
   ACCELGEN_TRY(Out, Ctx.output());
-  ACCELGEN_TRY(Suffix, suffixOf(Ctx, *Out));
+  if (llvm::Error E = requireKernelType(Ctx, *Out))
+    return std::move(E);
   if (Ctx.activation() != "NONE")
     return Ctx.error("a fused activation on CONCATENATION is not supported");
   const int64_t Rank = Out->rank();
@@ -112,7 +115,7 @@ llvm::Expected<KernelCall> concatOp(const OpContext &Ctx) {
   if (Axis < 0 || Axis >= Rank || Rank > REF_MAX_RANK)
     return Ctx.error(llvm::formatv("axis {0} is out of range for rank {1}",
                                    Ctx.attr("axis", 0), Rank));
-  ConcatParams P;
+  FamilyParams<ref_concat_params> P;
   P.Scalars.axis = static_cast<int32_t>(Axis);
   KernelCall Call;
   bool Rescale = false;
@@ -143,8 +146,8 @@ llvm::Expected<KernelCall> concatOp(const OpContext &Ctx) {
     AxisSum += In->Shape[Axis];
     if (OutQ) {
       ACCELGEN_TRY(InQ, Ctx.quant(*In, "input"));
-      P.InputScales.push_back(InQ.Scale);
-      P.InputZeroPoints.push_back(InQ.ZeroPoint);
+      P.input_scale.push_back(InQ.Scale);
+      P.input_zero_point.push_back(InQ.ZeroPoint);
       if (InQ.Scale != OutQ->Scale || InQ.ZeroPoint != OutQ->ZeroPoint)
         Rescale = true;
     }
@@ -158,10 +161,10 @@ llvm::Expected<KernelCall> concatOp(const OpContext &Ctx) {
   if (Rescale && Out->Type != DType::U8)
     return Ctx.error("int8 inputs must share the output's quantization");
   if (!Rescale) {
-    P.InputScales.clear();
-    P.InputZeroPoints.clear();
+    P.input_scale.clear();
+    P.input_zero_point.clear();
   }
-  Call.Function = "ref_concat_" + Suffix + (Rescale ? "_rescale" : "");
+  Call.Variant = Rescale ? "rescale" : "";
   Call.Params = std::move(P);
   return Call;
 }
@@ -172,7 +175,8 @@ llvm::Expected<KernelCall> meanOp(const OpContext &Ctx) {
   ACCELGEN_TRY(Out, Ctx.output());
   if (llvm::Error E = requireSameType(Ctx, *In, *Out))
     return E;
-  ACCELGEN_TRY(Suffix, suffixOf(Ctx, *In));
+  if (llvm::Error E = requireKernelType(Ctx, *In))
+    return std::move(E);
   if (In->rank() > REF_MAX_RANK)
     return Ctx.error("rank exceeds the maximum");
   ACCELGEN_TRY(Axes, Ctx.constInts(*AxisT, "axis"));
@@ -215,7 +219,6 @@ llvm::Expected<KernelCall> meanOp(const OpContext &Ctx) {
     }
   }
   KernelCall Call;
-  Call.Function = "ref_mean_" + Suffix;
   Call.Params = P;
   Call.DataInputs = {Ctx.op().input(0)};
   return Call;
@@ -242,7 +245,6 @@ llvm::Expected<KernelCall> transposeOp(const OpContext &Ctx) {
     P.perm[D] = static_cast<int32_t>(Perm[D]);
   }
   KernelCall Call;
-  Call.Function = "ref_transpose";
   Call.Params = P;
   Call.DataInputs = {Ctx.op().input(0)};
   return Call;
@@ -312,7 +314,6 @@ llvm::Expected<KernelCall> stridedSliceOp(const OpContext &Ctx) {
                                    "{1}",
                                    Total, Out->numElements()));
   KernelCall Call;
-  Call.Function = "ref_strided_slice";
   Call.Params = P;
   Call.DataInputs = {Ctx.op().input(0)};
   return Call;

@@ -1,7 +1,9 @@
 //===- KernelParams.cpp - Reference kernel parameters from the IR ---------===//
 //
-// The dispatch from operator type to operator family, and the small pieces of
-// the public interface. The families (ConvParams.cpp, ArithmeticParams.cpp,
+// The tables of the kernel families (from the generated ref_kernel_table.inc)
+// and the dispatch from an operator to its family's builder, then to the
+// function for the element types and variant the builder found. The builders
+// (ConvParams.cpp, ArithmeticParams.cpp,
 // DataMovementParams.cpp) read the operator's tensors and attributes, check
 // what the kernel assumes, and fill its parameters the way TensorFlow Lite's
 // Prepare functions do (TensorFlow Lite Micro's where the two differ, since
@@ -18,33 +20,113 @@
 namespace accelgen {
 namespace kernels {
 
-ref_conv2d_params Conv2DParams::c() const {
-  ref_conv2d_params P = Scalars;
-  P.per_channel_multiplier = Multipliers.empty() ? nullptr : Multipliers.data();
-  P.per_channel_left_shift = LeftShifts.empty() ? nullptr : LeftShifts.data();
-  return P;
+namespace {
+
+// The element types of the kernel table's rows: KT_I8, ..., KT_ANY (none).
+const std::optional<ir::DType> KT_I8 = ir::DType::I8;
+const std::optional<ir::DType> KT_U8 = ir::DType::U8;
+const std::optional<ir::DType> KT_I16 = ir::DType::I16;
+const std::optional<ir::DType> KT_I32 = ir::DType::I32;
+const std::optional<ir::DType> KT_F32 = ir::DType::F32;
+const std::optional<ir::DType> KT_ANY = std::nullopt;
+
+std::vector<KernelFamilyInfo> buildFamilies() {
+  std::vector<KernelFamilyInfo> Families;
+#define REF_KERNEL_FAMILY(Family, Struct, Header, Builder, ByValue, MayAlias)  \
+  Families.push_back(                                                          \
+      {#Family, #Struct, Header, ByValue != 0, MayAlias != 0, {}});
+#include "ref_kernel_table.inc"
+  auto Find = [&](llvm::StringRef Name) -> KernelFamilyInfo & {
+    for (KernelFamilyInfo &F : Families)
+      if (Name == F.Name)
+        return F;
+    llvm_unreachable("the kernel table names an undeclared family");
+  };
+  // The table spells kinds in capitals, ArgKind in CamelCase.
+  using AK = ArgKind;
+  constexpr AK PARAMS = AK::Params, FIELDS = AK::Fields, SHAPE = AK::Shape,
+               DATA = AK::Data, OUTPUT_SHAPE = AK::OutputShape,
+               OUTPUT = AK::Output, COUNT = AK::Count,
+               ELEMENT_SIZE = AK::ElementSize, INPUT_SHAPES = AK::InputShapes,
+               INPUTS = AK::Inputs;
+#define REF_KERNEL_ARG(Family, Struct, Kind, Operand, Name)                    \
+  Find(#Family).Args.push_back({Kind, Operand, #Name});
+#include "ref_kernel_table.inc"
+  return Families;
 }
 
-ref_depthwise_conv2d_params DepthwiseConv2DParams::c() const {
-  ref_depthwise_conv2d_params P = Scalars;
-  P.per_channel_multiplier = Multipliers.empty() ? nullptr : Multipliers.data();
-  P.per_channel_left_shift = LeftShifts.empty() ? nullptr : LeftShifts.data();
-  return P;
+std::vector<KernelFunctionInfo>
+buildFunctions(llvm::ArrayRef<KernelFamilyInfo> Families) {
+  auto Find = [&](llvm::StringRef Name) {
+    for (const KernelFamilyInfo &F : Families)
+      if (Name == F.Name)
+        return &F;
+    llvm_unreachable("the kernel table names an undeclared family");
+  };
+  std::vector<KernelFunctionInfo> Functions;
+#define REF_KERNEL_FUNCTION(Function, Family, Struct, Type, Out, Variant, T0,  \
+                            T1, T2, Result)                                    \
+  Functions.push_back({#Function,                                              \
+                       Find(#Family),                                          \
+                       KT_##Type,                                              \
+                       KT_##Out,                                               \
+                       Variant,                                                \
+                       {KT_##T0, KT_##T1, KT_##T2},                            \
+                       KT_##Result});
+#include "ref_kernel_table.inc"
+  return Functions;
 }
 
-ref_fully_connected_params FullyConnectedParams::c() const {
-  ref_fully_connected_params P = Scalars;
-  P.per_channel_multiplier = Multipliers.empty() ? nullptr : Multipliers.data();
-  P.per_channel_left_shift = LeftShifts.empty() ? nullptr : LeftShifts.data();
-  return P;
+/// One operator a function computes (the table's ROW section).
+struct KernelRow {
+  const char *Op;
+  const KernelFunctionInfo *Function;
+  llvm::Expected<KernelCall> (*Builder)(const detail::OpContext &);
+};
+
+const std::vector<KernelRow> &kernelRows() {
+  static const std::vector<KernelRow> Rows = [] {
+    std::vector<KernelRow> R;
+    auto Builder = [](llvm::StringRef Family) {
+      using BuilderFn =
+          llvm::Expected<KernelCall> (*)(const detail::OpContext &);
+      BuilderFn B = nullptr;
+#define REF_KERNEL_FAMILY(Name, Struct, Header, Builder, ByValue, MayAlias)    \
+  if (Family == #Name)                                                         \
+    B = &detail::Builder;
+#include "ref_kernel_table.inc"
+      return B;
+    };
+#define REF_KERNEL_ROW(Op, OpName, Function, Family)                           \
+  R.push_back({OpName, findKernelFunction(#Function), Builder(#Family)});
+#include "ref_kernel_table.inc"
+    return R;
+  }();
+  return Rows;
 }
 
-ref_concat_params ConcatParams::c() const {
-  ref_concat_params P = Scalars;
-  P.input_scale = InputScales.empty() ? nullptr : InputScales.data();
-  P.input_zero_point =
-      InputZeroPoints.empty() ? nullptr : InputZeroPoints.data();
-  return P;
+} // namespace
+
+llvm::ArrayRef<KernelFamilyInfo> kernelFamilies() {
+  static const std::vector<KernelFamilyInfo> Families = buildFamilies();
+  return Families;
+}
+
+llvm::ArrayRef<KernelFunctionInfo> kernelFunctions() {
+  static const std::vector<KernelFunctionInfo> Functions =
+      buildFunctions(kernelFamilies());
+  return Functions;
+}
+
+const KernelFunctionInfo *findKernelFunction(llvm::StringRef Name) {
+  for (const KernelFunctionInfo &F : kernelFunctions())
+    if (Name == F.Name)
+      return &F;
+  return nullptr;
+}
+
+const KernelFamilyInfo &familyOf(const AnyParams &P) {
+  return kernelFamilies()[P.index()];
 }
 
 llvm::Expected<ref_shape> toRefShape(llvm::ArrayRef<int32_t> Shape) {
@@ -72,60 +154,53 @@ llvm::Expected<KernelCall> computeKernelCall(const ir::Graph &G,
     return Ctx.error(llvm::formatv("{0} outputs; the reference kernels write "
                                    "one",
                                    Op.Outputs.size()));
-  const std::string &T = Op.Type;
-  if (T == "CONV_2D")
-    return conv2D(Ctx, /*Depthwise=*/false);
-  if (T == "DEPTHWISE_CONV_2D")
-    return conv2D(Ctx, /*Depthwise=*/true);
-  if (T == "FULLY_CONNECTED")
-    return fullyConnected(Ctx);
-  if (T == "AVERAGE_POOL_2D")
-    return pool2D(Ctx, /*Average=*/true);
-  if (T == "MAX_POOL_2D")
-    return pool2D(Ctx, /*Average=*/false);
-  if (T == "ADD")
-    return elementwise(Ctx, "add");
-  if (T == "SUB")
-    return elementwise(Ctx, "sub");
-  if (T == "MUL")
-    return elementwise(Ctx, "mul");
-  if (T == "SOFTMAX")
-    return softmax(Ctx);
-  // REQUANTIZE is what a target's quantization rules insert between two
-  // quantizations of one value; it runs like an integer QUANTIZE.
-  if (T == "QUANTIZE" || T == "REQUANTIZE")
-    return quantizeOp(Ctx);
-  if (T == "DEQUANTIZE")
-    return dequantizeOp(Ctx);
-  if (T == "RELU")
-    return reluOp(Ctx, "RELU");
-  if (T == "RELU6")
-    return reluOp(Ctx, "RELU6");
-  if (T == "RELU_N1_TO_1")
-    return reluOp(Ctx, "RELU_N1_TO_1");
-  if (T == "LEAKY_RELU")
-    return leakyReluOp(Ctx);
-  if (T == "HARD_SWISH")
-    return hardSwishOp(Ctx);
-  if (T == "LOGISTIC")
-    return sigmoidOp(Ctx, /*Tanh=*/false);
-  if (T == "TANH")
-    return sigmoidOp(Ctx, /*Tanh=*/true);
-  if (T == "RESHAPE" || T == "SQUEEZE" || T == "EXPAND_DIMS")
-    return reshapeOp(Ctx);
-  if (T == "PAD")
-    return padOp(Ctx, /*V2=*/false);
-  if (T == "PADV2")
-    return padOp(Ctx, /*V2=*/true);
-  if (T == "CONCATENATION")
-    return concatOp(Ctx);
-  if (T == "MEAN")
-    return meanOp(Ctx);
-  if (T == "TRANSPOSE")
-    return transposeOp(Ctx);
-  if (T == "STRIDED_SLICE")
-    return stridedSliceOp(Ctx);
-  return Ctx.error("no reference kernel implements this operator");
+  // The families computing this operator, in declaration order: the
+  // first builder whose family takes the input's element type (a QUANTIZE
+  // of float32 and of int8 are different families), else the first.
+  const std::vector<KernelRow> &Rows = kernelRows();
+  const KernelRow *First = nullptr;
+  const std::optional<ir::DType> InType =
+      Op.input(0) >= 0 && static_cast<size_t>(Op.input(0)) < G.Tensors.size()
+          ? std::optional<ir::DType>(G.tensor(Op.input(0)).Type)
+          : std::nullopt;
+  for (const KernelRow &R : Rows) {
+    if (Op.Type != R.Op)
+      continue;
+    if (!First)
+      First = &R;
+    if (!R.Function->Type || R.Function->Type == InType) {
+      First = &R;
+      break;
+    }
+  }
+  if (!First)
+    return Ctx.error("no reference kernel implements this operator");
+  llvm::Expected<KernelCall> Call = First->Builder(Ctx);
+  if (!Call)
+    return Call.takeError();
+  // The function of the family the builder filled, for the element types
+  // and the variant it found.
+  const KernelFamilyInfo &Family = familyOf(Call->Params);
+  const std::optional<ir::DType> OutType = G.tensor(Op.Outputs[0]).Type;
+  std::optional<ir::DType> CallIn;
+  if (!Call->DataInputs.empty() && Call->DataInputs[0] >= 0)
+    CallIn = G.tensor(Call->DataInputs[0]).Type;
+  for (const KernelRow &R : Rows) {
+    const KernelFunctionInfo &F = *R.Function;
+    if (Op.Type != R.Op || F.Family != &Family || Call->Variant != F.Variant)
+      continue;
+    if (F.Type && F.Type != CallIn)
+      continue;
+    if (F.Out && F.Out != OutType)
+      continue;
+    Call->Function = F.Name;
+    return Call;
+  }
+  return Ctx.error(llvm::formatv(
+      "no {0} kernel function takes {1} to {2}{3}", Family.Name,
+      CallIn ? ir::dtypeName(*CallIn) : llvm::StringRef("no input"),
+      ir::dtypeName(*OutType),
+      Call->Variant.empty() ? std::string() : " (" + Call->Variant + ")"));
 }
 
 } // namespace kernels

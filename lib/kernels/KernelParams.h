@@ -1,8 +1,10 @@
 //===- KernelParams.h - Reference kernel parameters from the IR -*- C++ -*-===//
 //
 // For one Graph IR operator, which reference C kernel runs it and with which
-// parameters. The parameters are the C structs of the reference kernels
-// (ref_*_params, declared by the headers built into <build>/kernels/c) filled
+// parameters. The kernel families, their functions and which operators each
+// function computes are declared once, in defs/kernels.td; this header reads
+// them from the generated ref_kernel_table.inc. The parameters are the C
+// structs of the reference kernels (ref_params.h, generated) filled
 // exactly as TensorFlow Lite fills its own when it prepares the operator:
 // quantized multipliers from the float scales, per-channel arrays, zero-point
 // offsets, activation clamps, padding. The C emitter prints them as
@@ -22,8 +24,12 @@
 #include "ref_kernels.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
 
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -31,62 +37,128 @@
 namespace accelgen {
 namespace kernels {
 
-/// CONV_2D parameters with the per-channel arrays they point to.
-struct Conv2DParams {
-  ref_conv2d_params Scalars{};
-  std::vector<int32_t> Multipliers;
-  std::vector<int32_t> LeftShifts;
+/// The parameters of one kernel family: its C struct (`Scalars`) and, for
+/// each pointer field, the array it aims at, named after the field. One
+/// specialization per family of defs/kernels.td (ref_kernel_table.inc).
+template <typename CStruct> struct FamilyParams;
 
-  /// The C struct, its array pointers aimed at this object's vectors (null
-  /// when empty); valid while this object lives unchanged.
-  ref_conv2d_params c() const;
+#define REF_KERNEL_PARAMS_BEGIN(Family, Struct)                                \
+  template <> struct FamilyParams<Struct> {                                    \
+    FamilyParams() = default;                                                  \
+    FamilyParams(const Struct &S) : Scalars(S) {}                              \
+    /** The C struct, its pointers aimed at this object's arrays (null when    \
+     * empty); valid while this object lives unchanged. */                     \
+    Struct c() const;                                                          \
+    Struct Scalars{};
+#define REF_KERNEL_SCALAR(Family, Struct, Field, CType)
+#define REF_KERNEL_ARRAY(Family, Struct, Field, CType, Length)
+#define REF_KERNEL_POINTER(Family, Struct, Field, CType)                       \
+  std::vector<CType> Field;
+#define REF_KERNEL_PARAMS_END(Family, Struct)                                  \
+  }                                                                            \
+  ;
+#include "ref_kernel_table.inc"
+
+#define REF_KERNEL_PARAMS_BEGIN(Family, Struct)                                \
+  inline Struct FamilyParams<Struct>::c() const {                              \
+    Struct P = Scalars;
+#define REF_KERNEL_SCALAR(Family, Struct, Field, CType)
+#define REF_KERNEL_ARRAY(Family, Struct, Field, CType, Length)
+#define REF_KERNEL_POINTER(Family, Struct, Field, CType)                       \
+  P.Field = Field.empty() ? nullptr : Field.data();
+#define REF_KERNEL_PARAMS_END(Family, Struct)                                  \
+  return P;                                                                    \
+  }
+#include "ref_kernel_table.inc"
+
+/// Calls, for each field of \p P in declaration order, Visit.scalar(name,
+/// field), Visit.array(name, first element, length) or Visit.pointer(name,
+/// the std::vector it aims at).
+#define REF_KERNEL_PARAMS_BEGIN(Family, Struct)                                \
+  template <typename V> void forEachField(V &&Visit, FamilyParams<Struct> &P) {
+#define REF_KERNEL_SCALAR(Family, Struct, Field, CType)                        \
+  Visit.scalar(#Field, P.Scalars.Field);
+#define REF_KERNEL_ARRAY(Family, Struct, Field, CType, Length)                 \
+  Visit.array(#Field, P.Scalars.Field, size_t(Length));
+#define REF_KERNEL_POINTER(Family, Struct, Field, CType)                       \
+  Visit.pointer(#Field, P.Field);
+#define REF_KERNEL_PARAMS_END(Family, Struct) }
+#include "ref_kernel_table.inc"
+
+/// forEachField for reading.
+#define REF_KERNEL_PARAMS_BEGIN(Family, Struct)                                \
+  template <typename V>                                                        \
+  void forEachField(V &&Visit, const FamilyParams<Struct> &P) {
+#define REF_KERNEL_SCALAR(Family, Struct, Field, CType)                        \
+  Visit.scalar(#Field, P.Scalars.Field);
+#define REF_KERNEL_ARRAY(Family, Struct, Field, CType, Length)                 \
+  Visit.array(#Field, P.Scalars.Field, size_t(Length));
+#define REF_KERNEL_POINTER(Family, Struct, Field, CType)                       \
+  Visit.pointer(#Field, P.Field);
+#define REF_KERNEL_PARAMS_END(Family, Struct) }
+#include "ref_kernel_table.inc"
+
+#define ACCELGEN_FAMILY_PARAMS(Struct) FamilyParams<Struct>
+/// The parameters of any kernel; the alternatives follow the families'
+/// order, so index() is the family's index in kernelFamilies().
+using AnyParams = std::variant<REF_KERNEL_STRUCT_LIST(ACCELGEN_FAMILY_PARAMS)>;
+#undef ACCELGEN_FAMILY_PARAMS
+
+/// How a kernel function takes one argument (defs/kernels.td, KernelArg).
+enum class ArgKind {
+  Params,
+  Fields,
+  Shape,
+  Data,
+  OutputShape,
+  Output,
+  Count,
+  ElementSize,
+  InputShapes,
+  Inputs
 };
 
-/// DEPTHWISE_CONV_2D parameters with their per-channel arrays.
-struct DepthwiseConv2DParams {
-  ref_depthwise_conv2d_params Scalars{};
-  std::vector<int32_t> Multipliers;
-  std::vector<int32_t> LeftShifts;
-
-  /// The C struct pointing at this object's arrays.
-  ref_depthwise_conv2d_params c() const;
+/// One argument of a family's functions.
+struct KernelArgInfo {
+  ArgKind Kind;
+  /// The data operand (Shape, Data); -1 otherwise.
+  int Operand;
+  const char *Name;
 };
 
-/// FULLY_CONNECTED parameters with their per-channel arrays.
-struct FullyConnectedParams {
-  ref_fully_connected_params Scalars{};
-  std::vector<int32_t> Multipliers;
-  std::vector<int32_t> LeftShifts;
-
-  /// The C struct pointing at this object's arrays.
-  ref_fully_connected_params c() const;
+/// One kernel family: a calling convention.
+struct KernelFamilyInfo {
+  const char *Name;   ///< "conv2d"
+  const char *Struct; ///< "ref_conv2d_params"
+  const char *Header; ///< "ref_conv.h"
+  /// The parameters are passed field by field instead of as a struct.
+  bool ByValue;
+  /// The result may share its input's bytes, and then nothing runs.
+  bool MayAlias;
+  std::vector<KernelArgInfo> Args;
 };
 
-/// CONCATENATION parameters with the per-input quantization (uint8 with
-/// rescaling only).
-struct ConcatParams {
-  ref_concat_params Scalars{};
-  std::vector<float> InputScales;
-  std::vector<int32_t> InputZeroPoints;
-
-  /// The C struct pointing at this object's arrays.
-  ref_concat_params c() const;
+/// One kernel function.
+struct KernelFunctionInfo {
+  const char *Name; ///< "ref_conv2d_i8_per_channel"
+  const KernelFamilyInfo *Family;
+  /// The element types read and written; none for byte-moving kernels.
+  std::optional<ir::DType> Type, Out;
+  const char *Variant; ///< "" or "per_channel", ...
+  /// The element types of data operands 0 to 2 and of the result; none
+  /// where unused or any.
+  std::optional<ir::DType> OperandTypes[3];
+  std::optional<ir::DType> Result;
 };
 
-/// RESHAPE, SQUEEZE, EXPAND_DIMS: a byte copy of the whole tensor.
-struct ReshapeParams {
-  size_t Bytes = 0;
-};
-
-/// The parameters of any reference kernel.
-using AnyParams =
-    std::variant<Conv2DParams, DepthwiseConv2DParams, FullyConnectedParams,
-                 ref_pool2d_params, ref_elementwise_params, ref_softmax_params,
-                 ref_quantize_params, ref_dequantize_params,
-                 ref_requantize_params, ref_relu_params, ref_leaky_relu_params,
-                 ref_hard_swish_params, ref_sigmoid_params, ref_pad_params,
-                 ConcatParams, ref_mean_params, ref_transpose_params,
-                 ref_strided_slice_params, ReshapeParams>;
+/// Every family, in declaration order (the alternatives of AnyParams).
+llvm::ArrayRef<KernelFamilyInfo> kernelFamilies();
+/// Every function, in declaration order.
+llvm::ArrayRef<KernelFunctionInfo> kernelFunctions();
+/// The function named \p Name, or null.
+const KernelFunctionInfo *findKernelFunction(llvm::StringRef Name);
+/// The family whose parameters \p P holds.
+const KernelFamilyInfo &familyOf(const AnyParams &P);
 
 /// The kernel that runs one operator.
 struct KernelCall {
@@ -99,6 +171,9 @@ struct KernelCall {
   /// missing bias). Shape and parameter operands (RESHAPE's shape, PAD's
   /// paddings, MEAN's axes, ...) are folded into Params and not listed.
   std::vector<int32_t> DataInputs;
+  /// The variant of the family's function the parameters call for ("" or,
+  /// for instance, "per_channel"); set by the family's builder.
+  std::string Variant;
 };
 
 /// The reference kernel and parameters for operator \p Op of \p G, or an

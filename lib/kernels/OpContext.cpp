@@ -127,9 +127,9 @@ const char *typeSuffix(DType T) {
 bool isQuantized8(DType T) { return T == DType::I8 || T == DType::U8; }
 
 /// The suffix of \p T, or an error if the kernels do not implement it.
-llvm::Expected<std::string> suffixOf(const OpContext &Ctx, const Tensor &T) {
-  if (const char *S = typeSuffix(T.Type))
-    return std::string(S);
+llvm::Error requireKernelType(const OpContext &Ctx, const Tensor &T) {
+  if (typeSuffix(T.Type))
+    return llvm::Error::success();
   return Ctx.error(llvm::formatv("element type {0} of tensor '{1}' is not "
                                  "supported (int8, uint8 and float32 are)",
                                  ir::dtypeName(T.Type), T.Name)

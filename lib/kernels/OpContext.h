@@ -88,8 +88,8 @@ std::string formatReal(double V);
 const char *typeSuffix(ir::DType T);
 /// True for int8 and uint8.
 bool isQuantized8(ir::DType T);
-/// The suffix of \p T's type, or an error if the kernels do not take it.
-llvm::Expected<std::string> suffixOf(const OpContext &Ctx, const ir::Tensor &T);
+/// An error unless the kernels take \p T's element type (int8, uint8, float32).
+llvm::Error requireKernelType(const OpContext &Ctx, const ir::Tensor &T);
 
 llvm::Error requireSameType(const OpContext &Ctx, const ir::Tensor &A,
                             const ir::Tensor &B);
@@ -99,26 +99,12 @@ llvm::Error requireRank(const OpContext &Ctx, const ir::Tensor &T,
 llvm::Error requireSameQuant(const OpContext &Ctx, const TensorQuant &In,
                              const TensorQuant &Out);
 
-// The operator families.
-llvm::Expected<KernelCall> conv2D(const OpContext &Ctx, bool Depthwise);
-llvm::Expected<KernelCall> fullyConnected(const OpContext &Ctx);
-llvm::Expected<KernelCall> pool2D(const OpContext &Ctx, bool Average);
-llvm::Expected<KernelCall> elementwise(const OpContext &Ctx,
-                                       llvm::StringRef Name);
-llvm::Expected<KernelCall> softmax(const OpContext &Ctx);
-llvm::Expected<KernelCall> quantizeOp(const OpContext &Ctx);
-llvm::Expected<KernelCall> dequantizeOp(const OpContext &Ctx);
-llvm::Expected<KernelCall> reluOp(const OpContext &Ctx,
-                                  llvm::StringRef Activation);
-llvm::Expected<KernelCall> leakyReluOp(const OpContext &Ctx);
-llvm::Expected<KernelCall> hardSwishOp(const OpContext &Ctx);
-llvm::Expected<KernelCall> sigmoidOp(const OpContext &Ctx, bool Tanh);
-llvm::Expected<KernelCall> reshapeOp(const OpContext &Ctx);
-llvm::Expected<KernelCall> padOp(const OpContext &Ctx, bool V2);
-llvm::Expected<KernelCall> concatOp(const OpContext &Ctx);
-llvm::Expected<KernelCall> meanOp(const OpContext &Ctx);
-llvm::Expected<KernelCall> transposeOp(const OpContext &Ctx);
-llvm::Expected<KernelCall> stridedSliceOp(const OpContext &Ctx);
+// The builders of the kernel families: each computes one operator's
+// parameters, data inputs and variant. Which builder serves which family is
+// declared with the families in defs/kernels.td (a family's `Builder`).
+#define REF_KERNEL_FAMILY(Family, Struct, Header, Builder, ByValue, MayAlias)  \
+  llvm::Expected<KernelCall> Builder(const OpContext &Ctx);
+#include "ref_kernel_table.inc"
 
 } // namespace detail
 } // namespace kernels

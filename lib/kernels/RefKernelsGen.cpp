@@ -1,7 +1,8 @@
 //===- RefKernelsGen.cpp - Renders the reference kernel templates ---------===//
 //
 // A build-time tool: instantiates one template of templates/ref/ for the rows
-// of the instantiation table (templates/ref/kernels.txt) that name its
+// of the instantiation table (<build>/kernels/instances.txt, generated from
+// the kernel families of defs/kernels.td by accelgen-tblgen) that name its
 // family, and writes the C file with a banner naming the template:
 //
 //   accelgen-ref-kernels TABLE TEMPLATE NAME OUTPUT
@@ -40,16 +41,13 @@ namespace {
 /// The element types a row's DTYPE (or any *TYPE key) may name.
 Value dataTypes() {
   auto Quantized = [](const char *CType, const char *Min, const char *Max) {
-    return Value(Value::Map{{"ctype", CType},
-                            {"quantized", true},
-                            {"min", Min},
-                            {"max", Max}});
+    return Value(Value::Map{
+        {"ctype", CType}, {"quantized", true}, {"min", Min}, {"max", Max}});
   };
-  return Value(
-      Value::Map{{"i8", Quantized("int8_t", "INT8_MIN", "INT8_MAX")},
-                 {"u8", Quantized("uint8_t", "0", "UINT8_MAX")},
-                 {"f32", Value(Value::Map{{"ctype", "float"},
-                                          {"quantized", false}})}});
+  return Value(Value::Map{
+      {"i8", Quantized("int8_t", "INT8_MIN", "INT8_MAX")},
+      {"u8", Quantized("uint8_t", "0", "UINT8_MAX")},
+      {"f32", Value(Value::Map{{"ctype", "float"}, {"quantized", false}})}});
 }
 
 int fail(const Twine &Message) {
@@ -81,10 +79,9 @@ Expected<Value::List> familyRows(StringRef Table, StringRef TablePath,
                                  TablePath.str().c_str(), I + 1,
                                  W.str().c_str());
       if (!Row.emplace(Key.str(), Val.str()).second)
-        return createStringError(inconvertibleErrorCode(),
-                                 "%s:%zu: error: '%s' is given twice",
-                                 TablePath.str().c_str(), I + 1,
-                                 Key.str().c_str());
+        return createStringError(
+            inconvertibleErrorCode(), "%s:%zu: error: '%s' is given twice",
+            TablePath.str().c_str(), I + 1, Key.str().c_str());
     }
     Rows.push_back(Value(std::move(Row)));
   }
@@ -122,9 +119,8 @@ int main(int argc, char **argv) {
   Expected<Template> T = Template::parse((*Text)->getBuffer(), Name);
   if (!T)
     return fail(toString(T.takeError()));
-  Expected<std::string> Body =
-      T->render(Bindings{{"KERNELS", Value(std::move(*Rows))},
-                         {"DT", dataTypes()}});
+  Expected<std::string> Body = T->render(
+      Bindings{{"KERNELS", Value(std::move(*Rows))}, {"DT", dataTypes()}});
   if (!Body)
     return fail(toString(Body.takeError()));
   const std::string Out = banner(Name, "/*") + *Body;

@@ -121,7 +121,8 @@ llvm::Error Builder::executionOrder() {
 int32_t Builder::local(Subgraph &S, int32_t Id) {
   if (Id < 0)
     return -1;
-  auto [It, New] = Local.try_emplace(Id, static_cast<int32_t>(S.Tensors.size()));
+  auto [It, New] =
+      Local.try_emplace(Id, static_cast<int32_t>(S.Tensors.size()));
   if (!New)
     return It->second;
   const ir::Tensor &G = M.Graph.tensor(Id);
@@ -142,8 +143,8 @@ int32_t Builder::local(Subgraph &S, int32_t Id) {
   } else {
     // Checked by the caller: every non-constant operand has a buffer.
     Ten.ArenaOffset = M.Plan.find(Id)->Offset;
-    const bool Asymmetric = G.Quant && !G.Quant->isPerChannel() &&
-                            G.Quant->zeroPoint() != 0;
+    const bool Asymmetric =
+        G.Quant && !G.Quant->isPerChannel() && G.Quant->zeroPoint() != 0;
     if (Rules.AsymmetricInt8AsUInt8 && G.Type == ir::DType::I8 && Asymmetric) {
       Ten.DeviceType = ir::DType::U8;
       Ten.DeviceQuant = G.Quant;
@@ -182,7 +183,8 @@ void Builder::assignMemory(Subgraph &S, const std::set<int32_t> &Written) {
   // Outputs stored converted go back to the model's type, once per buffer.
   std::set<int64_t> Done;
   for (int32_t I : S.Outputs)
-    if (S.Tensors[I].isConverted() && Done.insert(S.Tensors[I].ArenaOffset).second)
+    if (S.Tensors[I].isConverted() &&
+        Done.insert(S.Tensors[I].ArenaOffset).second)
       S.ConvertOut.push_back(I);
 }
 
@@ -202,8 +204,7 @@ int64_t Builder::scratchFor(const Subgraph &S) const {
       const Tensor &Out = S.Tensors[O.Outputs.front()];
       const Tensor &In0 = S.Tensors[O.Inputs.front()];
       const bool Skip =
-          std::holds_alternative<kernels::ReshapeParams>(O.Params) &&
-          In0.Where == Out.Where &&
+          kernels::familyOf(O.Params).MayAlias && In0.Where == Out.Where &&
           (In0.Where == Memory::Scratch ? In0.DeviceOffset == Out.DeviceOffset
                                         : In0.ArenaOffset == Out.ArenaOffset);
       if (!Skip)
@@ -229,10 +230,12 @@ int64_t Builder::scratchFor(const Subgraph &S) const {
 /// own, so padding channels changes no result: pools, and MEAN over other
 /// axes.
 bool channelWise(const kernels::AnyParams &Params, size_t Rank) {
-  if (std::holds_alternative<ref_pool2d_params>(Params))
+  if (std::holds_alternative<kernels::FamilyParams<ref_pool2d_params>>(Params))
     return Rank == 4;
-  if (const auto *P = std::get_if<ref_mean_params>(&Params))
-    return Rank >= 1 && Rank <= 4 && !((P->axis_mask >> (Rank - 1)) & 1u);
+  if (const auto *P =
+          std::get_if<kernels::FamilyParams<ref_mean_params>>(&Params))
+    return Rank >= 1 && Rank <= 4 &&
+           !((P->Scalars.axis_mask >> (Rank - 1)) & 1u);
   return false;
 }
 
@@ -247,7 +250,7 @@ llvm::Error Builder::buildSubgraph(size_t Index) {
   Local.clear();
 
   std::set<int32_t> Written;
-  std::map<int32_t, int32_t> WriterLayer; // graph tensor -> layer
+  std::map<int32_t, int32_t> WriterLayer;         // graph tensor -> layer
   std::map<int32_t, std::set<std::string>> Users; // graph tensor -> op types
   size_t Pos = First;
   for (size_t OpIndex : PS.Ops) {
@@ -365,8 +368,8 @@ llvm::Error Builder::run(llvm::StringRef Generator) {
   for (size_t I = 0; I < M.Partition.Ops.size(); ++I)
     Start[I + 1] = Start[I] + M.Partition.Ops[I].Sources.size();
   for (const partition::Subgraph &S : M.Partition.Subgraphs)
-    M.Regions.push_back({Start[S.Ops.front()],
-                         Start[S.Ops.back() + 1] - Start[S.Ops.front()]});
+    M.Regions.push_back(
+        {Start[S.Ops.front()], Start[S.Ops.back() + 1] - Start[S.Ops.front()]});
 
   M.Prog.Target = T.name();
   M.Prog.Version = T.versions().at(Version);

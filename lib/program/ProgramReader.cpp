@@ -2,7 +2,8 @@
 //
 // Three layers of checks, none trusting the bytes: the FlatBuffers verifier
 // (every offset and length inside the buffer), the decoding here (enum
-// values, indices, array lengths, the Params union), and the functional
+// values, indices, array lengths, each kernel family's parameter fields as
+// defs/kernels.td declares them), and the functional
 // model's own walk over the program (kernels, operand types and shapes,
 // memory ranges), which is what will run it.
 //
@@ -16,6 +17,8 @@
 
 #include <cstring>
 #include <memory>
+#include <type_traits>
+#include <utility>
 
 namespace accelgen {
 namespace program {
@@ -29,8 +32,7 @@ llvm::Error problem(const llvm::Twine &Msg) {
                                  "malformed accelerator program: " + Msg);
 }
 
-template <typename T>
-std::vector<T> toVector(const flatbuffers::Vector<T> *V) {
+template <typename T> std::vector<T> toVector(const flatbuffers::Vector<T> *V) {
   return V ? std::vector<T>(V->begin(), V->end()) : std::vector<T>();
 }
 
@@ -64,18 +66,19 @@ public:
     return P;
   }
 
-  /// A fixed array of REF_MAX_RANK entries.
-  void dims(const flatbuffers::Vector<int32_t> *V, int32_t (&Out)[REF_MAX_RANK],
-            llvm::StringRef What) {
-    if (!V || V->size() != REF_MAX_RANK) {
-      fail(llvm::formatv("{0} must have {1} entries", What, REF_MAX_RANK).str());
-      return;
-    }
-    for (unsigned I = 0; I < REF_MAX_RANK; ++I)
-      Out[I] = V->Get(I);
-  }
-
   std::optional<kernels::AnyParams> params(const fbs::Op &O);
+
+  /// A default-constructed AnyParams holding alternative \p I.
+  static kernels::AnyParams variantAt(size_t I) {
+    return variantAt(
+        I, std::make_index_sequence<std::variant_size_v<kernels::AnyParams>>());
+  }
+  template <size_t... Is>
+  static kernels::AnyParams variantAt(size_t I, std::index_sequence<Is...>) {
+    static const kernels::AnyParams All[] = {
+        kernels::AnyParams(std::in_place_index<Is>)...};
+    return All[I];
+  }
 
   void fail(std::string Msg) {
     if (Problem.empty())
@@ -86,237 +89,94 @@ private:
   std::string Problem;
 };
 
+/// Fills a family's fields, in declaration order, from an Op's params.
+class FieldReader {
+public:
+  FieldReader(
+      const flatbuffers::Vector<flatbuffers::Offset<fbs::ParamValue>> *Values,
+      llvm::StringRef Family, Decoder &D)
+      : Values(Values), Family(Family), D(D) {}
+
+  template <typename T> void scalar(const char *Name, T &Field) {
+    std::vector<T> V = next<T>(Name);
+    if (V.size() != 1)
+      return bad(Name, V.size(), "1 value");
+    Field = V[0];
+  }
+  template <typename T> void array(const char *Name, T *Field, size_t N) {
+    std::vector<T> V = next<T>(Name);
+    if (V.size() != N)
+      return bad(Name, V.size(), std::to_string(N) + " values");
+    std::copy(V.begin(), V.end(), Field);
+  }
+  template <typename T> void pointer(const char *Name, std::vector<T> &Field) {
+    Field = next<T>(Name);
+  }
+  /// Reports params beyond the family's fields.
+  void finish() {
+    const size_t Count = Values ? Values->size() : 0;
+    if (Index < Count)
+      D.fail(llvm::formatv("{0} parameters for family {1}, which has {2} "
+                           "fields",
+                           Count, Family, Index)
+                 .str());
+  }
+
+private:
+  /// The values of the next field, converted to T from the vector its C
+  /// type is stored in.
+  template <typename T> std::vector<T> next(const char *Name) {
+    const size_t At = Index++;
+    if (!Values || At >= Values->size()) {
+      D.fail(
+          llvm::formatv("family {0} misses its field {1}", Family, Name).str());
+      return {};
+    }
+    const fbs::ParamValue *V = Values->Get(At);
+    if constexpr (std::is_same_v<T, float>)
+      return convert<T>(V->floats());
+    else if constexpr (std::is_same_v<T, double>)
+      return convert<T>(V->doubles());
+    else if constexpr (sizeof(T) == 8)
+      return convert<T>(V->longs());
+    else
+      return convert<T>(V->ints());
+  }
+  template <typename T, typename F>
+  static std::vector<T> convert(const flatbuffers::Vector<F> *V) {
+    std::vector<T> Out;
+    if (V)
+      for (F X : *V)
+        Out.push_back(static_cast<T>(X));
+    return Out;
+  }
+  void bad(const char *Name, size_t Got, const std::string &Want) {
+    D.fail(llvm::formatv("field {0} of family {1} has {2} values, not {3}",
+                         Name, Family, Got, Want)
+               .str());
+  }
+
+  const flatbuffers::Vector<flatbuffers::Offset<fbs::ParamValue>> *Values;
+  llvm::StringRef Family;
+  Decoder &D;
+  size_t Index = 0;
+};
+
 std::optional<kernels::AnyParams> Decoder::params(const fbs::Op &O) {
-  switch (O.params_type()) {
-  case fbs::Params::Conv2DParams: {
-    const fbs::Conv2DParams *F = O.params_as_Conv2DParams();
-    kernels::Conv2DParams P;
-    ref_conv2d_params &S = P.Scalars;
-    S.stride_h = F->stride_h();
-    S.stride_w = F->stride_w();
-    S.dilation_h = F->dilation_h();
-    S.dilation_w = F->dilation_w();
-    S.pad_top = F->pad_top();
-    S.pad_left = F->pad_left();
-    S.input_offset = F->input_offset();
-    S.filter_offset = F->filter_offset();
-    S.output_offset = F->output_offset();
-    S.output_multiplier = F->output_multiplier();
-    S.output_left_shift = F->output_left_shift();
-    S.act_min = F->act_min();
-    S.act_max = F->act_max();
-    S.act_min_f = F->act_min_f();
-    S.act_max_f = F->act_max_f();
-    P.Multipliers = toVector(F->per_channel_multiplier());
-    P.LeftShifts = toVector(F->per_channel_left_shift());
-    return kernels::AnyParams(std::move(P));
+  const std::string Family = toString(O.family());
+  const auto Families = kernels::kernelFamilies();
+  for (size_t I = 0; I < Families.size(); ++I) {
+    if (Family != Families[I].Name)
+      continue;
+    kernels::AnyParams Params = variantAt(I);
+    FieldReader R(O.params(), Family, *this);
+    std::visit([&](auto &P) { kernels::forEachField(R, P); }, Params);
+    R.finish();
+    return Params;
   }
-  case fbs::Params::DepthwiseConv2DParams: {
-    const fbs::DepthwiseConv2DParams *F = O.params_as_DepthwiseConv2DParams();
-    kernels::DepthwiseConv2DParams P;
-    ref_depthwise_conv2d_params &S = P.Scalars;
-    S.stride_h = F->stride_h();
-    S.stride_w = F->stride_w();
-    S.dilation_h = F->dilation_h();
-    S.dilation_w = F->dilation_w();
-    S.pad_top = F->pad_top();
-    S.pad_left = F->pad_left();
-    S.depth_multiplier = F->depth_multiplier();
-    S.input_offset = F->input_offset();
-    S.filter_offset = F->filter_offset();
-    S.output_offset = F->output_offset();
-    S.output_multiplier = F->output_multiplier();
-    S.output_left_shift = F->output_left_shift();
-    S.act_min = F->act_min();
-    S.act_max = F->act_max();
-    S.act_min_f = F->act_min_f();
-    S.act_max_f = F->act_max_f();
-    P.Multipliers = toVector(F->per_channel_multiplier());
-    P.LeftShifts = toVector(F->per_channel_left_shift());
-    return kernels::AnyParams(std::move(P));
-  }
-  case fbs::Params::FullyConnectedParams: {
-    const fbs::FullyConnectedParams *F = O.params_as_FullyConnectedParams();
-    kernels::FullyConnectedParams P;
-    ref_fully_connected_params &S = P.Scalars;
-    S.input_offset = F->input_offset();
-    S.filter_offset = F->filter_offset();
-    S.output_offset = F->output_offset();
-    S.output_multiplier = F->output_multiplier();
-    S.output_left_shift = F->output_left_shift();
-    S.act_min = F->act_min();
-    S.act_max = F->act_max();
-    S.act_min_f = F->act_min_f();
-    S.act_max_f = F->act_max_f();
-    P.Multipliers = toVector(F->per_channel_multiplier());
-    P.LeftShifts = toVector(F->per_channel_left_shift());
-    return kernels::AnyParams(std::move(P));
-  }
-  case fbs::Params::Pool2DParams: {
-    const fbs::Pool2DParams *F = O.params_as_Pool2DParams();
-    ref_pool2d_params P{};
-    P.stride_h = F->stride_h();
-    P.stride_w = F->stride_w();
-    P.filter_h = F->filter_h();
-    P.filter_w = F->filter_w();
-    P.pad_top = F->pad_top();
-    P.pad_left = F->pad_left();
-    P.act_min = F->act_min();
-    P.act_max = F->act_max();
-    P.act_min_f = F->act_min_f();
-    P.act_max_f = F->act_max_f();
-    return kernels::AnyParams(P);
-  }
-  case fbs::Params::ElementwiseParams: {
-    const fbs::ElementwiseParams *F = O.params_as_ElementwiseParams();
-    ref_elementwise_params P{};
-    P.input1_offset = F->input1_offset();
-    P.input2_offset = F->input2_offset();
-    P.output_offset = F->output_offset();
-    P.input_left_shift = F->input_left_shift();
-    P.input1_multiplier = F->input1_multiplier();
-    P.input1_left_shift = F->input1_left_shift();
-    P.input2_multiplier = F->input2_multiplier();
-    P.input2_left_shift = F->input2_left_shift();
-    P.output_multiplier = F->output_multiplier();
-    P.output_left_shift = F->output_left_shift();
-    P.act_min = F->act_min();
-    P.act_max = F->act_max();
-    P.act_min_f = F->act_min_f();
-    P.act_max_f = F->act_max_f();
-    return kernels::AnyParams(P);
-  }
-  case fbs::Params::SoftmaxParams: {
-    const fbs::SoftmaxParams *F = O.params_as_SoftmaxParams();
-    ref_softmax_params P{};
-    P.input_multiplier = F->input_multiplier();
-    P.input_left_shift = F->input_left_shift();
-    P.diff_min = F->diff_min();
-    P.beta = F->beta();
-    return kernels::AnyParams(P);
-  }
-  case fbs::Params::QuantizeParams: {
-    const fbs::QuantizeParams *F = O.params_as_QuantizeParams();
-    ref_quantize_params P{};
-    P.scale = F->scale();
-    P.zero_point = F->zero_point();
-    return kernels::AnyParams(P);
-  }
-  case fbs::Params::DequantizeParams: {
-    const fbs::DequantizeParams *F = O.params_as_DequantizeParams();
-    ref_dequantize_params P{};
-    P.scale = F->scale();
-    P.zero_point = F->zero_point();
-    return kernels::AnyParams(P);
-  }
-  case fbs::Params::RequantizeParams: {
-    const fbs::RequantizeParams *F = O.params_as_RequantizeParams();
-    ref_requantize_params P{};
-    P.input_zero_point = F->input_zero_point();
-    P.output_zero_point = F->output_zero_point();
-    P.multiplier = F->multiplier();
-    P.left_shift = F->left_shift();
-    return kernels::AnyParams(P);
-  }
-  case fbs::Params::ReluParams: {
-    const fbs::ReluParams *F = O.params_as_ReluParams();
-    ref_relu_params P{};
-    P.input_zero_point = F->input_zero_point();
-    P.output_zero_point = F->output_zero_point();
-    P.output_multiplier = F->output_multiplier();
-    P.output_left_shift = F->output_left_shift();
-    P.act_min = F->act_min();
-    P.act_max = F->act_max();
-    P.act_min_f = F->act_min_f();
-    P.act_max_f = F->act_max_f();
-    return kernels::AnyParams(P);
-  }
-  case fbs::Params::LeakyReluParams: {
-    const fbs::LeakyReluParams *F = O.params_as_LeakyReluParams();
-    ref_leaky_relu_params P{};
-    P.input_zero_point = F->input_zero_point();
-    P.output_zero_point = F->output_zero_point();
-    P.identity_multiplier = F->identity_multiplier();
-    P.identity_left_shift = F->identity_left_shift();
-    P.alpha_multiplier = F->alpha_multiplier();
-    P.alpha_left_shift = F->alpha_left_shift();
-    P.alpha = F->alpha();
-    return kernels::AnyParams(P);
-  }
-  case fbs::Params::HardSwishParams: {
-    const fbs::HardSwishParams *F = O.params_as_HardSwishParams();
-    ref_hard_swish_params P{};
-    P.input_zero_point = F->input_zero_point();
-    P.output_zero_point = F->output_zero_point();
-    P.reluish_multiplier = F->reluish_multiplier();
-    P.reluish_left_shift = F->reluish_left_shift();
-    P.output_multiplier = F->output_multiplier();
-    P.output_left_shift = F->output_left_shift();
-    return kernels::AnyParams(P);
-  }
-  case fbs::Params::SigmoidParams: {
-    const fbs::SigmoidParams *F = O.params_as_SigmoidParams();
-    ref_sigmoid_params P{};
-    P.input_zero_point = F->input_zero_point();
-    P.input_range_radius = F->input_range_radius();
-    P.input_multiplier = F->input_multiplier();
-    P.input_left_shift = F->input_left_shift();
-    return kernels::AnyParams(P);
-  }
-  case fbs::Params::PadParams: {
-    const fbs::PadParams *F = O.params_as_PadParams();
-    ref_pad_params P{};
-    dims(F->before(), P.before, "PadParams.before");
-    dims(F->after(), P.after, "PadParams.after");
-    P.pad_value = F->pad_value();
-    P.pad_value_f = F->pad_value_f();
-    return kernels::AnyParams(P);
-  }
-  case fbs::Params::ConcatParams: {
-    const fbs::ConcatParams *F = O.params_as_ConcatParams();
-    kernels::ConcatParams P;
-    P.Scalars.axis = F->axis();
-    P.Scalars.num_inputs = F->num_inputs();
-    P.Scalars.output_scale = F->output_scale();
-    P.Scalars.output_zero_point = F->output_zero_point();
-    P.InputScales = toVector(F->input_scale());
-    P.InputZeroPoints = toVector(F->input_zero_point());
-    return kernels::AnyParams(std::move(P));
-  }
-  case fbs::Params::MeanParams: {
-    const fbs::MeanParams *F = O.params_as_MeanParams();
-    ref_mean_params P{};
-    P.axis_mask = F->axis_mask();
-    P.same_quantization = F->same_quantization();
-    P.input_zero_point = F->input_zero_point();
-    P.output_zero_point = F->output_zero_point();
-    P.multiplier = F->multiplier();
-    P.left_shift = F->left_shift();
-    return kernels::AnyParams(P);
-  }
-  case fbs::Params::TransposeParams: {
-    ref_transpose_params P{};
-    dims(O.params_as_TransposeParams()->perm(), P.perm, "TransposeParams.perm");
-    return kernels::AnyParams(P);
-  }
-  case fbs::Params::StridedSliceParams: {
-    const fbs::StridedSliceParams *F = O.params_as_StridedSliceParams();
-    ref_strided_slice_params P{};
-    dims(F->start(), P.start, "StridedSliceParams.start");
-    dims(F->stop(), P.stop, "StridedSliceParams.stop");
-    dims(F->stride(), P.stride, "StridedSliceParams.stride");
-    return kernels::AnyParams(P);
-  }
-  case fbs::Params::ReshapeParams: {
-    kernels::ReshapeParams P;
-    P.Bytes = static_cast<size_t>(O.params_as_ReshapeParams()->bytes());
-    return kernels::AnyParams(P);
-  }
-  case fbs::Params::NONE:
-    break;
-  }
-  fail(llvm::formatv("operator {0} ({1}) has no parameters of a known kind",
-                     O.source_index(), toString(O.type()))
+  fail(llvm::formatv("operator {0} ({1}) names kernel family '{2}', which "
+                     "this accelgen does not know",
+                     O.source_index(), toString(O.type()), Family)
            .str());
   return std::nullopt;
 }
@@ -398,7 +258,8 @@ llvm::Expected<Program> readProgram(llvm::ArrayRef<uint8_t> Bytes) {
           T.Layer = FT->layer();
           T.Internal = FT->internal();
           if (T.Where == Memory::Constant &&
-              (T.Buffer < 0 || static_cast<size_t>(T.Buffer) >= P.Buffers.size()))
+              (T.Buffer < 0 ||
+               static_cast<size_t>(T.Buffer) >= P.Buffers.size()))
             D.fail(llvm::formatv("tensor {0} names buffer {1} of {2}", T.Id,
                                  T.Buffer, P.Buffers.size())
                        .str());
@@ -425,7 +286,8 @@ llvm::Expected<Program> readProgram(llvm::ArrayRef<uint8_t> Bytes) {
               if (std::optional<kernels::AnyParams> Params = D.params(*FO))
                 O.Params = std::move(*Params);
               O.Inputs = Indices(FO->inputs(), "an operator's inputs", true);
-              O.Outputs = Indices(FO->outputs(), "an operator's results", false);
+              O.Outputs =
+                  Indices(FO->outputs(), "an operator's results", false);
               O.ChannelAlign = FO->channel_align();
               L.Ops.push_back(std::move(O));
             }
@@ -437,9 +299,9 @@ llvm::Expected<Program> readProgram(llvm::ArrayRef<uint8_t> Bytes) {
     return std::move(E);
 
   // What the functional model checks before it runs anything.
-  int Status = mdla_check_program(Data, Bytes.size(),
-                                  static_cast<size_t>(P.ArenaBytes),
-                                  static_cast<size_t>(P.ScratchBytes));
+  int Status =
+      mdla_check_program(Data, Bytes.size(), static_cast<size_t>(P.ArenaBytes),
+                         static_cast<size_t>(P.ScratchBytes));
   if (Status != MDLA_OK)
     return problem(llvm::formatv("the functional model rejects it: {0}",
                                  mdla_status_name(Status)));

@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-include "ops.td"
+include "kernels.td"
 
 def V1_0 : Version<"1.0">;
 def V2_0 : Version<"2.0">;
@@ -155,9 +155,10 @@ def ConvAdd : Pattern<Demo,
   let Since = V2_0;
 }
 
-// Kernels for the CPU side of the functional model.
-def : Kernel<DemoConv, Demo, "conv2d.c.in", [i8, u8]>;
-def : Kernel<Relu, Demo, "relu.c.in", [i8]>;
+// The kernel families of defs/kernels.td that compute operators on the CPU
+// side of the functional model.
+def : Kernel<Conv2D, Demo, Conv2DKernels, [i8, u8]>;
+def : Kernel<Relu, Demo, ReluKernels, [i8]>;
 
 // Cost estimates for partitioning. 2.0 doubles the MAC array; the target
 // convolutions read input channels in groups of 16.

@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-include "ops.td"
+include "kernels.td"
 
 def Ref1 : Version<"1">;
 def Ref : Target<"ref", [Ref1]> {
@@ -75,32 +75,33 @@ def : Legal<Quantize, Ref, Ref1, AllTypes>;
 def : Legal<Dequantize, Ref, Ref1, [i8, u8]>;
 def : Legal<Requantize, Ref, Ref1, [i8, u8]>;
 
-// Each operator's kernels: the template of templates/ that defines them (for
-// the rows of templates/ref/kernels.txt), or for the kernels that only move
-// bytes the plain C source of lib/kernels/c.
-def : Kernel<Conv2D, Ref, "ref/conv.c.in", AllTypes>;
-def : Kernel<DepthwiseConv2D, Ref, "ref/depthwise_conv.c.in", AllTypes>;
-def : Kernel<FullyConnected, Ref, "ref/fully_connected.c.in", AllTypes>;
-def : Kernel<AveragePool2D, Ref, "ref/pooling.c.in", AllTypes>;
-def : Kernel<MaxPool2D, Ref, "ref/pooling.c.in", AllTypes>;
-def : Kernel<Add, Ref, "ref/elementwise.c.in", AllTypes>;
-def : Kernel<Sub, Ref, "ref/elementwise.c.in", AllTypes>;
-def : Kernel<Mul, Ref, "ref/elementwise.c.in", AllTypes>;
-def : Kernel<Reshape, Ref, "ref_reshape.c", AllTypes>;
-def : Kernel<Squeeze, Ref, "ref_reshape.c", AllTypes>;
-def : Kernel<ExpandDims, Ref, "ref_reshape.c", AllTypes>;
-def : Kernel<Transpose, Ref, "ref_transpose.c", AllTypes>;
-def : Kernel<Pad, Ref, "ref/pad.c.in", AllTypes>;
-def : Kernel<Concatenation, Ref, "ref/concat.c.in", AllTypes>;
-def : Kernel<StridedSlice, Ref, "ref_strided_slice.c", AllTypes>;
-def : Kernel<Mean, Ref, "ref/reduce.c.in", AllTypes>;
-def : Kernel<Softmax, Ref, "ref/softmax.c.in", AllTypes>;
-def : Kernel<Logistic, Ref, "ref/activations.c.in", AllTypes>;
-def : Kernel<Tanh, Ref, "ref/activations.c.in", AllTypes>;
-def : Kernel<Relu, Ref, "ref/activations.c.in", AllTypes>;
-def : Kernel<Relu6, Ref, "ref/activations.c.in", AllTypes>;
-def : Kernel<LeakyRelu, Ref, "ref/activations.c.in", AllTypes>;
-def : Kernel<HardSwish, Ref, "ref/activations.c.in", AllTypes>;
-def : Kernel<Quantize, Ref, "ref/quantize.c.in", AllTypes>;
-def : Kernel<Dequantize, Ref, "ref/quantize.c.in", [i8, u8]>;
-def : Kernel<Requantize, Ref, "ref/quantize.c.in", [i8, u8]>;
+// Each operator's kernels: the family of defs/kernels.td whose functions
+// run it. Every operator legal on ref has one, for the types it is legal
+// with.
+def : Kernel<Conv2D, Ref, Conv2DKernels, AllTypes>;
+def : Kernel<DepthwiseConv2D, Ref, DepthwiseConv2DKernels, AllTypes>;
+def : Kernel<FullyConnected, Ref, FullyConnectedKernels, AllTypes>;
+def : Kernel<AveragePool2D, Ref, Pool2DKernels, AllTypes>;
+def : Kernel<MaxPool2D, Ref, Pool2DKernels, AllTypes>;
+def : Kernel<Add, Ref, ElementwiseKernels, AllTypes>;
+def : Kernel<Sub, Ref, ElementwiseKernels, AllTypes>;
+def : Kernel<Mul, Ref, ElementwiseKernels, AllTypes>;
+def : Kernel<Reshape, Ref, ReshapeKernels, AllTypes>;
+def : Kernel<Squeeze, Ref, ReshapeKernels, AllTypes>;
+def : Kernel<ExpandDims, Ref, ReshapeKernels, AllTypes>;
+def : Kernel<Transpose, Ref, TransposeKernels, AllTypes>;
+def : Kernel<Pad, Ref, PadKernels, AllTypes>;
+def : Kernel<Concatenation, Ref, ConcatKernels, AllTypes>;
+def : Kernel<StridedSlice, Ref, StridedSliceKernels, AllTypes>;
+def : Kernel<Mean, Ref, MeanKernels, AllTypes>;
+def : Kernel<Softmax, Ref, SoftmaxKernels, AllTypes>;
+def : Kernel<Logistic, Ref, SigmoidKernels, AllTypes>;
+def : Kernel<Tanh, Ref, SigmoidKernels, AllTypes>;
+def : Kernel<Relu, Ref, ReluKernels, AllTypes>;
+def : Kernel<Relu6, Ref, ReluKernels, AllTypes>;
+def : Kernel<LeakyRelu, Ref, LeakyReluKernels, AllTypes>;
+def : Kernel<HardSwish, Ref, HardSwishKernels, AllTypes>;
+def : Kernel<Quantize, Ref, QuantizeKernels, [f32]>;
+def : Kernel<Quantize, Ref, RequantizeKernels, [i8, u8]>;
+def : Kernel<Dequantize, Ref, DequantizeKernels, [i8, u8]>;
+def : Kernel<Requantize, Ref, RequantizeKernels, [i8, u8]>;

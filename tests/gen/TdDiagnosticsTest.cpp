@@ -37,7 +37,7 @@ using namespace accelgen;
 namespace {
 
 /// The start most descriptions share: a target with two versions.
-const std::string Head = R"td(include "ops.td"
+const std::string Head = R"td(include "kernels.td"
 def V1 : Version<"1.0">;
 def V2 : Version<"2.0">;
 def T : Target<"t", [V1, V2]>;
@@ -210,7 +210,7 @@ TEST_CASE("diagnostic: unknown data type") {
   // Reported once: not also as a Legal without types.
   Td D(Head + R"td(def bf16 : DType<"bf16">;
 def : Legal<Relu, T, V1, [i8, bf16]>;
-def : Kernel<Relu, T, "relu.c.in", [bf16]>;
+def : Kernel<Relu, T, ReluKernels, [bf16]>;
 )td");
   D.rejects(D.at(6, 1) + "unknown data type 'bf16'\n" + D.at(7, 1) +
             "unknown data type 'bf16'\n");
@@ -528,9 +528,135 @@ TEST_CASE("diagnostic: pattern result capture not bound in the source") {
 // Kernels
 //===----------------------------------------------------------------------===//
 
-TEST_CASE("diagnostic: kernel without a template") {
-  Td D(Head + "def : Kernel<Relu, T, \"\", [i8]>;\n");
-  D.rejects(D.at(5, 1) + "kernel names no template\n");
+TEST_CASE("diagnostic: kernel family that does not compute the operator") {
+  Td D(Head + "def : Kernel<Softmax, T, ReluKernels, [i8]>;\n");
+  D.rejects(D.at(5, 1) +
+            "kernel family 'ReluKernels' does not compute 'Softmax'\n");
+}
+
+TEST_CASE("diagnostic: kernel family without the type") {
+  Td D(Head + "def : Kernel<Relu, T, ReluKernels, [i8, i16]>;\n");
+  D.rejects(D.at(5, 1) + "kernel family 'ReluKernels' has no 'Relu' kernel "
+                         "for i16 (it has: i8, u8, f32)\n");
+}
+
+//===----------------------------------------------------------------------===//
+// Kernel families (accelgen-tblgen -gen-kernel-*)
+//===----------------------------------------------------------------------===//
+
+/// A kernel library description: ops.td, then a family F on lines 2 on
+/// whose body is \p Body, and \p After.
+std::string family(llvm::StringRef Body, llvm::StringRef After = "") {
+  return (R"td(include "ops.td"
+def F : KernelFamily<"fam", "fam", "famOp"> {
+)td" + Body +
+          "}\n" + After)
+      .str();
+}
+
+const char *const GoodFields =
+    "  let Fields = [KernelField<\"a\", \"int32_t\">];\n";
+const char *const GoodArgs =
+    "  let Args = [KernelArg<\"params\", \"params\">, "
+    "KernelArg<\"output\", \"output\", -1, \"out\">];\n";
+const char *const GoodInstances =
+    "  let Instances = [KernelInstance<Relu, \"fam\", i8>];\n";
+
+/// Runs -gen-kernel-params on \p D (templates looked for in \p TemplateDir)
+/// and checks it is rejected with exactly \p Expected.
+void rejectsLibrary(const Td &D, const std::string &Expected,
+                    const std::string &TemplateDir = "") {
+  std::vector<std::string> Args = {"-gen-kernel-params", D.path()};
+  if (!TemplateDir.empty()) {
+    Args.push_back("--template-dir");
+    Args.push_back(TemplateDir);
+  }
+  test::RunResult R = test::runProgram(ACCELGEN_TBLGEN, Args);
+  INFO(R.ErrorMessage);
+  CHECK(R.ExitCode == 1);
+  CHECK(R.Stderr == Expected);
+  CHECK(R.Stdout == "");
+}
+
+TEST_CASE("a well-formed kernel family generates its struct") {
+  Td D(family(std::string(GoodFields) + GoodArgs + GoodInstances));
+  test::RunResult R =
+      test::runProgram(ACCELGEN_TBLGEN, {"-gen-kernel-params", D.path()});
+  INFO(R.Stderr);
+  CHECK(R.ExitCode == 0);
+  CHECK(llvm::StringRef(R.Stdout).contains(
+      "typedef struct ref_fam_params {\n  int32_t a;\n} ref_fam_params;\n"));
+}
+
+TEST_CASE("diagnostic: kernel field of an unknown C type") {
+  Td D(family(std::string("  let Fields = [KernelField<\"a\", \"long\">];\n") +
+              GoodArgs + GoodInstances));
+  rejectsLibrary(D, D.at(2, 1) + "kernel family 'F': field 'a' has C type "
+                                 "'long' (expected one of: int8_t, int16_t, "
+                                 "int32_t, int64_t, uint8_t, uint16_t, "
+                                 "uint32_t, uint64_t, size_t, float, "
+                                 "double)\n");
+}
+
+TEST_CASE("diagnostic: kernel field declared twice") {
+  Td D(family(std::string("  let Fields = [KernelField<\"a\", \"int32_t\">, "
+                          "KernelField<\"a\", \"float\">];\n") +
+              GoodArgs + GoodInstances));
+  rejectsLibrary(D, D.at(2, 1) +
+                        "kernel family 'F': field 'a' is declared twice\n");
+}
+
+TEST_CASE("diagnostic: kernel argument of an unknown kind") {
+  Td D(family(std::string(GoodFields) +
+              "  let Args = [KernelArg<\"params\", \"params\">, "
+              "KernelArg<\"output\", \"output\", -1, \"out\">, "
+              "KernelArg<\"stride\", \"s\">];\n" +
+              GoodInstances));
+  rejectsLibrary(D, D.at(2, 1) + "kernel family 'F': argument 's' has unknown "
+                                 "kind 'stride' (expected one of: params, "
+                                 "fields, shape, data, output_shape, output, "
+                                 "count, element_size, input_shapes, "
+                                 "inputs)\n");
+}
+
+TEST_CASE("diagnostic: kernel data argument without an element type") {
+  Td D(family(std::string(GoodFields) +
+              "  let Args = [KernelArg<\"params\", \"params\">, "
+              "KernelArg<\"data\", \"input\", 0>, "
+              "KernelArg<\"output\", \"output\", -1, \"out\">];\n" +
+              GoodInstances));
+  rejectsLibrary(D, D.at(2, 1) + "kernel family 'F': argument 'input' needs "
+                                 "an element type (in, out, acc or any), not "
+                                 "''\n");
+}
+
+TEST_CASE("diagnostic: kernel family without an output argument") {
+  Td D(family(std::string(GoodFields) +
+              "  let Args = [KernelArg<\"params\", \"params\">];\n" +
+              GoodInstances));
+  rejectsLibrary(D, D.at(2, 1) + "kernel family 'F': needs exactly one "
+                                 "argument of kind output\n");
+}
+
+TEST_CASE("diagnostic: kernel function declared by two families") {
+  Td D(family(
+      std::string(GoodFields) + GoodArgs + GoodInstances,
+      std::string("def G : KernelFamily<\"gam\", \"gam\", \"gamOp\"> {\n") +
+          GoodFields + GoodArgs + GoodInstances + "}\n"));
+  rejectsLibrary(D, D.at(7, 1) + "kernel family 'G': another family already "
+                                 "declares ref_fam_i8\n");
+}
+
+TEST_CASE("diagnostic: kernel family whose template does not exist") {
+  test::TempDir Templates;
+  Td D(family(std::string(GoodFields) + GoodArgs + GoodInstances));
+  const std::string Missing = Templates.path() + "/ref/fam.h.in";
+  rejectsLibrary(D,
+                 D.at(2, 1) + "kernel family 'F': '" + Missing +
+                     "' does not exist\n" + D.at(2, 1) +
+                     "kernel family 'F': '" + Templates.path() +
+                     "/ref/fam.c.in' does not exist\n",
+                 Templates.path());
 }
 
 //===----------------------------------------------------------------------===//

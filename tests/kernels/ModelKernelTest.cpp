@@ -466,9 +466,10 @@ TEST_CASE("coral_mobilenet_v2_10_224_quant_uint8") {
     for (size_t K = 0; K < G.Operators.size(); ++K) {
       const kernels::KernelCall &Call = Check.runner().call(K);
       if (Call.Function == "ref_conv2d_u8") {
-        conv2DU8TiesUp(G, G.Operators[K],
-                       std::get<kernels::Conv2DParams>(Call.Params).c(),
-                       Emulated);
+        conv2DU8TiesUp(
+            G, G.Operators[K],
+            std::get<kernels::FamilyParams<ref_conv2d_params>>(Call.Params).c(),
+            Emulated);
         continue;
       }
       llvm::Error E = Check.runner().runOperator(K, Emulated);

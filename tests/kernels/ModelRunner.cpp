@@ -36,180 +36,56 @@ struct OpArgs {
 
 using Adapter = std::function<void(const KernelCall &, const OpArgs &)>;
 
-/// Which alternative of KernelParams holds a C params struct.
-template <typename C> struct HolderOf { using type = C; };
-template <> struct HolderOf<ref_conv2d_params> {
-  using type = kernels::Conv2DParams;
-};
-template <> struct HolderOf<ref_depthwise_conv2d_params> {
-  using type = kernels::DepthwiseConv2DParams;
-};
-template <> struct HolderOf<ref_fully_connected_params> {
-  using type = kernels::FullyConnectedParams;
-};
-template <> struct HolderOf<ref_concat_params> {
-  using type = kernels::ConcatParams;
-};
-
 /// The C params struct of type \p C held by \p Call.
 template <typename C> C cParams(const KernelCall &Call) {
-  const auto &H = std::get<typename HolderOf<C>::type>(Call.Params);
-  if constexpr (std::is_same_v<typename HolderOf<C>::type, C>)
-    return H;
-  else
-    return H.c();
+  return std::get<kernels::FamilyParams<C>>(Call.Params).c();
 }
 
-template <typename P, typename T, typename B>
-Adapter convLike(void (*F)(const P *, const ref_shape *, const T *,
-                           const ref_shape *, const T *, const B *,
-                           const ref_shape *, T *)) {
-  return [F](const KernelCall &Call, const OpArgs &A) {
-    const P Params = cParams<P>(Call);
-    F(&Params, &A.InShapes[0], static_cast<const T *>(A.In[0]), &A.InShapes[1],
-      static_cast<const T *>(A.In[1]), static_cast<const B *>(A.In[2]),
-      &A.OutShape, static_cast<T *>(A.Out));
-  };
+/// Every data input's shape, for the kernels taking them all.
+std::vector<const ref_shape *> inputShapes(const OpArgs &A) {
+  std::vector<const ref_shape *> Shapes;
+  for (const ref_shape &S : A.InShapes)
+    Shapes.push_back(&S);
+  return Shapes;
 }
 
-template <typename P, typename T>
-Adapter shaped(void (*F)(const P *, const ref_shape *, const T *,
-                         const ref_shape *, T *)) {
-  return [F](const KernelCall &Call, const OpArgs &A) {
-    const P Params = cParams<P>(Call);
-    F(&Params, &A.InShapes[0], static_cast<const T *>(A.In[0]), &A.OutShape,
-      static_cast<T *>(A.Out));
-  };
+/// Every data input, typed, for the kernels taking them all.
+template <typename T> std::vector<const T *> inputs(const OpArgs &A) {
+  std::vector<const T *> In;
+  for (const void *P : A.In)
+    In.push_back(static_cast<const T *>(P));
+  return In;
 }
 
-template <typename P, typename T>
-Adapter binary(void (*F)(const P *, const ref_shape *, const T *,
-                         const ref_shape *, const T *, const ref_shape *,
-                         T *)) {
-  return [F](const KernelCall &Call, const OpArgs &A) {
-    const P Params = cParams<P>(Call);
-    F(&Params, &A.InShapes[0], static_cast<const T *>(A.In[0]), &A.InShapes[1],
-      static_cast<const T *>(A.In[1]), &A.OutShape, static_cast<T *>(A.Out));
-  };
-}
+// The element types of the kernel table.
+using CT_I8 = int8_t;
+using CT_U8 = uint8_t;
+using CT_I16 = int16_t;
+using CT_I32 = int32_t;
+using CT_F32 = float;
+using CT_ANY = void;
 
-template <typename P, typename T>
-Adapter rows(void (*F)(const P *, const ref_shape *, const T *, T *)) {
-  return [F](const KernelCall &Call, const OpArgs &A) {
-    const P Params = cParams<P>(Call);
-    F(&Params, &A.InShapes[0], static_cast<const T *>(A.In[0]),
-      static_cast<T *>(A.Out));
-  };
-}
-
-template <typename P, typename TIn, typename TOut>
-Adapter counted(void (*F)(const P *, int32_t, const TIn *, TOut *)) {
-  return [F](const KernelCall &Call, const OpArgs &A) {
-    const P Params = cParams<P>(Call);
-    F(&Params, A.OutCount, static_cast<const TIn *>(A.In[0]),
-      static_cast<TOut *>(A.Out));
-  };
-}
-
-template <typename T>
-Adapter concat(void (*F)(const ref_concat_params *, const ref_shape *const *,
-                         const T *const *, const ref_shape *, T *)) {
-  return [F](const KernelCall &Call, const OpArgs &A) {
-    const ref_concat_params Params = cParams<ref_concat_params>(Call);
-    std::vector<const ref_shape *> Shapes;
-    std::vector<const T *> Inputs;
-    for (size_t I = 0; I < A.In.size(); ++I) {
-      Shapes.push_back(&A.InShapes[I]);
-      Inputs.push_back(static_cast<const T *>(A.In[I]));
-    }
-    F(&Params, Shapes.data(), Inputs.data(), &A.OutShape,
-      static_cast<T *>(A.Out));
-  };
-}
-
+/// One adapter per kernel function, calling it as the kernel table (from
+/// defs/kernels.td) spells its arguments.
 const std::map<std::string, Adapter> &adapters() {
+#define REF_KERNEL_ARG_PARAMS(family) &P
+#define REF_KERNEL_ARG_FIELD(family, field) P.field
+#define REF_KERNEL_ARG_SHAPE(i) &A.InShapes[i]
+#define REF_KERNEL_ARG_DATA(i, type) static_cast<const CT_##type *>(A.In[i])
+#define REF_KERNEL_ARG_OUTPUT_SHAPE &A.OutShape
+#define REF_KERNEL_ARG_OUTPUT(type) static_cast<CT_##type *>(A.Out)
+#define REF_KERNEL_ARG_COUNT A.OutCount
+#define REF_KERNEL_ARG_ELEMENT_SIZE A.ElementSize
+#define REF_KERNEL_ARG_INPUT_SHAPES inputShapes(A).data()
+#define REF_KERNEL_ARG_INPUTS(type) inputs<CT_##type>(A).data()
+#define REF_KERNEL_CALL(name, family, st, ...)                                 \
+  {#name, [](const KernelCall &Call, const OpArgs &A) {                        \
+     const st P = cParams<st>(Call);                                           \
+     (void)P;                                                                  \
+     name(__VA_ARGS__);                                                        \
+   }},
   static const std::map<std::string, Adapter> Table = {
-      {"ref_conv2d_i8_per_channel", convLike(ref_conv2d_i8_per_channel)},
-      {"ref_conv2d_i8", convLike(ref_conv2d_i8)},
-      {"ref_conv2d_u8", convLike(ref_conv2d_u8)},
-      {"ref_conv2d_f32", convLike(ref_conv2d_f32)},
-      {"ref_depthwise_conv2d_i8_per_channel",
-       convLike(ref_depthwise_conv2d_i8_per_channel)},
-      {"ref_depthwise_conv2d_i8", convLike(ref_depthwise_conv2d_i8)},
-      {"ref_depthwise_conv2d_u8", convLike(ref_depthwise_conv2d_u8)},
-      {"ref_depthwise_conv2d_f32", convLike(ref_depthwise_conv2d_f32)},
-      {"ref_fully_connected_i8", convLike(ref_fully_connected_i8)},
-      {"ref_fully_connected_i8_per_channel",
-       convLike(ref_fully_connected_i8_per_channel)},
-      {"ref_fully_connected_u8", convLike(ref_fully_connected_u8)},
-      {"ref_fully_connected_f32", convLike(ref_fully_connected_f32)},
-      {"ref_average_pool2d_i8", shaped(ref_average_pool2d_i8)},
-      {"ref_average_pool2d_u8", shaped(ref_average_pool2d_u8)},
-      {"ref_average_pool2d_f32", shaped(ref_average_pool2d_f32)},
-      {"ref_max_pool2d_i8", shaped(ref_max_pool2d_i8)},
-      {"ref_max_pool2d_u8", shaped(ref_max_pool2d_u8)},
-      {"ref_max_pool2d_f32", shaped(ref_max_pool2d_f32)},
-      {"ref_add_i8", binary(ref_add_i8)},
-      {"ref_add_u8", binary(ref_add_u8)},
-      {"ref_add_f32", binary(ref_add_f32)},
-      {"ref_sub_i8", binary(ref_sub_i8)},
-      {"ref_sub_u8", binary(ref_sub_u8)},
-      {"ref_sub_f32", binary(ref_sub_f32)},
-      {"ref_mul_i8", binary(ref_mul_i8)},
-      {"ref_mul_u8", binary(ref_mul_u8)},
-      {"ref_mul_f32", binary(ref_mul_f32)},
-      {"ref_softmax_i8", rows(ref_softmax_i8)},
-      {"ref_softmax_u8", rows(ref_softmax_u8)},
-      {"ref_softmax_f32", rows(ref_softmax_f32)},
-      {"ref_quantize_f32_i8", counted(ref_quantize_f32_i8)},
-      {"ref_quantize_f32_u8", counted(ref_quantize_f32_u8)},
-      {"ref_dequantize_i8_f32", counted(ref_dequantize_i8_f32)},
-      {"ref_dequantize_u8_f32", counted(ref_dequantize_u8_f32)},
-      {"ref_requantize_i8_i8", counted(ref_requantize_i8_i8)},
-      {"ref_requantize_i8_u8", counted(ref_requantize_i8_u8)},
-      {"ref_requantize_u8_i8", counted(ref_requantize_u8_i8)},
-      {"ref_requantize_u8_u8", counted(ref_requantize_u8_u8)},
-      {"ref_relu_i8", counted(ref_relu_i8)},
-      {"ref_relu_u8", counted(ref_relu_u8)},
-      {"ref_relu_f32", counted(ref_relu_f32)},
-      {"ref_leaky_relu_i8", counted(ref_leaky_relu_i8)},
-      {"ref_leaky_relu_u8", counted(ref_leaky_relu_u8)},
-      {"ref_leaky_relu_f32", counted(ref_leaky_relu_f32)},
-      {"ref_hard_swish_i8", counted(ref_hard_swish_i8)},
-      {"ref_hard_swish_u8", counted(ref_hard_swish_u8)},
-      {"ref_hard_swish_f32", counted(ref_hard_swish_f32)},
-      {"ref_logistic_i8", counted(ref_logistic_i8)},
-      {"ref_logistic_u8", counted(ref_logistic_u8)},
-      {"ref_logistic_f32", counted(ref_logistic_f32)},
-      {"ref_tanh_i8", counted(ref_tanh_i8)},
-      {"ref_tanh_u8", counted(ref_tanh_u8)},
-      {"ref_tanh_f32", counted(ref_tanh_f32)},
-      {"ref_pad_i8", shaped(ref_pad_i8)},
-      {"ref_pad_u8", shaped(ref_pad_u8)},
-      {"ref_pad_f32", shaped(ref_pad_f32)},
-      {"ref_concat_i8", concat(ref_concat_i8)},
-      {"ref_concat_u8", concat(ref_concat_u8)},
-      {"ref_concat_f32", concat(ref_concat_f32)},
-      {"ref_concat_u8_rescale", concat(ref_concat_u8_rescale)},
-      {"ref_mean_i8", rows(ref_mean_i8)},
-      {"ref_mean_u8", rows(ref_mean_u8)},
-      {"ref_mean_f32", rows(ref_mean_f32)},
-      {"ref_transpose",
-       [](const KernelCall &Call, const OpArgs &A) {
-         const auto P = cParams<ref_transpose_params>(Call);
-         ref_transpose(&P, A.ElementSize, &A.InShapes[0], A.In[0], &A.OutShape,
-                       A.Out);
-       }},
-      {"ref_strided_slice",
-       [](const KernelCall &Call, const OpArgs &A) {
-         const auto P = cParams<ref_strided_slice_params>(Call);
-         ref_strided_slice(&P, A.ElementSize, &A.InShapes[0], A.In[0], A.Out);
-       }},
-      {"ref_reshape",
-       [](const KernelCall &Call, const OpArgs &A) {
-         ref_reshape(std::get<kernels::ReshapeParams>(Call.Params).Bytes,
-                     A.In[0], A.Out);
-       }},
+#include "ref_kernel_table.inc"
   };
   return Table;
 }

@@ -158,7 +158,8 @@ TEST_CASE("CONV_2D int8 per channel: groups, dilation, stride, SAME") {
   auto Call = kernels::computeKernelCall(GB.G, GB.G.Operators[0]);
   REQUIRE_MESSAGE(static_cast<bool>(Call), llvm::toString(Call.takeError()));
   CHECK(Call->Function == "ref_conv2d_i8_per_channel");
-  const auto &P = std::get<kernels::Conv2DParams>(Call->Params);
+  const auto &P =
+      std::get<kernels::FamilyParams<ref_conv2d_params>>(Call->Params);
 
   NaiveConv N;
   N.StrideH = N.StrideW = 2;
@@ -178,8 +179,8 @@ TEST_CASE("CONV_2D int8 per channel: groups, dilation, stride, SAME") {
     N.Mult.push_back(M.Multiplier);
     N.Shift.push_back(M.LeftShift);
   }
-  CHECK(P.Multipliers == N.Mult);
-  CHECK(P.LeftShifts == N.Shift);
+  CHECK(P.per_channel_multiplier == N.Mult);
+  CHECK(P.per_channel_left_shift == N.Shift);
   auto InData = randomI8(2 * 7 * 9 * 6, 12);
   auto Got = valuesOf<int8_t>(runSingle(GB.G, {{In, bytesOf(InData)}}));
   CHECK(Got == N.run<int8_t>(InShape, InData, FShape, FData, Bias, OutShape));
@@ -314,7 +315,8 @@ TEST_CASE("FULLY_CONNECTED int8 per tensor uses the float scale product") {
   REQUIRE(static_cast<bool>(Call));
   CHECK(Call->Function == "ref_fully_connected_i8");
   auto M = kernels::quantizeMultiplier(double(0.3f * 0.007f) / double(0.09f));
-  const auto &P = std::get<kernels::FullyConnectedParams>(Call->Params);
+  const auto &P =
+      std::get<kernels::FamilyParams<ref_fully_connected_params>>(Call->Params);
   CHECK(P.Scalars.output_multiplier == M.Multiplier);
   CHECK(P.Scalars.output_left_shift == M.LeftShift);
   auto XData = randomI8(15, 42);
@@ -666,8 +668,8 @@ TEST_CASE("QUANTIZE, DEQUANTIZE, requantize") {
     CHECK(int(QGot[I]) == std::clamp(Want, -128, 127));
     // Within a step of the real value, not half a step: the double rounding
     // takes 1 * 0.4 to 1 (0.8 rounds up to 1, then 1 / 2 rounds away).
-    CHECK(std::fabs(QGot[I] - std::clamp(0.4 * (All[I] + 5) + 3, -128.0,
-                                         127.0)) <= 1.0);
+    CHECK(std::fabs(QGot[I] -
+                    std::clamp(0.4 * (All[I] + 5) + 3, -128.0, 127.0)) <= 1.0);
   }
 }
 

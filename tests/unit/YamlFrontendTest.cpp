@@ -150,7 +150,7 @@ patterns:
     constraints: [Rank4]
     benefit: 3
 kernels:
-  - {op: TinyConv, template: tiny.c.in, types: [i8, i16]}
+  - {op: TinyConv, family: TinyKernels, types: [i8, i16]}
 )yaml");
   REQUIRE(R.Ok);
   CHECK(R.Errors == "");
@@ -293,7 +293,7 @@ kernels:
 
   REQUIRE(D.Kernels.size() == 1);
   CHECK(D.Kernels[0].Op == "TinyConv");
-  CHECK(D.Kernels[0].Template == "tiny.c.in");
+  CHECK(D.Kernels[0].Family == "TinyKernels");
   CHECK(D.Kernels[0].Types == std::vector<std::string>{"i8", "i16"});
   checkLoc(D.Kernels[0].At, 54, 5);
 }
@@ -466,16 +466,17 @@ TEST_CASE("diagnostic: a value that is not a string") {
 }
 
 TEST_CASE("diagnostic: a value that is not a list") {
-  CHECK(diagnose(std::string(Head) +
-                 "kernels:\n  - {op: Relu, template: r.c.in, types: i8}\n") ==
-        "t.yaml:3:41: error: 'types' must be a list\n");
+  CHECK(
+      diagnose(std::string(Head) +
+               "kernels:\n  - {op: Relu, family: ReluKernels, types: i8}\n") ==
+      "t.yaml:3:44: error: 'types' must be a list\n");
 }
 
 TEST_CASE("diagnostic: a list item that is not a string") {
-  CHECK(
-      diagnose(std::string(Head) +
-               "kernels:\n  - {op: Relu, template: r.c.in, types: [[i8]]}\n") ==
-      "t.yaml:3:42: error: 'types' must be a list of strings\n");
+  CHECK(diagnose(
+            std::string(Head) +
+            "kernels:\n  - {op: Relu, family: ReluKernels, types: [[i8]]}\n") ==
+        "t.yaml:3:45: error: 'types' must be a list of strings\n");
 }
 
 TEST_CASE("diagnostic: a value that is not an integer") {
@@ -691,9 +692,9 @@ TEST_CASE("diagnostic: a cost with a misspelt or missing key") {
                  "costs:\n  - {op: Relu, since: \"1.0\", cycle: \"1\"}\n") ==
         "t.yaml:3:30: error: unknown key 'cycle' in a cost; did you mean "
         "'cycles'?\n");
-  CHECK(diagnose(std::string(Head) +
-                 "costs:\n  - {op: Relu, cycles: \"1\"}\n") ==
-        "t.yaml:3:5: error: missing key 'since' in a cost\n");
+  CHECK(
+      diagnose(std::string(Head) + "costs:\n  - {op: Relu, cycles: \"1\"}\n") ==
+      "t.yaml:3:5: error: missing key 'since' in a cost\n");
 }
 
 TEST_CASE("diagnostic: switch cycles that are not an integer") {

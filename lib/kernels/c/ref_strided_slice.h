@@ -11,18 +11,14 @@
 #define ACCELGEN_REF_STRIDED_SLICE_H
 
 #include "ref_common.h"
+#include "ref_params.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* Parameters of one STRIDED_SLICE, per input dimension. */
-typedef struct ref_strided_slice_params {
-  int32_t start[REF_MAX_RANK];
-  int32_t stop[REF_MAX_RANK];
-  int32_t stride[REF_MAX_RANK]; /* non-zero */
-} ref_strided_slice_params;
-
+/* STRIDED_SLICE: ref_strided_slice_params (ref_params.h) holds start, stop
+ * and stride per input dimension. */
 /* `element_size` bytes per element. The output holds the selected elements in
  * row-major order; its shape (after shrinking) only sizes the buffer. */
 void ref_strided_slice(const ref_strided_slice_params *params,

@@ -8,16 +8,14 @@
 #define ACCELGEN_REF_TRANSPOSE_H
 
 #include "ref_common.h"
+#include "ref_params.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* Parameters of one TRANSPOSE; perm has the input's rank. */
-typedef struct ref_transpose_params {
-  int32_t perm[REF_MAX_RANK];
-} ref_transpose_params;
-
+/* TRANSPOSE: ref_transpose_params (ref_params.h) holds perm, as many entries
+ * as the input has dimensions. */
 /* `element_size` bytes per element (1 for int8 / uint8, 4 for float32). */
 void ref_transpose(const ref_transpose_params *params, size_t element_size,
                    const ref_shape *input_shape, const void *input,

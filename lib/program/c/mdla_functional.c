@@ -4,7 +4,9 @@
  * FlatBuffers (tables, scalars, vectors, strings; field numbers follow the
  * order of lib/program/accel_program.fbs), the decoding of one operator
  * (tensors, kernel, parameters, and the checks that make the kernel's view of
- * memory safe), and the execution of a subgraph (conversions, 16C padding,
+ * memory safe; the kernel families, their parameter fields, operands and
+ * calls come from the kernel table generated from defs/kernels.td,
+ * ref_kernel_table.inc), and the execution of a subgraph (conversions, 16C padding,
  * kernel calls, traces, cycles). Errors are sticky in the reader: the first
  * one is kept and every later read returns a default, so the code checks the
  * status at a few points rather than after every read.
@@ -12,20 +14,7 @@
  *===----------------------------------------------------------------------===*/
 #include "mdla_functional.h"
 
-#include "ref_activations.h"
-#include "ref_concat.h"
-#include "ref_conv.h"
-#include "ref_depthwise_conv.h"
-#include "ref_elementwise.h"
-#include "ref_fully_connected.h"
-#include "ref_pad.h"
-#include "ref_pooling.h"
-#include "ref_quantize.h"
-#include "ref_reduce.h"
-#include "ref_reshape.h"
-#include "ref_softmax.h"
-#include "ref_strided_slice.h"
-#include "ref_transpose.h"
+#include "ref_kernels.h"
 
 #include <string.h>
 
@@ -119,13 +108,8 @@ static size_t fb_field(reader *r, const fb_table *t, int id, size_t size) {
     return v;                                                                  \
   }
 FB_SCALAR(fb_i8, int8_t)
-FB_SCALAR(fb_u8, uint8_t)
-FB_SCALAR(fb_i16, int16_t)
 FB_SCALAR(fb_i32, int32_t)
-FB_SCALAR(fb_u32, uint32_t)
 FB_SCALAR(fb_i64, int64_t)
-FB_SCALAR(fb_u64, uint64_t)
-FB_SCALAR(fb_f32, float)
 FB_SCALAR(fb_f64, double)
 #undef FB_SCALAR
 
@@ -142,10 +126,6 @@ static size_t fb_ref(reader *r, size_t at) {
     return 0;
   }
   return at + off;
-}
-
-static fb_table fb_sub(reader *r, const fb_table *t, int id) {
-  return fb_table_at(r, fb_ref(r, fb_field(r, t, id, 4)));
 }
 
 /* A vector (or string): where its elements start and how many there are. */
@@ -210,7 +190,7 @@ static int str_eq(reader *r, fb_vec v, const char *s) {
 }
 
 /*===----------------------------------------------------------------------===*
- * Field numbers (the order of accel_program.fbs; a union takes two)
+ * Field numbers (the order of accel_program.fbs)
  *===----------------------------------------------------------------------===*/
 
 enum { P_SUBGRAPHS = 3, P_BUFFERS = 4 };
@@ -229,7 +209,6 @@ enum { L_OPS = 3, L_CYCLES = 4 };
 enum {
   O_SOURCE_INDEX = 0,
   O_KERNEL = 2,
-  O_PARAMS_TYPE = 3,
   O_PARAMS = 4,
   O_INPUTS = 5,
   O_OUTPUTS = 6,
@@ -250,6 +229,13 @@ enum {
 /* Element types and memories, as in the schema. */
 enum { DT_I8, DT_U8, DT_I16, DT_I32, DT_I64, DT_F16, DT_F32, DT_BOOL };
 #define DT_ANY (-1)
+/* The C type of each element type of the kernel table. */
+#define CT_I8 int8_t
+#define CT_U8 uint8_t
+#define CT_I16 int16_t
+#define CT_I32 int32_t
+#define CT_F32 float
+#define CT_ANY void
 enum { MEM_ARENA, MEM_SCRATCH, MEM_CONSTANT };
 
 static size_t dtype_size(int t) {
@@ -275,123 +261,49 @@ static size_t dtype_size(int t) {
  * The kernels
  *===----------------------------------------------------------------------===*/
 
-/* Operator families: one parameter table (the schema's union member, in
- * order from 1) and one call shape each. */
+/* Kernel families, numbered from 1 in the kernel table's order. */
 enum {
-  FAM_CONV = 1,
-  FAM_DW,
-  FAM_FC,
-  FAM_POOL,
-  FAM_EW,
-  FAM_SOFTMAX,
-  FAM_QUANT,
-  FAM_DEQUANT,
-  FAM_REQUANT,
-  FAM_RELU,
-  FAM_LEAKY,
-  FAM_HSWISH,
-  FAM_SIGMOID,
-  FAM_PAD,
-  FAM_CONCAT,
-  FAM_MEAN,
-  FAM_TRANSPOSE,
-  FAM_SLICE,
-  FAM_RESHAPE
+  FAM_NONE = 0,
+#define REF_KERNEL_FAMILY(name, st, header, builder, by_value, may_alias)     \
+  FAM_##name,
+#include "ref_kernel_table.inc"
+  FAM_COUNT
 };
 
-/* Every kernel: name, family, the element types of its data input, weights
- * (input 1, also the second operand of a binary operator), bias (input 2)
- * and result, and the same as C types. DT_ANY: kernels that move bytes. */
-#define MDLA_KERNELS(X)                                                        \
-  X(ref_conv2d_i8_per_channel, CONV, I8, I8, I32, I8, int8_t, int8_t,          \
-    int32_t, int8_t)                                                           \
-  X(ref_conv2d_i8, CONV, I8, I8, I32, I8, int8_t, int8_t, int32_t, int8_t)     \
-  X(ref_conv2d_u8, CONV, U8, U8, I32, U8, uint8_t, uint8_t, int32_t, uint8_t)  \
-  X(ref_conv2d_f32, CONV, F32, F32, F32, F32, float, float, float, float)      \
-  X(ref_depthwise_conv2d_i8_per_channel, DW, I8, I8, I32, I8, int8_t, int8_t,  \
-    int32_t, int8_t)                                                           \
-  X(ref_depthwise_conv2d_i8, DW, I8, I8, I32, I8, int8_t, int8_t, int32_t,     \
-    int8_t)                                                                    \
-  X(ref_depthwise_conv2d_u8, DW, U8, U8, I32, U8, uint8_t, uint8_t, int32_t,   \
-    uint8_t)                                                                   \
-  X(ref_depthwise_conv2d_f32, DW, F32, F32, F32, F32, float, float, float,     \
-    float)                                                                     \
-  X(ref_fully_connected_i8, FC, I8, I8, I32, I8, int8_t, int8_t, int32_t,      \
-    int8_t)                                                                    \
-  X(ref_fully_connected_i8_per_channel, FC, I8, I8, I32, I8, int8_t, int8_t,   \
-    int32_t, int8_t)                                                           \
-  X(ref_fully_connected_u8, FC, U8, U8, I32, U8, uint8_t, uint8_t, int32_t,    \
-    uint8_t)                                                                   \
-  X(ref_fully_connected_f32, FC, F32, F32, F32, F32, float, float, float,      \
-    float)                                                                     \
-  X(ref_average_pool2d_i8, POOL, I8, ANY, ANY, I8, int8_t, void, void, int8_t) \
-  X(ref_average_pool2d_u8, POOL, U8, ANY, ANY, U8, uint8_t, void, void,        \
-    uint8_t)                                                                   \
-  X(ref_average_pool2d_f32, POOL, F32, ANY, ANY, F32, float, void, void,       \
-    float)                                                                     \
-  X(ref_max_pool2d_i8, POOL, I8, ANY, ANY, I8, int8_t, void, void, int8_t)     \
-  X(ref_max_pool2d_u8, POOL, U8, ANY, ANY, U8, uint8_t, void, void, uint8_t)   \
-  X(ref_max_pool2d_f32, POOL, F32, ANY, ANY, F32, float, void, void, float)    \
-  X(ref_add_i8, EW, I8, I8, ANY, I8, int8_t, int8_t, void, int8_t)             \
-  X(ref_add_u8, EW, U8, U8, ANY, U8, uint8_t, uint8_t, void, uint8_t)          \
-  X(ref_add_f32, EW, F32, F32, ANY, F32, float, float, void, float)            \
-  X(ref_sub_i8, EW, I8, I8, ANY, I8, int8_t, int8_t, void, int8_t)             \
-  X(ref_sub_u8, EW, U8, U8, ANY, U8, uint8_t, uint8_t, void, uint8_t)          \
-  X(ref_sub_f32, EW, F32, F32, ANY, F32, float, float, void, float)            \
-  X(ref_mul_i8, EW, I8, I8, ANY, I8, int8_t, int8_t, void, int8_t)             \
-  X(ref_mul_u8, EW, U8, U8, ANY, U8, uint8_t, uint8_t, void, uint8_t)          \
-  X(ref_mul_f32, EW, F32, F32, ANY, F32, float, float, void, float)            \
-  X(ref_softmax_i8, SOFTMAX, I8, ANY, ANY, I8, int8_t, void, void, int8_t)     \
-  X(ref_softmax_u8, SOFTMAX, U8, ANY, ANY, U8, uint8_t, void, void, uint8_t)   \
-  X(ref_softmax_f32, SOFTMAX, F32, ANY, ANY, F32, float, void, void, float)    \
-  X(ref_quantize_f32_i8, QUANT, F32, ANY, ANY, I8, float, void, void, int8_t)  \
-  X(ref_quantize_f32_u8, QUANT, F32, ANY, ANY, U8, float, void, void, uint8_t) \
-  X(ref_dequantize_i8_f32, DEQUANT, I8, ANY, ANY, F32, int8_t, void, void,     \
-    float)                                                                     \
-  X(ref_dequantize_u8_f32, DEQUANT, U8, ANY, ANY, F32, uint8_t, void, void,    \
-    float)                                                                     \
-  X(ref_requantize_i8_i8, REQUANT, I8, ANY, ANY, I8, int8_t, void, void,       \
-    int8_t)                                                                    \
-  X(ref_requantize_i8_u8, REQUANT, I8, ANY, ANY, U8, int8_t, void, void,       \
-    uint8_t)                                                                   \
-  X(ref_requantize_u8_i8, REQUANT, U8, ANY, ANY, I8, uint8_t, void, void,      \
-    int8_t)                                                                    \
-  X(ref_requantize_u8_u8, REQUANT, U8, ANY, ANY, U8, uint8_t, void, void,      \
-    uint8_t)                                                                   \
-  X(ref_relu_i8, RELU, I8, ANY, ANY, I8, int8_t, void, void, int8_t)           \
-  X(ref_relu_u8, RELU, U8, ANY, ANY, U8, uint8_t, void, void, uint8_t)         \
-  X(ref_relu_f32, RELU, F32, ANY, ANY, F32, float, void, void, float)          \
-  X(ref_leaky_relu_i8, LEAKY, I8, ANY, ANY, I8, int8_t, void, void, int8_t)    \
-  X(ref_leaky_relu_u8, LEAKY, U8, ANY, ANY, U8, uint8_t, void, void, uint8_t)  \
-  X(ref_leaky_relu_f32, LEAKY, F32, ANY, ANY, F32, float, void, void, float)   \
-  X(ref_hard_swish_i8, HSWISH, I8, ANY, ANY, I8, int8_t, void, void, int8_t)   \
-  X(ref_hard_swish_u8, HSWISH, U8, ANY, ANY, U8, uint8_t, void, void,          \
-    uint8_t)                                                                   \
-  X(ref_hard_swish_f32, HSWISH, F32, ANY, ANY, F32, float, void, void, float)  \
-  X(ref_logistic_i8, SIGMOID, I8, ANY, ANY, I8, int8_t, void, void, int8_t)    \
-  X(ref_logistic_u8, SIGMOID, U8, ANY, ANY, U8, uint8_t, void, void, uint8_t)  \
-  X(ref_logistic_f32, SIGMOID, F32, ANY, ANY, F32, float, void, void, float)   \
-  X(ref_tanh_i8, SIGMOID, I8, ANY, ANY, I8, int8_t, void, void, int8_t)        \
-  X(ref_tanh_u8, SIGMOID, U8, ANY, ANY, U8, uint8_t, void, void, uint8_t)      \
-  X(ref_tanh_f32, SIGMOID, F32, ANY, ANY, F32, float, void, void, float)       \
-  X(ref_pad_i8, PAD, I8, ANY, ANY, I8, int8_t, void, void, int8_t)             \
-  X(ref_pad_u8, PAD, U8, ANY, ANY, U8, uint8_t, void, void, uint8_t)           \
-  X(ref_pad_f32, PAD, F32, ANY, ANY, F32, float, void, void, float)            \
-  X(ref_concat_i8, CONCAT, I8, ANY, ANY, I8, int8_t, void, void, int8_t)       \
-  X(ref_concat_u8, CONCAT, U8, ANY, ANY, U8, uint8_t, void, void, uint8_t)     \
-  X(ref_concat_u8_rescale, CONCAT, U8, ANY, ANY, U8, uint8_t, void, void,      \
-    uint8_t)                                                                   \
-  X(ref_concat_f32, CONCAT, F32, ANY, ANY, F32, float, void, void, float)      \
-  X(ref_mean_i8, MEAN, I8, ANY, ANY, I8, int8_t, void, void, int8_t)           \
-  X(ref_mean_u8, MEAN, U8, ANY, ANY, U8, uint8_t, void, void, uint8_t)         \
-  X(ref_mean_f32, MEAN, F32, ANY, ANY, F32, float, void, void, float)          \
-  X(ref_transpose, TRANSPOSE, ANY, ANY, ANY, ANY, void, void, void, void)      \
-  X(ref_strided_slice, SLICE, ANY, ANY, ANY, ANY, void, void, void, void)      \
-  X(ref_reshape, RESHAPE, ANY, ANY, ANY, ANY, void, void, void, void)
+/* How many data operands each family's kernels read. */
+typedef struct family_info {
+  int32_t min_operands, max_operands;
+  /* Any number of operands up to MDLA_MAX_OPERANDS, all of one type. */
+  int variadic;
+} family_info;
 
-#define KERNEL_ID(name, fam, a, b, c, d, ta, tb, tc, td) K_##name,
-enum { MDLA_KERNELS(KERNEL_ID) K_COUNT };
-#undef KERNEL_ID
+static const family_info families[FAM_COUNT] = {
+    {0, 0, 0},
+#define REF_KERNEL_OPERANDS(name, min, max, variadic) {min, max, variadic},
+#include "ref_kernel_table.inc"
+};
+
+static int family_may_alias(int family) {
+  switch (family) {
+#define REF_KERNEL_FAMILY(name, st, header, builder, by_value, may_alias)     \
+  case FAM_##name:                                                             \
+    return may_alias;
+#include "ref_kernel_table.inc"
+  default:
+    return 0;
+  }
+}
+
+/* Every kernel: its family and the element types of data operands 0 to 2
+ * (input, weights or second operand, bias) and of the result. DT_ANY:
+ * unused, or kernels that move bytes. */
+enum {
+#define REF_KERNEL_FUNCTION(name, fam, st, type, out, variant, t0, t1, t2,    \
+                            res)                                               \
+  K_##name,
+#include "ref_kernel_table.inc"
+  K_COUNT
+};
 
 typedef struct kernel_info {
   const char *name;
@@ -399,11 +311,12 @@ typedef struct kernel_info {
   int in_type, weight_type, bias_type, out_type;
 } kernel_info;
 
-#define KERNEL_INFO(name, fam, a, b, c, d, ta, tb, tc, td)                     \
-  {#name, FAM_##fam, DT_##a, DT_##b, DT_##c, DT_##d},
-static const kernel_info kernels[K_COUNT] = {MDLA_KERNELS(KERNEL_INFO)};
-#undef KERNEL_INFO
-
+static const kernel_info kernels[K_COUNT] = {
+#define REF_KERNEL_FUNCTION(name, fam, st, type, out, variant, t0, t1, t2,    \
+                            res)                                               \
+  {#name, FAM_##fam, DT_##t0, DT_##t1, DT_##t2, DT_##res},
+#include "ref_kernel_table.inc"
+};
 const char *mdla_kernel_name(int32_t index) {
   return index >= 0 && index < K_COUNT ? kernels[index].name : NULL;
 }
@@ -598,249 +511,169 @@ static size_t temp_alloc(machine *m, size_t bytes) {
  * Parameters
  *===----------------------------------------------------------------------===*/
 
+/* The parameters of any kernel family, one member per family. */
 typedef union params {
-  ref_conv2d_params conv;
-  ref_depthwise_conv2d_params dw;
-  ref_fully_connected_params fc;
-  ref_pool2d_params pool;
-  ref_elementwise_params ew;
-  ref_softmax_params softmax;
-  ref_quantize_params quant;
-  ref_dequantize_params dequant;
-  ref_requantize_params requant;
-  ref_relu_params relu;
-  ref_leaky_relu_params leaky;
-  ref_hard_swish_params hswish;
-  ref_sigmoid_params sigmoid;
-  ref_pad_params pad;
-  ref_concat_params concat;
-  ref_mean_params mean;
-  ref_transpose_params transpose;
-  ref_strided_slice_params slice;
-  uint64_t reshape_bytes;
+#define REF_KERNEL_PARAMS_BEGIN(family, st) st family;
+#define REF_KERNEL_SCALAR(family, st, field, ctype)
+#define REF_KERNEL_ARRAY(family, st, field, ctype, length)
+#define REF_KERNEL_POINTER(family, st, field, ctype)
+#define REF_KERNEL_PARAMS_END(family, st)
+#include "ref_kernel_table.inc"
+  uint8_t none;
 } params;
 
-/* Per-channel arrays are decoded after the shapes say how long they are. */
-typedef struct channel_arrays {
-  fb_vec multiplier, left_shift;
-} channel_arrays;
+/* Pointer fields are bound after the shapes say how long their arrays are:
+ * the program's vectors, in field order. */
+#define MAX_POINTER_FIELDS 4
+typedef struct pointer_fields {
+  fb_vec v[MAX_POINTER_FIELDS];
+  int count;
+} pointer_fields;
 
-/* A fixed array of REF_MAX_RANK int32 from a vector of exactly that many. */
-static void read_dims(reader *r, const fb_table *t, int id, int32_t *out) {
-  fb_vec v = fb_vector(r, t, id, 4);
-  uint32_t i;
-  if (v.len != REF_MAX_RANK) {
-    fail(r, MDLA_ERR_PROGRAM);
-    return;
-  }
-  for (i = 0; i < REF_MAX_RANK; ++i)
-    out[i] = vec_i32(r, v, i);
+/* ParamValue's vectors: one per storage of the C field types. */
+enum { PV_INTS = 0, PV_LONGS = 1, PV_FLOATS = 2, PV_DOUBLES = 3 };
+#define PV_int8_t PV_INTS
+#define PV_int16_t PV_INTS
+#define PV_int32_t PV_INTS
+#define PV_uint8_t PV_INTS
+#define PV_uint16_t PV_INTS
+#define PV_uint32_t PV_INTS
+#define PV_int64_t PV_LONGS
+#define PV_uint64_t PV_LONGS
+#define PV_size_t PV_LONGS
+#define PV_float PV_FLOATS
+#define PV_double PV_DOUBLES
+
+/* The vector of storage `kind` of parameter `index`. */
+static fb_vec param_vector(reader *r, fb_vec values, uint32_t index,
+                           int kind) {
+  fb_table t = vec_table(r, values, index);
+  return fb_vector(r, &t, kind,
+                   kind == PV_INTS || kind == PV_FLOATS ? 4u : 8u);
 }
 
-static void decode_params(reader *r, int family, const fb_table *t,
-                          params *p, channel_arrays *ch) {
+/* Element `i` of a parameter vector of storage `kind`, as a double (exact
+ * for every value of 32 bits or less, and for floats and doubles) and as an
+ * integer (exact for integers). */
+typedef struct param_number {
+  double f;
+  int64_t i;
+} param_number;
+
+static param_number param_element(reader *r, fb_vec v, uint32_t i, int kind) {
+  param_number x = {0.0, 0};
+  const size_t size = kind == PV_INTS || kind == PV_FLOATS ? 4u : 8u;
+  const size_t at = v.data + size * (size_t)i;
+  if (i >= v.len || !in_buffer(r, at, size)) {
+    fail(r, MDLA_ERR_PROGRAM);
+    return x;
+  }
+  if (kind == PV_INTS) {
+    int32_t y;
+    memcpy(&y, r->p + at, 4);
+    x.i = y;
+    x.f = y;
+  } else if (kind == PV_LONGS) {
+    memcpy(&x.i, r->p + at, 8);
+    x.f = (double)x.i;
+  } else if (kind == PV_FLOATS) {
+    float y;
+    memcpy(&y, r->p + at, 4);
+    x.f = y;
+  } else {
+    memcpy(&x.f, r->p + at, 8);
+  }
+  return x;
+}
+
+/* A scalar field: a vector of exactly one element. */
+static param_number param_scalar(reader *r, fb_vec values, uint32_t index,
+                                 int kind) {
+  fb_vec v = param_vector(r, values, index, kind);
+  param_number none = {0.0, 0};
+  if (v.len != 1) {
+    fail(r, MDLA_ERR_PROGRAM);
+    return none;
+  }
+  return param_element(r, v, 0, kind);
+}
+
+/* The C value of a param_number for a field of C type `ctype`. */
+#define PARAM_AS_int8_t(x) ((int8_t)(x).i)
+#define PARAM_AS_int16_t(x) ((int16_t)(x).i)
+#define PARAM_AS_int32_t(x) ((int32_t)(x).i)
+#define PARAM_AS_uint8_t(x) ((uint8_t)(x).i)
+#define PARAM_AS_uint16_t(x) ((uint16_t)(x).i)
+#define PARAM_AS_uint32_t(x) ((uint32_t)(x).i)
+#define PARAM_AS_int64_t(x) ((int64_t)(x).i)
+#define PARAM_AS_uint64_t(x) ((uint64_t)(x).i)
+#define PARAM_AS_size_t(x) ((size_t)(x).i)
+#define PARAM_AS_float(x) ((float)(x).f)
+#define PARAM_AS_double(x) ((double)(x).f)
+
+/* Decodes the family's fields, in the order of the kernel table, from the
+ * operator's params; pointer fields' vectors are kept for
+ * bind_pointer_fields. */
+static void decode_params(reader *r, int family, fb_vec values, params *p,
+                          pointer_fields *ptrs) {
+  uint32_t n = 0;
   memset(p, 0, sizeof(*p));
+  ptrs->count = 0;
   switch (family) {
-  case FAM_CONV:
-    p->conv.stride_h = fb_i32(r, t, 0, 0);
-    p->conv.stride_w = fb_i32(r, t, 1, 0);
-    p->conv.dilation_h = fb_i32(r, t, 2, 0);
-    p->conv.dilation_w = fb_i32(r, t, 3, 0);
-    p->conv.pad_top = fb_i32(r, t, 4, 0);
-    p->conv.pad_left = fb_i32(r, t, 5, 0);
-    p->conv.input_offset = fb_i32(r, t, 6, 0);
-    p->conv.filter_offset = fb_i32(r, t, 7, 0);
-    p->conv.output_offset = fb_i32(r, t, 8, 0);
-    p->conv.output_multiplier = fb_i32(r, t, 9, 0);
-    p->conv.output_left_shift = fb_i32(r, t, 10, 0);
-    ch->multiplier = fb_vector(r, t, 11, 4);
-    ch->left_shift = fb_vector(r, t, 12, 4);
-    p->conv.act_min = fb_i32(r, t, 13, 0);
-    p->conv.act_max = fb_i32(r, t, 14, 0);
-    p->conv.act_min_f = fb_f32(r, t, 15, 0);
-    p->conv.act_max_f = fb_f32(r, t, 16, 0);
-    break;
-  case FAM_DW:
-    p->dw.stride_h = fb_i32(r, t, 0, 0);
-    p->dw.stride_w = fb_i32(r, t, 1, 0);
-    p->dw.dilation_h = fb_i32(r, t, 2, 0);
-    p->dw.dilation_w = fb_i32(r, t, 3, 0);
-    p->dw.pad_top = fb_i32(r, t, 4, 0);
-    p->dw.pad_left = fb_i32(r, t, 5, 0);
-    p->dw.depth_multiplier = fb_i32(r, t, 6, 0);
-    p->dw.input_offset = fb_i32(r, t, 7, 0);
-    p->dw.filter_offset = fb_i32(r, t, 8, 0);
-    p->dw.output_offset = fb_i32(r, t, 9, 0);
-    p->dw.output_multiplier = fb_i32(r, t, 10, 0);
-    p->dw.output_left_shift = fb_i32(r, t, 11, 0);
-    ch->multiplier = fb_vector(r, t, 12, 4);
-    ch->left_shift = fb_vector(r, t, 13, 4);
-    p->dw.act_min = fb_i32(r, t, 14, 0);
-    p->dw.act_max = fb_i32(r, t, 15, 0);
-    p->dw.act_min_f = fb_f32(r, t, 16, 0);
-    p->dw.act_max_f = fb_f32(r, t, 17, 0);
-    break;
-  case FAM_FC:
-    p->fc.input_offset = fb_i32(r, t, 0, 0);
-    p->fc.filter_offset = fb_i32(r, t, 1, 0);
-    p->fc.output_offset = fb_i32(r, t, 2, 0);
-    p->fc.output_multiplier = fb_i32(r, t, 3, 0);
-    p->fc.output_left_shift = fb_i32(r, t, 4, 0);
-    ch->multiplier = fb_vector(r, t, 5, 4);
-    ch->left_shift = fb_vector(r, t, 6, 4);
-    p->fc.act_min = fb_i32(r, t, 7, 0);
-    p->fc.act_max = fb_i32(r, t, 8, 0);
-    p->fc.act_min_f = fb_f32(r, t, 9, 0);
-    p->fc.act_max_f = fb_f32(r, t, 10, 0);
-    break;
-  case FAM_POOL:
-    p->pool.stride_h = fb_i32(r, t, 0, 0);
-    p->pool.stride_w = fb_i32(r, t, 1, 0);
-    p->pool.filter_h = fb_i32(r, t, 2, 0);
-    p->pool.filter_w = fb_i32(r, t, 3, 0);
-    p->pool.pad_top = fb_i32(r, t, 4, 0);
-    p->pool.pad_left = fb_i32(r, t, 5, 0);
-    p->pool.act_min = fb_i32(r, t, 6, 0);
-    p->pool.act_max = fb_i32(r, t, 7, 0);
-    p->pool.act_min_f = fb_f32(r, t, 8, 0);
-    p->pool.act_max_f = fb_f32(r, t, 9, 0);
-    break;
-  case FAM_EW:
-    p->ew.input1_offset = fb_i32(r, t, 0, 0);
-    p->ew.input2_offset = fb_i32(r, t, 1, 0);
-    p->ew.output_offset = fb_i32(r, t, 2, 0);
-    p->ew.input_left_shift = fb_i32(r, t, 3, 0);
-    p->ew.input1_multiplier = fb_i32(r, t, 4, 0);
-    p->ew.input1_left_shift = fb_i32(r, t, 5, 0);
-    p->ew.input2_multiplier = fb_i32(r, t, 6, 0);
-    p->ew.input2_left_shift = fb_i32(r, t, 7, 0);
-    p->ew.output_multiplier = fb_i32(r, t, 8, 0);
-    p->ew.output_left_shift = fb_i32(r, t, 9, 0);
-    p->ew.act_min = fb_i32(r, t, 10, 0);
-    p->ew.act_max = fb_i32(r, t, 11, 0);
-    p->ew.act_min_f = fb_f32(r, t, 12, 0);
-    p->ew.act_max_f = fb_f32(r, t, 13, 0);
-    break;
-  case FAM_SOFTMAX:
-    p->softmax.input_multiplier = fb_i32(r, t, 0, 0);
-    p->softmax.input_left_shift = fb_i32(r, t, 1, 0);
-    p->softmax.diff_min = fb_i32(r, t, 2, 0);
-    p->softmax.beta = fb_f32(r, t, 3, 0);
-    break;
-  case FAM_QUANT:
-    p->quant.scale = fb_f32(r, t, 0, 0);
-    p->quant.zero_point = fb_i32(r, t, 1, 0);
-    break;
-  case FAM_DEQUANT:
-    p->dequant.scale = fb_f64(r, t, 0, 0);
-    p->dequant.zero_point = fb_i32(r, t, 1, 0);
-    break;
-  case FAM_REQUANT:
-    p->requant.input_zero_point = fb_i32(r, t, 0, 0);
-    p->requant.output_zero_point = fb_i32(r, t, 1, 0);
-    p->requant.multiplier = fb_i32(r, t, 2, 0);
-    p->requant.left_shift = fb_i32(r, t, 3, 0);
-    break;
-  case FAM_RELU:
-    p->relu.input_zero_point = fb_i32(r, t, 0, 0);
-    p->relu.output_zero_point = fb_i32(r, t, 1, 0);
-    p->relu.output_multiplier = fb_i32(r, t, 2, 0);
-    p->relu.output_left_shift = fb_i32(r, t, 3, 0);
-    p->relu.act_min = fb_i32(r, t, 4, 0);
-    p->relu.act_max = fb_i32(r, t, 5, 0);
-    p->relu.act_min_f = fb_f32(r, t, 6, 0);
-    p->relu.act_max_f = fb_f32(r, t, 7, 0);
-    break;
-  case FAM_LEAKY:
-    p->leaky.input_zero_point = fb_i32(r, t, 0, 0);
-    p->leaky.output_zero_point = fb_i32(r, t, 1, 0);
-    p->leaky.identity_multiplier = fb_i32(r, t, 2, 0);
-    p->leaky.identity_left_shift = fb_i32(r, t, 3, 0);
-    p->leaky.alpha_multiplier = fb_i32(r, t, 4, 0);
-    p->leaky.alpha_left_shift = fb_i32(r, t, 5, 0);
-    p->leaky.alpha = fb_f32(r, t, 6, 0);
-    break;
-  case FAM_HSWISH:
-    p->hswish.input_zero_point = fb_i32(r, t, 0, 0);
-    p->hswish.output_zero_point = fb_i32(r, t, 1, 0);
-    p->hswish.reluish_multiplier = fb_i16(r, t, 2, 0);
-    p->hswish.reluish_left_shift = fb_i32(r, t, 3, 0);
-    p->hswish.output_multiplier = fb_i16(r, t, 4, 0);
-    p->hswish.output_left_shift = fb_i32(r, t, 5, 0);
-    break;
-  case FAM_SIGMOID:
-    p->sigmoid.input_zero_point = fb_i32(r, t, 0, 0);
-    p->sigmoid.input_range_radius = fb_i32(r, t, 1, 0);
-    p->sigmoid.input_multiplier = fb_i32(r, t, 2, 0);
-    p->sigmoid.input_left_shift = fb_i32(r, t, 3, 0);
-    break;
-  case FAM_PAD:
-    read_dims(r, t, 0, p->pad.before);
-    read_dims(r, t, 1, p->pad.after);
-    p->pad.pad_value = fb_i32(r, t, 2, 0);
-    p->pad.pad_value_f = fb_f32(r, t, 3, 0);
-    break;
-  case FAM_CONCAT:
-    p->concat.axis = fb_i32(r, t, 0, 0);
-    p->concat.num_inputs = fb_i32(r, t, 1, 0);
-    ch->multiplier = fb_vector(r, t, 2, 4); /* input_scale */
-    ch->left_shift = fb_vector(r, t, 3, 4); /* input_zero_point */
-    p->concat.output_scale = fb_f32(r, t, 4, 0);
-    p->concat.output_zero_point = fb_i32(r, t, 5, 0);
-    break;
-  case FAM_MEAN:
-    p->mean.axis_mask = fb_u32(r, t, 0, 0);
-    p->mean.same_quantization = fb_i32(r, t, 1, 0);
-    p->mean.input_zero_point = fb_i32(r, t, 2, 0);
-    p->mean.output_zero_point = fb_i32(r, t, 3, 0);
-    p->mean.multiplier = fb_i32(r, t, 4, 0);
-    p->mean.left_shift = fb_i32(r, t, 5, 0);
-    break;
-  case FAM_TRANSPOSE:
-    read_dims(r, t, 0, p->transpose.perm);
-    break;
-  case FAM_SLICE:
-    read_dims(r, t, 0, p->slice.start);
-    read_dims(r, t, 1, p->slice.stop);
-    read_dims(r, t, 2, p->slice.stride);
-    break;
-  case FAM_RESHAPE:
-    p->reshape_bytes = fb_u64(r, t, 0, 0);
-    break;
+#define REF_KERNEL_PARAMS_BEGIN(family, st) case FAM_##family: {
+#define REF_KERNEL_SCALAR(family, st, field, ctype)                            \
+  p->family.field = PARAM_AS_##ctype(param_scalar(r, values, n++, PV_##ctype));
+#define REF_KERNEL_ARRAY(family, st, field, ctype, length)                     \
+  {                                                                            \
+    fb_vec v = param_vector(r, values, n++, PV_##ctype);                       \
+    uint32_t k;                                                                \
+    if (v.len != (uint32_t)(length))                                           \
+      fail(r, MDLA_ERR_PROGRAM);                                               \
+    for (k = 0; k < (uint32_t)(length) && !r->status; ++k)                     \
+      p->family.field[k] =                                                     \
+          PARAM_AS_##ctype(param_element(r, v, k, PV_##ctype));                \
+  }
+#define REF_KERNEL_POINTER(family, st, field, ctype)                           \
+  if (ptrs->count < MAX_POINTER_FIELDS)                                        \
+    ptrs->v[ptrs->count++] = param_vector(r, values, n++, PV_##ctype);         \
+  else                                                                         \
+    fail(r, MDLA_ERR_PROGRAM);
+#define REF_KERNEL_PARAMS_END(family, st)                                      \
+  break;                                                                       \
+  }
+#include "ref_kernel_table.inc"
   default:
     fail(r, MDLA_ERR_PROGRAM);
   }
+  if (n != values.len)
+    fail(r, MDLA_ERR_PROGRAM);
 }
 
-/* Points the per-channel fields at their arrays, each of `channels`
- * entries, or leaves them null when the program has none. */
-static void bind_channel_arrays(reader *r, int family, params *p,
-                                const channel_arrays *ch, uint32_t channels) {
-  const int32_t **mult = NULL, **shift = NULL;
-  if (family == FAM_CONV) {
-    mult = &p->conv.per_channel_multiplier;
-    shift = &p->conv.per_channel_left_shift;
-  } else if (family == FAM_DW) {
-    mult = &p->dw.per_channel_multiplier;
-    shift = &p->dw.per_channel_left_shift;
-  } else if (family == FAM_FC) {
-    mult = &p->fc.per_channel_multiplier;
-    shift = &p->fc.per_channel_left_shift;
-  } else if (family == FAM_CONCAT) {
-    if (ch->multiplier.data || ch->left_shift.data) {
-      p->concat.input_scale = (const float *)vec_in_place(r, ch->multiplier,
-                                                          channels);
-      p->concat.input_zero_point =
-          (const int32_t *)vec_in_place(r, ch->left_shift, channels);
-    }
+/* Points the pointer fields at their arrays, each of `count` entries, used
+ * in place; all of them, or none (null) when the program gives none. */
+static void bind_pointer_fields(reader *r, int family, params *p,
+                                const pointer_fields *ptrs, uint32_t count) {
+  int present = 0, j = 0;
+  for (j = 0; j < ptrs->count; ++j)
+    present += ptrs->v[j].data != 0;
+  if (!present)
     return;
-  } else {
+  if (present != ptrs->count) {
+    fail(r, MDLA_ERR_PROGRAM);
     return;
   }
-  if (!ch->multiplier.data && !ch->left_shift.data)
-    return;
-  *mult = (const int32_t *)vec_in_place(r, ch->multiplier, channels);
-  *shift = (const int32_t *)vec_in_place(r, ch->left_shift, channels);
+  j = 0;
+  switch (family) {
+#define REF_KERNEL_PARAMS_BEGIN(family, st) case FAM_##family:
+#define REF_KERNEL_SCALAR(family, st, field, ctype)
+#define REF_KERNEL_ARRAY(family, st, field, ctype, length)
+#define REF_KERNEL_POINTER(family, st, field, ctype)                           \
+  p->family.field = (const ctype *)vec_in_place(r, ptrs->v[j++], count);
+#define REF_KERNEL_PARAMS_END(family, st) break;
+#include "ref_kernel_table.inc"
+  default:
+    break;
+  }
 }
 
 /*===----------------------------------------------------------------------===*
@@ -870,37 +703,36 @@ typedef struct operands {
 } operands;
 
 static int check_geometry(reader *r, int family, const params *p,
-                          const operands *o, const channel_arrays *ch,
-                          uint32_t *channels) {
+                          const operands *o, uint32_t *channels) {
   const ref_shape *in = &o->in[0].shape, *out = &o->out.shape;
   int32_t d, i;
   *channels = 0;
   switch (family) {
-  case FAM_CONV: {
+  case FAM_conv2d: {
     const ref_shape *f = &o->in[1].shape;
     if (in->rank != 4 || f->rank != 4 || out->rank != 4 ||
         in->dims[0] != out->dims[0] || f->dims[0] != out->dims[3] ||
         f->dims[3] <= 0 || in->dims[3] % f->dims[3] != 0 ||
         in->dims[3] == 0 || out->dims[3] % (in->dims[3] / f->dims[3]) != 0 ||
-        p->conv.stride_h < 1 || p->conv.stride_w < 1 ||
-        p->conv.dilation_h < 1 || p->conv.dilation_w < 1)
+        p->conv2d.stride_h < 1 || p->conv2d.stride_w < 1 ||
+        p->conv2d.dilation_h < 1 || p->conv2d.dilation_w < 1)
       return 0;
     *channels = (uint32_t)out->dims[3];
     break;
   }
-  case FAM_DW: {
+  case FAM_depthwise_conv2d: {
     const ref_shape *f = &o->in[1].shape;
     if (in->rank != 4 || f->rank != 4 || out->rank != 4 ||
         in->dims[0] != out->dims[0] || f->dims[0] != 1 ||
-        f->dims[3] != out->dims[3] || p->dw.depth_multiplier < 1 ||
-        (int64_t)in->dims[3] * p->dw.depth_multiplier != out->dims[3] ||
-        p->dw.stride_h < 1 || p->dw.stride_w < 1 || p->dw.dilation_h < 1 ||
-        p->dw.dilation_w < 1)
+        f->dims[3] != out->dims[3] || p->depthwise_conv2d.depth_multiplier < 1 ||
+        (int64_t)in->dims[3] * p->depthwise_conv2d.depth_multiplier != out->dims[3] ||
+        p->depthwise_conv2d.stride_h < 1 || p->depthwise_conv2d.stride_w < 1 || p->depthwise_conv2d.dilation_h < 1 ||
+        p->depthwise_conv2d.dilation_w < 1)
       return 0;
     *channels = (uint32_t)out->dims[3];
     break;
   }
-  case FAM_FC: {
+  case FAM_fully_connected: {
     const ref_shape *f = &o->in[1].shape;
     int32_t units, depth;
     if (f->rank < 2)
@@ -915,13 +747,13 @@ static int check_geometry(reader *r, int family, const params *p,
     *channels = (uint32_t)units;
     break;
   }
-  case FAM_POOL:
+  case FAM_pool2d:
     if (in->rank != 4 || out->rank != 4 || in->dims[0] != out->dims[0] ||
-        in->dims[3] != out->dims[3] || p->pool.stride_h < 1 ||
-        p->pool.stride_w < 1 || p->pool.filter_h < 1 || p->pool.filter_w < 1)
+        in->dims[3] != out->dims[3] || p->pool2d.stride_h < 1 ||
+        p->pool2d.stride_w < 1 || p->pool2d.filter_h < 1 || p->pool2d.filter_w < 1)
       return 0;
     break;
-  case FAM_EW:
+  case FAM_elementwise:
     for (i = 0; i < 2; ++i) {
       const ref_shape *s = &o->in[i].shape;
       if (s->rank > out->rank)
@@ -933,21 +765,21 @@ static int check_geometry(reader *r, int family, const params *p,
       }
     }
     break;
-  case FAM_SOFTMAX:
+  case FAM_softmax:
     if (!same_shape(in, out))
       return 0;
     break;
-  case FAM_QUANT:
-  case FAM_DEQUANT:
-  case FAM_REQUANT:
-  case FAM_RELU:
-  case FAM_LEAKY:
-  case FAM_HSWISH:
-  case FAM_SIGMOID:
+  case FAM_quantize:
+  case FAM_dequantize:
+  case FAM_requantize:
+  case FAM_relu:
+  case FAM_leaky_relu:
+  case FAM_hard_swish:
+  case FAM_sigmoid:
     if (shape_elements(in) != shape_elements(out))
       return 0;
     break;
-  case FAM_PAD:
+  case FAM_pad:
     if (in->rank != out->rank)
       return 0;
     for (d = 0; d < in->rank; ++d)
@@ -956,7 +788,7 @@ static int check_geometry(reader *r, int family, const params *p,
               out->dims[d])
         return 0;
     break;
-  case FAM_CONCAT: {
+  case FAM_concat: {
     int64_t total = 0;
     const int32_t axis = p->concat.axis;
     if (p->concat.num_inputs != o->count || axis < 0 || axis >= out->rank)
@@ -975,7 +807,7 @@ static int check_geometry(reader *r, int family, const params *p,
     *channels = (uint32_t)o->count;
     break;
   }
-  case FAM_MEAN: {
+  case FAM_mean: {
     int64_t kept = 1, reduced = 1;
     if (in->rank < 32 && (p->mean.axis_mask >> in->rank) != 0)
       return 0;
@@ -990,7 +822,7 @@ static int check_geometry(reader *r, int family, const params *p,
       return 0;
     break;
   }
-  case FAM_TRANSPOSE: {
+  case FAM_transpose: {
     int seen[REF_MAX_RANK] = {0};
     if (in->rank != out->rank || o->in[0].dtype != o->out.dtype)
       return 0;
@@ -1002,13 +834,13 @@ static int check_geometry(reader *r, int family, const params *p,
     }
     break;
   }
-  case FAM_SLICE: {
+  case FAM_strided_slice: {
     int64_t count = 1;
     if (o->in[0].dtype != o->out.dtype)
       return 0;
     for (d = 0; d < in->rank; ++d) {
-      const int64_t start = p->slice.start[d], stop = p->slice.stop[d];
-      const int64_t step = p->slice.stride[d];
+      const int64_t start = p->strided_slice.start[d], stop = p->strided_slice.stop[d];
+      const int64_t step = p->strided_slice.stride[d];
       int64_t n;
       if (step == 0)
         return 0;
@@ -1024,19 +856,18 @@ static int check_geometry(reader *r, int family, const params *p,
       return 0;
     break;
   }
-  case FAM_RESHAPE:
-    if (p->reshape_bytes != o->in[0].bytes ||
-        p->reshape_bytes != o->out.bytes)
+  case FAM_reshape:
+    if ((size_t)p->reshape.bytes != o->in[0].bytes ||
+        (size_t)p->reshape.bytes != o->out.bytes)
       return 0;
     break;
   default:
     return 0;
   }
   /* Biases hold one value per output channel. */
-  if ((family == FAM_CONV || family == FAM_DW || family == FAM_FC) &&
+  if ((family == FAM_conv2d || family == FAM_depthwise_conv2d || family == FAM_fully_connected) &&
       o->present[2] && shape_elements(&o->in[2].shape) != (int32_t)*channels)
     return 0;
-  (void)ch;
   (void)r;
   return 1;
 }
@@ -1129,101 +960,101 @@ static int check_params(const kernel_info *k, const params *p,
                         const operands *o, uint32_t channels) {
   const ref_shape *f = &o->in[1].shape, *out = &o->out.shape;
   switch (k->family) {
-  case FAM_CONV:
-    if (!window_ok(out->dims[1], p->conv.stride_h, p->conv.dilation_h,
-                   f->dims[1], p->conv.pad_top) ||
-        !window_ok(out->dims[2], p->conv.stride_w, p->conv.dilation_w,
-                   f->dims[2], p->conv.pad_left) ||
+  case FAM_conv2d:
+    if (!window_ok(out->dims[1], p->conv2d.stride_h, p->conv2d.dilation_h,
+                   f->dims[1], p->conv2d.pad_top) ||
+        !window_ok(out->dims[2], p->conv2d.stride_w, p->conv2d.dilation_w,
+                   f->dims[2], p->conv2d.pad_left) ||
         !accumulator_ok(o, (int64_t)f->dims[1] * f->dims[2] * f->dims[3], 1,
-                        p->conv.input_offset, p->conv.filter_offset,
-                        p->conv.output_left_shift,
-                        p->conv.per_channel_left_shift, channels,
+                        p->conv2d.input_offset, p->conv2d.filter_offset,
+                        p->conv2d.output_left_shift,
+                        p->conv2d.per_channel_left_shift, channels,
                         out->dims[3]))
       return 0;
-    return shift_ok(p->conv.output_left_shift) &&
-           offset8_ok(p->conv.input_offset) &&
-           offset8_ok(p->conv.filter_offset) &&
-           offset_ok(p->conv.output_offset) &&
-           shifts_ok(p->conv.per_channel_left_shift, channels);
-  case FAM_DW:
-    if (!window_ok(out->dims[1], p->dw.stride_h, p->dw.dilation_h, f->dims[1],
-                   p->dw.pad_top) ||
-        !window_ok(out->dims[2], p->dw.stride_w, p->dw.dilation_w, f->dims[2],
-                   p->dw.pad_left) ||
+    return shift_ok(p->conv2d.output_left_shift) &&
+           offset8_ok(p->conv2d.input_offset) &&
+           offset8_ok(p->conv2d.filter_offset) &&
+           offset_ok(p->conv2d.output_offset) &&
+           shifts_ok(p->conv2d.per_channel_left_shift, channels);
+  case FAM_depthwise_conv2d:
+    if (!window_ok(out->dims[1], p->depthwise_conv2d.stride_h, p->depthwise_conv2d.dilation_h, f->dims[1],
+                   p->depthwise_conv2d.pad_top) ||
+        !window_ok(out->dims[2], p->depthwise_conv2d.stride_w, p->depthwise_conv2d.dilation_w, f->dims[2],
+                   p->depthwise_conv2d.pad_left) ||
         !accumulator_ok(o, (int64_t)f->dims[1] * f->dims[2], 1,
-                        p->dw.input_offset, p->dw.filter_offset,
-                        p->dw.output_left_shift, p->dw.per_channel_left_shift,
+                        p->depthwise_conv2d.input_offset, p->depthwise_conv2d.filter_offset,
+                        p->depthwise_conv2d.output_left_shift, p->depthwise_conv2d.per_channel_left_shift,
                         channels, out->dims[3]))
       return 0;
-    return shift_ok(p->dw.output_left_shift) &&
-           offset8_ok(p->dw.input_offset) && offset8_ok(p->dw.filter_offset) &&
-           offset_ok(p->dw.output_offset) &&
-           shifts_ok(p->dw.per_channel_left_shift, channels);
-  case FAM_FC:
-    if (!accumulator_ok(o, f->dims[f->rank - 1], 4, p->fc.input_offset,
-                        p->fc.filter_offset, p->fc.output_left_shift,
-                        p->fc.per_channel_left_shift, channels,
+    return shift_ok(p->depthwise_conv2d.output_left_shift) &&
+           offset8_ok(p->depthwise_conv2d.input_offset) && offset8_ok(p->depthwise_conv2d.filter_offset) &&
+           offset_ok(p->depthwise_conv2d.output_offset) &&
+           shifts_ok(p->depthwise_conv2d.per_channel_left_shift, channels);
+  case FAM_fully_connected:
+    if (!accumulator_ok(o, f->dims[f->rank - 1], 4, p->fully_connected.input_offset,
+                        p->fully_connected.filter_offset, p->fully_connected.output_left_shift,
+                        p->fully_connected.per_channel_left_shift, channels,
                         (int32_t)channels))
       return 0;
-    return shift_ok(p->fc.output_left_shift) &&
-           offset8_ok(p->fc.input_offset) && offset8_ok(p->fc.filter_offset) &&
-           offset_ok(p->fc.output_offset) &&
-           shifts_ok(p->fc.per_channel_left_shift, channels);
-  case FAM_POOL:
-    return window_ok(out->dims[1], p->pool.stride_h, 1, p->pool.filter_h,
-                     p->pool.pad_top) &&
-           window_ok(out->dims[2], p->pool.stride_w, 1, p->pool.filter_w,
-                     p->pool.pad_left);
-  case FAM_EW:
+    return shift_ok(p->fully_connected.output_left_shift) &&
+           offset8_ok(p->fully_connected.input_offset) && offset8_ok(p->fully_connected.filter_offset) &&
+           offset_ok(p->fully_connected.output_offset) &&
+           shifts_ok(p->fully_connected.per_channel_left_shift, channels);
+  case FAM_pool2d:
+    return window_ok(out->dims[1], p->pool2d.stride_h, 1, p->pool2d.filter_h,
+                     p->pool2d.pad_top) &&
+           window_ok(out->dims[2], p->pool2d.stride_w, 1, p->pool2d.filter_w,
+                     p->pool2d.pad_left);
+  case FAM_elementwise:
     /* ADD and SUB scale each input down before summing; MUL multiplies two
      * offset inputs (at most 2^18) and scales once. */
-    return offset8_ok(p->ew.input1_offset) &&
-           offset8_ok(p->ew.input2_offset) && offset_ok(p->ew.output_offset) &&
-           p->ew.input_left_shift >= 0 && p->ew.input_left_shift <= 20 &&
-           p->ew.input1_left_shift >= -31 && p->ew.input1_left_shift <= 0 &&
-           p->ew.input2_left_shift >= -31 && p->ew.input2_left_shift <= 0 &&
-           p->ew.output_left_shift >= -31 &&
-           p->ew.output_left_shift <= (strncmp(k->name, "ref_mul", 7) ? 0 : 12);
-  case FAM_SOFTMAX:
+    return offset8_ok(p->elementwise.input1_offset) &&
+           offset8_ok(p->elementwise.input2_offset) && offset_ok(p->elementwise.output_offset) &&
+           p->elementwise.input_left_shift >= 0 && p->elementwise.input_left_shift <= 20 &&
+           p->elementwise.input1_left_shift >= -31 && p->elementwise.input1_left_shift <= 0 &&
+           p->elementwise.input2_left_shift >= -31 && p->elementwise.input2_left_shift <= 0 &&
+           p->elementwise.output_left_shift >= -31 &&
+           p->elementwise.output_left_shift <= (strncmp(k->name, "ref_mul", 7) ? 0 : 12);
+  case FAM_softmax:
     /* A row's maximum must count (diff 0 >= diff_min), so no row sums to 0. */
     return p->softmax.input_left_shift >= 0 &&
            p->softmax.input_left_shift <= 31 && p->softmax.diff_min <= 0;
-  case FAM_QUANT:
-    return offset_ok(p->quant.zero_point);
-  case FAM_DEQUANT:
-    return offset_ok(p->dequant.zero_point);
+  case FAM_quantize:
+    return offset_ok(p->quantize.zero_point);
+  case FAM_dequantize:
+    return offset_ok(p->dequantize.zero_point);
   /* These scale a value of at most 2^17 and add a zero point: at most 13
    * left. */
-  case FAM_REQUANT:
-    return offset_ok(p->requant.input_zero_point) &&
-           offset_ok(p->requant.output_zero_point) &&
-           shift_ok(p->requant.left_shift) && p->requant.left_shift <= 13;
-  case FAM_RELU:
+  case FAM_requantize:
+    return offset_ok(p->requantize.input_zero_point) &&
+           offset_ok(p->requantize.output_zero_point) &&
+           shift_ok(p->requantize.left_shift) && p->requantize.left_shift <= 13;
+  case FAM_relu:
     return offset_ok(p->relu.input_zero_point) &&
            offset_ok(p->relu.output_zero_point) &&
            shift_ok(p->relu.output_left_shift) &&
            p->relu.output_left_shift <= 13;
-  case FAM_LEAKY:
-    return offset_ok(p->leaky.input_zero_point) &&
-           offset_ok(p->leaky.output_zero_point) &&
-           shift_ok(p->leaky.identity_left_shift) &&
-           shift_ok(p->leaky.alpha_left_shift) &&
-           p->leaky.identity_left_shift <= 13 &&
-           p->leaky.alpha_left_shift <= 13;
-  case FAM_HSWISH:
+  case FAM_leaky_relu:
+    return offset_ok(p->leaky_relu.input_zero_point) &&
+           offset_ok(p->leaky_relu.output_zero_point) &&
+           shift_ok(p->leaky_relu.identity_left_shift) &&
+           shift_ok(p->leaky_relu.alpha_left_shift) &&
+           p->leaky_relu.identity_left_shift <= 13 &&
+           p->leaky_relu.alpha_left_shift <= 13;
+  case FAM_hard_swish:
     /* Two-step saturating int16 shifts: at most 16 left; the final shift
      * only rounds right. */
-    return offset_ok(p->hswish.input_zero_point) &&
-           offset_ok(p->hswish.output_zero_point) &&
-           p->hswish.reluish_left_shift >= -31 &&
-           p->hswish.reluish_left_shift <= 16 &&
-           p->hswish.output_left_shift >= -31 &&
-           p->hswish.output_left_shift <= 0;
-  case FAM_SIGMOID:
+    return offset_ok(p->hard_swish.input_zero_point) &&
+           offset_ok(p->hard_swish.output_zero_point) &&
+           p->hard_swish.reluish_left_shift >= -31 &&
+           p->hard_swish.reluish_left_shift <= 16 &&
+           p->hard_swish.output_left_shift >= -31 &&
+           p->hard_swish.output_left_shift <= 0;
+  case FAM_sigmoid:
     return offset_ok(p->sigmoid.input_zero_point) &&
            shift_ok(p->sigmoid.input_left_shift) &&
            p->sigmoid.input_range_radius >= 0;
-  case FAM_MEAN:
+  case FAM_mean:
     return offset_ok(p->mean.input_zero_point) &&
            offset_ok(p->mean.output_zero_point) &&
            shift_ok(p->mean.left_shift);
@@ -1264,48 +1095,17 @@ static int overlap(const tensor *a, const tensor *b) {
          a->device < b->device + b->bytes && b->device < a->device + a->bytes;
 }
 
-#define CALL_CONV(name, ti, tw, tb, to)                                        \
-  name(&p.conv, &shapes[0], (const ti *)data[0], &shapes[1],                   \
-       (const tw *)data[1], (const tb *)data[2], &out_shape, (to *)out)
-#define CALL_DW(name, ti, tw, tb, to)                                          \
-  name(&p.dw, &shapes[0], (const ti *)data[0], &shapes[1],                     \
-       (const tw *)data[1], (const tb *)data[2], &out_shape, (to *)out)
-#define CALL_FC(name, ti, tw, tb, to)                                          \
-  name(&p.fc, &shapes[0], (const ti *)data[0], &shapes[1],                     \
-       (const tw *)data[1], (const tb *)data[2], &out_shape, (to *)out)
-#define CALL_POOL(name, ti, tw, tb, to)                                        \
-  name(&p.pool, &shapes[0], (const ti *)data[0], &out_shape, (to *)out)
-#define CALL_EW(name, ti, tw, tb, to)                                          \
-  name(&p.ew, &shapes[0], (const ti *)data[0], &shapes[1],                     \
-       (const tw *)data[1], &out_shape, (to *)out)
-#define CALL_SOFTMAX(name, ti, tw, tb, to)                                     \
-  name(&p.softmax, &shapes[0], (const ti *)data[0], (to *)out)
-#define CALL_COUNT(member, name, ti, to)                                       \
-  name(&p.member, count, (const ti *)data[0], (to *)out)
-#define CALL_QUANT(name, ti, tw, tb, to) CALL_COUNT(quant, name, ti, to)
-#define CALL_DEQUANT(name, ti, tw, tb, to) CALL_COUNT(dequant, name, ti, to)
-#define CALL_REQUANT(name, ti, tw, tb, to) CALL_COUNT(requant, name, ti, to)
-#define CALL_RELU(name, ti, tw, tb, to) CALL_COUNT(relu, name, ti, to)
-#define CALL_LEAKY(name, ti, tw, tb, to) CALL_COUNT(leaky, name, ti, to)
-#define CALL_HSWISH(name, ti, tw, tb, to) CALL_COUNT(hswish, name, ti, to)
-#define CALL_SIGMOID(name, ti, tw, tb, to) CALL_COUNT(sigmoid, name, ti, to)
-#define CALL_PAD(name, ti, tw, tb, to)                                         \
-  name(&p.pad, &shapes[0], (const ti *)data[0], &out_shape, (to *)out)
-#define CALL_CONCAT(name, ti, tw, tb, to)                                      \
-  do {                                                                         \
-    const ti *ptrs[MDLA_MAX_OPERANDS];                                         \
-    for (i = 0; i < o.count; ++i)                                              \
-      ptrs[i] = (const ti *)data[i];                                           \
-    name(&p.concat, shape_ptrs, ptrs, &out_shape, (to *)out);                  \
-  } while (0)
-#define CALL_MEAN(name, ti, tw, tb, to)                                        \
-  name(&p.mean, &shapes[0], (const ti *)data[0], (to *)out)
-#define CALL_TRANSPOSE(name, ti, tw, tb, to)                                   \
-  name(&p.transpose, elem, &shapes[0], data[0], &out_shape, out)
-#define CALL_SLICE(name, ti, tw, tb, to)                                       \
-  name(&p.slice, elem, &shapes[0], data[0], out)
-#define CALL_RESHAPE(name, ti, tw, tb, to)                                     \
-  name((size_t)p.reshape_bytes, data[0], out)
+/* The arguments of the kernel table's calls, in run_op's variables. */
+#define REF_KERNEL_ARG_PARAMS(family) &p.family
+#define REF_KERNEL_ARG_FIELD(family, field) p.family.field
+#define REF_KERNEL_ARG_SHAPE(i) &shapes[i]
+#define REF_KERNEL_ARG_DATA(i, type) (const CT_##type *)data[i]
+#define REF_KERNEL_ARG_OUTPUT_SHAPE &out_shape
+#define REF_KERNEL_ARG_OUTPUT(type) (CT_##type *)out
+#define REF_KERNEL_ARG_COUNT count
+#define REF_KERNEL_ARG_ELEMENT_SIZE elem
+#define REF_KERNEL_ARG_INPUT_SHAPES shape_ptrs
+#define REF_KERNEL_ARG_INPUTS(type) inputs_##type
 
 /* Decodes, checks and (unless only checking) runs one operator. */
 static void run_op(machine *m, const fb_table *op) {
@@ -1313,22 +1113,26 @@ static void run_op(machine *m, const fb_table *op) {
   fb_vec kernel_name = fb_vector(r, op, O_KERNEL, 1);
   fb_vec inputs = fb_vector(r, op, O_INPUTS, 4);
   fb_vec outputs = fb_vector(r, op, O_OUTPUTS, 4);
-  const int params_type = fb_u8(r, op, O_PARAMS_TYPE, 0);
-  fb_table pt = fb_sub(r, op, O_PARAMS);
+  fb_vec values = fb_vector(r, op, O_PARAMS, 4);
   const int32_t align = fb_i32(r, op, O_CHANNEL_ALIGN, 0);
   const int32_t source = fb_i32(r, op, O_SOURCE_INDEX, 0);
   operands o;
   const kernel_info *k = NULL;
   int kid = -1;
   params p;
-  channel_arrays ch = {{0, 0}, {0, 0}};
+  pointer_fields ptrs;
+  const family_info *f;
   uint32_t channels;
   ref_shape shapes[MDLA_MAX_OPERANDS], out_shape;
   const ref_shape *shape_ptrs[MDLA_MAX_OPERANDS];
   const void *data[MDLA_MAX_OPERANDS];
   void *out = NULL;
   size_t out_temp = NO_OFFSET, elem;
-  int32_t i, count, max_in;
+  /* Every data operand again, typed, for the kernels taking them all. */
+  const int8_t *inputs_I8[MDLA_MAX_OPERANDS];
+  const uint8_t *inputs_U8[MDLA_MAX_OPERANDS];
+  const float *inputs_F32[MDLA_MAX_OPERANDS];
+  int32_t i, count;
   int skip = 0;
 
   if (r->status)
@@ -1339,23 +1143,18 @@ static void run_op(machine *m, const fb_table *op) {
       k = &kernels[i];
       break;
     }
-  if (!k || !pt.pos || params_type != k->family) {
+  if (!k || !values.data) {
     fail(r, k || r->status ? MDLA_ERR_PROGRAM : MDLA_ERR_UNSUPPORTED);
     return;
   }
-  decode_params(r, k->family, &pt, &p, &ch);
+  decode_params(r, k->family, values, &p, &ptrs);
+  f = &families[k->family];
 
   /* Operands. */
-  max_in = k->family == FAM_CONCAT   ? MDLA_MAX_OPERANDS
-           : k->family == FAM_EW     ? 2
-           : k->family == FAM_CONV || k->family == FAM_DW ||
-                   k->family == FAM_FC
-               ? 3
-               : 1;
-  if (inputs.len < 1 || inputs.len > (uint32_t)max_in || outputs.len != 1 ||
-      (k->family == FAM_EW && inputs.len != 2) ||
-      ((k->family == FAM_CONV || k->family == FAM_DW || k->family == FAM_FC) &&
-       inputs.len < 2)) {
+  if (inputs.len < (uint32_t)f->min_operands || inputs.len < 1 ||
+      inputs.len > (uint32_t)(f->variadic ? MDLA_MAX_OPERANDS
+                                          : f->max_operands) ||
+      outputs.len != 1) {
     fail(r, MDLA_ERR_PROGRAM);
     return;
   }
@@ -1364,7 +1163,7 @@ static void run_op(machine *m, const fb_table *op) {
     const int32_t idx = vec_i32(r, inputs, (uint32_t)i);
     /* Only a bias may be omitted. */
     o.present[i] = idx >= 0;
-    if (idx < 0 && !(i == 2 && k->family != FAM_CONCAT)) {
+    if (idx < 0 && !(i == 2 && !f->variadic)) {
       fail(r, MDLA_ERR_PROGRAM);
       return;
     }
@@ -1383,7 +1182,7 @@ static void run_op(machine *m, const fb_table *op) {
   /* Element types. */
   for (i = 0; i < o.count; ++i) {
     int want = i == 0 ? k->in_type
-               : k->family == FAM_CONCAT ? k->in_type
+               : f->variadic ? k->in_type
                : i == 1 ? k->weight_type
                         : k->bias_type;
     if (o.present[i] && want != DT_ANY && o.in[i].dtype != want) {
@@ -1392,11 +1191,11 @@ static void run_op(machine *m, const fb_table *op) {
     }
   }
   if ((k->out_type != DT_ANY && o.out.dtype != k->out_type) ||
-      !check_geometry(r, k->family, &p, &o, &ch, &channels)) {
+      !check_geometry(r, k->family, &p, &o, &channels)) {
     fail(r, MDLA_ERR_PROGRAM);
     return;
   }
-  bind_channel_arrays(r, k->family, &p, &ch, channels);
+  bind_pointer_fields(r, k->family, &p, &ptrs, channels);
   if (r->status)
     return;
   if (!check_params(k, &p, &o, channels)) {
@@ -1406,7 +1205,7 @@ static void run_op(machine *m, const fb_table *op) {
   elem = dtype_size(o.in[0].dtype);
 
   /* A RESHAPE whose result shares its input's bytes moves nothing. */
-  if (k->family == FAM_RESHAPE && o.in[0].memory == o.out.memory &&
+  if (family_may_alias(k->family) && o.in[0].memory == o.out.memory &&
       o.in[0].device == o.out.device) {
     if (o.in[0].shifted != o.out.shifted) {
       fail(r, MDLA_ERR_PROGRAM);
@@ -1424,8 +1223,8 @@ static void run_op(machine *m, const fb_table *op) {
   /* 16C: channel-wise operators on padded channels. */
   if (align != 0) {
     if (align < 0 || align > 64 || skip ||
-        !(k->family == FAM_POOL ||
-          (k->family == FAM_MEAN && o.in[0].shape.rank > 0 &&
+        !(k->family == FAM_pool2d ||
+          (k->family == FAM_mean && o.in[0].shape.rank > 0 &&
            !((p.mean.axis_mask >> (o.in[0].shape.rank - 1)) & 1u))) ||
         o.out.shape.rank == 0 ||
         o.out.shape.dims[o.out.shape.rank - 1] !=
@@ -1485,14 +1284,18 @@ static void run_op(machine *m, const fb_table *op) {
     return; /* only checking */
 
   count = shape_elements(&out_shape);
+  for (i = 0; i < o.count; ++i) {
+    inputs_I8[i] = (const int8_t *)data[i];
+    inputs_U8[i] = (const uint8_t *)data[i];
+    inputs_F32[i] = (const float *)data[i];
+  }
   if (!skip) {
     switch (kid) {
-#define KERNEL_CALL(name, fam, a, b, c, d, ti, tw, tb, to)                     \
+#define REF_KERNEL_CALL(name, family, st, ...)                                 \
   case K_##name:                                                               \
-    CALL_##fam(name, ti, tw, tb, to);                                          \
+    name(__VA_ARGS__);                                                         \
     break;
-      MDLA_KERNELS(KERNEL_CALL)
-#undef KERNEL_CALL
+#include "ref_kernel_table.inc"
     default:
       fail(r, MDLA_ERR_UNSUPPORTED);
       return;

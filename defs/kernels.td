@@ -1,0 +1,376 @@
+//===- kernels.td - The portable C kernel library -------------------------===//
+//
+// The calling conventions of the reference kernels every target can run on
+// the CPU (templates/ref, lib/kernels/c): each family's parameter struct,
+// argument order and functions. accelgen-tblgen generates from this file the
+// C parameter structs (-gen-kernel-params), the template instantiation rows
+// (-gen-kernel-instances) and the tables the C emitter, the accelerator
+// program and the functional models read (-gen-kernel-table). A target
+// names the families that run its operators with `Kernel` records.
+//
+//===----------------------------------------------------------------------===//
+
+include "ops.td"
+
+// Arguments, shared by the families that take them.
+def ParamsArg : KernelArg<"params", "params">;
+def FieldsArg : KernelArg<"fields", "">;
+def InputShapeArg : KernelArg<"shape", "input_shape", 0>;
+def InputArg : KernelArg<"data", "input", 0, "in">;
+def FilterShapeArg : KernelArg<"shape", "filter_shape", 1>;
+def FilterArg : KernelArg<"data", "filter", 1, "in">;
+def BiasArg : KernelArg<"data", "bias", 2, "acc"> { let Optional = 1; }
+def OutputShapeArg : KernelArg<"output_shape", "output_shape">;
+def OutputArg : KernelArg<"output", "output", -1, "out">;
+def CountArg : KernelArg<"count", "count">;
+def ElementSizeArg : KernelArg<"element_size", "element_size">;
+def AnyInputArg : KernelArg<"data", "input", 0, "any">;
+def AnyOutputArg : KernelArg<"output", "output", -1, "any">;
+
+defvar ConvArgs = [ParamsArg, InputShapeArg, InputArg, FilterShapeArg,
+                   FilterArg, BiasArg, OutputShapeArg, OutputArg];
+defvar UnaryArgs = [ParamsArg, CountArg, InputArg, OutputArg];
+defvar WindowArgs = [ParamsArg, InputShapeArg, InputArg, OutputShapeArg,
+                     OutputArg];
+defvar KernelTypes = [i8, u8, f32];
+
+/// The instances of `op` named `stem` for each of `types`.
+class PerType<Op op, string stem, list<DType> types> {
+  list<KernelInstance> List =
+      !foreach(t, types, KernelInstance<op, stem, t>);
+}
+
+// Fields several families share.
+defvar StrideFields = [KernelField<"stride_h", "int32_t">,
+                       KernelField<"stride_w", "int32_t">];
+defvar DilationFields = [KernelField<"dilation_h", "int32_t">,
+                         KernelField<"dilation_w", "int32_t">];
+defvar ConvOffsetFields = [
+  KernelField<"input_offset", "int32_t",
+              "Quantized: -input_zero_point, -filter_zero_point (0 for int8 "
+              "filters), +output_zero_point.">,
+  KernelField<"filter_offset", "int32_t">,
+  KernelField<"output_offset", "int32_t">];
+defvar PerTensorFields = [
+  KernelField<"output_multiplier", "int32_t",
+              "Per-tensor requantization (int8 per-tensor, uint8).">,
+  KernelField<"output_left_shift", "int32_t">];
+defvar PerChannelFields = [
+  PointerField<"per_channel_multiplier", "int32_t",
+               "Per-channel requantization (int8 per-channel): one entry per "
+               "output channel each.">,
+  PointerField<"per_channel_left_shift", "int32_t">];
+defvar ClampFields = [
+  KernelField<"act_min", "int32_t",
+              "Quantized clamp: fused activation intersected with the output "
+              "type.">,
+  KernelField<"act_max", "int32_t">,
+  KernelField<"act_min_f", "float", "float32 clamp.">,
+  KernelField<"act_max_f", "float">];
+defvar PadFields = [
+  KernelField<"pad_top", "int32_t",
+              "Padding before the first row / column (TensorFlow Lite's "
+              "padding.height / padding.width); the far side follows from the "
+              "shapes.">,
+  KernelField<"pad_left", "int32_t">];
+
+//===----------------------------------------------------------------------===//
+// Convolutions and fully connected layers
+//===----------------------------------------------------------------------===//
+
+def Conv2DKernels : KernelFamily<"conv2d", "conv", "conv2DOp"> {
+  let Doc = "Parameters of one CONV_2D.";
+  let Fields = !listconcat(StrideFields, DilationFields, PadFields,
+                           ConvOffsetFields, PerTensorFields, PerChannelFields,
+                           ClampFields);
+  let Args = ConvArgs;
+  let Instances = [
+    KernelInstance<Conv2D, "conv2d", i8, AnyElement, "per_channel">,
+    KernelInstance<Conv2D, "conv2d", i8>,
+    KernelInstance<Conv2D, "conv2d", u8>,
+    KernelInstance<Conv2D, "conv2d", f32>];
+}
+
+def DepthwiseConv2DKernels
+    : KernelFamily<"depthwise_conv2d", "depthwise_conv", "depthwiseConv2DOp"> {
+  let Doc = "Parameters of one DEPTHWISE_CONV_2D.";
+  let Fields = !listconcat(StrideFields, DilationFields, PadFields,
+      [KernelField<"depth_multiplier", "int32_t",
+                   "Output channels per input channel (any value >= 1).">],
+      ConvOffsetFields, PerTensorFields, PerChannelFields, ClampFields);
+  let Args = ConvArgs;
+  let Instances = [
+    KernelInstance<DepthwiseConv2D, "depthwise_conv2d", i8, AnyElement, "per_channel">,
+    KernelInstance<DepthwiseConv2D, "depthwise_conv2d", i8>,
+    KernelInstance<DepthwiseConv2D, "depthwise_conv2d", u8>,
+    KernelInstance<DepthwiseConv2D, "depthwise_conv2d", f32>];
+}
+
+def FullyConnectedKernels
+    : KernelFamily<"fully_connected", "fully_connected",
+                   "fullyConnected"> {
+  let Doc = "Parameters of one FULLY_CONNECTED.";
+  let Fields = !listconcat(ConvOffsetFields, PerTensorFields, PerChannelFields,
+                           ClampFields);
+  let Args = ConvArgs;
+  let Instances = [
+    KernelInstance<FullyConnected, "fully_connected", i8>,
+    KernelInstance<FullyConnected, "fully_connected", i8, AnyElement, "per_channel">,
+    KernelInstance<FullyConnected, "fully_connected", u8>,
+    KernelInstance<FullyConnected, "fully_connected", f32>];
+}
+
+//===----------------------------------------------------------------------===//
+// Pools, element-wise arithmetic, activations, softmax
+//===----------------------------------------------------------------------===//
+
+def Pool2DKernels : KernelFamily<"pool2d", "pooling", "pool2D"> {
+  let Doc = "Parameters of one AVERAGE_POOL_2D or MAX_POOL_2D.";
+  let Fields = !listconcat(StrideFields,
+      [KernelField<"filter_h", "int32_t">, KernelField<"filter_w", "int32_t">],
+      PadFields, ClampFields);
+  let Args = WindowArgs;
+  let Instances = !listconcat(
+      PerType<AveragePool2D, "average_pool2d", KernelTypes>.List,
+      PerType<MaxPool2D, "max_pool2d", KernelTypes>.List);
+}
+
+def ElementwiseKernels
+    : KernelFamily<"elementwise", "elementwise", "elementwise"> {
+  let Doc = "Parameters of one ADD, SUB or MUL.";
+  let Fields = [
+    KernelField<"input1_offset", "int32_t",
+                "-input1_zero_point, -input2_zero_point, +output_zero_point.">,
+    KernelField<"input2_offset", "int32_t">,
+    KernelField<"output_offset", "int32_t">,
+    KernelField<"input_left_shift", "int32_t",
+                "ADD / SUB: common-scale headroom (20 for 8-bit types) and the "
+                "input multipliers (left shifts <= 0). Unused by MUL.">,
+    KernelField<"input1_multiplier", "int32_t">,
+    KernelField<"input1_left_shift", "int32_t">,
+    KernelField<"input2_multiplier", "int32_t">,
+    KernelField<"input2_left_shift", "int32_t">,
+    KernelField<"output_multiplier", "int32_t", "Output requantization.">,
+    KernelField<"output_left_shift", "int32_t">,
+    KernelField<"act_min", "int32_t", "Quantized clamp.">,
+    KernelField<"act_max", "int32_t">,
+    KernelField<"act_min_f", "float", "float32 clamp.">,
+    KernelField<"act_max_f", "float">];
+  let Args = [ParamsArg, KernelArg<"shape", "input1_shape", 0>,
+              KernelArg<"data", "input1", 0, "in">,
+              KernelArg<"shape", "input2_shape", 1>,
+              KernelArg<"data", "input2", 1, "in">, OutputShapeArg, OutputArg];
+  let Instances = !listconcat(PerType<Add, "add", KernelTypes>.List,
+                              PerType<Sub, "sub", KernelTypes>.List,
+                              PerType<Mul, "mul", KernelTypes>.List);
+}
+
+def ReluKernels : KernelFamily<"relu", "activations", "reluOp"> {
+  let Doc = "Parameters of one RELU, RELU6 or RELU_N1_TO_1.";
+  let Fields = [
+    KernelField<"input_zero_point", "int32_t">,
+    KernelField<"output_zero_point", "int32_t">,
+    KernelField<"output_multiplier", "int32_t", "input_scale / output_scale.">,
+    KernelField<"output_left_shift", "int32_t">,
+    KernelField<"act_min", "int32_t",
+                "Quantized clamp: the activation's range in the output "
+                "quantization.">,
+    KernelField<"act_max", "int32_t">,
+    KernelField<"act_min_f", "float", "float32 clamp.">,
+    KernelField<"act_max_f", "float">];
+  let Args = UnaryArgs;
+  let Instances = !listconcat(PerType<Relu, "relu", KernelTypes>.List,
+                              PerType<Relu6, "relu", KernelTypes>.List,
+                              PerType<ReluN1To1, "relu", KernelTypes>.List);
+}
+
+def LeakyReluKernels
+    : KernelFamily<"leaky_relu", "activations", "leakyReluOp"> {
+  let Doc = "Parameters of one LEAKY_RELU.";
+  let Fields = [
+    KernelField<"input_zero_point", "int32_t">,
+    KernelField<"output_zero_point", "int32_t">,
+    KernelField<"identity_multiplier", "int32_t",
+                "input_scale / output_scale, for x >= 0.">,
+    KernelField<"identity_left_shift", "int32_t">,
+    KernelField<"alpha_multiplier", "int32_t",
+                "input_scale * alpha / output_scale, for x < 0.">,
+    KernelField<"alpha_left_shift", "int32_t">,
+    KernelField<"alpha", "float", "float32 only.">];
+  let Args = UnaryArgs;
+  let Instances = PerType<LeakyRelu, "leaky_relu", KernelTypes>.List;
+}
+
+def HardSwishKernels
+    : KernelFamily<"hard_swish", "activations", "hardSwishOp"> {
+  let Doc = "Parameters of one HARD_SWISH.";
+  let Fields = [
+    KernelField<"input_zero_point", "int32_t">,
+    KernelField<"output_zero_point", "int32_t">,
+    KernelField<"reluish_multiplier", "int16_t",
+                "(input_scale / 128) / (3 / 32768): any left shift.">,
+    KernelField<"reluish_left_shift", "int32_t">,
+    KernelField<"output_multiplier", "int16_t",
+                "(input_scale / 128) / output_scale: left shift <= 0.">,
+    KernelField<"output_left_shift", "int32_t">];
+  let Args = UnaryArgs;
+  let Instances = PerType<HardSwish, "hard_swish", KernelTypes>.List;
+}
+
+def SigmoidKernels : KernelFamily<"sigmoid", "activations", "sigmoidOp"> {
+  let Doc = "Parameters of one LOGISTIC or TANH.";
+  let Fields = [
+    KernelField<"input_zero_point", "int32_t">,
+    KernelField<"input_range_radius", "int32_t",
+                "|x - input_zero_point| at which the output saturates.">,
+    KernelField<"input_multiplier", "int32_t",
+                "input_scale * 2^(31 - 4): left shift >= 0.">,
+    KernelField<"input_left_shift", "int32_t">];
+  let Args = UnaryArgs;
+  let Instances = !listconcat(PerType<Logistic, "logistic", KernelTypes>.List,
+                              PerType<Tanh, "tanh", KernelTypes>.List);
+}
+
+def SoftmaxKernels : KernelFamily<"softmax", "softmax", "softmax"> {
+  let Doc = "Parameters of one SOFTMAX.";
+  let Fields = [
+    KernelField<"input_multiplier", "int32_t",
+                "beta * input_scale * 2^(31 - 5) as a quantized multiplier "
+                "with a non-negative left shift.">,
+    KernelField<"input_left_shift", "int32_t">,
+    KernelField<"diff_min", "int32_t",
+                "The most negative input difference that still contributes "
+                "(<= 0).">,
+    KernelField<"beta", "float", "float32 only.">];
+  let Args = [ParamsArg, KernelArg<"shape", "shape", 0>, InputArg, OutputArg];
+  let Instances = PerType<Softmax, "softmax", KernelTypes>.List;
+}
+
+//===----------------------------------------------------------------------===//
+// Quantization
+//===----------------------------------------------------------------------===//
+
+def QuantizeKernels : KernelFamily<"quantize", "quantize", "quantizeOp"> {
+  let Doc = "float32 to a quantized type: round(x / scale) + zero_point.";
+  let Fields = [KernelField<"scale", "float">,
+                KernelField<"zero_point", "int32_t">];
+  let Args = UnaryArgs;
+  let Instances = [KernelInstance<Quantize, "quantize", f32, i8>,
+                   KernelInstance<Quantize, "quantize", f32, u8>];
+}
+
+def DequantizeKernels
+    : KernelFamily<"dequantize", "quantize", "dequantizeOp"> {
+  let Doc = "A quantized type to float32: scale * (q - zero_point).";
+  let Fields = [KernelField<"scale", "double">,
+                KernelField<"zero_point", "int32_t">];
+  let Args = UnaryArgs;
+  let Instances = [KernelInstance<Dequantize, "dequantize", i8, f32>,
+                   KernelInstance<Dequantize, "dequantize", u8, f32>];
+}
+
+/// QUANTIZE between two quantized types, and the REQUANTIZE that
+/// quantization rules insert, which runs as one.
+def RequantizeKernels
+    : KernelFamily<"requantize", "quantize", "quantizeOp"> {
+  let Doc = "One quantized type to another.";
+  let Fields = [KernelField<"input_zero_point", "int32_t">,
+                KernelField<"output_zero_point", "int32_t">,
+                KernelField<"multiplier", "int32_t">,
+                KernelField<"left_shift", "int32_t">];
+  let Args = UnaryArgs;
+  let Instances = !listconcat(
+    !foreach(p, [[i8, i8], [i8, u8], [u8, i8], [u8, u8]],
+             KernelInstance<Quantize, "requantize", p[0], p[1]>),
+    !foreach(p, [[i8, i8], [i8, u8], [u8, i8], [u8, u8]],
+             KernelInstance<Requantize, "requantize", p[0], p[1]>));
+}
+
+//===----------------------------------------------------------------------===//
+// Data movement and reductions
+//===----------------------------------------------------------------------===//
+
+def ConcatKernels : KernelFamily<"concat", "concat", "concatOp"> {
+  let Doc = "Parameters of one CONCATENATION.";
+  let Fields = [
+    KernelField<"axis", "int32_t", "The joined dimension, in [0, rank).">,
+    KernelField<"num_inputs", "int32_t">,
+    PointerField<"input_scale", "float",
+                 "uint8 with scaling only: num_inputs scales and zero "
+                 "points.">,
+    PointerField<"input_zero_point", "int32_t">,
+    KernelField<"output_scale", "float">,
+    KernelField<"output_zero_point", "int32_t">];
+  let Args = [ParamsArg, KernelArg<"input_shapes", "input_shapes">,
+              KernelArg<"inputs", "inputs", 0, "in">, OutputShapeArg,
+              OutputArg];
+  let Instances = [KernelInstance<Concatenation, "concat", i8>,
+                   KernelInstance<Concatenation, "concat", u8>,
+                   KernelInstance<Concatenation, "concat", f32>,
+                   KernelInstance<Concatenation, "concat", u8, AnyElement, "rescale">];
+}
+
+def PadKernels : KernelFamily<"pad", "pad", "padOp"> {
+  let Doc = "Parameters of one PAD or PADV2.";
+  let Fields = [
+    ArrayField<"before", "int32_t", "REF_MAX_RANK">,
+    ArrayField<"after", "int32_t", "REF_MAX_RANK">,
+    KernelField<"pad_value", "int32_t",
+                "The padding value: quantized (int8 / uint8) or float.">,
+    KernelField<"pad_value_f", "float">];
+  let Args = WindowArgs;
+  let Instances = !listconcat(PerType<Pad, "pad", KernelTypes>.List,
+                              PerType<PadV2, "pad", KernelTypes>.List);
+}
+
+def MeanKernels : KernelFamily<"mean", "reduce", "meanOp"> {
+  let Doc = "Parameters of one MEAN.";
+  let Fields = [
+    KernelField<"axis_mask", "uint32_t",
+                "Bit d set: dimension d of the input is reduced.">,
+    KernelField<"same_quantization", "int32_t",
+                "Non-zero: equal input and output quantization (integer "
+                "division).">,
+    KernelField<"input_zero_point", "int32_t">,
+    KernelField<"output_zero_point", "int32_t">,
+    KernelField<"multiplier", "int32_t",
+                "(input_scale / output_scale) / count, otherwise.">,
+    KernelField<"left_shift", "int32_t">];
+  let Args = [ParamsArg, InputShapeArg, InputArg, OutputArg];
+  let Instances = PerType<Mean, "mean", KernelTypes>.List;
+}
+
+def TransposeKernels : KernelFamily<"transpose", "transpose",
+                                    "transposeOp"> {
+  let Doc = "Parameters of one TRANSPOSE.";
+  let Rendered = 0;
+  let Fields = [ArrayField<"perm", "int32_t", "REF_MAX_RANK">];
+  let Args = [ParamsArg, ElementSizeArg, InputShapeArg, AnyInputArg,
+              OutputShapeArg, AnyOutputArg];
+  let Instances = [KernelInstance<Transpose, "transpose">];
+}
+
+def StridedSliceKernels
+    : KernelFamily<"strided_slice", "strided_slice", "stridedSliceOp"> {
+  let Doc = "Parameters of one STRIDED_SLICE.";
+  let Rendered = 0;
+  let Fields = [ArrayField<"start", "int32_t", "REF_MAX_RANK">,
+                ArrayField<"stop", "int32_t", "REF_MAX_RANK">,
+                ArrayField<"stride", "int32_t", "REF_MAX_RANK", "Non-zero.">];
+  let Args = [ParamsArg, ElementSizeArg, InputShapeArg, AnyInputArg,
+              AnyOutputArg];
+  let Instances = [KernelInstance<StridedSlice, "strided_slice">];
+}
+
+/// RESHAPE, SQUEEZE and EXPAND_DIMS copy the tensor's bytes (nothing at all
+/// when the memory plan lets the result share its input's bytes).
+def ReshapeKernels : KernelFamily<"reshape", "reshape", "reshapeOp"> {
+  let Doc = "Bytes to copy.";
+  let Rendered = 0;
+  let MayAlias = 1;
+  let Fields = [KernelField<"bytes", "size_t">];
+  let Args = [FieldsArg, AnyInputArg, AnyOutputArg];
+  let Instances = [KernelInstance<Reshape, "reshape">,
+                   KernelInstance<Squeeze, "reshape">,
+                   KernelInstance<ExpandDims, "reshape">];
+}

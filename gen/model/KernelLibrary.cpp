@@ -1,0 +1,323 @@
+//===- KernelLibrary.cpp - The calling conventions of a kernel library
+//-----===//
+//
+// Reads the KernelFamily records in declaration order and checks them: known
+// C types, argument kinds and element types, data operands that exist, one
+// parameter struct per family and files that exist. A function that two
+// instances declare (RELU6 runs ref_relu_i8 too) is one function with several
+// operators. Every mistake is reported at the family's definition.
+//
+//===----------------------------------------------------------------------===//
+#include "model/KernelLibrary.h"
+
+#include "frontend/RecordFrontend.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+#include "llvm/TableGen/Record.h"
+
+#include <algorithm>
+#include <map>
+
+using namespace llvm;
+
+namespace accelgen {
+namespace gen {
+
+namespace {
+
+const char *const FieldTypes[] = {"int8_t",  "int16_t",  "int32_t",  "int64_t",
+                                  "uint8_t", "uint16_t", "uint32_t", "uint64_t",
+                                  "size_t",  "float",    "double"};
+const char *const ArgKinds[] = {
+    "params", "fields", "shape",        "data",         "output_shape",
+    "output", "count",  "element_size", "input_shapes", "inputs"};
+const char *const Elems[] = {"in", "out", "acc", "any"};
+
+bool oneOf(StringRef S, ArrayRef<const char *> List) {
+  return llvm::any_of(List, [&](const char *X) { return S == X; });
+}
+
+std::string listOf(ArrayRef<const char *> List) {
+  std::string Out;
+  ListSeparator Sep;
+  for (const char *X : List)
+    Out += (Twine(Sep) + X).str();
+  return Out;
+}
+
+std::vector<Record *> inDeclarationOrder(const RecordKeeper &Records,
+                                         StringRef Class) {
+  if (!Records.getClass(Class))
+    return {};
+  std::vector<Record *> Defs = Records.getAllDerivedDefinitions(Class);
+  llvm::sort(Defs, [](const Record *A, const Record *B) {
+    return A->getID() < B->getID();
+  });
+  return Defs;
+}
+
+/// The name of the DType in \p Field; "" for AnyElement.
+std::string optionalName(const Record &R, StringRef Field) {
+  return R.getValueAsDef(Field)->getValueAsString("Name").str();
+}
+
+class Builder {
+public:
+  Builder(const KernelSourceDirs &Dirs, Diagnostics &Diags)
+      : Dirs(Dirs), Diags(Diags) {}
+
+  std::unique_ptr<KernelFamilyDef> family(const Record &R) {
+    auto F = std::make_unique<KernelFamilyDef>();
+    F->Key = R.getName().str();
+    F->Library = R.getValueAsString("Library").str();
+    F->Name = R.getValueAsString("Name").str();
+    F->Template = R.getValueAsString("Template").str();
+    F->Rendered = R.getValueAsBit("Rendered");
+    F->MayAlias = R.getValueAsBit("MayAlias");
+    F->Builder = R.getValueAsString("Builder").str();
+    F->Doc = R.getValueAsString("Doc").str();
+    F->At = recordLoc(R);
+    At = F->At;
+    What = formatv("kernel family '{0}'", F->Key).str();
+    if (F->Name.empty() || F->Library.empty() || F->Template.empty() ||
+        F->Builder.empty())
+      error("needs a library, a name, a template and a builder");
+    readFields(R, *F);
+    readArgs(R, *F);
+    readInstances(R, *F);
+    checkFiles(*F);
+    return F;
+  }
+
+private:
+  void error(const Twine &Msg) { Diags.error(At, What + ": " + Msg); }
+
+  void readFields(const Record &R, KernelFamilyDef &F) {
+    StringSet<> Seen;
+    for (Record *Field : R.getValueAsListOfDefs("Fields")) {
+      KernelFieldDef D;
+      D.Name = Field->getValueAsString("Name").str();
+      D.CType = Field->getValueAsString("CType").str();
+      D.Doc = Field->getValueAsString("Doc").str();
+      D.Length = Field->getValueAsString("Length").str();
+      D.Pointer = Field->getValueAsBit("Pointer");
+      if (!isValidIdentifier(D.Name))
+        error(formatv("field '{0}' is not a C identifier", D.Name));
+      if (!Seen.insert(D.Name).second)
+        error(formatv("field '{0}' is declared twice", D.Name));
+      if (!oneOf(D.CType, FieldTypes))
+        error(formatv("field '{0}' has C type '{1}' (expected one of: {2})",
+                      D.Name, D.CType, listOf(FieldTypes)));
+      if (D.Pointer && !D.Length.empty())
+        error(
+            formatv("field '{0}' is both a pointer and a fixed array", D.Name));
+      F.Fields.push_back(std::move(D));
+    }
+    if (F.Fields.empty())
+      error("declares no parameter field");
+  }
+
+  static bool isValidIdentifier(StringRef S) {
+    if (S.empty() || isDigit(S.front()))
+      return false;
+    return llvm::all_of(S, [](char C) { return isAlnum(C) || C == '_'; });
+  }
+
+  void readArgs(const Record &R, KernelFamilyDef &F) {
+    unsigned Params = 0, Outputs = 0;
+    for (Record *Arg : R.getValueAsListOfDefs("Args")) {
+      KernelArgDef A;
+      A.Kind = Arg->getValueAsString("Kind").str();
+      A.Name = Arg->getValueAsString("Name").str();
+      A.Operand = static_cast<int>(Arg->getValueAsInt("Operand"));
+      A.Elem = Arg->getValueAsString("Elem").str();
+      A.Optional = Arg->getValueAsBit("Optional");
+      if (A.Optional && A.Kind != "data")
+        error(formatv("argument '{0}' of kind {1} cannot be optional", A.Name,
+                      A.Kind));
+      if (!oneOf(A.Kind, ArgKinds)) {
+        error(formatv("argument '{0}' has unknown kind '{1}' (expected one "
+                      "of: {2})",
+                      A.Name, A.Kind, listOf(ArgKinds)));
+        continue;
+      }
+      const bool Data =
+          A.Kind == "data" || A.Kind == "output" || A.Kind == "inputs";
+      if (Data && !oneOf(A.Elem, Elems))
+        error(formatv("argument '{0}' needs an element type (in, out, acc or "
+                      "any), not '{1}'",
+                      A.Name, A.Elem));
+      if (!Data && !A.Elem.empty())
+        error(formatv("argument '{0}' of kind {1} has no element type", A.Name,
+                      A.Kind));
+      if ((A.Kind == "data" || A.Kind == "shape") && A.Operand < 0)
+        error(formatv("argument '{0}' needs an operand index", A.Name));
+      Params += A.Kind == "params" || A.Kind == "fields";
+      Outputs += A.Kind == "output";
+      F.Args.push_back(std::move(A));
+    }
+    if (Params != 1)
+      error("needs exactly one argument of kind params or fields");
+    if (Outputs != 1)
+      error("needs exactly one argument of kind output");
+  }
+
+  /// The element type an argument with \p Elem reads or writes in \p Fn.
+  static std::string elemType(StringRef Elem, const KernelFunctionDef &Fn) {
+    if (Elem == "any" || Fn.Type.empty())
+      return "any";
+    if (Elem == "out")
+      return Fn.Out.empty() ? Fn.Type : Fn.Out;
+    if (Elem == "acc")
+      return Fn.Type == "f32" ? "f32" : "i32";
+    return Fn.Type;
+  }
+
+  void readInstances(const Record &R, KernelFamilyDef &F) {
+    std::map<std::string, size_t> ByName;
+    for (Record *I : R.getValueAsListOfDefs("Instances")) {
+      KernelFunctionDef Fn;
+      Fn.Stem = I->getValueAsString("Stem").str();
+      Fn.Type = optionalName(*I, "Type");
+      Fn.Out = optionalName(*I, "Out");
+      Fn.Variant = I->getValueAsString("Variant").str();
+      std::string Op = I->getValueAsDef("Operator")->getName().str();
+      if (Fn.Type.empty() && !Fn.Out.empty())
+        error(formatv("instance '{0}' names an output type without an input "
+                      "type",
+                      Fn.Stem));
+      Fn.Name = F.Library + "_" + Fn.Stem;
+      for (const std::string *Part : {&Fn.Type, &Fn.Out, &Fn.Variant})
+        if (!Part->empty())
+          Fn.Name += "_" + *Part;
+      if (!isValidIdentifier(Fn.Name))
+        error(formatv("function '{0}' is not a C identifier", Fn.Name));
+      for (const KernelArgDef &A : F.Args) {
+        if (A.Kind == "output") {
+          Fn.ResultType = elemType(A.Elem, Fn);
+        } else if (A.Kind == "data" || A.Kind == "inputs") {
+          size_t Index = A.Kind == "inputs" ? 0 : A.Operand;
+          if (Fn.OperandTypes.size() <= Index)
+            Fn.OperandTypes.resize(Index + 1);
+          Fn.OperandTypes[Index] = elemType(A.Elem, Fn);
+        }
+      }
+      auto [It, New] = ByName.try_emplace(Fn.Name, F.Functions.size());
+      if (New) {
+        Fn.Ops.push_back(Op);
+        F.Functions.push_back(std::move(Fn));
+      } else if (!llvm::is_contained(F.Functions[It->second].Ops, Op)) {
+        F.Functions[It->second].Ops.push_back(Op);
+      } else {
+        error(formatv("instance '{0}' of {1} is declared twice", Fn.Name, Op));
+      }
+      Rows.push_back({Op, It->second});
+    }
+    for (auto &[Op, Index] : Rows)
+      F.Rows.push_back({Op, &F.Functions[Index]});
+    Rows.clear();
+    if (F.Functions.empty())
+      error("declares no function");
+  }
+
+  void checkFile(StringRef Dir, const Twine &Name) {
+    SmallString<256> Path(Dir);
+    sys::path::append(Path, Name);
+    if (!sys::fs::exists(Path))
+      error(formatv("'{0}' does not exist", Path));
+  }
+
+  void checkFiles(const KernelFamilyDef &F) {
+    if (F.Rendered && !Dirs.TemplateDir.empty()) {
+      checkFile(Dirs.TemplateDir, F.Library + "/" + F.Template + ".h.in");
+      checkFile(Dirs.TemplateDir, F.Library + "/" + F.Template + ".c.in");
+    } else if (!F.Rendered && !Dirs.SourceDir.empty()) {
+      checkFile(Dirs.SourceDir, F.Library + "_" + F.Template + ".h");
+      checkFile(Dirs.SourceDir, F.Library + "_" + F.Template + ".c");
+    }
+  }
+
+  const KernelSourceDirs &Dirs;
+  Diagnostics &Diags;
+  Loc At;
+  std::string What;
+  std::vector<std::pair<std::string, size_t>> Rows;
+};
+
+} // namespace
+
+std::string KernelFamilyDef::structName() const {
+  return Library + "_" + Name + "_params";
+}
+
+std::string KernelFamilyDef::header() const {
+  return Library + "_" + Template + ".h";
+}
+
+bool KernelFamilyDef::byValue() const {
+  return llvm::any_of(Args,
+                      [](const KernelArgDef &A) { return A.Kind == "fields"; });
+}
+
+const KernelFamilyDef *KernelLibraryModel::family(StringRef Key) const {
+  for (const auto &F : Families)
+    if (F->Key == Key)
+      return F.get();
+  return nullptr;
+}
+
+std::string KernelLibraryModel::opName(StringRef Key) const {
+  for (const auto &[K, Name] : OpNames)
+    if (K == Key)
+      return Name;
+  return Key.str();
+}
+
+std::string elementCType(StringRef Type) {
+  return StringSwitch<std::string>(Type)
+      .Case("i8", "int8_t")
+      .Case("u8", "uint8_t")
+      .Case("i16", "int16_t")
+      .Case("i32", "int32_t")
+      .Case("f16", "uint16_t")
+      .Case("f32", "float")
+      .Default("void");
+}
+
+std::unique_ptr<KernelLibraryModel>
+buildKernelLibrary(const RecordKeeper &Records, const KernelSourceDirs &Dirs,
+                   Diagnostics &Diags) {
+  auto M = std::make_unique<KernelLibraryModel>();
+  M->Source = Records.getInputFilename();
+  unsigned Before = Diags.errorCount();
+  Builder B(Dirs, Diags);
+  StringSet<> Structs, Functions;
+  for (Record *R : inDeclarationOrder(Records, "KernelFamily")) {
+    std::unique_ptr<KernelFamilyDef> F = B.family(*R);
+    std::string Struct = F->Library + "_" + F->Name + "_params";
+    if (!Structs.insert(Struct).second)
+      Diags.error(F->At, formatv("kernel family '{0}': another family already "
+                                 "declares {1}",
+                                 F->Key, Struct));
+    for (const KernelFunctionDef &Fn : F->Functions)
+      if (!Functions.insert(Fn.Name).second)
+        Diags.error(F->At, formatv("kernel family '{0}': another family "
+                                   "already declares {1}",
+                                   F->Key, Fn.Name));
+    M->Families.push_back(std::move(F));
+  }
+  for (Record *R : inDeclarationOrder(Records, "Op"))
+    M->OpNames.push_back(
+        {R->getName().str(), R->getValueAsString("Name").str()});
+  if (Diags.errorCount() != Before)
+    return nullptr;
+  return M;
+}
+
+} // namespace gen
+} // namespace accelgen

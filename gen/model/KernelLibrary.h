@@ -1,0 +1,125 @@
+//===- KernelLibrary.h - The calling conventions of a kernel library
+//-------===//
+//
+// The typed, validated model of the `KernelFamily` records (defs/kernels.td):
+// for each family its parameter struct, argument order and functions, with
+// every function's C name and element types resolved. The kernel library
+// emitters (KernelLibraryEmitter.cpp) read only this model; the C structs,
+// the template instantiation rows and the tables of the C emitter, the
+// accelerator program and the functional models all come from it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ACCELGEN_GEN_MODEL_KERNELLIBRARY_H
+#define ACCELGEN_GEN_MODEL_KERNELLIBRARY_H
+
+#include "model/Description.h"
+#include "model/Diagnostics.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class RecordKeeper;
+} // namespace llvm
+
+namespace accelgen {
+namespace gen {
+
+/// One field of a parameter struct.
+struct KernelFieldDef {
+  std::string Name;
+  std::string CType;
+  std::string Doc;
+  /// Non-empty: a fixed array of this length (a C constant expression).
+  std::string Length;
+  /// A pointer to a constant array of CType.
+  bool Pointer = false;
+};
+
+/// One argument of the family's functions.
+struct KernelArgDef {
+  std::string Kind; ///< See KernelArg in defs/accelgen.td.
+  std::string Name;
+  int Operand = -1;
+  std::string Elem; ///< "in", "out", "acc", "any" or "" (no element type).
+  bool Optional = false;
+};
+
+/// One C function of a family.
+struct KernelFunctionDef {
+  std::string Name;    ///< "ref_conv2d_i8_per_channel"
+  std::string Stem;    ///< "conv2d"
+  std::string Type;    ///< Element type read ("i8"), "" for any.
+  std::string Out;     ///< Element type written, "" when it is Type.
+  std::string Variant; ///< "" or "per_channel", ...
+  /// The operators it computes (record keys, in declaration order).
+  std::vector<std::string> Ops;
+  /// The element type of each data operand the arguments read, by operand
+  /// index, and of the result ("any" for byte-moving kernels).
+  std::vector<std::string> OperandTypes;
+  std::string ResultType;
+};
+
+/// One calling convention.
+struct KernelFamilyDef {
+  std::string Key;      ///< The record name (`Conv2DKernels`).
+  std::string Library;  ///< "ref"
+  std::string Name;     ///< "conv2d"
+  std::string Template; ///< "conv"
+  bool Rendered = true;
+  bool MayAlias = false;
+  std::string Builder;
+  std::string Doc;
+  std::vector<KernelFieldDef> Fields;
+  std::vector<KernelArgDef> Args;
+  /// One per distinct C function, in declaration order.
+  std::vector<KernelFunctionDef> Functions;
+  /// Every (operator, function) pair the family declares, in declaration
+  /// order: the rows operators are dispatched by.
+  std::vector<std::pair<std::string, const KernelFunctionDef *>> Rows;
+  Loc At;
+
+  /// The C struct, `ref_conv2d_params` (declared even when the kernels take
+  /// the fields by value).
+  std::string structName() const;
+  /// The header declaring the functions, `ref_conv.h`.
+  std::string header() const;
+  /// True when an argument passes the fields by value.
+  bool byValue() const;
+};
+
+/// Every family of one description, in declaration order.
+struct KernelLibraryModel {
+  std::vector<std::unique_ptr<KernelFamilyDef>> Families;
+  /// The main input, for banners.
+  std::string Source;
+  /// The IR name of each operator record the families name (`Conv2D` ->
+  /// `CONV_2D`).
+  std::vector<std::pair<std::string, std::string>> OpNames;
+
+  const KernelFamilyDef *family(llvm::StringRef Key) const;
+  std::string opName(llvm::StringRef Key) const;
+};
+
+/// Where the files a family names are looked for: rendered families'
+/// `<library>/<template>.{h,c}.in` under TemplateDir, plain ones'
+/// `<library>_<template>.{h,c}` under SourceDir. Empty: not checked.
+struct KernelSourceDirs {
+  std::string TemplateDir;
+  std::string SourceDir;
+};
+
+/// Reads and validates every KernelFamily record; null after reporting
+/// errors.
+std::unique_ptr<KernelLibraryModel>
+buildKernelLibrary(const llvm::RecordKeeper &Records,
+                   const KernelSourceDirs &Dirs, Diagnostics &Diags);
+
+/// The C type of an element type name ("i8" -> "int8_t"), "void" for "any".
+std::string elementCType(llvm::StringRef Type);
+
+} // namespace gen
+} // namespace accelgen
+
+#endif // ACCELGEN_GEN_MODEL_KERNELLIBRARY_H
