@@ -27,7 +27,7 @@ trap 'rm -rf "$out"' EXIT
 now() { date +%s%N; }
 
 # median of the numbers on stdin
-median() { sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+median() { sort -n | awk '{a[NR]=$1} END {printf "%d\n", (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 
 total_ns=0
 printf '%-28s %12s %12s %8s\n' description "accelgen ms" "peer ms" ratio

@@ -216,12 +216,30 @@ class QuantRule<Op op, Target target, QuantRelation relation,
 // Fusion patterns
 //===----------------------------------------------------------------------===//
 
+/// A named set of operators, as a hardware guide groups them ("ACT1: RELU,
+/// TANH, LOGISTIC"): a pattern node naming the set matches any member. The
+/// members declare the same operands (count, names, optionality), so the
+/// operands a pattern names mean the same whichever member matches. `Results`
+/// is empty or lists, per member, the operator that member becomes when a
+/// pattern's result names the set (see Pattern).
+class OpSet<string name, list<Op> members, list<Op> results = []> {
+  string Name = name;
+  list<Op> Members = members;
+  list<Op> Results = results;
+}
+
 /// A dag of operators with captures, replaced by one target operator. In
 /// `Source`, `(Relu:$act (Conv2D:$conv $x, $w, $b))` matches a RELU reading a
-/// CONV_2D; `$x` names an operand, `:$conv` names a matched operator. The
+/// CONV_2D; `$x` names an operand, `:$conv` names a matched operator. A node
+/// may name an OpSet instead of an operator: `(Act1:$act (Conv:$conv $x, $w,
+/// $b))` matches any member of Act1 reading any member of Conv. The
 /// intermediate results must have no other user. `Result` is
-/// `(TargetOperator $x, $w, $b)`. Constraints use capture names as prefixes
-/// (`conv.stride_h`). Patterns are tried by descending benefit, then by name.
+/// `(TargetOperator $x, $w, $b)`, or, to let the matched member decide,
+/// `(Conv:$conv $x, $w, $b)`: the set's result for the member the source node
+/// `$conv` (a node of that set) matched. Constraints use capture names as
+/// prefixes (`conv.stride_h`, `conv.op` for the matched operator's type); a
+/// set's capture has the attributes all its members have. Patterns are tried
+/// by descending benefit, then by name.
 class Pattern<Target target, dag source, dag result,
               list<Constraint> constraints = [], int benefit = 1> {
   Target OnTarget = target;

@@ -172,6 +172,8 @@ std::string localBase(const Reference &R) {
     return Prefix + "num_outputs";
   case Reference::Kind::Macs:
     return Prefix + "macs";
+  case Reference::Kind::OpType:
+    return Prefix + "op";
   case Reference::Kind::Input:
   case Reference::Kind::Output:
     break;
@@ -199,6 +201,8 @@ std::string accessor(const Reference &R, llvm::StringRef OpVar) {
     return llvm::formatv("rt::numOutputs({0})", OpVar);
   case Reference::Kind::Macs:
     return llvm::formatv("rt::macs(G, {0})", OpVar);
+  case Reference::Kind::OpType:
+    return llvm::formatv("rt::opType({0})", OpVar);
   case Reference::Kind::Input:
   case Reference::Kind::Output:
     break;

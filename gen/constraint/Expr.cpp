@@ -76,6 +76,8 @@ Type Reference::type() const {
   case Kind::NumOutputs:
   case Kind::Macs:
     return Type::Int;
+  case Kind::OpType:
+    return Type::String;
   case Kind::Input:
   case Kind::Output:
     break;
@@ -109,6 +111,8 @@ std::string Reference::spelling() const {
     return S + "num_outputs";
   case Kind::Macs:
     return S + "macs";
+  case Kind::OpType:
+    return S + "op";
   case Kind::Input:
   case Kind::Output:
     break;

@@ -44,7 +44,7 @@ struct AttrInfo {
 
 /// What a name in a constraint refers to.
 struct Reference {
-  enum class Kind { Attr, Input, Output, NumInputs, NumOutputs, Macs };
+  enum class Kind { Attr, Input, Output, NumInputs, NumOutputs, Macs, OpType };
   enum class Prop {
     DType,
     Rank,
@@ -61,8 +61,8 @@ struct Reference {
   /// The fusion-pattern capture it is qualified by ("conv"), or "".
   std::string Capture;
   /// Macs is the operator's multiply-accumulate count
-  /// (analysis::operatorMacs). For Attr: the attribute name and kind (never
-  /// Ints).
+  /// (analysis::operatorMacs); OpType its type name (`op`, "CONV_2D"). For
+  /// Attr: the attribute name and kind (never Ints).
   std::string Attr;
   AttrInfo::Kind AttrKind = AttrInfo::Int;
   /// For Input and Output: the operand or result index and the property.

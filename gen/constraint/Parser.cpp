@@ -385,7 +385,8 @@ private:
     const Token &First = cur();
     bool Keyword = First.isIdent("input") || First.isIdent("output") ||
                    First.isIdent("num_inputs") ||
-                   First.isIdent("num_outputs") || First.isIdent("macs");
+                   First.isIdent("num_outputs") || First.isIdent("macs") ||
+                   First.isIdent("op");
     if (Keyword || !ahead(1).is(Tok::Dot))
       return parseName(Top, "", First.Column);
     auto It = Top.Captures.find(First.Text.str());
@@ -400,7 +401,7 @@ private:
   }
 
   /// An attribute, `input(N).P`, `output(N).P`, `num_inputs`,
-  /// `num_outputs` or `macs` of the operator whose scope is \p S.
+  /// `num_outputs`, `macs` or `op` of the operator whose scope is \p S.
   ExprPtr parseName(const Scope &S, std::string Capture, unsigned Column) {
     const Token &Name = take();
     Reference R;
@@ -411,6 +412,10 @@ private:
     if (Name.isIdent("num_inputs") || Name.isIdent("num_outputs")) {
       R.K = Name.isIdent("num_inputs") ? Reference::Kind::NumInputs
                                        : Reference::Kind::NumOutputs;
+      return std::make_unique<RefExpr>(std::move(R), Column);
+    }
+    if (Name.isIdent("op")) {
+      R.K = Reference::Kind::OpType;
       return std::make_unique<RefExpr>(std::move(R), Column);
     }
     if (Name.isIdent("macs")) {

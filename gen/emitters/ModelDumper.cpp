@@ -68,14 +68,22 @@ void dumpModel(const TargetModel &M, raw_ostream &OS) {
     if (Q.Check)
       OS << "  " << constraintText(*Q.Check) << "\n";
   }
+  for (const auto &Set : M.OpSets) {
+    OS << formatv("opset {0} ({1}):", Set->name(), Set->Decl.Key);
+    for (size_t I = 0; I < Set->Members.size(); ++I)
+      OS << " " << Set->Members[I]->name()
+         << (Set->Results.empty() ? "" : "->" + Set->Results[I]->name());
+    OS << "\n";
+  }
   for (const PatternDef &P : M.Patterns) {
-    OS << formatv("pattern {0} from {1} benefit {2} -> {3}(", P.Name,
-                  M.versionLabel(P.Since), P.Benefit, P.Result->name());
+    OS << formatv("pattern {0} from {1} benefit {2} -> {3}{4}(", P.Name,
+                  M.versionLabel(P.Since), P.Benefit, P.resultName(),
+                  P.Result ? "" : ":node" + std::to_string(P.ResultNode));
     for (int A : P.ResultArgs)
       OS << "$" << P.Values[A] << (A == P.ResultArgs.back() ? "" : ",");
     OS << ")\n";
     for (unsigned N = 0; N < P.Nodes.size(); ++N) {
-      OS << formatv("  node {0} {1}:{2}", N, P.Nodes[N].Op->name(),
+      OS << formatv("  node {0} {1}:{2}", N, P.Nodes[N].name(),
                     P.Nodes[N].Capture);
       for (const PatternNodeDef::Arg &A : P.Nodes[N].Args)
         OS << (A.Node >= 0    ? formatv(" node{0}", A.Node).str()

@@ -4,12 +4,16 @@
 // matcher runs (target/Pattern.h): per pattern its node and operand arrays,
 // its value-capture names, the check that evaluates its constraints on a
 // structural match, and a typed capture struct naming what a match bound.
-// Patterns appear in the model's order: by descending benefit, then name.
+// Operator sets the patterns use are data: one row of sorted member names
+// (and of results, when the set has them) per set, which the library's
+// PatternOpSet::find searches. Patterns appear in the model's order: by
+// descending benefit, then name.
 //
 //===----------------------------------------------------------------------===//
 #include "emitters/EmitterSupport.h"
 #include "emitters/Emitters.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -64,6 +68,8 @@ namespace {0} {{
     for (const ConstraintDef *C : Names.unique())
       if (isPatternConstraint(*C))
         emitCheckFunction(OS, Names(*C), *C, constraint::CheckKind::Pattern);
+    for (const OpSetDef *Set : usedSets())
+      emitSet(OS, *Set);
     for (const PatternDef &P : M.Patterns)
       emitTables(OS, P);
     if (M.Patterns.empty()) {
@@ -105,10 +111,58 @@ private:
     return false;
   }
 
+  /// The operator sets some pattern matches or names in its result, in
+  /// declaration order.
+  std::vector<const OpSetDef *> usedSets() const {
+    std::vector<const OpSetDef *> Used;
+    for (const auto &Set : M.OpSets)
+      if (any_of(M.Patterns, [&](const PatternDef &P) {
+            return P.ResultSet == Set.get() ||
+                   any_of(P.Nodes, [&](const PatternNodeDef &N) {
+                     return N.Set == Set.get();
+                   });
+          }))
+        Used.push_back(Set.get());
+    return Used;
+  }
+
+  static std::string setName(const OpSetDef &Set) {
+    return "OpSet_" + identifier(Set.Decl.Key);
+  }
+
+  /// The set's member names sorted (the order PatternOpSet::find searches),
+  /// with their results in the same order.
+  void emitSet(raw_ostream &OS, const OpSetDef &Set) {
+    std::vector<size_t> Order(Set.Members.size());
+    for (size_t I = 0; I < Order.size(); ++I)
+      Order[I] = I;
+    llvm::sort(Order, [&](size_t A, size_t B) {
+      return Set.Members[A]->name() < Set.Members[B]->name();
+    });
+    std::string Members, Results;
+    for (size_t I : Order) {
+      Members += cppString(Set.Members[I]->name()) + ", ";
+      if (!Set.Results.empty())
+        Results += cppString(Set.Results[I]->name()) + ", ";
+    }
+    std::string Id = setName(Set);
+    OS << formatv("// Op set {0} ({1})\n"
+                  "const char *const {2}_members[] = {{{3}};\n",
+                  Set.name(), Set.Decl.Key, Id,
+                  StringRef(Members).drop_back(2));
+    if (!Set.Results.empty())
+      OS << formatv("const char *const {0}_results[] = {{{1}};\n", Id,
+                    StringRef(Results).drop_back(2));
+    OS << formatv("const accelgen::target::PatternOpSet {0} = {{{1}, {2}, "
+                  "{0}_members, {3}};\n\n",
+                  Id, cppString(Set.name()), Set.Members.size(),
+                  Set.Results.empty() ? "nullptr" : Id + "_results");
+  }
+
   /// The pattern as written: "(RELU:$act (CONV_2D:$conv $x, $w, $b))".
   std::string source(const PatternDef &P, unsigned Node) const {
     const PatternNodeDef &N = P.Nodes[Node];
-    std::string S = "(" + N.Op->name();
+    std::string S = "(" + N.name();
     if (!N.Capture.empty())
       S += ":$" + N.Capture;
     for (unsigned I = 0; I < N.Args.size(); ++I) {
@@ -125,7 +179,9 @@ private:
   }
 
   std::string result(const PatternDef &P) const {
-    std::string S = "(" + P.Result->name();
+    std::string S = "(" + P.resultName();
+    if (!P.Result)
+      S += ":$" + P.Nodes[P.ResultNode].Capture;
     for (unsigned I = 0; I < P.ResultArgs.size(); ++I)
       S += (I ? ", $" : " $") + P.Values[P.ResultArgs[I]];
     return S + ")";
@@ -153,7 +209,7 @@ private:
     OS << formatv("struct {0} {{\n", structName(P));
     for (unsigned I = 0; I < P.Nodes.size(); ++I)
       OS << formatv("  int32_t {0}; ///< {1}\n", nodeMember(P, I),
-                    P.Nodes[I].Op->name());
+                    P.Nodes[I].name());
     for (const std::string &V : P.Values)
       OS << formatv("  int32_t {0}; ///< ${1}\n", identifier(V), V);
     OS << formatv(R"(
@@ -197,7 +253,9 @@ private:
                   Id);
     for (unsigned I = 0; I < P.Nodes.size(); ++I) {
       const PatternNodeDef &N = P.Nodes[I];
-      OS << formatv("    {{{0}, {1}, {2}, {3}},\n", cppString(N.Op->name()),
+      OS << formatv("    {{{0}, {1}, {2}, {3}, {4}},\n",
+                    N.Set ? "nullptr" : cppString(N.Op->name()),
+                    N.Set ? "&" + setName(*N.Set) : "nullptr",
                     cppString(N.Capture), N.Args.size(),
                     N.Args.empty() ? std::string("nullptr")
                                    : formatv("{0}_n{1}", Id, I).str());
@@ -250,14 +308,17 @@ private:
     OS << formatv("    {{{0}, {1}, {2},\n"
                   "     {3}, {4}_nodes,\n"
                   "     {5}, {6},\n"
-                  "     {7}, {8}, {9},\n"
+                  "     {7}, {11}, {12}, {8}, {9},\n"
                   "     {10}},\n",
                   cppString(P.Name), P.Benefit, P.Since, P.Nodes.size(), Id,
                   P.Values.size(),
                   P.Values.empty() ? "nullptr" : Id + "_values",
-                  cppString(P.Result->name()), P.ResultArgs.size(),
+                  P.Result ? cppString(P.Result->name()) : "nullptr",
+                  P.ResultArgs.size(),
                   P.ResultArgs.empty() ? "nullptr" : Id + "_result",
-                  P.Constraints.empty() ? "nullptr" : Id + "_check");
+                  P.Constraints.empty() ? "nullptr" : Id + "_check",
+                  P.ResultSet ? "&" + setName(*P.ResultSet) : "nullptr",
+                  P.ResultNode);
   }
 };
 

@@ -2,7 +2,8 @@
 //
 // Documents, per operator: the versions it is legal at with their data types
 // and weight schemes, every constraint in words with the versions it applies
-// to, and the mappings and quantization rules; then the fusion patterns, and
+// to, and the mappings and quantization rules; then the operator sets and
+// fusion patterns, and
 // the estimated cycles of each operator with the versions each estimate
 // holds for.
 //
@@ -53,6 +54,7 @@ public:
                   join(Labels));
     for (const OpLegality &L : M.Legality)
       emitOp(OS, L);
+    emitOpSets(OS);
     emitPatterns(OS);
     emitCosts(OS);
   }
@@ -135,12 +137,36 @@ private:
     for (const PatternDef &P : M.Patterns) {
       std::vector<std::string> Ops, Conds;
       for (auto It = P.Nodes.rbegin(); It != P.Nodes.rend(); ++It)
-        Ops.push_back(It->Op->name());
+        Ops.push_back(It->name());
       for (const ConstraintDef *C : P.Constraints)
         Conds.push_back(describeConstraint(*C));
       OS << formatv("| `{0}` | {1} | {2} | `{3}` | {4} | {5} |\n", P.Name,
                     versionsFrom(M, P.Since), join(Ops, " -> "),
-                    P.Result->name(), escape(join(Conds, "; ")), P.Benefit);
+                    P.resultLabel(), escape(join(Conds, "; ")), P.Benefit);
+    }
+    OS << "\n";
+  }
+
+  /// The operator sets, each with its members and what each becomes in a
+  /// result naming the set.
+  void emitOpSets(raw_ostream &OS) {
+    if (M.OpSets.empty())
+      return;
+    OS << "## Operator sets\n\nA pattern node naming a set matches any of "
+          "its members. A result naming a set and a capture becomes what the "
+          "set lists for the member that capture matched.\n\n"
+          "| set | members | becomes |\n|---|---|---|\n";
+    for (const auto &Set : M.OpSets) {
+      std::vector<std::string> Members, Results;
+      for (size_t I = 0; I < Set->Members.size(); ++I) {
+        Members.push_back(Set->Members[I]->name());
+        if (!Set->Results.empty())
+          Results.push_back(Set->Members[I]->name() + " -> " +
+                            Set->Results[I]->name());
+      }
+      OS << formatv("| `{0}` | {1} | {2} |\n", Set->name(),
+                    join(Members, ", "),
+                    Results.empty() ? "-" : join(Results, ", "));
     }
     OS << "\n";
   }

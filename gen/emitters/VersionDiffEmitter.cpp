@@ -47,7 +47,7 @@ public:
       for (const PatternDef &P : M.Patterns)
         if (P.Since == V)
           Lines.push_back(formatv("fusion pattern `{0}` ({1}) applies",
-                                  P.Name, P.Result->name()));
+                                  P.Name, P.resultLabel()));
       diffCosts(V, Lines);
       if (Lines.empty())
         OS << "No change.\n\n";

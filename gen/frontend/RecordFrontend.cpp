@@ -170,8 +170,10 @@ int readPatternNode(const DagInit &Dag, PatternDecl &P, Diagnostics &Diags,
   int Index = static_cast<int>(P.Nodes.size());
   P.Nodes.emplace_back();
   auto *OpDef = dyn_cast<DefInit>(Dag.getOperator());
-  if (!OpDef || !OpDef->getDef()->isSubClassOf("Op")) {
-    Diags.error(At, llvm::formatv("pattern '{0}': '{1}' is not an operator",
+  if (!OpDef || !(OpDef->getDef()->isSubClassOf("Op") ||
+                  OpDef->getDef()->isSubClassOf("OpSet"))) {
+    Diags.error(At, llvm::formatv("pattern '{0}': '{1}' is not an operator "
+                                  "or an op set",
                                   P.Name, Dag.getOperator()->getAsString()));
     return Index;
   }
@@ -302,6 +304,17 @@ bool readTargetRecords(const RecordKeeper &Records, TargetDecl &Out,
     Q.ZeroPoint = R->getValueAsInt("ZeroPoint");
     Out.QuantRules.push_back(std::move(Q));
   }
+  for (Record *R : inOrder(Records, "OpSet")) {
+    OpSetDecl S;
+    S.Key = opKey(*R);
+    S.Name = R->getValueAsString("Name").str();
+    for (Record *Op : R->getValueAsListOfDefs("Members"))
+      S.Members.push_back(opKey(*Op));
+    for (Record *Op : R->getValueAsListOfDefs("Results"))
+      S.Results.push_back(opKey(*Op));
+    S.At = recordLoc(*R);
+    Out.OpSets.push_back(std::move(S));
+  }
   for (Record *R : inOrder(Records, "Pattern")) {
     PatternDecl P;
     P.Name = R->isAnonymous() ? "" : R->getName().str();
@@ -314,9 +327,7 @@ bool readTargetRecords(const RecordKeeper &Records, TargetDecl &Out,
     if (auto *ResOp = dyn_cast<DefInit>(Result->getOperator()))
       P.ResultOp = opKey(*ResOp->getDef());
     if (Result->getName())
-      Diags.error(P.At, llvm::formatv("pattern '{0}': the result operator "
-                                      "cannot be captured",
-                                      P.Name));
+      P.ResultCapture = Result->getNameStr().str();
     for (unsigned I = 0; I < Result->getNumArgs(); ++I) {
       if (!isa<UnsetInit>(Result->getArg(I)) || !Result->getArgName(I))
         Diags.error(P.At, llvm::formatv("pattern '{0}': operand {1} of the "

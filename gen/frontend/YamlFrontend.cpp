@@ -141,15 +141,9 @@ private:
     if (Op.empty())
       return failNode("expected an operator name after '('");
     Nodes[Index].Op = Op;
-    skipSpace();
-    size_t CapturePos = Pos;
     std::string Capture;
     if (!optionalCapture(Capture))
       return -1;
-    if (IsResult && !Capture.empty()) {
-      Pos = CapturePos;
-      return failNode("the result operator cannot be captured");
-    }
     Nodes[Index].Capture = Capture;
     if (!consume(')')) {
       do {
@@ -194,11 +188,11 @@ struct KeySpec {
   Presence P;
 };
 
-const KeySpec TopKeys[] = {{"target", Required},      {"ops", Optional},
-                           {"constraints", Optional}, {"legal", Optional},
-                           {"removed", Optional},     {"mappings", Optional},
-                           {"quant_rules", Optional}, {"patterns", Optional},
-                           {"kernels", Optional},     {"costs", Optional}};
+const KeySpec TopKeys[] = {
+    {"target", Required},      {"ops", Optional},     {"constraints", Optional},
+    {"legal", Optional},       {"removed", Optional}, {"mappings", Optional},
+    {"quant_rules", Optional}, {"op_sets", Optional}, {"patterns", Optional},
+    {"kernels", Optional},     {"costs", Optional}};
 const KeySpec TargetKeys[] = {{"name", Required},
                               {"versions", Required},
                               {"description", Optional},
@@ -225,6 +219,8 @@ const KeySpec QuantRuleKeys[] = {
     {"op", Required},    {"relation", Required},  {"on_fail", Optional},
     {"since", Optional}, {"until", Optional},     {"check", Optional},
     {"scale", Optional}, {"zero_point", Optional}};
+const KeySpec OpSetKeys[] = {
+    {"name", Required}, {"members", Required}, {"results", Optional}};
 const KeySpec PatternKeys[] = {
     {"name", Required},  {"source", Required},      {"result", Required},
     {"since", Optional}, {"constraints", Optional}, {"benefit", Optional}};
@@ -345,6 +341,7 @@ private:
   void readLegals(const Entries &Top, TargetDecl &Out);
   void readMappings(const Entries &Top, TargetDecl &Out);
   void readQuantRules(const Entries &Top, TargetDecl &Out);
+  void readOpSets(const Entries &Top, TargetDecl &Out);
   void readPatterns(const Entries &Top, TargetDecl &Out);
   void readKernels(const Entries &Top, TargetDecl &Out);
   void readCosts(const Entries &Top, TargetDecl &Out);
@@ -571,6 +568,7 @@ void Reader::readDocument(const YAML::Node &Root, TargetDecl &Out) {
   readLegals(*Top, Out);
   readMappings(*Top, Out);
   readQuantRules(*Top, Out);
+  readOpSets(*Top, Out);
   readPatterns(*Top, Out);
   readKernels(*Top, Out);
   readCosts(*Top, Out);
@@ -753,6 +751,28 @@ void Reader::readQuantRules(const Entries &Top, TargetDecl &Out) {
   });
 }
 
+void Reader::readOpSets(const Entries &Top, TargetDecl &Out) {
+  if (!Top.has("op_sets") || Top.value("op_sets").IsNull())
+    return;
+  if (!isKind(Top, "op_sets", Top.value("op_sets").IsMap(), "a mapping"))
+    return;
+  for (auto &[Key, Value] : pairsOf(Top.value("op_sets"), "'op_sets'")) {
+    unsigned Before = Diags.errorCount();
+    std::string What = formatv("op set '{0}'", Key.Scalar());
+    std::optional<Entries> E = entries(Value, What, OpSetKeys);
+    if (!E)
+      continue;
+    OpSetDecl S;
+    S.Key = Key.Scalar();
+    S.At = loc(Key);
+    text(*E, "name", S.Name);
+    texts(*E, "members", S.Members);
+    texts(*E, "results", S.Results);
+    if (Diags.errorCount() == Before)
+      Out.OpSets.push_back(std::move(S));
+  }
+}
+
 void Reader::readPatterns(const Entries &Top, TargetDecl &Out) {
   forEachItem(Top, "patterns", [&](const YAML::Node &N) {
     unsigned Before = Diags.errorCount();
@@ -767,6 +787,7 @@ void Reader::readPatterns(const Entries &Top, TargetDecl &Out) {
     std::vector<PatternNodeDecl> Result;
     if (patternDag(*E, "result", P.Name, Result)) {
       P.ResultOp = Result.front().Op;
+      P.ResultCapture = Result.front().Capture;
       for (const PatternArgDecl &A : Result.front().Args)
         P.ResultArgs.push_back(A.Capture);
     }

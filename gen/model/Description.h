@@ -94,6 +94,17 @@ struct QuantRuleDecl {
   Loc At;
 };
 
+/// A named set of operators one pattern node can match (`OpSet`).
+struct OpSetDecl {
+  std::string Key;  ///< The name patterns refer to it by (`Act1`).
+  std::string Name; ///< Its name in docs and generated tables (`ACT1`).
+  std::vector<std::string> Members; ///< Operator keys.
+  /// Per member, the key of the operator it becomes in a pattern result
+  /// naming the set; empty when the set has no results.
+  std::vector<std::string> Results;
+  Loc At;
+};
+
 /// An operand of a pattern node: a nested node or a named value (`$x`).
 struct PatternArgDecl {
   int Node = -1;       ///< Index into PatternDecl::Nodes, or -1.
@@ -101,7 +112,7 @@ struct PatternArgDecl {
 };
 
 struct PatternNodeDecl {
-  std::string Op;
+  std::string Op; ///< The key of an operator or of an operator set.
   std::string Capture; ///< Name of the matched operator (`conv`), optional.
   std::vector<PatternArgDecl> Args;
 };
@@ -111,7 +122,11 @@ struct PatternDecl {
   std::string Since;
   /// Source nodes; Nodes[0] is the root (the last operator of the chain).
   std::vector<PatternNodeDecl> Nodes;
+  /// The key of the result operator, or of an operator set with results.
   std::string ResultOp;
+  /// When ResultOp names a set: the capture of the source node whose matched
+  /// member picks the result (`(Conv:$conv $x, $w, $b)`).
+  std::string ResultCapture;
   std::vector<std::string> ResultArgs; ///< Value capture names.
   std::vector<ConstraintDecl> Constraints;
   int64_t Benefit = 1;
@@ -160,6 +175,7 @@ struct TargetDecl {
   std::vector<LegalDecl> Legals;
   std::vector<MappingDecl> Mappings;
   std::vector<QuantRuleDecl> QuantRules;
+  std::vector<OpSetDecl> OpSets;
   std::vector<PatternDecl> Patterns;
   std::vector<KernelDecl> Kernels;
   std::vector<CostDecl> Costs;

@@ -31,6 +31,21 @@ constraint::Scope OpDef::scope() const {
   return S;
 }
 
+constraint::Scope OpSetDef::scope() const {
+  constraint::Scope S = Members.front()->scope();
+  for (const OpDef *Op : llvm::drop_begin(Members)) {
+    constraint::Scope Other = Op->scope();
+    llvm::erase_if(S.Attrs, [&](const constraint::AttrInfo &A) {
+      return llvm::none_of(Other.Attrs, [&](const constraint::AttrInfo &B) {
+        return A.Name == B.Name && A.K == B.K;
+      });
+    });
+    S.NumOperands = std::min(S.NumOperands, Other.NumOperands);
+    S.NumResults = std::min(S.NumResults, Other.NumResults);
+  }
+  return S;
+}
+
 std::string ConstraintDef::cppName() const {
   std::string S;
   for (char C : Decl.Id)
@@ -64,6 +79,16 @@ const OpDef *TargetModel::findOp(const std::string &KeyOrName) const {
   for (const auto &Op : Ops)
     if (Op->Decl.Name == KeyOrName)
       return Op.get();
+  return nullptr;
+}
+
+const OpSetDef *TargetModel::findOpSet(const std::string &KeyOrName) const {
+  for (const auto &Set : OpSets)
+    if (Set->Decl.Key == KeyOrName)
+      return Set.get();
+  for (const auto &Set : OpSets)
+    if (Set->Decl.Name == KeyOrName)
+      return Set.get();
   return nullptr;
 }
 
@@ -114,6 +139,7 @@ public:
                                       D.Name, D.SwitchCycles));
     buildVersions();
     buildOps();
+    buildOpSets();
     buildLegality();
     buildMappings();
     buildQuantRules();
@@ -210,6 +236,100 @@ private:
       auto Op = std::make_unique<OpDef>();
       Op->Decl = O;
       M->Ops.push_back(std::move(Op));
+    }
+  }
+
+  /// Operand \p I of \p Op as a set compares it: "name" or "name?".
+  static std::string operandText(const OpDef &Op, size_t I) {
+    const OperandDecl &O = Op.Decl.Operands[I];
+    return O.Name + (O.Optional ? "?" : "");
+  }
+
+  /// The operands of \p Op as a set compares them: "(input, filter, bias?)"
+  /// with "..." when more may follow.
+  static std::string operandList(const OpDef &Op) {
+    std::string S;
+    for (size_t I = 0; I < Op.Decl.Operands.size(); ++I)
+      S += (I ? ", " : "") + operandText(Op, I);
+    if (Op.Decl.Variadic)
+      S += Op.Decl.Operands.empty() ? "..." : ", ...";
+    return "(" + S + ")";
+  }
+
+  void buildOpSets() {
+    std::set<std::string> Keys, Names;
+    for (const OpSetDecl &Decl : D.OpSets) {
+      if (M->findOp(Decl.Key) || !Keys.insert(Decl.Key).second) {
+        Diags.error(Decl.At,
+                    llvm::formatv("op set '{0}': the name is already "
+                                  "taken by {1}",
+                                  Decl.Key,
+                                  M->findOp(Decl.Key) ? "an operator"
+                                                      : "another op set"));
+        continue;
+      }
+      if (!Names.insert(Decl.Name).second || M->findOp(Decl.Name)) {
+        Diags.error(Decl.At, llvm::formatv("op set '{0}': the name '{1}' is "
+                                           "already taken",
+                                           Decl.Key, Decl.Name));
+        continue;
+      }
+      auto Set = std::make_unique<OpSetDef>();
+      Set->Decl = Decl;
+      bool Ok = true;
+      if (Decl.Members.empty()) {
+        Diags.error(Decl.At,
+                    llvm::formatv("op set '{0}' has no members", Decl.Key));
+        Ok = false;
+      }
+      for (const std::string &Key : Decl.Members) {
+        const OpDef *Op = M->findOp(Key);
+        if (!Op) {
+          Diags.error(Decl.At, llvm::formatv("op set '{0}': '{1}' is not an "
+                                             "operator",
+                                             Decl.Key, Key));
+          Ok = false;
+          continue;
+        }
+        if (llvm::is_contained(Set->Members, Op)) {
+          Diags.error(Decl.At, llvm::formatv("op set '{0}' lists '{1}' twice",
+                                             Decl.Key, Key));
+          Ok = false;
+          continue;
+        }
+        if (!Set->Members.empty() &&
+            operandList(*Op) != operandList(*Set->Members.front())) {
+          Diags.error(Decl.At,
+                      llvm::formatv("op set '{0}': the members must declare "
+                                    "the same operands, but '{1}' takes {2} "
+                                    "and '{3}' takes {4}",
+                                    Decl.Key, Set->Members.front()->Decl.Key,
+                                    operandList(*Set->Members.front()), Key,
+                                    operandList(*Op)));
+          Ok = false;
+        }
+        Set->Members.push_back(Op);
+      }
+      if (!Decl.Results.empty() && Decl.Results.size() != Decl.Members.size()) {
+        Diags.error(Decl.At, llvm::formatv("op set '{0}' names a result for "
+                                           "{1} of its {2} members: give one "
+                                           "per member, or none",
+                                           Decl.Key, Decl.Results.size(),
+                                           Decl.Members.size()));
+        Ok = false;
+      }
+      for (const std::string &Key : Decl.Results) {
+        const OpDef *Op = M->findOp(Key);
+        if (!Op) {
+          Diags.error(Decl.At, llvm::formatv("op set '{0}': result '{1}' is "
+                                             "not an operator",
+                                             Decl.Key, Key));
+          Ok = false;
+        }
+        Set->Results.push_back(Op);
+      }
+      if (Ok)
+        M->OpSets.push_back(std::move(Set));
     }
   }
 
@@ -514,27 +634,30 @@ private:
       std::map<std::string, constraint::Scope> Captures;
       for (const PatternNodeDecl &N : P.Nodes) {
         PatternNodeDef Node;
-        Node.Op = op(N.Op, P.At);
+        Node.Set = M->findOpSet(N.Op);
+        Node.Op = Node.Set ? nullptr : op(N.Op, P.At);
         Node.Capture = N.Capture;
-        if (!Node.Op) {
+        if (!Node.Op && !Node.Set) {
           Ok = false;
           continue;
         }
+        // Members of a set declare the same operands: the first stands for
+        // all of them.
+        const OpDef &Shape = Node.Set ? *Node.Set->Members.front() : *Node.Op;
         if (!N.Capture.empty()) {
           if (Captures.count(N.Capture) ||
               llvm::is_contained(Def.Values, N.Capture))
             Diags.error(P.At, llvm::formatv("pattern '{0}': capture '{1}' is "
                                             "bound twice",
                                             P.Name, N.Capture));
-          Captures[N.Capture] = Node.Op->scope();
+          Captures[N.Capture] = Node.Set ? Node.Set->scope() : Node.Op->scope();
         }
-        if (!Node.Op->Decl.Variadic &&
-            N.Args.size() > Node.Op->Decl.Operands.size())
-          Diags.error(P.At,
-                      llvm::formatv("pattern '{0}': '{1}' takes {2} "
-                                    "operands, the pattern gives {3}",
-                                    P.Name, N.Op, Node.Op->Decl.Operands.size(),
-                                    N.Args.size()));
+        if (!Shape.Decl.Variadic && N.Args.size() > Shape.Decl.Operands.size())
+          Diags.error(P.At, llvm::formatv("pattern '{0}': '{1}' takes {2} "
+                                          "operands, the pattern gives {3}",
+                                          P.Name, N.Op,
+                                          Shape.Decl.Operands.size(),
+                                          N.Args.size()));
         for (const PatternArgDecl &A : N.Args) {
           PatternNodeDef::Arg Arg;
           Arg.Node = A.Node;
@@ -552,8 +675,7 @@ private:
         }
         Def.Nodes.push_back(std::move(Node));
       }
-      Def.Result = op(P.ResultOp, P.At);
-      if (!Ok || !Def.Result)
+      if (!resultOperator(P, Def) || !Ok)
         continue;
       for (const std::string &V : P.ResultArgs) {
         auto It = llvm::find(Def.Values, V);
@@ -579,6 +701,60 @@ private:
                          return A.Benefit > B.Benefit;
                        return A.Name < B.Name;
                      });
+  }
+
+  /// Resolves the result operator of \p P: an operator, or a set and the
+  /// source node whose matched member picks the set's result.
+  bool resultOperator(const PatternDecl &P, PatternDef &Def) {
+    const OpSetDef *Set = M->findOpSet(P.ResultOp);
+    if (!Set) {
+      if (!P.ResultCapture.empty()) {
+        Diags.error(P.At, llvm::formatv("pattern '{0}': the result operator "
+                                        "cannot be captured",
+                                        P.Name));
+        return false;
+      }
+      Def.Result = op(P.ResultOp, P.At);
+      return Def.Result != nullptr;
+    }
+    if (Set->Results.empty()) {
+      Diags.error(P.At, llvm::formatv("pattern '{0}': the result names op set "
+                                      "'{1}', which lists no results",
+                                      P.Name, P.ResultOp));
+      return false;
+    }
+    if (P.ResultCapture.empty()) {
+      Diags.error(P.At, llvm::formatv("pattern '{0}': the result names op set "
+                                      "'{1}' without a capture: write "
+                                      "({1}:$name ...) with the source node "
+                                      "whose member picks the result",
+                                      P.Name, P.ResultOp));
+      return false;
+    }
+    auto Node = llvm::find_if(Def.Nodes, [&](const PatternNodeDef &N) {
+      return N.Capture == P.ResultCapture;
+    });
+    if (Node == Def.Nodes.end()) {
+      Diags.error(P.At, llvm::formatv("pattern '{0}': the result's capture "
+                                      "'${1}' names no operator of the source",
+                                      P.Name, P.ResultCapture));
+      return false;
+    }
+    // Whatever the node matches must be a member, so that it has a result.
+    std::vector<const OpDef *> Matched =
+        Node->Set ? Node->Set->Members : std::vector<const OpDef *>{Node->Op};
+    for (const OpDef *Op : Matched)
+      if (!llvm::is_contained(Set->Members, Op)) {
+        Diags.error(P.At, llvm::formatv("pattern '{0}': '${1}' may match "
+                                        "'{2}', which op set '{3}' does not "
+                                        "list, so the result is unknown",
+                                        P.Name, P.ResultCapture, Op->Decl.Key,
+                                        P.ResultOp));
+        return false;
+      }
+    Def.ResultSet = Set;
+    Def.ResultNode = static_cast<int>(Node - Def.Nodes.begin());
+    return true;
   }
 
   void buildKernels() {

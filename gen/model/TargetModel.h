@@ -87,8 +87,27 @@ struct QuantRuleDef {
   int64_t ZeroPoint = 0;
 };
 
+/// A named set of operators one pattern node can match. Its members declare
+/// the same operands (count, names, optionality), so a pattern's operands
+/// mean the same whichever member matches.
+struct OpSetDef {
+  OpSetDecl Decl;
+  std::vector<const OpDef *> Members; ///< In declaration order.
+  /// Per member, the operator it becomes in a result naming the set; empty
+  /// when the set has no results.
+  std::vector<const OpDef *> Results;
+  const std::string &name() const { return Decl.Name; }
+  /// The scope of a capture of the set: the members' common operands and
+  /// results, and the attributes every member has with the same kind.
+  constraint::Scope scope() const;
+};
+
+/// A source node: one operator, or any member of an operator set.
 struct PatternNodeDef {
-  const OpDef *Op = nullptr;
+  const OpDef *Op = nullptr;     ///< Null when the node matches a set.
+  const OpSetDef *Set = nullptr; ///< Null when the node matches one operator.
+  /// The operator or set name ("CONV_2D", "ACT1").
+  const std::string &name() const { return Set ? Set->name() : Op->name(); }
   std::string Capture;
   /// Operands: a node index, or a value-capture index (see PatternDef).
   struct Arg {
@@ -103,8 +122,22 @@ struct PatternDef {
   unsigned Since = 0;
   std::vector<PatternNodeDef> Nodes; ///< Nodes[0] is the root.
   std::vector<std::string> Values;   ///< Value capture names, first-use order.
+  /// The result operator; null when the result names an operator set.
   const OpDef *Result = nullptr;
+  /// A result naming a set: the set, and the node whose matched operator
+  /// (always a member of the set) picks the set's result; -1 otherwise.
+  const OpSetDef *ResultSet = nullptr;
+  int ResultNode = -1;
   std::vector<int> ResultArgs; ///< Indices into Values.
+  /// The result operator's name, or the set's ("CONV"), as written.
+  const std::string &resultName() const {
+    return Result ? Result->name() : ResultSet->name();
+  }
+  /// The result for docs: the operator's name, or "CONV of $conv".
+  std::string resultLabel() const {
+    return Result ? Result->name()
+                  : ResultSet->name() + " of $" + Nodes[ResultNode].Capture;
+  }
   std::vector<const ConstraintDef *> Constraints;
   int64_t Benefit = 1;
 };
@@ -148,6 +181,8 @@ struct TargetModel {
   std::vector<OpLegality> Legality;
   std::vector<MappingDef> Mappings;
   std::vector<QuantRuleDef> QuantRules;
+  /// Operator sets, in declaration order.
+  std::vector<std::unique_ptr<OpSetDef>> OpSets;
   std::vector<PatternDef> Patterns; ///< By descending benefit, then name.
   std::vector<KernelDef> Kernels;
   /// Operators with any cost, in declaration order of their first cost.
@@ -156,6 +191,7 @@ struct TargetModel {
   int64_t SwitchCycles = 0;
 
   const OpDef *findOp(const std::string &KeyOrName) const;
+  const OpSetDef *findOpSet(const std::string &KeyOrName) const;
   /// "demo1.0": the target name followed by a version name.
   std::string versionLabel(unsigned V) const { return Name + Versions[V].Name; }
 };

@@ -78,6 +78,9 @@ bool attrBool(const ir::Operator &Op, llvm::StringRef Name);
 /// String attribute \p Name of \p Op, "" when missing.
 std::string attrString(const ir::Operator &Op, llvm::StringRef Name);
 
+/// The type of \p Op ("CONV_2D"): `op` in the constraint language.
+inline std::string opType(const ir::Operator &Op) { return Op.Type; }
+
 /// The number of operand slots of \p Op, omitted optional ones included.
 inline int64_t numInputs(const ir::Operator &Op) {
   return static_cast<int64_t>(Op.Inputs.size());

@@ -91,7 +91,7 @@ private:
     if (llvm::is_contained(M.Nodes, Op))
       return false;
     const ir::Operator &O = G.Operators[Op];
-    if (O.Type != P.Nodes[N].Op || (Excluded && Excluded(Op)))
+    if (!P.Nodes[N].matches(O.Type) || (Excluded && Excluded(Op)))
       return false;
     M.Nodes[N] = Op;
     Worklist.push_back(N);
@@ -163,7 +163,7 @@ ir::Operator fusedOperator(const ir::Graph &G, const FoundMatch &F) {
   const PatternMatch &M = F.Match;
   const ir::Operator &Root = G.Operators[M.Nodes[0]];
   ir::Operator Op;
-  Op.Type = P.ResultOp;
+  Op.Type = P.resultOp(G, M).str();
   Op.Version = Root.Version;
   for (uint16_t I = 0; I < P.NumResultOperands; ++I) {
     int16_t V = P.ResultOperands[I];
@@ -220,7 +220,7 @@ findMatches(const ir::Graph &G, llvm::ArrayRef<PatternDesc> Patterns,
     if (P.SinceVersion > Version || P.NumNodes == 0)
       continue;
     for (size_t Root = 0; Root < G.Operators.size(); ++Root) {
-      if (G.Operators[Root].Type != P.Nodes[0].Op || Excluded(Root))
+      if (!P.Nodes[0].matches(G.Operators[Root].Type) || Excluded(Root))
         continue;
       PatternMatch M;
       std::vector<std::string> Why;

@@ -8,8 +8,8 @@
 // must be a tensor that the operator matched for that node writes. A pattern
 // node may be referenced more than once (a dag); all references must reach
 // the same operator, and no operator matches two nodes. An operator matches a
-// node when its type is the node's and it has no operand beyond the node's
-// except omitted ones. A value capture binds the tensor at its operand (-1
+// node when its type is the node's, or a member of the node's operator set,
+// and it has no operand beyond the node's except omitted ones. A value capture binds the tensor at its operand (-1
 // for an omitted one); an index used at two operands must bind the same
 // tensor both times. Every result of a non-root node must stay inside the
 // match: it is not a graph output, its readers are matched operators reading
@@ -74,9 +74,10 @@ findMatches(const ir::Graph &G, llvm::ArrayRef<PatternDesc> Patterns,
             llvm::function_ref<bool(size_t OpIndex)> CanFuse = nullptr);
 
 /// Replaces each match (disjoint, as findMatches returns them) by one
-/// operator at its root's position: type ResultOp, inputs the captured
-/// tensors in ResultOperands order (-1 for an omitted one), outputs the
-/// root's. Its attributes merge those of the matched operators in execution
+/// operator at its root's position: type PatternDesc::resultOp (ResultOp, or
+/// what ResultSet lists for the operator node ResultNode matched), inputs
+/// the captured tensors in ResultOperands order (-1 for an omitted one),
+/// outputs the root's. Its attributes merge those of the matched operators in execution
 /// order, later ones overriding earlier ones (so the root's win), plus
 /// FusedOpsAttr. The other matched operators are erased; their results remain
 /// as tensors nothing reads. Operator order stays topological.

@@ -3,9 +3,9 @@
 // "demo" is not real hardware. It exists to exercise the description
 // language end to end: three versions with inheritance and overrides, typed
 // constraints with hints, a C++ escape hatch, attribute mappings, every kind
-// of quantization rule, fusion patterns with captures, a kernel list and cost
-// estimates. The same description is written in demo.yaml; both must
-// generate identical files.
+// of quantization rule, fusion patterns with captures and an operator set,
+// a kernel list and cost estimates. The same description is written in
+// demo.yaml; both must generate identical files.
 //
 //===----------------------------------------------------------------------===//
 
@@ -140,10 +140,14 @@ def : QuantRule<FullyConnected, Demo, QuantCheck, InsertRequantizeAfter> {
       "input scale x weight scale must be below the output scale">;
 }
 
-// Fusion: convolution followed by RELU, and convolution + ADD (2.0 on).
+// Fusion: a plain or depthwise convolution followed by RELU becomes the
+// demo layer of that convolution; convolution + ADD (2.0 on).
+/// The convolutions a RELU fuses into, and the layer each becomes.
+def ReluFusable : OpSet<"RELU_FUSABLE", [Conv2D, DepthwiseConv2D],
+                        [DemoConv, DemoDepthwise]>;
 def ConvRelu : Pattern<Demo,
-    (Relu:$act (Conv2D:$conv $x, $w, $b)),
-    (DemoConv $x, $w, $b),
+    (Relu:$act (ReluFusable:$conv $x, $w, $b)),
+    (ReluFusable:$conv $x, $w, $b),
     [Constraint<"conv_relu_no_act", "conv.fused_activation == \"NONE\"",
                 "the convolution has no fused activation yet">], 2>;
 def ConvAdd : Pattern<Demo,

@@ -515,87 +515,75 @@ def : QuantRule<MirrorPad, MDLA, ForwardOutputToInputs,
 // 6. Fusion patterns
 //===----------------------------------------------------------------------===//
 //
-// The guide's operation groups: CONV (CONV_2D, DEPTHWISE_CONV_2D,
-// FULLY_CONNECTED, TRANSPOSE_CONV), MATH1 (batch norm, folded into the
-// convolution by the converter; ABS; NEG), MATH2 (MUL, ADD, SUB, MAXIMUM,
-// MINIMUM), ACT1 (RELU, TANH, LOGISTIC), ACT2 (PRELU), POOL (average, max,
-// min, L2), RESIZE (bilinear, nearest), DEQUANTIZE, REQUANT. A pattern node
-// matches one operator type, so each rule is spelled out per member.
-// Every intermediate result must have no other user (the matcher checks).
+// The guide's operation groups, as operator sets a pattern node matches:
+// CONV (CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, TRANSPOSE_CONV), MATH1
+// (batch norm, folded into the convolution by the converter; ABS; NEG), MATH2
+// (MUL, ADD, SUB, MAXIMUM, MINIMUM), ACT1 (RELU, TANH, LOGISTIC), ACT2
+// (PRELU), POOL (average, max, min, L2), RESIZE (bilinear, nearest),
+// DEQUANTIZE, REQUANT. TRANSPOSE_CONV reads its input as operand 2, so it
+// cannot share a set with the other convolutions and its rules are stated
+// next to theirs. Every intermediate result must have no other user (the
+// matcher checks). Rules whose nodes could match the same operator in two
+// roles (rule C, three-convolution flows) name their operators one by one,
+// so that which of two overlapping groups fuses stays as the guide lists
+// them.
 
-/// A convolution a fusion rule starts from: how it is matched (capture
-/// `conv`), what replaces the group, the constraints it brings, and whether
-/// a pool can follow it (not after FULLY_CONNECTED).
-class FusionConv<string name, dag src, dag res, Op resOp,
-                 list<Constraint> checks, bit spatial> {
-  string Name = name;
-  dag Src = src;
-  dag Res = res;
-  Op ResOp = resOp;
-  list<Constraint> Checks = checks;
-  bit Spatial = spatial;
-}
+/// The convolutions a rule starts from, with the layer each becomes.
+def Conv : OpSet<"CONV", [Conv2D, DepthwiseConv2D, FullyConnected],
+                 [MdlaConv2D, MdlaDepthwiseConv2D, MdlaFullyConnected]>;
+/// The convolutions a pool, a RESIZE or a PAD can meet (not FULLY_CONNECTED);
+/// a result `(Conv:$conv ...)` names the layer each becomes.
+def SpatialConv : OpSet<"SPATIAL_CONV", [Conv2D, DepthwiseConv2D]>;
+def Math1 : OpSet<"MATH1", [Abs, Neg], [MdlaAbs, MdlaNeg]>;
+def Act1 : OpSet<"ACT1", [Relu, Tanh, Logistic]>;
+def Pool : OpSet<"POOL", [AveragePool2D, MaxPool2D, L2Pool2D, MtkMinPool],
+                 [MdlaAveragePool2D, MdlaMaxPool2D, MdlaL2Pool2D,
+                  MdlaMinPool2D]>;
+def Resize : OpSet<"RESIZE", [ResizeBilinear, ResizeNearestNeighbor]>;
+
 /// A fused CONV_2D must have one group: grouped ones are mapped instead.
 class OneGroup<string conv> : Constraint<conv # "_one_group",
+    conv # ".op != \"CONV_2D\" || " #
     conv # ".input(1).dim(3) == " # conv # ".input(0).channels",
     "the CONV_2D " # conv # " has one group (a grouped one is mapped to a "
     "depthwise or group convolution, not fused)">;
-def FuseConv2D : FusionConv<"CONV_2D", (Conv2D:$conv $x, $w, $b),
-                            (MdlaConv2D $x, $w, $b), MdlaConv2D,
-                            [OneGroup<"conv">], 1>;
-def FuseDepthwise : FusionConv<"DEPTHWISE_CONV_2D",
-                               (DepthwiseConv2D:$conv $x, $w, $b),
-                               (MdlaDepthwiseConv2D $x, $w, $b),
-                               MdlaDepthwiseConv2D, [], 1>;
-def FuseTransposeConv : FusionConv<"TRANSPOSE_CONV",
-                                   (TransposeConv:$conv $shape, $w, $x, $b),
-                                   (MdlaTransposeConv $shape, $w, $x, $b),
-                                   MdlaTransposeConv, [], 1>;
-def FuseFullyConnected : FusionConv<"FULLY_CONNECTED",
-                                    (FullyConnected:$conv $x, $w, $b),
-                                    (MdlaFullyConnected $x, $w, $b),
-                                    MdlaFullyConnected, [], 0>;
-defvar FusionConvs = [FuseConv2D, FuseDepthwise, FuseTransposeConv,
-                      FuseFullyConnected];
-defvar Math1 = [Abs, Neg];
-defvar Act1 = [Relu, Tanh, Logistic];
-defvar Pools = [AveragePool2D, MaxPool2D, L2Pool2D, MtkMinPool];
-defvar Resizes = [ResizeBilinear, ResizeNearestNeighbor];
 
-// Rule A (mdla1.5 on): a sequence starting with CONV, then MATH1, ACT1 or
-// ACT2, then POOL, where any of the three may be skipped.
-multiclass RuleAActPool<dag inner, dag res, Op resOp, list<Constraint> checks,
-                        int n, bit spatial> {
-  foreach act = Act1 in {
-    def _ # act.Name : Pattern<MDLA, (act:$act inner), res, checks,
-                               !add(n, 1)>;
-    foreach pool = !if(spatial, Pools, []<Op>) in
-      def _ # act.Name # _ # pool.Name
-          : Pattern<MDLA, (pool:$pool (act:$act inner)), res, checks,
-                    !add(n, 2)>;
-  }
-  def _PRELU : Pattern<MDLA, (Prelu:$act inner, $alpha),
-                       !con(res, (resOp $alpha)), checks, !add(n, 1)>;
-  foreach pool = !if(spatial, Pools, []<Op>) in {
-    def _PRELU_ # pool.Name
-        : Pattern<MDLA, (pool:$pool (Prelu:$act inner, $alpha)),
-                  !con(res, (resOp $alpha)), checks, !add(n, 2)>;
-    def _ # pool.Name : Pattern<MDLA, (pool:$pool inner), res, checks,
-                                !add(n, 1)>;
-  }
+// Rule A (mdla1.5 on): a sequence starting with CONV, then MATH1, then ACT1
+// or ACT2, then POOL, where any of the three may be skipped. A pool never
+// follows a FULLY_CONNECTED. One pattern per shape; the longer the group,
+// the higher its benefit.
+multiclass RuleA<dag conv, dag spatial, dag res, dag resPrelu,
+                 list<Constraint> checks> {
+  def _MATH1 : Pattern<MDLA, (Math1:$math conv), res, checks, 2>;
+  def _ACT1 : Pattern<MDLA, (Act1:$act conv), res, checks, 2>;
+  def _PRELU : Pattern<MDLA, (Prelu:$act conv, $alpha), resPrelu, checks, 2>;
+  def _POOL : Pattern<MDLA, (Pool:$pool spatial), res, checks, 2>;
+  def _MATH1_ACT1 : Pattern<MDLA, (Act1:$act (Math1:$math conv)), res,
+                            checks, 3>;
+  def _MATH1_PRELU : Pattern<MDLA, (Prelu:$act (Math1:$math conv), $alpha),
+                             resPrelu, checks, 3>;
+  def _MATH1_POOL : Pattern<MDLA, (Pool:$pool (Math1:$math spatial)), res,
+                            checks, 3>;
+  def _ACT1_POOL : Pattern<MDLA, (Pool:$pool (Act1:$act spatial)), res,
+                           checks, 3>;
+  def _PRELU_POOL : Pattern<MDLA, (Pool:$pool (Prelu:$act spatial, $alpha)),
+                            resPrelu, checks, 3>;
+  def _MATH1_ACT1_POOL
+      : Pattern<MDLA, (Pool:$pool (Act1:$act (Math1:$math spatial))), res,
+                checks, 4>;
+  def _MATH1_PRELU_POOL
+      : Pattern<MDLA, (Pool:$pool (Prelu:$act (Math1:$math spatial), $alpha)),
+                resPrelu, checks, 4>;
 }
-foreach conv = FusionConvs in {
-  defm RuleA_ # conv.Name
-      : RuleAActPool<conv.Src, conv.Res, conv.ResOp, conv.Checks, 1,
-                     conv.Spatial>;
-  foreach math = Math1 in {
-    def RuleA_ # conv.Name # _ # math.Name
-        : Pattern<MDLA, (math:$math conv.Src), conv.Res, conv.Checks, 2>;
-    defm RuleA_ # conv.Name # _ # math.Name
-        : RuleAActPool<(math:$math conv.Src), conv.Res, conv.ResOp,
-                       conv.Checks, 2, conv.Spatial>;
-  }
-}
+defm RuleA_CONV : RuleA<(Conv:$conv $x, $w, $b),
+                        (SpatialConv:$conv $x, $w, $b),
+                        (Conv:$conv $x, $w, $b),
+                        (Conv:$conv $x, $w, $b, $alpha), [OneGroup<"conv">]>;
+defm RuleA_TRANSPOSE_CONV
+    : RuleA<(TransposeConv:$conv $shape, $w, $x, $b),
+            (TransposeConv:$conv $shape, $w, $x, $b),
+            (MdlaTransposeConv $shape, $w, $x, $b),
+            (MdlaTransposeConv $shape, $w, $x, $b, $alpha), []>;
 
 // Rule C (mdla1.5 on): a group (rule A or B) followed by a group starting
 // with a CONV_2D. The hardware fuses CONV_2D + CONV_2D and DEPTHWISE_CONV_2D +
@@ -630,65 +618,70 @@ def RuleC_CONV_2D_CONV_2D : Pattern<MDLA,
 def RuleC_DEPTHWISE_CONV_2D_CONV_2D : Pattern<MDLA,
     (Conv2D:$conv2 (DepthwiseConv2D:$conv $x, $w, $b), $w2, $b2),
     (MdlaFusedChain $x, $w, $b, $w2, $b2), RuleCSecond, 2>;
-foreach resize = Resizes in
-  def RuleC_ # resize.Name # _CONV_2D : Pattern<MDLA,
-      (Conv2D:$conv2 (resize:$resize $x, $size), $w2, $b2),
-      (MdlaFusedChain $x, $size, $w2, $b2), [
-        OneGroup<"conv2">, SecondConvStride<"conv2">, NoLeftTopPad<"conv2">,
-        SameOutputType<"resize", "conv2">,
-        Constraint<"conv2_filter_is_stride",
-                   "conv2.input(1).dim(1) == conv2.stride_h && "
-                   "conv2.input(1).dim(2) == conv2.stride_w",
-                   "after a RESIZE, the convolution's filter must equal its "
-                   "stride">], 2>;
+def RuleC_RESIZE_CONV_2D : Pattern<MDLA,
+    (Conv2D:$conv2 (Resize:$resize $x, $size), $w2, $b2),
+    (MdlaFusedChain $x, $size, $w2, $b2), [
+      OneGroup<"conv2">, SecondConvStride<"conv2">, NoLeftTopPad<"conv2">,
+      SameOutputType<"resize", "conv2">,
+      Constraint<"conv2_filter_is_stride",
+                 "conv2.input(1).dim(1) == conv2.stride_h && "
+                 "conv2.input(1).dim(2) == conv2.stride_w",
+                 "after a RESIZE, the convolution's filter must equal its "
+                 "stride">], 2>;
 
 // Rule F (mdla3.0): CONV + RESIZE + MATH1, ACT1 or ACT2.
-foreach conv = [FuseConv2D, FuseDepthwise, FuseTransposeConv] in
-  foreach resize = Resizes in {
-    foreach post = !listconcat(Math1, Act1) in
-      def RuleF_ # conv.Name # _ # resize.Name # _ # post.Name
-          : Pattern<MDLA, (post:$post (resize:$resize conv.Src, $size)),
-                    conv.Res, conv.Checks, 3> {
-        let Since = Mdla3_0;
-      }
-    def RuleF_ # conv.Name # _ # resize.Name # _PRELU
-        : Pattern<MDLA, (Prelu:$post (resize:$resize conv.Src, $size), $alpha),
-                  !con(conv.Res, (conv.ResOp $alpha)), conv.Checks, 3> {
-      let Since = Mdla3_0;
-    }
-  }
+def Math1OrAct1 : OpSet<"MATH1_OR_ACT1", !listconcat(Math1.Members,
+                                                     Act1.Members)>;
+let Since = Mdla3_0 in {
+  def RuleF_CONV_RESIZE_MATH1_OR_ACT1 : Pattern<MDLA,
+      (Math1OrAct1:$post (Resize:$resize (SpatialConv:$conv $x, $w, $b),
+                                         $size)),
+      (Conv:$conv $x, $w, $b), [OneGroup<"conv">], 3>;
+  def RuleF_CONV_RESIZE_PRELU : Pattern<MDLA,
+      (Prelu:$post (Resize:$resize (SpatialConv:$conv $x, $w, $b), $size),
+                   $alpha),
+      (Conv:$conv $x, $w, $b, $alpha), [OneGroup<"conv">], 3>;
+  def RuleF_TRANSPOSE_CONV_RESIZE_MATH1_OR_ACT1 : Pattern<MDLA,
+      (Math1OrAct1:$post (Resize:$resize
+                             (TransposeConv:$conv $shape, $w, $x, $b), $size)),
+      (MdlaTransposeConv $shape, $w, $x, $b), [], 3>;
+  def RuleF_TRANSPOSE_CONV_RESIZE_PRELU : Pattern<MDLA,
+      (Prelu:$post (Resize:$resize (TransposeConv:$conv $shape, $w, $x, $b),
+                                   $size), $alpha),
+      (MdlaTransposeConv $shape, $w, $x, $b, $alpha), [], 3>;
+}
 
 // Deep layer fusion (mdla3.0) lifts rule C's limit of two convolutions: a
 // flow fuses any number of groups. Its constraints: a dilated convolution
 // and a TRANSPOSE_CONV must be the last convolution of the flow,
 // DEPTH_TO_SPACE and SPACE_TO_DEPTH the last operator, and no rule B group
-// may follow (no pattern here builds one). Spelled out: three convolutions,
-// a transposed convolution last, a depth/space rearrangement last.
-defvar FlowFirstConvs = [FuseConv2D, FuseDepthwise];
-foreach first = FlowFirstConvs in {
-  def DLF_ # first.Name # _CONV_2D_CONV_2D : Pattern<MDLA,
-      (Conv2D:$conv3 (Conv2D:$conv2 first.Src, $w2, $b2), $w3, $b3),
+// may follow (no pattern here builds one). Spelled out: three convolutions
+// (starting as rule C does), a transposed convolution last, a depth/space
+// rearrangement last.
+def DepthSpace : OpSet<"DEPTH_SPACE", [DepthToSpace, SpaceToDepth]>;
+defvar FlowThirdConv = [OneGroup<"conv3">, SecondConvStride<"conv3">,
+                        NoLeftTopPad<"conv3">, SameOutputType<"conv2", "conv3">];
+let Since = Mdla3_0 in {
+  def DLF_CONV_2D_CONV_2D_CONV_2D : Pattern<MDLA,
+      (Conv2D:$conv3 (Conv2D:$conv2 (Conv2D:$conv $x, $w, $b), $w2, $b2),
+                     $w3, $b3),
       (MdlaFusedChain $x, $w, $b, $w2, $b2, $w3, $b3),
-      !listconcat(first.Checks, [NotDilated<"conv">, NotDilated<"conv2">],
-                  RuleCSecond,
-                  [OneGroup<"conv3">, SecondConvStride<"conv3">,
-                   NoLeftTopPad<"conv3">, SameOutputType<"conv2", "conv3">]),
-      3> {
-    let Since = Mdla3_0;
-  }
-  def DLF_ # first.Name # _TRANSPOSE_CONV : Pattern<MDLA,
-      (TransposeConv:$conv2 $shape, $w2, first.Src, $b2),
+      !listconcat([OneGroup<"conv">, NotDilated<"conv">, NotDilated<"conv2">],
+                  RuleCSecond, FlowThirdConv), 3>;
+  def DLF_DEPTHWISE_CONV_2D_CONV_2D_CONV_2D : Pattern<MDLA,
+      (Conv2D:$conv3 (Conv2D:$conv2 (DepthwiseConv2D:$conv $x, $w, $b), $w2,
+                                    $b2), $w3, $b3),
+      (MdlaFusedChain $x, $w, $b, $w2, $b2, $w3, $b3),
+      !listconcat([NotDilated<"conv">, NotDilated<"conv2">], RuleCSecond,
+                  FlowThirdConv), 3>;
+  def DLF_CONV_TRANSPOSE_CONV : Pattern<MDLA,
+      (TransposeConv:$conv2 $shape, $w2, (SpatialConv:$conv $x, $w, $b), $b2),
       (MdlaFusedChain $x, $w, $b, $shape, $w2, $b2),
-      !listconcat(first.Checks, [NotDilated<"conv">,
-                                 SameOutputType<"conv", "conv2">]), 2> {
-    let Since = Mdla3_0;
-  }
-  foreach last = [DepthToSpace, SpaceToDepth] in
-    def DLF_ # first.Name # _ # last.Name : Pattern<MDLA,
-        (last:$last first.Src), (MdlaFusedChain $x, $w, $b), first.Checks,
-        2> {
-      let Since = Mdla3_0;
-    }
+      [OneGroup<"conv">, NotDilated<"conv">, SameOutputType<"conv", "conv2">],
+      2>;
+  def DLF_CONV_DEPTH_SPACE : Pattern<MDLA,
+      (DepthSpace:$last (SpatialConv:$conv $x, $w, $b)),
+      (MdlaFusedChain $x, $w, $b), [OneGroup<"conv">], 2>;
 }
 
 // PAD into the following CONV_2D, DEPTHWISE_CONV_2D, TRANSPOSE_CONV or pool
@@ -702,36 +695,30 @@ def PadFusable : Constraint<"pad_fusable",
     "pad.output(0).dim(1) - pad.input(0).dim(1) <= 15 && "
     "pad.output(0).dim(2) - pad.input(0).dim(2) <= 15",
     "the PAD pads only H and W, by at most 15 in each (both sides together)">;
-def PadInto_CONV_2D : Pattern<MDLA,
-    (Conv2D:$conv (Pad:$pad $x, $paddings), $w, $b),
-    (MdlaConv2D $x, $w, $b, $paddings), [OneGroup<"conv">, PadFusable], 2>;
-def PadInto_DEPTHWISE_CONV_2D : Pattern<MDLA,
-    (DepthwiseConv2D:$conv (Pad:$pad $x, $paddings), $w, $b),
-    (MdlaDepthwiseConv2D $x, $w, $b, $paddings), [PadFusable], 2>;
+def PadInto_CONV : Pattern<MDLA,
+    (SpatialConv:$conv (Pad:$pad $x, $paddings), $w, $b),
+    (Conv:$conv $x, $w, $b, $paddings),
+    [OneGroup<"conv">, PadFusable], 2>;
 def PadInto_TRANSPOSE_CONV : Pattern<MDLA,
     (TransposeConv:$conv $shape, $w, (Pad:$pad $x, $paddings), $b),
     (MdlaTransposeConv $shape, $w, $x, $b, $paddings), [PadFusable], 2>;
-foreach pair = [[AveragePool2D, MdlaAveragePool2D], [MaxPool2D, MdlaMaxPool2D],
-                [L2Pool2D, MdlaL2Pool2D], [MtkMinPool, MdlaMinPool2D]] in
-  def PadInto_ # pair[0].Name : Pattern<MDLA,
-      (pair[0]:$pool (Pad:$pad $x, $paddings)),
-      (pair[1] $x, $paddings), [PadFusable], 2>;
+def PadInto_POOL : Pattern<MDLA, (Pool:$pool (Pad:$pad $x, $paddings)),
+                           (Pool:$pool $x, $paddings), [PadFusable], 2>;
 
 // Quantization operators fuse into the preceding single-use CONV_2D or
 // FULLY_CONNECTED: MTK_REQUANTIZE (REQUANTIZE), QUANTIZE, DEQUANTIZE; a
 // requantize also into a preceding ABS, NEG, MAXIMUM or MINIMUM.
-foreach quant = [Requantize, Quantize, Dequantize] in
-  foreach conv = [FuseConv2D, FuseFullyConnected] in
-    def Fuse_ # conv.Name # _ # quant.Name
-        : Pattern<MDLA, (quant:$quant conv.Src), conv.Res, conv.Checks, 2>;
-def Fuse_ABS_REQUANTIZE : Pattern<MDLA,
-    (Requantize:$quant (Abs:$math $x)), (MdlaAbs $x), [], 2>;
-def Fuse_NEG_REQUANTIZE : Pattern<MDLA,
-    (Requantize:$quant (Neg:$math $x)), (MdlaNeg $x), [], 2>;
-def Fuse_MAXIMUM_REQUANTIZE : Pattern<MDLA,
-    (Requantize:$quant (Maximum:$math $x, $y)), (MdlaMaximum $x, $y), [], 2>;
-def Fuse_MINIMUM_REQUANTIZE : Pattern<MDLA,
-    (Requantize:$quant (Minimum:$math $x, $y)), (MdlaMinimum $x, $y), [], 2>;
+def QuantOp : OpSet<"QUANT", [Requantize, Quantize, Dequantize]>;
+def ConvOrFc : OpSet<"CONV_2D_OR_FC", [Conv2D, FullyConnected],
+                     [MdlaConv2D, MdlaFullyConnected]>;
+def MaxMin : OpSet<"MAX_MIN", [Maximum, Minimum], [MdlaMaximum, MdlaMinimum]>;
+def Fuse_CONV_QUANT : Pattern<MDLA,
+    (QuantOp:$quant (ConvOrFc:$conv $x, $w, $b)),
+    (ConvOrFc:$conv $x, $w, $b), [OneGroup<"conv">], 2>;
+def Fuse_MATH1_REQUANTIZE : Pattern<MDLA,
+    (Requantize:$quant (Math1:$math $x)), (Math1:$math $x), [], 2>;
+def Fuse_MAX_MIN_REQUANTIZE : Pattern<MDLA,
+    (Requantize:$quant (MaxMin:$math $x, $y)), (MaxMin:$math $x, $y), [], 2>;
 
 // The QNN convolution (TVM's qnn.conv2d + bias add + qnn.requantize): a
 // CONV_2D without a bias, an ADD of a constant per-channel bias and a

@@ -22,6 +22,11 @@
 //   or Cost: their operator fields have type `Op`. Only a pattern's result
 //   operator can be another record (tested below); a cost naming an unknown
 //   operator is tested in the YAML form (YamlFrontendTest).
+// - "op set 'X': the name is already taken by an operator" (or another op
+//   set), "op set 'X': 'Y' is not an operator" and "op set 'X': result 'Y'
+//   is not an operator": sets and operators are records with unique names,
+//   and `Members` and `Results` have type `list<Op>` (TableGen's own error is
+//   tested below); the YAML form tests them (YamlFrontendTest).
 // - A constraint error without a column: the constraint language reports
 //   every error as a ParseError with one.
 //
@@ -473,7 +478,7 @@ TEST_CASE("diagnostic: unnamed pattern") {
 
 TEST_CASE("diagnostic: pattern source node that is not an operator") {
   Td D(Head + "def P : Pattern<T, (Relu (V1 $x)), (Relu $x)>;\n");
-  D.rejects(D.at(5, 1) + "pattern 'P': 'V1' is not an operator\n");
+  D.rejects(D.at(5, 1) + "pattern 'P': 'V1' is not an operator or an op set\n");
 }
 
 TEST_CASE("diagnostic: pattern source operand neither an operator nor a "
@@ -487,6 +492,82 @@ TEST_CASE("diagnostic: captured pattern result") {
   Td D(Head + "def P : Pattern<T, (Relu $x), (Relu:$r $x)>;\n");
   D.rejects(D.at(5, 1) +
             "pattern 'P': the result operator cannot be captured\n");
+}
+
+//===----------------------------------------------------------------------===//
+// Operator sets
+//===----------------------------------------------------------------------===//
+
+TEST_CASE("diagnostic: op set with no members") {
+  Td D(Head + "def S : OpSet<\"S\", []>;\n");
+  D.rejects(D.at(5, 1) + "op set 'S' has no members\n");
+}
+
+TEST_CASE("diagnostic: op set member that is not an operator") {
+  // TableGen's types rule it out, at the offending argument.
+  Td D(Head + "def S : OpSet<\"S\", [Relu, V1]>;\n");
+  test::RunResult R = D.run();
+  CHECK(R.ExitCode == 1);
+  CHECK(llvm::StringRef(R.Stderr).startswith(D.at(5, 30) +
+                                             "Element type mismatch for list"));
+}
+
+TEST_CASE("diagnostic: op set listing an operator twice") {
+  Td D(Head + "def S : OpSet<\"S\", [Relu, Tanh, Relu]>;\n");
+  D.rejects(D.at(5, 1) + "op set 'S' lists 'Relu' twice\n");
+}
+
+TEST_CASE("diagnostic: op set members with different operands") {
+  Td D(Head + "def S : OpSet<\"S\", [Conv2D, TransposeConv]>;\n");
+  D.rejects(D.at(5, 1) +
+            "op set 'S': the members must declare the same operands, but "
+            "'Conv2D' takes (input, filter, bias?) and 'TransposeConv' takes "
+            "(output_shape, filter, input, bias?)\n");
+}
+
+TEST_CASE("diagnostic: op set with results for only some members") {
+  Td D(Head + "def S : OpSet<\"S\", [Relu, Tanh], [Relu]>;\n");
+  D.rejects(D.at(5, 1) + "op set 'S' names a result for 1 of its 2 members: "
+                         "give one per member, or none\n");
+}
+
+TEST_CASE("diagnostic: op set named like an operator") {
+  Td D(Head + "def S : OpSet<\"TANH\", [Relu]>;\n");
+  D.rejects(D.at(5, 1) + "op set 'S': the name 'TANH' is already taken\n");
+}
+
+TEST_CASE("diagnostic: pattern result naming an op set without results") {
+  Td D(Head + R"td(def S : OpSet<"S", [Relu, Tanh]>;
+def P : Pattern<T, (S:$a $x), (S:$a $x)>;
+)td");
+  D.rejects(D.at(6, 1) + "pattern 'P': the result names op set 'S', which "
+                         "lists no results\n");
+}
+
+TEST_CASE("diagnostic: pattern result naming an op set without a capture") {
+  Td D(Head + R"td(def S : OpSet<"S", [Relu, Tanh], [Tanh, Relu]>;
+def P : Pattern<T, (S:$a $x), (S $x)>;
+)td");
+  D.rejects(D.at(6, 1) + "pattern 'P': the result names op set 'S' without "
+                         "a capture: write (S:$name ...) with the source "
+                         "node whose member picks the result\n");
+}
+
+TEST_CASE("diagnostic: pattern result capturing no source operator") {
+  Td D(Head + R"td(def S : OpSet<"S", [Relu, Tanh], [Tanh, Relu]>;
+def P : Pattern<T, (S:$a $x), (S:$b $x)>;
+)td");
+  D.rejects(D.at(6, 1) + "pattern 'P': the result's capture '$b' names no "
+                         "operator of the source\n");
+}
+
+TEST_CASE("diagnostic: pattern result set missing what the capture matches") {
+  Td D(Head + R"td(def S : OpSet<"S", [Relu, Tanh], [Tanh, Relu]>;
+def S2 : OpSet<"S2", [Relu, Logistic]>;
+def P : Pattern<T, (S2:$a $x), (S:$a $x)>;
+)td");
+  D.rejects(D.at(7, 1) + "pattern 'P': '$a' may match 'Logistic', which op "
+                         "set 'S' does not list, so the result is unknown\n");
 }
 
 TEST_CASE("diagnostic: pattern result operand that is not a $name") {

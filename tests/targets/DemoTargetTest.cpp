@@ -293,6 +293,34 @@ TEST_CASE("patterns: conv + relu fuses on every version, conv + add from 2.0") {
   CHECK(Fused.Inputs == std::vector<int32_t>{0, 1, 2, 4});
 }
 
+TEST_CASE("patterns: the RELU_FUSABLE set matches each convolution and "
+          "picks its layer") {
+  // demo.td: RELU_FUSABLE is CONV_2D -> DEMO_CONV_2D and DEPTHWISE_CONV_2D ->
+  // DEMO_DEPTHWISE_CONV_2D; a FULLY_CONNECTED is no member.
+  auto T = demoTarget();
+  const std::map<std::string, std::string> Expected = {
+      {"CONV_2D", "DEMO_CONV_2D"},
+      {"DEPTHWISE_CONV_2D", "DEMO_DEPTHWISE_CONV_2D"},
+      {"FULLY_CONNECTED", ""}};
+  for (const auto &[Type, Layer] : Expected) {
+    CAPTURE(Type);
+    ConvGraph C(8, 16, 8);
+    C.B.G.Operators[C.Conv].Type = Type;
+    int32_t Out = C.B.tensor("final", {1, 8, 8, 16}, quant(1.0f, 0));
+    C.B.op("RELU", {C.Out}, {Out});
+    C.B.outputs({Out});
+    std::vector<FoundMatch> M = findMatches(C.B.G, T->patterns(), V1);
+    REQUIRE(M.size() == (Layer.empty() ? 0u : 1u));
+    if (Layer.empty())
+      continue;
+    CHECK(std::string(M[0].Pattern->Name) == "ConvRelu");
+    CHECK(demo::ConvReluMatch::from(M[0].Match).conv ==
+          static_cast<int32_t>(C.Conv));
+    applyMatches(C.B.G, M);
+    CHECK(test::opTypes(C.B.G) == std::vector<std::string>{Layer});
+  }
+}
+
 TEST_CASE("patterns: a failing pattern constraint names itself") {
   auto T = demoTarget();
   ConvGraph C(8, 16, 8, {{"fused_activation", std::string("RELU6")}});

@@ -1011,9 +1011,9 @@ TEST_CASE("runtime: captures") {
   G.Operators.resize(2);
   G.Operators[0].Type = "CONV_2D";
   G.Operators[1].Type = "RELU";
-  target::PatternNodeDesc Nodes[] = {{"RELU", "act", 0, nullptr},
-                                     {"CONV_2D", "conv", 0, nullptr},
-                                     {"ADD", "", 0, nullptr}};
+  target::PatternNodeDesc Nodes[] = {{"RELU", nullptr, "act", 0, nullptr},
+                                     {"CONV_2D", nullptr, "conv", 0, nullptr},
+                                     {"ADD", nullptr, "", 0, nullptr}};
   target::PatternDesc P{};
   P.NumNodes = 3;
   P.Nodes = Nodes;

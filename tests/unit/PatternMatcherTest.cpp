@@ -3,13 +3,17 @@
 // Pattern tables written as accelgen-tblgen emits them (constant arrays of
 // PatternDesc) run on small hand-built graphs: a match and its rewrite, the
 // single-use and graph-output rules, a constraint check turning a match down,
-// priority by table order, versions, repeated and omitted captures, and
-// determinism.
+// priority by table order, versions, repeated and omitted captures,
+// determinism, and nodes matching an operator set with a result the set
+// picks per member.
 //
 //===----------------------------------------------------------------------===//
 #include "TargetLibTestSupport.h"
 
 #include "target/PatternMatcher.h"
+
+#include <map>
+#include <set>
 
 using namespace accelgen;
 using namespace accelgen::target;
@@ -22,8 +26,9 @@ namespace {
 // constraint conv.fused_activation == "NONE".
 const PatternOperand ConvOperands[] = {{-1, 0}, {-1, 1}, {-1, 2}};
 const PatternOperand ReluOfNode1[] = {{1, -1}};
-const PatternNodeDesc ConvReluNodes[] = {{"RELU", "act", 1, ReluOfNode1},
-                                         {"CONV_2D", "conv", 3, ConvOperands}};
+const PatternNodeDesc ConvReluNodes[] = {
+    {"RELU", nullptr, "act", 1, ReluOfNode1},
+    {"CONV_2D", nullptr, "conv", 3, ConvOperands}};
 const char *const XWB[] = {"x", "w", "b"};
 const int16_t ResultXWB[] = {0, 1, 2};
 
@@ -39,58 +44,76 @@ bool convReluCheck(const ir::Graph &G, const PatternMatch &M,
 
 // (ADD:$add (CONV_2D:$conv $x, $w, $b), $y) -> (T_CONV_ADD $x, $w, $b, $y)
 const PatternOperand AddOfConv[] = {{1, -1}, {-1, 3}};
-const PatternNodeDesc ConvAddNodes[] = {{"ADD", "add", 2, AddOfConv},
-                                        {"CONV_2D", "conv", 3, ConvOperands}};
+const PatternNodeDesc ConvAddNodes[] = {
+    {"ADD", nullptr, "add", 2, AddOfConv},
+    {"CONV_2D", nullptr, "conv", 3, ConvOperands}};
 const char *const XWBY[] = {"x", "w", "b", "y"};
 const int16_t ResultXWBY[] = {0, 1, 2, 3};
 
 // (RELU (ADD $a, $b)) -> (T_ADD_RELU $a, $b)
 const PatternOperand AB[] = {{-1, 0}, {-1, 1}};
-const PatternNodeDesc AddReluNodes[] = {{"RELU", "", 1, ReluOfNode1},
-                                        {"ADD", "", 2, AB}};
+const PatternNodeDesc AddReluNodes[] = {{"RELU", nullptr, "", 1, ReluOfNode1},
+                                        {"ADD", nullptr, "", 2, AB}};
 const char *const ABNames[] = {"a", "b"};
 const int16_t ResultAB[] = {0, 1};
 
 // (RELU (RELU $x)) -> (T_RELU2 $x)
 const PatternOperand X[] = {{-1, 0}};
-const PatternNodeDesc ReluReluNodes[] = {{"RELU", "", 1, ReluOfNode1},
-                                         {"RELU", "", 1, X}};
+const PatternNodeDesc ReluReluNodes[] = {{"RELU", nullptr, "", 1, ReluOfNode1},
+                                         {"RELU", nullptr, "", 1, X}};
 const char *const XName[] = {"x"};
 const int16_t ResultX[] = {0};
 
 // (ADD $x, $x) -> (T_DOUBLE $x): one capture used twice.
 const PatternOperand XX[] = {{-1, 0}, {-1, 0}};
-const PatternNodeDesc DoubleNodes[] = {{"ADD", "", 2, XX}};
+const PatternNodeDesc DoubleNodes[] = {{"ADD", nullptr, "", 2, XX}};
 
 // (MUL (CONV_2D $x, $w, $b), $y) -> (T_CONV_MUL $x, $w, $b, $y)
-const PatternNodeDesc ConvMulNodes[] = {{"MUL", "", 2, AddOfConv},
-                                        {"CONV_2D", "", 3, ConvOperands}};
+const PatternNodeDesc ConvMulNodes[] = {
+    {"MUL", nullptr, "", 2, AddOfConv},
+    {"CONV_2D", nullptr, "", 3, ConvOperands}};
 
 // (RELU (CONV_2D $x, $w)): a convolution without its optional bias.
 const PatternOperand XW[] = {{-1, 0}, {-1, 1}};
-const PatternNodeDesc ConvNoBiasNodes[] = {{"RELU", "", 1, ReluOfNode1},
-                                           {"CONV_2D", "", 2, XW}};
+const PatternNodeDesc ConvNoBiasNodes[] = {
+    {"RELU", nullptr, "", 1, ReluOfNode1}, {"CONV_2D", nullptr, "", 2, XW}};
 
 const PatternDesc ConvRelu = {
-    "ConvRelu",   2, 0, 2, ConvReluNodes, 3, XWB, "T_CONV_RELU", 3, ResultXWB,
-    convReluCheck};
+    "ConvRelu", 2,  0, 2,         ConvReluNodes, 3, XWB, "T_CONV_RELU",
+    nullptr,    -1, 3, ResultXWB, convReluCheck};
 const PatternDesc ConvAdd = {
-    "ConvAdd",    2, 1,          2,      ConvAddNodes, 4, XWBY,
-    "T_CONV_ADD", 4, ResultXWBY, nullptr};
+    "ConvAdd",    2,       1,  2, ConvAddNodes, 4,      XWBY,
+    "T_CONV_ADD", nullptr, -1, 4, ResultXWBY,   nullptr};
 const PatternDesc AddRelu = {
-    "AddRelu",    1, 0,        2,      AddReluNodes, 2, ABNames,
-    "T_ADD_RELU", 2, ResultAB, nullptr};
-const PatternDesc ReluRelu = {"ReluRelu", 1,     0,         2, ReluReluNodes,
-                              1,          XName, "T_RELU2", 1, ResultX,
-                              nullptr};
-const PatternDesc Double = {"Double", 1,          0, 1,       DoubleNodes, 1,
-                            XName,    "T_DOUBLE", 1, ResultX, nullptr};
+    "AddRelu",    1,       0,  2, AddReluNodes, 2,      ABNames,
+    "T_ADD_RELU", nullptr, -1, 2, ResultAB,     nullptr};
+const PatternDesc ReluRelu = {
+    "ReluRelu", 1,       0,  2, ReluReluNodes, 1,      XName,
+    "T_RELU2",  nullptr, -1, 1, ResultX,       nullptr};
+const PatternDesc Double = {"Double", 1,       0,          1,       DoubleNodes,
+                            1,        XName,   "T_DOUBLE", nullptr, -1,
+                            1,        ResultX, nullptr};
 const PatternDesc ConvMul = {
-    "ConvMul",    1, 0,          2,      ConvMulNodes, 4, XWBY,
-    "T_CONV_MUL", 4, ResultXWBY, nullptr};
+    "ConvMul",    1,       0,  2, ConvMulNodes, 4,      XWBY,
+    "T_CONV_MUL", nullptr, -1, 4, ResultXWBY,   nullptr};
 const PatternDesc ConvNoBias = {
-    "ConvNoBias",  1, 0,         2,      ConvNoBiasNodes, 2, XWB,
-    "T_CONV_RELU", 2, ResultXWB, nullptr};
+    "ConvNoBias",  1,       0,  2, ConvNoBiasNodes, 2,      XWB,
+    "T_CONV_RELU", nullptr, -1, 2, ResultXWB,       nullptr};
+
+// (ACT:$act (CONVS:$conv $x, $w, $b)) -> (CONVS:$conv $x, $w, $b): both
+// nodes match operator sets; the result is what CONVS lists for the
+// convolution matched. Member rows are sorted, as the generator emits them.
+const char *const ActMembers[] = {"LOGISTIC", "RELU"};
+const PatternOpSet ActSet = {"ACT", 2, ActMembers, nullptr};
+const char *const ConvMembers[] = {"CONV_2D", "DEPTHWISE_CONV_2D"};
+const char *const ConvResults[] = {"T_CONV", "T_DEPTHWISE"};
+const PatternOpSet ConvSet = {"CONVS", 2, ConvMembers, ConvResults};
+const PatternNodeDesc SetNodes[] = {
+    {nullptr, &ActSet, "act", 1, ReluOfNode1},
+    {nullptr, &ConvSet, "conv", 3, ConvOperands}};
+const PatternDesc ActOfConv = {
+    "ActOfConv", 1,        0, 2, SetNodes,  3,      XWB,
+    nullptr,     &ConvSet, 1, 3, ResultXWB, nullptr};
 
 /// A one-pattern table that points at \p P itself, so that the matches'
 /// Pattern pointers stay valid.
@@ -341,4 +364,50 @@ TEST_CASE("fusing an already fused operator keeps the whole history") {
   B.inputs({T.In}).outputs({T.Out});
   CHECK(fusePatterns(B.G, only(ConvRelu), 0) == 1);
   CHECK(B.G.Operators[0].getString(FusedOpsAttr) == "CONV_2D+ADD+RELU");
+}
+
+TEST_CASE("an operator set finds each member and nothing else") {
+  for (int I = 0; I < 2; ++I) {
+    CHECK(ActSet.find(ActMembers[I]) == I);
+    CHECK(ConvSet.find(ConvMembers[I]) == I);
+  }
+  for (const char *Other : {"", "ADD", "CONV", "CONV_2DX", "RELU6", "TANH",
+                            "A", "Z", "relu", "T_CONV"})
+    CHECK_MESSAGE(ActSet.find(Other) == -1, Other);
+  CHECK(ConvSet.find("FULLY_CONNECTED") == -1);
+  CHECK(ConvSet.find("DEPTHWISE") == -1);
+}
+
+TEST_CASE("a set node matches every member and nothing else; the result "
+          "follows the member") {
+  // Every producer/consumer pair over the members and some non-members.
+  const std::vector<std::string> Producers = {"CONV_2D", "DEPTHWISE_CONV_2D",
+                                              "FULLY_CONNECTED", "RELU"};
+  const std::vector<std::string> Consumers = {"RELU", "LOGISTIC", "TANH",
+                                              "CONV_2D"};
+  const std::map<std::string, std::string> ResultOf = {
+      {"CONV_2D", "T_CONV"}, {"DEPTHWISE_CONV_2D", "T_DEPTHWISE"}};
+  const std::set<std::string> Acts = {"RELU", "LOGISTIC"};
+  for (const std::string &Producer : Producers)
+    for (const std::string &Consumer : Consumers) {
+      CAPTURE(Producer);
+      CAPTURE(Consumer);
+      GraphBuilder B;
+      ConvRelu2 T = addConvRelu(B);
+      B.G.Operators[0].Type = Producer;
+      B.G.Operators[1].Type = Consumer;
+      B.inputs({T.In}).outputs({T.Out});
+      bool Expected = ResultOf.count(Producer) && Acts.count(Consumer);
+      CHECK(matchPattern(B.G, ActOfConv, 1).has_value() == Expected);
+      CHECK_FALSE(matchPattern(B.G, ActOfConv, 0).has_value());
+      REQUIRE(fusePatterns(B.G, only(ActOfConv), 0) == (Expected ? 1u : 0u));
+      if (!Expected)
+        continue;
+      REQUIRE(B.G.Operators.size() == 1);
+      CHECK(B.G.Operators[0].Type == ResultOf.at(Producer));
+      CHECK(B.G.Operators[0].Inputs ==
+            std::vector<int32_t>{T.In, T.W, T.B});
+      CHECK(B.G.Operators[0].getString(FusedOpsAttr) ==
+            Producer + "+" + Consumer);
+    }
 }

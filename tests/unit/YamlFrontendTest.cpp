@@ -678,9 +678,144 @@ TEST_CASE("diagnostic: a pattern result with a nested operator") {
 }
 
 TEST_CASE("diagnostic: a captured pattern result") {
-  CHECK(badDag("(Relu:$r $x)", /*InResult=*/true) ==
-        "t.yaml:5:13: error: pattern 'P': result: the result operator cannot "
-        "be captured (column 6 of \"(Relu:$r $x)\")\n");
+  CHECK(diagnoseModel(std::string(Head) +
+                      "patterns:\n  - {name: P, source: \"(Relu)\", "
+                      "result: \"(Relu:$r)\"}\n") ==
+        "t.yaml:3:5: error: pattern 'P': the result operator cannot be "
+        "captured\n");
+}
+
+//===----------------------------------------------------------------------===//
+// Operator sets
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Head, three one-operand operators A, B and C and a two-operand D, then
+/// \p Rest.
+std::string withOps(llvm::StringRef Rest) {
+  return std::string(Head) + R"yaml(ops:
+  A: {name: A, operands: {input: required}}
+  B: {name: B, operands: {input: required}}
+  C: {name: C, operands: {input: required}}
+  D: {name: D, operands: {input: required, alpha: optional}}
+)yaml" + Rest.str();
+}
+} // namespace
+
+TEST_CASE("an op set reads into its declaration and model") {
+  Read R = read(withOps(R"yaml(op_sets:
+  AB: {name: A_OR_B, members: [A, B], results: [C, C]}
+patterns:
+  - {name: P, source: "(AB:$ab $x)", result: "(AB:$ab $x)"}
+)yaml"));
+  REQUIRE(R.Ok);
+  REQUIRE(R.Decl.OpSets.size() == 1);
+  const OpSetDecl &S = R.Decl.OpSets[0];
+  CHECK(S.Key == "AB");
+  CHECK(S.Name == "A_OR_B");
+  CHECK(S.Members == std::vector<std::string>{"A", "B"});
+  CHECK(S.Results == std::vector<std::string>{"C", "C"});
+  checkLoc(S.At, 8, 3);
+  REQUIRE(R.Decl.Patterns.size() == 1);
+  CHECK(R.Decl.Patterns[0].ResultOp == "AB");
+  CHECK(R.Decl.Patterns[0].ResultCapture == "ab");
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  Diagnostics Diags(OS);
+  std::unique_ptr<TargetModel> M = buildTargetModel(R.Decl, Diags);
+  REQUIRE(M);
+  REQUIRE(M->Patterns.size() == 1);
+  CHECK(M->Patterns[0].Nodes[0].Set == M->findOpSet("AB"));
+  CHECK(M->Patterns[0].ResultSet == M->findOpSet("A_OR_B"));
+  CHECK(M->Patterns[0].ResultNode == 0);
+  CHECK(M->Patterns[0].Result == nullptr);
+}
+
+TEST_CASE("diagnostic: an op set with no members") {
+  CHECK(diagnoseModel(withOps("op_sets:\n  S: {name: S, members: []}\n")) ==
+        "t.yaml:8:3: error: op set 'S' has no members\n");
+}
+
+TEST_CASE("diagnostic: an op set member that is not an operator") {
+  CHECK(diagnoseModel(withOps("op_sets:\n  S: {name: S, members: [A, X]}\n")) ==
+        "t.yaml:8:3: error: op set 'S': 'X' is not an operator\n");
+}
+
+TEST_CASE("diagnostic: an op set result that is not an operator") {
+  CHECK(diagnoseModel(withOps("op_sets:\n  S: {name: S, members: [A], "
+                              "results: [Y]}\n")) ==
+        "t.yaml:8:3: error: op set 'S': result 'Y' is not an operator\n");
+}
+
+TEST_CASE("diagnostic: an op set listing an operator twice") {
+  CHECK(diagnoseModel(withOps("op_sets:\n  S: {name: S, members: [A, B, "
+                              "A]}\n")) ==
+        "t.yaml:8:3: error: op set 'S' lists 'A' twice\n");
+}
+
+TEST_CASE("diagnostic: op set members with different operands") {
+  CHECK(diagnoseModel(withOps("op_sets:\n  S: {name: S, members: [A, D]}\n")) ==
+        "t.yaml:8:3: error: op set 'S': the members must declare the same "
+        "operands, but 'A' takes (input) and 'D' takes (input, alpha?)\n");
+}
+
+TEST_CASE("diagnostic: an op set with results for only some members") {
+  CHECK(diagnoseModel(withOps("op_sets:\n  S: {name: S, members: [A, B], "
+                              "results: [C]}\n")) ==
+        "t.yaml:8:3: error: op set 'S' names a result for 1 of its 2 "
+        "members: give one per member, or none\n");
+}
+
+TEST_CASE("diagnostic: an op set named like an operator") {
+  CHECK(diagnoseModel(withOps("op_sets:\n  A: {name: S, members: [B]}\n")) ==
+        "t.yaml:8:3: error: op set 'A': the name is already taken by an "
+        "operator\n");
+  CHECK(diagnoseModel(withOps("op_sets:\n  S: {name: C, members: [B]}\n")) ==
+        "t.yaml:8:3: error: op set 'S': the name 'C' is already taken\n");
+}
+
+TEST_CASE("diagnostic: an op set with a misspelt key") {
+  CHECK(diagnose(withOps("op_sets:\n  S: {name: S, member: [A]}\n")) ==
+        "t.yaml:8:16: error: unknown key 'member' in op set 'S'; did you "
+        "mean 'members'?\n");
+}
+
+namespace {
+/// A pattern whose source and result are \p Source and \p Result, after
+/// the sets S (A, B; results B, A) and S2 (A, C; no results).
+std::string setPattern(llvm::StringRef Source, llvm::StringRef Result) {
+  return withOps("op_sets:\n"
+                 "  S: {name: S, members: [A, B], results: [B, A]}\n"
+                 "  S2: {name: S2, members: [A, C]}\n"
+                 "patterns:\n  - {name: P, source: \"" +
+                 Source.str() + "\", result: \"" + Result.str() + "\"}\n");
+}
+} // namespace
+
+TEST_CASE("diagnostic: a pattern result naming an op set without results") {
+  CHECK(diagnoseModel(setPattern("(S2:$a $x)", "(S2:$a $x)")) ==
+        "t.yaml:11:5: error: pattern 'P': the result names op set 'S2', "
+        "which lists no results\n");
+}
+
+TEST_CASE("diagnostic: a pattern result naming an op set without a capture") {
+  CHECK(diagnoseModel(setPattern("(S:$a $x)", "(S $x)")) ==
+        "t.yaml:11:5: error: pattern 'P': the result names op set 'S' "
+        "without a capture: write (S:$name ...) with the source node whose "
+        "member picks the result\n");
+}
+
+TEST_CASE("diagnostic: a pattern result capturing no source operator") {
+  CHECK(diagnoseModel(setPattern("(S:$a $x)", "(S:$b $x)")) ==
+        "t.yaml:11:5: error: pattern 'P': the result's capture '$b' names "
+        "no operator of the source\n");
+}
+
+TEST_CASE("diagnostic: a pattern result set missing what the capture "
+          "matches") {
+  CHECK(diagnoseModel(setPattern("(S2:$a $x)", "(S:$a $x)")) ==
+        "t.yaml:11:5: error: pattern 'P': '$a' may match 'C', which op set "
+        "'S' does not list, so the result is unknown\n");
 }
 
 //===----------------------------------------------------------------------===//
