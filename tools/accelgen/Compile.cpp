@@ -72,7 +72,7 @@ static std::vector<std::string> acceleratorLabels() {
     auto T = resolveTarget(L);
     if (!T)
       consumeError(T.takeError());
-    else if (program::hasFunctionalModel(*T->first))
+    else if (T->first->hasFunctionalModel())
       Labels.push_back(L);
   }
   return Labels;
