@@ -57,13 +57,12 @@ namespace {{
     OS << "const accelgen::target::DeviceVersionDesc DeviceVersions[] = {\n";
     for (unsigned V = 0; V < M.Device.size(); ++V) {
       const DeviceAt &At = M.Device[V];
-      OS << formatv("    {{{0}, {1}, {2}, {3}, {4}, {5}}, // {6}\n",
-                    mask(At.Layouts), At.KeepsFused ? "true" : "false",
-                    At.Ops.empty() ? "nullptr" : "DeviceOps" + itostr(V),
-                    At.Ops.size(),
-                    At.Conversions.empty() ? "nullptr"
-                                           : "DeviceStorage" + itostr(V),
-                    At.Conversions.size(), M.versionLabel(V));
+      OS << formatv(
+          "    {{{0}, {1}, {2}, {3}, {4}, {5}}, // {6}\n", mask(At.Layouts),
+          At.KeepsFused ? "true" : "false",
+          At.Ops.empty() ? "nullptr" : "DeviceOps" + itostr(V), At.Ops.size(),
+          At.Conversions.empty() ? "nullptr" : "DeviceStorage" + itostr(V),
+          At.Conversions.size(), M.versionLabel(V));
     }
     OS << formatv(R"(};
 
@@ -98,9 +97,10 @@ private:
   void emitVersionRows(raw_ostream &OS, unsigned V) {
     const DeviceAt &At = M.Device[V];
     if (!At.Ops.empty()) {
-      OS << formatv("/// {0}: operators with rules of their own.\n"
-                    "const accelgen::target::DeviceOpRule DeviceOps{1}[] = {{\n",
-                    M.versionLabel(V), V);
+      OS << formatv(
+          "/// {0}: operators with rules of their own.\n"
+          "const accelgen::target::DeviceOpRule DeviceOps{1}[] = {{\n",
+          M.versionLabel(V), V);
       for (const DeviceAt::OpRule &R : At.Ops)
         OS << formatv("    {{{0}, {1}, {2}},\n", cppString(R.Op->name()),
                       mask(R.Layouts), R.KeepsFused ? "true" : "false");

@@ -58,8 +58,8 @@ template <typename DeclT> struct ByOperators {
 
 class DeviceBuilder {
 public:
-  using VersionFn = std::function<std::optional<unsigned>(const std::string &,
-                                                          const Loc &)>;
+  using VersionFn =
+      std::function<std::optional<unsigned>(const std::string &, const Loc &)>;
   using OpFn = std::function<const OpDef *(const std::string &, const Loc &)>;
 
   DeviceBuilder(const TargetDecl &D, TargetModel &M, Diagnostics &Diags,
@@ -78,8 +78,7 @@ public:
       if (!llvm::is_contained(Residencies, R.Keeps))
         Diags.error(R.At, llvm::formatv("unknown residency '{0}' "
                                         "(residencies: {1})",
-                                        R.Keeps,
-                                        listOf(Residencies)));
+                                        R.Keeps, listOf(Residencies)));
     std::map<std::pair<std::string, std::string>,
              std::map<unsigned, const DeviceStorageDecl *>>
         Storage = groupStorage();
@@ -115,7 +114,8 @@ public:
           if (Since <= V)
             Found = S;
         if (Found && Found->StoredAs != Found->Type)
-          At.Conversions.push_back({Found->Type, Found->Scheme, Found->StoredAs});
+          At.Conversions.push_back(
+              {Found->Type, Found->Scheme, Found->StoredAs});
       }
     }
   }
@@ -136,8 +136,7 @@ private:
         Diags.error(L.At, llvm::formatv("layout '{0}' is named '{1}'; "
                                         "accelerator programs record the "
                                         "layouts {2}",
-                                        L.Key, L.Name,
-                                        listOf(ProgramLayouts)));
+                                        L.Key, L.Name, listOf(ProgramLayouts)));
         continue;
       }
       if (L.MaxChannels < 0 || L.ChannelPixels < 0 || L.ChannelBytes < 0) {
@@ -257,8 +256,7 @@ private:
       if (!llvm::is_contained(QuantSchemeNames, S.Scheme)) {
         Diags.error(S.At, llvm::formatv("unknown quantization scheme '{0}' "
                                         "(schemes: {1})",
-                                        S.Scheme,
-                                        listOf(QuantSchemeNames)));
+                                        S.Scheme, listOf(QuantSchemeNames)));
         Ok = false;
       }
       if (Ok && S.StoredAs != S.Type &&

@@ -1,4 +1,4 @@
-//===- DeviceRules.h - A target's device semantics as program decisions -*- C++ -*-===//
+//===- DeviceRules.h - Device semantics as program decisions -*- C++ -*-===//
 //
 // What the program builder decides from the device semantics a target
 // declares (target/DeviceRules.h): the layout each activation is stored in

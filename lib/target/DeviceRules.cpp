@@ -39,9 +39,8 @@ const DeviceOpRule *DeviceRules::rule(llvm::StringRef OpType) const {
   if (!At || !At->NumOps)
     return nullptr;
   const DeviceOpRule *End = At->Ops + At->NumOps;
-  const DeviceOpRule *It =
-      std::lower_bound(At->Ops, End, OpType, [](const DeviceOpRule &R,
-                                                llvm::StringRef Name) {
+  const DeviceOpRule *It = std::lower_bound(
+      At->Ops, End, OpType, [](const DeviceOpRule &R, llvm::StringRef Name) {
         return llvm::StringRef(R.Op) < Name;
       });
   return It != End && OpType == It->Op ? It : nullptr;
