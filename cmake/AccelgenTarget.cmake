@@ -8,6 +8,7 @@
 #   <binary dir>/<name>/Legality.inc        -gen-legality
 #   <binary dir>/<name>/Patterns.inc        -gen-patterns
 #   <binary dir>/<name>/ConstraintTests.inc -gen-constraint-tests
+#   <binary dir>/<name>/DeviceRules.inc     -gen-device-rules
 #   <binary dir>/<name>/SupportedOps.md     -gen-supported-ops
 #   <binary dir>/<name>/VersionDiff.md      -gen-version-diff
 #
@@ -21,6 +22,7 @@ set(ACCELGEN_ARTIFACTS
   "legality:Legality.inc"
   "patterns:Patterns.inc"
   "constraint-tests:ConstraintTests.inc"
+  "device-rules:DeviceRules.inc"
   "supported-ops:SupportedOps.md"
   "version-diff:VersionDiff.md")
 

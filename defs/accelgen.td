@@ -3,8 +3,9 @@
 // Every target description includes this file. It defines the vocabulary a
 // vendor uses to describe an accelerator: element types and quantization
 // schemes, operators and their attributes, hardware versions, constraints,
-// legality, attribute mappings, quantization rules, fusion patterns, kernels
-// and cost estimates. accelgen-tblgen reads the records built from these
+// legality, attribute mappings, quantization rules, fusion patterns, kernels,
+// cost estimates and device semantics (how the accelerator computes and
+// stores differently from the CPU). accelgen-tblgen reads the records built from these
 // classes into one typed target model; the `.yaml` form of a target carries
 // the same content.
 //
@@ -89,6 +90,11 @@ class Target<string name, list<Version> versions> {
   /// Estimated cycles of moving one tensor between this target and the CPU,
   /// paid for every tensor crossing a partition boundary (see Cost).
   int SwitchCycles = 0;
+  /// Programs of this target run on the functional model (lib/program/c):
+  /// its operators compute like the framework's, under the device semantics
+  /// the description declares (see "Device semantics"), so the reference
+  /// kernels compute them exactly and the target needs no C of its own.
+  bit FunctionalModel = 0;
 }
 
 /// An operator that exists only on a target: the result of mappings and
@@ -363,4 +369,71 @@ class Cost<Op op, Target target, Version since, string cycles> {
   Target OnTarget = target;
   Version Since = since;
   string Cycles = cycles;
+}
+
+//===----------------------------------------------------------------------===//
+// Device semantics
+//===----------------------------------------------------------------------===//
+
+/// A layout of 4-D (NHWC) activations in the device's memory. `name` is the
+/// one accelerator programs record: "NHWC", "4C" or "16C". The channel
+/// dimension is padded to a multiple of `ChannelPixels` elements and of
+/// `ChannelBytes` bytes (0: no such padding); a layout with `MaxChannels`
+/// above 0 holds tensors of at most that many channels. Layouts are
+/// preferred in the order they are defined.
+class Layout<string name> {
+  string Name = name;
+  int MaxChannels = 0;
+  int ChannelPixels = 0;
+  int ChannelBytes = 0;
+}
+
+/// Operators `ops` of `target` (every operator when `ops` is empty) compute
+/// in the layouts `layouts` from version `since` on, until a later
+/// DeviceLayout for the same operators replaces it; a rule naming an operator
+/// wins over the rules for every operator. A 4-D activation a program reads
+/// or writes is stored in the first layout that holds its channels and that
+/// every operator using it computes in. An operator computing in one padded
+/// layout only computes on the padded channels.
+class DeviceLayout<Target target, Version since, list<Op> ops,
+                   list<Layout> layouts> {
+  Target OnTarget = target;
+  Version Since = since;
+  list<Op> Operators = ops;
+  list<Layout> Layouts = layouts;
+}
+
+/// From version `since` on, `target` stores activations of element type
+/// `type` quantized in `scheme` as `storedAs`, converting them at the
+/// program's inputs and outputs, until a later DeviceStorage for the same
+/// type and scheme replaces it. The one conversion accelerator programs make
+/// is i8 stored as u8 (q + 128, zero point + 128); `storedAs` equal to
+/// `type` stores the type as it is.
+class DeviceStorage<Target target, Version since, DType type,
+                    QuantScheme scheme, DType storedAs> {
+  Target OnTarget = target;
+  Version Since = since;
+  DType Type = type;
+  QuantScheme Scheme = scheme;
+  DType StoredAs = storedAs;
+}
+
+/// Which intermediate results stay in the device instead of memory.
+class Residency<string name> { string Name = name; }
+/// Results read only inside the fused layer that writes them.
+def FusedIntermediates : Residency<"fused_intermediates">;
+/// None: every result goes to memory.
+def NoIntermediates : Residency<"none">;
+
+/// From version `since` on, the results of operators `ops` (every operator
+/// when empty) that `keeps` names stay in the device of `target`, until a
+/// later DeviceResidency for the same operators replaces it; a rule naming an
+/// operator wins over the rules for every operator. Without any rule, every
+/// result goes to memory.
+class DeviceResidency<Target target, Version since, list<Op> ops,
+                      Residency keeps> {
+  Target OnTarget = target;
+  Version Since = since;
+  list<Op> Operators = ops;
+  Residency Keeps = keeps;
 }

@@ -34,6 +34,7 @@ enum ActionType {
   GenSupportedOps,
   GenVersionDiff,
   GenConstraintTests,
+  GenDeviceRules,
   DumpModel,
   GenKernelParams,
   GenKernelInstances,
@@ -56,6 +57,8 @@ cl::opt<ActionType> Action(
                    "What changes between consecutive versions (Markdown)"),
         clEnumValN(GenConstraintTests, "gen-constraint-tests",
                    "Accept/reject boundary cases of every constraint (C++)"),
+        clEnumValN(GenDeviceRules, "gen-device-rules",
+                   "Device semantics: layouts, storage, residency (C++)"),
         clEnumValN(DumpModel, "dump-model",
                    "Print the validated target model (for debugging)"),
         clEnumValN(GenKernelParams, "gen-kernel-params",
@@ -143,6 +146,9 @@ bool runAction(raw_ostream &OS, RecordKeeper &Records) {
     break;
   case GenConstraintTests:
     emitConstraintTests(*Model, OS);
+    break;
+  case GenDeviceRules:
+    emitDeviceRules(*Model, OS);
     break;
   case DumpModel:
     dumpModel(*Model, OS);

@@ -28,6 +28,8 @@ void emitSupportedOps(const TargetModel &M, llvm::raw_ostream &OS);
 void emitVersionDiff(const TargetModel &M, llvm::raw_ostream &OS);
 /// ConstraintTests.inc: accept/reject boundary cases of every constraint.
 void emitConstraintTests(const TargetModel &M, llvm::raw_ostream &OS);
+/// DeviceRules.inc: layouts, storage conversions and residency per version.
+void emitDeviceRules(const TargetModel &M, llvm::raw_ostream &OS);
 /// A readable dump of the model, for debugging descriptions.
 void dumpModel(const TargetModel &M, llvm::raw_ostream &OS);
 

@@ -102,6 +102,28 @@ void dumpModel(const TargetModel &M, raw_ostream &OS) {
       OS << formatv("cost {0} from {1}: {2} ({3})\n", C.Op->name(),
                     M.versionLabel(Step.Since), Step.Text,
                     constraint::typeName(Step.Parsed->type()));
+  OS << formatv("functional model {0}\n", M.FunctionalModel ? "yes" : "no");
+  for (const LayoutDef &L : M.Layouts)
+    OS << formatv("layout {0} ({1}): at most {2} channels, padded to {3} "
+                  "elements and {4} bytes\n",
+                  L.Key, L.Name, L.MaxChannels, L.ChannelPixels,
+                  L.ChannelBytes);
+  auto Names = [&](const std::vector<unsigned> &Layouts) {
+    std::vector<std::string> Out;
+    for (unsigned I : Layouts)
+      Out.push_back(M.Layouts[I].Name);
+    return join(Out, ",");
+  };
+  for (unsigned V = 0; V < M.Device.size(); ++V) {
+    const DeviceAt &At = M.Device[V];
+    OS << formatv("device @{0}: layouts {1}; keeps fused {2}\n",
+                  M.versionLabel(V), Names(At.Layouts), At.KeepsFused);
+    for (const DeviceAt::OpRule &R : At.Ops)
+      OS << formatv("  {0}: layouts {1}; keeps fused {2}\n", R.Op->name(),
+                    Names(R.Layouts), R.KeepsFused);
+    for (const DeviceAt::Storage &S : At.Conversions)
+      OS << formatv("  stores {0} {1} as {2}\n", S.Type, S.Scheme, S.StoredAs);
+  }
 }
 
 } // namespace gen

@@ -59,8 +59,9 @@ namespace {0} {{
 /// Adds the OpSetup of every operator the target supports to \p T, and sets
 /// its cost model and switch cycles.
 void addOpSetups(accelgen::target::TargetInfo &T);
-/// The target's TargetInfo: name, versions, every OpSetup, the cost model
-/// and the fusion patterns (from Patterns.inc, which must be included too).
+/// The target's TargetInfo: name, versions, every OpSetup, the cost model,
+/// the fusion patterns and the device semantics (from Patterns.inc and
+/// DeviceRules.inc, which must be included too).
 std::unique_ptr<accelgen::target::TargetInfo> createTargetInfo();
 /// The target's name and versions, oldest first.
 extern const char TargetName[];
@@ -105,9 +106,10 @@ namespace {{
           "  T.setSwitchCycles(TargetSwitchCycles);\n";
     OS << formatv(R"(}
 
-// Defined in Patterns.inc.
+// Defined in Patterns.inc and DeviceRules.inc.
 extern const accelgen::target::PatternDesc *const Patterns;
 extern const unsigned NumPatterns;
+extern const accelgen::target::DeviceRulesDesc TargetDeviceRules;
 
 std::unique_ptr<accelgen::target::TargetInfo> createTargetInfo() {{
   auto T = std::make_unique<accelgen::target::TargetInfo>(
@@ -116,6 +118,7 @@ std::unique_ptr<accelgen::target::TargetInfo> createTargetInfo() {{
   addOpSetups(*T);
   T->setPatterns(llvm::ArrayRef<accelgen::target::PatternDesc>(Patterns,
                                                                NumPatterns));
+  T->setDeviceRules(&TargetDeviceRules);
   return T;
 }
 

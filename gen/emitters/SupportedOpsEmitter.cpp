@@ -5,7 +5,8 @@
 // to, and the mappings and quantization rules; then the operator sets and
 // fusion patterns, and
 // the estimated cycles of each operator with the versions each estimate
-// holds for.
+// holds for; and the device semantics: layouts, the layouts operators
+// compute in, intermediates kept in the device, storage conversions.
 //
 //===----------------------------------------------------------------------===//
 #include "emitters/EmitterSupport.h"
@@ -57,6 +58,7 @@ public:
     emitOpSets(OS);
     emitPatterns(OS);
     emitCosts(OS);
+    emitDevice(OS);
   }
 
 private:
@@ -188,6 +190,112 @@ private:
             versionRange(M, C.Steps[I].Since, C.until(I, M.Versions.size())),
             escape(constraint::describe(*C.Steps[I].Parsed)));
     OS << "\n";
+  }
+
+  /// The layouts and residency of one operator (null: every operator
+  /// without rules of its own) at version \p V, in words.
+  std::pair<std::string, std::string> deviceAt(const OpDef *Op,
+                                               unsigned V) const {
+    const DeviceAt &At = M.Device[V];
+    const std::vector<unsigned> *Layouts = &At.Layouts;
+    bool Keeps = At.KeepsFused;
+    for (const DeviceAt::OpRule &R : At.Ops)
+      if (R.Op == Op) {
+        Layouts = &R.Layouts;
+        Keeps = R.KeepsFused;
+      }
+    std::vector<std::string> Names;
+    for (unsigned I : *Layouts)
+      Names.push_back(M.Layouts[I].Name);
+    return {Names.empty() ? "NHWC (none declared)" : join(Names),
+            Keeps ? "yes" : "no"};
+  }
+
+  void emitDevice(raw_ostream &OS) {
+    if (!M.FunctionalModel && M.Layouts.empty() &&
+        llvm::all_of(M.Device, [](const DeviceAt &At) {
+          return At.Ops.empty() && At.Conversions.empty() && !At.KeepsFused;
+        }))
+      return;
+    OS << "## Device semantics\n\n";
+    OS << (M.FunctionalModel
+               ? formatv("Programs of {0} run on the functional model.\n\n",
+                         M.Name)
+               : formatv("No functional model runs programs of {0}.\n\n",
+                         M.Name));
+    if (!M.Layouts.empty()) {
+      OS << "| layout of 4-D activations | channels | channels padded to |\n"
+            "|---|---|---|\n";
+      for (const LayoutDef &L : M.Layouts) {
+        std::vector<std::string> Pads;
+        if (L.ChannelPixels)
+          Pads.push_back(formatv("{0} elements", L.ChannelPixels).str());
+        if (L.ChannelBytes)
+          Pads.push_back(formatv("{0} bytes", L.ChannelBytes).str());
+        OS << formatv("| {0} | {1} | {2} |\n", L.Name,
+                      L.MaxChannels ? formatv("at most {0}", L.MaxChannels).str()
+                                    : std::string("any"),
+                      Pads.empty() ? "not padded" : join(Pads, " and "));
+      }
+      OS << "\n";
+    }
+    // Operators named by rules, each with the runs of versions it is legal
+    // at and its rules do not change over; operators with the same runs
+    // share a row.
+    std::vector<const OpDef *> Named;
+    if (!M.Device.empty())
+      for (const DeviceAt::OpRule &R : M.Device.front().Ops)
+        Named.push_back(R.Op);
+    using Run = std::tuple<unsigned, unsigned, std::pair<std::string, std::string>>;
+    auto RunsOf = [&](const OpDef *Op) {
+      std::vector<Run> Runs;
+      const OpLegality *L = nullptr;
+      for (const OpLegality &Legal : M.Legality)
+        if (Legal.Op == Op)
+          L = &Legal;
+      for (unsigned V = 0; V < M.Versions.size(); ++V) {
+        if (Op && (!L || !L->PerVersion[V]))
+          continue;
+        auto At = deviceAt(Op, V);
+        if (!Runs.empty() && std::get<1>(Runs.back()) + 1 == V &&
+            std::get<2>(Runs.back()) == At)
+          std::get<1>(Runs.back()) = V;
+        else
+          Runs.push_back({V, V, At});
+      }
+      return Runs;
+    };
+    std::vector<std::pair<std::vector<Run>, std::vector<std::string>>> Rows;
+    Rows.push_back({RunsOf(nullptr), {"every other operator"}});
+    for (const OpDef *Op : Named) {
+      std::vector<Run> Runs = RunsOf(Op);
+      auto It = llvm::find_if(Rows, [&](const auto &R) {
+        return R.first == Runs && R.second.front() != "every other operator";
+      });
+      if (It != Rows.end())
+        It->second.push_back(Op->name());
+      else
+        Rows.push_back({Runs, {Op->name()}});
+    }
+    OS << "| operators | versions | compute in | fused intermediates stay in "
+          "the device |\n|---|---|---|---|\n";
+    for (const auto &[Runs, Ops] : Rows)
+      for (const auto &[From, To, At] : Runs)
+        OS << formatv("| {0} | {1} | {2} | {3} |\n", join(Ops),
+                      versionRange(M, From, To), At.first, At.second);
+    OS << "\n";
+    bool AnyConversion = false;
+    for (unsigned V = 0; V < M.Device.size(); ++V)
+      for (const DeviceAt::Storage &S : M.Device[V].Conversions) {
+        if (!AnyConversion)
+          OS << "| version | activations | stored as |\n|---|---|---|\n";
+        AnyConversion = true;
+        OS << formatv("| {0} | {1}, {2} | {3} |\n", M.versionLabel(V), S.Type,
+                      S.Scheme, S.StoredAs);
+      }
+    if (AnyConversion)
+      OS << "\nConverted at the accelerator's inputs and outputs; other "
+            "activations are stored as the model holds them.\n\n";
   }
 
   static std::string escape(StringRef S) {

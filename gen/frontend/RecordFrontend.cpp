@@ -196,6 +196,54 @@ int readPatternNode(const DagInit &Dag, PatternDecl &P, Diagnostics &Diags,
   return Index;
 }
 
+/// Record names of the operators in list field \p Field of \p R.
+std::vector<std::string> opKeys(const Record &R, StringRef Field) {
+  std::vector<std::string> Out;
+  for (Record *Op : R.getValueAsListOfDefs(Field))
+    Out.push_back(opKey(*Op));
+  return Out;
+}
+
+/// The device semantics: layouts and the rules using them.
+void readDeviceRecords(const RecordKeeper &Records, TargetDecl &Out) {
+  for (Record *R : inOrder(Records, "Layout")) {
+    LayoutDecl L;
+    L.Key = R->getName().str();
+    L.Name = R->getValueAsString("Name").str();
+    L.MaxChannels = R->getValueAsInt("MaxChannels");
+    L.ChannelPixels = R->getValueAsInt("ChannelPixels");
+    L.ChannelBytes = R->getValueAsInt("ChannelBytes");
+    L.At = recordLoc(*R);
+    Out.Layouts.push_back(std::move(L));
+  }
+  for (Record *R : inOrder(Records, "DeviceLayout")) {
+    DeviceLayoutDecl L;
+    L.Since = nameOf(*R, "Since");
+    L.Ops = opKeys(*R, "Operators");
+    for (Record *Layout : R->getValueAsListOfDefs("Layouts"))
+      L.Layouts.push_back(Layout->getName().str());
+    L.At = recordLoc(*R);
+    Out.DeviceLayouts.push_back(std::move(L));
+  }
+  for (Record *R : inOrder(Records, "DeviceStorage")) {
+    DeviceStorageDecl S;
+    S.Since = nameOf(*R, "Since");
+    S.Type = nameOf(*R, "Type");
+    S.Scheme = nameOf(*R, "Scheme");
+    S.StoredAs = nameOf(*R, "StoredAs");
+    S.At = recordLoc(*R);
+    Out.DeviceStorage.push_back(std::move(S));
+  }
+  for (Record *R : inOrder(Records, "DeviceResidency")) {
+    DeviceResidencyDecl K;
+    K.Since = nameOf(*R, "Since");
+    K.Ops = opKeys(*R, "Operators");
+    K.Keeps = nameOf(*R, "Keeps");
+    K.At = recordLoc(*R);
+    Out.DeviceResidency.push_back(std::move(K));
+  }
+}
+
 } // namespace
 
 void readOperatorRecords(const RecordKeeper &Records, TargetDecl &Out) {
@@ -250,6 +298,7 @@ bool readTargetRecords(const RecordKeeper &Records, TargetDecl &Out,
   Out.Name = T.getValueAsString("Name").str();
   Out.Description = T.getValueAsString("Description").str();
   Out.SwitchCycles = T.getValueAsInt("SwitchCycles");
+  Out.FunctionalModel = T.getValueAsBit("FunctionalModel");
   for (Record *V : T.getValueAsListOfDefs("Versions")) {
     Out.Versions.push_back(V->getValueAsString("Name").str());
     Out.VersionsAt.push_back(recordLoc(*V));
@@ -356,6 +405,7 @@ bool readTargetRecords(const RecordKeeper &Records, TargetDecl &Out,
     C.CyclesAt = literalLoc(*R, C.Cycles);
     Out.Costs.push_back(std::move(C));
   }
+  readDeviceRecords(Records, Out);
   return true;
 }
 

@@ -189,14 +189,19 @@ struct KeySpec {
 };
 
 const KeySpec TopKeys[] = {
-    {"target", Required},      {"ops", Optional},     {"constraints", Optional},
-    {"legal", Optional},       {"removed", Optional}, {"mappings", Optional},
-    {"quant_rules", Optional}, {"op_sets", Optional}, {"patterns", Optional},
-    {"kernels", Optional},     {"costs", Optional}};
+    {"target", Required},      {"ops", Optional},
+    {"constraints", Optional}, {"legal", Optional},
+    {"removed", Optional},     {"mappings", Optional},
+    {"quant_rules", Optional}, {"op_sets", Optional},
+    {"patterns", Optional},    {"kernels", Optional},
+    {"costs", Optional},       {"layouts", Optional},
+    {"device_layouts", Optional}, {"device_storage", Optional},
+    {"device_residency", Optional}};
 const KeySpec TargetKeys[] = {{"name", Required},
                               {"versions", Required},
                               {"description", Optional},
-                              {"switch_cycles", Optional}};
+                              {"switch_cycles", Optional},
+                              {"functional_model", Optional}};
 const KeySpec OpKeys[] = {{"name", Required},
                           {"operands", Required},
                           {"attrs", Optional},
@@ -228,6 +233,18 @@ const KeySpec KernelKeys[] = {
     {"op", Required}, {"family", Required}, {"types", Required}};
 const KeySpec CostKeys[] = {
     {"op", Required}, {"since", Required}, {"cycles", Required}};
+const KeySpec LayoutKeys[] = {{"name", Required},
+                              {"max_channels", Optional},
+                              {"channel_pixels", Optional},
+                              {"channel_bytes", Optional}};
+const KeySpec DeviceLayoutKeys[] = {
+    {"since", Required}, {"ops", Optional}, {"layouts", Required}};
+const KeySpec DeviceStorageKeys[] = {{"since", Required},
+                                     {"type", Required},
+                                     {"scheme", Required},
+                                     {"stored_as", Required}};
+const KeySpec DeviceResidencyKeys[] = {
+    {"since", Required}, {"ops", Optional}, {"keeps", Required}};
 
 /// The entries of a mapping whose keys have been checked, by key.
 struct Entries {
@@ -345,6 +362,7 @@ private:
   void readPatterns(const Entries &Top, TargetDecl &Out);
   void readKernels(const Entries &Top, TargetDecl &Out);
   void readCosts(const Entries &Top, TargetDecl &Out);
+  void readDevice(const Entries &Top, TargetDecl &Out);
 };
 
 /// The entries of \p Map in order, after reporting keys that are not plain
@@ -572,6 +590,7 @@ void Reader::readDocument(const YAML::Node &Root, TargetDecl &Out) {
   readPatterns(*Top, Out);
   readKernels(*Top, Out);
   readCosts(*Top, Out);
+  readDevice(*Top, Out);
 }
 
 void Reader::readTarget(const Entries &Top, TargetDecl &Out) {
@@ -585,6 +604,7 @@ void Reader::readTarget(const Entries &Top, TargetDecl &Out) {
   text(*E, "description", Out.Description);
   texts(*E, "versions", Out.Versions);
   integer(*E, "switch_cycles", Out.SwitchCycles);
+  flag(*E, "functional_model", Out.FunctionalModel);
   Out.At = loc(N);
 }
 
@@ -827,6 +847,71 @@ void Reader::readCosts(const Entries &Top, TargetDecl &Out) {
     text(*E, "cycles", C.Cycles);
     if (Diags.errorCount() == Before)
       Out.Costs.push_back(std::move(C));
+  });
+}
+
+void Reader::readDevice(const Entries &Top, TargetDecl &Out) {
+  if (Top.has("layouts") && !Top.value("layouts").IsNull() &&
+      isKind(Top, "layouts", Top.value("layouts").IsMap(), "a mapping")) {
+    for (auto &[Key, Value] : pairsOf(Top.value("layouts"), "'layouts'")) {
+      unsigned Before = Diags.errorCount();
+      std::optional<Entries> E = entries(
+          Value, formatv("layout '{0}'", Key.Scalar()).str(), LayoutKeys);
+      if (!E)
+        continue;
+      LayoutDecl L;
+      L.Key = Key.Scalar();
+      L.At = loc(Key);
+      text(*E, "name", L.Name);
+      integer(*E, "max_channels", L.MaxChannels);
+      integer(*E, "channel_pixels", L.ChannelPixels);
+      integer(*E, "channel_bytes", L.ChannelBytes);
+      if (Diags.errorCount() == Before)
+        Out.Layouts.push_back(std::move(L));
+    }
+  }
+  forEachItem(Top, "device_layouts", [&](const YAML::Node &N) {
+    unsigned Before = Diags.errorCount();
+    std::optional<Entries> E =
+        entries(N, "a device layout rule", DeviceLayoutKeys);
+    if (!E)
+      return;
+    DeviceLayoutDecl L;
+    L.At = loc(N);
+    text(*E, "since", L.Since);
+    texts(*E, "ops", L.Ops);
+    texts(*E, "layouts", L.Layouts);
+    if (Diags.errorCount() == Before)
+      Out.DeviceLayouts.push_back(std::move(L));
+  });
+  forEachItem(Top, "device_storage", [&](const YAML::Node &N) {
+    unsigned Before = Diags.errorCount();
+    std::optional<Entries> E =
+        entries(N, "a device storage rule", DeviceStorageKeys);
+    if (!E)
+      return;
+    DeviceStorageDecl S;
+    S.At = loc(N);
+    text(*E, "since", S.Since);
+    text(*E, "type", S.Type);
+    text(*E, "scheme", S.Scheme);
+    text(*E, "stored_as", S.StoredAs);
+    if (Diags.errorCount() == Before)
+      Out.DeviceStorage.push_back(std::move(S));
+  });
+  forEachItem(Top, "device_residency", [&](const YAML::Node &N) {
+    unsigned Before = Diags.errorCount();
+    std::optional<Entries> E =
+        entries(N, "a device residency rule", DeviceResidencyKeys);
+    if (!E)
+      return;
+    DeviceResidencyDecl K;
+    K.At = loc(N);
+    text(*E, "since", K.Since);
+    texts(*E, "ops", K.Ops);
+    text(*E, "keeps", K.Keeps);
+    if (Diags.errorCount() == Before)
+      Out.DeviceResidency.push_back(std::move(K));
   });
 }
 

@@ -160,6 +160,41 @@ struct CostDecl {
   Loc CyclesAt;
 };
 
+/// A layout of 4-D activations in the device's memory.
+struct LayoutDecl {
+  std::string Key;  ///< The name rules refer to it by (`Mdla16C`).
+  std::string Name; ///< What programs record: "NHWC", "4C", "16C".
+  int64_t MaxChannels = 0;
+  int64_t ChannelPixels = 0;
+  int64_t ChannelBytes = 0;
+  Loc At;
+};
+
+/// Operators (every one when Ops is empty) compute in Layouts from Since on.
+struct DeviceLayoutDecl {
+  std::string Since;
+  std::vector<std::string> Ops;
+  std::vector<std::string> Layouts; ///< Layout keys.
+  Loc At;
+};
+
+/// Activations of Type quantized in Scheme are stored as StoredAs from Since.
+struct DeviceStorageDecl {
+  std::string Since;
+  std::string Type;
+  std::string Scheme;
+  std::string StoredAs;
+  Loc At;
+};
+
+/// Which results of Ops (every operator when empty) stay in the device.
+struct DeviceResidencyDecl {
+  std::string Since;
+  std::vector<std::string> Ops;
+  std::string Keeps; ///< "fused_intermediates" or "none".
+  Loc At;
+};
+
 /// One target description: the operators it may refer to and its rules, in
 /// declaration order.
 struct TargetDecl {
@@ -170,6 +205,8 @@ struct TargetDecl {
   std::vector<Loc> VersionsAt;
   /// Cycles of moving one tensor between the accelerator and the CPU.
   int64_t SwitchCycles = 0;
+  /// Programs run on the functional model.
+  bool FunctionalModel = false;
   Loc At;
   std::vector<OpDecl> Ops;
   std::vector<LegalDecl> Legals;
@@ -181,6 +218,10 @@ struct TargetDecl {
   std::vector<CostDecl> Costs;
   /// Every kernel family the description can name.
   std::vector<KernelFamilyDecl> KernelFamilies;
+  std::vector<LayoutDecl> Layouts;
+  std::vector<DeviceLayoutDecl> DeviceLayouts;
+  std::vector<DeviceStorageDecl> DeviceStorage;
+  std::vector<DeviceResidencyDecl> DeviceResidency;
 };
 
 } // namespace gen

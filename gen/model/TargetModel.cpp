@@ -92,12 +92,14 @@ const OpSetDef *TargetModel::findOpSet(const std::string &KeyOrName) const {
   return nullptr;
 }
 
+const char *const QuantSchemeNames[4] = {
+    "asymmetric_per_tensor", "symmetric_per_tensor", "symmetric_per_channel",
+    "asymmetric_per_channel"};
+
 namespace {
 
+const char *const (&Schemes)[4] = QuantSchemeNames;
 const char *const AttrKinds[] = {"int", "float", "bool", "string", "ints"};
-const char *const Schemes[] = {"asymmetric_per_tensor", "symmetric_per_tensor",
-                               "symmetric_per_channel",
-                               "asymmetric_per_channel"};
 const char *const Relations[] = {"same_scale", "forward_output_to_inputs",
                                  "bias_scale_product", "fixed_output", "check"};
 const char *const Actions[] = {"reject", "insert_requantize_before",
@@ -131,6 +133,7 @@ public:
     M->Name = D.Name;
     M->Description = D.Description;
     M->SwitchCycles = D.SwitchCycles;
+    M->FunctionalModel = D.FunctionalModel;
     if (D.Name.empty())
       Diags.error(D.At, "target has no name");
     if (D.SwitchCycles < 0)
@@ -146,6 +149,10 @@ public:
     buildPatterns();
     buildKernels();
     buildCosts();
+    buildDeviceModel(
+        D, *M, Diags,
+        [&](const std::string &N, const Loc &At) { return version(N, At); },
+        [&](const std::string &K, const Loc &At) { return op(K, At); });
     if (Diags.errorCount())
       return nullptr;
     return std::move(M);

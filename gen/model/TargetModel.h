@@ -16,6 +16,7 @@
 
 #include "constraint/Constraint.h"
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -169,6 +170,44 @@ struct OpCosts {
   unsigned until(size_t Step, unsigned NumVersions) const;
 };
 
+/// The names of the quantization schemes (defs/accelgen.td).
+extern const char *const QuantSchemeNames[4];
+
+/// A layout of 4-D activations in the device's memory.
+struct LayoutDef {
+  std::string Key;
+  std::string Name; ///< "NHWC", "4C" or "16C".
+  int64_t MaxChannels = 0;
+  int64_t ChannelPixels = 0;
+  int64_t ChannelBytes = 0;
+};
+
+/// What one version of the device computes and stores differently, every
+/// rule resolved (DeviceModel.cpp).
+struct DeviceAt {
+  /// Layouts (indices into TargetModel::Layouts, ascending) of operators
+  /// without a layout rule of their own; empty when none is declared.
+  std::vector<unsigned> Layouts;
+  /// Whether fused intermediates of such operators stay in the device.
+  bool KeepsFused = false;
+  /// An operator named by a rule, with what is in force for it.
+  struct OpRule {
+    const OpDef *Op = nullptr;
+    std::vector<unsigned> Layouts;
+    bool KeepsFused = false;
+  };
+  /// Sorted by operator name.
+  std::vector<OpRule> Ops;
+  /// A type stored as another; only actual conversions.
+  struct Storage {
+    std::string Type;
+    std::string Scheme;
+    std::string StoredAs;
+  };
+  /// Sorted by type, then scheme.
+  std::vector<Storage> Conversions;
+};
+
 /// A validated target.
 struct TargetModel {
   std::string Name;
@@ -189,12 +228,27 @@ struct TargetModel {
   std::vector<OpCosts> Costs;
   /// Cycles of moving one tensor between the accelerator and the CPU.
   int64_t SwitchCycles = 0;
+  /// Programs run on the functional model.
+  bool FunctionalModel = false;
+  /// Layouts of activations in the device's memory, by preference.
+  std::vector<LayoutDef> Layouts;
+  /// The device semantics of each version.
+  std::vector<DeviceAt> Device;
 
   const OpDef *findOp(const std::string &KeyOrName) const;
   const OpSetDef *findOpSet(const std::string &KeyOrName) const;
   /// "demo1.0": the target name followed by a version name.
   std::string versionLabel(unsigned V) const { return Name + Versions[V].Name; }
 };
+
+/// Validates the device semantics of \p D into \p M (Layouts, Device),
+/// given the model's operators and versions; \p Version and \p Op resolve a
+/// name or report it as the rest of the model does.
+void buildDeviceModel(
+    const TargetDecl &D, TargetModel &M, Diagnostics &Diags,
+    const std::function<std::optional<unsigned>(const std::string &,
+                                                const Loc &)> &Version,
+    const std::function<const OpDef *(const std::string &, const Loc &)> &Op);
 
 /// Validates \p D and builds its model; reports every problem through \p Diags
 /// and returns nullptr if there was any.

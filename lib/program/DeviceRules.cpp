@@ -1,70 +1,49 @@
-//===- DeviceRules.cpp - What MDLA stores and computes differently --------===//
+//===- DeviceRules.cpp - A target's device semantics as program decisions -===//
 //
-// Read from the MDLA description where it says it: an operator runs in the
-// 16C layout only when its legality at the version carries a 16C-only layout
-// constraint (`nhwc_16c`, `nhwc_16c_at_most_4d`, `pool3d_ndhwc_16c`; not
-// `nhwc_4c_16c`), found in the target's generated legality tables. The
-// asymmetric int8 conversion of mdla1.5 is the design guide's data type
-// matrix ("ASYM INT8: SW" on 1.5 only), which the description states in
-// words but not as data.
+// The target's description says which layouts its operators compute in and
+// how each layout pads channels; here the builder's two questions are
+// answered from that, for any target: where an activation is stored, and on
+// how many channels an operator computes.
 //
 //===----------------------------------------------------------------------===//
-#include "program/ProgramBuilder.h"
+#include "program/DeviceRules.h"
 
-#include "target/Legality.h"
-
-#include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/StringSwitch.h"
 
 namespace accelgen {
-namespace targets {
-namespace mdla {
-// Generated into the mdla target's Legality.inc.
-extern const accelgen::target::OpLegalityTable *const LegalityTables[];
-extern const unsigned NumLegalityTables;
-} // namespace mdla
-} // namespace targets
-
 namespace program {
 
-namespace {
-
-/// True for a layout constraint id that admits 16C only.
-bool isSixteenCOnlyId(llvm::StringRef Id) {
-  return Id.contains("16c") && !Id.contains("4c");
+Layout programLayout(const target::LayoutDesc &L) {
+  // The generator admits these names only.
+  return llvm::StringSwitch<Layout>(L.Name)
+      .Case("4C", Layout::C4)
+      .Case("16C", Layout::C16)
+      .Default(Layout::NHWC);
 }
 
-bool mdlaSixteenCOnly(llvm::StringRef OpType, unsigned Version) {
-  using targets::mdla::LegalityTables;
-  for (unsigned I = 0; I < targets::mdla::NumLegalityTables; ++I) {
-    const target::OpLegalityTable *Table = LegalityTables[I];
-    if (OpType != Table->Op || Version >= Table->NumVersions)
-      continue;
-    const target::LegalityAt *At = Table->PerVersion[Version];
-    if (!At)
-      return false;
-    for (unsigned C = 0; C < At->NumConstraints; ++C)
-      if (isSixteenCOnlyId(At->Constraints[C].Id))
-        return true;
-    return false;
-  }
-  return false;
+Layout tensorLayout(const target::DeviceRules &R, int64_t Channels,
+                    const std::set<std::string> &Users) {
+  uint32_t Every = ~0u, Some = 0;
+  for (const std::string &Type : Users)
+    if (uint32_t Mask = R.layoutsOf(Type)) {
+      Every &= Mask;
+      Some |= Mask;
+    }
+  llvm::ArrayRef<target::LayoutDesc> Layouts = R.layouts();
+  for (uint32_t Mask : {Every & Some, Some})
+    for (size_t I = 0; I < Layouts.size(); ++I)
+      if ((Mask >> I & 1u) && Layouts[I].holds(Channels))
+        return programLayout(Layouts[I]);
+  return Layout::NHWC;
 }
 
-} // namespace
-
-bool hasFunctionalModel(const target::TargetInfo &T) {
-  return T.name() == "mdla";
-}
-
-DeviceRules deviceRules(const target::TargetInfo &T, unsigned Version) {
-  DeviceRules R;
-  if (T.name() != "mdla")
-    return R;
-  R.SixteenCOnly = [Version](llvm::StringRef OpType) {
-    return mdlaSixteenCOnly(OpType, Version);
-  };
-  R.AsymmetricInt8AsUInt8 = T.versions().at(Version) == "1.5";
-  return R;
+int32_t channelAlign(const target::DeviceRules &R, llvm::StringRef OpType,
+                     ir::DType Type) {
+  const target::LayoutDesc *L = R.onlyLayout(OpType);
+  if (!L)
+    return 0;
+  int32_t Align = L->channelAlign(ir::dtypeSize(Type));
+  return Align > 1 ? Align : 0;
 }
 
 } // namespace program

@@ -71,8 +71,8 @@ struct Tensor {
   /// A fused group's intermediate result: read inside its layer only.
   bool Internal = false;
 
-  /// True when the accelerator stores it in another format (the int8 it
-  /// stores as uint8 on mdla1.5).
+  /// True when the accelerator stores it in another format (int8 stored as
+  /// uint8, as the target's DeviceStorage rules say).
   bool isConverted() const { return DeviceType != Type; }
 };
 
@@ -117,7 +117,7 @@ struct Subgraph {
 };
 
 struct Program {
-  /// "mdla" and "1.5".
+  /// The target's name and version ("demo", "2.0").
   std::string Target;
   std::string Version;
   std::string Generator;

@@ -12,6 +12,7 @@
 #include "program/ProgramBuilder.h"
 
 #include "ir/Verifier.h"
+#include "program/DeviceRules.h"
 #include "kernels/KernelParams.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -48,8 +49,9 @@ int64_t paddedBytes(const Tensor &T, int32_t Align) {
 class Builder {
 public:
   Builder(AcceleratedModel &M, const ir::Graph &Input,
-          const target::TargetInfo &T, unsigned Version, DeviceRules Rules)
-      : M(M), Input(Input), T(T), Version(Version), Rules(std::move(Rules)) {}
+          const target::TargetInfo &T, unsigned Version)
+      : M(M), Input(Input), T(T), Version(Version),
+        Rules(T.deviceRules(Version)) {}
 
   llvm::Error run(llvm::StringRef Generator);
 
@@ -64,7 +66,7 @@ private:
   const ir::Graph &Input;
   const target::TargetInfo &T;
   unsigned Version;
-  DeviceRules Rules;
+  target::DeviceRules Rules;
   std::vector<std::string> Known = functionalModelKernels();
   /// Graph tensor to its index in the current subgraph's tensors.
   std::map<int32_t, int32_t> Local;
@@ -143,12 +145,13 @@ int32_t Builder::local(Subgraph &S, int32_t Id) {
   } else {
     // Checked by the caller: every non-constant operand has a buffer.
     Ten.ArenaOffset = M.Plan.find(Id)->Offset;
-    const bool Asymmetric =
-        G.Quant && !G.Quant->isPerChannel() && G.Quant->zeroPoint() != 0;
-    if (Rules.AsymmetricInt8AsUInt8 && G.Type == ir::DType::I8 && Asymmetric) {
-      Ten.DeviceType = ir::DType::U8;
+    // The one conversion programs make (the generator admits no other):
+    // int8 stored as uint8, q + 128, zero point + 128.
+    Ten.DeviceType = Rules.storedAs(G.Type, G.Quant);
+    if (Ten.isConverted()) {
       Ten.DeviceQuant = G.Quant;
-      Ten.DeviceQuant->ZeroPoints.front() += 128;
+      for (int64_t &ZeroPoint : Ten.DeviceQuant->ZeroPoints)
+        ZeroPoint += 128;
     }
   }
   S.Tensors.push_back(std::move(Ten));
@@ -189,8 +192,8 @@ void Builder::assignMemory(Subgraph &S, const std::set<int32_t> &Written) {
 }
 
 /// The scratch memory the functional model takes for \p S: the converted
-/// inputs' copies, then per operator its temporaries, allocated as
-/// mdla_functional.c does (each at the next multiple of 16).
+/// inputs' copies, then per operator its temporaries, allocated as the
+/// functional model does (each at the next multiple of 16).
 int64_t Builder::scratchFor(const Subgraph &S) const {
   int64_t Base = 0;
   for (const Tensor &Ten : S.Tensors)
@@ -250,7 +253,8 @@ llvm::Error Builder::buildSubgraph(size_t Index) {
   Local.clear();
 
   std::set<int32_t> Written;
-  std::map<int32_t, int32_t> WriterLayer;         // graph tensor -> layer
+  std::map<int32_t, int32_t> WriterLayer; // graph tensor -> layer
+  std::map<int32_t, std::string> WriterType; // graph tensor -> op type
   std::map<int32_t, std::set<std::string>> Users; // graph tensor -> op types
   size_t Pos = First;
   for (size_t OpIndex : PS.Ops) {
@@ -299,15 +303,16 @@ llvm::Error Builder::buildSubgraph(size_t Index) {
       Users[Out].insert(Op.Type);
       Written.insert(Out);
       WriterLayer[Out] = static_cast<int32_t>(S.Layers.size());
+      WriterType[Out] = Op.Type;
       S.Tensors[O.Outputs[0]].Layer = static_cast<int32_t>(S.Layers.size());
 
-      // 16C operators compute on channels padded to 16 bytes.
+      // An operator computing in one padded layout only computes on the
+      // padded channels (16C: 16 bytes).
       const ir::Tensor &In0 = M.Graph.tensor(Call->DataInputs.front());
-      if (Rules.SixteenCOnly && Rules.SixteenCOnly(Op.Type) &&
-          channelWise(O.Params, In0.Shape.size()) &&
+      if (channelWise(O.Params, In0.Shape.size()) &&
           M.Graph.tensor(Out).Shape.size() >= 1 &&
           M.Graph.tensor(Out).Shape.back() == In0.Shape.back())
-        O.ChannelAlign = static_cast<int32_t>(16 / ir::dtypeSize(In0.Type));
+        O.ChannelAlign = channelAlign(Rules, Op.Type, In0.Type);
       L.Ops.push_back(std::move(O));
     }
     S.Layers.push_back(std::move(L));
@@ -335,18 +340,14 @@ llvm::Error Builder::buildSubgraph(size_t Index) {
       S.Inputs.push_back(static_cast<int32_t>(I));
     if (Written.count(Id) && (GraphOutput || ReadOutside.count(Id)))
       S.Outputs.push_back(static_cast<int32_t>(I));
-    if (Written.count(Id) && !GraphOutput && !ReadOutside.count(Id)) {
+    if (Written.count(Id) && !GraphOutput && !ReadOutside.count(Id) &&
+        Rules.keepsFusedIntermediates(WriterType[Id])) {
       const std::set<int32_t> &Readers = ReaderLayers[Id];
       Ten.Internal = !Readers.empty() && Readers.size() == 1 &&
                      *Readers.begin() == WriterLayer[Id];
     }
-    if (Ten.Where != Memory::Constant && Ten.Shape.size() == 4) {
-      bool Only16C = false;
-      for (const std::string &Type : Users[Id])
-        Only16C |= Rules.SixteenCOnly && Rules.SixteenCOnly(Type);
-      Ten.TensorLayout =
-          !Only16C && Ten.Shape[3] <= 4 ? Layout::C4 : Layout::C16;
-    }
+    if (Ten.Where != Memory::Constant && Ten.Shape.size() == 4)
+      Ten.TensorLayout = tensorLayout(Rules, Ten.Shape[3], Users[Id]);
   }
   assignMemory(S, Written);
   S.ScratchBytes = scratchFor(S);
@@ -394,7 +395,7 @@ buildAcceleratedModel(const ir::Graph &G, const target::TargetInfo &T,
     return failure("the graph is malformed: " + Problems.front());
   AcceleratedModel M;
   M.Partition = partition::partition(G, T, Version, Opts);
-  Builder B(M, G, T, Version, deviceRules(T, Version));
+  Builder B(M, G, T, Version);
   if (llvm::Error E = B.run(Generator))
     return std::move(E);
   return M;

@@ -12,9 +12,10 @@
 // cannot be run. Every operator's result has its place in the plan, fused
 // intermediates included, so layer dumps see every operator.
 //
-// What the device stores differently is decided by DeviceRules: which
-// operators compute in the 16C layout only, and whether asymmetric int8 is
-// stored as uint8 (mdla1.5).
+// What the device computes and stores differently is what the target's
+// description declares (TargetInfo::deviceRules): the layouts operators
+// compute in, the types stored converted, the intermediates kept in the
+// device.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ACCELGEN_PROGRAM_PROGRAMBUILDER_H
@@ -26,27 +27,11 @@
 
 #include "llvm/Support/Error.h"
 
-#include <functional>
 #include <string>
 #include <vector>
 
 namespace accelgen {
 namespace program {
-
-/// What an accelerator version stores or computes differently from the model.
-struct DeviceRules {
-  /// True for operator types that run in the 16C layout only.
-  std::function<bool(llvm::StringRef OpType)> SixteenCOnly;
-  /// Asymmetric int8 activations are stored as asymmetric uint8.
-  bool AsymmetricInt8AsUInt8 = false;
-};
-
-/// The rules of a target version: MDLA's for the "mdla" target, none for
-/// others.
-DeviceRules deviceRules(const target::TargetInfo &T, unsigned Version);
-
-/// Target names whose programs the functional model runs.
-bool hasFunctionalModel(const target::TargetInfo &T);
 
 /// A model ready to emit for an accelerator.
 struct AcceleratedModel {

@@ -4,12 +4,14 @@
 // accelgen_add_target (cmake/AccelgenTarget.cmake), whose generated folder is
 // on the include path: defines the target's constraint checks and legality
 // tables (Legality.inc), its OpSetup classes, cost model and
-// createTargetInfo() (OpSetups.inc) and its fusion patterns (Patterns.inc),
+// createTargetInfo() (OpSetups.inc), its fusion patterns (Patterns.inc) and
+// its device semantics (DeviceRules.inc),
 // in the target's namespace accelgen::targets::<name>. C++ functions a
 // description names as escape hatches must be declared before it.
 //
 //===----------------------------------------------------------------------===//
 #include "target/ConstraintRuntime.h"
+#include "target/DeviceRules.h"
 #include "target/Legality.h"
 #include "target/Mapping.h"
 #include "target/QuantRules.h"
@@ -29,3 +31,6 @@
 #define GET_PATTERNS_DECL
 #define GET_PATTERNS_IMPL
 #include "Patterns.inc"
+#define GET_DEVICE_RULES_DECL
+#define GET_DEVICE_RULES_IMPL
+#include "DeviceRules.inc"

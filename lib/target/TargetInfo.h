@@ -1,7 +1,8 @@
 //===- TargetInfo.h - What a generated target provides ---------------------===//
 //
 // A target's generated code fills one TargetInfo: its name and versions, an
-// OpSetup per supported operator and its fusion pattern table. Targets
+// OpSetup per supported operator, its fusion pattern table and its device
+// semantics (DeviceRules.h). Targets
 // register themselves by name in the TargetRegistry, so the CLI and passes can
 // find "demo2.0" without knowing the target at compile time.
 //
@@ -9,6 +10,7 @@
 #ifndef ACCELGEN_TARGET_TARGETINFO_H
 #define ACCELGEN_TARGET_TARGETINFO_H
 
+#include "target/DeviceRules.h"
 #include "target/OpSetup.h"
 #include "target/Pattern.h"
 
@@ -64,6 +66,16 @@ public:
   void setSwitchCycles(double C) { SwitchCycles = C; }
   double switchCycles() const { return SwitchCycles; }
 
+  /// Sets the device semantics the description declares (DeviceRules.inc).
+  void setDeviceRules(const DeviceRulesDesc *D) { Device = D; }
+  /// How version \p Version of the device computes and stores differently
+  /// from the model; no difference for a target declaring none.
+  DeviceRules deviceRules(unsigned Version) const {
+    return DeviceRules(Device, Version);
+  }
+  /// Whether this target's programs run on the functional model.
+  bool hasFunctionalModel() const { return Device && Device->FunctionalModel; }
+
 private:
   std::string Name;
   std::vector<std::string> Versions;
@@ -71,6 +83,7 @@ private:
   llvm::ArrayRef<PatternDesc> Patterns;
   CostFn Cost = nullptr;
   double SwitchCycles = 0;
+  const DeviceRulesDesc *Device = nullptr;
 };
 
 /// The targets linked into this program, by name.

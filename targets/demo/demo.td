@@ -4,8 +4,8 @@
 // language end to end: three versions with inheritance and overrides, typed
 // constraints with hints, a C++ escape hatch, attribute mappings, every kind
 // of quantization rule, fusion patterns with captures and an operator set,
-// a kernel list and cost estimates. The same description is written in
-// demo.yaml; both must generate identical files.
+// a kernel list, cost estimates and device semantics. The same description is
+// written in demo.yaml; both must generate identical files.
 //
 //===----------------------------------------------------------------------===//
 
@@ -180,3 +180,21 @@ def : Cost<DemoConv, Demo, V2_0,
            "output(0).num_elements * input(1).dim(1) * input(1).dim(2) * align(input(1).dim(3), 16) / 512">;
 def : Cost<DemoConvAdd, Demo, V2_0,
            "output(0).num_elements * input(1).dim(1) * input(1).dim(2) * align(input(1).dim(3), 16) / 512 + output(0).num_elements / 32">;
+
+// Device semantics. Activations are plain NHWC on 1.0; 2.0 adds a 16C
+// layout (channels padded to 16 bytes). The pools compute in 16C only, and
+// MAX_POOL_2D takes both layouts again from 3.0 (a rule naming an operator
+// wins over the rule for every operator, and a later one for the same
+// operators replaces it). Asymmetric int8 is stored as uint8 on 1.0 only.
+// Fused intermediates stay in the device from 2.0, except a CONV_2D's from
+// 3.0. No functional model runs the demo's programs (FunctionalModel = 0).
+def DemoNhwc : Layout<"NHWC">;
+def Demo16C : Layout<"16C"> { let ChannelBytes = 16; }
+def : DeviceLayout<Demo, V1_0, [], [DemoNhwc]>;
+def : DeviceLayout<Demo, V2_0, [], [DemoNhwc, Demo16C]>;
+def : DeviceLayout<Demo, V1_0, [AveragePool2D, MaxPool2D], [Demo16C]>;
+def : DeviceLayout<Demo, V3_0, [MaxPool2D], [DemoNhwc, Demo16C]>;
+def : DeviceStorage<Demo, V1_0, i8, AsymmetricPerTensor, u8>;
+def : DeviceStorage<Demo, V2_0, i8, AsymmetricPerTensor, i8>;
+def : DeviceResidency<Demo, V2_0, [], FusedIntermediates>;
+def : DeviceResidency<Demo, V3_0, [Conv2D], NoIntermediates>;

@@ -22,7 +22,10 @@
 //   6. fusion patterns: rules A, C and F, deep layer fusion on 3.0, PAD into
 //      the following conv or pool, quantization operators into the preceding
 //      layer, the QNN conv + bias + requantize pattern;
-//   7. the guide's throughput numbers, collected for a cost model.
+//   7. the guide's throughput numbers, collected for a cost model;
+//   8. device semantics: the 4C and 16C layouts and the operators that run
+//      in 16C only, asymmetric int8 stored as uint8 on 1.5, fused
+//      intermediates kept in the device.
 //
 // What the description language cannot say is listed in README.md.
 //
@@ -52,6 +55,10 @@ def MDLA : Target<"mdla", [Mdla1_5, Mdla2_0, Mdla3_0]> {
   // maintenance "typically under 1 ms" and gives no typical figure; 10,000
   // cycles (10 us at 1 GHz) is our assumption (see section 7).
   let SwitchCycles = 10000;
+  // Every MDLA operator computes what the TFLite operator it stands for
+  // computes, in the layouts and storage types of section 8, so the
+  // functional model runs its programs with the reference kernels.
+  let FunctionalModel = 1;
 }
 
 // Layers the Neuron compiler builds: the results of mappings and fusions.
@@ -166,9 +173,10 @@ def Int16Symmetric : Constraint<"int16_symmetric",
     "quantize 16-bit activations symmetrically">;
 
 // Layouts. The MDLA reads NHWC activations from memory as 4C (C <= 4,
-// width aligned) or 16C (channels padded to 16 bytes). The description
-// language has no layout: these constraints require the NHWC rank the
-// layouts imply and carry the layout fact in their summary.
+// width aligned) or 16C (channels padded to 16 bytes). These constraints
+// require the NHWC rank the layouts imply and say the layout in their
+// summary for reports; which layouts each operator computes in is declared
+// in section 8 (device semantics).
 def Nhwc4C16C : Constraint<"nhwc_4c_16c", "input(0).rank == 4",
     "input must be 4-D NHWC; the 4C and 16C layouts both feed it without a "
     "re-layout",
@@ -892,3 +900,50 @@ def : Cost<Concatenation, MDLA, Mdla3_0, "output(0).num_elements / 16.0">;
 // including re-layout. Cache flush/invalidate between CPU and APU (dma-buf):
 // typically under 1 ms. Dynamic shapes (instruction patching, reallocation)
 // and control flow (IF, WHILE, run by the runtime) cost run-time work too.
+
+//===----------------------------------------------------------------------===//
+// 8. Device semantics
+//===----------------------------------------------------------------------===//
+
+// "The MDLA uses NHWC format for the activation tensors. There are two kinds
+// of data layouts for tensors in external memory": 4C, "tensors with
+// C <= 4", where "channel is 4-pixels" (and width is aligned to 4 pixels for
+// 8-bit, 2 for 16-bit data), and 16C, "tensors with any C", where "channel
+// is 16-bytes aligned" (16 pixels for 8-bit data, 8 for 16-bit). 4C is
+// preferred where it fits: it is defined first.
+def Mdla4C : Layout<"4C"> {
+  let MaxChannels = 4;
+  let ChannelPixels = 4;
+}
+def Mdla16C : Layout<"16C"> { let ChannelBytes = 16; }
+
+// CONV_2D, DEPTHWISE_CONV_2D and TRANSPOSE_CONV "support 4C/16C format";
+// the guide names no layout restriction for the other operators, which
+// therefore take both.
+def : DeviceLayout<MDLA, Mdla1_5, [], [Mdla4C, Mdla16C]>;
+
+// "Only supports 16C format": AVERAGE_POOL_2D, MAX_POOL_2D, L2_POOL_2D,
+// MTK_MIN_POOL, RESIZE_BILINEAR, RESIZE_NEAREST; MEAN: "HW only supports
+// 16C". On 3.0, MAX_POOL_3D: "only supports 16C format", and PAD's
+// "reflection and symmetric padding only support NHWC 16C format"
+// (MIRROR_PAD). The compiler then stores what they read in 16C ("the
+// compiler prefers to use a 16C data layout for the output tensor of
+// operation A to avoid data re-layout from 4C to 16C"), and they compute on
+// the channels padded to 16 bytes.
+defvar SixteenCOnly = [AveragePool2D, MaxPool2D, L2Pool2D, MtkMinPool,
+                       ResizeBilinear, ResizeNearestNeighbor, Mean];
+def : DeviceLayout<MDLA, Mdla1_5, SixteenCOnly, [Mdla16C]>;
+def : DeviceLayout<MDLA, Mdla3_0, [MaxPool3D, MirrorPad], [Mdla16C]>;
+
+// "To support asymmetric INT8 in MDLA 1.5, the MDLA compiler converts
+// asymmetric INT8 to asymmetric UINT8 for each input, and converts
+// asymmetric UINT8 to asymmetric INT8 for each output" (data type matrix:
+// ASYM INT8 is SW on 1.5, HW from 2.0).
+def : DeviceStorage<MDLA, Mdla1_5, i8, AsymmetricPerTensor, u8>;
+def : DeviceStorage<MDLA, Mdla2_0, i8, AsymmetricPerTensor, i8>;
+
+// Fused operators pass their intermediate results inside the device: "the
+// output tensors of Group 1 must be used by Group 2 only" (rule C), and deep
+// layer fusion on 3.0 is "replacing external bandwidth with internal data
+// flow".
+def : DeviceResidency<MDLA, Mdla1_5, [], FusedIntermediates>;

@@ -29,6 +29,9 @@
 //   tested below); the YAML form tests them (YamlFrontendTest).
 // - A constraint error without a column: the constraint language reports
 //   every error as a ParseError with one.
+// - "unknown layout 'X'", "unknown residency 'X'", an unknown data type or
+//   quantization scheme in a DeviceStorage: their fields are typed records
+//   (tested in the YAML form, YamlFrontendTest).
 //
 //===----------------------------------------------------------------------===//
 #include "TestSupport.h"
@@ -794,4 +797,85 @@ def : Cost<Add, T, V2,
             "cost of 'Add' from version 2.0: unknown attribute 'stride_h' "
             "(column 37 of \"align(input(0).channels, 16) / "
             "ceil(stride_h)\")\n");
+}
+
+//===----------------------------------------------------------------------===//
+// Device semantics
+//===----------------------------------------------------------------------===//
+
+TEST_CASE("diagnostic: a layout programs do not record") {
+  Td D(Head + "def L : Layout<\"32C\">;\n");
+  D.rejects(D.at(5, 1) + "layout 'L' is named '32C'; accelerator programs "
+                         "record the layouts NHWC, 4C, 16C\n");
+}
+
+TEST_CASE("diagnostic: a layout with negative padding") {
+  Td D(Head + "def L : Layout<\"16C\"> { let ChannelBytes = -16; }\n");
+  D.rejects(D.at(5, 1) +
+            "layout 'L': the channel limit and paddings must not be "
+            "negative\n");
+}
+
+TEST_CASE("diagnostic: two layouts of one name") {
+  Td D(Head + "def L : Layout<\"16C\">;\ndef M : Layout<\"16C\">;\n");
+  D.rejects(D.at(6, 1) + "layout 'M' has the name '16C' of layout 'L' (at " +
+            D.path() + ":5:1)\n");
+}
+
+TEST_CASE("diagnostic: a device layout rule without a layout") {
+  Td D(Head + "def : Legal<Relu, T, V1, [i8]>;\n"
+              "def : DeviceLayout<T, V1, [], []>;\n");
+  D.rejects(D.at(6, 1) + "a device layout rule lists no layout\n");
+}
+
+TEST_CASE("diagnostic: a layout listed twice in one rule") {
+  Td D(Head + "def L : Layout<\"16C\">;\n"
+              "def : DeviceLayout<T, V1, [], [L, L]>;\n");
+  D.rejects(D.at(6, 1) +
+            "layout 'L' is listed twice in a device layout rule\n");
+}
+
+TEST_CASE("diagnostic: two device layout rules for one operator and version") {
+  Td D(Head + "def L : Layout<\"16C\">;\n"
+              "def : Legal<Relu, T, V1, [i8]>;\n"
+              "def : DeviceLayout<T, V2, [Relu], [L]>;\n"
+              "def : DeviceLayout<T, V2, [Relu], [L]>;\n");
+  D.rejects(D.at(8, 1) + "operator 'Relu' already has a device layout rule "
+                         "for version 2.0 (at " +
+            D.path() + ":7:1)\n");
+}
+
+TEST_CASE("diagnostic: a device rule for an operator the target never runs") {
+  Td D(Head + "def L : Layout<\"16C\">;\n"
+              "def : DeviceLayout<T, V1, [Relu], [L]>;\n"
+              "def : DeviceResidency<T, V1, [Relu], FusedIntermediates>;\n");
+  D.rejects(D.at(6, 1) + "operator 'Relu' has a device layout rule but is "
+                         "legal at no version of target 't'\n" +
+            D.at(7, 1) + "operator 'Relu' has a device residency rule but "
+                         "is legal at no version of target 't'\n");
+}
+
+TEST_CASE("diagnostic: a storage conversion programs do not make") {
+  Td D(Head + "def : DeviceStorage<T, V1, i8, AsymmetricPerTensor, i16>;\n");
+  D.rejects(D.at(5, 1) + "activations of type 'i8' cannot be stored as "
+                         "'i16': the one conversion accelerator programs "
+                         "make is i8 stored as u8 (q + 128, zero point + "
+                         "128)\n");
+}
+
+TEST_CASE("diagnostic: two storage rules for one type, scheme and version") {
+  Td D(Head + "def : DeviceStorage<T, V1, i8, AsymmetricPerTensor, u8>;\n"
+              "def : DeviceStorage<T, V1, i8, AsymmetricPerTensor, i8>;\n");
+  D.rejects(D.at(6, 1) + "activations of type 'i8' quantized "
+                         "asymmetric_per_tensor already have a storage rule "
+                         "for version 1.0 (at " +
+            D.path() + ":5:1)\n");
+}
+
+TEST_CASE("diagnostic: two residency rules for every operator at a version") {
+  Td D(Head + "def : DeviceResidency<T, V1, [], FusedIntermediates>;\n"
+              "def : DeviceResidency<T, V1, [], NoIntermediates>;\n");
+  D.rejects(D.at(6, 1) + "every operator already has a device residency "
+                         "rule for version 1.0 (at " +
+            D.path() + ":5:1)\n");
 }

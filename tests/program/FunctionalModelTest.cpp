@@ -239,6 +239,44 @@ TEST_CASE("converted and padded operands change no result") {
   }
 }
 
+TEST_CASE("programs follow the device rules of the target they are for") {
+  // demo.td declares its own: NHWC on 1.0, NHWC or 16C from 2.0, pools in
+  // 16C only; asymmetric int8 stored as uint8 on 1.0 only.
+  const target::TargetInfo &Demo = demoTarget();
+  CHECK_FALSE(Demo.hasFunctionalModel());
+  const ir::Graph G = reshapeThenPool(10, -3);
+  auto Runner = ModelRunner::create(G);
+  REQUIRE(bool(Runner));
+  TensorBuffers Ref = Runner->initialBuffers();
+  Ref[G.Inputs[0]].resize(160);
+  for (size_t I = 0; I < Ref[G.Inputs[0]].size(); ++I)
+    Ref[G.Inputs[0]][I] = static_cast<uint8_t>(I * 37 % 256);
+  REQUIRE(!Runner->runAll(Ref));
+  for (unsigned Version = 0; Version < Demo.versions().size(); ++Version) {
+    INFO(Demo.versionLabel(Version));
+    const program::AcceleratedModel M =
+        accelerateFor(Demo, G, Version, /*UseCostModel=*/false);
+    CHECK(M.Prog.Target == "demo");
+    REQUIRE(M.Prog.Subgraphs.size() == 1);
+    const program::Subgraph &S = M.Prog.Subgraphs[0];
+    REQUIRE(S.Layers.size() == 2);
+    const program::Op &Reshape = S.Layers[0].Ops[0];
+    const program::Op &Pool = S.Layers[1].Ops[0];
+    CHECK(Pool.ChannelAlign == 16);
+    CHECK(Reshape.ChannelAlign == 0);
+    const program::Tensor &In = S.Tensors[Reshape.Inputs[0]];
+    const program::Tensor &Mid = S.Tensors[Pool.Inputs[0]];
+    CHECK(In.isConverted() == (Version == 0));
+    CHECK(Mid.isConverted() == (Version == 0));
+    CHECK(In.TensorLayout == program::Layout::NHWC);
+    // On 1.0 the RESHAPE writes NHWC only and the pool reads 16C only: the
+    // first layout either computes in. From 2.0 both compute in 16C.
+    CHECK(Mid.TensorLayout ==
+          (Version == 0 ? program::Layout::NHWC : program::Layout::C16));
+    checkAgainstReference(M, Ref);
+  }
+}
+
 TEST_CASE("operators the partitioner inserts are refused, naming them") {
   // On mdla1.5 a CONV_2D with input scale x filter scale >= output scale
   // gets a requantize after it (its result takes the input's scale), which

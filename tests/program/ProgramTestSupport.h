@@ -1,7 +1,7 @@
 //===- ProgramTestSupport.h - Shared pieces of the program tests -*- C++ -*-===//
 //
-// The MDLA and ref targets, the shared models, and building a model's
-// accelerator program for one MDLA version, for the tests of lib/program.
+// The MDLA, demo and ref targets, the shared models, and building a model's
+// accelerator program for one target version, for the tests of lib/program.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ACCELGEN_TESTS_PROGRAM_PROGRAMTESTSUPPORT_H
@@ -21,6 +21,9 @@
 
 namespace accelgen {
 namespace targets {
+namespace demo {
+std::unique_ptr<target::TargetInfo> createTargetInfo();
+} // namespace demo
 namespace mdla {
 std::unique_ptr<target::TargetInfo> createTargetInfo();
 } // namespace mdla
@@ -34,6 +37,14 @@ namespace test {
 inline const target::TargetInfo &mdlaTarget() {
   static const std::unique_ptr<target::TargetInfo> T =
       targets::mdla::createTargetInfo();
+  return *T;
+}
+
+/// The demo target: not run by the functional model in the CLI, but its
+/// programs show that the builder follows any target's device rules.
+inline const target::TargetInfo &demoTarget() {
+  static const std::unique_ptr<target::TargetInfo> T =
+      targets::demo::createTargetInfo();
   return *T;
 }
 
@@ -80,17 +91,25 @@ inline ir::Graph sharedGraph(const std::string &Name) {
   return R->Model->main();
 }
 
+/// \p G partitioned for version \p Version of \p T with its program.
+inline program::AcceleratedModel accelerateFor(const target::TargetInfo &T,
+                                               const ir::Graph &G,
+                                               unsigned Version,
+                                               bool UseCostModel = true) {
+  partition::PartitionOptions Opts;
+  Opts.Cpu = &refTarget();
+  Opts.UseCostModel = UseCostModel;
+  auto M = program::buildAcceleratedModel(G, T, Version, Opts,
+                                          "accelgen test");
+  REQUIRE_MESSAGE(bool(M), llvm::toString(M.takeError()));
+  return std::move(*M);
+}
+
 /// \p G partitioned for MDLA version \p Version with its program.
 inline program::AcceleratedModel accelerate(const ir::Graph &G,
                                             unsigned Version,
                                             bool UseCostModel = true) {
-  partition::PartitionOptions Opts;
-  Opts.Cpu = &refTarget();
-  Opts.UseCostModel = UseCostModel;
-  auto M = program::buildAcceleratedModel(G, mdlaTarget(), Version, Opts,
-                                          "accelgen test");
-  REQUIRE_MESSAGE(bool(M), llvm::toString(M.takeError()));
-  return std::move(*M);
+  return accelerateFor(mdlaTarget(), G, Version, UseCostModel);
 }
 
 } // namespace test

@@ -475,3 +475,70 @@ TEST_CASE("runConstraintProbe reports wrong verdicts and unbuildable cases") {
 #define ACCELGEN_PROBE_TARGET demo
 #define ACCELGEN_PROBE_NAMESPACE demo
 #include "ConstraintProbeTests.h"
+
+//===----------------------------------------------------------------------===//
+// Device semantics
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// The layouts \p OpType computes in at \p Version, by name.
+std::vector<std::string> layoutsAt(const TargetInfo &T, unsigned Version,
+                                   llvm::StringRef OpType) {
+  DeviceRules R = T.deviceRules(Version);
+  std::vector<std::string> Names;
+  for (size_t I = 0; I < R.layouts().size(); ++I)
+    if (R.layoutsOf(OpType) >> I & 1u)
+      Names.push_back(R.layouts()[I].Name);
+  return Names;
+}
+
+using Names = std::vector<std::string>;
+
+} // namespace
+
+TEST_CASE("device layouts: a rule holds from its version until a later one "
+          "for the same operators; one naming an operator wins") {
+  auto T = demoTarget();
+  // Every operator: NHWC on 1.0, NHWC and 16C from 2.0.
+  CHECK(layoutsAt(*T, 0, "RELU") == Names{"NHWC"});
+  CHECK(layoutsAt(*T, 1, "RELU") == Names{"NHWC", "16C"});
+  CHECK(layoutsAt(*T, 2, "RELU") == Names{"NHWC", "16C"});
+  // CONV_2D has a residency rule of its own, not a layout rule.
+  CHECK(layoutsAt(*T, 0, "CONV_2D") == Names{"NHWC"});
+  CHECK(layoutsAt(*T, 2, "CONV_2D") == Names{"NHWC", "16C"});
+  // The pools: 16C only from 1.0, not replaced by the 2.0 rule for every
+  // operator; MAX_POOL_2D takes both layouts again from 3.0.
+  for (unsigned V : {0u, 1u, 2u})
+    CHECK(layoutsAt(*T, V, "AVERAGE_POOL_2D") == Names{"16C"});
+  CHECK(layoutsAt(*T, 1, "MAX_POOL_2D") == Names{"16C"});
+  CHECK(layoutsAt(*T, 2, "MAX_POOL_2D") == Names{"NHWC", "16C"});
+  // Padding: 16C pads channels to 16 bytes, NHWC not at all.
+  DeviceRules R = T->deviceRules(1);
+  REQUIRE(R.onlyLayout("AVERAGE_POOL_2D"));
+  CHECK(R.onlyLayout("AVERAGE_POOL_2D")->channelAlign(2) == 8);
+  CHECK(R.onlyLayout("RELU") == nullptr);
+  CHECK(T->deviceRules(0).onlyLayout("RELU")->channelAlign(1) == 1);
+}
+
+TEST_CASE("device storage and residency by version") {
+  auto T = demoTarget();
+  CHECK_FALSE(T->hasFunctionalModel());
+  const std::optional<ir::QuantParams> Asymmetric = quant(0.5f, 7);
+  CHECK(T->deviceRules(0).storedAs(ir::DType::I8, Asymmetric) ==
+        ir::DType::U8);
+  CHECK(T->deviceRules(0).storedAs(ir::DType::I8, quant(0.5f, 0)) ==
+        ir::DType::I8);
+  CHECK(T->deviceRules(1).storedAs(ir::DType::I8, Asymmetric) == ir::DType::I8);
+  CHECK(T->deviceRules(2).storedAs(ir::DType::I8, Asymmetric) == ir::DType::I8);
+  // Fused intermediates stay in the device from 2.0, a CONV_2D's not from
+  // 3.0.
+  CHECK_FALSE(T->deviceRules(0).keepsFusedIntermediates("CONV_2D"));
+  CHECK_FALSE(T->deviceRules(0).keepsFusedIntermediates("RELU"));
+  CHECK(T->deviceRules(1).keepsFusedIntermediates("CONV_2D"));
+  CHECK(T->deviceRules(1).keepsFusedIntermediates("RELU"));
+  CHECK_FALSE(T->deviceRules(2).keepsFusedIntermediates("CONV_2D"));
+  CHECK(T->deviceRules(2).keepsFusedIntermediates("RELU"));
+  // Out of range: no rules.
+  CHECK(T->deviceRules(3).layoutsOf("RELU") == 0u);
+}

@@ -876,3 +876,90 @@ TEST_CASE("every probed constraint has a generated boundary test") {
 #define ACCELGEN_PROBE_TARGET mdla
 #define ACCELGEN_PROBE_NAMESPACE mdla
 #include "ConstraintProbeTests.h"
+
+//===----------------------------------------------------------------------===//
+// Device semantics (section 8 of mdla.td)
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// The names of the layouts in \p Mask, in preference order.
+std::vector<std::string> layoutNames(const DeviceRules &R, uint32_t Mask) {
+  std::vector<std::string> Names;
+  for (size_t I = 0; I < R.layouts().size(); ++I)
+    if (Mask >> I & 1u)
+      Names.push_back(R.layouts()[I].Name);
+  return Names;
+}
+
+/// The rule the program builder applied before the description declared
+/// layouts: an operator runs in 16C only when its legality at the version
+/// carries a layout constraint whose id names 16c but not 4c (`nhwc_16c`,
+/// `nhwc_16c_at_most_4d`, `pool3d_ndhwc_16c`; not `nhwc_4c_16c`).
+bool sixteenCOnlyByConstraintIds(const LegalityAt &At) {
+  for (unsigned C = 0; C < At.NumConstraints; ++C) {
+    llvm::StringRef Id = At.Constraints[C].Id;
+    if (Id.contains("16c") && !Id.contains("4c"))
+      return true;
+  }
+  return false;
+}
+
+} // namespace
+
+TEST_CASE("device rules: the 16C-only operators are those the legality "
+          "tables' layout constraints name, at every version") {
+  auto T = mdlaTarget();
+  for (unsigned V : {V15, V20, V30}) {
+    CAPTURE(T->versionLabel(V));
+    DeviceRules R = T->deviceRules(V);
+    REQUIRE(layoutNames(R, ~0u) == std::vector<std::string>{"4C", "16C"});
+    unsigned SixteenCOnly = 0, Legal = 0;
+    for (unsigned I = 0; I < mdla::NumLegalityTables; ++I) {
+      const OpLegalityTable &Table = *mdla::LegalityTables[I];
+      CAPTURE(Table.Op);
+      const LegalityAt *At = V < Table.NumVersions ? Table.PerVersion[V] : nullptr;
+      if (!At)
+        continue;
+      ++Legal;
+      const bool Old = sixteenCOnlyByConstraintIds(*At);
+      SixteenCOnly += Old;
+      CHECK(layoutNames(R, R.layoutsOf(Table.Op)) ==
+            (Old ? std::vector<std::string>{"16C"}
+                 : std::vector<std::string>{"4C", "16C"}));
+      const LayoutDesc *Only = R.onlyLayout(Table.Op);
+      CHECK((Only != nullptr) == Old);
+      if (Only) // Channels padded to 16 bytes.
+        CHECK(Only->channelAlign(1) == 16);
+      if (Only)
+        CHECK(Only->channelAlign(2) == 8);
+      CHECK(R.keepsFusedIntermediates(Table.Op));
+    }
+    CHECK(Legal > 50);
+    // The pools, RESIZE_*, MEAN and MTK_MIN_POOL; MAX_POOL_3D and MIRROR_PAD
+    // from 3.0.
+    CHECK(SixteenCOnly == (V == V30 ? 9u : 7u));
+  }
+}
+
+TEST_CASE("device rules: asymmetric int8 is stored as uint8 on mdla1.5 only") {
+  auto T = mdlaTarget();
+  CHECK(T->hasFunctionalModel());
+  const std::optional<ir::QuantParams> Asymmetric = quant(0.5f, -3);
+  const std::optional<ir::QuantParams> Symmetric = quant(0.5f, 0);
+  ir::QuantParams PerChannel;
+  PerChannel.Scales = {0.5f, 0.25f};
+  PerChannel.ZeroPoints = {-3, 4};
+  for (unsigned V : {V15, V20, V30}) {
+    CAPTURE(T->versionLabel(V));
+    DeviceRules R = T->deviceRules(V);
+    // The data type matrix: ASYM INT8 is converted in software on 1.5.
+    CHECK(R.storedAs(ir::DType::I8, Asymmetric) ==
+          (T->versions()[V] == "1.5" ? ir::DType::U8 : ir::DType::I8));
+    CHECK(R.storedAs(ir::DType::I8, Symmetric) == ir::DType::I8);
+    CHECK(R.storedAs(ir::DType::I8, PerChannel) == ir::DType::I8);
+    CHECK(R.storedAs(ir::DType::I8, std::nullopt) == ir::DType::I8);
+    CHECK(R.storedAs(ir::DType::U8, Asymmetric) == ir::DType::U8);
+    CHECK(R.storedAs(ir::DType::I16, Symmetric) == ir::DType::I16);
+  }
+}

@@ -63,13 +63,16 @@ std::string diagnoseModel(llvm::StringRef Yaml) {
   Diagnostics Diags(OS);
   CHECK_FALSE(buildTargetModel(R.Decl, Diags));
   OS.flush();
-  // Leave the (removed) folder of t.yaml out of each location.
-  size_t Slash;
-  while ((Slash = Text.find("/t.yaml")) != std::string::npos) {
-    size_t Start = Text.rfind('\n', Slash);
-    Start = Start == std::string::npos ? 0 : Start + 1;
-    Text.erase(Start, Slash + 1 - Start);
-  }
+  // Leave the (removed) folder of t.yaml out of each location, also those
+  // within a message: the folder is what precedes the first "/t.yaml".
+  size_t Slash = Text.find("/t.yaml");
+  if (Slash == std::string::npos)
+    return Text;
+  size_t Start = Text.rfind('\n', Slash);
+  Start = Start == std::string::npos ? 0 : Start + 1;
+  const std::string Folder = Text.substr(Start, Slash + 1 - Start);
+  for (size_t At; (At = Text.find(Folder)) != std::string::npos;)
+    Text.erase(At, Folder.size());
   return Text;
 }
 
@@ -853,4 +856,174 @@ TEST_CASE("diagnostic: a cost expression with a type error, located at the "
         "t.yaml:3:5: error: cost of 'Relu' from version 1.0: function 'min' "
         "needs numeric arguments, found 'bool' (column 5 of "
         "\"min(true, 1)\")\n");
+}
+
+//===----------------------------------------------------------------------===//
+// Device semantics
+//===----------------------------------------------------------------------===//
+
+TEST_CASE("device semantics read into the TargetDecl") {
+  Read R = read(R"yaml(target:
+  name: t
+  versions: ["1.0", "2.0"]
+  functional_model: true
+layouts:
+  L4: {name: 4C, max_channels: 4, channel_pixels: 4}
+  L16: {name: 16C, channel_bytes: 16}
+device_layouts:
+  - {since: "1.0", layouts: [L4, L16]}
+  - {since: "2.0", ops: [Relu], layouts: [L16]}
+device_storage:
+  - {since: "1.0", type: i8, scheme: asymmetric_per_tensor, stored_as: u8}
+device_residency:
+  - {since: "2.0", ops: [Relu], keeps: fused_intermediates}
+)yaml");
+  REQUIRE(R.Ok);
+  const TargetDecl &D = R.Decl;
+  CHECK(D.FunctionalModel);
+  REQUIRE(D.Layouts.size() == 2);
+  CHECK(D.Layouts[0].Key == "L4");
+  CHECK(D.Layouts[0].Name == "4C");
+  CHECK(D.Layouts[0].MaxChannels == 4);
+  CHECK(D.Layouts[0].ChannelPixels == 4);
+  CHECK(D.Layouts[0].ChannelBytes == 0);
+  checkLoc(D.Layouts[0].At, 6, 3);
+  CHECK(D.Layouts[1].ChannelBytes == 16);
+  REQUIRE(D.DeviceLayouts.size() == 2);
+  CHECK(D.DeviceLayouts[0].Ops.empty());
+  CHECK(D.DeviceLayouts[0].Layouts == std::vector<std::string>{"L4", "L16"});
+  CHECK(D.DeviceLayouts[1].Since == "2.0");
+  CHECK(D.DeviceLayouts[1].Ops == std::vector<std::string>{"Relu"});
+  checkLoc(D.DeviceLayouts[1].At, 10, 5);
+  REQUIRE(D.DeviceStorage.size() == 1);
+  CHECK(D.DeviceStorage[0].Type == "i8");
+  CHECK(D.DeviceStorage[0].Scheme == "asymmetric_per_tensor");
+  CHECK(D.DeviceStorage[0].StoredAs == "u8");
+  REQUIRE(D.DeviceResidency.size() == 1);
+  CHECK(D.DeviceResidency[0].Keeps == "fused_intermediates");
+  checkLoc(D.DeviceResidency[0].At, 14, 5);
+  // Without the keys: no functional model and no device rule.
+  Read Plain = read(Head);
+  REQUIRE(Plain.Ok);
+  CHECK_FALSE(Plain.Decl.FunctionalModel);
+  CHECK(Plain.Decl.Layouts.empty());
+  CHECK(Plain.Decl.DeviceLayouts.empty());
+}
+
+namespace {
+/// Head with RELU legal, so that device rules may name it.
+const std::string ReluHead =
+    std::string("target: {name: t, versions: [\"1.0\", \"2.0\"]}\n") +
+    "legal:\n  - {op: Relu, since: \"1.0\", types: [i8]}\n";
+} // namespace
+
+TEST_CASE("diagnostic: a layout programs do not record (YAML)") {
+  CHECK(diagnoseModel(std::string(Head) + "layouts:\n  L: {name: 32C}\n") ==
+        "t.yaml:3:3: error: layout 'L' is named '32C'; accelerator programs "
+        "record the layouts NHWC, 4C, 16C\n");
+}
+
+TEST_CASE("diagnostic: a layout with negative padding (YAML)") {
+  CHECK(diagnoseModel(std::string(Head) +
+                      "layouts:\n  L: {name: 16C, channel_pixels: -1}\n") ==
+        "t.yaml:3:3: error: layout 'L': the channel limit and paddings must "
+        "not be negative\n");
+}
+
+TEST_CASE("diagnostic: two layouts of one name (YAML)") {
+  CHECK(diagnoseModel(std::string(Head) + "layouts:\n  L: {name: 16C}\n"
+                                          "  M: {name: 16C}\n") ==
+        "t.yaml:4:3: error: layout 'M' has the name '16C' of layout 'L' (at "
+        "t.yaml:3:3)\n");
+}
+
+TEST_CASE("diagnostic: unknown layout") {
+  CHECK(diagnoseModel(std::string(Head) +
+                      "device_layouts:\n  - {since: \"1.0\", layouts: "
+                      "[L16]}\n") ==
+        "t.yaml:3:5: error: unknown layout 'L16'\n");
+}
+
+TEST_CASE("diagnostic: a device layout rule without a layout (YAML)") {
+  CHECK(diagnoseModel(std::string(Head) +
+                      "device_layouts:\n  - {since: \"1.0\", layouts: []}\n") ==
+        "t.yaml:3:5: error: a device layout rule lists no layout\n");
+}
+
+TEST_CASE("diagnostic: a layout listed twice in one rule (YAML)") {
+  CHECK(diagnoseModel(std::string(Head) +
+                      "layouts:\n  L: {name: 16C}\n"
+                      "device_layouts:\n  - {since: \"1.0\", layouts: [L, "
+                      "L]}\n") ==
+        "t.yaml:5:5: error: layout 'L' is listed twice in a device layout "
+        "rule\n");
+}
+
+TEST_CASE("diagnostic: two device layout rules for every operator at a "
+          "version (YAML)") {
+  CHECK(diagnoseModel(ReluHead + "layouts:\n  L: {name: 16C}\n"
+                                 "device_layouts:\n"
+                                 "  - {since: \"2.0\", layouts: [L]}\n"
+                                 "  - {since: \"2.0\", layouts: [L]}\n") ==
+        "t.yaml:8:5: error: every operator already has a device layout rule "
+        "for version 2.0 (at t.yaml:7:5)\n");
+}
+
+TEST_CASE("diagnostic: a device rule for an operator the target never runs "
+          "(YAML)") {
+  CHECK(diagnoseModel(std::string(Head) +
+                      "device_residency:\n  - {since: \"1.0\", ops: [Relu], "
+                      "keeps: none}\n") ==
+        "t.yaml:3:5: error: operator 'Relu' has a device residency rule but "
+        "is legal at no version of target 't'\n");
+}
+
+TEST_CASE("diagnostic: unknown residency") {
+  CHECK(diagnoseModel(std::string(Head) +
+                      "device_residency:\n  - {since: \"1.0\", keeps: all}\n") ==
+        "t.yaml:3:5: error: unknown residency 'all' (residencies: "
+        "fused_intermediates, none)\n");
+}
+
+TEST_CASE("diagnostic: two residency rules for one operator and version "
+          "(YAML)") {
+  CHECK(diagnoseModel(ReluHead +
+                      "device_residency:\n"
+                      "  - {since: \"1.0\", ops: [Relu], keeps: none}\n"
+                      "  - {since: \"1.0\", ops: [Relu], keeps: none}\n") ==
+        "t.yaml:6:5: error: operator 'Relu' already has a device residency "
+        "rule for version 1.0 (at t.yaml:5:5)\n");
+}
+
+TEST_CASE("diagnostic: unknown type and scheme in a storage rule") {
+  CHECK(diagnoseModel(std::string(Head) +
+                      "device_storage:\n  - {since: \"1.0\", type: i7, "
+                      "scheme: asym, stored_as: u8}\n") ==
+        "t.yaml:3:5: error: unknown data type 'i7'\n"
+        "t.yaml:3:5: error: unknown quantization scheme 'asym' (schemes: "
+        "asymmetric_per_tensor, symmetric_per_tensor, symmetric_per_channel, "
+        "asymmetric_per_channel)\n");
+}
+
+TEST_CASE("diagnostic: a storage conversion programs do not make (YAML)") {
+  CHECK(diagnoseModel(std::string(Head) +
+                      "device_storage:\n  - {since: \"1.0\", type: u8, "
+                      "scheme: asymmetric_per_tensor, stored_as: i8}\n") ==
+        "t.yaml:3:5: error: activations of type 'u8' cannot be stored as "
+        "'i8': the one conversion accelerator programs make is i8 stored as "
+        "u8 (q + 128, zero point + 128)\n");
+}
+
+TEST_CASE("diagnostic: two storage rules for one type, scheme and version "
+          "(YAML)") {
+  CHECK(diagnoseModel(
+            std::string(Head) +
+            "device_storage:\n"
+            "  - {since: \"1.0\", type: i8, scheme: symmetric_per_tensor, "
+            "stored_as: u8}\n"
+            "  - {since: \"1.0\", type: i8, scheme: symmetric_per_tensor, "
+            "stored_as: u8}\n") ==
+        "t.yaml:4:5: error: activations of type 'i8' quantized "
+        "symmetric_per_tensor already have a storage rule for version 1.0 "
+        "(at t.yaml:3:5)\n");
 }

@@ -43,8 +43,9 @@ static cl::opt<std::string> CompileModelPath(cl::Positional, cl::Required,
                                              cl::cat(category()));
 static cl::opt<std::string>
     CompileTarget("target",
-                  cl::desc("Target to generate code for (ref, mdla1.5, "
-                           "mdla2.0, mdla3.0)"),
+                  cl::desc("Target to generate code for: ref, or a target "
+                           "version whose programs run on the functional "
+                           "model (mdla2.0)"),
                   cl::sub(CompileCommand), cl::cat(category()));
 static cl::opt<std::string> CompileOutput("o", cl::desc("Output folder"),
                                           cl::value_desc("dir"),
@@ -72,7 +73,7 @@ static std::vector<std::string> acceleratorLabels() {
     auto T = resolveTarget(L);
     if (!T)
       consumeError(T.takeError());
-    else if (program::hasFunctionalModel(*T->first))
+    else if (T->first->hasFunctionalModel())
       Labels.push_back(L);
   }
   return Labels;

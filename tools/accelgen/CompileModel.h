@@ -55,9 +55,9 @@ llvm::Error writeFiles(llvm::StringRef Dir,
 int requireOption(const llvm::cl::opt<std::string> &Opt,
                   llvm::StringRef Command);
 
-/// 0 if \p Target is one the C emitter knows (ref, or an accelerator with a
-/// functional model: mdla1.5, mdla2.0, mdla3.0); else prints an error and
-/// returns 1.
+/// 0 if \p Target is one the C emitter knows (ref, or a version of a target
+/// whose description says its programs run on the functional model, such as
+/// mdla2.0); else prints an error and returns 1.
 int checkTarget(llvm::StringRef Target);
 
 /// The version `accelgen --version` prints.
