@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "emitters/Emitters.h"
 #include "frontend/RecordFrontend.h"
+#include "frontend/VocabularyFrontend.h"
 #include "frontend/YamlFrontend.h"
 #include "model/TargetModel.h"
 
@@ -34,6 +35,7 @@ enum ActionType {
   GenVersionDiff,
   GenConstraintTests,
   DumpModel,
+  GenOpVocabulary,
 };
 
 cl::opt<ActionType> Action(
@@ -53,13 +55,30 @@ cl::opt<ActionType> Action(
         clEnumValN(GenConstraintTests, "gen-constraint-tests",
                    "Accept/reject boundary cases of every constraint (C++)"),
         clEnumValN(DumpModel, "dump-model",
-                   "Print the validated target model (for debugging)")));
+                   "Print the validated target model (for debugging)"),
+        clEnumValN(GenOpVocabulary, "gen-op-vocabulary",
+                   "The Graph IR's operator vocabulary, from defs/ops.td "
+                   "(C++ X-macro rows)")));
 
 /// Set when the input is a `.yaml` description; TableGen then parses a
 /// stand-in `.td` that includes only the operator vocabulary.
 std::string YamlInput;
 
+/// -gen-op-vocabulary reads the operator vocabulary itself, not a target.
+bool runVocabularyAction(raw_ostream &OS, RecordKeeper &Records) {
+  Diagnostics Diags;
+  std::optional<Vocabulary> V =
+      buildVocabulary(readVocabularyRecords(Records), Diags);
+  if (!V)
+    return true;
+  std::string Input = Records.getInputFilename();
+  emitOpVocabulary(*V, sys::path::filename(Input), OS);
+  return false;
+}
+
 bool runAction(raw_ostream &OS, RecordKeeper &Records) {
+  if (Action == GenOpVocabulary)
+    return runVocabularyAction(OS, Records);
   Diagnostics Diags;
   TargetDecl Decl;
   if (YamlInput.empty()) {
@@ -97,6 +116,8 @@ bool runAction(raw_ostream &OS, RecordKeeper &Records) {
   case DumpModel:
     dumpModel(*Model, OS);
     break;
+  case GenOpVocabulary:
+    break; // Handled above.
   }
   return false;
 }

@@ -8,6 +8,7 @@
 #define ACCELGEN_GEN_EMITTERS_EMITTERS_H
 
 #include "model/TargetModel.h"
+#include "model/Vocabulary.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -28,6 +29,10 @@ void emitVersionDiff(const TargetModel &M, llvm::raw_ostream &OS);
 void emitConstraintTests(const TargetModel &M, llvm::raw_ostream &OS);
 /// A readable dump of the model, for debugging descriptions.
 void dumpModel(const TargetModel &M, llvm::raw_ostream &OS);
+/// OpVocabulary.inc: operators, TensorFlow Lite builtin codes and attribute
+/// names as X-macro rows; \p Source names the input file in the banner.
+void emitOpVocabulary(const Vocabulary &V, llvm::StringRef Source,
+                      llvm::raw_ostream &OS);
 
 } // namespace gen
 } // namespace accelgen
