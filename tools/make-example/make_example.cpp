@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 #include "import/TFLiteWriter.h"
 #include "ir/Verifier.h"
+#include "tflite_subset_generated.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
@@ -57,6 +58,12 @@ public:
 private:
   uint32_t State;
 };
+
+/// The value of the fused_activation attribute for \p A: its name in the
+/// format, as the importer gives it.
+std::string fusedActivation(tfl::Activation A) {
+  return tfl::EnumNameActivation(A);
+}
 
 ir::QuantParams perTensor(float Scale, int64_t ZeroPoint) {
   ir::QuantParams Q;
@@ -174,7 +181,7 @@ ir::Model ExampleBuilder::build() {
   Conv.setAttr(attr::StrideW, int64_t(2));
   Conv.setAttr(attr::DilationH, int64_t(1));
   Conv.setAttr(attr::DilationW, int64_t(1));
-  Conv.setAttr(attr::FusedActivation, std::string("RELU"));
+  Conv.setAttr(attr::FusedActivation, fusedActivation(tfl::Activation::RELU));
 
   // DEPTHWISE_CONV_2D 3x3, stride 1, SAME, depth multiplier 1. Filter
   // [1, kh, kw, channels], per-channel along axis 3; its bias along axis 0.
@@ -197,7 +204,7 @@ ir::Model ExampleBuilder::build() {
   Dw.setAttr(attr::DilationH, int64_t(1));
   Dw.setAttr(attr::DilationW, int64_t(1));
   Dw.setAttr(attr::DepthMultiplier, int64_t(1));
-  Dw.setAttr(attr::FusedActivation, std::string("RELU"));
+  Dw.setAttr(attr::FusedActivation, fusedActivation(tfl::Activation::RELU));
 
   // AVERAGE_POOL_2D over the whole 8x8 map; pooling keeps the quantization.
   int32_t PoolOut = addTensor("pool", {1, 1, 1, ConvC}, ir::DType::I8,
@@ -208,7 +215,7 @@ ir::Model ExampleBuilder::build() {
   Pool.setAttr(attr::StrideW, int64_t(8));
   Pool.setAttr(attr::FilterH, int64_t(8));
   Pool.setAttr(attr::FilterW, int64_t(8));
-  Pool.setAttr(attr::FusedActivation, std::string("NONE"));
+  Pool.setAttr(attr::FusedActivation, fusedActivation(tfl::Activation::NONE));
 
   // RESHAPE to [1, 8], the new shape given both as input 1 and as options,
   // as converters write it.
@@ -230,7 +237,7 @@ ir::Model ExampleBuilder::build() {
       addTensor("dense", {1, Classes}, ir::DType::I8, perTensor(0.0841f, 12));
   ir::Operator &Fc =
       addOp(ir::OpCode::FullyConnected, 4, {Flat, FcW, FcB}, Logits);
-  Fc.setAttr(attr::FusedActivation, std::string("NONE"));
+  Fc.setAttr(attr::FusedActivation, fusedActivation(tfl::Activation::NONE));
   Fc.setAttr(attr::KeepNumDims, false);
   Fc.setAttr(attr::WeightsFormat, int64_t(0));
   Fc.setAttr(attr::AsymmetricQuantizeInputs, false);
