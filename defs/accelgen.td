@@ -71,6 +71,10 @@ class Op<string name, list<Operand> operands, list<Attr> attrs = [],
   int NumResults = results;
   /// More operands may follow the listed ones (CONCATENATION, LSTM).
   bit Variadic = 0;
+  /// A canonical operator is the TensorFlow Lite builtin of its name, whose
+  /// code tflite.td lists; 0 for one of accelgen's own (REQUANTIZE). Only
+  /// -gen-op-vocabulary reads it; target operators are never builtins.
+  bit IsBuiltin = 1;
 }
 
 //===----------------------------------------------------------------------===//

@@ -5,9 +5,15 @@
 // Legal, Mapping, QuantRule, Pattern and Kernel declarations; constraints refer
 // to the attribute names.
 //
+// This file is also the Graph IR's operator vocabulary: -gen-op-vocabulary
+// makes one ir::OpCode enumerator per Op below (named as the record), its name
+// and its TensorFlow Lite builtin code (by name, from tflite.td), and one
+// ir::attr constant per attribute name (see docs/importer.md).
+//
 //===----------------------------------------------------------------------===//
 
 include "accelgen.td"
+include "tflite.td"
 
 // Attributes, shared by the operators that carry them.
 def PaddingAttr         : Attr<"padding", StringAttr>;        // "SAME" | "VALID"
@@ -40,6 +46,7 @@ def ProjClipAttr        : Attr<"proj_clip", FloatAttr>;
 def TimeMajorAttr       : Attr<"time_major", BoolAttr>;
 def StrideDAttr         : Attr<"stride_d", IntAttr>;
 def DilationDAttr       : Attr<"dilation_d", IntAttr>;
+def DiagonalRecurrentTensorsAttr : Attr<"diagonal_recurrent_tensors", BoolAttr>;
 
 def Input  : Operand<"input">;
 def Input2 : Operand<"input2">;
@@ -108,12 +115,12 @@ def Rsqrt : Op<"RSQRT", [Input]>;
 def Quantize : Op<"QUANTIZE", [Input]>;
 def Dequantize : Op<"DEQUANTIZE", [Input]>;
 /// Changes quantization parameters only; inserted by quantization rules.
-def Requantize : Op<"REQUANTIZE", [Input]>;
+def Requantize : Op<"REQUANTIZE", [Input]> { let IsBuiltin = 0; }
 
 def UnidirectionalSequenceLSTM
     : Op<"UNIDIRECTIONAL_SEQUENCE_LSTM", [Input],
          [FusedActivationAttr, CellClipAttr, ProjClipAttr, TimeMajorAttr,
-          AsymQuantInputsAttr]> {
+          AsymQuantInputsAttr, DiagonalRecurrentTensorsAttr]> {
   let Variadic = 1;  // 24 operands: weights, biases, state, norms
 }
 

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "emitters/Emitters.h"
 #include "frontend/RecordFrontend.h"
+#include "frontend/VocabularyFrontend.h"
 #include "frontend/YamlFrontend.h"
 #include "model/TargetModel.h"
 
@@ -39,6 +40,7 @@ enum ActionType {
   GenKernelParams,
   GenKernelInstances,
   GenKernelTable,
+  GenOpVocabulary,
 };
 
 cl::opt<ActionType> Action(
@@ -67,7 +69,10 @@ cl::opt<ActionType> Action(
                    "The kernel templates' instantiation rows"),
         clEnumValN(GenKernelTable, "gen-kernel-table",
                    "Fields, arguments, functions and operators of every "
-                   "kernel family (X-macro rows)")));
+                   "kernel family (X-macro rows)"),
+        clEnumValN(GenOpVocabulary, "gen-op-vocabulary",
+                   "The Graph IR's operator vocabulary, from defs/ops.td "
+                   "(C++ X-macro rows)")));
 
 cl::opt<std::string>
     TemplateDir("template-dir",
@@ -110,9 +115,23 @@ bool runKernelLibraryAction(raw_ostream &OS, RecordKeeper &Records) {
 /// stand-in `.td` that includes only the operator vocabulary.
 std::string YamlInput;
 
+/// -gen-op-vocabulary reads the operator vocabulary itself, not a target.
+bool runVocabularyAction(raw_ostream &OS, RecordKeeper &Records) {
+  Diagnostics Diags;
+  std::optional<Vocabulary> V =
+      buildVocabulary(readVocabularyRecords(Records), Diags);
+  if (!V)
+    return true;
+  std::string Input = Records.getInputFilename();
+  emitOpVocabulary(*V, sys::path::filename(Input), OS);
+  return false;
+}
+
 bool runAction(raw_ostream &OS, RecordKeeper &Records) {
   if (isKernelLibraryAction())
     return runKernelLibraryAction(OS, Records);
+  if (Action == GenOpVocabulary)
+    return runVocabularyAction(OS, Records);
   Diagnostics Diags;
   TargetDecl Decl;
   if (YamlInput.empty()) {
@@ -154,7 +173,7 @@ bool runAction(raw_ostream &OS, RecordKeeper &Records) {
     dumpModel(*Model, OS);
     break;
   default:
-    break;
+    break; // Handled above.
   }
   return false;
 }

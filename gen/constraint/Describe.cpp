@@ -13,7 +13,7 @@
 //===----------------------------------------------------------------------===//
 #include "constraint/Constraint.h"
 
-#include "target/ConstraintRuntime.h"
+#include "target/ValueFormat.h"
 
 #include "llvm/Support/Casting.h"
 

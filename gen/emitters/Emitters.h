@@ -10,6 +10,7 @@
 
 #include "model/KernelLibrary.h"
 #include "model/TargetModel.h"
+#include "model/Vocabulary.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -32,6 +33,10 @@ void emitConstraintTests(const TargetModel &M, llvm::raw_ostream &OS);
 void emitDeviceRules(const TargetModel &M, llvm::raw_ostream &OS);
 /// A readable dump of the model, for debugging descriptions.
 void dumpModel(const TargetModel &M, llvm::raw_ostream &OS);
+/// OpVocabulary.inc: operators, TensorFlow Lite builtin codes and attribute
+/// names as X-macro rows; \p Source names the input file in the banner.
+void emitOpVocabulary(const Vocabulary &V, llvm::StringRef Source,
+                      llvm::raw_ostream &OS);
 
 /// <library>_params.h: the C parameter struct of every kernel family.
 void emitKernelParams(const KernelLibraryModel &M, llvm::raw_ostream &OS);

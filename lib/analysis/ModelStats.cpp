@@ -64,28 +64,28 @@ int64_t lstmMacs(const ir::Graph &G, const ir::Operator &Op) {
 int64_t operatorMacs(const ir::Graph &G, const ir::Operator &Op) {
   if (Op.Opaque)
     return 0;
-  const std::string &T = Op.Type;
-  if (T == "CONV_2D") {
+  switch (Op.code()) {
+  case ir::OpCode::Conv2D: {
     // Filter [out_c, kh, kw, in_c / groups].
     const std::vector<int32_t> &F = inputShape(G, Op, 1);
     return F.size() == 4 ? mulSat(outputElements(G, Op), product(F, 1, 4)) : 0;
   }
-  if (T == "DEPTHWISE_CONV_2D") {
+  case ir::OpCode::DepthwiseConv2D: {
     // Filter [1, kh, kw, out_c]: each output uses one kh x kw window.
     const std::vector<int32_t> &F = inputShape(G, Op, 1);
     return F.size() == 4 ? mulSat(outputElements(G, Op), product(F, 1, 3)) : 0;
   }
-  if (T == "FULLY_CONNECTED") {
+  case ir::OpCode::FullyConnected: {
     // Weights [units, depth]: each output value sums `depth` products.
     const std::vector<int32_t> &W = inputShape(G, Op, 1);
     return W.size() == 2 ? mulSat(outputElements(G, Op), W[1]) : 0;
   }
-  if (T == "CONV_3D") {
+  case ir::OpCode::Conv3D: {
     // Filter [kd, kh, kw, in_c, out_c].
     const std::vector<int32_t> &F = inputShape(G, Op, 1);
     return F.size() == 5 ? mulSat(outputElements(G, Op), product(F, 0, 4)) : 0;
   }
-  if (T == "TRANSPOSE_CONV") {
+  case ir::OpCode::TransposeConv: {
     // Inputs: output shape, filter [out_c, kh, kw, in_c], input. Every input
     // value is scattered through kh x kw x out_c weights.
     const std::vector<int32_t> &F = inputShape(G, Op, 1);
@@ -94,9 +94,11 @@ int64_t operatorMacs(const ir::Graph &G, const ir::Operator &Op) {
                ? mulSat(product(In, 0, In.size()), product(F, 0, 3))
                : 0;
   }
-  if (T == "UNIDIRECTIONAL_SEQUENCE_LSTM")
+  case ir::OpCode::UnidirectionalSequenceLSTM:
     return lstmMacs(G, Op);
-  return 0;
+  default:
+    return 0;
+  }
 }
 
 int64_t graphMacs(const ir::Graph &G) {

@@ -11,12 +11,14 @@
 
 #include <cstdint>
 #include <cstring>
+#include <optional>
 
 namespace accelgen {
 namespace tflite {
 
 namespace fb = ::accelgen::tfl;
 using ir::AttrValue;
+namespace attr = ir::attr;
 
 namespace {
 
@@ -28,22 +30,11 @@ const char *paddingName(fb::Padding P) {
   return P == fb::Padding::VALID ? "VALID" : "SAME";
 }
 
-/// Fused activations by name; an unknown value is kept visible, not dropped.
+/// Fused activations by their name in the format; an unknown value is kept
+/// visible, not dropped.
 std::string activationName(fb::Activation A) {
-  switch (A) {
-  case fb::Activation::NONE:
-    return "NONE";
-  case fb::Activation::RELU:
-    return "RELU";
-  case fb::Activation::RELU_N1_TO_1:
-    return "RELU_N1_TO_1";
-  case fb::Activation::RELU6:
-    return "RELU6";
-  case fb::Activation::TANH:
-    return "TANH";
-  case fb::Activation::SIGN_BIT:
-    return "SIGN_BIT";
-  }
+  if (A >= fb::Activation::MIN && A <= fb::Activation::MAX)
+    return fb::EnumNameActivation(A);
   return "UNKNOWN_" + std::to_string(static_cast<int>(A));
 }
 
@@ -80,195 +71,226 @@ std::vector<int32_t> toInt32s(const flatbuffers::Vector<T> *V) {
 /// How the importer reads one builtin operator: the options table it expects
 /// (NONE for operators without options) and how to turn them into attributes.
 struct OpReader {
-  const char *Name;
   fb::BuiltinOptions Options;
   void (*Read)(const fb::Operator &, ir::Operator &);
 };
 
 void readConv2D(const fb::Operator &Op, ir::Operator &Out) {
   const fb::Conv2DOptions *O = Op.builtin_options_as_Conv2DOptions();
-  Out.Attrs["padding"] = std::string(paddingName(O->padding()));
-  Out.Attrs["stride_h"] = int64_t(O->stride_h());
-  Out.Attrs["stride_w"] = int64_t(O->stride_w());
-  Out.Attrs["dilation_h"] = int64_t(O->dilation_h_factor());
-  Out.Attrs["dilation_w"] = int64_t(O->dilation_w_factor());
-  Out.Attrs["fused_activation"] = activationName(O->fused_activation_function());
+  Out.setAttr(attr::Padding, std::string(paddingName(O->padding())));
+  Out.setAttr(attr::StrideH, int64_t(O->stride_h()));
+  Out.setAttr(attr::StrideW, int64_t(O->stride_w()));
+  Out.setAttr(attr::DilationH, int64_t(O->dilation_h_factor()));
+  Out.setAttr(attr::DilationW, int64_t(O->dilation_w_factor()));
+  Out.setAttr(attr::FusedActivation,
+              activationName(O->fused_activation_function()));
 }
 
 void readDepthwise(const fb::Operator &Op, ir::Operator &Out) {
   const fb::DepthwiseConv2DOptions *O =
       Op.builtin_options_as_DepthwiseConv2DOptions();
-  Out.Attrs["padding"] = std::string(paddingName(O->padding()));
-  Out.Attrs["stride_h"] = int64_t(O->stride_h());
-  Out.Attrs["stride_w"] = int64_t(O->stride_w());
-  Out.Attrs["dilation_h"] = int64_t(O->dilation_h_factor());
-  Out.Attrs["dilation_w"] = int64_t(O->dilation_w_factor());
-  Out.Attrs["depth_multiplier"] = int64_t(O->depth_multiplier());
-  Out.Attrs["fused_activation"] = activationName(O->fused_activation_function());
+  Out.setAttr(attr::Padding, std::string(paddingName(O->padding())));
+  Out.setAttr(attr::StrideH, int64_t(O->stride_h()));
+  Out.setAttr(attr::StrideW, int64_t(O->stride_w()));
+  Out.setAttr(attr::DilationH, int64_t(O->dilation_h_factor()));
+  Out.setAttr(attr::DilationW, int64_t(O->dilation_w_factor()));
+  Out.setAttr(attr::DepthMultiplier, int64_t(O->depth_multiplier()));
+  Out.setAttr(attr::FusedActivation,
+              activationName(O->fused_activation_function()));
 }
 
 void readPool(const fb::Operator &Op, ir::Operator &Out) {
   const fb::Pool2DOptions *O = Op.builtin_options_as_Pool2DOptions();
-  Out.Attrs["padding"] = std::string(paddingName(O->padding()));
-  Out.Attrs["stride_h"] = int64_t(O->stride_h());
-  Out.Attrs["stride_w"] = int64_t(O->stride_w());
-  Out.Attrs["filter_h"] = int64_t(O->filter_height());
-  Out.Attrs["filter_w"] = int64_t(O->filter_width());
-  Out.Attrs["fused_activation"] = activationName(O->fused_activation_function());
+  Out.setAttr(attr::Padding, std::string(paddingName(O->padding())));
+  Out.setAttr(attr::StrideH, int64_t(O->stride_h()));
+  Out.setAttr(attr::StrideW, int64_t(O->stride_w()));
+  Out.setAttr(attr::FilterH, int64_t(O->filter_height()));
+  Out.setAttr(attr::FilterW, int64_t(O->filter_width()));
+  Out.setAttr(attr::FusedActivation,
+              activationName(O->fused_activation_function()));
 }
 
 void readFullyConnected(const fb::Operator &Op, ir::Operator &Out) {
   const fb::FullyConnectedOptions *O =
       Op.builtin_options_as_FullyConnectedOptions();
-  Out.Attrs["fused_activation"] = activationName(O->fused_activation_function());
-  Out.Attrs["keep_num_dims"] = O->keep_num_dims();
-  Out.Attrs["weights_format"] = int64_t(O->weights_format());
-  Out.Attrs["asymmetric_quantize_inputs"] = O->asymmetric_quantize_inputs();
+  Out.setAttr(attr::FusedActivation,
+              activationName(O->fused_activation_function()));
+  Out.setAttr(attr::KeepNumDims, O->keep_num_dims());
+  Out.setAttr(attr::WeightsFormat, int64_t(O->weights_format()));
+  Out.setAttr(attr::AsymmetricQuantizeInputs, O->asymmetric_quantize_inputs());
 }
 
 void readSoftmax(const fb::Operator &Op, ir::Operator &Out) {
-  Out.Attrs["beta"] = double(Op.builtin_options_as_SoftmaxOptions()->beta());
+  Out.setAttr(attr::Beta,
+              double(Op.builtin_options_as_SoftmaxOptions()->beta()));
 }
 
 void readConcat(const fb::Operator &Op, ir::Operator &Out) {
   const fb::ConcatenationOptions *O =
       Op.builtin_options_as_ConcatenationOptions();
-  Out.Attrs["axis"] = int64_t(O->axis());
-  Out.Attrs["fused_activation"] = activationName(O->fused_activation_function());
+  Out.setAttr(attr::Axis, int64_t(O->axis()));
+  Out.setAttr(attr::FusedActivation,
+              activationName(O->fused_activation_function()));
 }
 
 void readAdd(const fb::Operator &Op, ir::Operator &Out) {
   const fb::AddOptions *O = Op.builtin_options_as_AddOptions();
-  Out.Attrs["fused_activation"] = activationName(O->fused_activation_function());
-  Out.Attrs["pot_scale_int16"] = O->pot_scale_int16();
+  Out.setAttr(attr::FusedActivation,
+              activationName(O->fused_activation_function()));
+  Out.setAttr(attr::PotScaleInt16, O->pot_scale_int16());
 }
 
 void readSub(const fb::Operator &Op, ir::Operator &Out) {
   const fb::SubOptions *O = Op.builtin_options_as_SubOptions();
-  Out.Attrs["fused_activation"] = activationName(O->fused_activation_function());
-  Out.Attrs["pot_scale_int16"] = O->pot_scale_int16();
+  Out.setAttr(attr::FusedActivation,
+              activationName(O->fused_activation_function()));
+  Out.setAttr(attr::PotScaleInt16, O->pot_scale_int16());
 }
 
 void readMul(const fb::Operator &Op, ir::Operator &Out) {
-  Out.Attrs["fused_activation"] = activationName(
-      Op.builtin_options_as_MulOptions()->fused_activation_function());
+  Out.setAttr(
+      attr::FusedActivation,
+      activationName(
+          Op.builtin_options_as_MulOptions()->fused_activation_function()));
 }
 
 void readReshape(const fb::Operator &Op, ir::Operator &Out) {
   // Options are optional here: the new shape usually comes as input 1.
   if (const fb::ReshapeOptions *O = Op.builtin_options_as_ReshapeOptions())
     if (O->new_shape())
-      Out.Attrs["new_shape"] = toInts(O->new_shape());
+      Out.setAttr(attr::NewShape, toInts(O->new_shape()));
 }
 
 void readReducer(const fb::Operator &Op, ir::Operator &Out) {
-  Out.Attrs["keep_dims"] = Op.builtin_options_as_ReducerOptions()->keep_dims();
+  Out.setAttr(attr::KeepDims,
+              Op.builtin_options_as_ReducerOptions()->keep_dims());
 }
 
 void readSqueeze(const fb::Operator &Op, ir::Operator &Out) {
   std::vector<int64_t> Dims;
   if (const fb::SqueezeOptions *O = Op.builtin_options_as_SqueezeOptions())
     Dims = toInts(O->squeeze_dims());
-  Out.Attrs["squeeze_dims"] = Dims;
+  Out.setAttr(attr::SqueezeDims, Dims);
 }
 
 void readStridedSlice(const fb::Operator &Op, ir::Operator &Out) {
   const fb::StridedSliceOptions *O =
       Op.builtin_options_as_StridedSliceOptions();
-  Out.Attrs["begin_mask"] = int64_t(O->begin_mask());
-  Out.Attrs["end_mask"] = int64_t(O->end_mask());
-  Out.Attrs["ellipsis_mask"] = int64_t(O->ellipsis_mask());
-  Out.Attrs["new_axis_mask"] = int64_t(O->new_axis_mask());
-  Out.Attrs["shrink_axis_mask"] = int64_t(O->shrink_axis_mask());
-  Out.Attrs["offset"] = O->offset();
+  Out.setAttr(attr::BeginMask, int64_t(O->begin_mask()));
+  Out.setAttr(attr::EndMask, int64_t(O->end_mask()));
+  Out.setAttr(attr::EllipsisMask, int64_t(O->ellipsis_mask()));
+  Out.setAttr(attr::NewAxisMask, int64_t(O->new_axis_mask()));
+  Out.setAttr(attr::ShrinkAxisMask, int64_t(O->shrink_axis_mask()));
+  Out.setAttr(attr::Offset, O->offset());
 }
 
 void readTransposeConv(const fb::Operator &Op, ir::Operator &Out) {
   const fb::TransposeConvOptions *O =
       Op.builtin_options_as_TransposeConvOptions();
-  Out.Attrs["padding"] = std::string(paddingName(O->padding()));
-  Out.Attrs["stride_h"] = int64_t(O->stride_h());
-  Out.Attrs["stride_w"] = int64_t(O->stride_w());
-  Out.Attrs["fused_activation"] = activationName(O->fused_activation_function());
+  Out.setAttr(attr::Padding, std::string(paddingName(O->padding())));
+  Out.setAttr(attr::StrideH, int64_t(O->stride_h()));
+  Out.setAttr(attr::StrideW, int64_t(O->stride_w()));
+  Out.setAttr(attr::FusedActivation,
+              activationName(O->fused_activation_function()));
 }
 
 void readLSTM(const fb::Operator &Op, ir::Operator &Out) {
   const fb::UnidirectionalSequenceLSTMOptions *O =
       Op.builtin_options_as_UnidirectionalSequenceLSTMOptions();
-  Out.Attrs["fused_activation"] = activationName(O->fused_activation_function());
-  Out.Attrs["cell_clip"] = double(O->cell_clip());
-  Out.Attrs["proj_clip"] = double(O->proj_clip());
-  Out.Attrs["time_major"] = O->time_major();
-  Out.Attrs["asymmetric_quantize_inputs"] = O->asymmetric_quantize_inputs();
-  Out.Attrs["diagonal_recurrent_tensors"] = O->diagonal_recurrent_tensors();
+  Out.setAttr(attr::FusedActivation,
+              activationName(O->fused_activation_function()));
+  Out.setAttr(attr::CellClip, double(O->cell_clip()));
+  Out.setAttr(attr::ProjClip, double(O->proj_clip()));
+  Out.setAttr(attr::TimeMajor, O->time_major());
+  Out.setAttr(attr::AsymmetricQuantizeInputs, O->asymmetric_quantize_inputs());
+  Out.setAttr(attr::DiagonalRecurrentTensors, O->diagonal_recurrent_tensors());
 }
 
 void readLeakyRelu(const fb::Operator &Op, ir::Operator &Out) {
-  Out.Attrs["alpha"] = double(Op.builtin_options_as_LeakyReluOptions()->alpha());
+  Out.setAttr(attr::Alpha,
+              double(Op.builtin_options_as_LeakyReluOptions()->alpha()));
 }
 
 void readConv3D(const fb::Operator &Op, ir::Operator &Out) {
   const fb::Conv3DOptions *O = Op.builtin_options_as_Conv3DOptions();
-  Out.Attrs["padding"] = std::string(paddingName(O->padding()));
-  Out.Attrs["stride_d"] = int64_t(O->stride_d());
-  Out.Attrs["stride_h"] = int64_t(O->stride_h());
-  Out.Attrs["stride_w"] = int64_t(O->stride_w());
-  Out.Attrs["dilation_d"] = int64_t(O->dilation_d_factor());
-  Out.Attrs["dilation_h"] = int64_t(O->dilation_h_factor());
-  Out.Attrs["dilation_w"] = int64_t(O->dilation_w_factor());
-  Out.Attrs["fused_activation"] = activationName(O->fused_activation_function());
+  Out.setAttr(attr::Padding, std::string(paddingName(O->padding())));
+  Out.setAttr(attr::StrideD, int64_t(O->stride_d()));
+  Out.setAttr(attr::StrideH, int64_t(O->stride_h()));
+  Out.setAttr(attr::StrideW, int64_t(O->stride_w()));
+  Out.setAttr(attr::DilationD, int64_t(O->dilation_d_factor()));
+  Out.setAttr(attr::DilationH, int64_t(O->dilation_h_factor()));
+  Out.setAttr(attr::DilationW, int64_t(O->dilation_w_factor()));
+  Out.setAttr(attr::FusedActivation,
+              activationName(O->fused_activation_function()));
 }
 
 void readNothing(const fb::Operator &, ir::Operator &) {}
 
 using BO = fb::BuiltinOptions;
-/// Operators the importer understands. Those marked NONE take no options (or,
-/// like RESHAPE and SQUEEZE, read optional ones themselves).
-const OpReader OpReaders[] = {
-    {"ADD", BO::AddOptions, readAdd},
-    {"AVERAGE_POOL_2D", BO::Pool2DOptions, readPool},
-    {"CONCATENATION", BO::ConcatenationOptions, readConcat},
-    {"CONV_2D", BO::Conv2DOptions, readConv2D},
-    {"CONV_3D", BO::Conv3DOptions, readConv3D},
-    {"DEPTHWISE_CONV_2D", BO::DepthwiseConv2DOptions, readDepthwise},
-    {"DEQUANTIZE", BO::NONE, readNothing},
-    {"EXP", BO::NONE, readNothing},
-    {"EXPAND_DIMS", BO::NONE, readNothing},
-    {"FULLY_CONNECTED", BO::FullyConnectedOptions, readFullyConnected},
-    {"HARD_SWISH", BO::NONE, readNothing},
-    {"LEAKY_RELU", BO::LeakyReluOptions, readLeakyRelu},
-    {"LOGISTIC", BO::NONE, readNothing},
-    {"MAX_POOL_2D", BO::Pool2DOptions, readPool},
-    {"MAXIMUM", BO::NONE, readNothing},
-    {"MEAN", BO::ReducerOptions, readReducer},
-    {"MINIMUM", BO::NONE, readNothing},
-    {"MUL", BO::MulOptions, readMul},
-    {"PAD", BO::NONE, readNothing},
-    {"PADV2", BO::NONE, readNothing},
-    {"QUANTIZE", BO::NONE, readNothing},
-    {"REDUCE_MAX", BO::ReducerOptions, readReducer},
-    {"RELU", BO::NONE, readNothing},
-    {"RELU6", BO::NONE, readNothing},
-    {"RELU_N1_TO_1", BO::NONE, readNothing},
-    {"RESHAPE", BO::NONE, readReshape},
-    {"RSQRT", BO::NONE, readNothing},
-    {"SOFTMAX", BO::SoftmaxOptions, readSoftmax},
-    {"SQUEEZE", BO::NONE, readSqueeze},
-    {"STRIDED_SLICE", BO::StridedSliceOptions, readStridedSlice},
-    {"SUB", BO::SubOptions, readSub},
-    {"SUM", BO::ReducerOptions, readReducer},
-    {"TANH", BO::NONE, readNothing},
-    {"TRANSPOSE", BO::NONE, readNothing},
-    {"TRANSPOSE_CONV", BO::TransposeConvOptions, readTransposeConv},
-    {"UNIDIRECTIONAL_SEQUENCE_LSTM", BO::UnidirectionalSequenceLSTMOptions,
-     readLSTM},
-};
 
-const OpReader *findReader(llvm::StringRef Name) {
-  for (const OpReader &R : OpReaders)
-    if (Name == R.Name)
-      return &R;
-  return nullptr;
+/// How the importer reads canonical operator \p Op, or nothing for one it
+/// imports as opaque. Those with NONE take no options (or, like RESHAPE and
+/// SQUEEZE, read optional ones themselves).
+std::optional<OpReader> readerFor(ir::OpCode Op) {
+  using ir::OpCode;
+  switch (Op) {
+  case OpCode::Add:
+    return OpReader{BO::AddOptions, readAdd};
+  case OpCode::AveragePool2D:
+  case OpCode::MaxPool2D:
+    return OpReader{BO::Pool2DOptions, readPool};
+  case OpCode::Concatenation:
+    return OpReader{BO::ConcatenationOptions, readConcat};
+  case OpCode::Conv2D:
+    return OpReader{BO::Conv2DOptions, readConv2D};
+  case OpCode::Conv3D:
+    return OpReader{BO::Conv3DOptions, readConv3D};
+  case OpCode::DepthwiseConv2D:
+    return OpReader{BO::DepthwiseConv2DOptions, readDepthwise};
+  case OpCode::FullyConnected:
+    return OpReader{BO::FullyConnectedOptions, readFullyConnected};
+  case OpCode::LeakyRelu:
+    return OpReader{BO::LeakyReluOptions, readLeakyRelu};
+  case OpCode::Mean:
+  case OpCode::ReduceMax:
+  case OpCode::Sum:
+    return OpReader{BO::ReducerOptions, readReducer};
+  case OpCode::Mul:
+    return OpReader{BO::MulOptions, readMul};
+  case OpCode::Reshape:
+    return OpReader{BO::NONE, readReshape};
+  case OpCode::Softmax:
+    return OpReader{BO::SoftmaxOptions, readSoftmax};
+  case OpCode::Squeeze:
+    return OpReader{BO::NONE, readSqueeze};
+  case OpCode::StridedSlice:
+    return OpReader{BO::StridedSliceOptions, readStridedSlice};
+  case OpCode::Sub:
+    return OpReader{BO::SubOptions, readSub};
+  case OpCode::TransposeConv:
+    return OpReader{BO::TransposeConvOptions, readTransposeConv};
+  case OpCode::UnidirectionalSequenceLSTM:
+    return OpReader{BO::UnidirectionalSequenceLSTMOptions, readLSTM};
+  case OpCode::Dequantize:
+  case OpCode::Exp:
+  case OpCode::ExpandDims:
+  case OpCode::HardSwish:
+  case OpCode::Logistic:
+  case OpCode::Maximum:
+  case OpCode::Minimum:
+  case OpCode::Pad:
+  case OpCode::PadV2:
+  case OpCode::Quantize:
+  case OpCode::Relu:
+  case OpCode::Relu6:
+  case OpCode::ReluN1To1:
+  case OpCode::Rsqrt:
+  case OpCode::Tanh:
+  case OpCode::Transpose:
+    return OpReader{BO::NONE, readNothing};
+  default:
+    return std::nullopt;
+  }
 }
 
 std::optional<ir::DType> convertType(fb::TensorType T) {
@@ -496,17 +518,18 @@ llvm::Error Importer::importOperator(const fb::Operator &Op, size_t Index,
   const fb::OperatorCode *Code = Root->operator_codes()->Get(Op.opcode_index());
   // Writers put codes below 127 in the old one-byte field and larger ones in
   // the new field only; the larger of the two is the code.
-  int32_t Builtin =
+  int32_t BuiltinCode =
       std::max<int32_t>(Code->deprecated_builtin_code(), Code->builtin_code());
-  Out.BuiltinCode = Builtin;
+  Out.BuiltinCode = BuiltinCode;
   Out.Version = Code->version();
   Out.Inputs = toInt32s(Op.inputs());
   Out.Outputs = toInt32s(Op.outputs());
-  Out.Type = builtinOperatorName(Builtin);
-  if (Out.Type == "CUSTOM" && Code->custom_code())
+  Out.Type = builtinOperatorName(BuiltinCode);
+  if (BuiltinCode == static_cast<int32_t>(Builtin::CUSTOM) &&
+      Code->custom_code())
     Out.CustomCode = Code->custom_code()->str();
 
-  const OpReader *Reader = findReader(Out.Type);
+  std::optional<OpReader> Reader = readerFor(builtinOpCode(BuiltinCode));
   if (!Reader) {
     Out.Opaque = true;
     Out.RawOptionsTag = static_cast<int32_t>(Op.builtin_options_type());

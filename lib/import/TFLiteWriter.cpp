@@ -1,8 +1,9 @@
 //===- TFLiteWriter.cpp - Graph IR to TensorFlow Lite FlatBuffers ---------===//
 //
 // The inverse of the importer. Attributes are turned back into the options
-// table the importer reads for each operator type (the table below mirrors the
-// importer's), with the format's defaults where an attribute is missing.
+// table the importer reads for each operator type (writeOptions below mirrors
+// the importer's readerFor), with the format's defaults where an attribute is
+// missing.
 //
 //===----------------------------------------------------------------------===//
 #include "import/TFLiteWriter.h"
@@ -24,6 +25,7 @@ namespace tflite {
 namespace fb = ::accelgen::tfl;
 using flatbuffers::FlatBufferBuilder;
 using flatbuffers::Offset;
+namespace attr = ir::attr;
 
 namespace {
 
@@ -38,14 +40,14 @@ template <typename T> WrittenOptions options(Offset<T> Table) {
 }
 
 fb::Padding padding(const ir::Operator &Op) {
-  return Op.getString("padding", "SAME") == "VALID" ? fb::Padding::VALID
-                                                    : fb::Padding::SAME;
+  return Op.getString(attr::Padding, "SAME") == "VALID" ? fb::Padding::VALID
+                                                        : fb::Padding::SAME;
 }
 
 /// The fused activation named by the "fused_activation" attribute; the
 /// importer's "UNKNOWN_<n>" names give back their value n.
 fb::Activation activation(const ir::Operator &Op) {
-  std::string Name = Op.getString("fused_activation", "NONE");
+  std::string Name = Op.getString(attr::FusedActivation, "NONE");
   for (int V = static_cast<int>(fb::Activation::MIN);
        V <= static_cast<int>(fb::Activation::MAX); ++V)
     if (Name == fb::EnumNameActivation(static_cast<fb::Activation>(V)))
@@ -69,49 +71,52 @@ intVector(FlatBufferBuilder &B, const std::vector<int64_t> &Values) {
 
 WrittenOptions writeConv2D(FlatBufferBuilder &B, const ir::Operator &Op) {
   return options(fb::CreateConv2DOptions(
-      B, padding(Op), intAttr(Op, "stride_w", 1), intAttr(Op, "stride_h", 1),
-      activation(Op), intAttr(Op, "dilation_w", 1),
-      intAttr(Op, "dilation_h", 1)));
+      B, padding(Op), intAttr(Op, attr::StrideW, 1),
+      intAttr(Op, attr::StrideH, 1), activation(Op),
+      intAttr(Op, attr::DilationW, 1), intAttr(Op, attr::DilationH, 1)));
 }
 
 WrittenOptions writeDepthwise(FlatBufferBuilder &B, const ir::Operator &Op) {
   return options(fb::CreateDepthwiseConv2DOptions(
-      B, padding(Op), intAttr(Op, "stride_w", 1), intAttr(Op, "stride_h", 1),
-      intAttr(Op, "depth_multiplier", 1), activation(Op),
-      intAttr(Op, "dilation_w", 1), intAttr(Op, "dilation_h", 1)));
+      B, padding(Op), intAttr(Op, attr::StrideW, 1),
+      intAttr(Op, attr::StrideH, 1), intAttr(Op, attr::DepthMultiplier, 1),
+      activation(Op), intAttr(Op, attr::DilationW, 1),
+      intAttr(Op, attr::DilationH, 1)));
 }
 
 WrittenOptions writePool(FlatBufferBuilder &B, const ir::Operator &Op) {
   return options(fb::CreatePool2DOptions(
-      B, padding(Op), intAttr(Op, "stride_w", 1), intAttr(Op, "stride_h", 1),
-      intAttr(Op, "filter_w", 1), intAttr(Op, "filter_h", 1), activation(Op)));
+      B, padding(Op), intAttr(Op, attr::StrideW, 1),
+      intAttr(Op, attr::StrideH, 1), intAttr(Op, attr::FilterW, 1),
+      intAttr(Op, attr::FilterH, 1), activation(Op)));
 }
 
 WrittenOptions writeFullyConnected(FlatBufferBuilder &B,
                                    const ir::Operator &Op) {
   return options(fb::CreateFullyConnectedOptions(
-      B, activation(Op), static_cast<int8_t>(Op.getInt("weights_format", 0)),
-      Op.getBool("keep_num_dims"), Op.getBool("asymmetric_quantize_inputs")));
+      B, activation(Op), static_cast<int8_t>(Op.getInt(attr::WeightsFormat, 0)),
+      Op.getBool(attr::KeepNumDims),
+      Op.getBool(attr::AsymmetricQuantizeInputs)));
 }
 
 WrittenOptions writeSoftmax(FlatBufferBuilder &B, const ir::Operator &Op) {
   return options(fb::CreateSoftmaxOptions(
-      B, static_cast<float>(Op.getFloat("beta", 1.0))));
+      B, static_cast<float>(Op.getFloat(attr::Beta, 1.0))));
 }
 
 WrittenOptions writeConcat(FlatBufferBuilder &B, const ir::Operator &Op) {
-  return options(fb::CreateConcatenationOptions(B, intAttr(Op, "axis", 0),
+  return options(fb::CreateConcatenationOptions(B, intAttr(Op, attr::Axis, 0),
                                                 activation(Op)));
 }
 
 WrittenOptions writeAdd(FlatBufferBuilder &B, const ir::Operator &Op) {
   return options(fb::CreateAddOptions(B, activation(Op),
-                                      Op.getBool("pot_scale_int16", true)));
+                                      Op.getBool(attr::PotScaleInt16, true)));
 }
 
 WrittenOptions writeSub(FlatBufferBuilder &B, const ir::Operator &Op) {
   return options(fb::CreateSubOptions(B, activation(Op),
-                                      Op.getBool("pot_scale_int16", true)));
+                                      Op.getBool(attr::PotScaleInt16, true)));
 }
 
 WrittenOptions writeMul(FlatBufferBuilder &B, const ir::Operator &Op) {
@@ -120,84 +125,103 @@ WrittenOptions writeMul(FlatBufferBuilder &B, const ir::Operator &Op) {
 
 WrittenOptions writeReshape(FlatBufferBuilder &B, const ir::Operator &Op) {
   // The options are optional: the new shape usually is input 1.
-  if (!Op.hasAttr("new_shape"))
+  if (!Op.hasAttr(attr::NewShape))
     return {};
   return options(
-      fb::CreateReshapeOptions(B, intVector(B, Op.getInts("new_shape"))));
+      fb::CreateReshapeOptions(B, intVector(B, Op.getInts(attr::NewShape))));
 }
 
 WrittenOptions writeReducer(FlatBufferBuilder &B, const ir::Operator &Op) {
-  return options(fb::CreateReducerOptions(B, Op.getBool("keep_dims")));
+  return options(fb::CreateReducerOptions(B, Op.getBool(attr::KeepDims)));
 }
 
 WrittenOptions writeSqueeze(FlatBufferBuilder &B, const ir::Operator &Op) {
   return options(
-      fb::CreateSqueezeOptions(B, intVector(B, Op.getInts("squeeze_dims"))));
+      fb::CreateSqueezeOptions(B, intVector(B, Op.getInts(attr::SqueezeDims))));
 }
 
 WrittenOptions writeStridedSlice(FlatBufferBuilder &B, const ir::Operator &Op) {
   return options(fb::CreateStridedSliceOptions(
-      B, intAttr(Op, "begin_mask", 0), intAttr(Op, "end_mask", 0),
-      intAttr(Op, "ellipsis_mask", 0), intAttr(Op, "new_axis_mask", 0),
-      intAttr(Op, "shrink_axis_mask", 0), Op.getBool("offset")));
+      B, intAttr(Op, attr::BeginMask, 0), intAttr(Op, attr::EndMask, 0),
+      intAttr(Op, attr::EllipsisMask, 0), intAttr(Op, attr::NewAxisMask, 0),
+      intAttr(Op, attr::ShrinkAxisMask, 0), Op.getBool(attr::Offset)));
 }
 
 WrittenOptions writeTransposeConv(FlatBufferBuilder &B,
                                   const ir::Operator &Op) {
   return options(fb::CreateTransposeConvOptions(
-      B, padding(Op), intAttr(Op, "stride_w", 1), intAttr(Op, "stride_h", 1),
-      activation(Op)));
+      B, padding(Op), intAttr(Op, attr::StrideW, 1),
+      intAttr(Op, attr::StrideH, 1), activation(Op)));
 }
 
 WrittenOptions writeLSTM(FlatBufferBuilder &B, const ir::Operator &Op) {
   return options(fb::CreateUnidirectionalSequenceLSTMOptions(
-      B, activation(Op), static_cast<float>(Op.getFloat("cell_clip")),
-      static_cast<float>(Op.getFloat("proj_clip")), Op.getBool("time_major"),
-      Op.getBool("asymmetric_quantize_inputs"),
-      Op.getBool("diagonal_recurrent_tensors")));
+      B, activation(Op), static_cast<float>(Op.getFloat(attr::CellClip)),
+      static_cast<float>(Op.getFloat(attr::ProjClip)),
+      Op.getBool(attr::TimeMajor), Op.getBool(attr::AsymmetricQuantizeInputs),
+      Op.getBool(attr::DiagonalRecurrentTensors)));
 }
 
 WrittenOptions writeLeakyRelu(FlatBufferBuilder &B, const ir::Operator &Op) {
-  return options(
-      fb::CreateLeakyReluOptions(B, static_cast<float>(Op.getFloat("alpha"))));
+  return options(fb::CreateLeakyReluOptions(
+      B, static_cast<float>(Op.getFloat(attr::Alpha))));
 }
 
 WrittenOptions writeConv3D(FlatBufferBuilder &B, const ir::Operator &Op) {
   return options(fb::CreateConv3DOptions(
-      B, padding(Op), intAttr(Op, "stride_d", 1), intAttr(Op, "stride_w", 1),
-      intAttr(Op, "stride_h", 1), activation(Op), intAttr(Op, "dilation_d", 1),
-      intAttr(Op, "dilation_w", 1), intAttr(Op, "dilation_h", 1)));
+      B, padding(Op), intAttr(Op, attr::StrideD, 1),
+      intAttr(Op, attr::StrideW, 1), intAttr(Op, attr::StrideH, 1),
+      activation(Op), intAttr(Op, attr::DilationD, 1),
+      intAttr(Op, attr::DilationW, 1), intAttr(Op, attr::DilationH, 1)));
 }
 
-/// How one operator type's attributes become its options table. Types not
-/// listed are written without options.
-struct OptionsWriter {
-  const char *Name;
-  WrittenOptions (*Write)(FlatBufferBuilder &, const ir::Operator &);
-};
-
-const OptionsWriter OptionsWriters[] = {
-    {"ADD", writeAdd},
-    {"AVERAGE_POOL_2D", writePool},
-    {"CONCATENATION", writeConcat},
-    {"CONV_2D", writeConv2D},
-    {"CONV_3D", writeConv3D},
-    {"DEPTHWISE_CONV_2D", writeDepthwise},
-    {"FULLY_CONNECTED", writeFullyConnected},
-    {"LEAKY_RELU", writeLeakyRelu},
-    {"MAX_POOL_2D", writePool},
-    {"MEAN", writeReducer},
-    {"MUL", writeMul},
-    {"REDUCE_MAX", writeReducer},
-    {"RESHAPE", writeReshape},
-    {"SOFTMAX", writeSoftmax},
-    {"SQUEEZE", writeSqueeze},
-    {"STRIDED_SLICE", writeStridedSlice},
-    {"SUB", writeSub},
-    {"SUM", writeReducer},
-    {"TRANSPOSE_CONV", writeTransposeConv},
-    {"UNIDIRECTIONAL_SEQUENCE_LSTM", writeLSTM},
-};
+/// How canonical operator \p Op's attributes become its options table: the
+/// inverse of the importer's readers. Operators not listed are written without
+/// options.
+WrittenOptions writeOptions(FlatBufferBuilder &B, const ir::Operator &Op) {
+  using ir::OpCode;
+  switch (Op.code()) {
+  case OpCode::Add:
+    return writeAdd(B, Op);
+  case OpCode::AveragePool2D:
+  case OpCode::MaxPool2D:
+    return writePool(B, Op);
+  case OpCode::Concatenation:
+    return writeConcat(B, Op);
+  case OpCode::Conv2D:
+    return writeConv2D(B, Op);
+  case OpCode::Conv3D:
+    return writeConv3D(B, Op);
+  case OpCode::DepthwiseConv2D:
+    return writeDepthwise(B, Op);
+  case OpCode::FullyConnected:
+    return writeFullyConnected(B, Op);
+  case OpCode::LeakyRelu:
+    return writeLeakyRelu(B, Op);
+  case OpCode::Mean:
+  case OpCode::ReduceMax:
+  case OpCode::Sum:
+    return writeReducer(B, Op);
+  case OpCode::Mul:
+    return writeMul(B, Op);
+  case OpCode::Reshape:
+    return writeReshape(B, Op);
+  case OpCode::Softmax:
+    return writeSoftmax(B, Op);
+  case OpCode::Squeeze:
+    return writeSqueeze(B, Op);
+  case OpCode::StridedSlice:
+    return writeStridedSlice(B, Op);
+  case OpCode::Sub:
+    return writeSub(B, Op);
+  case OpCode::TransposeConv:
+    return writeTransposeConv(B, Op);
+  case OpCode::UnidirectionalSequenceLSTM:
+    return writeLSTM(B, Op);
+  default:
+    return {};
+  }
+}
 
 fb::TensorType tensorType(ir::DType T) {
   switch (T) {
@@ -292,7 +316,7 @@ uint32_t Writer::operatorCode(const ir::Operator &Op) {
   std::string Custom = Op.CustomCode;
   if (Code < 0) {
     // Not a TensorFlow Lite builtin: keep it as a custom operator by name.
-    Code = builtinOperatorCode("CUSTOM");
+    Code = static_cast<int32_t>(Builtin::CUSTOM);
     if (Custom.empty())
       Custom = Op.Type;
   }
@@ -322,11 +346,7 @@ Offset<fb::Operator> Writer::writeOperator(const ir::Operator &Op) {
       Options.Value = B.EndTable(B.StartTable());
     }
   } else {
-    for (const OptionsWriter &W : OptionsWriters)
-      if (Op.Type == W.Name) {
-        Options = W.Write(B, Op);
-        break;
-      }
+    Options = writeOptions(B, Op);
   }
   Offset<flatbuffers::Vector<uint8_t>> Custom = 0;
   if (!Op.RawOptions.empty())

@@ -21,6 +21,10 @@ int64_t Tensor::numElements() const {
   return N;
 }
 
+OpCode Operator::code() const {
+  return Opaque ? OpCode::Unknown : opCodeOf(Type);
+}
+
 bool Operator::hasAttr(llvm::StringRef Name) const {
   return Attrs.count(Name.str()) != 0;
 }

@@ -7,16 +7,18 @@
 // on the tensors themselves.
 //
 // Operators are named by their canonical type, the TensorFlow Lite builtin name
-// ("CONV_2D"); after legalization they carry a target operator name instead
-// ("MDLA_CONV_2D"). An operator the importer does not know is kept as an opaque
-// node (`Operator::Opaque`) with its builtin code, version and raw options, so
-// that later stages can keep it on the CPU and say why.
+// ("CONV_2D"), whose OpCode (ir/OpCode.h, generated from defs/ops.td) code()
+// gives; after legalization they carry a target operator name instead
+// ("MDLA_CONV_2D"), which has no OpCode. An operator the importer does not know
+// is kept as an opaque node (`Operator::Opaque`) with its builtin code, version
+// and raw options, so that later stages can keep it on the CPU and say why.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ACCELGEN_IR_GRAPH_H
 #define ACCELGEN_IR_GRAPH_H
 
 #include "ir/DType.h"
+#include "ir/OpCode.h"
 
 #include "llvm/ADT/StringRef.h"
 
@@ -95,7 +97,15 @@ struct Operator {
   int32_t RawOptionsTag = 0;
   std::vector<uint8_t> RawOptions;
 
+  /// The canonical operator Type names; Unknown for an opaque operator and a
+  /// target operator.
+  OpCode code() const;
+
   bool hasAttr(llvm::StringRef Name) const;
+  /// Sets attribute \p Name (an ir::attr constant for canonical operators).
+  void setAttr(llvm::StringRef Name, AttrValue Value) {
+    Attrs[Name.str()] = std::move(Value);
+  }
   /// Integer attribute, or \p Default if absent or of another type.
   int64_t getInt(llvm::StringRef Name, int64_t Default = 0) const;
   double getFloat(llvm::StringRef Name, double Default = 0.0) const;

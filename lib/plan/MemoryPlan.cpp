@@ -108,7 +108,7 @@ std::vector<int32_t> resolveAliases(const ir::Graph &G, Lifetimes &L,
   std::vector<int32_t> Root(G.Tensors.size());
   std::iota(Root.begin(), Root.end(), 0);
   for (const ir::Operator &Op : G.Operators) {
-    if (!llvm::is_contained(Opts.AliasOps, Op.Type))
+    if (!llvm::is_contained(Opts.AliasOps, Op.code()))
       continue;
     int32_t In = Op.input(0), Out = Op.output(0);
     if (!G.isValidTensor(In) || !G.isValidTensor(Out) || In == Out ||

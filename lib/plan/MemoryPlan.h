@@ -85,7 +85,8 @@ struct PlanOptions {
   int64_t Alignment = 16;
   /// Operator types whose output 0 shares the bytes of input 0 when the two
   /// have the same byte size and the input is neither constant nor variable.
-  std::vector<std::string> AliasOps = {"RESHAPE", "SQUEEZE", "EXPAND_DIMS"};
+  std::vector<ir::OpCode> AliasOps = {ir::OpCode::Reshape, ir::OpCode::Squeeze,
+                                      ir::OpCode::ExpandDims};
   /// The orders to try; the first one giving the smallest arena wins.
   std::vector<PlacementOrder> Orders = {
       PlacementOrder::Size, PlacementOrder::FirstUse,

@@ -161,7 +161,7 @@ std::vector<std::string> verifyPlan(const ir::Graph &G, const MemoryPlan &Plan,
                            Target->second->Offset));
     bool Legal = false;
     for (const ir::Operator &Op : G.Operators) {
-      if (Op.output(0) != T || !llvm::is_contained(Opts.AliasOps, Op.Type))
+      if (Op.output(0) != T || !llvm::is_contained(Opts.AliasOps, Op.code()))
         continue;
       int32_t In = Op.input(0);
       auto InBuffer = ByTensor.find(In);

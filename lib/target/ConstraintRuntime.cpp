@@ -152,39 +152,6 @@ llvm::StringRef dtypeName(const MaybeDType &T) {
   return T ? ir::dtypeName(*T) : llvm::StringRef("none");
 }
 
-std::string formatFloat(double V) {
-  if (std::isnan(V))
-    return "nan";
-  if (std::isinf(V))
-    return V < 0 ? "-inf" : "inf";
-  // A value converted from a float (a tensor's scale) is printed as that
-  // float, so 0.1f reads "0.1" rather than "0.10000000149011612".
-  bool IsFloat = std::fabs(V) <= 3.4028234663852886e38 &&
-                 static_cast<double>(static_cast<float>(V)) == V;
-  char Buf[40];
-  for (int Precision = 1; Precision <= 17; ++Precision) {
-    std::snprintf(Buf, sizeof(Buf), "%.*g", Precision, V);
-    double Back = std::strtod(Buf, nullptr);
-    if (IsFloat ? static_cast<float>(Back) == static_cast<float>(V)
-                : Back == V)
-      break;
-  }
-  std::string S = Buf;
-  if (S.find_first_of(".e") == std::string::npos)
-    S += ".0";
-  return S;
-}
-
-std::string format(const std::string &V) {
-  std::string S = "\"";
-  for (char C : V) {
-    if (C == '"' || C == '\\')
-      S += '\\';
-    S += C;
-  }
-  return S + "\"";
-}
-
 } // namespace rt
 } // namespace target
 } // namespace accelgen

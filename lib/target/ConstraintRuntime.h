@@ -31,6 +31,7 @@
 #include "ir/DType.h"
 #include "ir/Graph.h"
 #include "target/Pattern.h"
+#include "target/ValueFormat.h"
 
 #include "llvm/ADT/StringRef.h"
 
@@ -199,17 +200,11 @@ inline int64_t align(int64_t X, int64_t N) {
 /// The name of \p T ("i8"), or "none" for an absent operand.
 llvm::StringRef dtypeName(const MaybeDType &T);
 
-/// The shortest decimal text that reads back as \p V ("0.5", "1.0",
-/// "1e-05"); a value that is exactly a float is printed as that float
-/// (0.1f prints "0.1").
-std::string formatFloat(double V);
-
-/// Observed values as rejection messages show them.
+/// Observed values as rejection messages show them (formatFloat and the
+/// string overload are in ValueFormat.h).
 inline std::string format(int64_t V) { return std::to_string(V); }
 inline std::string format(double V) { return formatFloat(V); }
 inline std::string format(bool V) { return V ? "true" : "false"; }
-/// A string in double quotes, with quotes and backslashes escaped.
-std::string format(const std::string &V);
 inline std::string format(const MaybeDType &V) { return dtypeName(V).str(); }
 std::string format(const char *) = delete;
 

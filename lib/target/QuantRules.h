@@ -66,8 +66,6 @@
 namespace accelgen {
 namespace target {
 
-/// The operator quantization rules insert.
-constexpr const char RequantizeOpName[] = "REQUANTIZE";
 /// The string attribute marking a requantize a rule inserted; its value is
 /// the relation's name ("same_scale").
 constexpr const char QuantRuleAttr[] = "quant_rule";

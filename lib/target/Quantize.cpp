@@ -101,7 +101,7 @@ int32_t addTensorLike(ir::Graph &G, int32_t Like, llvm::StringRef Suffix,
 
 ir::Operator makeRequantize(int32_t From, int32_t To, llvm::StringRef Rule) {
   ir::Operator Op;
-  Op.Type = RequantizeOpName;
+  Op.Type = ir::opName(ir::OpCode::Requantize).str();
   Op.Inputs = {From};
   Op.Outputs = {To};
   Op.Attrs[QuantRuleAttr] = Rule.str();
@@ -154,7 +154,7 @@ int32_t insertRequantizeAfter(ir::Graph &G, size_t OpIndex, unsigned OutputPos,
 }
 
 bool isInsertedRequantize(const ir::Operator &Op) {
-  return Op.Type == RequantizeOpName && Op.hasAttr(QuantRuleAttr);
+  return Op.code() == ir::OpCode::Requantize && Op.hasAttr(QuantRuleAttr);
 }
 
 QuantCheckpoint::QuantCheckpoint(const ir::Graph &G, size_t OpIndex)

@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 #include "import/TFLiteWriter.h"
 #include "ir/Verifier.h"
+#include "tflite_subset_generated.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
@@ -29,6 +30,7 @@
 #include <vector>
 
 using namespace accelgen;
+namespace attr = accelgen::ir::attr;
 
 namespace {
 
@@ -56,6 +58,12 @@ public:
 private:
   uint32_t State;
 };
+
+/// The value of the fused_activation attribute for \p A: its name in the
+/// format, as the importer gives it.
+std::string fusedActivation(tfl::Activation A) {
+  return tfl::EnumNameActivation(A);
+}
 
 ir::QuantParams perTensor(float Scale, int64_t ZeroPoint) {
   ir::QuantParams Q;
@@ -100,10 +108,10 @@ private:
     return Index;
   }
 
-  ir::Operator &addOp(std::string Type, int32_t Version,
+  ir::Operator &addOp(ir::OpCode Code, int32_t Version,
                       std::vector<int32_t> Inputs, int32_t Output) {
     ir::Operator Op;
-    Op.Type = std::move(Type);
+    Op.Type = ir::opName(Code).str();
     Op.Version = Version;
     Op.Inputs = std::move(Inputs);
     Op.Outputs = {Output};
@@ -166,13 +174,14 @@ ir::Model ExampleBuilder::build() {
   const float ConvOutScale = 0.0235f;
   int32_t ConvOut = addTensor("conv/Relu", {1, 8, 8, ConvC}, ir::DType::I8,
                               perTensor(ConvOutScale, -128));
-  ir::Operator &Conv = addOp("CONV_2D", 3, {Input, ConvW, ConvB}, ConvOut);
-  Conv.Attrs = {{"padding", std::string("SAME")},
-                {"stride_h", int64_t(2)},
-                {"stride_w", int64_t(2)},
-                {"dilation_h", int64_t(1)},
-                {"dilation_w", int64_t(1)},
-                {"fused_activation", std::string("RELU")}};
+  ir::Operator &Conv =
+      addOp(ir::OpCode::Conv2D, 3, {Input, ConvW, ConvB}, ConvOut);
+  Conv.setAttr(attr::Padding, std::string("SAME"));
+  Conv.setAttr(attr::StrideH, int64_t(2));
+  Conv.setAttr(attr::StrideW, int64_t(2));
+  Conv.setAttr(attr::DilationH, int64_t(1));
+  Conv.setAttr(attr::DilationW, int64_t(1));
+  Conv.setAttr(attr::FusedActivation, fusedActivation(tfl::Activation::RELU));
 
   // DEPTHWISE_CONV_2D 3x3, stride 1, SAME, depth multiplier 1. Filter
   // [1, kh, kw, channels], per-channel along axis 3; its bias along axis 0.
@@ -187,25 +196,26 @@ ir::Model ExampleBuilder::build() {
   const float DwOutScale = 0.0312f;
   int32_t DwOut = addTensor("dwconv/Relu", {1, 8, 8, ConvC}, ir::DType::I8,
                             perTensor(DwOutScale, -128));
-  ir::Operator &Dw = addOp("DEPTHWISE_CONV_2D", 3, {ConvOut, DwW, DwB}, DwOut);
-  Dw.Attrs = {{"padding", std::string("SAME")},
-              {"stride_h", int64_t(1)},
-              {"stride_w", int64_t(1)},
-              {"dilation_h", int64_t(1)},
-              {"dilation_w", int64_t(1)},
-              {"depth_multiplier", int64_t(1)},
-              {"fused_activation", std::string("RELU")}};
+  ir::Operator &Dw =
+      addOp(ir::OpCode::DepthwiseConv2D, 3, {ConvOut, DwW, DwB}, DwOut);
+  Dw.setAttr(attr::Padding, std::string("SAME"));
+  Dw.setAttr(attr::StrideH, int64_t(1));
+  Dw.setAttr(attr::StrideW, int64_t(1));
+  Dw.setAttr(attr::DilationH, int64_t(1));
+  Dw.setAttr(attr::DilationW, int64_t(1));
+  Dw.setAttr(attr::DepthMultiplier, int64_t(1));
+  Dw.setAttr(attr::FusedActivation, fusedActivation(tfl::Activation::RELU));
 
   // AVERAGE_POOL_2D over the whole 8x8 map; pooling keeps the quantization.
   int32_t PoolOut = addTensor("pool", {1, 1, 1, ConvC}, ir::DType::I8,
                               perTensor(DwOutScale, -128));
-  ir::Operator &Pool = addOp("AVERAGE_POOL_2D", 2, {DwOut}, PoolOut);
-  Pool.Attrs = {{"padding", std::string("VALID")},
-                {"stride_h", int64_t(8)},
-                {"stride_w", int64_t(8)},
-                {"filter_h", int64_t(8)},
-                {"filter_w", int64_t(8)},
-                {"fused_activation", std::string("NONE")}};
+  ir::Operator &Pool = addOp(ir::OpCode::AveragePool2D, 2, {DwOut}, PoolOut);
+  Pool.setAttr(attr::Padding, std::string("VALID"));
+  Pool.setAttr(attr::StrideH, int64_t(8));
+  Pool.setAttr(attr::StrideW, int64_t(8));
+  Pool.setAttr(attr::FilterH, int64_t(8));
+  Pool.setAttr(attr::FilterW, int64_t(8));
+  Pool.setAttr(attr::FusedActivation, fusedActivation(tfl::Activation::NONE));
 
   // RESHAPE to [1, 8], the new shape given both as input 1 and as options,
   // as converters write it.
@@ -213,8 +223,9 @@ ir::Model ExampleBuilder::build() {
                                  std::nullopt, std::vector<int32_t>{1, ConvC});
   int32_t Flat = addTensor("flatten", {1, ConvC}, ir::DType::I8,
                            perTensor(DwOutScale, -128));
-  ir::Operator &Reshape = addOp("RESHAPE", 1, {PoolOut, NewShape}, Flat);
-  Reshape.Attrs = {{"new_shape", std::vector<int64_t>{1, ConvC}}};
+  ir::Operator &Reshape =
+      addOp(ir::OpCode::Reshape, 1, {PoolOut, NewShape}, Flat);
+  Reshape.setAttr(attr::NewShape, std::vector<int64_t>{1, ConvC});
 
   // FULLY_CONNECTED 8 -> 10: weights [units, depth], per-tensor.
   const float FcWScale = 0.0043f;
@@ -224,17 +235,18 @@ ir::Model ExampleBuilder::build() {
   int32_t FcB = addBias("dense/bias", Classes, DwOutScale, {FcWScale});
   int32_t Logits =
       addTensor("dense", {1, Classes}, ir::DType::I8, perTensor(0.0841f, 12));
-  ir::Operator &Fc = addOp("FULLY_CONNECTED", 4, {Flat, FcW, FcB}, Logits);
-  Fc.Attrs = {{"fused_activation", std::string("NONE")},
-              {"keep_num_dims", false},
-              {"weights_format", int64_t(0)},
-              {"asymmetric_quantize_inputs", false}};
+  ir::Operator &Fc =
+      addOp(ir::OpCode::FullyConnected, 4, {Flat, FcW, FcB}, Logits);
+  Fc.setAttr(attr::FusedActivation, fusedActivation(tfl::Activation::NONE));
+  Fc.setAttr(attr::KeepNumDims, false);
+  Fc.setAttr(attr::WeightsFormat, int64_t(0));
+  Fc.setAttr(attr::AsymmetricQuantizeInputs, false);
 
   // SOFTMAX: probabilities in [0, 1) with the fixed int8 output encoding.
   int32_t Probs = addTensor("probabilities", {1, Classes}, ir::DType::I8,
                             perTensor(1.0f / 256.0f, -128));
-  ir::Operator &Softmax = addOp("SOFTMAX", 2, {Logits}, Probs);
-  Softmax.Attrs = {{"beta", 1.0}};
+  ir::Operator &Softmax = addOp(ir::OpCode::Softmax, 2, {Logits}, Probs);
+  Softmax.setAttr(attr::Beta, 1.0);
 
   G.Inputs = {Input};
   G.Outputs = {Probs};

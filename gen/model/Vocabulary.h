@@ -1,0 +1,84 @@
+//===- Vocabulary.h - The operator vocabulary of the Graph IR -------------===//
+//
+// defs/ops.td's canonical operators and attribute names, with the builtin
+// operator codes of TensorFlow Lite (defs/tflite.td): as written (the Decl
+// structures, filled by the record front end) and validated (Vocabulary, what
+// -gen-op-vocabulary emits). It is the one source of ir::OpCode, the IR's
+// operator names, the importer's builtin-code table and the ir::attr names.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ACCELGEN_GEN_MODEL_VOCABULARY_H
+#define ACCELGEN_GEN_MODEL_VOCABULARY_H
+
+#include "model/Description.h"
+#include "model/Diagnostics.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace accelgen {
+namespace gen {
+
+/// A canonical operator as written: `def Conv2D : Op<"CONV_2D", ...>`.
+struct VocabularyOpDecl {
+  std::string Key;  ///< The record name (`Conv2D`).
+  std::string Name; ///< The operator name in the IR (`CONV_2D`).
+  bool IsBuiltin = true;
+  Loc At;
+};
+
+/// A builtin operator code of the TensorFlow Lite format as written.
+struct BuiltinDecl {
+  int64_t Code = 0;
+  std::string Name;
+  Loc At;
+};
+
+/// An attribute as written: `def StrideHAttr : Attr<"stride_h", IntAttr>`.
+struct VocabularyAttrDecl {
+  std::string Name;
+  std::string Kind;
+  Loc At;
+};
+
+/// Everything -gen-op-vocabulary reads, in definition order.
+struct VocabularyDecl {
+  std::vector<VocabularyOpDecl> Ops;
+  std::vector<BuiltinDecl> Builtins;
+  std::vector<VocabularyAttrDecl> Attrs;
+};
+
+/// The validated vocabulary, in the order it is emitted.
+struct Vocabulary {
+  struct OpEntry {
+    std::string Enumerator; ///< ir::OpCode enumerator: the record name.
+    std::string Name;
+    int32_t BuiltinCode = -1; ///< -1 for an operator of accelgen's own.
+  };
+  struct BuiltinEntry {
+    int32_t Code = 0;
+    std::string Name;
+  };
+  struct AttrEntry {
+    std::string Constant; ///< ir::attr constant: `stride_h` gives `StrideH`.
+    std::string Name;
+  };
+  /// Operators in definition order (the enumerators' order).
+  std::vector<OpEntry> Ops;
+  /// Builtins by ascending code.
+  std::vector<BuiltinEntry> Builtins;
+  /// Attribute names, sorted, each once.
+  std::vector<AttrEntry> Attrs;
+};
+
+/// Checks \p D and builds its vocabulary; reports every mistake to \p Diags
+/// and returns nothing if there was one.
+std::optional<Vocabulary> buildVocabulary(const VocabularyDecl &D,
+                                          Diagnostics &Diags);
+
+} // namespace gen
+} // namespace accelgen
+
+#endif // ACCELGEN_GEN_MODEL_VOCABULARY_H

@@ -1,0 +1,38 @@
+//===- OpCode.cpp - Names of the Graph IR's operators ---------------------===//
+#include "ir/OpCode.h"
+
+#include "llvm/ADT/StringSwitch.h"
+
+#include <iterator>
+
+namespace accelgen {
+namespace ir {
+
+namespace {
+
+/// Names by enumerator value; Unknown's is empty.
+const llvm::StringLiteral Names[] = {
+    "",
+#define ACCELGEN_OP(Enumerator, Name, BuiltinCode) Name,
+#include "ir/OpVocabulary.inc"
+};
+
+} // namespace
+
+llvm::StringRef opName(OpCode Code) {
+  auto Index = static_cast<size_t>(Code);
+  if (Index >= std::size(Names))
+    return "";
+  return Names[Index];
+}
+
+OpCode opCodeOf(llvm::StringRef Name) {
+  return llvm::StringSwitch<OpCode>(Name)
+#define ACCELGEN_OP(Enumerator, Name, BuiltinCode)                             \
+  .Case(Name, OpCode::Enumerator)
+#include "ir/OpVocabulary.inc"
+      .Default(OpCode::Unknown);
+}
+
+} // namespace ir
+} // namespace accelgen

@@ -1,0 +1,61 @@
+//===- ValueFormat.h - Values as rejection messages and docs show them ----===//
+//
+// How a float or a string reads in a rejection message (the value a generated
+// check observed) and in generated docs (a constraint's literal), so both
+// agree. Header-only: accelgen-tblgen uses it without linking the target
+// library, which depends on the operator vocabulary the tool generates.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ACCELGEN_TARGET_VALUEFORMAT_H
+#define ACCELGEN_TARGET_VALUEFORMAT_H
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+namespace accelgen {
+namespace target {
+namespace rt {
+
+/// The shortest decimal text that reads back as \p V ("0.5", "1.0",
+/// "1e-05"); a value that is exactly a float is printed as that float
+/// (0.1f prints "0.1").
+inline std::string formatFloat(double V) {
+  if (std::isnan(V))
+    return "nan";
+  if (std::isinf(V))
+    return V < 0 ? "-inf" : "inf";
+  // A value converted from a float (a tensor's scale) is printed as that
+  // float, so 0.1f reads "0.1" rather than "0.10000000149011612".
+  bool IsFloat = std::fabs(V) <= 3.4028234663852886e38 &&
+                 static_cast<double>(static_cast<float>(V)) == V;
+  char Buf[40];
+  for (int Precision = 1; Precision <= 17; ++Precision) {
+    std::snprintf(Buf, sizeof(Buf), "%.*g", Precision, V);
+    double Back = std::strtod(Buf, nullptr);
+    if (IsFloat ? static_cast<float>(Back) == static_cast<float>(V) : Back == V)
+      break;
+  }
+  std::string S = Buf;
+  if (S.find_first_of(".e") == std::string::npos)
+    S += ".0";
+  return S;
+}
+
+/// A string in double quotes, with quotes and backslashes escaped.
+inline std::string format(const std::string &V) {
+  std::string S = "\"";
+  for (char C : V) {
+    if (C == '"' || C == '\\')
+      S += '\\';
+    S += C;
+  }
+  return S + "\"";
+}
+
+} // namespace rt
+} // namespace target
+} // namespace accelgen
+
+#endif // ACCELGEN_TARGET_VALUEFORMAT_H
