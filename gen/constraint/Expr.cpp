@@ -129,6 +129,12 @@ bool Reference::isProbeable() const {
   return false;
 }
 
+bool Reference::isSettable() const {
+  if (K == Kind::Attr)
+    return true;
+  return (K == Kind::Input || K == Kind::Output) && P != Prop::NumElements;
+}
+
 static Type literalType(const LiteralExpr::Value &V) {
   switch (V.index()) {
   case 0:
