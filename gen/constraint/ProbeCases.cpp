@@ -25,6 +25,7 @@
 #include "llvm/Support/Casting.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -340,6 +341,9 @@ std::vector<ProbeValue> candidates(const Reference &R,
         break;
       }
     }
+    // `none` last, so that a base case has its operands when it can.
+    std::stable_partition(Out.begin(), Out.end(),
+                          [](const ProbeValue &V) { return V.DT.has_value(); });
     break;
   }
   }
@@ -468,6 +472,18 @@ public:
     collectConstants(E, Constants, Indirect);
     for (size_t I = 0; I < Refs.size(); ++I)
       Candidates.push_back(candidates(Refs[I], Constants[I], Indirect[I]));
+    // A tensor that may be absent (dtype `none`) reads its other properties
+    // as an absent one does: make those values candidates too.
+    for (size_t I = 0; I < Refs.size(); ++I) {
+      if (!isTensor(Refs[I]) || Refs[I].P != Reference::Prop::DType ||
+          !llvm::any_of(Candidates[I],
+                        [](const ProbeValue &V) { return !V.DT; }))
+        continue;
+      for (size_t J = 0; J < Refs.size(); ++J)
+        if (J != I && isTensor(Refs[J]) && Refs[J].K == Refs[I].K &&
+            Refs[J].Index == Refs[I].Index)
+          addValue(Candidates[J], absentValue(Refs[J]));
+    }
     S.Refs = Refs;
 
     std::vector<const Expr *> Terms;
