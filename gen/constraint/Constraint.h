@@ -209,8 +209,8 @@ struct ProbeSet {
 
 /// The probe cases of \p E, their verdicts computed by evaluating \p E with
 /// the constraint language's semantics. Not probed: expressions with a
-/// function call, or reading `num_inputs`, `num_outputs`, `num_elements` or
-/// `macs`, or that no combination of candidate values satisfies.
+/// function call, or reading `macs`, or that no buildable combination of
+/// candidate values satisfies.
 ProbeSet probeCases(const Expr &E);
 
 } // namespace constraint

@@ -129,11 +129,7 @@ bool Reference::isProbeable() const {
   return false;
 }
 
-bool Reference::isSettable() const {
-  if (K == Kind::Attr)
-    return true;
-  return (K == Kind::Input || K == Kind::Output) && P != Prop::NumElements;
-}
+bool Reference::isSettable() const { return K != Kind::Macs; }
 
 static Type literalType(const LiteralExpr::Value &V) {
   switch (V.index()) {

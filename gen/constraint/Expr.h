@@ -78,8 +78,8 @@ struct Reference {
   /// True for an integer whose boundaries tests can probe: an int attribute,
   /// or an operand's or result's rank, dim or channels.
   bool isProbeable() const;
-  /// True for what a probe can set on the operator it builds: any attribute,
-  /// and an operand's or result's properties other than num_elements.
+  /// True for what a probe can set on the operator it builds: anything but
+  /// `macs`.
   bool isSettable() const;
 };
 

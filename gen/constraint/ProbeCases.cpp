@@ -1,8 +1,9 @@
 //===- ProbeCases.cpp - Accept/reject cases of any constraint --------------===//
 //
 // Generalizes boundary cases to every kind of reference a test can set: int,
-// float, bool and string attributes, and an operand's or result's dtype,
-// rank, dims, channels, is_constant, scale, zero_point and per_channel. Each
+// float, bool and string attributes, num_inputs and num_outputs, and an
+// operand's or result's dtype, rank, dims, channels, num_elements,
+// is_constant, scale, zero_point and per_channel (everything but macs). Each
 // reference gets candidate values from the constants it is compared with
 // (both sides of each boundary; every member of a set plus one value outside
 // it), a base assignment satisfying the whole constraint is searched for, and
@@ -357,10 +358,52 @@ ProbeValue absentValue(const Reference &R) {
   return V;
 }
 
+/// Why a tensor whose set dims (axis to value) are \p Dims, of rank \p Rank,
+/// cannot have \p N elements, or "": the lowest axis not set takes what
+/// the others leave (target::probeGraph's rule).
+std::string elementCountProblem(const std::map<int64_t, int64_t> &Dims,
+                                int64_t Rank, int64_t N) {
+  if (N < 0)
+    return "an element count is never negative";
+  int64_t Product = 1;
+  for (const auto &[Axis, V] : Dims)
+    if (__builtin_mul_overflow(Product, V, &Product))
+      return "the dims set overflow";
+  bool Free = static_cast<int64_t>(Dims.size()) < Rank;
+  if (!Free)
+    return Product == N ? "" : llvm::formatv("the dims give {0}", Product).str();
+  if (Product == 0)
+    return N == 0 ? "" : "a dim set to 0 gives 0";
+  if (N % Product != 0)
+    return llvm::formatv("not a multiple of the {0} the dims set give",
+                         Product)
+        .str();
+  if (N / Product > std::numeric_limits<int32_t>::max())
+    return "the free dim would exceed 2147483647";
+  return "";
+}
+
 /// Why an operator whose references read as \p Values cannot be built, or
 /// "" when it can (the rules of target::probeGraph).
 std::string unbuildable(const std::vector<Reference> &Refs,
                         const std::vector<ProbeValue> &Values) {
+  // Operand and result counts: at least every index read, at most 64.
+  for (size_t I = 0; I < Refs.size(); ++I) {
+    const Reference &R = Refs[I];
+    if (R.K != Reference::Kind::NumInputs &&
+        R.K != Reference::Kind::NumOutputs)
+      continue;
+    bool In = R.K == Reference::Kind::NumInputs;
+    int64_t Needed = 0;
+    for (const Reference &T : Refs)
+      if (T.K == (In ? Reference::Kind::Input : Reference::Kind::Output))
+        Needed = std::max<int64_t>(Needed, T.Index + 1);
+    if (Values[I].Int < Needed || Values[I].Int > MaxRank)
+      return llvm::formatv("{0} = {1}: only {2} to {3} can be built (the "
+                           "{4}s read need {2})",
+                           R.spelling(), Values[I].Int, Needed, MaxRank,
+                           In ? "operand" : "result");
+  }
   // Tensors by side and index.
   std::map<std::pair<bool, unsigned>, std::vector<size_t>> Tensors;
   for (size_t I = 0; I < Refs.size(); ++I)
@@ -423,6 +466,15 @@ std::string unbuildable(const std::vector<Reference> &Refs,
         return llvm::formatv("{0} and {1} are the same dimension",
                              Said(It->second), Said(I));
     }
+    std::map<int64_t, int64_t> DimValues;
+    for (const auto &[Axis, I] : Dims)
+      DimValues[Axis] = Values[I].Int;
+    for (size_t I : Members)
+      if (Refs[I].P == Reference::Prop::NumElements) {
+        std::string Why = elementCountProblem(DimValues, Rank, Values[I].Int);
+        if (!Why.empty())
+          return Said(I) + ": " + Why;
+      }
     for (size_t I : Members)
       if (Refs[I].P == Reference::Prop::Scale &&
           static_cast<double>(static_cast<float>(Values[I].Float)) !=

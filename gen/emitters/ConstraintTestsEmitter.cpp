@@ -6,7 +6,7 @@
 // line per probed constraint so that a test program can declare one test per
 // constraint. A case no operator can be built for stays in its table with the
 // reason, and the test reports it instead of running it. Constraints without
-// cases (C++ functions, function calls, references probes do not set) are
+// cases (C++ functions, function calls, `macs`, unsatisfiable ones) are
 // listed in a comment, grouped by reason.
 //
 //===----------------------------------------------------------------------===//
@@ -58,6 +58,10 @@ std::string probeKind(const Reference &R) {
       return "AttrInt";
     }
   }
+  if (R.K == Reference::Kind::NumInputs)
+    return "NumInputs";
+  if (R.K == Reference::Kind::NumOutputs)
+    return "NumOutputs";
   switch (R.P) {
   case Reference::Prop::DType:
     return "DType";
@@ -73,6 +77,8 @@ std::string probeKind(const Reference &R) {
     return "Scale";
   case Reference::Prop::ZeroPoint:
     return "ZeroPoint";
+  case Reference::Prop::NumElements:
+    return "NumElements";
   default:
     return "PerChannel";
   }

@@ -18,6 +18,10 @@ namespace {
 constexpr int64_t MaxProbeRank = 64;
 
 bool isAttr(ProbeRef::Kind K) { return K <= ProbeRef::AttrString; }
+/// True for the properties of one operand or result.
+bool isTensor(ProbeRef::Kind K) {
+  return !isAttr(K) && K != ProbeRef::NumInputs && K != ProbeRef::NumOutputs;
+}
 
 /// The dtype a value stands for.
 rt::MaybeDType dtypeOf(const ProbeValue &V) {
@@ -76,6 +80,12 @@ std::string readBack(const ir::Graph &G, const ProbeRef &R) {
     return rt::format(rt::tensorZeroPoint(T));
   case ProbeRef::PerChannel:
     return rt::format(rt::tensorPerChannel(T));
+  case ProbeRef::NumElements:
+    return rt::format(rt::tensorNumElements(T));
+  case ProbeRef::NumInputs:
+    return rt::format(rt::numInputs(Op));
+  case ProbeRef::NumOutputs:
+    return rt::format(rt::numOutputs(Op));
   }
   return "";
 }
@@ -94,7 +104,7 @@ ir::Tensor buildTensor(const ConstraintProbe &P, const ProbeValue *Values,
   T.Type = ir::DType::I8;
   std::vector<unsigned> Mine;
   for (unsigned I = 0; I < P.NumRefs; ++I)
-    if (!isAttr(P.Refs[I].K) && P.Refs[I].Output == Output &&
+    if (isTensor(P.Refs[I].K) && P.Refs[I].Output == Output &&
         P.Refs[I].Index == Index)
       Mine.push_back(I);
   int64_t Rank = -1;
@@ -111,6 +121,7 @@ ir::Tensor buildTensor(const ConstraintProbe &P, const ProbeValue *Values,
     Rank = std::min(Rank, MaxProbeRank);
   }
   T.Shape.assign(static_cast<size_t>(Rank), 1);
+  std::vector<bool> Set(static_cast<size_t>(Rank), false);
   bool Quantized = false, PerChannel = false;
   float Scale = 1.0f;
   int64_t ZeroPoint = 0;
@@ -127,8 +138,10 @@ ir::Tensor buildTensor(const ConstraintProbe &P, const ProbeValue *Values,
       int64_t Axis = R.K == ProbeRef::Channels ? Rank - 1
                      : R.Axis < 0              ? R.Axis + Rank
                                                : R.Axis;
-      if (Axis >= 0 && Axis < Rank)
+      if (Axis >= 0 && Axis < Rank) {
         T.Shape[static_cast<size_t>(Axis)] = clampToInt32(V.Int);
+        Set[static_cast<size_t>(Axis)] = true;
+      }
       break;
     }
     case ProbeRef::IsConstant:
@@ -149,6 +162,22 @@ ir::Tensor buildTensor(const ConstraintProbe &P, const ProbeValue *Values,
     default:
       break;
     }
+  }
+  // num_elements: the lowest axis no dim sets takes what the others leave.
+  for (unsigned I : Mine) {
+    if (P.Refs[I].K != ProbeRef::NumElements)
+      continue;
+    auto Free = std::find(Set.begin(), Set.end(), false);
+    if (Free == Set.end())
+      break;
+    size_t Axis = static_cast<size_t>(Free - Set.begin());
+    int64_t Others = 1;
+    bool Overflow = false;
+    for (size_t A = 0; A < T.Shape.size(); ++A)
+      if (A != Axis)
+        Overflow |= __builtin_mul_overflow(Others, int64_t(T.Shape[A]), &Others);
+    if (!Overflow && Others > 0 && Values[I].Int % Others == 0)
+      T.Shape[Axis] = clampToInt32(Values[I].Int / Others);
   }
   if (Quantized) {
     ir::QuantParams Q;
@@ -186,6 +215,13 @@ ir::Graph probeGraph(const ConstraintProbe &P, const ProbeCase &Case) {
     case ProbeRef::AttrString:
       Op.Attrs[R.Name] = std::string(V.Str ? V.Str : "");
       continue;
+    case ProbeRef::NumInputs:
+    case ProbeRef::NumOutputs: {
+      unsigned &N = R.K == ProbeRef::NumOutputs ? NumOutputs : NumInputs;
+      N = std::max(N, static_cast<unsigned>(
+                          std::clamp<int64_t>(V.Int, 0, MaxProbeRank)));
+      continue;
+    }
     case ProbeRef::DType:
       if (!dtypeOf(V))
         Absent[{R.Output, R.Index}] = true;

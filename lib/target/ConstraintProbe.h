@@ -1,9 +1,10 @@
 //===- ConstraintProbe.h - Generated tests of constraint checks -----------===//
 //
 // accelgen-tblgen derives accept/reject cases from each constraint whose
-// references a test can set: attributes of every kind, and an operand's or
-// result's dtype, rank, dims, channels, is_constant, scale, zero_point and
-// per_channel (`stride_h in [1, 4]`, `input(0).dtype in {i8, u8}`,
+// references a test can set: attributes of every kind, operand and result
+// counts, and an operand's or result's dtype, rank, dims, channels,
+// num_elements, is_constant, scale, zero_point and per_channel
+// (`stride_h in [1, 4]`, `input(0).dtype in {i8, u8}`,
 // `padding == "VALID" || filter_h <= 15`), and emits them as ConstraintProbe
 // tables (ConstraintTests.inc). runConstraintProbe builds, for every case,
 // an operator whose references read as the case's values, runs the
@@ -40,6 +41,9 @@ struct ProbeRef {
     Scale,      ///< .scale
     ZeroPoint,  ///< .zero_point
     PerChannel, ///< .per_channel
+    NumElements, ///< .num_elements
+    NumInputs,  ///< num_inputs (operand slots)
+    NumOutputs, ///< num_outputs
   };
   Kind K;
   bool Output;          ///< For tensor properties: a result, not an operand.
@@ -88,12 +92,14 @@ struct ConstraintProbe {
 
 /// The graph of case \p Case of \p P: one operator (operator 0, type
 /// "PROBE") whose references read as the case's values. Operands and results
-/// up to the highest index referenced exist, 4-D i8 tensors of dimension 1,
-/// unless their dtype reads `none` (then absent, index -1). A rank is the
-/// one set, else 4 or the smallest holding every dim read (at most 64); dims
-/// and channels set their axis. A tensor with a scale, zero_point or
-/// per_channel reference gets quantization parameters: scale (1.0 unless
-/// set) and zero point, twice when per_channel.
+/// up to the highest index referenced (or num_inputs, num_outputs) exist,
+/// 4-D i8 tensors of dimension 1, unless their dtype reads `none` (then
+/// absent, index -1). A rank is the one set, else 4 or the smallest holding
+/// every dim read (at most 64); dims and channels set their axis, and
+/// num_elements the lowest axis none of them sets (the count divided by the
+/// other dims). A tensor with a scale, zero_point or per_channel reference
+/// gets quantization parameters: scale (1.0 unless set) and zero point,
+/// twice when per_channel.
 ir::Graph probeGraph(const ConstraintProbe &P, const ProbeCase &Case);
 
 /// What running a probe found.

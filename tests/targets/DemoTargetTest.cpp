@@ -406,7 +406,7 @@ TEST_CASE("costs: mapped and fused target operators have their own") {
 
 TEST_CASE("every probed constraint has a generated boundary test") {
   // Every operator constraint of demo.td but dw_filter_square (a C++
-  // function) and add_same_shape (it reads num_elements).
+  // function).
   std::vector<std::string> Probed;
   for (unsigned I = 0; I < demo::NumConstraintProbes; ++I)
     Probed.push_back(demo::ConstraintProbes[I].Id);
@@ -414,7 +414,8 @@ TEST_CASE("every probed constraint has a generated boundary test") {
                       "input_rank_4", "weights_constant", "stride_at_most_4",
                       "conv_no_dilation", "conv_channels", "conv_dilation",
                       "conv_channels", "dw_multiplier_1", "fc_per_tensor",
-                      "fc_depth", "pool_filter", "softmax_beta", "map_dw",
+                      "fc_depth", "pool_filter", "add_same_shape",
+                      "softmax_beta", "map_dw",
                       "map_group", "fc_scale_ratio"});
 }
 

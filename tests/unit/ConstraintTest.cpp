@@ -1079,6 +1079,26 @@ TEST_CASE("probe cases of dtypes, none, bools and floats") {
           "filter_w = 64: accept", "filter_w = 65: reject"});
 }
 
+TEST_CASE("probe cases of counts") {
+  using V = std::vector<std::string>;
+  CHECK(probes("num_inputs == 3") ==
+        V{"base: accept", "num_inputs = 2: reject", "num_inputs = 4: reject"});
+  CHECK(probes("input(0).num_elements < 9") ==
+        V{"base: accept", "input(0).num_elements = 9: reject",
+          "input(0).num_elements = 10: reject"});
+  // The lowest dim not set takes the count the others leave.
+  CHECK(probes("input(0).dim(1) == 2 && input(0).num_elements == 4") ==
+        V{"base: accept", "input(0).dim(1) = 1: reject",
+          "input(0).dim(1) = 3: not constructible: input(0).num_elements = "
+          "4: not a multiple of the 3 the dims set give",
+          "input(0).num_elements = 3: not constructible: "
+          "input(0).num_elements = 3: not a multiple of the 2 the dims set "
+          "give",
+          "input(0).num_elements = 5: not constructible: "
+          "input(0).num_elements = 5: not a multiple of the 2 the dims set "
+          "give"});
+}
+
 TEST_CASE("probe cases of || terms: each side alone, and none") {
   using V = std::vector<std::string>;
   CHECK(probes("padding == \"VALID\" || filter_h <= 15") ==
@@ -1119,12 +1139,13 @@ TEST_CASE("constraints without probe cases") {
   using V = std::vector<std::string>;
   CHECK(probes("min(stride_h, 4) <= 2") ==
         V{"not probed: it calls a function"});
-  CHECK(probes("num_inputs == 3") ==
-        V{"not probed: it reads num_inputs, which probes do not set"});
-  CHECK(probes("input(0).num_elements < 9") ==
-        V{"not probed: it reads input(0).num_elements, which probes do not "
-          "set"});
+  CHECK(probes("macs <= 4") ==
+        V{"not probed: it reads macs, which probes do not set"});
   CHECK(probes("stride_h < 1 && stride_h > 4") ==
+        V{"not probed: no buildable combination of the candidate values "
+          "satisfies it"});
+  // input(2) is read, so the operator has at least 3 operand slots.
+  CHECK(probes("num_inputs == 1 && input(2).rank == 4") ==
         V{"not probed: no buildable combination of the candidate values "
           "satisfies it"});
 }
