@@ -1149,3 +1149,17 @@ TEST_CASE("constraints without probe cases") {
         V{"not probed: no buildable combination of the candidate values "
           "satisfies it"});
 }
+
+TEST_CASE("none: the dtype of an absent operand, typed as a dtype") {
+  CHECK(printText("input(2).dtype == none") == "input(2).dtype == none");
+  CHECK(describeText("input(2).dtype in {i32, none}") ==
+        "input(2).dtype in {i32, none}");
+  checkErrors({
+      {"stride_h == none", 10, "type mismatch in comparison ('int' vs "
+                               "'dtype')"},
+      {"input(0).dtype in {i8, none, 1}", 30,
+       "type mismatch in set ('dtype' vs 'int')"},
+      {"none", 1, "constraint must be a boolean expression, found dtype"},
+      {"none < i8", 6, "operator '<' needs numeric operands, found 'dtype'"},
+  });
+}
