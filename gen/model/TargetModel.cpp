@@ -105,6 +105,8 @@ bool sameLoc(const Loc &A, const Loc &B) {
 struct ConstraintUse {
   Loc At;
   const OpDef *Op = nullptr;
+  /// For a fusion pattern: its name and the operator of each capture.
+  std::string Pattern;
   std::map<std::string, const OpDef *> CaptureOps;
 
   /// The operator an attribute qualified by \p Capture ("" for none) is
@@ -289,7 +291,15 @@ private:
     llvm::handleAllErrors(std::move(Err), [&](const constraint::ParseError
                                                   &PE) {
       const OpDef *Op = Use.operatorOf(PE.unknownAttrCapture());
-      std::string OpKey = Op ? Op->Decl.Key : std::string("?");
+      if (!Op) { // In a pattern, outside any capture.
+        Diags.error(Use.At, llvm::formatv("constraint '{0}' does not fit "
+                                          "pattern '{1}': {2} (column {3} of "
+                                          "\"{4}\")",
+                                          C.Id, Use.Pattern, PE.message(),
+                                          PE.column(), C.Expr));
+        return;
+      }
+      std::string OpKey = Op->Decl.Key;
       if (!PE.unknownAttr().empty()) {
         std::string Attr = PE.unknownAttrCapture().empty()
                                ? PE.unknownAttr()
@@ -612,6 +622,7 @@ private:
       std::map<std::string, constraint::Scope> Captures;
       ConstraintUse Use;
       Use.At = P.At;
+      Use.Pattern = P.Name;
       for (const PatternNodeDecl &N : P.Nodes) {
         PatternNodeDef Node;
         Node.Op = op(N.Op, P.At);

@@ -629,3 +629,15 @@ def : Legal<Relu, T, V1, [i8], [BiasI32]>;
             "index 2 out of range (operator has 1 input) (column 7 of "
             "\"input(2).dtype == i32\")\n");
 }
+
+TEST_CASE("diagnostic: a shared constraint that does not fit a pattern") {
+  // A pattern names what it reads through captures (`conv.stride_h`).
+  Td D(Head + R"td(def Stride1 : Constraint<"stride_1", "stride_h == 1", "s">;
+def : Legal<Conv2D, T, V1, [i8], [Stride1]>;
+def P : Pattern<T, (Relu (Conv2D:$conv $x, $w, $b)), (Conv2D $x, $w, $b),
+                [Stride1]>;
+)td");
+  D.rejects(D.at(7, 1) +
+            "constraint 'stride_1' does not fit pattern 'P': unknown "
+            "attribute 'stride_h' (column 1 of \"stride_h == 1\")\n");
+}

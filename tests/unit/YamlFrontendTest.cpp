@@ -766,3 +766,20 @@ legal:
            "'Relu': operand index 1 out of range (operator has 0 inputs) "
            "(column 7 of \"input(1).dtype == i32\")\n");
 }
+
+TEST_CASE("diagnostic: a shared constraint that does not fit a pattern") {
+  // A pattern names what it reads through captures (`conv.stride`).
+  CHECK(diagnoseModel(std::string(Head) + R"yaml(ops:
+  MyConv: {name: MY_CONV, operands: {input: required}, attrs: {stride: int}}
+constraints:
+  Stride1: {id: stride_1, expr: "stride == 1", summary: s}
+legal:
+  - {op: MyConv, since: "1.0", types: [i8], constraints: [Stride1]}
+patterns:
+  - name: P
+    source: "(MyConv (MyConv:$conv $x))"
+    result: "(MyConv $x)"
+    constraints: [Stride1]
+)yaml") == "t.yaml:9:5: error: constraint 'stride_1' does not fit pattern "
+           "'P': unknown attribute 'stride' (column 1 of \"stride == 1\")\n");
+}
