@@ -55,8 +55,17 @@ public:
 
   ParseError(unsigned Column, std::string Message)
       : Column(Column), Message(std::move(Message)) {}
+  /// An "unknown attribute" error: \p Attr is not declared by the operator
+  /// the scope (or its capture \p Capture, when not empty) stands for.
+  static llvm::Error unknownAttribute(unsigned Column, std::string Attr,
+                                      std::string Capture);
   /// The 1-based column within the expression text.
   unsigned column() const { return Column; }
+  /// For an "unknown attribute" error, the attribute; empty otherwise.
+  const std::string &unknownAttr() const { return UnknownAttr; }
+  /// For an "unknown attribute" error, the capture that qualified it ("" for
+  /// an unqualified name).
+  const std::string &unknownAttrCapture() const { return UnknownCapture; }
   /// The message, without location ("unknown attribute 'x'").
   std::string message() const override { return Message; }
   /// Prints "column N: message".
@@ -66,6 +75,7 @@ public:
 private:
   unsigned Column;
   std::string Message;
+  std::string UnknownAttr, UnknownCapture;
 };
 
 /// Parses and type-checks \p Text in \p S; the result is a bool expression.
@@ -149,6 +159,59 @@ struct BoundaryCase {
 /// reference in first-use order, values ascending; rank, dim and channels
 /// values below 0 are left out.
 std::vector<BoundaryCase> boundaryCases(const Expr &E);
+
+/// The enumerator of \p T in ir::DType ("I8").
+llvm::StringRef dtypeEnumerator(ir::DType T);
+
+/// The shortest C++ double literal that reads back as \p V exactly ("0.5",
+/// "1.0", "1e-05").
+std::string cppDouble(double V);
+
+/// A value a probe gives a reference: the member of its type is meaningful
+/// (Int for int, Float for float, Bool, Str for string, DT for dtype, where
+/// std::nullopt is `none`, the absent operand).
+struct ProbeValue {
+  Type Ty = Type::Int;
+  int64_t Int = 0;
+  double Float = 0;
+  bool Bool = false;
+  std::string Str;
+  std::optional<ir::DType> DT;
+
+  /// The value as a rejection message shows it ("5", "0.5", "\"VALID\"").
+  std::string format() const;
+  bool operator==(const ProbeValue &O) const;
+};
+
+/// One case of a probe: a value for every reference, and the verdict.
+struct ProbeCase {
+  std::vector<ProbeValue> Values; ///< In ProbeSet::Refs order.
+  bool Accept = false;
+  /// What the case exercises: "base", "stride_h = 5", "only `a` holds".
+  std::string Label;
+  /// Why an operator reading as Values cannot be built; empty when it can.
+  std::string NotConstructible;
+};
+
+/// The cases probing one constraint.
+struct ProbeSet {
+  /// Every reference of the constraint, in first-use order.
+  std::vector<Reference> Refs;
+  /// Cases[0] is the base case, which the constraint accepts; every other
+  /// case changes it: one reference at a time to each value on either side
+  /// of the constants it is compared with, and, for each top-level `||`
+  /// term, the references of that term so that exactly one side holds, and
+  /// so that none does.
+  std::vector<ProbeCase> Cases;
+  /// Why the constraint has no cases (empty when it has).
+  std::string NotProbed;
+};
+
+/// The probe cases of \p E, their verdicts computed by evaluating \p E with
+/// the constraint language's semantics. Not probed: expressions with a
+/// function call, or reading `macs`, or that no buildable combination of
+/// candidate values satisfies.
+ProbeSet probeCases(const Expr &E);
 
 } // namespace constraint
 } // namespace gen

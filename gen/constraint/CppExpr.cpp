@@ -125,41 +125,6 @@ llvm::StringRef propertyFunction(Reference::Prop P) {
   llvm_unreachable("unknown property");
 }
 
-llvm::StringRef dtypeEnumerator(ir::DType T) {
-  switch (T) {
-  case ir::DType::I8:
-    return "I8";
-  case ir::DType::U8:
-    return "U8";
-  case ir::DType::I16:
-    return "I16";
-  case ir::DType::I32:
-    return "I32";
-  case ir::DType::I64:
-    return "I64";
-  case ir::DType::F16:
-    return "F16";
-  case ir::DType::F32:
-    return "F32";
-  case ir::DType::Bool:
-    return "Bool";
-  }
-  llvm_unreachable("unknown dtype");
-}
-
-/// The shortest C++ double literal that reads back as \p V exactly.
-std::string cppFloat(double V) {
-  char Buf[40];
-  for (int Precision = 1; Precision <= 17; ++Precision) {
-    std::snprintf(Buf, sizeof(Buf), "%.*g", Precision, V);
-    if (std::strtod(Buf, nullptr) == V)
-      break;
-  }
-  std::string S = Buf;
-  if (S.find_first_of(".e") == std::string::npos)
-    S += ".0";
-  return S;
-}
 
 std::string localBase(const Reference &R) {
   std::string Prefix = R.Capture.empty() ? "" : R.Capture + "_";
@@ -222,6 +187,42 @@ bool isStringLiteral(const Expr &E) {
 
 } // namespace
 
+llvm::StringRef dtypeEnumerator(ir::DType T) {
+  switch (T) {
+  case ir::DType::I8:
+    return "I8";
+  case ir::DType::U8:
+    return "U8";
+  case ir::DType::I16:
+    return "I16";
+  case ir::DType::I32:
+    return "I32";
+  case ir::DType::I64:
+    return "I64";
+  case ir::DType::F16:
+    return "F16";
+  case ir::DType::F32:
+    return "F32";
+  case ir::DType::Bool:
+    return "Bool";
+  }
+  llvm_unreachable("unknown dtype");
+}
+
+/// The shortest C++ double literal that reads back as \p V exactly.
+std::string cppDouble(double V) {
+  char Buf[40];
+  for (int Precision = 1; Precision <= 17; ++Precision) {
+    std::snprintf(Buf, sizeof(Buf), "%.*g", Precision, V);
+    if (std::strtod(Buf, nullptr) == V)
+      break;
+  }
+  std::string S = Buf;
+  if (S.find_first_of(".e") == std::string::npos)
+    S += ".0";
+  return S;
+}
+
 CppExprWriter::CppExprWriter(const Expr &E, CheckKind Kind,
                              llvm::StringRef Id) {
   forEachRef(E, [&](const RefExpr &R) { addLocal(R.ref(), Kind, Id); });
@@ -283,13 +284,15 @@ CppExprWriter::Text CppExprWriter::emit(const Expr &E) const {
     if (const auto *I = std::get_if<int64_t>(&V))
       return {std::to_string(*I), Primary};
     if (const auto *D = std::get_if<double>(&V))
-      return {cppFloat(*D), Primary};
+      return {cppDouble(*D), Primary};
     if (const auto *B = std::get_if<bool>(&V))
       return {*B ? "true" : "false", Primary};
     if (const auto *S = std::get_if<std::string>(&V))
       return {cppStringLiteral(*S), Primary};
-    return {"rt::DType::" + dtypeEnumerator(std::get<ir::DType>(V)).str(),
-            Primary};
+    const auto &D = std::get<std::optional<ir::DType>>(V);
+    if (!D) // `none`: the dtype of an absent operand.
+      return {"rt::MaybeDType()", Primary};
+    return {"rt::DType::" + dtypeEnumerator(*D).str(), Primary};
   }
   if (const auto *R = llvm::dyn_cast<RefExpr>(&E))
     return {Locals[LocalBySpelling.at(R->ref().spelling())].Name, Primary};

@@ -104,7 +104,7 @@ public:
       return *B ? "true" : "false";
     if (const auto *S = std::get_if<std::string>(&V))
       return target::rt::format(*S);
-    return ir::dtypeName(std::get<ir::DType>(V)).str();
+    return target::rt::dtypeName(std::get<std::optional<ir::DType>>(V)).str();
   }
 
 private:

@@ -133,6 +133,8 @@ bool Reference::isProbeable() const {
   return false;
 }
 
+bool Reference::isSettable() const { return K != Kind::Macs; }
+
 static Type literalType(const LiteralExpr::Value &V) {
   switch (V.index()) {
   case 0:

@@ -78,6 +78,9 @@ struct Reference {
   /// True for an integer whose boundaries tests can probe: an int attribute,
   /// or an operand's or result's rank, dim or channels.
   bool isProbeable() const;
+  /// True for what a probe can set on the operator it builds: anything but
+  /// `macs`.
+  bool isSettable() const;
 };
 
 /// The name of property \p P as written ("zero_point").
@@ -108,10 +111,12 @@ private:
 /// An owned expression.
 using ExprPtr = std::unique_ptr<Expr>;
 
-/// A literal value: 4, 1.5, true, "VALID", i8.
+/// A literal value: 4, 1.5, true, "VALID", i8, or `none` (the dtype of an
+/// absent operand, held as an empty optional).
 class LiteralExpr : public Expr {
 public:
-  using Value = std::variant<int64_t, double, bool, std::string, ir::DType>;
+  using Value = std::variant<int64_t, double, bool, std::string,
+                             std::optional<ir::DType>>;
 
   LiteralExpr(Value V, unsigned Column);
   const Value &value() const { return V; }

@@ -29,6 +29,15 @@ void ParseError::log(llvm::raw_ostream &OS) const {
   OS << "column " << Column << ": " << Message;
 }
 
+llvm::Error ParseError::unknownAttribute(unsigned Column, std::string Attr,
+                                         std::string Capture) {
+  auto E = std::make_unique<ParseError>(Column,
+                                        "unknown attribute '" + Attr + "'");
+  E->UnknownAttr = std::move(Attr);
+  E->UnknownCapture = std::move(Capture);
+  return llvm::Error(std::move(E));
+}
+
 std::error_code ParseError::convertToErrorCode() const {
   return llvm::inconvertibleErrorCode();
 }
@@ -330,7 +339,12 @@ private:
     }
     if (std::optional<ir::DType> D = ir::parseDType(T.Text)) {
       take();
-      return std::make_unique<LiteralExpr>(*D, T.Column);
+      return std::make_unique<LiteralExpr>(D, T.Column);
+    }
+    if (T.isIdent("none")) { // The dtype of an absent operand.
+      take();
+      return std::make_unique<LiteralExpr>(std::optional<ir::DType>(),
+                                           T.Column);
     }
     if (T.isIdent("in"))
       return unexpected();
@@ -425,7 +439,8 @@ private:
     auto Attr = llvm::find_if(
         S.Attrs, [&](const AttrInfo &A) { return A.Name == Name.Text; });
     if (Attr == S.Attrs.end())
-      return fail(Name.Column, "unknown attribute '" + Name.Text + "'");
+      return failWith(ParseError::unknownAttribute(Name.Column,
+                                                   Name.Text.str(), R.Capture));
     if (Attr->K == AttrInfo::Ints)
       return fail(Name.Column, "attribute '" + Name.Text +
                                    "' is a list ('ints'), which constraints "

@@ -1,13 +1,13 @@
 //===- ConstraintTestsEmitter.cpp - ConstraintTests.inc --------------------===//
 //
-// Emits the accept/reject boundary cases of every operator constraint as
-// ConstraintProbe tables (target/ConstraintProbe.h), and one
-// ACCELGEN_CONSTRAINT_TEST(name, index) line per probed constraint so that a
-// test program can declare one test per constraint. A constraint is probed
-// when its verdict is decided by the references boundaryCases() probes:
-// every reference in it is an integer attribute or an operand's or result's
-// rank, dim or channels, compared with constants under a top-level `&&`.
-// Other constraints are listed in a comment with the reason.
+// Emits the accept/reject cases of every operator constraint
+// (constraint::probeCases) as ConstraintProbe tables
+// (target/ConstraintProbe.h), and one ACCELGEN_CONSTRAINT_TEST(name, index)
+// line per probed constraint so that a test program can declare one test per
+// constraint. A case no operator can be built for stays in its table with the
+// reason, and the test reports it instead of running it. Constraints without
+// cases (C++ functions, function calls, `macs`, unsatisfiable ones) are
+// listed in a comment, grouped by reason.
 //
 //===----------------------------------------------------------------------===//
 #include "emitters/EmitterSupport.h"
@@ -17,6 +17,7 @@
 
 #include <cstring>
 #include <limits>
+#include <map>
 
 using namespace llvm;
 
@@ -25,16 +26,15 @@ namespace gen {
 
 namespace {
 
-using constraint::BoundaryCase;
+using constraint::ProbeSet;
+using constraint::ProbeValue;
 using constraint::Reference;
 
-/// A constraint's probe: its references in first-use order and its cases.
+/// A constraint's probe cases and the name its tables are emitted under.
 struct Probe {
   const ConstraintDef *C = nullptr;
   std::string Name; ///< The check's name without "check_".
-  std::vector<const BoundaryCase *> Refs;
-  std::vector<int64_t> Accepted;
-  std::vector<BoundaryCase> Cases;
+  ProbeSet Set;
 };
 
 /// \p V as a C++ expression of type int64_t.
@@ -44,18 +44,65 @@ std::string intLiteral(int64_t V) {
   return std::to_string(V);
 }
 
+/// The ProbeRef kind of \p R.
 std::string probeKind(const Reference &R) {
-  if (R.K == Reference::Kind::Attr)
-    return "Attr";
-  std::string Side = R.K == Reference::Kind::Input ? "Input" : "Output";
-  switch (R.P) {
-  case Reference::Prop::Rank:
-    return Side + "Rank";
-  case Reference::Prop::Dim:
-    return Side + "Dim";
-  default:
-    return Side + "Channels";
+  if (R.K == Reference::Kind::Attr) {
+    switch (R.AttrKind) {
+    case constraint::AttrInfo::Float:
+      return "AttrFloat";
+    case constraint::AttrInfo::Bool:
+      return "AttrBool";
+    case constraint::AttrInfo::String:
+      return "AttrString";
+    default:
+      return "AttrInt";
+    }
   }
+  if (R.K == Reference::Kind::NumInputs)
+    return "NumInputs";
+  if (R.K == Reference::Kind::NumOutputs)
+    return "NumOutputs";
+  switch (R.P) {
+  case Reference::Prop::DType:
+    return "DType";
+  case Reference::Prop::Rank:
+    return "Rank";
+  case Reference::Prop::Dim:
+    return "Dim";
+  case Reference::Prop::Channels:
+    return "Channels";
+  case Reference::Prop::IsConstant:
+    return "IsConstant";
+  case Reference::Prop::Scale:
+    return "Scale";
+  case Reference::Prop::ZeroPoint:
+    return "ZeroPoint";
+  case Reference::Prop::NumElements:
+    return "NumElements";
+  default:
+    return "PerChannel";
+  }
+}
+
+/// \p V as a ProbeValue initializer.
+std::string valueInit(const ProbeValue &V) {
+  switch (V.Ty) {
+  case constraint::Type::Float:
+    return formatv("{{0, {0}}", constraint::cppDouble(V.Float)).str();
+  case constraint::Type::Bool:
+    return V.Bool ? "{1}" : "{0}";
+  case constraint::Type::String:
+    return formatv("{{0, 0, {0}}", cppString(V.Str)).str();
+  case constraint::Type::DType:
+    if (!V.DT)
+      return "{pt::ProbeDTypeNone}";
+    return formatv("{{int64_t(accelgen::ir::DType::{0})}",
+                   constraint::dtypeEnumerator(*V.DT))
+        .str();
+  case constraint::Type::Int:
+    break;
+  }
+  return "{" + intLiteral(V.Int) + "}";
 }
 
 class ConstraintTestsEmitter {
@@ -65,22 +112,31 @@ public:
   void run(raw_ostream &OS) {
     emitBanner(OS, M, "-gen-constraint-tests");
     std::vector<Probe> Probes;
-    std::vector<std::string> Skipped;
+    // Not probed, by reason.
+    std::map<std::string, std::vector<std::string>> Skipped;
     for (const ConstraintDef *C : Names.unique()) {
       if (isPatternConstraint(*C))
         continue;
-      std::string Why;
-      Probe P = probe(*C, Why);
-      if (Why.empty())
-        Probes.push_back(std::move(P));
-      else
-        Skipped.push_back(formatv("{0}: {1}", C->id(), Why).str());
+      Probe P;
+      P.C = C;
+      P.Name = StringRef(Names(*C)).drop_front(strlen("check_")).str();
+      if (!C->Parsed) {
+        Skipped["it is decided by a C++ function"].push_back(
+            C->id() + " (" + C->Decl.CppFunction + ")");
+        continue;
+      }
+      P.Set = constraint::probeCases(*C->Parsed);
+      if (!P.Set.NotProbed.empty()) {
+        Skipped[P.Set.NotProbed].push_back(C->id());
+        continue;
+      }
+      Probes.push_back(std::move(P));
     }
     std::string NS = targetNamespace(M);
     OS << formatv(R"(#ifdef GET_CONSTRAINT_TESTS_DECL
 #undef GET_CONSTRAINT_TESTS_DECL
 namespace {0} {{
-/// Boundary cases of the target's constraints, for runConstraintProbe().
+/// Accept/reject cases of the target's constraints, for runConstraintProbe().
 extern const accelgen::target::ConstraintProbe *const ConstraintProbes;
 extern const unsigned NumConstraintProbes;
 } // namespace {0}
@@ -93,9 +149,12 @@ namespace {0} {{
 )",
                   NS);
     if (!Skipped.empty()) {
-      OS << "// Constraints without boundary cases:\n";
-      for (const std::string &S : Skipped)
-        OS << "//   " << S << "\n";
+      OS << "// Constraints not probed, by reason:\n";
+      for (const auto &[Why, Ids] : Skipped) {
+        OS << "//   " << Why << ":\n";
+        for (const std::string &Id : Ids)
+          OS << "//     " << Id << "\n";
+      }
       OS << "\n";
     }
     if (Probes.empty()) {
@@ -112,15 +171,16 @@ const unsigned NumConstraintProbes = 0;
                     NS);
       return;
     }
-    OS << "namespace {\n\n";
+    OS << "namespace {\n\nnamespace pt = accelgen::target;\n\n";
     for (const Probe &P : Probes)
       emitTables(OS, P);
-    OS << "const accelgen::target::ConstraintProbe ProbeTable[] = {\n";
+    OS << "const pt::ConstraintProbe ProbeTable[] = {\n";
     for (const Probe &P : Probes)
       OS << formatv("    {{{0},\n     {1},\n     {2}, {3}, {4}_refs, {5}, "
-                    "{4}_cases},\n",
-                    cppString(P.C->id()), cppString(constraint::print(*P.C->Parsed)),
-                    Names(*P.C), P.Refs.size(), P.Name, P.Cases.size());
+                    "{4}_cases, {4}_values},\n",
+                    cppString(P.C->id()),
+                    cppString(constraint::print(*P.C->Parsed)), Names(*P.C),
+                    P.Set.Refs.size(), P.Name, P.Set.Cases.size());
     OS << formatv(R"(};
 
 } // namespace
@@ -151,69 +211,37 @@ private:
     return false;
   }
 
-  /// The probe of \p C; sets \p Why when \p C cannot be probed.
-  Probe probe(const ConstraintDef &C, std::string &Why) const {
-    Probe P;
-    P.C = &C;
-    P.Name = StringRef(Names(C)).drop_front(strlen("check_")).str();
-    if (!C.Parsed) {
-      Why = "decided by C++ function " + C.Decl.CppFunction;
-      return P;
-    }
-    P.Cases = constraint::boundaryCases(*C.Parsed);
-    for (const BoundaryCase &Case : P.Cases)
-      if (none_of(P.Refs,
-                  [&](const BoundaryCase *R) { return R->Ref == Case.Ref; }))
-        P.Refs.push_back(&Case);
-    P.Accepted.assign(P.Refs.size(), 0);
-    for (size_t I = 0; I < P.Refs.size(); ++I) {
-      auto Accept = find_if(P.Cases, [&](const BoundaryCase &Case) {
-        return Case.Ref == P.Refs[I]->Ref && Case.Accept;
-      });
-      if (Accept == P.Cases.end()) {
-        Why = "no value of " + P.Refs[I]->Ref + " satisfies it";
-        return P;
-      }
-      P.Accepted[I] = Accept->Value;
-    }
-    if (P.Cases.empty()) {
-      Why = "no integer attribute or shape compared with constants";
-      return P;
-    }
-    constraint::forEachRef(*C.Parsed, [&](const constraint::RefExpr &R) {
-      if (!Why.empty())
-        return;
-      std::string S = R.ref().spelling();
-      if (none_of(P.Refs, [&](const BoundaryCase *B) { return B->Ref == S; }))
-        Why = S + " is not probed, so the cases do not decide it";
-    });
-    return P;
-  }
-
   void emitTables(raw_ostream &OS, const Probe &P) const {
     OS << formatv("// {0}: {1}\n", P.C->id(), constraint::print(*P.C->Parsed));
-    OS << formatv("const accelgen::target::ProbeRef {0}_refs[] = {{\n", P.Name);
-    for (size_t I = 0; I < P.Refs.size(); ++I) {
-      const Reference &R = P.Refs[I]->Subject;
-      OS << formatv("    {{accelgen::target::ProbeRef::{0}, {1}, {2}, {3}, {4}, "
-                    "{5}},\n",
+    OS << formatv("const pt::ProbeRef {0}_refs[] = {{\n", P.Name);
+    for (const Reference &R : P.Set.Refs) {
+      bool Attr = R.K == Reference::Kind::Attr;
+      OS << formatv("    {{pt::ProbeRef::{0}, {1}, {2}, {3}, {4}, {5}},\n",
                     probeKind(R),
-                    R.K == Reference::Kind::Attr ? cppString(R.Attr)
-                                                 : std::string("nullptr"),
-                    R.K == Reference::Kind::Attr ? 0 : R.Index,
-                    R.P == Reference::Prop::Dim ? R.Axis : 0,
-                    intLiteral(P.Accepted[I]),
-                    cppString(P.Refs[I]->Ref));
+                    R.K == Reference::Kind::Output ? "true" : "false",
+                    Attr ? cppString(R.Attr) : std::string("nullptr"),
+                    Attr ? 0 : R.Index,
+                    R.P == Reference::Prop::Dim && !Attr ? R.Axis : 0,
+                    cppString(R.spelling()));
     }
     OS << "};\n";
-    OS << formatv("const accelgen::target::ProbeCase {0}_cases[] = {{\n", P.Name);
-    for (const BoundaryCase &Case : P.Cases) {
-      size_t Ref = find_if(P.Refs, [&](const BoundaryCase *R) {
-                     return R->Ref == Case.Ref;
-                   }) -
-                   P.Refs.begin();
-      OS << formatv("    {{{0}, {1}, {2}},\n", Ref, intLiteral(Case.Value),
-                    Case.Accept ? "true" : "false");
+    OS << formatv("const pt::ProbeValue {0}_values[] = {{\n", P.Name);
+    for (const constraint::ProbeCase &Case : P.Set.Cases) {
+      std::vector<std::string> Inits;
+      for (const ProbeValue &V : Case.Values)
+        Inits.push_back(valueInit(V));
+      OS << "    " << join(Inits, ", ") << ",\n";
+    }
+    OS << "};\n";
+    OS << formatv("const pt::ProbeCase {0}_cases[] = {{\n", P.Name);
+    size_t First = 0;
+    for (const constraint::ProbeCase &Case : P.Set.Cases) {
+      OS << formatv("    {{{0}, {1}, {2},\n     {3}},\n", First,
+                    Case.Accept ? "true" : "false", cppString(Case.Label),
+                    Case.NotConstructible.empty()
+                        ? std::string("nullptr")
+                        : cppString(Case.NotConstructible));
+      First += Case.Values.size();
     }
     OS << "};\n\n";
   }

@@ -123,6 +123,30 @@ bool sameDecl(const ConstraintDecl &A, const ConstraintDecl &B) {
          A.Summary == B.Summary && A.Hint == B.Hint;
 }
 
+bool sameLoc(const Loc &A, const Loc &B) {
+  return A.File == B.File && A.Line == B.Line && A.Col == B.Col;
+}
+
+/// A rule applying constraints: where it is declared and the operator its
+/// constraints read (or, in a fusion pattern, the operator each capture
+/// stands for).
+struct ConstraintUse {
+  Loc At;
+  const OpDef *Op = nullptr;
+  /// For a fusion pattern: its name and the operator of each capture.
+  std::string Pattern;
+  std::map<std::string, const OpDef *> CaptureOps;
+
+  /// The operator an attribute qualified by \p Capture ("" for none) is
+  /// read from.
+  const OpDef *operatorOf(const std::string &Capture) const {
+    if (Capture.empty())
+      return Op;
+    auto It = CaptureOps.find(Capture);
+    return It == CaptureOps.end() ? nullptr : It->second;
+  }
+};
+
 /// Builds the model, reporting every problem it finds.
 class ModelBuilder {
 public:
@@ -380,11 +404,72 @@ private:
                                      What.str(), Msg, Column, Text));
   }
 
-  /// Parses \p C in \p S and records it under its id. A second declaration
-  /// of the same id must be identical, unless \p Overrides says it replaces
-  /// an earlier one for the same operator.
+  /// True when some operator of the description declares attribute \p Name.
+  bool anyOperatorHas(const std::string &Name) const {
+    return llvm::any_of(M->Ops, [&](const std::unique_ptr<OpDef> &Op) {
+      return llvm::any_of(Op->Decl.Attrs,
+                          [&](const AttrDecl &A) { return A.Name == Name; });
+    });
+  }
+
+  /// Reports that constraint \p C does not fit the operator of \p Use, as
+  /// the parse error \p Err in the use's scope says: at the use, naming the
+  /// attribute and the operator when an attribute is missing.
+  void misapplied(const ConstraintDecl &C, const ConstraintUse &Use,
+                  llvm::Error Err) {
+    llvm::handleAllErrors(std::move(Err), [&](const constraint::ParseError
+                                                  &PE) {
+      const OpDef *Op = Use.operatorOf(PE.unknownAttrCapture());
+      if (!Op) { // In a pattern, outside any capture.
+        Diags.error(Use.At, llvm::formatv("constraint '{0}' does not fit "
+                                          "pattern '{1}': {2} (column {3} of "
+                                          "\"{4}\")",
+                                          C.Id, Use.Pattern, PE.message(),
+                                          PE.column(), C.Expr));
+        return;
+      }
+      std::string OpKey = Op->Decl.Key;
+      if (!PE.unknownAttr().empty()) {
+        std::string Attr = PE.unknownAttrCapture().empty()
+                               ? PE.unknownAttr()
+                               : PE.unknownAttrCapture() + "." +
+                                     PE.unknownAttr();
+        Diags.error(Use.At, llvm::formatv("constraint '{0}' reads attribute "
+                                          "'{1}', which operator '{2}' does "
+                                          "not have",
+                                          C.Id, Attr, OpKey));
+        return;
+      }
+      Diags.error(Use.At, llvm::formatv("constraint '{0}' does not fit "
+                                        "operator '{1}': {2} (column {3} of "
+                                        "\"{4}\")",
+                                        C.Id, OpKey, PE.message(), PE.column(),
+                                        C.Expr));
+    });
+  }
+
+  /// True when constraint \p C, already parsed elsewhere, also reads only
+  /// what the operator of \p Use has; reports at the use otherwise.
+  bool fits(const ConstraintDecl &C, const constraint::Scope &S,
+            const ConstraintUse &Use) {
+    if (!C.CppFunction.empty())
+      return true;
+    auto E = constraint::parse(C.Expr, S);
+    if (E)
+      return true;
+    misapplied(C, Use, E.takeError());
+    return false;
+  }
+
+  /// Parses \p C in \p S, the scope of the rule \p Use, and records it under
+  /// its id. A second declaration of the same id must be identical, unless
+  /// \p MayOverride says it replaces an earlier one for the same operator.
+  /// Every use of a constraint is checked against its own operator: a
+  /// constraint shared by several rules must read only attributes each of
+  /// their operators declares.
   const ConstraintDef *constraint(const ConstraintDecl &C,
                                   const constraint::Scope &S,
+                                  const ConstraintUse &Use,
                                   bool MayOverride = false) {
     if (C.Id.empty()) {
       Diags.error(C.At, "constraint has an empty id");
@@ -396,7 +481,8 @@ private:
     }
     auto Prev = ConstraintsById.find(C.Id);
     if (Prev != ConstraintsById.end() && sameDecl(Prev->second->Decl, C))
-      return Prev->second; // The same constraint used again.
+      // The same constraint used again, maybe for another operator.
+      return fits(C, S, Use) ? Prev->second : nullptr;
     if (Prev != ConstraintsById.end() && !MayOverride) {
       const ConstraintDecl &P = Prev->second->Decl;
       {
@@ -418,8 +504,22 @@ private:
       }
       auto E = constraint::parse(C.Expr, S);
       if (!E) {
-        parseError(E.takeError(), "constraint '" + C.Id + "'", C.Expr, C.At,
-                   C.ExprAt);
+        // A shared constraint naming an attribute that other operators have
+        // is misapplied here, not misspelt: report it at this use.
+        llvm::Error Err = E.takeError();
+        bool Shared = !sameLoc(C.At, Use.At);
+        std::string Missing;
+        Err = llvm::handleErrors(
+            std::move(Err), [&](std::unique_ptr<constraint::ParseError> PE)
+                                -> llvm::Error {
+              Missing = PE->unknownAttr();
+              return llvm::Error(std::move(PE));
+            });
+        if (Shared && !Missing.empty() && anyOperatorHas(Missing))
+          misapplied(C, Use, std::move(Err));
+        else
+          parseError(std::move(Err), "constraint '" + C.Id + "'", C.Expr, C.At,
+                     C.ExprAt);
         return nullptr;
       }
       Def->Parsed = std::move(*E);
@@ -528,8 +628,11 @@ private:
       auto Old = llvm::find_if(Out.Constraints, [&](const ConstraintDef *X) {
         return X->id() == C.Id;
       });
+      ConstraintUse Use;
+      Use.At = L.At;
+      Use.Op = &Op;
       const ConstraintDef *Def =
-          constraint(C, S, /*MayOverride=*/Old != Out.Constraints.end());
+          constraint(C, S, Use, /*MayOverride=*/Old != Out.Constraints.end());
       if (!Def)
         continue;
       if (Old != Out.Constraints.end())
@@ -552,8 +655,11 @@ private:
       Map.Benefit = Md.Benefit;
       Map.At = Md.At;
       constraint::Scope S = Map.From->scope();
+      ConstraintUse Use;
+      Use.At = Md.At;
+      Use.Op = Map.From;
       for (const ConstraintDecl &C : Md.Constraints)
-        if (const ConstraintDef *Def = constraint(C, S))
+        if (const ConstraintDef *Def = constraint(C, S, Use))
           Map.Constraints.push_back(Def);
       for (const std::string &Set : Md.SetAttrs) {
         std::pair<llvm::StringRef, llvm::StringRef> Parts =
@@ -611,8 +717,12 @@ private:
                                 "condition"
                               : "a 'check' quantization rule needs a "
                                 "condition");
-      else if (Q.HasCheck)
-        R.Check = constraint(Q.Check, R.Op->scope());
+      else if (Q.HasCheck) {
+        ConstraintUse Use;
+        Use.At = Q.At;
+        Use.Op = R.Op;
+        R.Check = constraint(Q.Check, R.Op->scope(), Use);
+      }
       if (Q.Relation == "fixed_output") {
         R.ScaleText = Q.Scale;
         if (llvm::StringRef(Q.Scale).getAsDouble(R.Scale) || R.Scale <= 0)
@@ -639,6 +749,9 @@ private:
       Def.Since = *Since;
       bool Ok = true;
       std::map<std::string, constraint::Scope> Captures;
+      ConstraintUse Use;
+      Use.At = P.At;
+      Use.Pattern = P.Name;
       for (const PatternNodeDecl &N : P.Nodes) {
         PatternNodeDef Node;
         Node.Set = M->findOpSet(N.Op);
@@ -658,6 +771,8 @@ private:
                                             "bound twice",
                                             P.Name, N.Capture));
           Captures[N.Capture] = Node.Set ? Node.Set->scope() : Node.Op->scope();
+          Use.CaptureOps[N.Capture] =
+              Node.Set ? Node.Set->Members.front() : Node.Op;
         }
         if (!Shape.Decl.Variadic && N.Args.size() > Shape.Decl.Operands.size())
           Diags.error(P.At, llvm::formatv("pattern '{0}': '{1}' takes {2} "
@@ -698,8 +813,9 @@ private:
       constraint::Scope S;
       S.Captures = Captures;
       for (const ConstraintDecl &C : P.Constraints)
-        if (const ConstraintDef *CD = constraint(C, S))
+        if (const ConstraintDef *CD = constraint(C, S, Use))
           Def.Constraints.push_back(CD);
+      checkCaptureMembers(Def, S, P.Constraints, Use);
       M->Patterns.push_back(std::move(Def));
     }
     std::stable_sort(M->Patterns.begin(), M->Patterns.end(),
@@ -762,6 +878,34 @@ private:
     Def.ResultSet = Set;
     Def.ResultNode = static_cast<int>(Node - Def.Nodes.begin());
     return true;
+  }
+
+  /// The operators node \p N matches: each must have what the pattern's
+  /// constraints read through its capture.
+  static std::vector<const OpDef *> nodeOperators(const PatternNodeDef &N) {
+    return N.Set ? N.Set->Members : std::vector<const OpDef *>{N.Op};
+  }
+
+  /// Checks \p Constraints of pattern \p Def, parsed in \p S with the first
+  /// operator of each node, against every other operator a captured node
+  /// matches.
+  void checkCaptureMembers(const PatternDef &Def, const constraint::Scope &S,
+                           const std::vector<ConstraintDecl> &Constraints,
+                           const ConstraintUse &Use) {
+    for (const PatternNodeDef &N : Def.Nodes) {
+      std::vector<const OpDef *> Members = nodeOperators(N);
+      if (N.Capture.empty())
+        continue;
+      // A set's node was parsed with the set's scope: check every member.
+      for (size_t I = N.Set ? 0 : 1; I < Members.size(); ++I) {
+        constraint::Scope Alt = S;
+        Alt.Captures[N.Capture] = Members[I]->scope();
+        ConstraintUse AltUse = Use;
+        AltUse.CaptureOps[N.Capture] = Members[I];
+        for (const ConstraintDecl &C : Constraints)
+          fits(C, Alt, AltUse);
+      }
+    }
   }
 
   void buildKernels() {

@@ -1,12 +1,17 @@
-//===- ConstraintProbe.h - Boundary tests of generated constraint checks --===//
+//===- ConstraintProbe.h - Generated tests of constraint checks -----------===//
 //
-// accelgen-tblgen derives accept/reject boundary cases from each constraint
-// whose value is decided by integer attributes and operand or result shapes
-// (`stride_h in [1, 4] && input(0).rank == 4`), and emits them as
-// ConstraintProbe tables (ConstraintTests.inc). runConstraintProbe builds,
-// for every case, an operator with every probed reference at an accepted
-// value and the probed one at the case's value, runs the generated check on
-// it and compares the verdict, and on rejection the message, with the case.
+// accelgen-tblgen derives accept/reject cases from each constraint whose
+// references a test can set: attributes of every kind, operand and result
+// counts, and an operand's or result's dtype, rank, dims, channels,
+// num_elements, is_constant, scale, zero_point and per_channel
+// (`stride_h in [1, 4]`, `input(0).dtype in {i8, u8}`,
+// `padding == "VALID" || filter_h <= 15`), and emits them as ConstraintProbe
+// tables (ConstraintTests.inc). runConstraintProbe builds, for every case,
+// an operator whose references read as the case's values, runs the
+// generated check on it and compares the verdict, and on rejection the
+// message, with the case. A case the generator found not constructible (no
+// operator reads as its values, such as a dim outside the rank) carries the
+// reason and is reported, not run.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ACCELGEN_TARGET_CONSTRAINTPROBE_H
@@ -21,33 +26,58 @@
 namespace accelgen {
 namespace target {
 
-/// One reference a boundary test sets.
+/// One reference a probe sets.
 struct ProbeRef {
   enum Kind : uint8_t {
-    Attr,           ///< An integer attribute.
-    InputRank,      ///< input(Index).rank
-    InputDim,       ///< input(Index).dim(Axis)
-    InputChannels,  ///< input(Index).channels
-    OutputRank,     ///< output(Index).rank
-    OutputDim,      ///< output(Index).dim(Axis)
-    OutputChannels, ///< output(Index).channels
+    AttrInt,    ///< An attribute, by its kind.
+    AttrFloat,
+    AttrBool,
+    AttrString,
+    DType,      ///< input(Index).dtype (or output(Index) when Output)
+    Rank,       ///< .rank
+    Dim,        ///< .dim(Axis); negative axes count from the end
+    Channels,   ///< .channels
+    IsConstant, ///< .is_constant
+    Scale,      ///< .scale
+    ZeroPoint,  ///< .zero_point
+    PerChannel, ///< .per_channel
+    NumElements, ///< .num_elements
+    NumInputs,  ///< num_inputs (operand slots)
+    NumOutputs, ///< num_outputs
   };
   Kind K;
-  const char *Name;     ///< The attribute, for Attr.
-  uint16_t Index;       ///< The operand or result, otherwise.
-  int16_t Axis;         ///< For *Dim; negative counts from the end.
-  int64_t Accepted;     ///< A value the constraint accepts.
+  bool Output;          ///< For tensor properties: a result, not an operand.
+  const char *Name;     ///< The attribute, for Attr*.
+  uint16_t Index;       ///< The operand or result, for tensor properties.
+  int16_t Axis;         ///< For Dim.
   const char *Spelling; ///< As written: "input(0).dim(1)".
 };
 
-/// One boundary case: reference Ref set to Value.
-struct ProbeCase {
-  uint16_t Ref;
-  int64_t Value;
-  bool Accept;
+/// The dtype value of an absent operand (`none`) in ProbeValue::Int.
+constexpr int64_t ProbeDTypeNone = -1;
+
+/// A value of a reference: Int for ints, bools (0, 1) and dtypes (the
+/// ir::DType enumerator, or ProbeDTypeNone); Float for floats; Str for
+/// strings.
+struct ProbeValue {
+  int64_t Int;
+  double Float;
+  const char *Str;
 };
 
-/// The boundary cases of one constraint and the check they exercise.
+/// One case: a value for each reference, and what should happen.
+struct ProbeCase {
+  /// Index of the case's first value in ConstraintProbe::Values; NumRefs
+  /// values follow.
+  uint32_t FirstValue;
+  bool Accept;
+  const char *Label; ///< What the case exercises ("stride_h = 5").
+  /// Why no operator reads as the values, or null when one does.
+  const char *NotConstructible;
+};
+
+/// The cases of one constraint and the check they exercise. Cases[0] is
+/// the base case, which the constraint accepts; the others change it.
 struct ConstraintProbe {
   const char *Id;
   const char *Expr; ///< The constraint as written canonically.
@@ -57,19 +87,35 @@ struct ConstraintProbe {
   const ProbeRef *Refs;
   uint16_t NumCases;
   const ProbeCase *Cases;
+  const ProbeValue *Values;
 };
 
-/// The graph of case \p Case of \p P: one operator (operator 0) whose probed
-/// references read as their accepted values, except the case's own, which
-/// reads as the case's value. Operands and results the references do not
-/// mention are absent; shapes not set are 4-D with every dimension 1.
+/// The graph of case \p Case of \p P: one operator (operator 0, type
+/// "PROBE") whose references read as the case's values. Operands and results
+/// up to the highest index referenced (or num_inputs, num_outputs) exist,
+/// 4-D i8 tensors of dimension 1, unless their dtype reads `none` (then
+/// absent, index -1). A rank is the one set, else 4 or the smallest holding
+/// every dim read (at most 64); dims and channels set their axis, and
+/// num_elements the lowest axis none of them sets (the count divided by the
+/// other dims). A tensor with a scale, zero_point or per_channel reference
+/// gets quantization parameters: scale (1.0 unless set) and zero point,
+/// twice when per_channel.
 ir::Graph probeGraph(const ConstraintProbe &P, const ProbeCase &Case);
 
-/// Runs every case of \p P; returns one line per case that did not behave
-/// (wrong verdict, a rejection message without the observed value, or a
-/// graph that could not be made to read as the case says). Empty when all
-/// cases pass.
-std::vector<std::string> runConstraintProbe(const ConstraintProbe &P);
+/// What running a probe found.
+struct ProbeResult {
+  /// One line per case that misbehaved: a wrong verdict, a rejection message
+  /// without the values the case changed, or a graph that does not read as
+  /// a case the table calls constructible.
+  std::vector<std::string> Failures;
+  /// One line per case the table calls not constructible, with the reason.
+  std::vector<std::string> NotConstructible;
+  /// Cases run.
+  unsigned Run = 0;
+};
+
+/// Runs every case of \p P.
+ProbeResult runConstraintProbe(const ConstraintProbe &P);
 
 } // namespace target
 } // namespace accelgen

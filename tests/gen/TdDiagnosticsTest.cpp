@@ -879,3 +879,56 @@ TEST_CASE("diagnostic: two residency rules for every operator at a version") {
                          "rule for version 1.0 (at " +
             D.path() + ":5:1)\n");
 }
+
+TEST_CASE("diagnostic: a shared constraint reads an attribute its operator "
+          "lacks") {
+  // Reported at each rule applying it to an operator without the attribute,
+  // whether that use comes first (Softmax) or after one that has it
+  // (Conv2D): Legal, Mapping (its from-operator), QuantRule check, and a
+  // pattern, whose capture resolves to the captured operator.
+  Td D(Head + R"td(def NoAct : Constraint<"no_act", "fused_activation == \"NONE\"", "s">;
+def : Legal<Softmax, T, V1, [i8], [NoAct]>;
+def : Legal<Conv2D, T, V1, [i8], [NoAct]>;
+def : Mapping<Relu, Softmax, T, [NoAct]>;
+def : QuantRule<Relu, T, QuantCheck> { let Check = NoAct; }
+def ActNone : Constraint<"act_none", "act.fused_activation == \"NONE\"", "s">;
+def P : Pattern<T, (Relu:$act (Conv2D $x, $w, $b)), (Conv2D $x, $w, $b),
+                [ActNone]>;
+)td");
+  D.rejects(D.at(6, 1) +
+            "constraint 'no_act' reads attribute 'fused_activation', which "
+            "operator 'Softmax' does not have\n" +
+            D.at(8, 1) +
+            "constraint 'no_act' reads attribute 'fused_activation', which "
+            "operator 'Relu' does not have\n" +
+            D.at(9, 1) +
+            "constraint 'no_act' reads attribute 'fused_activation', which "
+            "operator 'Relu' does not have\n" +
+            D.at(11, 1) +
+            "constraint 'act_none' reads attribute 'act.fused_activation', "
+            "which operator 'Relu' does not have\n");
+}
+
+TEST_CASE("diagnostic: a shared constraint that does not fit another "
+          "operator") {
+  Td D(Head + R"td(def BiasI32 : Constraint<"bias_i32", "input(2).dtype == i32", "s">;
+def : Legal<Conv2D, T, V1, [i8], [BiasI32]>;
+def : Legal<Relu, T, V1, [i8], [BiasI32]>;
+)td");
+  D.rejects(D.at(7, 1) +
+            "constraint 'bias_i32' does not fit operator 'Relu': operand "
+            "index 2 out of range (operator has 1 input) (column 7 of "
+            "\"input(2).dtype == i32\")\n");
+}
+
+TEST_CASE("diagnostic: a shared constraint that does not fit a pattern") {
+  // A pattern names what it reads through captures (`conv.stride_h`).
+  Td D(Head + R"td(def Stride1 : Constraint<"stride_1", "stride_h == 1", "s">;
+def : Legal<Conv2D, T, V1, [i8], [Stride1]>;
+def P : Pattern<T, (Relu (Conv2D:$conv $x, $w, $b)), (Conv2D $x, $w, $b),
+                [Stride1]>;
+)td");
+  D.rejects(D.at(7, 1) +
+            "constraint 'stride_1' does not fit pattern 'P': unknown "
+            "attribute 'stride_h' (column 1 of \"stride_h == 1\")\n");
+}

@@ -433,42 +433,91 @@ TEST_CASE("costs: mapped and fused target operators have their own") {
 }
 
 TEST_CASE("every probed constraint has a generated boundary test") {
-  // The constraints of demo.td decided by integer attributes and shapes.
+  // Every operator constraint of demo.td but dw_filter_square (a C++
+  // function).
   std::vector<std::string> Probed;
   for (unsigned I = 0; I < demo::NumConstraintProbes; ++I)
     Probed.push_back(demo::ConstraintProbes[I].Id);
   CHECK(Probed == std::vector<std::string>{
-                      "input_rank_4", "stride_at_most_4", "conv_no_dilation",
-                      "conv_channels", "conv_dilation", "conv_channels",
-                      "dw_multiplier_1", "fc_depth", "map_dw"});
+                      "input_rank_4", "weights_constant", "stride_at_most_4",
+                      "conv_no_dilation", "conv_channels", "conv_dilation",
+                      "conv_channels", "dw_multiplier_1", "fc_per_tensor",
+                      "fc_depth", "pool_filter", "add_same_shape",
+                      "softmax_beta", "map_dw",
+                      "map_group", "fc_scale_ratio"});
 }
 
 TEST_CASE("runConstraintProbe reports wrong verdicts and unbuildable cases") {
   const ProbeRef Refs[] = {
-      {ProbeRef::Attr, "stride_h", 0, 0, 1, "stride_h"},
-      {ProbeRef::Attr, "stride_w", 0, 0, 1, "stride_w"},
+      {ProbeRef::AttrInt, false, "stride_h", 0, 0, "stride_h"},
+      {ProbeRef::AttrInt, false, "stride_w", 0, 0, "stride_w"},
   };
-  const ProbeCase Cases[] = {{0, 4, true}, {0, 5, true}, {1, 0, false}};
+  const ProbeValue Values[] = {{4}, {1}, {5}, {1}, {1}, {0}, {9}, {9}};
+  const ProbeCase Cases[] = {{0, true, "base", nullptr},
+                             {2, true, "stride_h = 5", nullptr},
+                             {4, false, "stride_w = 0", nullptr},
+                             {6, true, "both 9", "no reason"}};
   ConstraintProbe P = {"stride_at_most_4", "stride_h in [1, 4]",
-                       demo::check_stride_at_most_4, 2, Refs, 3, Cases};
-  CHECK(runConstraintProbe(P) ==
+                       demo::check_stride_at_most_4, 2, Refs, 4, Cases,
+                       Values};
+  ProbeResult R = runConstraintProbe(P);
+  CHECK(R.Failures ==
         std::vector<std::string>{
             "stride_at_most_4 with stride_h = 5: `stride_h in [1, 4]` fails, "
             "expected it to hold (stride_h = 5, stride_w = 1: stride must be "
             "in [1, 4])"});
+  // Not constructible: reported, not run.
+  CHECK(R.NotConstructible ==
+        std::vector<std::string>{
+            "stride_at_most_4 with both 9: not constructible: no reason"});
+  CHECK(R.Run == 3);
 
-  // input(0).dim(3) cannot be set on a 3-D input.
+  // input(0).dim(3) cannot be set on a 3-D input: a table calling that
+  // constructible is wrong.
   const ProbeRef Shape[] = {
-      {ProbeRef::InputRank, nullptr, 0, 0, 3, "input(0).rank"},
-      {ProbeRef::InputDim, nullptr, 0, 3, 1, "input(0).dim(3)"},
+      {ProbeRef::Rank, false, nullptr, 0, 0, "input(0).rank"},
+      {ProbeRef::Dim, false, nullptr, 0, 3, "input(0).dim(3)"},
   };
-  const ProbeCase ShapeCases[] = {{1, 1, true}};
+  const ProbeValue ShapeValues[] = {{3}, {1}};
+  const ProbeCase ShapeCases[] = {{0, true, "base", nullptr}};
   ConstraintProbe Q = {"input_rank_4", "input(0).rank == 4",
-                       demo::check_input_rank_4, 2, Shape, 1, ShapeCases};
-  CHECK(runConstraintProbe(Q) ==
-        std::vector<std::string>{"input_rank_4 with input(0).dim(3) = 1: cannot "
-                                 "build the case, input(0).dim(3) reads as 0, "
-                                 "not 1"});
+                       demo::check_input_rank_4, 2, Shape, 1, ShapeCases,
+                       ShapeValues};
+  CHECK(runConstraintProbe(Q).Failures ==
+        std::vector<std::string>{
+            "input_rank_4 with base: the table calls the case constructible, "
+            "but input(0).dim(3) reads as 0, not 1"});
+}
+
+TEST_CASE("runConstraintProbe builds dtypes, absent operands, flags, scales") {
+  // input(2) absent (dtype none), a constant i16 input(1) with a per-channel
+  // scale of 0.25, and a string attribute.
+  const ProbeRef Refs[] = {
+      {ProbeRef::DType, false, nullptr, 2, 0, "input(2).dtype"},
+      {ProbeRef::DType, false, nullptr, 1, 0, "input(1).dtype"},
+      {ProbeRef::IsConstant, false, nullptr, 1, 0, "input(1).is_constant"},
+      {ProbeRef::Scale, false, nullptr, 1, 0, "input(1).scale"},
+      {ProbeRef::PerChannel, false, nullptr, 1, 0, "input(1).per_channel"},
+      {ProbeRef::AttrString, false, "padding", 0, 0, "padding"},
+  };
+  const ProbeValue Values[] = {{ProbeDTypeNone},
+                               {int64_t(ir::DType::I16)},
+                               {1},
+                               {0, 0.25},
+                               {1},
+                               {0, 0, "SAME"}};
+  const ProbeCase Case = {0, true, "base", nullptr};
+  ConstraintProbe P = {"p", "", nullptr, 6, Refs, 1, &Case, Values};
+  ir::Graph G = probeGraph(P, Case);
+  const ir::Operator &Op = G.Operators.front();
+  REQUIRE(Op.Inputs.size() == 3);
+  CHECK(Op.Inputs[2] == -1);
+  const ir::Tensor &W = G.Tensors[Op.Inputs[1]];
+  CHECK(W.Type == ir::DType::I16);
+  CHECK(W.IsConstant);
+  REQUIRE(W.Quant);
+  CHECK(W.Quant->Scales == std::vector<float>{0.25f, 0.25f});
+  CHECK(std::get<std::string>(Op.Attrs.at("padding")) == "SAME");
 }
 
 // One test per constraint: "DemoTargetTest:demo/<constraint>".

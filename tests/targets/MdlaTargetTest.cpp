@@ -864,12 +864,27 @@ TEST_CASE("models: deep layer fusion on MobileNetV2 and padding on ResNet-8") {
 }
 
 TEST_CASE("every probed constraint has a generated boundary test") {
+  // Every operator constraint of mdla.td (overrides of an id included).
   std::vector<std::string> Probed;
   for (unsigned I = 0; I < mdla::NumConstraintProbes; ++I)
     Probed.push_back(mdla::ConstraintProbes[I].Id);
-  CHECK(Probed == std::vector<std::string>{
-                      "nhwc_4c_16c", "tconv_nhwc_4c_16c", "conv3d_ndhwc",
-                      "nhwc_16c", "pool3d_ndhwc_16c", "nhwc_16c_at_most_4d"});
+  CHECK(Probed ==
+        std::vector<std::string>{
+            "nhwc_4c_16c", "conv_whole_groups", "per_channel_types",
+            "per_channel_weights_symmetric", "int16_symmetric",
+            "per_channel_types", "tconv_nhwc_4c_16c", "tconv_input_types",
+            "tconv_per_channel_types", "tconv_int16_symmetric",
+            "tconv_weights_constant", "tconv_per_channel_types",
+            "mtk_tconv_weights_constant", "conv3d_ndhwc",
+            "conv3d_per_channel_types", "add_broadcast", "add_broadcast",
+            "mul_broadcast", "mul_broadcast", "sub_broadcast", "sub_broadcast",
+            "sub_broadcast", "maximum_broadcast", "maximum_broadcast",
+            "maximum_broadcast", "minimum_broadcast", "minimum_broadcast",
+            "minimum_broadcast", "nhwc_16c", "pool3d_ndhwc_16c",
+            "nhwc_16c_at_most_4d", "split_input_types",
+            "split_int16_symmetric", "lstm_basic_cell", "map_depthwise",
+            "map_group_conv", "requantize_same_width",
+            "scale_product_below_output"});
 }
 
 // One test per constraint: "MdlaTargetTest:mdla/<constraint>".

@@ -129,7 +129,7 @@ ir::Operator &conv(ir::Graph &G) { return G.Operators[0]; }
 } // namespace
 
 TEST_CASE("the tables hold every generated check") {
-  CHECK(NumOperatorChecks == 22);
+  CHECK(NumOperatorChecks == 24);
   CHECK(NumPatternChecks == 3);
   CHECK(NumBoundaryRows == 27);
 }
@@ -290,6 +290,25 @@ TEST_CASE("constraint bias_i32") {
   CHECK(rejectionAfter("bias_i32", [](ir::Graph &G) {
           G.Tensors[2].Type = ir::DType::I64;
         }) == "input(2).dtype = i64, must be i32");
+}
+
+TEST_CASE("constraint has_bias: `none` is the dtype of an absent operand") {
+  CHECK(rejectionAfter("has_bias", [](ir::Graph &G) {
+          conv(G).Inputs[2] = -1;
+        }) == "input(2).dtype = none, must not be none");
+  CHECK(rejectionAfter("has_bias", [](ir::Graph &G) {
+          G.Tensors[2].Type = ir::DType::I64;
+        }) == "");
+}
+
+TEST_CASE("constraint bias_i32_or_none: `none` in a set") {
+  CHECK(rejectionAfter("bias_i32_or_none", [](ir::Graph &G) {
+          conv(G).Inputs[2] = -1;
+        }) == "");
+  CHECK(rejectionAfter("bias_i32_or_none", [](ir::Graph &) {}) == "");
+  CHECK(rejectionAfter("bias_i32_or_none", [](ir::Graph &G) {
+          G.Tensors[2].Type = ir::DType::I64;
+        }) == "input(2).dtype = i64, must be one of {i32, none}");
 }
 
 TEST_CASE("constraint no_trap") {

@@ -117,6 +117,26 @@ std::vector<std::string> boundaries(llvm::StringRef Text,
   return Out;
 }
 
+/// Probe cases as "label: accept", "label: reject" or "label: not
+/// constructible: why"; or "not probed: why".
+std::vector<std::string> probes(llvm::StringRef Text,
+                                const Scope &S = convScope()) {
+  auto E = parsed(Text, S);
+  if (!E)
+    return {};
+  ProbeSet P = probeCases(*E);
+  if (!P.NotProbed.empty())
+    return {"not probed: " + P.NotProbed};
+  std::vector<std::string> Out;
+  for (const ProbeCase &C : P.Cases)
+    Out.push_back(C.Label + ": " +
+                  (!C.NotConstructible.empty()
+                       ? "not constructible: " + C.NotConstructible
+                       : C.Accept ? "accept"
+                                  : "reject"));
+  return Out;
+}
+
 std::string emitted(llvm::StringRef Text, llvm::StringRef Summary,
                     CheckKind Kind = CheckKind::Operator,
                     const Scope &S = convScope()) {
@@ -1028,4 +1048,118 @@ TEST_CASE("runtime: captures") {
   CHECK(C.op(G, "nothing").Type.empty());
   C.bind("conv", 9);
   CHECK(C.op(G, "conv").Type.empty());
+}
+
+TEST_CASE("probe cases of dtypes, none, bools and floats") {
+  using V = std::vector<std::string>;
+  // Each member of a set, and the first dtype outside it.
+  CHECK(probes("input(0).dtype in {i8, u8}") ==
+        V{"base: accept", "input(0).dtype = u8: accept",
+          "input(0).dtype = i16: reject"});
+  // `none` is a member like any other (the operand is left out), tried
+  // last.
+  CHECK(probes("input(2).dtype in {i32, none}") ==
+        V{"base: accept", "input(2).dtype = i8: reject",
+          "input(2).dtype = none: accept"});
+  CHECK(probes("!input(1).per_channel") ==
+        V{"base: accept", "input(1).per_channel = true: reject"});
+  // Float attributes: the neighbouring doubles of the constant.
+  CHECK(probes("beta < 2.0") ==
+        V{"base: accept", "beta = 2.0: reject",
+          "beta = 2.0000000000000004: reject"});
+  // Scales are float32: the constant's nearest float and its neighbours.
+  CHECK(probes("input(0).scale >= 0.1") ==
+        V{"base: accept", "input(0).scale = 0.099999994: reject",
+          "input(0).scale = 0.10000001: accept"});
+  // Both factors of a product reach the constant it is compared with.
+  CHECK(probes("filter_h * filter_w <= 64") ==
+        V{"base: accept", "filter_h = 2: accept", "filter_h = 63: accept",
+          "filter_h = 64: accept", "filter_h = 65: reject",
+          "filter_w = 2: accept", "filter_w = 63: accept",
+          "filter_w = 64: accept", "filter_w = 65: reject"});
+}
+
+TEST_CASE("probe cases of counts") {
+  using V = std::vector<std::string>;
+  CHECK(probes("num_inputs == 3") ==
+        V{"base: accept", "num_inputs = 2: reject", "num_inputs = 4: reject"});
+  CHECK(probes("input(0).num_elements < 9") ==
+        V{"base: accept", "input(0).num_elements = 9: reject",
+          "input(0).num_elements = 10: reject"});
+  // The lowest dim not set takes the count the others leave.
+  CHECK(probes("input(0).dim(1) == 2 && input(0).num_elements == 4") ==
+        V{"base: accept", "input(0).dim(1) = 1: reject",
+          "input(0).dim(1) = 3: not constructible: input(0).num_elements = "
+          "4: not a multiple of the 3 the dims set give",
+          "input(0).num_elements = 3: not constructible: "
+          "input(0).num_elements = 3: not a multiple of the 2 the dims set "
+          "give",
+          "input(0).num_elements = 5: not constructible: "
+          "input(0).num_elements = 5: not a multiple of the 2 the dims set "
+          "give"});
+}
+
+TEST_CASE("probe cases of || terms: each side alone, and none") {
+  using V = std::vector<std::string>;
+  CHECK(probes("padding == \"VALID\" || filter_h <= 15") ==
+        V{"base: accept",
+          "padding = \"\"; only `filter_h <= 15` of `padding == \"VALID\" || "
+          "filter_h <= 15` holds: accept",
+          "filter_h = 15: accept",
+          "filter_h = 16; only `padding == \"VALID\"` of `padding == "
+          "\"VALID\" || filter_h <= 15` holds: accept",
+          "no side of `padding == \"VALID\" || filter_h <= 15` holds: "
+          "reject"});
+}
+
+TEST_CASE("probe cases no operator can be built for") {
+  using V = std::vector<std::string>;
+  // dim(3) outside rank 2 reads 0; a dimension is never negative.
+  CHECK(probes("input(0).rank == 2 && input(0).dim(3) == 0") ==
+        V{"base: accept", "input(0).rank = 1: reject",
+          "input(0).rank = 3: reject",
+          "input(0).dim(3) = -1: not constructible: input(0).dim(3) = -1: "
+          "dimensions are 0 to 2147483647",
+          "input(0).dim(3) = 1: not constructible: input(0).dim(3) = 1: a "
+          "rank-2 tensor has no such dimension, so it reads 0"});
+  // An absent operand reads rank 0.
+  CHECK(probes("input(2).dtype == none || input(2).rank == 4") ==
+        V{"base; only `input(2).rank == 4` of `input(2).dtype == none || "
+          "input(2).rank == 4` holds: accept",
+          "input(2).dtype = none: not constructible: input(2) is absent "
+          "(dtype none), so input(2).rank reads 0",
+          "input(2).rank = 3; no side of `input(2).dtype == none || "
+          "input(2).rank == 4` holds: reject",
+          "input(2).rank = 5: reject", "input(2).rank = 0: reject",
+          "only `input(2).dtype == none` of `input(2).dtype == none || "
+          "input(2).rank == 4` holds: accept"});
+}
+
+TEST_CASE("constraints without probe cases") {
+  using V = std::vector<std::string>;
+  CHECK(probes("min(stride_h, 4) <= 2") ==
+        V{"not probed: it calls a function"});
+  CHECK(probes("macs <= 4") ==
+        V{"not probed: it reads macs, which probes do not set"});
+  CHECK(probes("stride_h < 1 && stride_h > 4") ==
+        V{"not probed: no buildable combination of the candidate values "
+          "satisfies it"});
+  // input(2) is read, so the operator has at least 3 operand slots.
+  CHECK(probes("num_inputs == 1 && input(2).rank == 4") ==
+        V{"not probed: no buildable combination of the candidate values "
+          "satisfies it"});
+}
+
+TEST_CASE("none: the dtype of an absent operand, typed as a dtype") {
+  CHECK(printText("input(2).dtype == none") == "input(2).dtype == none");
+  CHECK(describeText("input(2).dtype in {i32, none}") ==
+        "input(2).dtype in {i32, none}");
+  checkErrors({
+      {"stride_h == none", 10, "type mismatch in comparison ('int' vs "
+                               "'dtype')"},
+      {"input(0).dtype in {i8, none, 1}", 30,
+       "type mismatch in set ('dtype' vs 'int')"},
+      {"none", 1, "constraint must be a boolean expression, found dtype"},
+      {"none < i8", 6, "operator '<' needs numeric operands, found 'dtype'"},
+  });
 }

@@ -59,6 +59,10 @@ const Spec Specs[] = {
      "", "channels must be a multiple of 4, at most 256", CheckKind::Operator},
     {"bias_i32", "input(2).dtype == i32", "", "bias must be int32",
      CheckKind::Operator},
+    {"has_bias", "input(2).dtype != none", "", "a bias is required",
+     CheckKind::Operator},
+    {"bias_i32_or_none", "input(2).dtype in {i32, none}", "",
+     "bias, if any, must be int32", CheckKind::Operator},
     {"no_trap",
      "stride_h * filter_h * filter_w - 1 < 1000000 && "
      "stride_w / (stride_h - 1) >= 0 && -stride_w % (filter_w - 1) <= 0",

@@ -1026,4 +1026,67 @@ TEST_CASE("diagnostic: two storage rules for one type, scheme and version "
         "t.yaml:4:5: error: activations of type 'i8' quantized "
         "symmetric_per_tensor already have a storage rule for version 1.0 "
         "(at t.yaml:3:5)\n");
+TEST_CASE("diagnostic: a shared constraint reads an attribute its operator "
+          "lacks") {
+  // Relu and MyAct have no attributes; MyConv has `act`. Each rule applying
+  // the shared constraint to one of them is reported, the first use
+  // included.
+  CHECK(diagnoseModel(std::string(Head) + R"yaml(ops:
+  MyConv: {name: MY_CONV, operands: {input: required}, attrs: {act: string}}
+  MyAct: {name: MY_ACT, operands: {input: required}}
+constraints:
+  NoAct: {id: no_act, expr: 'act == "NONE"', summary: s}
+  ActNone: {id: act_none, expr: 'a.act == "NONE"', summary: s}
+legal:
+  - {op: Relu, since: "1.0", types: [i8], constraints: [NoAct]}
+  - {op: MyConv, since: "1.0", types: [i8], constraints: [NoAct]}
+mappings:
+  - {from: Relu, to: MyConv, constraints: [NoAct]}
+quant_rules:
+  - {op: Relu, relation: check, check: NoAct}
+patterns:
+  - name: P
+    source: "(MyConv (MyAct:$a $x))"
+    result: "(MyConv $x)"
+    constraints: [ActNone]
+)yaml") == "t.yaml:9:5: error: constraint 'no_act' reads attribute 'act', "
+           "which operator 'Relu' does not have\n"
+           "t.yaml:12:5: error: constraint 'no_act' reads attribute 'act', "
+           "which operator 'Relu' does not have\n"
+           "t.yaml:14:5: error: constraint 'no_act' reads attribute 'act', "
+           "which operator 'Relu' does not have\n"
+           "t.yaml:16:5: error: constraint 'act_none' reads attribute "
+           "'a.act', which operator 'MyAct' does not have\n");
+}
+
+TEST_CASE("diagnostic: a shared constraint that does not fit another "
+          "operator") {
+  // Relu here has no operands.
+  CHECK(diagnoseModel(std::string(Head) + R"yaml(ops:
+  MyConv: {name: MY_CONV, operands: {input: required, bias: optional}}
+constraints:
+  BiasI32: {id: bias_i32, expr: "input(1).dtype == i32", summary: s}
+legal:
+  - {op: MyConv, since: "1.0", types: [i8], constraints: [BiasI32]}
+  - {op: Relu, since: "1.0", types: [i8], constraints: [BiasI32]}
+)yaml") == "t.yaml:8:5: error: constraint 'bias_i32' does not fit operator "
+           "'Relu': operand index 1 out of range (operator has 0 inputs) "
+           "(column 7 of \"input(1).dtype == i32\")\n");
+}
+
+TEST_CASE("diagnostic: a shared constraint that does not fit a pattern") {
+  // A pattern names what it reads through captures (`conv.stride`).
+  CHECK(diagnoseModel(std::string(Head) + R"yaml(ops:
+  MyConv: {name: MY_CONV, operands: {input: required}, attrs: {stride: int}}
+constraints:
+  Stride1: {id: stride_1, expr: "stride == 1", summary: s}
+legal:
+  - {op: MyConv, since: "1.0", types: [i8], constraints: [Stride1]}
+patterns:
+  - name: P
+    source: "(MyConv (MyConv:$conv $x))"
+    result: "(MyConv $x)"
+    constraints: [Stride1]
+)yaml") == "t.yaml:9:5: error: constraint 'stride_1' does not fit pattern "
+           "'P': unknown attribute 'stride' (column 1 of \"stride == 1\")\n");
 }
