@@ -61,6 +61,9 @@ function(accelgen_add_target name description)
                         ACCELGEN_DESCRIPTION "${src}")
   set_property(GLOBAL APPEND PROPERTY ACCELGEN_TARGETS ${name})
   if(ARG_SOURCES)
+    # A target with a library provides createTargetInfo() and is registered
+    # by accelgen_builtin_targets (targets/CMakeLists.txt).
+    set_property(GLOBAL APPEND PROPERTY ACCELGEN_TARGET_LIBRARIES ${name})
     add_library(accelgen_target_${name} STATIC ${ARG_SOURCES} ${outputs})
     add_dependencies(accelgen_target_${name} accelgen_${name}_generated)
     target_include_directories(accelgen_target_${name} PUBLIC "${outdir}")

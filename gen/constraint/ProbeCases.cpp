@@ -1,4 +1,5 @@
-//===- ProbeCases.cpp - Accept/reject cases of any constraint --------------===//
+//===- ProbeCases.cpp - Accept/reject cases of any constraint
+//--------------===//
 //
 // Generalizes boundary cases to every kind of reference a test can set: int,
 // float, bool and string attributes, num_inputs and num_outputs, and an
@@ -20,7 +21,7 @@
 //===----------------------------------------------------------------------===//
 #include "constraint/Constraint.h"
 
-#include "target/ConstraintRuntime.h"
+#include "target/ValueFormat.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Casting.h"
@@ -296,13 +297,13 @@ std::vector<ProbeValue> candidates(const Reference &R,
       double V = number(C);
       if (isScale(R)) { // Stored as float32: neighbours of the nearest float.
         float F = static_cast<float>(V);
-        for (float X : {std::nextafter(F, -INFINITY), F,
-                        std::nextafter(F, INFINITY)})
+        for (float X :
+             {std::nextafter(F, -INFINITY), F, std::nextafter(F, INFINITY)})
           if (std::isfinite(X))
             addValue(Out, floatValue(X));
       } else {
-        for (double X : {std::nextafter(V, -INFINITY), V,
-                         std::nextafter(V, INFINITY)})
+        for (double X :
+             {std::nextafter(V, -INFINITY), V, std::nextafter(V, INFINITY)})
           if (std::isfinite(X))
             addValue(Out, floatValue(X));
       }
@@ -331,9 +332,9 @@ std::vector<ProbeValue> candidates(const Reference &R,
   case Type::DType: {
     for (const ProbeValue &C : Constants)
       addValue(Out, C);
-    for (ir::DType T : {ir::DType::I8, ir::DType::U8, ir::DType::I16,
-                        ir::DType::I32, ir::DType::I64, ir::DType::F16,
-                        ir::DType::F32, ir::DType::Bool}) {
+    for (ir::DType T :
+         {ir::DType::I8, ir::DType::U8, ir::DType::I16, ir::DType::I32,
+          ir::DType::I64, ir::DType::F16, ir::DType::F32, ir::DType::Bool}) {
       ProbeValue Other;
       Other.Ty = Type::DType;
       Other.DT = T;
@@ -371,12 +372,12 @@ std::string elementCountProblem(const std::map<int64_t, int64_t> &Dims,
       return "the dims set overflow";
   bool Free = static_cast<int64_t>(Dims.size()) < Rank;
   if (!Free)
-    return Product == N ? "" : llvm::formatv("the dims give {0}", Product).str();
+    return Product == N ? ""
+                        : llvm::formatv("the dims give {0}", Product).str();
   if (Product == 0)
     return N == 0 ? "" : "a dim set to 0 gives 0";
   if (N % Product != 0)
-    return llvm::formatv("not a multiple of the {0} the dims set give",
-                         Product)
+    return llvm::formatv("not a multiple of the {0} the dims set give", Product)
         .str();
   if (N / Product > std::numeric_limits<int32_t>::max())
     return "the free dim would exceed 2147483647";
@@ -390,8 +391,7 @@ std::string unbuildable(const std::vector<Reference> &Refs,
   // Operand and result counts: at least every index read, at most 64.
   for (size_t I = 0; I < Refs.size(); ++I) {
     const Reference &R = Refs[I];
-    if (R.K != Reference::Kind::NumInputs &&
-        R.K != Reference::Kind::NumOutputs)
+    if (R.K != Reference::Kind::NumInputs && R.K != Reference::Kind::NumOutputs)
       continue;
     bool In = R.K == Reference::Kind::NumInputs;
     int64_t Needed = 0;
@@ -408,11 +408,11 @@ std::string unbuildable(const std::vector<Reference> &Refs,
   std::map<std::pair<bool, unsigned>, std::vector<size_t>> Tensors;
   for (size_t I = 0; I < Refs.size(); ++I)
     if (isTensor(Refs[I]))
-      Tensors[{Refs[I].K == Reference::Kind::Output, Refs[I].Index}]
-          .push_back(I);
+      Tensors[{Refs[I].K == Reference::Kind::Output, Refs[I].Index}].push_back(
+          I);
   for (const auto &[Key, Members] : Tensors) {
-    std::string Name = llvm::formatv("{0}({1})", Key.first ? "output" : "input",
-                                     Key.second);
+    std::string Name =
+        llvm::formatv("{0}({1})", Key.first ? "output" : "input", Key.second);
     auto Said = [&](size_t I) {
       return Refs[I].spelling() + " = " + Values[I].format();
     };
@@ -438,8 +438,8 @@ std::string unbuildable(const std::vector<Reference> &Refs,
       Rank = 4;
       for (size_t I : Members)
         if (Refs[I].P == Reference::Prop::Dim)
-          Rank = std::max(Rank, Refs[I].Axis < 0 ? -Refs[I].Axis
-                                                 : Refs[I].Axis + 1);
+          Rank = std::max(Rank,
+                          Refs[I].Axis < 0 ? -Refs[I].Axis : Refs[I].Axis + 1);
       Rank = std::min(Rank, MaxRank);
     }
     std::map<int64_t, size_t> Dims; // Axis to the reference setting it.
@@ -654,9 +654,9 @@ private:
 
   /// A base assignment: every `&&` term checked once its last reference is
   /// set, in first-use order.
-  bool searchBase(std::vector<ProbeValue> &Values,
-                  llvm::function_ref<bool(const std::vector<ProbeValue> &)>
-                      Goal) {
+  bool
+  searchBase(std::vector<ProbeValue> &Values,
+             llvm::function_ref<bool(const std::vector<ProbeValue> &)> Goal) {
     std::vector<const Expr *> Terms;
     flatten(E, BinaryExpr::Op::And, Terms);
     std::vector<std::vector<const Expr *>> DueAt(Refs.size());
@@ -676,7 +676,8 @@ private:
       for (const ProbeValue &V : Candidates[K]) {
         Values[K] = V;
         Evaluator Ev(Index, Values);
-        if (llvm::all_of(DueAt[K], [&](const Expr *T) { return Ev.holds(*T); }) &&
+        if (llvm::all_of(DueAt[K],
+                         [&](const Expr *T) { return Ev.holds(*T); }) &&
             Try(K + 1))
           return true;
       }

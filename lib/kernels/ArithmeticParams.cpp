@@ -71,7 +71,7 @@ int16_t downscaleMultiplier(int32_t M) {
 // --- ADD, SUB, MUL -----------------------------------------------------------
 
 llvm::Expected<KernelCall> elementwise(const OpContext &Ctx) {
-  const bool Mul = Ctx.op().Type == "MUL";
+  const bool Mul = Ctx.op().code() == ir::OpCode::Mul;
   ACCELGEN_TRY(A, Ctx.input(0));
   ACCELGEN_TRY(B, Ctx.input(1));
   ACCELGEN_TRY(Out, Ctx.output());
@@ -146,7 +146,7 @@ llvm::Expected<KernelCall> softmax(const OpContext &Ctx) {
   if (In->Shape != Out->Shape)
     return Ctx.error("input and output shapes differ");
   ref_softmax_params P{};
-  const double Beta = Ctx.op().getFloat("beta", 1.0);
+  const double Beta = Ctx.op().getFloat(ir::attr::Beta, 1.0);
   P.beta = static_cast<float>(Beta);
   if (In->Type != DType::F32) {
     ACCELGEN_TRY(InQ, Ctx.quant(*In, "input"));
@@ -279,7 +279,8 @@ llvm::Expected<KernelCall> leakyReluOp(const OpContext &Ctx) {
   if (llvm::Error E = unaryPrologue(Ctx, *In, *Out))
     return std::move(E);
   ref_leaky_relu_params P{};
-  const float Alpha = static_cast<float>(Ctx.op().getFloat("alpha", 0.2));
+  const float Alpha =
+      static_cast<float>(Ctx.op().getFloat(ir::attr::Alpha, 0.2));
   P.alpha = Alpha;
   if (In->Type != DType::F32) {
     ACCELGEN_TRY(InQ, Ctx.quant(*In, "input"));
@@ -342,7 +343,7 @@ llvm::Expected<KernelCall> hardSwishOp(const OpContext &Ctx) {
 }
 
 llvm::Expected<KernelCall> sigmoidOp(const OpContext &Ctx) {
-  const bool Tanh = Ctx.op().Type == "TANH";
+  const bool Tanh = Ctx.op().code() == ir::OpCode::Tanh;
   ACCELGEN_TRY(In, Ctx.input(0));
   ACCELGEN_TRY(Out, Ctx.output());
   if (llvm::Error E = unaryPrologue(Ctx, *In, *Out))

@@ -178,7 +178,7 @@ llvm::Error spatialPadding(const OpContext &Ctx, const Tensor &In,
                            int32_t StrideH, int32_t StrideW, int32_t DilationH,
                            int32_t DilationW, int32_t &PadTop,
                            int32_t &PadLeft) {
-  std::string Padding = Ctx.op().getString("padding", "");
+  std::string Padding = Ctx.op().getString(ir::attr::Padding, "");
   auto H = computePadding(Padding, In.Shape[1], FilterH, StrideH, DilationH);
   if (!H)
     return Ctx.error(llvm::toString(H.takeError()));
@@ -251,10 +251,10 @@ llvm::Expected<KernelCall> conv2D(const OpContext &Ctx, bool Depthwise) {
           "form whole groups",
           InC, FilterC, OutC));
   }
-  ACCELGEN_TRY(StrideH, positiveAttr(Ctx, "stride_h"));
-  ACCELGEN_TRY(StrideW, positiveAttr(Ctx, "stride_w"));
-  ACCELGEN_TRY(DilationH, positiveAttr(Ctx, "dilation_h"));
-  ACCELGEN_TRY(DilationW, positiveAttr(Ctx, "dilation_w"));
+  ACCELGEN_TRY(StrideH, positiveAttr(Ctx, ir::attr::StrideH));
+  ACCELGEN_TRY(StrideW, positiveAttr(Ctx, ir::attr::StrideW));
+  ACCELGEN_TRY(DilationH, positiveAttr(Ctx, ir::attr::DilationH));
+  ACCELGEN_TRY(DilationW, positiveAttr(Ctx, ir::attr::DilationW));
   int32_t PadTop = 0, PadLeft = 0;
   if (llvm::Error E = spatialPadding(Ctx, *In, *Out, Filter->Shape[1],
                                      Filter->Shape[2], StrideH, StrideW,
@@ -320,7 +320,7 @@ llvm::Expected<KernelCall> fullyConnected(const OpContext &Ctx) {
   ACCELGEN_TRY(Filter, Ctx.input(1));
   ACCELGEN_TRY(Bias, Ctx.optionalInput(2));
   ACCELGEN_TRY(Out, Ctx.output());
-  if (Ctx.attr("weights_format", 0) != 0)
+  if (Ctx.attr(ir::attr::WeightsFormat, 0) != 0)
     return Ctx.error("shuffled weights are not supported");
   if (llvm::Error E = requireRank(Ctx, *Filter, 2, "filter"))
     return E;
@@ -377,10 +377,10 @@ llvm::Expected<KernelCall> pool2D(const OpContext &Ctx) {
                      ir::formatShape(In->Shape) + " and output " +
                      ir::formatShape(Out->Shape) + " differ");
   ref_pool2d_params P{};
-  ACCELGEN_TRY(StrideH, positiveAttr(Ctx, "stride_h"));
-  ACCELGEN_TRY(StrideW, positiveAttr(Ctx, "stride_w"));
-  ACCELGEN_TRY(FilterH, positiveAttr(Ctx, "filter_h"));
-  ACCELGEN_TRY(FilterW, positiveAttr(Ctx, "filter_w"));
+  ACCELGEN_TRY(StrideH, positiveAttr(Ctx, ir::attr::StrideH));
+  ACCELGEN_TRY(StrideW, positiveAttr(Ctx, ir::attr::StrideW));
+  ACCELGEN_TRY(FilterH, positiveAttr(Ctx, ir::attr::FilterH));
+  ACCELGEN_TRY(FilterW, positiveAttr(Ctx, ir::attr::FilterW));
   P.stride_h = StrideH;
   P.stride_w = StrideW;
   P.filter_h = FilterH;

@@ -48,7 +48,7 @@ llvm::Expected<KernelCall> reshapeOp(const OpContext &Ctx) {
 }
 
 llvm::Expected<KernelCall> padOp(const OpContext &Ctx) {
-  const bool V2 = Ctx.op().Type == "PADV2";
+  const bool V2 = Ctx.op().code() == ir::OpCode::PadV2;
   ACCELGEN_TRY(In, Ctx.input(0));
   ACCELGEN_TRY(Paddings, Ctx.input(1));
   ACCELGEN_TRY(Out, Ctx.output());
@@ -109,12 +109,12 @@ llvm::Expected<KernelCall> concatOp(const OpContext &Ctx) {
   if (Ctx.activation() != "NONE")
     return Ctx.error("a fused activation on CONCATENATION is not supported");
   const int64_t Rank = Out->rank();
-  int64_t Axis = Ctx.attr("axis", 0);
+  int64_t Axis = Ctx.attr(ir::attr::Axis, 0);
   if (Axis < 0)
     Axis += Rank;
   if (Axis < 0 || Axis >= Rank || Rank > REF_MAX_RANK)
     return Ctx.error(llvm::formatv("axis {0} is out of range for rank {1}",
-                                   Ctx.attr("axis", 0), Rank));
+                                   Ctx.attr(ir::attr::Axis, 0), Rank));
   FamilyParams<ref_concat_params> P;
   P.Scalars.axis = static_cast<int32_t>(Axis);
   KernelCall Call;
@@ -258,7 +258,8 @@ llvm::Expected<KernelCall> stridedSliceOp(const OpContext &Ctx) {
   ACCELGEN_TRY(Out, Ctx.output());
   if (llvm::Error E = requireSameType(Ctx, *In, *Out))
     return E;
-  if (Ctx.attr("ellipsis_mask", 0) != 0 || Ctx.attr("new_axis_mask", 0) != 0)
+  if (Ctx.attr(ir::attr::EllipsisMask, 0) != 0 ||
+      Ctx.attr(ir::attr::NewAxisMask, 0) != 0)
     return Ctx.error("ellipsis and new-axis masks are not supported");
   ACCELGEN_TRY(Begin, Ctx.constInts(*BeginT, "begin"));
   ACCELGEN_TRY(End, Ctx.constInts(*EndT, "end"));
@@ -268,10 +269,10 @@ llvm::Expected<KernelCall> stridedSliceOp(const OpContext &Ctx) {
       Strides.size() != Rank)
     return Ctx.error("begin, end and strides must have one value per input "
                      "dimension");
-  const int64_t BeginMask = Ctx.attr("begin_mask", 0);
-  const int64_t EndMask = Ctx.attr("end_mask", 0);
-  const int64_t ShrinkMask = Ctx.attr("shrink_axis_mask", 0);
-  const bool Offset = Ctx.op().getBool("offset", false);
+  const int64_t BeginMask = Ctx.attr(ir::attr::BeginMask, 0);
+  const int64_t EndMask = Ctx.attr(ir::attr::EndMask, 0);
+  const int64_t ShrinkMask = Ctx.attr(ir::attr::ShrinkAxisMask, 0);
+  const bool Offset = Ctx.op().getBool(ir::attr::Offset, false);
   ref_strided_slice_params P{};
   int64_t Total = 1;
   for (unsigned D = 0; D < Rank; ++D) {

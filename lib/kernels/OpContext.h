@@ -70,7 +70,7 @@ public:
   }
   /// The fused activation, "NONE" when absent.
   std::string activation() const {
-    return Op.getString("fused_activation", "NONE");
+    return Op.getString(ir::attr::FusedActivation, "NONE");
   }
 
 private:

@@ -148,10 +148,6 @@ static int64_t saturate(double X) {
 int64_t ceil(double X) { return saturate(std::ceil(X)); }
 int64_t floor(double X) { return saturate(std::floor(X)); }
 
-llvm::StringRef dtypeName(const MaybeDType &T) {
-  return T ? ir::dtypeName(*T) : llvm::StringRef("none");
-}
-
 } // namespace rt
 } // namespace target
 } // namespace accelgen

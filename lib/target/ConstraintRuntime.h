@@ -135,41 +135,9 @@ inline int64_t inputDim(const ir::Graph &G, const ir::Operator &Op, unsigned I,
   return tensorDim(inputTensor(G, Op, I), Axis);
 }
 /// Dimension \p Axis of result \p I (negative counts from the end).
-inline int64_t outputDim(const ir::Graph &G, const ir::Operator &Op,
-                         unsigned I, int64_t Axis) {
+inline int64_t outputDim(const ir::Graph &G, const ir::Operator &Op, unsigned I,
+                         int64_t Axis) {
   return tensorDim(outputTensor(G, Op, I), Axis);
-}
-
-/// A + B, wrapping on overflow.
-inline int64_t add(int64_t A, int64_t B) {
-  return static_cast<int64_t>(static_cast<uint64_t>(A) +
-                              static_cast<uint64_t>(B));
-}
-/// A - B, wrapping on overflow.
-inline int64_t sub(int64_t A, int64_t B) {
-  return static_cast<int64_t>(static_cast<uint64_t>(A) -
-                              static_cast<uint64_t>(B));
-}
-/// A * B, wrapping on overflow.
-inline int64_t mul(int64_t A, int64_t B) {
-  return static_cast<int64_t>(static_cast<uint64_t>(A) *
-                              static_cast<uint64_t>(B));
-}
-/// -A, wrapping on overflow.
-inline int64_t neg(int64_t A) { return sub(0, A); }
-/// A / B truncated toward zero; 0 when B is 0, A when B is -1.
-inline int64_t div(int64_t A, int64_t B) {
-  if (B == 0)
-    return 0;
-  if (B == -1)
-    return neg(A);
-  return A / B;
-}
-/// The remainder of A / B (sign of A); 0 when B is 0 or -1.
-inline int64_t rem(int64_t A, int64_t B) {
-  if (B == 0 || B == -1)
-    return 0;
-  return A % B;
 }
 
 /// The multiply-accumulate count of \p Op (analysis::operatorMacs): 0 for
@@ -196,17 +164,6 @@ inline int64_t align(int64_t X, int64_t N) {
     return X;
   return R > 0 ? add(X, N - R) : X - R;
 }
-
-/// The name of \p T ("i8"), or "none" for an absent operand.
-llvm::StringRef dtypeName(const MaybeDType &T);
-
-/// Observed values as rejection messages show them (formatFloat and the
-/// string overload are in ValueFormat.h).
-inline std::string format(int64_t V) { return std::to_string(V); }
-inline std::string format(double V) { return formatFloat(V); }
-inline std::string format(bool V) { return V ? "true" : "false"; }
-inline std::string format(const MaybeDType &V) { return dtypeName(V).str(); }
-std::string format(const char *) = delete;
 
 } // namespace rt
 } // namespace target

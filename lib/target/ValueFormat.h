@@ -9,9 +9,14 @@
 #ifndef ACCELGEN_TARGET_VALUEFORMAT_H
 #define ACCELGEN_TARGET_VALUEFORMAT_H
 
+#include "ir/DType.h"
+
+#include "llvm/ADT/StringRef.h"
+
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string>
 
 namespace accelgen {
@@ -53,6 +58,52 @@ inline std::string format(const std::string &V) {
   }
   return S + "\"";
 }
+
+/// The name of an element type ("i8"), or "none" for an absent operand.
+inline llvm::StringRef dtypeName(const std::optional<ir::DType> &T) {
+  return T ? ir::dtypeName(*T) : llvm::StringRef("none");
+}
+
+/// A + B, wrapping on overflow.
+inline int64_t add(int64_t A, int64_t B) {
+  return static_cast<int64_t>(static_cast<uint64_t>(A) +
+                              static_cast<uint64_t>(B));
+}
+/// A - B, wrapping on overflow.
+inline int64_t sub(int64_t A, int64_t B) {
+  return static_cast<int64_t>(static_cast<uint64_t>(A) -
+                              static_cast<uint64_t>(B));
+}
+/// A * B, wrapping on overflow.
+inline int64_t mul(int64_t A, int64_t B) {
+  return static_cast<int64_t>(static_cast<uint64_t>(A) *
+                              static_cast<uint64_t>(B));
+}
+/// -A, wrapping on overflow.
+inline int64_t neg(int64_t A) { return sub(0, A); }
+/// A / B truncated toward zero; 0 when B is 0, A when B is -1.
+inline int64_t div(int64_t A, int64_t B) {
+  if (B == 0)
+    return 0;
+  if (B == -1)
+    return neg(A);
+  return A / B;
+}
+/// The remainder of A / B (sign of A); 0 when B is 0 or -1.
+inline int64_t rem(int64_t A, int64_t B) {
+  if (B == 0 || B == -1)
+    return 0;
+  return A % B;
+}
+
+/// Observed values as rejection messages show them.
+inline std::string format(int64_t V) { return std::to_string(V); }
+inline std::string format(double V) { return formatFloat(V); }
+inline std::string format(bool V) { return V ? "true" : "false"; }
+inline std::string format(const std::optional<ir::DType> &V) {
+  return dtypeName(V).str();
+}
+std::string format(const char *) = delete;
 
 } // namespace rt
 } // namespace target

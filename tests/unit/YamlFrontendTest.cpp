@@ -979,10 +979,11 @@ TEST_CASE("diagnostic: a device rule for an operator the target never runs "
 }
 
 TEST_CASE("diagnostic: unknown residency") {
-  CHECK(diagnoseModel(std::string(Head) +
-                      "device_residency:\n  - {since: \"1.0\", keeps: all}\n") ==
-        "t.yaml:3:5: error: unknown residency 'all' (residencies: "
-        "fused_intermediates, none)\n");
+  CHECK(
+      diagnoseModel(std::string(Head) +
+                    "device_residency:\n  - {since: \"1.0\", keeps: all}\n") ==
+      "t.yaml:3:5: error: unknown residency 'all' (residencies: "
+      "fused_intermediates, none)\n");
 }
 
 TEST_CASE("diagnostic: two residency rules for one operator and version "
@@ -1026,6 +1027,8 @@ TEST_CASE("diagnostic: two storage rules for one type, scheme and version "
         "t.yaml:4:5: error: activations of type 'i8' quantized "
         "symmetric_per_tensor already have a storage rule for version 1.0 "
         "(at t.yaml:3:5)\n");
+}
+
 TEST_CASE("diagnostic: a shared constraint reads an attribute its operator "
           "lacks") {
   // Relu and MyAct have no attributes; MyConv has `act`. Each rule applying

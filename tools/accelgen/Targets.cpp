@@ -1,37 +1,19 @@
 //===- Targets.cpp - The targets the accelgen CLI knows -------------------===//
 //
-// Each in-tree target's library (built by accelgen_add_target) provides
-// createTargetInfo(); this file registers them under their names.
+// The targets the build added (accelgen_add_target), registered by the
+// generated target::registerBuiltinTargets(), resolved by label.
 //
 //===----------------------------------------------------------------------===//
 #include "Targets.h"
 
+#include "target/BuiltinTargets.h"
+
 #include "llvm/ADT/StringExtras.h"
 
 namespace accelgen {
-namespace targets {
-namespace demo {
-std::unique_ptr<target::TargetInfo> createTargetInfo();
-} // namespace demo
-namespace ref {
-std::unique_ptr<target::TargetInfo> createTargetInfo();
-} // namespace ref
-namespace mdla {
-std::unique_ptr<target::TargetInfo> createTargetInfo();
-} // namespace mdla
-} // namespace targets
-
 namespace cli {
 
-void registerTargets() {
-  static bool Done = false;
-  if (Done)
-    return;
-  Done = true;
-  target::TargetRegistry::add("demo", targets::demo::createTargetInfo);
-  target::TargetRegistry::add("ref", targets::ref::createTargetInfo);
-  target::TargetRegistry::add("mdla", targets::mdla::createTargetInfo);
-}
+void registerTargets() { target::registerBuiltinTargets(); }
 
 std::vector<std::string> knownTargetLabels() {
   registerTargets();
@@ -45,8 +27,7 @@ resolveTarget(llvm::StringRef Label) {
     return *R;
   return llvm::createStringError(
       llvm::inconvertibleErrorCode(), "unknown target '%s' (targets: %s)",
-      Label.str().c_str(),
-      llvm::join(knownTargetLabels(), ", ").c_str());
+      Label.str().c_str(), llvm::join(knownTargetLabels(), ", ").c_str());
 }
 
 } // namespace cli
