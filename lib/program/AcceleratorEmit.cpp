@@ -11,7 +11,7 @@ namespace accelgen {
 namespace emit {
 /// The functional model's sources, lib/program/c/*.{c,h} (embedded at build
 /// time by lib/program/CMakeLists.txt).
-llvm::ArrayRef<EmbeddedFile> mdlaFunctionalFiles();
+llvm::ArrayRef<EmbeddedFile> functionalModelFiles();
 } // namespace emit
 
 namespace program {
@@ -52,7 +52,7 @@ std::string declarations(const Program &P, llvm::ArrayRef<uint8_t> Bytes,
   OS << llvm::formatv(
       "/* The {0}{1} program of the accelerator subgraphs, {2} bytes\n"
       " * (lib/program/accel_program.fbs), run by the functional model of\n"
-      " * mdla_functional.c. */\n"
+      " * accel_functional.c. */\n"
       "static const union {{\n  uint64_t align;\n  uint8_t bytes[{2}];\n}"
       " accel_program = {{.bytes = {{\n",
       P.Target, P.Version, Bytes.size());
@@ -69,14 +69,14 @@ std::string declarations(const Program &P, llvm::ArrayRef<uint8_t> Bytes,
         " * one failed. */\n"
         "static void accel_run(int32_t index, uint8_t *arena_bytes,\n"
         "                      size_t arena_size) {\n"
-        "  mdla_memory memory;\n"
+        "  accel_memory memory;\n"
         "  if (accel_status != 0)\n"
         "    return;\n"
         "  memory.arena = arena_bytes;\n"
         "  memory.arena_bytes = arena_size;\n"
         "  memory.scratch = accel_scratch.bytes;\n"
         "  memory.scratch_bytes = sizeof(accel_scratch.bytes);\n"
-        "  accel_status = mdla_run_subgraph(accel_program.bytes,\n"
+        "  accel_status = accel_run_subgraph(accel_program.bytes,\n"
         "                                   sizeof(accel_program.bytes), "
         "index,\n"
         "                                   &memory, ACCEL_TRACE, "
@@ -101,14 +101,13 @@ llvm::Expected<emit::Offload> makeOffload(const AcceleratedModel &M,
   // Without a subgraph there is nothing to run: no program, no functional
   // model, only the (zero) cycles.
   if (!P.Subgraphs.empty()) {
-    O.Headers.push_back("mdla_functional.h");
-    for (const emit::EmbeddedFile &F : emit::mdlaFunctionalFiles())
+    O.Headers.push_back("accel_functional.h");
+    for (const emit::EmbeddedFile &F : emit::functionalModelFiles())
       O.Files.push_back(
-          {F.Name,
-           (llvm::Twine("/* Copied by accelgen from the MDLA functional model "
-                        "(lib/program/c/") +
-            F.Name + "). */\n" + F.Text)
-               .str()});
+          {F.Name, (llvm::Twine("/* Copied by accelgen from the accelerator "
+                                "functional model (lib/program/c/") +
+                    F.Name + "). */\n" + F.Text)
+                       .str()});
     for (const std::string &K : functionalModelKernels())
       O.KernelFunctions.insert(K);
     O.Declarations =
@@ -130,21 +129,20 @@ llvm::Expected<emit::Offload> makeOffload(const AcceleratedModel &M,
                               First, First + Count - 1, Label, Sub.Index,
                               Sub.Layers.size())
                     .str();
-    R.Call = llvm::formatv("  accel_run({0}, arena.bytes, sizeof(arena.bytes));",
-                           S)
-                 .str();
+    R.Call =
+        llvm::formatv("  accel_run({0}, arena.bytes, sizeof(arena.bytes));", S)
+            .str();
     O.Regions.push_back(std::move(R));
 
     size_t Op = First;
     for (size_t L = 0; L < Sub.Layers.size(); ++L)
       for (const program::Op &PO : Sub.Layers[L].Ops) {
-        llvm::json::Object Extra{
-            {"device", "accelerator"},
-            {"subgraph", Sub.Index},
-            {"source_index", PO.SourceIndex},
-            {"kernel", PO.Kernel},
-            {"layer", static_cast<int64_t>(L)},
-            {"layer_type", Sub.Layers[L].Type}};
+        llvm::json::Object Extra{{"device", "accelerator"},
+                                 {"subgraph", Sub.Index},
+                                 {"source_index", PO.SourceIndex},
+                                 {"kernel", PO.Kernel},
+                                 {"layer", static_cast<int64_t>(L)},
+                                 {"layer_type", Sub.Layers[L].Type}};
         Extra["layer_cycles"] = Sub.Layers[L].Cycles
                                     ? llvm::json::Value(*Sub.Layers[L].Cycles)
                                     : llvm::json::Value(nullptr);
@@ -171,12 +169,14 @@ llvm::Expected<emit::Offload> makeOffload(const AcceleratedModel &M,
   }
   for (size_t I = 0; I < M.Graph.Operators.size(); ++I)
     if (!O.OperatorReport.count(I))
-      O.OperatorReport[I] = llvm::json::Object{
-          {"device", "cpu"}, {"subgraph", -1}, {"source_index", M.SourceIndex[I]}};
+      O.OperatorReport[I] =
+          llvm::json::Object{{"device", "cpu"},
+                             {"subgraph", -1},
+                             {"source_index", M.SourceIndex[I]}};
 
   O.Report = llvm::json::Object{
       {"target", Label},
-      {"functional_model", "mdla_functional.c"},
+      {"functional_model", "accel_functional.c"},
       {"program_bytes", static_cast<int64_t>(Bytes.size())},
       {"scratch_bytes", P.ScratchBytes},
       {"operators_offloaded", static_cast<int64_t>(Offloaded)},

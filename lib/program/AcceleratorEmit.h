@@ -1,6 +1,8 @@
-//===- AcceleratorEmit.h - The accelerator's part of an emitted model -*- C++ -*-===//
+//===- AcceleratorEmit.h - The accelerator's part of an emitted model -*- C++
+//-*-===//
 //
-// What `accelgen compile --target mdlaX.Y` adds to the C the emitter writes
+// What `accelgen compile --target <accelerator>` (mdla2.0, ...) adds to the C
+// the emitter writes
 // for the CPU: the serialized program as an aligned `static const` array in
 // model.c, the functional model's sources, a scratch buffer, and one call
 // into the functional model per accelerator subgraph in place of its

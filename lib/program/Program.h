@@ -1,4 +1,5 @@
-//===- Program.h - Accelerator programs: description, writer, reader -*- C++ -*-===//
+//===- Program.h - Accelerator programs: description, writer, reader -*- C++
+//-*-===//
 //
 // An accelerator program (accel_program.fbs) in memory, as the writer takes
 // it and the reader gives it back: per accelerator subgraph, its tensors
@@ -9,7 +10,7 @@
 //
 // readProgram never trusts its bytes: the FlatBuffers verifier runs first,
 // every index is checked while decoding, and then the functional model's own
-// checks (lib/program/c/mdla_functional.h) run over the whole program, so a
+// checks (lib/program/c/accel_functional.h) run over the whole program, so a
 // program it accepts is one the functional model runs.
 //
 //===----------------------------------------------------------------------===//

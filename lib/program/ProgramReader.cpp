@@ -10,8 +10,8 @@
 //===----------------------------------------------------------------------===//
 #include "program/Program.h"
 
+#include "accel_functional.h"
 #include "accel_program_generated.h"
-#include "mdla_functional.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
@@ -300,17 +300,17 @@ llvm::Expected<Program> readProgram(llvm::ArrayRef<uint8_t> Bytes) {
 
   // What the functional model checks before it runs anything.
   int Status =
-      mdla_check_program(Data, Bytes.size(), static_cast<size_t>(P.ArenaBytes),
-                         static_cast<size_t>(P.ScratchBytes));
-  if (Status != MDLA_OK)
+      accel_check_program(Data, Bytes.size(), static_cast<size_t>(P.ArenaBytes),
+                          static_cast<size_t>(P.ScratchBytes));
+  if (Status != ACCEL_OK)
     return problem(llvm::formatv("the functional model rejects it: {0}",
-                                 mdla_status_name(Status)));
+                                 accel_status_name(Status)));
   return P;
 }
 
 std::vector<std::string> functionalModelKernels() {
   std::vector<std::string> Names;
-  for (int32_t I = 0; const char *N = mdla_kernel_name(I); ++I)
+  for (int32_t I = 0; const char *N = accel_kernel_name(I); ++I)
     Names.push_back(N);
   return Names;
 }

@@ -15,7 +15,7 @@
 #include "../kernels/GraphBuilder.h"
 #include "../kernels/ModelRunner.h"
 
-#include "mdla_functional.h"
+#include "accel_functional.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
@@ -90,7 +90,7 @@ void checkAgainstReference(const program::AcceleratedModel &M,
   std::vector<uint64_t> Scratch(static_cast<size_t>(M.Prog.ScratchBytes) / 8 +
                                 1);
   auto *A = reinterpret_cast<uint8_t *>(Arena.data());
-  mdla_memory Memory;
+  accel_memory Memory;
   Memory.arena = A;
   Memory.arena_bytes = static_cast<size_t>(M.Prog.ArenaBytes);
   Memory.scratch = reinterpret_cast<uint8_t *>(Scratch.data());
@@ -104,10 +104,10 @@ void checkAgainstReference(const program::AcceleratedModel &M,
     }
     TraceLog.clear();
     double Cycles = 0;
-    const int Status = mdla_run_subgraph(P, Bytes.size(), static_cast<int32_t>(S),
-                                         &Memory, collect, &Cycles);
-    REQUIRE_MESSAGE(Status == MDLA_OK,
-                    "subgraph " << S << ": " << mdla_status_name(Status));
+    const int Status = accel_run_subgraph(
+        P, Bytes.size(), static_cast<int32_t>(S), &Memory, collect, &Cycles);
+    REQUIRE_MESSAGE(Status == ACCEL_OK,
+                    "subgraph " << S << ": " << accel_status_name(Status));
     CHECK(Cycles == doctest::Approx(Sub.Cycles + Sub.SwitchCycles));
 
     // Every operator once, in order, equal to the reference kernels.
@@ -177,8 +177,8 @@ namespace {
 ir::Graph reshapeThenPool(int32_t C, int64_t ZeroPoint) {
   GraphBuilder B;
   int32_t In = B.tensor(ir::DType::I8, {1, 4, 4, C}, 0.5f, ZeroPoint);
-  int32_t Shape = B.constant(ir::DType::I32, {4},
-                             std::vector<int32_t>{1, 2, 8, C});
+  int32_t Shape =
+      B.constant(ir::DType::I32, {4}, std::vector<int32_t>{1, 2, 8, C});
   int32_t Mid = B.tensor(ir::DType::I8, {1, 2, 8, C}, 0.5f, ZeroPoint);
   int32_t Out = B.tensor(ir::DType::I8, {1, 1, 4, C}, 0.5f, ZeroPoint);
   B.op("RESHAPE", {In, Shape}, {Mid});
@@ -209,8 +209,8 @@ TEST_CASE("converted and padded operands change no result") {
       TensorBuffers Ref = Runner->initialBuffers();
       Ref[G.Inputs[0]].resize(static_cast<size_t>(16 * C));
       for (size_t I = 0; I < Ref[G.Inputs[0]].size(); ++I)
-        Ref[G.Inputs[0]][I] = static_cast<uint8_t>(
-            (I / static_cast<size_t>(C)) % 2 ? 0 : -1);
+        Ref[G.Inputs[0]][I] =
+            static_cast<uint8_t>((I / static_cast<size_t>(C)) % 2 ? 0 : -1);
       llvm::Error E = Runner->runAll(Ref);
       REQUIRE(!E);
       const std::vector<int8_t> Out = valuesOf<int8_t>(Ref[G.Outputs[0]]);
@@ -285,8 +285,8 @@ TEST_CASE("operators the partitioner inserts are refused, naming them") {
   int32_t In = B.tensor(ir::DType::I8, {1, 4, 4, 16}, 1.0f, 0);
   int32_t W = B.constant(ir::DType::I8, {16, 1, 1, 16},
                          std::vector<int8_t>(256, 1), 0.5f, 0);
-  int32_t Bias = B.constant(ir::DType::I32, {16}, std::vector<int32_t>(16, 0),
-                            0.5f, 0);
+  int32_t Bias =
+      B.constant(ir::DType::I32, {16}, std::vector<int32_t>(16, 0), 0.5f, 0);
   int32_t Out = B.tensor(ir::DType::I8, {1, 4, 4, 16}, 0.25f, 0);
   ir::Operator &Conv = B.op("CONV_2D", {In, W, Bias}, {Out});
   Conv.Attrs["stride_h"] = int64_t(1);

@@ -1,4 +1,5 @@
-//===- MdlaCompileTest.cpp - What `accelgen compile --target mdlaX.Y` writes ===//
+//===- MdlaCompileTest.cpp - What `accelgen compile --target mdlaX.Y` writes
+//===//
 //
 // For models that exercise the accelerator's part differently (kws: fused
 // groups and a 16C pool; resnet8: residual ADDs, several layers per
@@ -52,11 +53,11 @@ void compileStrict(llvm::StringRef Compiler, const std::string &Dir,
     Args.insert(Args.end(),
                 {"-I", Dir, pathJoin(Dir, File), "-o", Obj.file(File + ".o")});
     test::RunResult R = test::runProgram(*CC, Args, 280);
-    CHECK_MESSAGE(R.ExitCode == 0, Compiler.str() << " " << File << ": "
-                                                  << R.Stderr
-                                                  << R.ErrorMessage);
-    CHECK_MESSAGE(R.Stderr.empty(),
-                  Compiler.str() << " " << File << ": " << R.Stderr);
+    CHECK_MESSAGE(R.ExitCode == 0, Compiler.str()
+                                       << " " << File << ": " << R.Stderr
+                                       << R.ErrorMessage);
+    CHECK_MESSAGE(R.Stderr.empty(), Compiler.str()
+                                        << " " << File << ": " << R.Stderr);
   }
 }
 
@@ -81,14 +82,15 @@ void checkCompiled(const std::string &Model) {
     const bool Offloads = !M.Prog.Subgraphs.empty();
     CHECK(Files.count("model.c"));
     CHECK(Files.count("main.c"));
-    CHECK(Files.count("mdla_functional.c") == (Offloads ? 1u : 0u));
-    CHECK(Files.count("mdla_functional.h") == (Offloads ? 1u : 0u));
+    CHECK(Files.count("accel_functional.c") == (Offloads ? 1u : 0u));
+    CHECK(Files.count("accel_functional.h") == (Offloads ? 1u : 0u));
     const std::string ModelC = test::readFileText(Out.file("model.c"));
     CHECK((ModelC.find("accel_program") != std::string::npos) == Offloads);
     CHECK(ModelC.find("for target " + Label) != std::string::npos);
 
     // report.json: every operator placed as the partition says.
-    auto Report = llvm::json::parse(test::readFileText(Out.file("report.json")));
+    auto Report =
+        llvm::json::parse(test::readFileText(Out.file("report.json")));
     REQUIRE(bool(Report));
     const llvm::json::Object &Root = *Report->getAsObject();
     CHECK(text(Root.getString("target")) == Label);
@@ -101,9 +103,8 @@ void checkCompiled(const std::string &Model) {
     std::map<int64_t, int32_t> SubgraphOf;
     for (const partition::PlacedOp &P : M.Partition.Ops)
       for (int64_t S : P.Sources)
-        SubgraphOf[S] = P.Placement == partition::Device::Accelerator
-                            ? P.Subgraph
-                            : -1;
+        SubgraphOf[S] =
+            P.Placement == partition::Device::Accelerator ? P.Subgraph : -1;
     const llvm::json::Array *Ops = Root.getArray("operators");
     REQUIRE(Ops);
     REQUIRE(Ops->size() == G.Operators.size());

@@ -15,7 +15,7 @@
 #include "emit/ParamPrinter.h"
 #include "program/Program.h"
 
-#include "mdla_functional.h"
+#include "accel_functional.h"
 
 #include "llvm/ADT/STLExtras.h"
 
@@ -124,18 +124,18 @@ void runAnyway(llvm::ArrayRef<uint8_t> Bytes, int64_t ArenaBytes,
   AlignedBytes A(Bytes);
   std::vector<uint64_t> Arena(static_cast<size_t>(ArenaBytes) / 8 + 1);
   std::vector<uint64_t> Scratch(static_cast<size_t>(ScratchBytes) / 8 + 1);
-  mdla_memory Memory;
+  accel_memory Memory;
   Memory.arena = reinterpret_cast<uint8_t *>(Arena.data());
   Memory.arena_bytes = static_cast<size_t>(ArenaBytes);
   Memory.scratch = reinterpret_cast<uint8_t *>(Scratch.data());
   Memory.scratch_bytes = static_cast<size_t>(ScratchBytes);
-  const int32_t Count = std::min(mdla_subgraph_count(A.data(), A.Size), 4);
+  const int32_t Count = std::min(accel_subgraph_count(A.data(), A.Size), 4);
   for (int32_t S = 0; S <= Count; ++S) {
     double Cycles = 0;
     int Status =
-        mdla_run_subgraph(A.data(), A.Size, S, &Memory, nullptr, &Cycles);
-    CHECK(Status >= MDLA_OK);
-    CHECK(Status <= MDLA_ERR_ARGUMENT);
+        accel_run_subgraph(A.data(), A.Size, S, &Memory, nullptr, &Cycles);
+    CHECK(Status >= ACCEL_OK);
+    CHECK(Status <= ACCEL_ERR_ARGUMENT);
   }
 }
 
@@ -146,12 +146,12 @@ void survive(llvm::ArrayRef<uint8_t> Bytes, int64_t ArenaBytes,
              int64_t ScratchBytes, bool Run) {
   llvm::Expected<program::Program> P = program::readProgram(Bytes);
   AlignedBytes A(Bytes);
-  const int Check = mdla_check_program(A.data(), A.Size,
-                                       static_cast<size_t>(ArenaBytes),
-                                       static_cast<size_t>(ScratchBytes));
+  const int Check =
+      accel_check_program(A.data(), A.Size, static_cast<size_t>(ArenaBytes),
+                          static_cast<size_t>(ScratchBytes));
   // The reader runs the same check, so it cannot accept what it refuses.
   if (P)
-    CHECK(Check == MDLA_OK);
+    CHECK(Check == ACCEL_OK);
   else
     llvm::consumeError(P.takeError());
   if (Run)
@@ -203,24 +203,23 @@ TEST_CASE("every layer runs the input model's operators with the reference "
         }
         // The region the emitter replaces holds exactly these operators.
         CHECK(M.Regions[S].second ==
-              static_cast<size_t>(llvm::count_if(
-                  M.SourceIndex, [&](int64_t I) {
-                    for (const program::Layer &L : PS.Layers)
-                      for (const program::Op &O : L.Ops)
-                        if (O.SourceIndex == I)
-                          return true;
-                    return false;
-                  })));
+              static_cast<size_t>(llvm::count_if(M.SourceIndex, [&](int64_t I) {
+                for (const program::Layer &L : PS.Layers)
+                  for (const program::Op &O : L.Ops)
+                    if (O.SourceIndex == I)
+                      return true;
+                return false;
+              })));
       }
       CHECK(Offloaded == llvm::count_if(R.Ops, [](const auto &P) {
-              return P.Placement == partition::Device::Accelerator;
-            }) + [&] {
-              size_t Extra = 0;
-              for (const auto &P : R.Ops)
-                if (P.Placement == partition::Device::Accelerator)
-                  Extra += P.Sources.size() - 1;
-              return Extra;
-            }());
+                           return P.Placement == partition::Device::Accelerator;
+                         }) + [&] {
+        size_t Extra = 0;
+        for (const auto &P : R.Ops)
+          if (P.Placement == partition::Device::Accelerator)
+            Extra += P.Sources.size() - 1;
+        return Extra;
+      }());
     }
   }
 }
@@ -299,7 +298,7 @@ TEST_CASE("programs survive writing and reading unchanged") {
       checkSameProgram(M.Prog, *Back);
       CHECK(program::writeProgram(*Back) == Bytes);
       AlignedBytes A(Bytes);
-      CHECK(mdla_subgraph_count(A.data(), A.Size) ==
+      CHECK(accel_subgraph_count(A.data(), A.Size) ==
             static_cast<int32_t>(M.Prog.Subgraphs.size()));
     }
   }
@@ -375,8 +374,8 @@ TEST_CASE("damaged programs are errors, never crashes") {
       }
       // The functional model's reader on its own.
       AlignedBytes A(Bad);
-      mdla_check_program(A.data(), A.Size, static_cast<size_t>(Arena),
-                         static_cast<size_t>(Scratch));
+      accel_check_program(A.data(), A.Size, static_cast<size_t>(Arena),
+                          static_cast<size_t>(Scratch));
       if (Round % 4 == 0)
         runAnyway(Bad, Arena, Scratch);
     }

@@ -1,4 +1,4 @@
-/*===- mdla_functional.c - A functional model of the MDLA accelerator -----===*
+/*===- accel_functional.c - A functional model of an accelerator ----------===*
  *
  * Three parts: a bounds-checked reader for the accelerator program's
  * FlatBuffers (tables, scalars, vectors, strings; field numbers follow the
@@ -12,7 +12,7 @@
  * status at a few points rather than after every read.
  *
  *===----------------------------------------------------------------------===*/
-#include "mdla_functional.h"
+#include "accel_functional.h"
 
 #include "ref_kernels.h"
 
@@ -29,14 +29,14 @@ typedef struct reader {
 } reader;
 
 static void fail(reader *r, int status) {
-  if (r->status == MDLA_OK)
+  if (r->status == ACCEL_OK)
     r->status = status;
 }
 
 /* The bytes [pos, pos + size) are inside the buffer. */
 static int in_buffer(reader *r, size_t pos, size_t size) {
   if (pos > r->n || r->n - pos < size) {
-    fail(r, MDLA_ERR_PROGRAM);
+    fail(r, ACCEL_ERR_PROGRAM);
     return 0;
   }
   return 1;
@@ -70,7 +70,7 @@ static fb_table fb_table_at(reader *r, size_t pos) {
     return t;
   vt = (int64_t)pos - (int64_t)(int32_t)rd_u32(r, pos);
   if (vt < 0 || (uint64_t)vt >= r->n) {
-    fail(r, MDLA_ERR_PROGRAM);
+    fail(r, ACCEL_ERR_PROGRAM);
     return t;
   }
   t.vt = (size_t)vt;
@@ -93,7 +93,7 @@ static size_t fb_field(reader *r, const fb_table *t, int id, size_t size) {
   if (!o)
     return 0;
   if ((size_t)o + size > t->len) {
-    fail(r, MDLA_ERR_PROGRAM);
+    fail(r, ACCEL_ERR_PROGRAM);
     return 0;
   }
   return t->pos + o;
@@ -122,7 +122,7 @@ static size_t fb_ref(reader *r, size_t at) {
   if (r->status)
     return 0;
   if (off == 0 || off > r->n - at) {
-    fail(r, MDLA_ERR_PROGRAM);
+    fail(r, ACCEL_ERR_PROGRAM);
     return 0;
   }
   return at + off;
@@ -143,7 +143,7 @@ static fb_vec fb_vector_at(reader *r, size_t pos, size_t elem) {
   if (r->status)
     return v;
   if ((size_t)len > (r->n - pos - 4) / elem) {
-    fail(r, MDLA_ERR_PROGRAM);
+    fail(r, ACCEL_ERR_PROGRAM);
     return v;
   }
   v.data = pos + 4;
@@ -165,7 +165,7 @@ static int32_t vec_i32(reader *r, fb_vec v, uint32_t i) {
 static fb_table vec_table(reader *r, fb_vec v, uint32_t i) {
   fb_table none = {0, 0, 0, 0};
   if (i >= v.len) {
-    fail(r, MDLA_ERR_PROGRAM);
+    fail(r, ACCEL_ERR_PROGRAM);
     return none;
   }
   return fb_table_at(r, fb_ref(r, v.data + 4 * (size_t)i));
@@ -177,7 +177,7 @@ static const void *vec_in_place(reader *r, fb_vec v, uint32_t expected) {
   if (r->status)
     return NULL;
   if (v.len != expected || ((uintptr_t)(r->p + v.data) & 3u)) {
-    fail(r, MDLA_ERR_PROGRAM);
+    fail(r, ACCEL_ERR_PROGRAM);
     return NULL;
   }
   return r->p + v.data;
@@ -273,7 +273,7 @@ enum {
 /* How many data operands each family's kernels read. */
 typedef struct family_info {
   int32_t min_operands, max_operands;
-  /* Any number of operands up to MDLA_MAX_OPERANDS, all of one type. */
+  /* Any number of operands up to ACCEL_MAX_OPERANDS, all of one type. */
   int variadic;
 } family_info;
 
@@ -317,7 +317,7 @@ static const kernel_info kernels[K_COUNT] = {
   {#name, FAM_##fam, DT_##t0, DT_##t1, DT_##t2, DT_##res},
 #include "ref_kernel_table.inc"
 };
-const char *mdla_kernel_name(int32_t index) {
+const char *accel_kernel_name(int32_t index) {
   return index >= 0 && index < K_COUNT ? kernels[index].name : NULL;
 }
 
@@ -326,9 +326,9 @@ const char *mdla_kernel_name(int32_t index) {
  *===----------------------------------------------------------------------===*/
 
 /* The largest operand count of one operator (CONCATENATION's inputs). */
-#define MDLA_MAX_OPERANDS 64
+#define ACCEL_MAX_OPERANDS 64
 /* The largest tensor count of one subgraph. */
-#define MDLA_MAX_TENSORS 1000000u
+#define ACCEL_MAX_TENSORS 1000000u
 #define NO_OFFSET ((size_t)-1)
 
 /* One tensor of a subgraph, decoded and checked. */
@@ -358,12 +358,12 @@ typedef struct machine {
   size_t arena_bytes, scratch_bytes;
   /* Scratch memory above the subgraph's tensors: per-operator temporaries. */
   size_t temp_base, temp_top;
-  mdla_trace_fn trace;
+  accel_trace_fn trace;
 } machine;
 
 static int check_range(machine *m, size_t off, size_t bytes, size_t limit) {
   if (off > limit || limit - off < bytes) {
-    fail(&m->r, MDLA_ERR_MEMORY);
+    fail(&m->r, ACCEL_ERR_MEMORY);
     return 0;
   }
   return 1;
@@ -380,7 +380,7 @@ static int read_tensor(machine *m, int32_t index, tensor *t) {
   uint32_t i;
   memset(t, 0, sizeof(*t));
   if (index < 0 || (uint32_t)index >= m->tensors.len) {
-    fail(r, MDLA_ERR_PROGRAM);
+    fail(r, ACCEL_ERR_PROGRAM);
     return 0;
   }
   tt = vec_table(r, m->tensors, (uint32_t)index);
@@ -397,14 +397,14 @@ static int read_tensor(machine *m, int32_t index, tensor *t) {
   size = dtype_size(t->dtype);
   if (!tt.pos || !size || shape.len > REF_MAX_RANK || bytes < 0 ||
       host < -1 || device < -1) {
-    fail(r, MDLA_ERR_PROGRAM);
+    fail(r, ACCEL_ERR_PROGRAM);
     return 0;
   }
   t->shape.rank = (int32_t)shape.len;
   for (i = 0; i < shape.len; ++i) {
     int32_t d = vec_i32(r, shape, i);
     if (d < 0 || (d > 0 && elements > ((size_t)INT32_MAX / size) / (size_t)d)) {
-      fail(r, MDLA_ERR_PROGRAM);
+      fail(r, ACCEL_ERR_PROGRAM);
       return 0;
     }
     t->shape.dims[i] = d;
@@ -412,7 +412,7 @@ static int read_tensor(machine *m, int32_t index, tensor *t) {
   }
   t->bytes = elements * size;
   if ((uint64_t)bytes != t->bytes) {
-    fail(r, MDLA_ERR_PROGRAM);
+    fail(r, ACCEL_ERR_PROGRAM);
     return 0;
   }
   /* The only conversion the accelerator makes in memory: int8 stored as
@@ -420,7 +420,7 @@ static int read_tensor(machine *m, int32_t index, tensor *t) {
   if (device_dtype != t->dtype) {
     if (t->dtype != DT_I8 || device_dtype != DT_U8 ||
         t->memory == MEM_CONSTANT) {
-      fail(r, MDLA_ERR_UNSUPPORTED);
+      fail(r, ACCEL_ERR_UNSUPPORTED);
       return 0;
     }
     t->shifted = 1;
@@ -431,14 +431,14 @@ static int read_tensor(machine *m, int32_t index, tensor *t) {
   switch (t->memory) {
   case MEM_ARENA:
     if (t->host == NO_OFFSET) {
-      fail(r, MDLA_ERR_PROGRAM);
+      fail(r, ACCEL_ERR_PROGRAM);
       return 0;
     }
     t->device = t->host;
     break;
   case MEM_SCRATCH:
     if (device < 0) {
-      fail(r, MDLA_ERR_PROGRAM);
+      fail(r, ACCEL_ERR_PROGRAM);
       return 0;
     }
     t->device = (size_t)device;
@@ -450,7 +450,7 @@ static int read_tensor(machine *m, int32_t index, tensor *t) {
     fb_table bt;
     fb_vec data;
     if (b < 0 || (uint32_t)b >= m->buffers.len) {
-      fail(r, MDLA_ERR_PROGRAM);
+      fail(r, ACCEL_ERR_PROGRAM);
       return 0;
     }
     bt = vec_table(r, m->buffers, (uint32_t)b);
@@ -459,17 +459,17 @@ static int read_tensor(machine *m, int32_t index, tensor *t) {
       return 0;
     /* Kernels read constants in place: enough bytes, aligned. */
     if (data.len < t->bytes || ((uintptr_t)(r->p + data.data) % size)) {
-      fail(r, MDLA_ERR_PROGRAM);
+      fail(r, ACCEL_ERR_PROGRAM);
       return 0;
     }
     t->constant = r->p + data.data;
     break;
   }
   default:
-    fail(r, MDLA_ERR_PROGRAM);
+    fail(r, ACCEL_ERR_PROGRAM);
     return 0;
   }
-  return r->status == MDLA_OK;
+  return r->status == ACCEL_OK;
 }
 
 /* Where the accelerator's copy of `t` is (null while checking). */
@@ -565,7 +565,7 @@ static param_number param_element(reader *r, fb_vec v, uint32_t i, int kind) {
   const size_t size = kind == PV_INTS || kind == PV_FLOATS ? 4u : 8u;
   const size_t at = v.data + size * (size_t)i;
   if (i >= v.len || !in_buffer(r, at, size)) {
-    fail(r, MDLA_ERR_PROGRAM);
+    fail(r, ACCEL_ERR_PROGRAM);
     return x;
   }
   if (kind == PV_INTS) {
@@ -592,7 +592,7 @@ static param_number param_scalar(reader *r, fb_vec values, uint32_t index,
   fb_vec v = param_vector(r, values, index, kind);
   param_number none = {0.0, 0};
   if (v.len != 1) {
-    fail(r, MDLA_ERR_PROGRAM);
+    fail(r, ACCEL_ERR_PROGRAM);
     return none;
   }
   return param_element(r, v, 0, kind);
@@ -628,7 +628,7 @@ static void decode_params(reader *r, int family, fb_vec values, params *p,
     fb_vec v = param_vector(r, values, n++, PV_##ctype);                       \
     uint32_t k;                                                                \
     if (v.len != (uint32_t)(length))                                           \
-      fail(r, MDLA_ERR_PROGRAM);                                               \
+      fail(r, ACCEL_ERR_PROGRAM);                                               \
     for (k = 0; k < (uint32_t)(length) && !r->status; ++k)                     \
       p->family.field[k] =                                                     \
           PARAM_AS_##ctype(param_element(r, v, k, PV_##ctype));                \
@@ -637,16 +637,16 @@ static void decode_params(reader *r, int family, fb_vec values, params *p,
   if (ptrs->count < MAX_POINTER_FIELDS)                                        \
     ptrs->v[ptrs->count++] = param_vector(r, values, n++, PV_##ctype);         \
   else                                                                         \
-    fail(r, MDLA_ERR_PROGRAM);
+    fail(r, ACCEL_ERR_PROGRAM);
 #define REF_KERNEL_PARAMS_END(family, st)                                      \
   break;                                                                       \
   }
 #include "ref_kernel_table.inc"
   default:
-    fail(r, MDLA_ERR_PROGRAM);
+    fail(r, ACCEL_ERR_PROGRAM);
   }
   if (n != values.len)
-    fail(r, MDLA_ERR_PROGRAM);
+    fail(r, ACCEL_ERR_PROGRAM);
 }
 
 /* Points the pointer fields at their arrays, each of `count` entries, used
@@ -659,7 +659,7 @@ static void bind_pointer_fields(reader *r, int family, params *p,
   if (!present)
     return;
   if (present != ptrs->count) {
-    fail(r, MDLA_ERR_PROGRAM);
+    fail(r, ACCEL_ERR_PROGRAM);
     return;
   }
   j = 0;
@@ -697,8 +697,8 @@ static int same_shape(const ref_shape *a, const ref_shape *b) {
 /* The index of each operand: 0.. data inputs, then the result. */
 typedef struct operands {
   int32_t count; /* data inputs */
-  tensor in[MDLA_MAX_OPERANDS];
-  int present[MDLA_MAX_OPERANDS];
+  tensor in[ACCEL_MAX_OPERANDS];
+  int present[ACCEL_MAX_OPERANDS];
   tensor out;
 } operands;
 
@@ -1123,15 +1123,15 @@ static void run_op(machine *m, const fb_table *op) {
   pointer_fields ptrs;
   const family_info *f;
   uint32_t channels;
-  ref_shape shapes[MDLA_MAX_OPERANDS], out_shape;
-  const ref_shape *shape_ptrs[MDLA_MAX_OPERANDS];
-  const void *data[MDLA_MAX_OPERANDS];
+  ref_shape shapes[ACCEL_MAX_OPERANDS], out_shape;
+  const ref_shape *shape_ptrs[ACCEL_MAX_OPERANDS];
+  const void *data[ACCEL_MAX_OPERANDS];
   void *out = NULL;
   size_t out_temp = NO_OFFSET, elem;
   /* Every data operand again, typed, for the kernels taking them all. */
-  const int8_t *inputs_I8[MDLA_MAX_OPERANDS];
-  const uint8_t *inputs_U8[MDLA_MAX_OPERANDS];
-  const float *inputs_F32[MDLA_MAX_OPERANDS];
+  const int8_t *inputs_I8[ACCEL_MAX_OPERANDS];
+  const uint8_t *inputs_U8[ACCEL_MAX_OPERANDS];
+  const float *inputs_F32[ACCEL_MAX_OPERANDS];
   int32_t i, count;
   int skip = 0;
 
@@ -1144,7 +1144,7 @@ static void run_op(machine *m, const fb_table *op) {
       break;
     }
   if (!k || !values.data) {
-    fail(r, k || r->status ? MDLA_ERR_PROGRAM : MDLA_ERR_UNSUPPORTED);
+    fail(r, k || r->status ? ACCEL_ERR_PROGRAM : ACCEL_ERR_UNSUPPORTED);
     return;
   }
   decode_params(r, k->family, values, &p, &ptrs);
@@ -1152,10 +1152,10 @@ static void run_op(machine *m, const fb_table *op) {
 
   /* Operands. */
   if (inputs.len < (uint32_t)f->min_operands || inputs.len < 1 ||
-      inputs.len > (uint32_t)(f->variadic ? MDLA_MAX_OPERANDS
+      inputs.len > (uint32_t)(f->variadic ? ACCEL_MAX_OPERANDS
                                           : f->max_operands) ||
       outputs.len != 1) {
-    fail(r, MDLA_ERR_PROGRAM);
+    fail(r, ACCEL_ERR_PROGRAM);
     return;
   }
   o.count = (int32_t)inputs.len;
@@ -1164,7 +1164,7 @@ static void run_op(machine *m, const fb_table *op) {
     /* Only a bias may be omitted. */
     o.present[i] = idx >= 0;
     if (idx < 0 && !(i == 2 && !f->variadic)) {
-      fail(r, MDLA_ERR_PROGRAM);
+      fail(r, ACCEL_ERR_PROGRAM);
       return;
     }
     if (idx >= 0 && !read_tensor(m, idx, &o.in[i]))
@@ -1175,7 +1175,7 @@ static void run_op(machine *m, const fb_table *op) {
   if (!read_tensor(m, vec_i32(r, outputs, 0), &o.out))
     return;
   if (o.out.memory == MEM_CONSTANT) {
-    fail(r, MDLA_ERR_PROGRAM);
+    fail(r, ACCEL_ERR_PROGRAM);
     return;
   }
 
@@ -1186,20 +1186,20 @@ static void run_op(machine *m, const fb_table *op) {
                : i == 1 ? k->weight_type
                         : k->bias_type;
     if (o.present[i] && want != DT_ANY && o.in[i].dtype != want) {
-      fail(r, MDLA_ERR_PROGRAM);
+      fail(r, ACCEL_ERR_PROGRAM);
       return;
     }
   }
   if ((k->out_type != DT_ANY && o.out.dtype != k->out_type) ||
       !check_geometry(r, k->family, &p, &o, &channels)) {
-    fail(r, MDLA_ERR_PROGRAM);
+    fail(r, ACCEL_ERR_PROGRAM);
     return;
   }
   bind_pointer_fields(r, k->family, &p, &ptrs, channels);
   if (r->status)
     return;
   if (!check_params(k, &p, &o, channels)) {
-    fail(r, MDLA_ERR_PROGRAM);
+    fail(r, ACCEL_ERR_PROGRAM);
     return;
   }
   elem = dtype_size(o.in[0].dtype);
@@ -1208,14 +1208,14 @@ static void run_op(machine *m, const fb_table *op) {
   if (family_may_alias(k->family) && o.in[0].memory == o.out.memory &&
       o.in[0].device == o.out.device) {
     if (o.in[0].shifted != o.out.shifted) {
-      fail(r, MDLA_ERR_PROGRAM);
+      fail(r, ACCEL_ERR_PROGRAM);
       return;
     }
     skip = 1;
   } else {
     for (i = 0; i < o.count; ++i)
       if (o.present[i] && overlap(&o.in[i], &o.out)) {
-        fail(r, MDLA_ERR_PROGRAM);
+        fail(r, ACCEL_ERR_PROGRAM);
         return;
       }
   }
@@ -1229,7 +1229,7 @@ static void run_op(machine *m, const fb_table *op) {
         o.out.shape.rank == 0 ||
         o.out.shape.dims[o.out.shape.rank - 1] !=
             o.in[0].shape.dims[o.in[0].shape.rank - 1]) {
-      fail(r, MDLA_ERR_PROGRAM);
+      fail(r, ACCEL_ERR_PROGRAM);
       return;
     }
   }
@@ -1297,7 +1297,7 @@ static void run_op(machine *m, const fb_table *op) {
     break;
 #include "ref_kernel_table.inc"
     default:
-      fail(r, MDLA_ERR_UNSUPPORTED);
+      fail(r, ACCEL_ERR_UNSUPPORTED);
       return;
     }
   }
@@ -1345,22 +1345,22 @@ static fb_table open_program(reader *r, const uint8_t *program, size_t bytes,
   fb_table root = {0, 0, 0, 0};
   r->p = program;
   r->n = bytes;
-  r->status = MDLA_OK;
+  r->status = ACCEL_OK;
   if (!program || bytes < 8) {
-    fail(r, program ? MDLA_ERR_PROGRAM : MDLA_ERR_ARGUMENT);
+    fail(r, program ? ACCEL_ERR_PROGRAM : ACCEL_ERR_ARGUMENT);
     return root;
   }
   if (!host_is_little_endian() || ((uintptr_t)program & 7u)) {
-    fail(r, MDLA_ERR_UNSUPPORTED);
+    fail(r, ACCEL_ERR_UNSUPPORTED);
     return root;
   }
   if (memcmp(program + 4, "AGPR", 4) != 0) {
-    fail(r, MDLA_ERR_PROGRAM);
+    fail(r, ACCEL_ERR_PROGRAM);
     return root;
   }
   root = fb_table_at(r, rd_u32(r, 0));
   if (!root.pos)
-    fail(r, MDLA_ERR_PROGRAM);
+    fail(r, ACCEL_ERR_PROGRAM);
   *subgraphs = fb_vector(r, &root, P_SUBGRAPHS, 4);
   *buffers = fb_vector(r, &root, P_BUFFERS, 4);
   return root;
@@ -1383,10 +1383,10 @@ static void run_subgraph(machine *m, const fb_table *sub, double *cycles) {
   if (r->status)
     return;
   if (declared < 0 || (uint64_t)declared > m->scratch_bytes ||
-      m->tensors.len > MDLA_MAX_TENSORS) {
-    fail(r, declared < 0 || m->tensors.len > MDLA_MAX_TENSORS
-                ? MDLA_ERR_PROGRAM
-                : MDLA_ERR_MEMORY);
+      m->tensors.len > ACCEL_MAX_TENSORS) {
+    fail(r, declared < 0 || m->tensors.len > ACCEL_MAX_TENSORS
+                ? ACCEL_ERR_PROGRAM
+                : ACCEL_ERR_MEMORY);
     return;
   }
   /* Temporaries go above the tensors kept in scratch memory. */
@@ -1403,7 +1403,7 @@ static void run_subgraph(machine *m, const fb_table *sub, double *cycles) {
     if (!read_tensor(m, vec_i32(r, convert_in, i), &t))
       return;
     if (t.host == NO_OFFSET || t.memory == MEM_CONSTANT) {
-      fail(r, MDLA_ERR_PROGRAM);
+      fail(r, ACCEL_ERR_PROGRAM);
       return;
     }
     if (m->arena)
@@ -1415,11 +1415,11 @@ static void run_subgraph(machine *m, const fb_table *sub, double *cycles) {
     fb_vec ops = fb_vector(r, &layer, L_OPS, 4);
     const double c = fb_f64(r, &layer, L_CYCLES, -1);
     if (!layer.pos)
-      fail(r, MDLA_ERR_PROGRAM);
+      fail(r, ACCEL_ERR_PROGRAM);
     for (j = 0; j < ops.len && !r->status; ++j) {
       fb_table op = vec_table(r, ops, j);
       if (!op.pos)
-        fail(r, MDLA_ERR_PROGRAM);
+        fail(r, ACCEL_ERR_PROGRAM);
       run_op(m, &op);
     }
     if (c > 0)
@@ -1431,7 +1431,7 @@ static void run_subgraph(machine *m, const fb_table *sub, double *cycles) {
     if (!read_tensor(m, vec_i32(r, convert_out, i), &t))
       return;
     if (t.host == NO_OFFSET || t.memory == MEM_CONSTANT) {
-      fail(r, MDLA_ERR_PROGRAM);
+      fail(r, ACCEL_ERR_PROGRAM);
       return;
     }
     if (m->arena)
@@ -1441,9 +1441,9 @@ static void run_subgraph(machine *m, const fb_table *sub, double *cycles) {
     *cycles += total;
 }
 
-int mdla_run_subgraph(const uint8_t *program, size_t program_bytes,
-                      int32_t subgraph, const mdla_memory *memory,
-                      mdla_trace_fn trace, double *cycles) {
+int accel_run_subgraph(const uint8_t *program, size_t program_bytes,
+                      int32_t subgraph, const accel_memory *memory,
+                      accel_trace_fn trace, double *cycles) {
   machine m;
   fb_vec subgraphs;
   fb_table sub;
@@ -1451,12 +1451,12 @@ int mdla_run_subgraph(const uint8_t *program, size_t program_bytes,
   if (!memory || !memory->arena ||
       (!memory->scratch && memory->scratch_bytes != 0) ||
       ((uintptr_t)memory->scratch & 7u))
-    return MDLA_ERR_ARGUMENT;
+    return ACCEL_ERR_ARGUMENT;
   open_program(&m.r, program, program_bytes, &subgraphs, &m.buffers);
   if (m.r.status)
     return m.r.status;
   if (subgraph < 0 || (uint32_t)subgraph >= subgraphs.len)
-    return MDLA_ERR_ARGUMENT;
+    return ACCEL_ERR_ARGUMENT;
   m.arena = memory->arena;
   m.arena_bytes = memory->arena_bytes;
   m.scratch = memory->scratch;
@@ -1464,7 +1464,7 @@ int mdla_run_subgraph(const uint8_t *program, size_t program_bytes,
   m.trace = trace;
   sub = vec_table(&m.r, subgraphs, (uint32_t)subgraph);
   if (!sub.pos)
-    fail(&m.r, MDLA_ERR_PROGRAM);
+    fail(&m.r, ACCEL_ERR_PROGRAM);
   /* Check everything first, so that a malformed program writes nothing. */
   m.arena = NULL;
   m.scratch = NULL;
@@ -1477,7 +1477,7 @@ int mdla_run_subgraph(const uint8_t *program, size_t program_bytes,
   return m.r.status;
 }
 
-int mdla_check_program(const uint8_t *program, size_t program_bytes,
+int accel_check_program(const uint8_t *program, size_t program_bytes,
                        size_t arena_bytes, size_t scratch_bytes) {
   machine m;
   fb_vec subgraphs;
@@ -1489,30 +1489,30 @@ int mdla_check_program(const uint8_t *program, size_t program_bytes,
   for (i = 0; i < subgraphs.len && !m.r.status; ++i) {
     fb_table sub = vec_table(&m.r, subgraphs, i);
     if (!sub.pos)
-      fail(&m.r, MDLA_ERR_PROGRAM);
+      fail(&m.r, ACCEL_ERR_PROGRAM);
     run_subgraph(&m, &sub, NULL);
   }
   return m.r.status;
 }
 
-int32_t mdla_subgraph_count(const uint8_t *program, size_t program_bytes) {
+int32_t accel_subgraph_count(const uint8_t *program, size_t program_bytes) {
   reader r;
   fb_vec subgraphs, buffers;
   open_program(&r, program, program_bytes, &subgraphs, &buffers);
   return r.status ? -1 : (int32_t)subgraphs.len;
 }
 
-const char *mdla_status_name(int status) {
+const char *accel_status_name(int status) {
   switch (status) {
-  case MDLA_OK:
+  case ACCEL_OK:
     return "ok";
-  case MDLA_ERR_PROGRAM:
+  case ACCEL_ERR_PROGRAM:
     return "malformed program";
-  case MDLA_ERR_MEMORY:
+  case ACCEL_ERR_MEMORY:
     return "tensor outside the memory given";
-  case MDLA_ERR_UNSUPPORTED:
+  case ACCEL_ERR_UNSUPPORTED:
     return "unsupported by the functional model";
-  case MDLA_ERR_ARGUMENT:
+  case ACCEL_ERR_ARGUMENT:
     return "bad argument";
   default:
     return "unknown status";

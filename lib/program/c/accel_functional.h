@@ -1,7 +1,8 @@
-/*===- mdla_functional.h - A functional model of the MDLA accelerator -----===*
+/*===- accel_functional.h - A functional model of an accelerator ----------===*
  *
  * Runs the subgraphs of an accelerator program (lib/program/
- * accel_program.fbs) the way the MediaTek MDLA computes them, with the
+ * accel_program.fbs) the way the program says the accelerator computes them
+ * (its target's device semantics, recorded per tensor and operator), with the
  * reference kernels of lib/kernels/c doing the arithmetic, so that what an
  * accelerator would produce can be checked bit for bit on any host:
  *
@@ -9,8 +10,8 @@
  *    each with the kernel and parameters the program names (a fused
  *    requantize is the requantize after the convolution, exactly);
  *  - tensors the accelerator stores in another format are converted where
- *    the program says: on mdla1.5, asymmetric int8 is stored as asymmetric
- *    uint8 (q + 128, zero point + 128) from the subgraph's inputs to its
+ *    the program says: asymmetric int8 stored as asymmetric uint8 (q + 128,
+ *    zero point + 128; MDLA 1.5 does) from the subgraph's inputs to its
  *    outputs, and every kernel reads and writes it through that exact shift;
  *  - operators running in the 16C layout compute on activations whose
  *    channels are padded to a multiple of 16 bytes, then unpadded;
@@ -25,8 +26,8 @@
  * refer to and the scratch memory the program asks for.
  *
  *===----------------------------------------------------------------------===*/
-#ifndef ACCELGEN_MDLA_FUNCTIONAL_H
-#define ACCELGEN_MDLA_FUNCTIONAL_H
+#ifndef ACCELGEN_ACCEL_FUNCTIONAL_H
+#define ACCELGEN_ACCEL_FUNCTIONAL_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -36,60 +37,60 @@ extern "C" {
 #endif
 
 /* Status codes. */
-#define MDLA_OK 0
+#define ACCEL_OK 0
 /* The program is malformed: a bad offset, length, index, shape or field. */
-#define MDLA_ERR_PROGRAM 1
+#define ACCEL_ERR_PROGRAM 1
 /* A tensor lies outside the arena or the scratch memory given. */
-#define MDLA_ERR_MEMORY 2
+#define ACCEL_ERR_MEMORY 2
 /* A kernel, conversion or layout this model does not implement, or a
  * big-endian host. */
-#define MDLA_ERR_UNSUPPORTED 3
+#define ACCEL_ERR_UNSUPPORTED 3
 /* A null pointer or a subgraph index out of range. */
-#define MDLA_ERR_ARGUMENT 4
+#define ACCEL_ERR_ARGUMENT 4
 
 /* Called after each operator for its result, in the model's own format:
  * the input model's operator index, tensor index, the bytes and their size.
  * Has the signature of an emitted model's <name>_trace. */
-typedef void (*mdla_trace_fn)(int32_t op, int32_t tensor, const void *data,
-                              size_t bytes);
+typedef void (*accel_trace_fn)(int32_t op, int32_t tensor, const void *data,
+                               size_t bytes);
 
 /* The memory a subgraph runs in. */
-typedef struct mdla_memory {
+typedef struct accel_memory {
   /* The host's static arena, which the tensors' arena offsets index. */
   uint8_t *arena;
   size_t arena_bytes;
   /* At least the program's scratch_bytes; 8-byte aligned. */
   uint8_t *scratch;
   size_t scratch_bytes;
-} mdla_memory;
+} accel_memory;
 
 /* Runs subgraph `subgraph` of the program of `program_bytes` bytes at
  * `program` (8-byte aligned): reads its inputs from the arena, writes its
  * outputs there. Calls `trace` (may be null) after every operator and adds
- * the subgraph's estimated cycles to *cycles (may be null). Returns MDLA_OK
+ * the subgraph's estimated cycles to *cycles (may be null). Returns ACCEL_OK
  * or an error status; on error the arena's contents are unspecified. */
-int mdla_run_subgraph(const uint8_t *program, size_t program_bytes,
-                      int32_t subgraph, const mdla_memory *memory,
-                      mdla_trace_fn trace, double *cycles);
+int accel_run_subgraph(const uint8_t *program, size_t program_bytes,
+                       int32_t subgraph, const accel_memory *memory,
+                       accel_trace_fn trace, double *cycles);
 
 /* Checks the whole program without computing anything, for an arena of
  * `arena_bytes` and scratch memory of `scratch_bytes`: everything
- * mdla_run_subgraph would check, for every subgraph. */
-int mdla_check_program(const uint8_t *program, size_t program_bytes,
-                       size_t arena_bytes, size_t scratch_bytes);
+ * accel_run_subgraph would check, for every subgraph. */
+int accel_check_program(const uint8_t *program, size_t program_bytes,
+                        size_t arena_bytes, size_t scratch_bytes);
 
 /* The number of subgraphs of a program, or -1 if it is malformed. */
-int32_t mdla_subgraph_count(const uint8_t *program, size_t program_bytes);
+int32_t accel_subgraph_count(const uint8_t *program, size_t program_bytes);
 
 /* "ok", "malformed program", ... */
-const char *mdla_status_name(int status);
+const char *accel_status_name(int status);
 
 /* The name of the index-th kernel the model can call, or null past the last
  * one. */
-const char *mdla_kernel_name(int32_t index);
+const char *accel_kernel_name(int32_t index);
 
 #ifdef __cplusplus
 } /* extern "C" */
 #endif
 
-#endif /* ACCELGEN_MDLA_FUNCTIONAL_H */
+#endif /* ACCELGEN_ACCEL_FUNCTIONAL_H */
