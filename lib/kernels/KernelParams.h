@@ -31,6 +31,7 @@
 
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <variant>
 #include <vector>
 
@@ -71,30 +72,20 @@ template <typename CStruct> struct FamilyParams;
   }
 #include "ref_kernel_table.inc"
 
-/// Calls, for each field of \p P in declaration order, Visit.scalar(name,
-/// field), Visit.array(name, first element, length) or Visit.pointer(name,
-/// the std::vector it aims at).
+/// Calls, for each field of \p P (a FamilyParams<Struct>, const or not) in
+/// declaration order, Visit.scalar(name, field), Visit.array(name, first
+/// element, length) or Visit.pointer(name, the std::vector it aims at).
 #define REF_KERNEL_PARAMS_BEGIN(Family, Struct)                                \
-  template <typename V> void forEachField(V &&Visit, FamilyParams<Struct> &P) {
+  template <typename V, typename P>                                            \
+  std::enable_if_t<                                                            \
+      std::is_same_v<std::remove_const_t<P>, FamilyParams<Struct>>>            \
+  forEachField(V &&Visit, P &Params) {
 #define REF_KERNEL_SCALAR(Family, Struct, Field, CType)                        \
-  Visit.scalar(#Field, P.Scalars.Field);
+  Visit.scalar(#Field, Params.Scalars.Field);
 #define REF_KERNEL_ARRAY(Family, Struct, Field, CType, Length)                 \
-  Visit.array(#Field, P.Scalars.Field, size_t(Length));
+  Visit.array(#Field, Params.Scalars.Field, size_t(Length));
 #define REF_KERNEL_POINTER(Family, Struct, Field, CType)                       \
-  Visit.pointer(#Field, P.Field);
-#define REF_KERNEL_PARAMS_END(Family, Struct) }
-#include "ref_kernel_table.inc"
-
-/// forEachField for reading.
-#define REF_KERNEL_PARAMS_BEGIN(Family, Struct)                                \
-  template <typename V>                                                        \
-  void forEachField(V &&Visit, const FamilyParams<Struct> &P) {
-#define REF_KERNEL_SCALAR(Family, Struct, Field, CType)                        \
-  Visit.scalar(#Field, P.Scalars.Field);
-#define REF_KERNEL_ARRAY(Family, Struct, Field, CType, Length)                 \
-  Visit.array(#Field, P.Scalars.Field, size_t(Length));
-#define REF_KERNEL_POINTER(Family, Struct, Field, CType)                       \
-  Visit.pointer(#Field, P.Field);
+  Visit.pointer(#Field, Params.Field);
 #define REF_KERNEL_PARAMS_END(Family, Struct) }
 #include "ref_kernel_table.inc"
 
