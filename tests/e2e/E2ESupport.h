@@ -61,6 +61,11 @@ test::RunResult runModel(const std::string &Model, const std::string &In,
 std::string describeDiff(const std::vector<uint8_t> &Got,
                          const std::vector<uint8_t> &Want, ir::DType T);
 
+/// The targets `accelgen compile` and `run` accept, as their "unknown
+/// target" error lists them: the emitter's ("ref"), then every label of every
+/// registered target with a functional model.
+std::string compileTargetList();
+
 /// True if a file or folder exists at \p Path.
 bool exists(llvm::StringRef Path);
 
