@@ -51,16 +51,24 @@ void requireSharedDir() {
                          "and vectors/.");
 }
 
-std::string compileTargetList() {
+std::vector<std::string>
+functionalModelLabels(llvm::ArrayRef<llvm::StringRef> Except) {
   target::registerBuiltinTargets();
-  std::vector<std::string> Known = emit::emitTargets();
+  std::vector<std::string> Labels;
   for (const std::string &Name : target::TargetRegistry::names()) {
     const target::TargetInfo *T = target::TargetRegistry::get(Name);
-    if (!T || !T->hasFunctionalModel())
+    if (!T || !T->hasFunctionalModel() || llvm::is_contained(Except, Name))
       continue;
     for (unsigned V = 0; V < T->versions().size(); ++V)
-      Known.push_back(T->versionLabel(V));
+      Labels.push_back(T->versionLabel(V));
   }
+  return Labels;
+}
+
+std::string compileTargetList() {
+  std::vector<std::string> Known = emit::emitTargets();
+  for (std::string &L : functionalModelLabels())
+    Known.push_back(std::move(L));
   return llvm::join(Known, ", ");
 }
 

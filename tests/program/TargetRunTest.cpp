@@ -18,9 +18,6 @@
 //===----------------------------------------------------------------------===//
 #include "../e2e/E2ESupport.h"
 
-#include "target/BuiltinTargets.h"
-#include "target/TargetInfo.h"
-
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Path.h"
@@ -37,18 +34,9 @@ namespace {
 /// The labels ("npu55") of every version of every registered target with a
 /// functional model and no run test of its own.
 std::vector<std::string> functionalLabels() {
-  target::registerBuiltinTargets();
   llvm::SmallVector<llvm::StringRef, 4> Own;
   llvm::StringRef(ACCELGEN_OWN_RUN_TESTS).split(Own, ',', -1, false);
-  std::vector<std::string> Labels;
-  for (const std::string &Name : target::TargetRegistry::names()) {
-    const target::TargetInfo *T = target::TargetRegistry::get(Name);
-    if (!T || !T->hasFunctionalModel() || llvm::is_contained(Own, Name))
-      continue;
-    for (unsigned V = 0; V < T->versions().size(); ++V)
-      Labels.push_back(T->versionLabel(V));
-  }
-  return Labels;
+  return functionalModelLabels(Own);
 }
 
 /// `accelgen run MODEL --target LABEL` on the inputs in \p In.
