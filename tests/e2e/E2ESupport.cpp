@@ -6,9 +6,13 @@
 //===----------------------------------------------------------------------===//
 #include "E2ESupport.h"
 
+#include "emit/ModelEmitter.h"
 #include "import/TFLiteImporter.h"
+#include "target/BuiltinTargets.h"
+#include "target/TargetInfo.h"
 
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
@@ -45,6 +49,27 @@ void requireSharedDir() {
                       << " does not exist. Point the CMake cache variable "
                          "ACCELGEN_SHARED_DIR at the folder holding models/ "
                          "and vectors/.");
+}
+
+std::vector<std::string>
+functionalModelLabels(llvm::ArrayRef<llvm::StringRef> Except) {
+  target::registerBuiltinTargets();
+  std::vector<std::string> Labels;
+  for (const std::string &Name : target::TargetRegistry::names()) {
+    const target::TargetInfo *T = target::TargetRegistry::get(Name);
+    if (!T || !T->hasFunctionalModel() || llvm::is_contained(Except, Name))
+      continue;
+    for (unsigned V = 0; V < T->versions().size(); ++V)
+      Labels.push_back(T->versionLabel(V));
+  }
+  return Labels;
+}
+
+std::string compileTargetList() {
+  std::vector<std::string> Known = emit::emitTargets();
+  for (std::string &L : functionalModelLabels())
+    Known.push_back(std::move(L));
+  return llvm::join(Known, ", ");
 }
 
 const std::vector<std::string> &runnableModels() {

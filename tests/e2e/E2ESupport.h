@@ -12,6 +12,7 @@
 
 #include "ir/Graph.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
@@ -60,6 +61,17 @@ test::RunResult runModel(const std::string &Model, const std::string &In,
 /// "identical".
 std::string describeDiff(const std::vector<uint8_t> &Got,
                          const std::vector<uint8_t> &Want, ir::DType T);
+
+/// Every label ("npu55") of every version of every registered target with a
+/// functional model, by target name, then version; targets named in \p Except
+/// left out.
+std::vector<std::string>
+functionalModelLabels(llvm::ArrayRef<llvm::StringRef> Except = {});
+
+/// The targets `accelgen compile` and `run` accept, as their "unknown
+/// target" error lists them: the emitter's ("ref"), then every label of every
+/// registered target with a functional model.
+std::string compileTargetList();
 
 /// True if a file or folder exists at \p Path.
 bool exists(llvm::StringRef Path);

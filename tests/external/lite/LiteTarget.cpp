@@ -1,2 +1,0 @@
-//===- LiteTarget.cpp - The lite NPU's generated converters ---------------===//
-#include "target/GeneratedTarget.h"
