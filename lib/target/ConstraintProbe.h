@@ -60,9 +60,9 @@ constexpr int64_t ProbeDTypeNone = -1;
 /// ir::DType enumerator, or ProbeDTypeNone); Float for floats; Str for
 /// strings.
 struct ProbeValue {
-  int64_t Int;
-  double Float;
-  const char *Str;
+  int64_t Int = 0;
+  double Float = 0;
+  const char *Str = nullptr;
 };
 
 /// One case: a value for each reference, and what should happen.
