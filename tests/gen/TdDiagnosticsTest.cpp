@@ -731,6 +731,53 @@ TEST_CASE("diagnostic: kernel function declared by two families") {
                                  "declares ref_fam_i8\n");
 }
 
+TEST_CASE("diagnostic: kernel field both a pointer and a fixed array") {
+  Td D(std::string(R"td(include "ops.td"
+def A : PointerField<"a", "int32_t"> { let Length = "4"; }
+def F : KernelFamily<"fam", "fam", "famOp"> {
+  let Fields = [A];
+)td") + GoodArgs +
+       GoodInstances + "}\n");
+  rejectsLibrary(D, D.at(3, 1) + "kernel family 'F': field 'a' is both a "
+                                 "pointer and a fixed array\n");
+}
+
+TEST_CASE("diagnostic: kernel shape argument without an operand") {
+  Td D(family(std::string(GoodFields) +
+              "  let Args = [KernelArg<\"params\", \"params\">, "
+              "KernelArg<\"shape\", \"s\">, "
+              "KernelArg<\"output\", \"output\", -1, \"out\">];\n" +
+              GoodInstances));
+  rejectsLibrary(D, D.at(2, 1) + "kernel family 'F': argument 's' needs an "
+                                 "operand index\n");
+}
+
+TEST_CASE("diagnostic: optional kernel argument that is not data") {
+  Td D(std::string(R"td(include "ops.td"
+def N : KernelArg<"count", "n"> { let Optional = 1; }
+def F : KernelFamily<"fam", "fam", "famOp"> {
+)td") + GoodFields +
+       "  let Args = [KernelArg<\"params\", \"params\">, N, "
+       "KernelArg<\"output\", \"output\", -1, \"out\">];\n" +
+       GoodInstances + "}\n");
+  rejectsLibrary(D, D.at(3, 1) + "kernel family 'F': argument 'n' of kind "
+                                 "count cannot be optional\n");
+}
+
+TEST_CASE("diagnostic: kernel instance with an output type but no input "
+          "type") {
+  Td D(family(std::string(GoodFields) + GoodArgs +
+              "  let Instances = [KernelInstance<Relu, \"fam\", AnyElement, "
+              "i8>];\n"));
+  rejectsLibrary(D, D.at(2, 1) + "kernel family 'F': instance 'fam' names an "
+                                 "output type without an input type\n");
+}
+
+TEST_CASE("diagnostic: kernel family without functions") {
+  Td D(family(std::string(GoodFields) + GoodArgs));
+  rejectsLibrary(D, D.at(2, 1) + "kernel family 'F': declares no function\n");
+}
+
 TEST_CASE("diagnostic: kernel family whose template does not exist") {
   test::TempDir Templates;
   Td D(family(std::string(GoodFields) + GoodArgs + GoodInstances));
@@ -840,8 +887,9 @@ TEST_CASE("diagnostic: two device layout rules for one operator and version") {
               "def : Legal<Relu, T, V1, [i8]>;\n"
               "def : DeviceLayout<T, V2, [Relu], [L]>;\n"
               "def : DeviceLayout<T, V2, [Relu], [L]>;\n");
-  D.rejects(D.at(8, 1) + "operator 'Relu' already has a device layout rule "
-                         "for version 2.0 (at " +
+  D.rejects(D.at(8, 1) +
+            "operator 'Relu' already has a device layout rule "
+            "for version 2.0 (at " +
             D.path() + ":7:1)\n");
 }
 
@@ -849,10 +897,12 @@ TEST_CASE("diagnostic: a device rule for an operator the target never runs") {
   Td D(Head + "def L : Layout<\"16C\">;\n"
               "def : DeviceLayout<T, V1, [Relu], [L]>;\n"
               "def : DeviceResidency<T, V1, [Relu], FusedIntermediates>;\n");
-  D.rejects(D.at(6, 1) + "operator 'Relu' has a device layout rule but is "
-                         "legal at no version of target 't'\n" +
-            D.at(7, 1) + "operator 'Relu' has a device residency rule but "
-                         "is legal at no version of target 't'\n");
+  D.rejects(D.at(6, 1) +
+            "operator 'Relu' has a device layout rule but is "
+            "legal at no version of target 't'\n" +
+            D.at(7, 1) +
+            "operator 'Relu' has a device residency rule but "
+            "is legal at no version of target 't'\n");
 }
 
 TEST_CASE("diagnostic: a storage conversion programs do not make") {
@@ -866,17 +916,19 @@ TEST_CASE("diagnostic: a storage conversion programs do not make") {
 TEST_CASE("diagnostic: two storage rules for one type, scheme and version") {
   Td D(Head + "def : DeviceStorage<T, V1, i8, AsymmetricPerTensor, u8>;\n"
               "def : DeviceStorage<T, V1, i8, AsymmetricPerTensor, i8>;\n");
-  D.rejects(D.at(6, 1) + "activations of type 'i8' quantized "
-                         "asymmetric_per_tensor already have a storage rule "
-                         "for version 1.0 (at " +
+  D.rejects(D.at(6, 1) +
+            "activations of type 'i8' quantized "
+            "asymmetric_per_tensor already have a storage rule "
+            "for version 1.0 (at " +
             D.path() + ":5:1)\n");
 }
 
 TEST_CASE("diagnostic: two residency rules for every operator at a version") {
   Td D(Head + "def : DeviceResidency<T, V1, [], FusedIntermediates>;\n"
               "def : DeviceResidency<T, V1, [], NoIntermediates>;\n");
-  D.rejects(D.at(6, 1) + "every operator already has a device residency "
-                         "rule for version 1.0 (at " +
+  D.rejects(D.at(6, 1) +
+            "every operator already has a device residency "
+            "rule for version 1.0 (at " +
             D.path() + ":5:1)\n");
 }
 
@@ -886,7 +938,9 @@ TEST_CASE("diagnostic: a shared constraint reads an attribute its operator "
   // whether that use comes first (Softmax) or after one that has it
   // (Conv2D): Legal, Mapping (its from-operator), QuantRule check, and a
   // pattern, whose capture resolves to the captured operator.
-  Td D(Head + R"td(def NoAct : Constraint<"no_act", "fused_activation == \"NONE\"", "s">;
+  Td D(
+      Head +
+      R"td(def NoAct : Constraint<"no_act", "fused_activation == \"NONE\"", "s">;
 def : Legal<Softmax, T, V1, [i8], [NoAct]>;
 def : Legal<Conv2D, T, V1, [i8], [NoAct]>;
 def : Mapping<Relu, Softmax, T, [NoAct]>;
@@ -911,7 +965,8 @@ def P : Pattern<T, (Relu:$act (Conv2D $x, $w, $b)), (Conv2D $x, $w, $b),
 
 TEST_CASE("diagnostic: a shared constraint that does not fit another "
           "operator") {
-  Td D(Head + R"td(def BiasI32 : Constraint<"bias_i32", "input(2).dtype == i32", "s">;
+  Td D(Head +
+       R"td(def BiasI32 : Constraint<"bias_i32", "input(2).dtype == i32", "s">;
 def : Legal<Conv2D, T, V1, [i8], [BiasI32]>;
 def : Legal<Relu, T, V1, [i8], [BiasI32]>;
 )td");

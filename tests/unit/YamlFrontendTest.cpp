@@ -1093,3 +1093,11 @@ patterns:
 )yaml") == "t.yaml:9:5: error: constraint 'stride_1' does not fit pattern "
            "'P': unknown attribute 'stride' (column 1 of \"stride == 1\")\n");
 }
+
+TEST_CASE("diagnostic: a kernel naming something that is not a kernel family") {
+  CHECK(
+      diagnoseModel(std::string(Head) +
+                    "kernels:\n  - {op: Relu, family: Nope, types: [i8]}\n") ==
+      "t.yaml:3:5: error: kernel of 'Relu' names 'Nope', which is not a "
+      "kernel family\n");
+}
