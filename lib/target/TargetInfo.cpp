@@ -56,6 +56,8 @@ namespace {
 
 struct RegistryEntry {
   TargetRegistry::Factory Make;
+  /// The plugin module's path; empty for a built-in target.
+  std::string Origin;
   /// Built on first use, so that registration from static initializers does
   /// not depend on the order in which they run.
   std::unique_ptr<TargetInfo> Built;
@@ -85,12 +87,27 @@ const TargetInfo *build(llvm::StringRef Name, RegistryEntry &Entry) {
 
 } // namespace
 
-void TargetRegistry::add(llvm::StringRef Name, Factory Make) {
+void TargetRegistry::add(llvm::StringRef Name, Factory Make,
+                         llvm::StringRef Origin) {
   Registry &R = registry();
   std::lock_guard<std::recursive_mutex> Guard(R.Lock);
-  if (!R.Entries.emplace(Name.str(), RegistryEntry{Make, nullptr}).second)
+  if (!R.Entries.emplace(Name.str(), RegistryEntry{Make, Origin.str(), nullptr})
+           .second)
     llvm::report_fatal_error("target '" + llvm::Twine(Name) +
                              "' is registered twice");
+}
+
+bool TargetRegistry::contains(llvm::StringRef Name) {
+  Registry &R = registry();
+  std::lock_guard<std::recursive_mutex> Guard(R.Lock);
+  return R.Entries.count(Name) != 0;
+}
+
+std::string TargetRegistry::origin(llvm::StringRef Name) {
+  Registry &R = registry();
+  std::lock_guard<std::recursive_mutex> Guard(R.Lock);
+  auto It = R.Entries.find(Name);
+  return It == R.Entries.end() ? std::string() : It->second.Origin;
 }
 
 const TargetInfo *TargetRegistry::get(llvm::StringRef Name) {

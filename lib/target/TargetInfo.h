@@ -1,4 +1,5 @@
-//===- TargetInfo.h - What a generated target provides ---------------------===//
+//===- TargetInfo.h - What a generated target provides
+//---------------------===//
 //
 // A target's generated code fills one TargetInfo: its name and versions, an
 // OpSetup per supported operator, its fusion pattern table and its device
@@ -91,7 +92,14 @@ class TargetRegistry {
 public:
   using Factory = std::unique_ptr<TargetInfo> (*)();
   /// Registers \p Make under \p Name; generated code calls this once.
-  static void add(llvm::StringRef Name, Factory Make);
+  /// \p Origin is the path of the plugin module that provides the target,
+  /// empty for a target built into the program.
+  static void add(llvm::StringRef Name, Factory Make,
+                  llvm::StringRef Origin = "");
+  /// Whether a target named \p Name is registered.
+  static bool contains(llvm::StringRef Name);
+  /// The plugin module target \p Name came from; empty when built in.
+  static std::string origin(llvm::StringRef Name);
   /// The target named \p Name ("demo"), or null.
   static const TargetInfo *get(llvm::StringRef Name);
   /// Resolves "demo2.0" (target name followed by a version) to the target

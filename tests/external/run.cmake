@@ -1,23 +1,35 @@
-# Builds the vendor project in this folder against an installed accelgen and
-# checks incremental generation. Run by CTest as
-#   cmake -DACCELGEN_BUILD_DIR=... -DWORK_DIR=... -DCXX_FLAGS=... -P run.cmake
+# Builds the vendor project in this folder and the template project
+# examples/vendor-target against an installed accelgen, uses their plugins
+# with the installed CLI, and checks incremental generation. Run by CTest as
+#   cmake -DACCELGEN_BUILD_DIR=... -DWORK_DIR=... -DSHARED_DIR=...
+#         -DCXX_FLAGS=... -P run.cmake
 #
 #  1. `cmake --install` the accelgen build into WORK_DIR/prefix;
 #  2. copy this project to WORK_DIR/src, configure it with find_package
 #     (accelgen) from that prefix, build it, run acme-legalize and compare
-#     its output with expected.txt;
-#  3. a second build must run nothing (`ninja -n` says "no work to do");
-#  4. after touching acme.td the build runs accelgen-tblgen once for each of
+#     its output with expected.txt, run its tests (acme's generated
+#     constraint cases) and acme-partition on a shared model;
+#  3. the installed accelgen loads accelgen-acme.so and accelgen-lite.so by
+#     path (--load) and through ACCELGEN_PLUGIN_PATH; `targets` lists them
+#     with their paths; on two shared models `explain`, `compile` and `run`
+#     work for acme1, and run's outputs are the reference's, byte for byte;
+#  4. the template project builds its plugin and explains the example model;
+#  5. a second build must run nothing (`ninja -n` says "no work to do");
+#  6. after touching acme.td the build runs accelgen-tblgen once for each of
 #     acme's artifacts (ACCELGEN_ARTIFACTS of the installed
 #     AccelgenTarget.cmake) and nothing for lite; since the generated files do not
 #     change, nothing is recompiled; then again nothing is left to do.
 cmake_minimum_required(VERSION 3.20)
 
-foreach(var ACCELGEN_BUILD_DIR WORK_DIR)
+foreach(var ACCELGEN_BUILD_DIR WORK_DIR SHARED_DIR)
   if(NOT ${var})
     message(FATAL_ERROR "run.cmake needs -D${var}=...")
   endif()
 endforeach()
+if(NOT EXISTS ${SHARED_DIR}/models)
+  message(FATAL_ERROR "the shared conformance folder is missing: "
+                      "${SHARED_DIR}/models (set ACCELGEN_SHARED_DIR)")
+endif()
 set(prefix ${WORK_DIR}/prefix)
 set(src ${WORK_DIR}/src)
 set(build ${WORK_DIR}/build)
@@ -45,6 +57,71 @@ run(${build}/acme-legalize)
 file(READ ${src}/expected.txt expected)
 if(NOT out STREQUAL expected)
   message(FATAL_ERROR "acme-legalize printed\n${out}\ninstead of\n${expected}")
+endif()
+
+run(ctest --test-dir ${build} --output-on-failure)
+if(NOT out MATCHES "100% tests passed")
+  message(FATAL_ERROR "the vendor project's tests:\n${out}")
+endif()
+
+set(accelgen ${prefix}/bin/accelgen)
+set(acme_plugin ${build}/acme/accelgen-acme.so)
+set(lite_plugin ${build}/lite/accelgen-lite.so)
+set(models mlperf_tiny_ic_resnet8_int8 mlperf_tiny_kws_dscnn_int8)
+list(GET models 0 first_model)
+run(${build}/acme-partition ${SHARED_DIR}/models/${first_model}.tflite)
+if(NOT out MATCHES "operators on acme1\n$")
+  message(FATAL_ERROR "acme-partition printed: ${out}")
+endif()
+
+# 3. The plugins in the installed CLI.
+run(${accelgen} targets --load ${acme_plugin} --load ${lite_plugin})
+foreach(row "acme +1 2 +[0-9]+ +${acme_plugin} +explain, compile, run"
+            "lite +1.0 +[0-9]+ +${lite_plugin} +explain only")
+  if(NOT out MATCHES "${row}")
+    message(FATAL_ERROR "accelgen targets does not list '${row}':\n${out}")
+  endif()
+endforeach()
+run(${CMAKE_COMMAND} -E env
+    ACCELGEN_PLUGIN_PATH=${build}/acme:${build}/lite
+    ${accelgen} targets --json)
+if(NOT out MATCHES "\"plugin\": \"${acme_plugin}\"" OR
+   NOT out MATCHES "\"plugin\": \"${lite_plugin}\"")
+  message(FATAL_ERROR "ACCELGEN_PLUGIN_PATH did not load both:\n${out}")
+endif()
+foreach(model IN LISTS models)
+  set(tflite ${SHARED_DIR}/models/${model}.tflite)
+  set(vectors ${SHARED_DIR}/vectors/${model}/seed1)
+  run(${CMAKE_COMMAND} -E env ACCELGEN_PLUGIN_PATH=${build}/acme
+      ${accelgen} explain ${tflite} --target acme2)
+  if(NOT out MATCHES "on acme2: [1-9][0-9]* of [0-9]+ operators on the accelerator")
+    message(FATAL_ERROR "explain ${model} on acme2:\n${out}")
+  endif()
+  run(${accelgen} compile ${tflite} --load ${acme_plugin} --target acme1
+      -o ${WORK_DIR}/compiled/${model})
+  run(${accelgen} run ${tflite} --load ${acme_plugin} --target acme1
+      --inputs ${vectors} --outputs ${WORK_DIR}/outputs/${model})
+  file(SHA256 ${WORK_DIR}/outputs/${model}/output_0.bin got)
+  file(SHA256 ${vectors}/expected_0.bin want)
+  if(NOT got STREQUAL want)
+    message(FATAL_ERROR "${model} on acme1 differs from ${vectors}/expected_0.bin")
+  endif()
+endforeach()
+
+# 4. The template project a vendor copies.
+set(template_src ${WORK_DIR}/template-src)
+set(template_build ${WORK_DIR}/template-build)
+file(COPY ${CMAKE_CURRENT_LIST_DIR}/../../examples/vendor-target/
+     DESTINATION ${template_src})
+run(${CMAKE_COMMAND} -S ${template_src} -B ${template_build} -G Ninja
+    -DCMAKE_PREFIX_PATH=${prefix} "-DCMAKE_CXX_FLAGS=${CXX_FLAGS}"
+    "-DCMAKE_EXE_LINKER_FLAGS=${CXX_FLAGS}")
+run(${CMAKE_COMMAND} --build ${template_build})
+run(ctest --test-dir ${template_build} --output-on-failure)
+run(${accelgen} explain ${ACCELGEN_BUILD_DIR}/examples/tiny_convnet_int8.tflite
+    --load ${template_build}/accelgen-mynpu.so --target mynpu1)
+if(NOT out MATCHES "on mynpu1: [1-9][0-9]* of [0-9]+ operators on the accelerator")
+  message(FATAL_ERROR "the template's target explains the example as:\n${out}")
 endif()
 
 function(expect_no_work when)

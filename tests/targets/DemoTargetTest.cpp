@@ -523,7 +523,7 @@ TEST_CASE("runConstraintProbe builds dtypes, absent operands, flags, scales") {
 // One test per constraint: "DemoTargetTest:demo/<constraint>".
 #define ACCELGEN_PROBE_TARGET demo
 #define ACCELGEN_PROBE_NAMESPACE demo
-#include "ConstraintProbeTests.h"
+#include "testing/ConstraintProbeTests.h"
 
 //===----------------------------------------------------------------------===//
 // Device semantics

@@ -890,7 +890,7 @@ TEST_CASE("every probed constraint has a generated boundary test") {
 // One test per constraint: "MdlaTargetTest:mdla/<constraint>".
 #define ACCELGEN_PROBE_TARGET mdla
 #define ACCELGEN_PROBE_NAMESPACE mdla
-#include "ConstraintProbeTests.h"
+#include "testing/ConstraintProbeTests.h"
 
 //===----------------------------------------------------------------------===//
 // Device semantics (section 8 of mdla.td)

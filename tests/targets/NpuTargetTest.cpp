@@ -178,4 +178,4 @@ TEST_CASE("a RELU or RELU6 after a convolution is fused into it") {
 
 #define ACCELGEN_PROBE_TARGET npu
 #define ACCELGEN_PROBE_NAMESPACE npu
-#include "ConstraintProbeTests.h"
+#include "testing/ConstraintProbeTests.h"

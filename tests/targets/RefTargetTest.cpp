@@ -88,4 +88,4 @@ TEST_CASE("ref runs every operator of the conformance models except LSTM") {
 
 #define ACCELGEN_PROBE_TARGET ref
 #define ACCELGEN_PROBE_NAMESPACE accelgen::targets::ref
-#include "ConstraintProbeTests.h"
+#include "testing/ConstraintProbeTests.h"

@@ -40,6 +40,8 @@ extern llvm::cl::SubCommand RunCommand;
 int runRun();
 extern llvm::cl::SubCommand ExplainCommand;
 int runExplain();
+extern llvm::cl::SubCommand TargetsCommand;
+int runTargets();
 
 } // namespace cli
 } // namespace accelgen

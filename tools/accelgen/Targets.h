@@ -4,6 +4,7 @@
 
 #include "target/TargetInfo.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -14,8 +15,13 @@
 namespace accelgen {
 namespace cli {
 
-/// Registers every in-tree target with target::TargetRegistry (once).
+/// Registers every built-in target with target::TargetRegistry (once).
 void registerTargets();
+
+/// Registers the built-in targets, then loads the plugin modules in the
+/// folders of ACCELGEN_PLUGIN_PATH and then \p Modules (`--load`); the first
+/// module that fails stops it with a one-line error.
+llvm::Error loadPlugins(llvm::ArrayRef<std::string> Modules);
 
 /// Every label resolveTarget accepts with a version, sorted by target.
 std::vector<std::string> knownTargetLabels();
@@ -24,6 +30,18 @@ std::vector<std::string> knownTargetLabels();
 /// its newest version); an error listing the known labels otherwise.
 llvm::Expected<std::pair<const target::TargetInfo *, unsigned>>
 resolveTarget(llvm::StringRef Label);
+
+/// What the CLI can do with a target besides `explain`.
+struct TargetAbilities {
+  bool Compile = false;
+  bool Run = false;
+  /// How its code runs, for people ("CPU kernels", ...).
+  std::string How;
+};
+
+/// \p T's abilities: the emitter's CPU targets and targets with a functional
+/// model compile and run.
+TargetAbilities abilities(const target::TargetInfo &T);
 
 } // namespace cli
 } // namespace accelgen

@@ -1,13 +1,15 @@
-//===- main.cpp - The accelgen command-line tool ---------------------------===//
+//===- main.cpp - The accelgen command-line tool
+//---------------------------===//
 //
 // accelgen reads neural-network models, partitions them between an
 // accelerator and the CPU, and emits C that runs them. This file holds the
 // command table and the conventions every subcommand shares: `--help` and
-// `--version`, exit code 0 on success and 1 on a user error with one
-// `error:` line.
+// `--version`, `--load` of target plugins (anywhere on the command line),
+// exit code 0 on success and 1 on a user error with one `error:` line.
 //
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
+#include "Targets.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/InitLLVM.h"
@@ -47,34 +49,85 @@ void reportWarning(const Twine &File, const Twine &Message) {
 using namespace accelgen::cli;
 
 static const Command Commands[] = {
-    {&InspectCommand, runInspect},
-    {&CompileCommand, runCompile},
-    {&RunCommand, runRun},
-    {&ExplainCommand, runExplain},
+    {&InspectCommand, runInspect}, {&CompileCommand, runCompile},
+    {&RunCommand, runRun},         {&ExplainCommand, runExplain},
+    {&TargetsCommand, runTargets},
 };
+
+// Shown by --help in every subcommand; the values are taken out of the
+// command line before it is parsed (takeLoadOptions), so that the targets
+// are known when it is.
+static cl::list<std::string>
+    LoadHelp("load",
+             cl::desc("Load a target plugin module (accelgen-<name>.so); "
+                      "repeatable. ACCELGEN_PLUGIN_PATH names folders whose "
+                      "accelgen-*.so are loaded too"),
+             cl::value_desc("module"), cl::sub(*cl::AllSubCommands),
+             cl::cat(category()));
+
+/// Removes `--load M`, `--load=M` (and the one-dash forms) from \p Args and
+/// returns the modules; an error when `--load` ends the command line.
+static Expected<std::vector<std::string>>
+takeLoadOptions(SmallVectorImpl<const char *> &Args) {
+  std::vector<std::string> Modules;
+  SmallVector<const char *, 16> Rest;
+  for (size_t I = 0; I < Args.size(); ++I) {
+    StringRef A = Args[I];
+    if (I > 0 && (A == "--load" || A == "-load")) {
+      if (I + 1 == Args.size())
+        return createStringError(inconvertibleErrorCode(),
+                                 "--load needs a module path");
+      Modules.push_back(Args[++I]);
+    } else if (I > 0 &&
+               (A.consume_front("--load=") || A.consume_front("-load="))) {
+      Modules.push_back(A.str());
+    } else {
+      Rest.push_back(Args[I]);
+    }
+  }
+  Args.assign(Rest.begin(), Rest.end());
+  return Modules;
+}
 
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
   cl::HideUnrelatedOptions(category());
-  cl::SetVersionPrinter([](raw_ostream &OS) {
-    OS << "accelgen " << ACCELGEN_VERSION << "\n";
-  });
+  cl::SetVersionPrinter(
+      [](raw_ostream &OS) { OS << "accelgen " << ACCELGEN_VERSION << "\n"; });
+
+  SmallVector<const char *, 16> Args(argv, argv + argc);
+  Expected<std::vector<std::string>> Modules = takeLoadOptions(Args);
+  if (!Modules)
+    return reportError("", toString(Modules.takeError()));
+  if (Error E = loadPlugins(*Modules))
+    return reportError("", toString(std::move(E)));
+
+  // The overview lists the targets registered now, plugins included.
+  std::string Overview =
+      "accelgen: retargetable code generator for neural-network "
+      "accelerators\n\n"
+      "  accelgen inspect MODEL [--json]   describe a TensorFlow Lite model\n"
+      "  accelgen compile MODEL --target T -o DIR [--name NAME] [--main]\n"
+      "                                    generate C99 for the model\n"
+      "  accelgen run MODEL --target T --inputs DIR --outputs DIR "
+      "[--dump-layers]\n"
+      "                                    build the generated C and run it\n"
+      "  accelgen explain MODEL --target T [--json] [--dot FILE]\n"
+      "                                    where each operator runs on T, and "
+      "why\n"
+      "  accelgen targets [--json]         the targets, their versions and "
+      "abilities\n\n"
+      "Targets (T): " +
+      llvm::join(knownTargetLabels(), ", ") +
+      "\nA target plugin: --load MODULE, or "
+      "ACCELGEN_PLUGIN_PATH=DIR[:DIR...]\n";
 
   // Parse errors are collected and reported in our own one-line format rather
   // than LLVM's, which exits on its own.
   std::string ParseErrors;
   raw_string_ostream ErrOS(ParseErrors);
-  bool Ok = cl::ParseCommandLineOptions(
-      argc, argv,
-      "accelgen: retargetable code generator for neural-network accelerators\n\n"
-      "  accelgen inspect MODEL [--json]   describe a TensorFlow Lite model\n"
-      "  accelgen compile MODEL --target T -o DIR [--name NAME] [--main]\n"
-      "                                    generate C99 for the model\n"
-      "  accelgen run MODEL --target T --inputs DIR --outputs DIR [--dump-layers]\n"
-      "                                    build the generated C and run it\n"
-      "  accelgen explain MODEL --target T [--json] [--dot FILE]\n"
-      "                                    where each operator runs on T, and why\n",
-      &ErrOS);
+  bool Ok = cl::ParseCommandLineOptions(static_cast<int>(Args.size()),
+                                        Args.data(), Overview, &ErrOS);
   if (!Ok) {
     ErrOS.flush();
     StringRef First = StringRef(ParseErrors).split('\n').first.trim();

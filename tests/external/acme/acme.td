@@ -1,16 +1,20 @@
 //===- acme.td - The ACME NPU, as its vendor describes it -----------------===//
 //
 // A small accelerator described outside the accelgen tree: convolutions with
-// a stride limit, a fused convolution + RELU from version 2, and ADD.
+// a stride limit, a fused convolution + RELU from version 2, and ADD. It
+// computes what TensorFlow Lite computes, so its programs run on the
+// functional model with the reference kernel families: the installed
+// accelgen compiles and runs models for it once it loads accelgen-acme.so.
 //
 //===----------------------------------------------------------------------===//
 
-include "ops.td"
+include "kernels.td"
 
 def A1 : Version<"1">;
 def A2 : Version<"2">;
 def Acme : Target<"acme", [A1, A2]> {
   let Description = "ACME NPU";
+  let FunctionalModel = 1;
 }
 
 def AcmeConvRelu : TargetOp<Acme, "ACME_CONV_RELU", [Input, Filter, OptionalBias],
@@ -31,3 +35,7 @@ def : Mapping<Conv2D, AcmeConv, Acme>;
 def ConvRelu : Pattern<Acme, (Relu (Conv2D $x, $w, $b)), (AcmeConvRelu $x, $w, $b)> {
   let Since = A2;
 }
+
+def : Kernel<Conv2D, Acme, Conv2DKernels, [i8]>;
+def : Kernel<Add, Acme, ElementwiseKernels, [i8]>;
+def : Kernel<Relu, Acme, ReluKernels, [i8]>;

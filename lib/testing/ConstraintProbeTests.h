@@ -1,7 +1,11 @@
 //===- ConstraintProbeTests.h - One test per generated constraint probe ---===//
 //
-// Included by a target's test program after its ConstraintTests.inc tables,
-// with ACCELGEN_PROBE_TARGET naming the target ("demo") and
+// The test harness of a target's generated constraint tests, installed as
+// <accelgen/testing/ConstraintProbeTests.h>; accelgen_add_constraint_tests()
+// (cmake/AccelgenTarget.cmake) writes the program that includes it. Included
+// by a target's test program after its ConstraintTests.inc tables
+// (GET_CONSTRAINT_TESTS_DECL and GET_CONSTRAINT_TESTS_IMPL), with
+// ACCELGEN_PROBE_TARGET naming the target ("demo") and
 // ACCELGEN_PROBE_NAMESPACE its generated namespace: declares one doctest test
 // case "<target>/<constraint>" per line of the file's
 // GET_CONSTRAINT_TEST_CASES section, which runs that constraint's cases

@@ -1,0 +1,125 @@
+//===- Plugin.cpp - Loading targets from shared libraries -----------------===//
+//
+// A module is loaded once and never unloaded: the target it registers keeps
+// pointing at its code until the process ends. Every refusal is one line naming
+// the module.
+//
+//===----------------------------------------------------------------------===//
+#include "target/Plugin.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/DynamicLibrary.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#include <algorithm>
+#include <vector>
+
+#include <dlfcn.h>
+
+namespace accelgen {
+namespace target {
+
+static llvm::Error pluginError(llvm::StringRef Path, const llvm::Twine &Why) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 ("plugin '" + Path + "': " + Why).str());
+}
+
+/// The first line of a loader message, without the module's path that
+/// dlerror() repeats in front of it.
+static std::string loaderMessage(llvm::StringRef Path, llvm::StringRef Msg) {
+  Msg = Msg.split('\n').first.trim();
+  if (Msg.startswith(Path))
+    Msg = Msg.drop_front(Path.size()).ltrim(": ");
+  return Msg.empty() ? std::string("unknown loader error") : Msg.str();
+}
+
+llvm::Error loadPlugin(llvm::StringRef Path) {
+  if (!llvm::sys::fs::exists(Path))
+    return pluginError(Path, "no such file");
+  if (llvm::sys::fs::is_directory(Path))
+    return pluginError(Path, "is a folder, not a module");
+  // dlopen() searches the library path for a name without a slash; a module
+  // named on the command line is a file.
+  llvm::SmallString<256> File(Path);
+  if (!Path.contains('/'))
+    File = ("./" + Path).str();
+  std::string Err;
+  llvm::sys::DynamicLibrary Lib =
+      llvm::sys::DynamicLibrary::getPermanentLibrary(File.c_str(), &Err);
+  if (!Lib.isValid())
+    return pluginError(Path,
+                       "not a loadable module: " + loaderMessage(File, Err));
+  // LLVM closes its libraries in llvm_shutdown(), before the registry's
+  // targets, whose code is in the module, are destroyed at exit: keep the
+  // module mapped until the process ends.
+  dlopen(File.c_str(), RTLD_LAZY | RTLD_NOLOAD | RTLD_NODELETE);
+  auto *Entry = reinterpret_cast<PluginEntryFn *>(
+      Lib.getAddressOfSymbol(PluginEntryPoint));
+  if (!Entry)
+    return pluginError(Path, llvm::Twine("exports no ") + PluginEntryPoint +
+                                 "(); is it an accelgen target plugin "
+                                 "(accelgen_add_target(... PLUGIN))?");
+  const PluginInfo *Info = Entry();
+  if (!Info)
+    return pluginError(Path,
+                       llvm::Twine(PluginEntryPoint) + "() returned null");
+  if (Info->AbiVersion != PluginAbiVersion)
+    return pluginError(Path, "built for plugin interface " +
+                                 llvm::Twine(Info->AbiVersion) +
+                                 ", this accelgen loads interface " +
+                                 llvm::Twine(PluginAbiVersion) +
+                                 "; rebuild it against this accelgen");
+  llvm::StringRef Version =
+      Info->AccelgenVersion ? Info->AccelgenVersion : "(none)";
+  if (Version != ACCELGEN_VERSION_STRING)
+    return pluginError(Path, "built against accelgen " + Version +
+                                 ", this is accelgen " +
+                                 ACCELGEN_VERSION_STRING +
+                                 "; rebuild it against this accelgen");
+  llvm::StringRef Name = Info->TargetName ? Info->TargetName : "";
+  if (Name.empty() || !Info->Create)
+    return pluginError(Path, "names no target or no factory");
+  if (TargetRegistry::contains(Name)) {
+    std::string Origin = TargetRegistry::origin(Name);
+    return pluginError(Path,
+                       "target '" + Name + "' is already " +
+                           (Origin.empty() ? std::string("built in")
+                                           : "loaded from '" + Origin + "'"));
+  }
+  TargetRegistry::add(Name, Info->Create, Path);
+  return llvm::Error::success();
+}
+
+llvm::Error loadPluginsFromPath(llvm::StringRef SearchPath) {
+  llvm::SmallVector<llvm::StringRef, 4> Dirs;
+  SearchPath.split(Dirs, ':', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef Dir : Dirs) {
+    if (!llvm::sys::fs::is_directory(Dir))
+      return llvm::createStringError(
+          llvm::inconvertibleErrorCode(),
+          ("ACCELGEN_PLUGIN_PATH: '" + Dir + "' is not a folder").str());
+    std::vector<std::string> Modules;
+    std::error_code EC;
+    for (llvm::sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC;
+         It.increment(EC)) {
+      llvm::StringRef Name = llvm::sys::path::filename(It->path());
+      if (Name.startswith("accelgen-") && Name.endswith(".so"))
+        Modules.push_back(It->path());
+    }
+    if (EC)
+      return llvm::createStringError(
+          llvm::inconvertibleErrorCode(),
+          ("ACCELGEN_PLUGIN_PATH: cannot list '" + Dir + "': " + EC.message())
+              .str());
+    std::sort(Modules.begin(), Modules.end());
+    for (const std::string &M : Modules)
+      if (llvm::Error E = loadPlugin(M))
+        return E;
+  }
+  return llvm::Error::success();
+}
+
+} // namespace target
+} // namespace accelgen

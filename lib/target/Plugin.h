@@ -1,0 +1,84 @@
+//===- Plugin.h - Targets loaded from shared libraries at run time --------===//
+//
+// A vendor target built with `accelgen_add_target(<name> <desc> PLUGIN)` is
+// also a loadable module, `accelgen-<name>.so`, that the installed accelgen
+// loads with `--load <module>` or from the folders in ACCELGEN_PLUGIN_PATH.
+// The module is self-contained (it carries its own copy of the target
+// library) and exports one C symbol, accelgenPluginInfo, returning a
+// PluginInfo: the plugin ABI and accelgen version it was built against, the
+// target's name and its factory. accelgen refuses a module built against
+// another version (the classes it shares with the module must be laid out
+// alike), and a target whose name is already registered.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ACCELGEN_TARGET_PLUGIN_H
+#define ACCELGEN_TARGET_PLUGIN_H
+
+#include "target/TargetInfo.h"
+#include "target/Version.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace accelgen {
+namespace target {
+
+/// The layout of PluginInfo; raised whenever that layout changes, so that a
+/// module of another layout is refused before any of its fields is read
+/// beyond the first two.
+constexpr uint32_t PluginAbiVersion = 1;
+
+/// What a plugin module describes of itself.
+struct PluginInfo {
+  /// PluginAbiVersion of the headers the module was compiled with.
+  uint32_t AbiVersion;
+  /// ACCELGEN_VERSION_STRING of the headers the module was compiled with.
+  const char *AccelgenVersion;
+  /// The target's name ("acme").
+  const char *TargetName;
+  /// Builds the target's tables.
+  TargetRegistry::Factory Create;
+};
+
+/// The name of the symbol a plugin module exports.
+constexpr const char *PluginEntryPoint = "accelgenPluginInfo";
+
+/// The signature of that symbol.
+using PluginEntryFn = const PluginInfo *();
+
+/// Loads the module at \p Path and registers its target, with \p Path as its
+/// origin. Errors (one line each): the file cannot be loaded as a module, it
+/// lacks the entry point, it was built against another accelgen version or
+/// plugin ABI, or its target's name is registered already.
+llvm::Error loadPlugin(llvm::StringRef Path);
+
+/// Loads every `accelgen-*.so` in the folders of \p SearchPath (separated by
+/// ':', as PATH), in name order within a folder; empty entries are skipped.
+/// A folder that does not exist is an error, as is any module that fails.
+llvm::Error loadPluginsFromPath(llvm::StringRef SearchPath);
+
+} // namespace target
+} // namespace accelgen
+
+/// Defines the entry point of the plugin module of target \p NAME, whose
+/// factory is accelgen::targets::NAME::createTargetInfo (as
+/// target/GeneratedTarget.h defines it). accelgen_add_target's generated
+/// plugin source is this one line.
+#define ACCELGEN_DEFINE_TARGET_PLUGIN(NAME)                                    \
+  namespace accelgen::targets::NAME {                                          \
+  std::unique_ptr<accelgen::target::TargetInfo> createTargetInfo();            \
+  }                                                                            \
+  extern "C" __attribute__((visibility("default")))                            \
+  const accelgen::target::PluginInfo *                                         \
+  accelgenPluginInfo() {                                                       \
+    static const accelgen::target::PluginInfo Info = {                         \
+        accelgen::target::PluginAbiVersion, ACCELGEN_VERSION_STRING, #NAME,    \
+        &accelgen::targets::NAME::createTargetInfo};                           \
+    return &Info;                                                              \
+  }
+
+#endif // ACCELGEN_TARGET_PLUGIN_H

@@ -1,0 +1,47 @@
+//===- BadPlugin.cpp - Plugin modules accelgen must refuse
+//-----------------===//
+//
+// Compiled once per kind of defect (ACCELGEN_BAD_PLUGIN):
+//   no_entry      exports no entry point;
+//   old_version   built against accelgen 0.0.1;
+//   old_abi       a plugin interface that does not exist;
+//   clash         a target named "ref", which is built in.
+// No factory is ever called: each is refused before.
+//
+//===----------------------------------------------------------------------===//
+#include "target/Plugin.h"
+
+#define KIND_no_entry 1
+#define KIND_old_version 2
+#define KIND_old_abi 3
+#define KIND_clash 4
+#define CAT(A, B) A##B
+#define KIND(K) CAT(KIND_, K)
+
+static std::unique_ptr<accelgen::target::TargetInfo> neverCalled() {
+  return nullptr;
+}
+
+#if KIND(ACCELGEN_BAD_PLUGIN) == KIND_no_entry
+extern "C" __attribute__((visibility("default"))) int notAnEntryPoint() {
+  return neverCalled() ? 1 : 0;
+}
+#else
+extern "C" __attribute__((visibility("default")))
+const accelgen::target::PluginInfo *
+accelgenPluginInfo() {
+#if KIND(ACCELGEN_BAD_PLUGIN) == KIND_old_version
+  static const accelgen::target::PluginInfo Info = {
+      accelgen::target::PluginAbiVersion, "0.0.1", "old", &neverCalled};
+#elif KIND(ACCELGEN_BAD_PLUGIN) == KIND_old_abi
+  static const accelgen::target::PluginInfo Info = {
+      accelgen::target::PluginAbiVersion + 41, ACCELGEN_VERSION_STRING, "abi",
+      &neverCalled};
+#else
+  static const accelgen::target::PluginInfo Info = {
+      accelgen::target::PluginAbiVersion, ACCELGEN_VERSION_STRING, "ref",
+      &neverCalled};
+#endif
+  return &Info;
+}
+#endif
