@@ -44,8 +44,8 @@ static cl::opt<std::string> CompileModelPath(cl::Positional, cl::Required,
 static cl::opt<std::string>
     CompileTarget("target",
                   cl::desc("Target to generate code for: ref, or a target "
-                           "version whose programs run on the functional "
-                           "model (mdla2.0)"),
+                           "version that can compile (see 'accelgen "
+                           "targets')"),
                   cl::sub(CompileCommand), cl::cat(category()));
 static cl::opt<std::string> CompileOutput("o", cl::desc("Output folder"),
                                           cl::value_desc("dir"),
@@ -96,8 +96,7 @@ static bool prepareAccelerator(CompiledModel &C, StringRef Path,
   partition::PartitionOptions Opts;
   Opts.Cpu = Cpu->first;
   Expected<program::AcceleratedModel> M = program::buildAcceleratedModel(
-      C.graph(), *T->first, T->second, Opts,
-      "accelgen " + toolVersion().str());
+      C.graph(), *T->first, T->second, Opts, "accelgen " + toolVersion().str());
   if (!M) {
     reportError(Path, toString(M.takeError()));
     return false;

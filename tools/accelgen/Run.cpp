@@ -43,10 +43,9 @@ static cl::opt<std::string> RunModel(cl::Positional, cl::Required,
                                      cl::desc("<model.tflite>"),
                                      cl::sub(RunCommand), cl::cat(category()));
 static cl::opt<std::string> RunTarget("target",
-                                      cl::desc("Target to generate code for: "
-                                               "ref, or a target version "
-                                               "whose programs run on the "
-                                               "functional model (mdla2.0)"),
+                                      cl::desc("Target to run on: ref, or a "
+                                               "target version that can run "
+                                               "(see 'accelgen targets')"),
                                       cl::sub(RunCommand), cl::cat(category()));
 static cl::opt<std::string>
     RunInputs("inputs",
