@@ -194,7 +194,8 @@ def LeakyReluKernels
                 "input_scale / output_scale, for x >= 0.">,
     KernelField<"identity_left_shift", "int32_t">,
     KernelField<"alpha_multiplier", "int32_t",
-                "input_scale * alpha / output_scale, for x < 0.">,
+                "input_scale * alpha / output_scale, for x < 0 (negative "
+                "for a negative alpha).">,
     KernelField<"alpha_left_shift", "int32_t">,
     KernelField<"alpha", "float", "float32 only.">];
   let Args = UnaryArgs;
@@ -328,13 +329,12 @@ def MeanKernels : KernelFamily<"mean", "reduce", "meanOp"> {
   let Fields = [
     KernelField<"axis_mask", "uint32_t",
                 "Bit d set: dimension d of the input is reduced.">,
-    KernelField<"same_quantization", "int32_t",
-                "Non-zero: equal input and output quantization (integer "
-                "division).">,
     KernelField<"input_zero_point", "int32_t">,
     KernelField<"output_zero_point", "int32_t">,
     KernelField<"multiplier", "int32_t",
-                "(input_scale / output_scale) / count, otherwise.">,
+                "(input_scale / output_scale) / count: the count folded into "
+                "the multiplier as TensorFlow Lite's QuantizedMeanOrSum "
+                "does.">,
     KernelField<"left_shift", "int32_t">];
   let Args = [ParamsArg, InputShapeArg, InputArg, OutputArg];
   let Instances = PerType<Mean, "mean", KernelTypes>.List;

@@ -102,15 +102,21 @@ llvm::Expected<KernelCall> elementwise(const OpContext &Ctx) {
       P.output_left_shift = M.LeftShift;
     } else {
       // Both inputs to a common scale (twice the larger input scale) with
-      // 20 bits of headroom, then to the output.
+      // 20 bits of headroom, then to the output. ADD divides in double
+      // (add_common.cc); SUB divides in float and widens the quotients
+      // (sub_common.cc), which changes the last bit of some multipliers.
       P.input_left_shift = 20;
-      const double TwiceMax = 2 * double(std::max(AQ.Scale, BQ.Scale));
-      const QuantizedMultiplier M1 =
-          quantizeMultiplier(double(AQ.Scale) / TwiceMax);
-      const QuantizedMultiplier M2 =
-          quantizeMultiplier(double(BQ.Scale) / TwiceMax);
+      const float TwiceMaxF = 2 * std::max(AQ.Scale, BQ.Scale);
+      const double TwiceMax = double(TwiceMaxF);
+      const bool Sub = Ctx.op().code() == ir::OpCode::Sub;
+      const QuantizedMultiplier M1 = quantizeMultiplier(
+          Sub ? double(AQ.Scale / TwiceMaxF) : double(AQ.Scale) / TwiceMax);
+      const QuantizedMultiplier M2 = quantizeMultiplier(
+          Sub ? double(BQ.Scale / TwiceMaxF) : double(BQ.Scale) / TwiceMax);
       const QuantizedMultiplier MO = quantizeMultiplier(
-          TwiceMax / (double(1 << P.input_left_shift) * double(OQ.Scale)));
+          Sub ? double(TwiceMaxF / (float(1 << P.input_left_shift) * OQ.Scale))
+              : TwiceMax /
+                    (double(1 << P.input_left_shift) * double(OQ.Scale)));
       if (M1.LeftShift > 0 || M2.LeftShift > 0 || MO.LeftShift > 0)
         return Ctx.error(llvm::formatv(
             "output scale {0} is too small for input scales {1} and {2} (the "
@@ -254,17 +260,26 @@ llvm::Expected<KernelCall> reluOp(const OpContext &Ctx) {
   } else {
     ACCELGEN_TRY(InQ, Ctx.quant(*In, "input"));
     ACCELGEN_TRY(OutQ, Ctx.quant(*Out, "output"));
+    // int8 RELU6 as TensorFlow Lite Micro runs it (Relu6Quantized): the raw
+    // input clamped to the input quantization's 0 and 6, whatever the
+    // output's quantization; here as the identity multiplier (2^30, left
+    // shift 1, exact on every int8 difference) with the input's parameters.
+    const bool RawClamp =
+        In->Type == DType::I8 && Ctx.op().code() == ir::OpCode::Relu6;
+    const TensorQuant ClampQ = RawClamp ? InQ : OutQ;
+    // The scale ratio in float, then widened (CalculateReluOpData).
     QuantizedMultiplier M =
-        quantizeMultiplier(double(InQ.Scale) / double(OutQ.Scale));
+        RawClamp ? QuantizedMultiplier{1 << 30, 1}
+                 : quantizeMultiplier(double(InQ.Scale / OutQ.Scale));
     if (M.LeftShift > 30)
       return Ctx.error("the rescaling factor is too large");
     P.input_zero_point = InQ.ZeroPoint;
-    P.output_zero_point = OutQ.ZeroPoint;
+    P.output_zero_point = ClampQ.ZeroPoint;
     P.output_multiplier = M.Multiplier;
     P.output_left_shift = M.LeftShift;
     if (llvm::Error E =
-            activationRangeQuantized(Activation, Out->Type, OutQ.Scale,
-                                     OutQ.ZeroPoint, P.act_min, P.act_max))
+            activationRangeQuantized(Activation, Out->Type, ClampQ.Scale,
+                                     ClampQ.ZeroPoint, P.act_min, P.act_max))
       return Ctx.error(llvm::toString(std::move(E)));
   }
   KernelCall Call;
@@ -288,13 +303,14 @@ llvm::Expected<KernelCall> leakyReluOp(const OpContext &Ctx) {
     // Both products in float, as TensorFlow Lite computes them.
     const float AlphaScale = InQ.Scale * Alpha / OutQ.Scale;
     const float IdentityScale = InQ.Scale / OutQ.Scale;
-    if (!(AlphaScale >= 0.0f) || !std::isfinite(AlphaScale))
-      return Ctx.error(llvm::formatv("alpha {0} must be non-negative for the "
-                                     "quantized kernel",
+    if (!std::isfinite(AlphaScale))
+      return Ctx.error(llvm::formatv("alpha {0} gives no finite rescaling "
+                                     "factor",
                                      formatReal(Alpha)));
     QuantizedMultiplier MA = quantizeMultiplier(double(AlphaScale));
     QuantizedMultiplier MI = quantizeMultiplier(double(IdentityScale));
-    if (MA.LeftShift > 30 || MI.LeftShift > 30)
+    if (MA.LeftShift > 30 || MI.LeftShift > 30 ||
+        MA.Multiplier == std::numeric_limits<int32_t>::min())
       return Ctx.error("the rescaling factor is too large");
     P.input_zero_point = InQ.ZeroPoint;
     P.output_zero_point = OutQ.ZeroPoint;

@@ -200,12 +200,12 @@ llvm::Expected<KernelCall> meanOp(const OpContext &Ctx) {
     ACCELGEN_TRY(OutQ, Ctx.quant(*Out, "output"));
     P.input_zero_point = InQ.ZeroPoint;
     P.output_zero_point = OutQ.ZeroPoint;
-    if (InQ.Scale == OutQ.Scale && InQ.ZeroPoint == OutQ.ZeroPoint) {
-      P.same_quantization = 1;
-    } else if (Count > 0) {
+    if (Count > 0) {
       // input_scale / output_scale, then 1 / Count folded in: the multiplier
       // is shifted up by floor(log2(Count)) bits (at most 32, and keeping the
-      // final shift >= -31) and divided by Count, truncating.
+      // final shift >= -31) and divided by Count, truncating. Equal input and
+      // output quantization is no special case (TensorFlow Lite Micro's
+      // QuantizedMeanOrSum).
       QuantizedMultiplier M =
           quantizeMultiplier(double(InQ.Scale) / double(OutQ.Scale));
       int Shift = static_cast<int>(llvm::Log2_64(static_cast<uint64_t>(Count)));

@@ -580,7 +580,11 @@ TEST_CASE("TRANSPOSE and STRIDED_SLICE") {
   CHECK(YGot == Want);
 }
 
-TEST_CASE("MEAN: same quantization truncates, otherwise requantizes") {
+TEST_CASE("MEAN requantizes with the count folded into the multiplier") {
+  // Equal quantization is no special case (QuantizedMeanOrSum): the ratio
+  // 1.0 is (2^30, 1); count 12 shifts by floor(log2 12) = 3 and divides.
+  // ReferencePathsTest has the cases where this rounds where a plain
+  // division of the raw sum would truncate.
   SUBCASE("same quantization") {
     GraphBuilder GB;
     int32_t In = GB.tensor(DType::I8, {2, 3, 4, 5}, 0.1f, -3);
@@ -589,13 +593,18 @@ TEST_CASE("MEAN: same quantization truncates, otherwise requantizes") {
     GB.op("MEAN", {In, Axes}, {Out}).Attrs = {{"keep_dims", true}};
     auto Data = randomI8(120, 101);
     auto Got = valuesOf<int8_t>(runSingle(GB.G, {{In, bytesOf(Data)}}));
+    const int32_t Mult = static_cast<int32_t>((int64_t(1) << 33) / 12);
     for (int B = 0; B < 2; ++B)
       for (int C = 0; C < 5; ++C) {
         int32_t Sum = 0;
         for (int H = 0; H < 3; ++H)
           for (int W = 0; W < 4; ++W)
             Sum += Data[((B * 3 + H) * 4 + W) * 5 + C];
-        CHECK(Got[B * 5 + C] == Sum / 12); // C division truncates
+        const int32_t Want =
+            ref_multiply_by_quantized_multiplier(Sum + 12 * 3, Mult, 1 - 3) - 3;
+        CHECK(Got[B * 5 + C] == std::clamp(Want, -128, 127));
+        // Within a step of the real mean (it rounds twice).
+        CHECK(std::fabs((Got[B * 5 + C] + 3) - (Sum + 36) / 12.0) < 1.0);
       }
   }
   SUBCASE("different quantization") {
@@ -724,7 +733,11 @@ TEST_CASE("RELU, RELU6, LEAKY_RELU, HARD_SWISH") {
   for (DType T : {DType::I8, DType::U8}) {
     const int32_t Z = T == DType::I8 ? -10 : 118;
     checkUnary("RELU", T, 0.05f, Z, 0.03f, Z + 5, Relu);
-    checkUnary("RELU6", T, 0.05f, Z, 0.025f, Z - 3, Relu6);
+    // int8 RELU6 clamps without rescaling (TensorFlow Lite Micro), so it
+    // matches the real function only with equal quantization; the raw clamp
+    // is in ReferencePathsTest.
+    checkUnary("RELU6", T, 0.05f, Z, T == DType::I8 ? 0.05f : 0.025f,
+               T == DType::I8 ? Z : Z - 3, Relu6);
     checkUnary("LEAKY_RELU", T, 0.05f, Z, 0.04f, Z + 1, Leaky,
                {{"alpha", 0.2}});
     checkUnary("HARD_SWISH", T, 0.05f, Z, 0.04f, Z + 20, HardSwish);

@@ -239,6 +239,45 @@ TEST_CASE("converted and padded operands change no result") {
   }
 }
 
+TEST_CASE("MEAN with equal quantization rounds on every MDLA version") {
+  // The case of ReferencePathsTest, worked out by hand there from
+  // TensorFlow Lite Micro's QuantizedMeanOrSum: [1, 7, 7, 4] int8, scale
+  // 0.0705 and zero point -9 on both sides, MEAN over axes 1 and 2 gives
+  // -9, -10, 7, 1 (truncating the raw sum / 49 would give -8, -9, 7, 0).
+  GraphBuilder B;
+  int32_t In = B.tensor(ir::DType::I8, {1, 7, 7, 4}, 0.0705f, -9);
+  int32_t Axes = B.constant(ir::DType::I32, {2}, std::vector<int32_t>{1, 2});
+  int32_t Out = B.tensor(ir::DType::I8, {1, 1, 1, 4}, 0.0705f, -9);
+  B.op("MEAN", {In, Axes}, {Out}).Attrs = {{"keep_dims", true}};
+  B.G.Inputs = {In};
+  B.G.Outputs = {Out};
+  auto Runner = ModelRunner::create(B.G);
+  REQUIRE(bool(Runner));
+  TensorBuffers Ref = Runner->initialBuffers();
+  std::vector<int8_t> Data(49 * 4);
+  for (int P = 0; P < 49; ++P) {
+    Data[P * 4 + 0] = P == 20 ? 5 : -9;
+    Data[P * 4 + 1] = P == 33 ? -39 : -9;
+    Data[P * 4 + 2] = 7;
+    Data[P * 4 + 3] = P == 48 ? 24 : 0;
+  }
+  Ref[In] = bytesOf(Data);
+  REQUIRE(!Runner->runAll(Ref));
+  const std::vector<int8_t> Want = {-9, -10, 7, 1};
+  CHECK(valuesOf<int8_t>(Ref[Out]) == Want);
+  for (const auto &[Label, Version] : mdlaVersions()) {
+    INFO(Label);
+    const program::AcceleratedModel M =
+        accelerate(B.G, Version, /*UseCostModel=*/false);
+    // The MEAN runs on the accelerator, not on the CPU.
+    REQUIRE(M.Prog.Subgraphs.size() == 1);
+    const program::Subgraph &S = M.Prog.Subgraphs[0];
+    REQUIRE(S.Layers.size() == 1);
+    CHECK(S.Layers[0].Ops[0].Type == "MEAN");
+    checkAgainstReference(M, Ref);
+  }
+}
+
 TEST_CASE("programs follow the device rules of the target they are for") {
   // demo.td declares its own: NHWC on 1.0, NHWC or 16C from 2.0, pools in
   // 16C only; asymmetric int8 stored as uint8 on 1.0 only.

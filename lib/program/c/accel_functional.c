@@ -1040,7 +1040,8 @@ static int check_params(const kernel_info *k, const params *p,
            shift_ok(p->leaky_relu.identity_left_shift) &&
            shift_ok(p->leaky_relu.alpha_left_shift) &&
            p->leaky_relu.identity_left_shift <= 13 &&
-           p->leaky_relu.alpha_left_shift <= 13;
+           p->leaky_relu.alpha_left_shift <= 13 &&
+           p->leaky_relu.alpha_multiplier != INT32_MIN; /* negated */
   case FAM_hard_swish:
     /* Two-step saturating int16 shifts: at most 16 left; the final shift
      * only rounds right. */
