@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs everything accelgen needs to build and test, from Debian packages only.
+# Installs everything accelgen needs to build and test, from Debian packages only
+# (graphviz renders the drawing of `accelgen explain --dot`).
 # Safe to run more than once; does nothing that needs a network other than apt.
 set -euo pipefail
 
@@ -9,6 +10,7 @@ packages=(
   clang-14 libclang-rt-14-dev
   libyaml-cpp-dev libflatbuffers-dev flatbuffers-compiler
   doctest-dev
+  graphviz
 )
 
 missing=()

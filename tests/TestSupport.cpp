@@ -36,7 +36,8 @@ std::string exampleModelPath() { return ACCELGEN_TEST_EXAMPLE_MODEL; }
 std::string sharedDir() { return ACCELGEN_TEST_SHARED_DIR; }
 
 RunResult runProgram(llvm::StringRef Program, llvm::ArrayRef<std::string> Args,
-                     unsigned TimeoutSeconds) {
+                     unsigned TimeoutSeconds,
+                     llvm::Optional<llvm::ArrayRef<std::string>> Env) {
   RunResult R;
   TempDir Dir;
   std::string Out = Dir.file("stdout"), Err = Dir.file("stderr");
@@ -44,8 +45,14 @@ RunResult runProgram(llvm::StringRef Program, llvm::ArrayRef<std::string> Args,
   Argv.insert(Argv.end(), Args.begin(), Args.end());
   llvm::Optional<llvm::StringRef> Redirects[] = {
       llvm::StringRef(""), llvm::StringRef(Out), llvm::StringRef(Err)};
+  llvm::Optional<llvm::ArrayRef<llvm::StringRef>> EnvRefs;
+  std::vector<llvm::StringRef> EnvList;
+  if (Env) {
+    EnvList.assign(Env->begin(), Env->end());
+    EnvRefs = llvm::makeArrayRef(EnvList);
+  }
   bool Failed = false;
-  R.ExitCode = llvm::sys::ExecuteAndWait(Program, Argv, llvm::None, Redirects,
+  R.ExitCode = llvm::sys::ExecuteAndWait(Program, Argv, EnvRefs, Redirects,
                                          TimeoutSeconds, /*MemoryLimit=*/0,
                                          &R.ErrorMessage, &Failed);
   if (Failed)
@@ -55,8 +62,9 @@ RunResult runProgram(llvm::StringRef Program, llvm::ArrayRef<std::string> Args,
   return R;
 }
 
-RunResult runAccelgen(llvm::ArrayRef<std::string> Args) {
-  return runProgram(accelgenPath(), Args);
+RunResult runAccelgen(llvm::ArrayRef<std::string> Args,
+                      llvm::Optional<llvm::ArrayRef<std::string>> Env) {
+  return runProgram(accelgenPath(), Args, 60, Env);
 }
 
 TempDir::TempDir() {

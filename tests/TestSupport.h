@@ -12,6 +12,7 @@
 #include "ir/Graph.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/Optional.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <doctest/doctest.h>
@@ -65,12 +66,17 @@ struct RunResult {
 };
 
 /// Runs \p Program with \p Args (not including argv[0]), stdin empty, and
-/// captures its output. Gives up after \p TimeoutSeconds.
-RunResult runProgram(llvm::StringRef Program, llvm::ArrayRef<std::string> Args,
-                     unsigned TimeoutSeconds = 60);
+/// captures its output. Gives up after \p TimeoutSeconds. \p Env, when
+/// given, is the whole environment ("NAME=value" each).
+RunResult
+runProgram(llvm::StringRef Program, llvm::ArrayRef<std::string> Args,
+           unsigned TimeoutSeconds = 60,
+           llvm::Optional<llvm::ArrayRef<std::string>> Env = llvm::None);
 
-/// Runs the built `accelgen` with \p Args.
-RunResult runAccelgen(llvm::ArrayRef<std::string> Args);
+/// Runs the built `accelgen` with \p Args, in \p Env when given.
+RunResult
+runAccelgen(llvm::ArrayRef<std::string> Args,
+            llvm::Optional<llvm::ArrayRef<std::string>> Env = llvm::None);
 
 /// A fresh temporary folder, removed with everything in it on destruction.
 class TempDir {

@@ -1,27 +1,36 @@
 //===- ExplainTest.cpp - `accelgen explain` -------------------------------===//
 //
 // The explain command on a conformance model with the demo target: the text
-// summary, the JSON (parsed back and checked against the partitioner's
-// decisions), the Graphviz drawing, and its errors.
+// summary and its aligned table, the JSON (parsed back and checked against
+// the partitioner's decisions and the model's tensor names), the Graphviz
+// drawing (graph inputs and outputs, escaping of names, rendering or the
+// warning when Graphviz is missing), and its errors.
 //
 //===----------------------------------------------------------------------===//
 #include "TestSupport.h"
 
+#include "import/TFLiteImporter.h"
+#include "import/TFLiteWriter.h"
 #include "target/BuiltinTargets.h"
 #include "target/TargetInfo.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/Program.h"
+
+#include <algorithm>
+#include <cctype>
 
 using namespace accelgen;
 
 namespace {
 
 std::string kwsModel() {
-  std::string Path = test::sharedDir() + "/models/mlperf_tiny_kws_dscnn_int8.tflite";
-  INFO("the shared conformance folder is missing: " << Path
-       << " (set ACCELGEN_SHARED_DIR)");
+  std::string Path =
+      test::sharedDir() + "/models/mlperf_tiny_kws_dscnn_int8.tflite";
+  INFO("the shared conformance folder is missing: "
+       << Path << " (set ACCELGEN_SHARED_DIR)");
   REQUIRE(llvm::sys::fs::exists(Path));
   return Path;
 }
@@ -34,10 +43,34 @@ std::string targetList() {
          ")";
 }
 
+/// The lines of \p Text.
+std::vector<std::string> lines(llvm::StringRef Text) {
+  llvm::SmallVector<llvm::StringRef, 32> Parts;
+  Text.split(Parts, '\n', -1, /*KeepEmpty=*/false);
+  return std::vector<std::string>(Parts.begin(), Parts.end());
+}
+
+/// The model's tensor names written by its operators, in operator order.
+std::vector<std::vector<std::string>>
+operatorOutputNames(const std::string &Path) {
+  llvm::Expected<tflite::ImportResult> M = tflite::importModelFile(Path);
+  REQUIRE(static_cast<bool>(M));
+  const ir::Graph &G = M->Model->main();
+  std::vector<std::vector<std::string>> Names;
+  for (const ir::Operator &Op : G.Operators) {
+    Names.emplace_back();
+    for (int32_t T : Op.Outputs)
+      Names.back().push_back(G.tensor(T).Name);
+  }
+  return Names;
+}
+
 } // namespace
 
-TEST_CASE("explain: text summary with the reasons an operator stays on the CPU") {
-  test::RunResult R = test::runAccelgen({"explain", kwsModel(), "--target", "demo2.0"});
+TEST_CASE(
+    "explain: text summary with the reasons an operator stays on the CPU") {
+  test::RunResult R =
+      test::runAccelgen({"explain", kwsModel(), "--target", "demo2.0"});
   INFO(R.Stderr);
   REQUIRE(R.ExitCode == 0);
   CHECK(llvm::StringRef(R.Stdout).startswith(
@@ -48,8 +81,8 @@ TEST_CASE("explain: text summary with the reasons an operator stays on the CPU")
 }
 
 TEST_CASE("explain --json") {
-  test::RunResult R =
-      test::runAccelgen({"explain", kwsModel(), "--target", "demo1.0", "--json"});
+  test::RunResult R = test::runAccelgen(
+      {"explain", kwsModel(), "--target", "demo1.0", "--json"});
   INFO(R.Stderr);
   REQUIRE(R.ExitCode == 0);
   llvm::Expected<llvm::json::Value> V = llvm::json::parse(R.Stdout);
@@ -87,7 +120,8 @@ TEST_CASE("explain --dot draws devices and subgraphs") {
   INFO(R.Stderr);
   REQUIRE(R.ExitCode == 0);
   std::string Text = test::readFileText(Dot);
-  CHECK(llvm::StringRef(Text).startswith("digraph \"mlperf_tiny_kws_dscnn_int8.tflite\" {"));
+  CHECK(llvm::StringRef(Text).startswith(
+      "digraph \"mlperf_tiny_kws_dscnn_int8.tflite\" {"));
   CHECK(Text.find("subgraph cluster_0 {") != std::string::npos);
   CHECK(Text.find("subgraph cluster_1 {") != std::string::npos);
   CHECK(Text.find("fillcolor=\"#fdd0a2\"") != std::string::npos); // a CPU op
@@ -95,17 +129,142 @@ TEST_CASE("explain --dot draws devices and subgraphs") {
 }
 
 TEST_CASE("explain: errors") {
-  test::RunResult R = test::runAccelgen({"explain", kwsModel(), "--target", "nope"});
+  test::RunResult R =
+      test::runAccelgen({"explain", kwsModel(), "--target", "nope"});
   CHECK(R.ExitCode == 1);
   // Every label the build registers, the in-tree targets among them.
   CHECK(R.Stderr == "error: unknown target 'nope' " + targetList() + "\n");
   for (const char *Label : {"demo1.0", "mdla1.5", "mdla3.0", "ref1"})
     CHECK(R.Stderr.find(Label) != std::string::npos);
-  R = test::runAccelgen({"explain", "/nonexistent.tflite", "--target", "demo1.0"});
+  R = test::runAccelgen(
+      {"explain", "/nonexistent.tflite", "--target", "demo1.0"});
   CHECK(R.ExitCode == 1);
   CHECK(llvm::StringRef(R.Stderr).startswith("error: /nonexistent.tflite: "));
   R = test::runAccelgen({"explain", kwsModel()});
   CHECK(R.ExitCode == 1);
   CHECK(R.Stderr == "error: explain needs --target, e.g. --target ref " +
                         targetList() + "\n");
+}
+
+TEST_CASE(
+    "explain: the text table names each operator's output, columns aligned") {
+  std::vector<std::vector<std::string>> Names = operatorOutputNames(kwsModel());
+  test::RunResult R =
+      test::runAccelgen({"explain", kwsModel(), "--target", "demo2.0"});
+  INFO(R.Stderr);
+  REQUIRE(R.ExitCode == 0);
+  std::vector<std::string> L = lines(R.Stdout);
+  REQUIRE(L.size() > 2);
+  const std::string &Header = L[1];
+  CHECK(llvm::StringRef(Header).ltrim().startswith("#  from"));
+  size_t Device = Header.find("device"), Output = Header.find("output");
+  REQUIRE(Device != std::string::npos);
+  REQUIRE(Output != std::string::npos);
+  // Each operator row: the device and output columns start under their
+  // headers, the row ends with the tensor the operator writes. On demo2.0 no
+  // operator is fused, so row I stands for input operator I.
+  size_t Rows = 0;
+  for (size_t I = 2; I < L.size(); ++I) {
+    llvm::StringRef Line = L[I];
+    llvm::StringRef Index = Line.ltrim();
+    unsigned Op = 0;
+    if (Line.startswith("    ") && !Index.empty() &&
+        std::isdigit(Index[0]) == 0)
+      continue; // a reason under its operator
+    if (!Line.startswith("  "))
+      break; // subgraph and fusion lines follow the table
+    REQUIRE_FALSE(Index.split(' ').first.getAsInteger(10, Op));
+    REQUIRE(Op < Names.size());
+    CAPTURE(Line);
+    CHECK((Line.substr(Device).startswith("accelerator ") ||
+           Line.substr(Device).startswith("cpu ")));
+    CHECK(Line.substr(Output) == Names[Op].front());
+    CHECK_FALSE(Line.contains(" ,"));
+    ++Rows;
+  }
+  CHECK(Rows == Names.size());
+}
+
+TEST_CASE("explain --json names each operator's output tensors") {
+  std::vector<std::vector<std::string>> Names = operatorOutputNames(kwsModel());
+  test::RunResult R = test::runAccelgen(
+      {"explain", kwsModel(), "--target", "demo2.0", "--json"});
+  REQUIRE(R.ExitCode == 0);
+  llvm::Expected<llvm::json::Value> V = llvm::json::parse(R.Stdout);
+  REQUIRE(static_cast<bool>(V));
+  const llvm::json::Array &Ops = *V->getAsObject()->getArray("operators");
+  REQUIRE(Ops.size() == Names.size());
+  for (const llvm::json::Value &Op : Ops) {
+    const llvm::json::Object &P = *Op.getAsObject();
+    // The outputs of the last input operator it stands for.
+    const llvm::json::Array &Sources = *P.getArray("sources");
+    REQUIRE(!Sources.empty());
+    int64_t Last = *Sources.back().getAsInteger();
+    std::vector<std::string> Outputs;
+    for (const llvm::json::Value &N : *P.getArray("outputs"))
+      Outputs.push_back(N.getAsString()->str());
+    CHECK(Outputs == Names[Last]);
+  }
+}
+
+TEST_CASE("explain --dot draws graph inputs and outputs and escapes names") {
+  // The example model with tensor names Graphviz must not take literally: a
+  // quote and a backslash in the input's name, a newline in the first
+  // operator's output.
+  llvm::Expected<tflite::ImportResult> M =
+      tflite::importModelFile(test::exampleModelPath());
+  REQUIRE(static_cast<bool>(M));
+  ir::Graph &G = M->Model->main();
+  G.tensor(G.Inputs[0]).Name = "img \"rgb\" C:\\in";
+  G.tensor(G.Operators[0].Outputs[0]).Name = "conv\nrelu";
+  test::TempDir Dir;
+  std::string Model = Dir.file("named.tflite"), Dot = Dir.file("named.dot");
+  REQUIRE_FALSE(llvm::errorToBool(tflite::writeModelFile(*M->Model, Model)));
+  test::RunResult R =
+      test::runAccelgen({"explain", Model, "--target", "ref", "--dot", Dot});
+  INFO(R.Stderr);
+  REQUIRE(R.ExitCode == 0);
+  std::string Text = test::readFileText(Dot);
+  INFO(Text);
+  // Graph input and output nodes, with edges to their consumer and from
+  // their producer; the last operator is the SOFTMAX.
+  size_t Last = G.Operators.size() - 1;
+  CHECK(Text.find(
+            "  in0 [label=\"input 0\\nimg \\\"rgb\\\" C:\\\\in\\n1x16x16x3\", "
+            "shape=ellipse, style=solid];") != std::string::npos);
+  CHECK(Text.find("  in0 -> op0 [label=\"1x16x16x3\"];") != std::string::npos);
+  CHECK(Text.find("  op" + std::to_string(Last) +
+                  " -> out0 [label=\"1x10\"];") != std::string::npos);
+  // Operators are named by their output; a newline becomes Graphviz's line
+  // break, never a raw newline inside a quoted string.
+  CHECK(Text.find("  op0 [label=\"#0 CONV_2D\\n-> conv\\nrelu\", ") !=
+        std::string::npos);
+  for (const std::string &Line : lines(Text))
+    CHECK(std::count(Line.begin(), Line.end(), '"') % 2 == 0);
+  // What Graphviz makes of it, when it is installed: each label line a text
+  // element, the quotes and backslash shown as they are.
+  if (llvm::sys::findProgramByName("dot")) {
+    std::string Svg = test::readFileText(Dot + ".svg");
+    CHECK(Svg.find(">img &quot;rgb&quot; C:\\in</text>") != std::string::npos);
+    CHECK(Svg.find(">&#45;&gt; conv</text>") != std::string::npos);
+    CHECK(Svg.find(">relu</text>") != std::string::npos);
+  } else {
+    MESSAGE("Graphviz's dot is not installed: the SVG was not checked");
+  }
+}
+
+TEST_CASE("explain --dot says so when Graphviz is missing") {
+  test::TempDir Dir, EmptyPath;
+  std::string Dot = Dir.file("example.dot");
+  std::vector<std::string> Env = {"PATH=" + EmptyPath.path()};
+  test::RunResult R = test::runAccelgen(
+      {"explain", test::exampleModelPath(), "--target", "ref", "--dot", Dot},
+      llvm::makeArrayRef(Env));
+  REQUIRE(R.ExitCode == 0);
+  CHECK(R.Stderr ==
+        "warning: " + Dot + ": not rendering " + Dot +
+            ".svg: Graphviz's `dot` program is not on PATH "
+            "(install Graphviz, e.g. `apt-get install graphviz`)\n");
+  CHECK(llvm::sys::fs::exists(Dot));
+  CHECK_FALSE(llvm::sys::fs::exists(Dot + ".svg"));
 }

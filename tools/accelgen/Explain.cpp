@@ -2,11 +2,13 @@
 //
 // Partitions a model for one target version (partition/Partitioner.h) with
 // ref as the CPU and prints, per operator of the partitioned graph: the
-// input operators it stands for, the operator it became, where it runs, its
-// accelerator subgraph and estimated cycles, and every reason it is not on
-// the accelerator. `--json` prints the same as JSON with stable keys;
-// `--dot FILE` draws the graph (devices coloured, subgraphs boxed) and, when
-// Graphviz's `dot` is installed, renders FILE.svg next to it.
+// input operators it stands for, the operator it became, the tensor it
+// writes (its name in the model, so operators can be found by name), where it
+// runs, its accelerator subgraph and estimated cycles, and every reason it is
+// not on the accelerator. `--json` prints the same as JSON with stable keys;
+// `--dot FILE` draws the graph (graph inputs and outputs, devices coloured,
+// subgraphs boxed) and renders FILE.svg next to it with Graphviz's `dot`,
+// warning when that program is not installed.
 //
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
@@ -17,11 +19,15 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <map>
 
 using namespace llvm;
 using namespace accelgen;
@@ -38,14 +44,14 @@ static cl::opt<std::string> ExplainModel(cl::Positional, cl::Required,
                                          cl::sub(ExplainCommand),
                                          cl::cat(category()));
 static cl::opt<std::string>
-    ExplainTarget("target", cl::desc("Target and version, e.g. mdla2.0 (required)"),
+    ExplainTarget("target",
+                  cl::desc("Target and version, e.g. mdla2.0 (required)"),
                   cl::sub(ExplainCommand), cl::cat(category()));
 static cl::opt<bool> ExplainJSON("json", cl::desc("Print JSON"),
                                  cl::sub(ExplainCommand), cl::cat(category()));
-static cl::opt<std::string>
-    ExplainDot("dot", cl::desc("Write the partitioned graph in Graphviz format"),
-               cl::value_desc("file"), cl::sub(ExplainCommand),
-               cl::cat(category()));
+static cl::opt<std::string> ExplainDot(
+    "dot", cl::desc("Write the partitioned graph in Graphviz format"),
+    cl::value_desc("file"), cl::sub(ExplainCommand), cl::cat(category()));
 static cl::opt<bool>
     ExplainNoCost("no-cost-model",
                   cl::desc("Place every legal operator on the accelerator"),
@@ -80,29 +86,69 @@ std::string tensorName(const ir::Graph &G, int32_t T) {
   return G.isValidTensor(T) ? G.tensor(T).Name : "?";
 }
 
+/// The names of the tensors operator \p I of the partitioned graph writes.
+std::vector<std::string> outputNames(const partition::PartitionResult &R,
+                                     size_t I) {
+  std::vector<std::string> Names;
+  if (I < R.Graph.Operators.size())
+    for (int32_t T : R.Graph.Operators[I].Outputs)
+      Names.push_back(tensorName(R.Graph, T));
+  return Names;
+}
+
+/// One row of the text table per operator; its reasons follow it, indented.
+/// Column widths are those of the widest cell; the last column is not
+/// padded.
 void printText(raw_ostream &OS, const partition::PartitionResult &R) {
   OS << formatv("{0} on {1}: {2} of {3} operators on the accelerator in {4} "
                 "subgraph{5}",
                 sys::path::filename(ExplainModel), R.Target,
                 R.numOnAccelerator(), R.Ops.size(), R.Subgraphs.size(),
                 R.Subgraphs.size() == 1 ? "" : "s");
-  OS << formatv(", estimated {0:F0} accelerator cycles\n", R.acceleratorCycles());
+  OS << formatv(", estimated {0:F0} accelerator cycles\n",
+                R.acceleratorCycles());
+
+  // The columns; numbers (Index, Cycles) are right-aligned.
+  enum Column { Index, From, Operator, Device, Sub, Cycles, Quant, Output };
+  const std::vector<std::string> Header = {
+      "#",        "from",   "operator",     "device",
+      "subgraph", "cycles", "quantization", "output"};
+  std::vector<std::vector<std::string>> Rows = {Header};
   for (size_t I = 0; I < R.Ops.size(); ++I) {
     const partition::PlacedOp &P = R.Ops[I];
-    std::string What = P.SourceType == P.Type
-                           ? P.Type
-                           : P.SourceType + " -> " + P.Type;
-    OS << formatv("  {0,3}  {1,-12} {2,-40} {3,-11}", I, sourcesText(P), What,
-                  partition::deviceName(P.Placement));
-    if (P.Subgraph >= 0)
-      OS << formatv(" subgraph {0}", P.Subgraph);
-    if (P.Cycles)
-      OS << formatv(", {0:F0} cycles", *P.Cycles);
-    if (P.Quant != target::QuantOutcome::Unchanged)
-      OS << ", quantization " << quantName(P.Quant);
+    Rows.push_back(
+        {std::to_string(I), sourcesText(P),
+         P.SourceType == P.Type ? P.Type : P.SourceType + " -> " + P.Type,
+         partition::deviceName(P.Placement),
+         P.Subgraph >= 0 ? std::to_string(P.Subgraph) : "-",
+         P.Cycles ? formatv("{0:F0}", *P.Cycles).str() : "-",
+         P.Quant == target::QuantOutcome::Unchanged ? "-" : quantName(P.Quant),
+         join(outputNames(R, I), ", ")});
+  }
+  std::vector<size_t> Width(Header.size(), 0);
+  for (const std::vector<std::string> &Row : Rows)
+    for (size_t C = 0; C < Row.size(); ++C)
+      Width[C] = std::max(Width[C], Row[C].size());
+  // Reasons start under the "from" column.
+  const size_t ReasonIndent = 2 + Width[Index] + 2;
+  for (size_t RowIndex = 0; RowIndex < Rows.size(); ++RowIndex) {
+    const std::vector<std::string> &Row = Rows[RowIndex];
+    OS << "  ";
+    for (size_t C = 0; C < Row.size(); ++C) {
+      if (C)
+        OS << "  ";
+      if (C == Index || C == Cycles)
+        OS << right_justify(Row[C], Width[C]);
+      else if (C + 1 == Row.size())
+        OS << Row[C];
+      else
+        OS << left_justify(Row[C], Width[C]);
+    }
     OS << "\n";
-    for (const target::Rejection &W : P.Why) {
-      OS << "         " << W.ConstraintId << ": " << W.Message;
+    if (RowIndex == 0)
+      continue;
+    for (const target::Rejection &W : R.Ops[RowIndex - 1].Why) {
+      OS.indent(ReasonIndent) << W.ConstraintId << ": " << W.Message;
       if (!W.Hint.empty())
         OS << " (" << W.Hint << ")";
       OS << "\n";
@@ -133,13 +179,13 @@ json::Value toJSON(const partition::PartitionResult &R) {
     const partition::PlacedOp &P = R.Ops[I];
     json::Array Reasons;
     for (const target::Rejection &W : P.Why)
-      Reasons.push_back(
-          json::Object{{"id", W.ConstraintId}, {"message", W.Message},
-                       {"hint", W.Hint}});
+      Reasons.push_back(json::Object{
+          {"id", W.ConstraintId}, {"message", W.Message}, {"hint", W.Hint}});
     json::Object O{{"index", int64_t(I)},
                    {"sources", json::Array(P.Sources)},
                    {"source_type", P.SourceType},
                    {"type", P.Type},
+                   {"outputs", json::Array(outputNames(R, I))},
                    {"device", partition::deviceName(P.Placement)},
                    {"subgraph", P.Subgraph},
                    {"quantization", quantName(P.Quant)},
@@ -154,56 +200,93 @@ json::Value toJSON(const partition::PartitionResult &R) {
       In.push_back(tensorName(R.Graph, T));
     for (int32_t T : S.Outputs)
       Out.push_back(tensorName(R.Graph, T));
-    Subgraphs.push_back(json::Object{
-        {"operators", indices(S.Ops)},
-        {"inputs", std::move(In)},
-        {"outputs", std::move(Out)},
-        {"cycles", S.Cycles},
-        {"switch_cycles", S.SwitchCycles}});
+    Subgraphs.push_back(json::Object{{"operators", indices(S.Ops)},
+                                     {"inputs", std::move(In)},
+                                     {"outputs", std::move(Out)},
+                                     {"cycles", S.Cycles},
+                                     {"switch_cycles", S.SwitchCycles}});
   }
   json::Array Fusions;
   for (const auto &[Pattern, Why] : R.RejectedFusions)
-    Fusions.push_back(json::Object{{"pattern", Pattern},
-                                   {"reasons", json::Array(Why)}});
-  return json::Object{
-      {"model", sys::path::filename(ExplainModel).str()},
-      {"target", R.Target},
-      {"operators", std::move(Ops)},
-      {"subgraphs", std::move(Subgraphs)},
-      {"rejected_fusions", std::move(Fusions)},
-      {"on_accelerator", int64_t(R.numOnAccelerator())},
-      {"accelerator_cycles", R.acceleratorCycles()}};
+    Fusions.push_back(
+        json::Object{{"pattern", Pattern}, {"reasons", json::Array(Why)}});
+  return json::Object{{"model", sys::path::filename(ExplainModel).str()},
+                      {"target", R.Target},
+                      {"operators", std::move(Ops)},
+                      {"subgraphs", std::move(Subgraphs)},
+                      {"rejected_fusions", std::move(Fusions)},
+                      {"on_accelerator", int64_t(R.numOnAccelerator())},
+                      {"accelerator_cycles", R.acceleratorCycles()}};
 }
 
-/// \p S quoted for Graphviz.
-std::string dotString(StringRef S) {
-  std::string Out = "\"";
+/// \p S escaped for a quoted Graphviz string: quotes and backslashes
+/// escaped, a newline as Graphviz's line break `\n`, other control
+/// characters dropped.
+std::string dotEscape(StringRef S) {
+  std::string Out;
   for (char C : S) {
+    if (C == '\n') {
+      Out += "\\n";
+      continue;
+    }
+    if (static_cast<unsigned char>(C) < 0x20)
+      continue;
     if (C == '"' || C == '\\')
       Out += '\\';
     Out += C;
   }
-  return Out + "\"";
+  return Out;
 }
 
+/// \p S as a quoted Graphviz string.
+std::string dotString(StringRef S) { return "\"" + dotEscape(S) + "\""; }
+
+/// A quoted multi-line Graphviz label: each line escaped, joined by line
+/// breaks.
+std::string dotLabel(ArrayRef<std::string> Lines) {
+  std::vector<std::string> Escaped;
+  for (const std::string &L : Lines)
+    Escaped.push_back(dotEscape(L));
+  return "\"" + join(Escaped, "\\n") + "\"";
+}
+
+/// Graph inputs (`in<i>`) and outputs (`out<i>`) are ellipses, operators
+/// (`op<i>`) boxes coloured by device, each accelerator subgraph a cluster;
+/// edges run from producer to consumer, labelled with the tensor's shape.
 void printDot(raw_ostream &OS, const partition::PartitionResult &R) {
   const ir::Graph &G = R.Graph;
   OS << "digraph " << dotString(sys::path::filename(ExplainModel)) << " {\n"
-     << "  rankdir=TB;\n  node [shape=box, style=filled, fontname=Helvetica];\n"
+     << "  rankdir=TB;\n  fontname=Helvetica;\n"
+     << "  node [shape=box, style=filled, fontname=Helvetica];\n"
+     << "  edge [fontname=Helvetica, fontsize=10];\n"
      << "  label=" << dotString(R.Target) << ";\n";
   auto Node = [&](size_t I) {
     const partition::PlacedOp &P = R.Ops[I];
-    std::string Label = formatv("#{0} {1}", I, P.Type).str();
+    std::vector<std::string> Lines = {formatv("#{0} {1}", I, P.Type).str()};
     if (P.SourceType != P.Type)
-      Label += "\\n(" + P.SourceType + ")";
+      Lines.push_back("from " + P.SourceType);
+    for (const std::string &Name : outputNames(R, I))
+      Lines.push_back("-> " + Name);
     if (!P.Why.empty())
-      Label += "\\n" + P.Why.front().ConstraintId;
-    return formatv("  op{0} [label={1}, fillcolor={2}];\n", I, dotString(Label),
+      Lines.push_back(P.Why.front().ConstraintId);
+    return formatv("  op{0} [label={1}, fillcolor={2}];\n", I, dotLabel(Lines),
                    P.Placement == partition::Device::Accelerator
                        ? "\"#9ecae1\""
                        : "\"#fdd0a2\"")
         .str();
   };
+  auto Terminal = [&](StringRef Id, StringRef Kind, size_t K, int32_t T) {
+    std::vector<std::string> Lines = {formatv("{0} {1}", Kind, K).str(),
+                                      tensorName(G, T)};
+    if (G.isValidTensor(T))
+      Lines.push_back(ir::formatShape(G.tensor(T).Shape));
+    OS << formatv("  {0}{1} [label={2}, shape=ellipse, style=solid];\n", Id, K,
+                  dotLabel(Lines));
+  };
+  for (size_t K = 0; K < G.Inputs.size(); ++K)
+    Terminal("in", "input", K, G.Inputs[K]);
+  for (size_t K = 0; K < G.Outputs.size(); ++K)
+    Terminal("out", "output", K, G.Outputs[K]);
   for (size_t S = 0; S < R.Subgraphs.size(); ++S) {
     OS << formatv("  subgraph cluster_{0} {{\n    label=\"subgraph {0}\";\n"
                   "    style=rounded;\n",
@@ -215,28 +298,56 @@ void printDot(raw_ostream &OS, const partition::PartitionResult &R) {
   for (size_t I = 0; I < R.Ops.size(); ++I)
     if (R.Ops[I].Subgraph < 0)
       OS << Node(I);
-  // Edges: producer -> consumer, labelled with the tensor's shape.
-  std::map<int32_t, size_t> Producer;
+  // Where each tensor comes from: an operator, or a graph input.
+  std::map<int32_t, std::string> Producer;
+  for (size_t K = 0; K < G.Inputs.size(); ++K)
+    Producer[G.Inputs[K]] = "in" + std::to_string(K);
   for (size_t I = 0; I < G.Operators.size(); ++I)
     for (int32_t T : G.Operators[I].Outputs)
-      Producer[T] = I;
+      Producer[T] = "op" + std::to_string(I);
+  auto Edge = [&](int32_t T, StringRef To) {
+    auto It = Producer.find(T);
+    if (It == Producer.end())
+      return;
+    OS << formatv("  {0} -> {1} [label={2}];\n", It->second, To,
+                  dotString(ir::formatShape(G.tensor(T).Shape)));
+  };
   for (size_t I = 0; I < G.Operators.size(); ++I)
-    for (int32_t T : G.Operators[I].Inputs) {
-      auto It = Producer.find(T);
-      if (It == Producer.end())
-        continue;
-      OS << formatv("  op{0} -> op{1} [label={2}];\n", It->second, I,
-                    dotString(ir::formatShape(G.tensor(T).Shape)));
-    }
+    for (int32_t T : G.Operators[I].Inputs)
+      Edge(T, "op" + std::to_string(I));
+  for (size_t K = 0; K < G.Outputs.size(); ++K)
+    Edge(G.Outputs[K], "out" + std::to_string(K));
   OS << "}\n";
+}
+
+/// Renders \p DotFile as \p DotFile.svg with Graphviz's `dot`, or warns that
+/// it cannot.
+void renderSvg(StringRef DotFile) {
+  std::string Svg = (DotFile + ".svg").str();
+  ErrorOr<std::string> Graphviz = sys::findProgramByName("dot");
+  if (!Graphviz) {
+    reportWarning(DotFile, "not rendering " + Svg +
+                               ": Graphviz's `dot` program is not on PATH "
+                               "(install Graphviz, e.g. `apt-get install "
+                               "graphviz`)");
+    return;
+  }
+  std::string Err;
+  int RC =
+      sys::ExecuteAndWait(*Graphviz, {*Graphviz, "-Tsvg", DotFile, "-o", Svg},
+                          None, {}, 0, 0, &Err);
+  if (RC != 0)
+    reportWarning(DotFile, "Graphviz could not render it: " +
+                               (Err.empty() ? "`dot` failed" : Err));
 }
 
 } // namespace
 
 int runExplain() {
   if (ExplainTarget.empty())
-    return reportError("", "explain needs --target, e.g. --target ref (targets: " +
-                               llvm::join(knownTargetLabels(), ", ") + ")");
+    return reportError("",
+                       "explain needs --target, e.g. --target ref (targets: " +
+                           llvm::join(knownTargetLabels(), ", ") + ")");
   auto Target = resolveTarget(ExplainTarget);
   if (!Target)
     return reportError("", toString(Target.takeError()));
@@ -261,15 +372,7 @@ int runExplain() {
       return reportError(ExplainDot, "cannot write: " + EC.message());
     printDot(Dot, R);
     Dot.close();
-    if (ErrorOr<std::string> Graphviz = sys::findProgramByName("dot")) {
-      std::string Svg = ExplainDot + ".svg";
-      std::string Err;
-      int RC = sys::ExecuteAndWait(*Graphviz, {*Graphviz, "-Tsvg", ExplainDot,
-                                               "-o", Svg},
-                                   None, {}, 0, 0, &Err);
-      if (RC != 0)
-        reportWarning(ExplainDot, "Graphviz could not render it: " + Err);
-    }
+    renderSvg(ExplainDot);
   }
   if (ExplainJSON)
     outs() << formatv("{0:2}", toJSON(R)) << "\n";
