@@ -45,7 +45,8 @@ static cl::opt<std::string> ExplainModel(cl::Positional, cl::Required,
                                          cl::cat(category()));
 static cl::opt<std::string>
     ExplainTarget("target",
-                  cl::desc("Target and version, e.g. mdla2.0 (required)"),
+                  cl::desc("Target and version, e.g. mdla2.0 (required; see "
+                           "'accelgen targets')"),
                   cl::sub(ExplainCommand), cl::cat(category()));
 static cl::opt<bool> ExplainJSON("json", cl::desc("Print JSON"),
                                  cl::sub(ExplainCommand), cl::cat(category()));
