@@ -319,38 +319,62 @@ TEST_CASE("LSTM state persists across invocations until reset") {
     CHECK(test::readFileText(Out.file("model.h"))
               .find("void lstm_reset(void);") != std::string::npos);
     // Seed 1 run three times: fresh, continued, after a reset. The first and
-    // third must be the reference output; the second continues from the
-    // state the first left, so the hidden state feeds into it.
+    // third must give the reference output; the LSTM layer (caught with the
+    // trace hook) must repeat in the third run and differ in the second,
+    // which continues from the state the first left.
+    int32_t LstmOut = -1;
+    for (const ir::Operator &Op : G.Operators)
+      if (Op.Type == "UNIDIRECTIONAL_SEQUENCE_LSTM")
+        LstmOut = Op.Outputs[0];
+    REQUIRE(LstmOut >= 0);
     const std::string Main = R"(#include "model.h"
 #include <stdio.h>
 #include <string.h>
 
 static uint8_t in[LSTM_INPUT0_BYTES], out[3][LSTM_OUTPUT0_BYTES];
+static uint8_t layer[3][LAYER_BYTES];
+static int run;
+
+void lstm_trace(int32_t op, int32_t tensor, const void *data, size_t bytes) {
+  (void)op;
+  if (tensor == LAYER_TENSOR && bytes == LAYER_BYTES)
+    memcpy(layer[run], data, bytes);
+}
 
 int main(int argc, char **argv) {
   FILE *f = argc == 3 ? fopen(argv[1], "rb") : NULL;
-  int r;
   if (!f || fread(in, 1, sizeof in, f) != sizeof in)
     return 2;
   fclose(f);
-  for (r = 0; r < 3; ++r) {
-    if (r == 2)
+  for (run = 0; run < 3; ++run) {
+    if (run == 2)
       lstm_reset();
-    if (lstm_run((const void *)in, (void *)out[r]) != 0)
+    if (lstm_run((const void *)in, (void *)out[run]) != 0)
       return 3;
   }
   f = fopen(argv[2], "wb");
-  if (!f || fwrite(out, 1, sizeof out, f) != sizeof out)
+  if (!f || fwrite(out, 1, sizeof out, f) != sizeof out ||
+      fwrite(layer, 1, sizeof layer, f) != sizeof layer)
     return 4;
   return fclose(f) == 0 ? 0 : 5;
 }
 )";
     test::writeFileBytes(Out.file("main.c"),
                          llvm::arrayRefFromStringRef(llvm::StringRef(Main)));
+    const int64_t LayerBytes = G.tensor(LstmOut).byteSize();
     test::TempDir Bin;
-    std::vector<std::string> Args = {"-std=c99", "-O2",           "-Wall",
-                                     "-Wextra",  "-Werror",       "-pedantic",
-                                     "-o",       Bin.file("prog")};
+    std::vector<std::string> Args = {
+        "-std=c99",
+        "-O2",
+        "-Wall",
+        "-Wextra",
+        "-Werror",
+        "-pedantic",
+        "-DLSTM_TRACE",
+        "-DLAYER_TENSOR=" + std::to_string(LstmOut),
+        "-DLAYER_BYTES=" + std::to_string(LayerBytes),
+        "-o",
+        Bin.file("prog")};
     for (const std::string &F : filesIn(Out.path()))
       if (llvm::StringRef(F).endswith(".c"))
         Args.push_back(Out.file(F));
@@ -363,13 +387,16 @@ int main(int argc, char **argv) {
     REQUIRE_MESSAGE(Run.ExitCode == 0, "exit " << Run.ExitCode);
     const std::vector<uint8_t> All = test::readFileBytes(Bin.file("out.bin"));
     const size_t N = static_cast<size_t>(G.tensor(G.Outputs[0]).byteSize());
-    REQUIRE(All.size() == 3 * N);
-    const std::vector<uint8_t> First(All.begin(), All.begin() + N),
-        Second(All.begin() + N, All.begin() + 2 * N),
-        Third(All.begin() + 2 * N, All.end());
-    CHECK(First == test::readFileBytes(pathJoin(Seed, "expected_0.bin")));
-    CHECK(Third == First);
-    CHECK(Second != First);
+    const size_t L = static_cast<size_t>(LayerBytes);
+    REQUIRE(All.size() == 3 * N + 3 * L);
+    auto Part = [&](size_t Offset, size_t Size) {
+      return std::vector<uint8_t>(All.begin() + Offset,
+                                  All.begin() + Offset + Size);
+    };
+    CHECK(Part(0, N) == test::readFileBytes(pathJoin(Seed, "expected_0.bin")));
+    CHECK(Part(2 * N, N) == Part(0, N));
+    CHECK(Part(3 * N + 2 * L, L) == Part(3 * N, L));
+    CHECK(Part(3 * N + L, L) != Part(3 * N, L));
   }
 }
 

@@ -3,7 +3,7 @@
 // Every rejection is an llvm::Error that names the operator and the reason,
 // never a crash: checked on hand-built graphs with one defect each, and on
 // every operator of every shared model with its attributes, shapes, types and
-// quantization damaged in turn. The LSTM's own are in LstmParamsTest.cpp.
+// quantization damaged in turn. The LSTM's own are in LstmTest.cpp.
 //
 //===----------------------------------------------------------------------===//
 #include "GraphBuilder.h"
