@@ -298,9 +298,12 @@ class PointerField<string name, string ctype, string doc = "">
 ///   element_size  `size_t element_size`, bytes per element
 ///   input_shapes  `const ref_shape *const *input_shapes`, every data operand
 ///   inputs        `const T *const *inputs`, every data operand
+///   state         `T *<name>`, data operand `Operand`, which the kernel
+///                 reads and updates in place (a variable tensor: LSTM state)
 /// `Elem` is the element type of a data argument: "in" (the kernel's
 /// DTYPE), "out" (its OUT, or DTYPE), "acc" (i32 for a quantized DTYPE, f32
-/// otherwise: biases) or "any" (kernels that move bytes: `void`).
+/// otherwise: biases), "wide" (i16 for a quantized DTYPE, f32 otherwise: the
+/// LSTM cell state) or "any" (kernels that move bytes: `void`).
 class KernelArg<string kind, string name, int operand = -1, string elem = ""> {
   string Kind = kind;
   string Name = name;

@@ -374,3 +374,77 @@ def ReshapeKernels : KernelFamily<"reshape", "reshape", "reshapeOp"> {
                    KernelInstance<Squeeze, "reshape">,
                    KernelInstance<ExpandDims, "reshape">];
 }
+
+//===----------------------------------------------------------------------===//
+// Recurrent layers
+//===----------------------------------------------------------------------===//
+
+/// The four gates' arrays are indexed input, forget, cell, output (the order
+/// of the operator's weights and biases).
+def LstmKernels
+    : KernelFamily<"lstm", "lstm", "unidirectionalSequenceLstm"> {
+  let Doc = "Parameters of one UNIDIRECTIONAL_SEQUENCE_LSTM.";
+  let Fields = [
+    KernelField<"batches", "int32_t",
+                "Sizes: batches, time steps, input features, state units.">,
+    KernelField<"time_steps", "int32_t">,
+    KernelField<"input_size", "int32_t">,
+    KernelField<"state_size", "int32_t">,
+    KernelField<"time_major", "int32_t",
+                "Non-zero: input and output are [time, batch, features]; "
+                "otherwise [batch, time, features].">,
+    KernelField<"input_offset", "int32_t",
+                "int8: -input_zero_point and -hidden_state_zero_point.">,
+    KernelField<"hidden_offset", "int32_t">,
+    ArrayField<"input_multiplier", "int32_t", "4",
+               "int8, per gate: input_scale * weight_scale / 2^-12, the "
+               "input's contribution to the gate's Q3.12 pre-activation.">,
+    ArrayField<"input_left_shift", "int32_t", "4">,
+    ArrayField<"recurrent_multiplier", "int32_t", "4",
+               "int8, per gate: hidden_scale * recurrent_weight_scale / "
+               "2^-12.">,
+    ArrayField<"recurrent_left_shift", "int32_t", "4">,
+    KernelField<"forget_multiplier", "int32_t",
+                "int8: forget gate (Q0.15) times cell state, to the cell "
+                "state's scale (2^-15).">,
+    KernelField<"forget_left_shift", "int32_t">,
+    KernelField<"update_multiplier", "int32_t",
+                "int8: input gate times cell gate (Q0.15 each), to the cell "
+                "state's scale (2^-30 / cell_scale).">,
+    KernelField<"update_left_shift", "int32_t">,
+    KernelField<"output_multiplier", "int32_t",
+                "int8: output gate times tanh(cell state) (Q0.15 each), to "
+                "the hidden state's scale (2^-30 / hidden_scale).">,
+    KernelField<"output_left_shift", "int32_t">,
+    KernelField<"output_zero_point", "int32_t",
+                "int8: the hidden state's (and output's) zero point.">,
+    KernelField<"cell_tanh_multiplier", "int32_t",
+                "int8: tanh(cell state) reads (cell * multiplier), rounded "
+                "and shifted right by cell_tanh_right_shift (>= 0).">,
+    KernelField<"cell_tanh_right_shift", "int32_t">,
+    KernelField<"cell_clip", "int32_t",
+                "int8: the cell state's bound in its quantization; -1: no "
+                "clipping.">,
+    KernelField<"cell_clip_f", "float",
+                "float32: the cell state's bound; 0: no clipping.">];
+  let Args = [ParamsArg, InputArg,
+              KernelArg<"data", "input_to_input_weights", 1, "in">,
+              KernelArg<"data", "input_to_forget_weights", 2, "in">,
+              KernelArg<"data", "input_to_cell_weights", 3, "in">,
+              KernelArg<"data", "input_to_output_weights", 4, "in">,
+              KernelArg<"data", "recurrent_to_input_weights", 5, "in">,
+              KernelArg<"data", "recurrent_to_forget_weights", 6, "in">,
+              KernelArg<"data", "recurrent_to_cell_weights", 7, "in">,
+              KernelArg<"data", "recurrent_to_output_weights", 8, "in">,
+              KernelArg<"data", "input_gate_bias", 12, "acc">,
+              KernelArg<"data", "forget_gate_bias", 13, "acc">,
+              KernelArg<"data", "cell_gate_bias", 14, "acc">,
+              KernelArg<"data", "output_gate_bias", 15, "acc">,
+              KernelArg<"state", "hidden_state", 18, "in">,
+              KernelArg<"state", "cell_state", 19, "wide">, OutputArg];
+  let Instances = [
+    KernelInstance<UnidirectionalSequenceLSTM, "unidirectional_sequence_lstm",
+                   i8>,
+    KernelInstance<UnidirectionalSequenceLSTM, "unidirectional_sequence_lstm",
+                   f32>];
+}

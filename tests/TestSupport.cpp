@@ -35,6 +35,28 @@ std::string accelgenVersion() { return ACCELGEN_TEST_VERSION; }
 std::string exampleModelPath() { return ACCELGEN_TEST_EXAMPLE_MODEL; }
 std::string sharedDir() { return ACCELGEN_TEST_SHARED_DIR; }
 
+const std::vector<std::string> &sharedModelNames() {
+  static const std::vector<std::string> Models = {
+      "coral_keras_lstm_mnist_ptq",
+      "coral_mobilenet_v2_10_224_quant_uint8",
+      "mlperf_tiny_ad_autoencoder_int8",
+      "mlperf_tiny_ic_resnet8_int8",
+      "mlperf_tiny_kws_dscnn_int8",
+      "mlperf_tiny_vww_mobilenetv1_025_96_int8",
+      "tflm_hello_world_int8",
+      "tflm_micro_speech_int8",
+      "tflm_mnist_lstm_int8",
+      "tflm_person_detect_int8",
+      "tflm_person_detect_int8_qdimfix",
+      "tflm_simple_add",
+  };
+  return Models;
+}
+
+bool sharedModelHasState(llvm::StringRef Name) {
+  return Name == "coral_keras_lstm_mnist_ptq" || Name == "tflm_mnist_lstm_int8";
+}
+
 RunResult runProgram(llvm::StringRef Program, llvm::ArrayRef<std::string> Args,
                      unsigned TimeoutSeconds,
                      llvm::Optional<llvm::ArrayRef<std::string>> Env) {

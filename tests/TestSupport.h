@@ -55,6 +55,13 @@ std::string exampleModelPath();
 /// vectors/; it may not exist.
 std::string sharedDir();
 
+/// The models of the shared folder the model tests run (models/<name>.tflite),
+/// in name order: the one list every such test reads.
+const std::vector<std::string> &sharedModelNames();
+/// True for a shared model whose operators keep state between invocations
+/// (the LSTM models), which accelerator programs do not run.
+bool sharedModelHasState(llvm::StringRef Name);
+
 /// What a finished program left behind.
 struct RunResult {
   /// The exit code; -1 if the program could not run or crashed, -2 on

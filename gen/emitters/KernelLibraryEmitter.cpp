@@ -189,7 +189,7 @@ void emitKernelTable(const KernelLibraryModel &M, raw_ostream &OS) {
   Section("ARG",
           "ARG(family, struct, kind, operand, name): every family's arguments "
           "in order; kind is PARAMS, FIELDS, SHAPE, DATA, OUTPUT_SHAPE, "
-          "OUTPUT, COUNT, ELEMENT_SIZE, INPUT_SHAPES or INPUTS.",
+          "OUTPUT, COUNT, ELEMENT_SIZE, INPUT_SHAPES, INPUTS or STATE.",
           {"ARG"}, [&] {
             for (const auto &F : M.Families)
               for (const KernelArgDef &A : F->Args)
@@ -209,7 +209,7 @@ void emitKernelTable(const KernelLibraryModel &M, raw_ostream &OS) {
               for (const KernelArgDef &A : F->Args) {
                 if (A.Kind == "inputs")
                   Variadic = true;
-                if (A.Kind != "data")
+                if (A.Kind != "data" && A.Kind != "state")
                   continue;
                 Max = std::max(Max, A.Operand + 1);
                 if (!A.Optional)
@@ -253,11 +253,12 @@ void emitKernelTable(const KernelLibraryModel &M, raw_ostream &OS) {
           "its "
           "arguments spelled ARG_PARAMS(family), ARG_FIELD(family, field), "
           "ARG_SHAPE(i), ARG_DATA(i, T), ARG_OUTPUT_SHAPE, ARG_OUTPUT(T), "
-          "ARG_COUNT, ARG_ELEMENT_SIZE, ARG_INPUT_SHAPES and ARG_INPUTS(T), "
+          "ARG_COUNT, ARG_ELEMENT_SIZE, ARG_INPUT_SHAPES, ARG_INPUTS(T) and "
+          "ARG_STATE(i, T) (a data operand the kernel updates in place), "
           "with the REF_KERNEL_ prefix, for the caller to define.",
           {"CALL", "ARG_PARAMS", "ARG_FIELD", "ARG_SHAPE", "ARG_DATA",
            "ARG_OUTPUT_SHAPE", "ARG_OUTPUT", "ARG_COUNT", "ARG_ELEMENT_SIZE",
-           "ARG_INPUT_SHAPES", "ARG_INPUTS"},
+           "ARG_INPUT_SHAPES", "ARG_INPUTS", "ARG_STATE"},
           [&] {
             for (const auto &F : M.Families)
               for (const KernelFunctionDef &Fn : F->Functions) {
@@ -279,6 +280,9 @@ void emitKernelTable(const KernelLibraryModel &M, raw_ostream &OS) {
                     Args.push_back(formatv("{0}ARG_SHAPE({1})", P, A.Operand));
                   else if (A.Kind == "data")
                     Args.push_back(formatv("{0}ARG_DATA({1}, {2})", P,
+                                           A.Operand, T(A.Operand)));
+                  else if (A.Kind == "state")
+                    Args.push_back(formatv("{0}ARG_STATE({1}, {2})", P,
                                            A.Operand, T(A.Operand)));
                   else if (A.Kind == "output")
                     Args.push_back(

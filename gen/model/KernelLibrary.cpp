@@ -33,10 +33,11 @@ namespace {
 const char *const FieldTypes[] = {"int8_t",  "int16_t",  "int32_t",  "int64_t",
                                   "uint8_t", "uint16_t", "uint32_t", "uint64_t",
                                   "size_t",  "float",    "double"};
-const char *const ArgKinds[] = {
-    "params", "fields", "shape",        "data",         "output_shape",
-    "output", "count",  "element_size", "input_shapes", "inputs"};
-const char *const Elems[] = {"in", "out", "acc", "any"};
+const char *const ArgKinds[] = {"params", "fields",       "shape",
+                                "data",   "output_shape", "output",
+                                "count",  "element_size", "input_shapes",
+                                "inputs", "state"};
+const char *const Elems[] = {"in", "out", "acc", "wide", "any"};
 
 bool oneOf(StringRef S, ArrayRef<const char *> List) {
   return llvm::any_of(List, [&](const char *X) { return S == X; });
@@ -146,16 +147,17 @@ private:
                       A.Name, A.Kind, listOf(ArgKinds)));
         continue;
       }
-      const bool Data =
-          A.Kind == "data" || A.Kind == "output" || A.Kind == "inputs";
+      const bool Data = A.Kind == "data" || A.Kind == "output" ||
+                        A.Kind == "inputs" || A.Kind == "state";
       if (Data && !oneOf(A.Elem, Elems))
-        error(formatv("argument '{0}' needs an element type (in, out, acc or "
-                      "any), not '{1}'",
+        error(formatv("argument '{0}' needs an element type (in, out, acc, "
+                      "wide or any), not '{1}'",
                       A.Name, A.Elem));
       if (!Data && !A.Elem.empty())
         error(formatv("argument '{0}' of kind {1} has no element type", A.Name,
                       A.Kind));
-      if ((A.Kind == "data" || A.Kind == "shape") && A.Operand < 0)
+      if ((A.Kind == "data" || A.Kind == "shape" || A.Kind == "state") &&
+          A.Operand < 0)
         error(formatv("argument '{0}' needs an operand index", A.Name));
       Params += A.Kind == "params" || A.Kind == "fields";
       Outputs += A.Kind == "output";
@@ -175,6 +177,8 @@ private:
       return Fn.Out.empty() ? Fn.Type : Fn.Out;
     if (Elem == "acc")
       return Fn.Type == "f32" ? "f32" : "i32";
+    if (Elem == "wide")
+      return Fn.Type == "f32" ? "f32" : "i16";
     return Fn.Type;
   }
 
@@ -200,7 +204,8 @@ private:
       for (const KernelArgDef &A : F.Args) {
         if (A.Kind == "output") {
           Fn.ResultType = elemType(A.Elem, Fn);
-        } else if (A.Kind == "data" || A.Kind == "inputs") {
+        } else if (A.Kind == "data" || A.Kind == "inputs" ||
+                   A.Kind == "state") {
           size_t Index = A.Kind == "inputs" ? 0 : A.Operand;
           if (Fn.OperandTypes.size() <= Index)
             Fn.OperandTypes.resize(Index + 1);

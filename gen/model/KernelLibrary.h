@@ -42,7 +42,8 @@ struct KernelArgDef {
   std::string Kind; ///< See KernelArg in defs/accelgen.td.
   std::string Name;
   int Operand = -1;
-  std::string Elem; ///< "in", "out", "acc", "any" or "" (no element type).
+  /// "in", "out", "acc", "wide", "any" or "" (no element type).
+  std::string Elem;
   bool Optional = false;
 };
 

@@ -238,6 +238,7 @@ Error ModelWriter::emitOperator(size_t Index, Value::List &Ops,
         Args.push_back(shape(In(A.Operand)));
         break;
       case ArgKind::Data:
+      case ArgKind::State:
         Args.push_back(data(In(A.Operand)));
         break;
       case ArgKind::OutputShape:
@@ -418,6 +419,20 @@ Error ModelWriter::run(EmittedModel &Out) {
     Shapes.push_back(
         Value(Value::Map{{"tensor", T}, {"rank", S->rank}, {"dims", Dims}}));
   }
+  // Variable tensors: their bytes persist across invocations, and reset()
+  // sets them to their initial value.
+  Value::List State;
+  for (size_t T = 0; T < G.Tensors.size(); ++T) {
+    const ir::Tensor &Ten = G.Tensors[T];
+    const plan::Buffer *B = Plan.find(static_cast<int32_t>(T));
+    if (!Ten.IsVariable || !B)
+      continue;
+    State.push_back(Value(Value::Map{{"tensor", T},
+                                     {"name", commentName(Ten.Name)},
+                                     {"offset", B->Offset},
+                                     {"bytes", Ten.byteSize()},
+                                     {"fill", Ten.stateFillByte()}}));
+  }
   for (int32_t T : UsedArena) {
     const plan::Buffer *B = Plan.find(T);
     ArenaTensors.push_back(Value(Value::Map{{"tensor", T},
@@ -464,6 +479,7 @@ Error ModelWriter::run(EmittedModel &Out) {
   B["CONSTANTS"] = Value(std::move(Constants));
   B["SHAPES"] = Value(std::move(Shapes));
   B["ARENA_TENSORS"] = Value(std::move(ArenaTensors));
+  B["STATE"] = Value(std::move(State));
   B["OPS"] = Value(std::move(Ops));
   B["OPERATOR_COUNT"] = G.Operators.size();
   B["ACCELERATOR"] = Opts.Accelerator != nullptr;

@@ -1,4 +1,5 @@
-//===- Graph.cpp - accelgen's Graph IR -------------------------------------===//
+//===- Graph.cpp - accelgen's Graph IR
+//-------------------------------------===//
 #include "ir/Graph.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -19,6 +20,12 @@ int64_t Tensor::numElements() const {
       return INT64_MAX;
   }
   return N;
+}
+
+uint8_t Tensor::stateFillByte() const {
+  if (Type != DType::I8 || !Quant)
+    return 0;
+  return static_cast<uint8_t>(static_cast<int8_t>(Quant->zeroPoint()));
 }
 
 OpCode Operator::code() const {

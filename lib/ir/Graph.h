@@ -1,4 +1,5 @@
-//===- Graph.h - accelgen's Graph IR ---------------------------------------===//
+//===- Graph.h - accelgen's Graph IR
+//---------------------------------------===//
 //
 // The Graph IR every stage of accelgen works on: tensors with their shapes,
 // element types, constant data and quantization, and operators with typed
@@ -66,6 +67,10 @@ struct Tensor {
   int64_t numElements() const;
   /// The size in bytes; only meaningful on a verified tensor.
   int64_t byteSize() const { return numElements() * dtypeSize(Type); }
+  /// The byte every byte of a variable tensor holds before the first
+  /// invocation and after a reset: the zero point of an int8 tensor, 0
+  /// otherwise, as TensorFlow Lite Micro's ResetVariableTensors sets them.
+  uint8_t stateFillByte() const;
   unsigned rank() const { return static_cast<unsigned>(Shape.size()); }
 };
 
@@ -115,9 +120,7 @@ struct Operator {
   std::vector<int64_t> getInts(llvm::StringRef Name) const;
 
   /// Input tensor index \p I, or -1 if absent or omitted.
-  int32_t input(unsigned I) const {
-    return I < Inputs.size() ? Inputs[I] : -1;
-  }
+  int32_t input(unsigned I) const { return I < Inputs.size() ? Inputs[I] : -1; }
   int32_t output(unsigned I) const {
     return I < Outputs.size() ? Outputs[I] : -1;
   }

@@ -48,7 +48,7 @@ std::vector<KernelFamilyInfo> buildFamilies() {
                DATA = AK::Data, OUTPUT_SHAPE = AK::OutputShape,
                OUTPUT = AK::Output, COUNT = AK::Count,
                ELEMENT_SIZE = AK::ElementSize, INPUT_SHAPES = AK::InputShapes,
-               INPUTS = AK::Inputs;
+               INPUTS = AK::Inputs, STATE = AK::State;
 #define REF_KERNEL_ARG(Family, Struct, Kind, Operand, Name)                    \
   Find(#Family).Args.push_back({Kind, Operand, #Name});
 #include "ref_kernel_table.inc"

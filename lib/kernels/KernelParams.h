@@ -106,7 +106,9 @@ enum class ArgKind {
   Count,
   ElementSize,
   InputShapes,
-  Inputs
+  Inputs,
+  /// A data operand the kernel reads and updates in place (variable tensor).
+  State
 };
 
 /// One argument of a family's functions.

@@ -57,8 +57,9 @@ private:
     if (!Setup) {
       Entry.Why.push_back(
           {"unsupported_operator",
-           llvm::formatv("operator {0} is not supported by target {1}", Op.Type,
-                         T.name()),
+           llvm::formatv("operator {0} is not supported by target {1}: no "
+                         "rule of its description names this operator",
+                         Op.Type, T.name()),
            ""});
       return nullptr;
     }

@@ -425,7 +425,10 @@ def : Legal<Requantize, MDLA, Mdla1_5, [u8, i8, i16], [Int16Symmetric]>;
 def : Legal<Quantize, MDLA, Mdla1_5, ActTypes, [Int16Symmetric]>;
 def : Legal<Dequantize, MDLA, Mdla1_5, [u8, i8, i16, f16], [Int16Symmetric]>;
 
-// The quantized LSTM cell (TFLite's "basic" kernel: 5 operands, u8).
+// The quantized LSTM cell (TFLite's "basic" kernel: 5 operands, u8). No
+// version runs UNIDIRECTIONAL_SEQUENCE_LSTM (a whole sequence with its state):
+// it has no rule here, so it falls back to the CPU (the ref target's lstm
+// kernels), and `explain` says so.
 def : Legal<Lstm, MDLA, Mdla1_5, [u8], [
   Constraint<"lstm_basic_cell", "num_inputs == 5",
              "only the quantized basic LSTM cell (5 operands) runs",

@@ -6,7 +6,7 @@
 // below are the kernels' own: shapes up to REF_MAX_RANK (6) dimensions where
 // a kernel walks arbitrary ranks, NHWC 4-D tensors for convolutions and
 // pools, the weight schemes the weight schemes are checked when the kernel is chosen.
-// What is not listed (UNIDIRECTIONAL_SEQUENCE_LSTM, CONV_3D, ...) is not
+// What is not listed (CONV_3D, LSTM, ...) is not
 // supported by target ref.
 //
 //===----------------------------------------------------------------------===//
@@ -72,6 +72,7 @@ def : Legal<Relu6, Ref, Ref1, AllTypes>;
 def : Legal<LeakyRelu, Ref, Ref1, AllTypes>;
 def : Legal<HardSwish, Ref, Ref1, AllTypes>;
 def : Legal<Quantize, Ref, Ref1, AllTypes>;
+def : Legal<UnidirectionalSequenceLSTM, Ref, Ref1, [i8, f32]>;
 def : Legal<Dequantize, Ref, Ref1, [i8, u8]>;
 def : Legal<Requantize, Ref, Ref1, [i8, u8]>;
 
@@ -105,3 +106,4 @@ def : Kernel<Quantize, Ref, QuantizeKernels, [f32]>;
 def : Kernel<Quantize, Ref, RequantizeKernels, [i8, u8]>;
 def : Kernel<Dequantize, Ref, DequantizeKernels, [i8, u8]>;
 def : Kernel<Requantize, Ref, RequantizeKernels, [i8, u8]>;
+def : Kernel<UnidirectionalSequenceLSTM, Ref, LstmKernels, [i8, f32]>;

@@ -73,25 +73,7 @@ std::string compileTargetList() {
 }
 
 const std::vector<std::string> &runnableModels() {
-  static const std::vector<std::string> Models = {
-      "coral_mobilenet_v2_10_224_quant_uint8",
-      "mlperf_tiny_ad_autoencoder_int8",
-      "mlperf_tiny_ic_resnet8_int8",
-      "mlperf_tiny_kws_dscnn_int8",
-      "mlperf_tiny_vww_mobilenetv1_025_96_int8",
-      "tflm_hello_world_int8",
-      "tflm_micro_speech_int8",
-      "tflm_person_detect_int8",
-      "tflm_person_detect_int8_qdimfix",
-      "tflm_simple_add",
-  };
-  return Models;
-}
-
-const std::vector<std::string> &lstmModels() {
-  static const std::vector<std::string> Models = {"coral_keras_lstm_mnist_ptq",
-                                                  "tflm_mnist_lstm_int8"};
-  return Models;
+  return test::sharedModelNames();
 }
 
 std::vector<std::string> seedDirs(llvm::StringRef Name) {

@@ -35,10 +35,9 @@ std::string modelPath(llvm::StringRef Name);
 /// build at it, unless the shared folder is there.
 void requireSharedDir();
 
-/// The models the ref target runs: every shared model but the two LSTM ones.
+/// The models the ref target runs: every shared model
+/// (test::sharedModelNames()).
 const std::vector<std::string> &runnableModels();
-/// The shared models left out because the ref target has no LSTM kernel.
-const std::vector<std::string> &lstmModels();
 
 /// The seed folders of model \p Name's vectors (seed1, seed2, ...), sorted.
 std::vector<std::string> seedDirs(llvm::StringRef Name);

@@ -700,7 +700,7 @@ TEST_CASE("diagnostic: kernel argument of an unknown kind") {
                                  "kind 'stride' (expected one of: params, "
                                  "fields, shape, data, output_shape, output, "
                                  "count, element_size, input_shapes, "
-                                 "inputs)\n");
+                                 "inputs, state)\n");
 }
 
 TEST_CASE("diagnostic: kernel data argument without an element type") {
@@ -710,7 +710,8 @@ TEST_CASE("diagnostic: kernel data argument without an element type") {
               "KernelArg<\"output\", \"output\", -1, \"out\">];\n" +
               GoodInstances));
   rejectsLibrary(D, D.at(2, 1) + "kernel family 'F': argument 'input' needs "
-                                 "an element type (in, out, acc or any), not "
+                                 "an element type (in, out, acc, wide or "
+                                 "any), not "
                                  "''\n");
 }
 

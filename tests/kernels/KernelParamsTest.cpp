@@ -1,10 +1,9 @@
 //===- KernelParamsTest.cpp - KernelParams on odd and unsupported input ---===//
 //
 // Every rejection is an llvm::Error that names the operator and the reason,
-// never a crash: checked on hand-built graphs with one defect each, on the
-// operators of the shared models the kernels do not implement (LSTM), and on
+// never a crash: checked on hand-built graphs with one defect each, and on
 // every operator of every shared model with its attributes, shapes, types and
-// quantization damaged in turn.
+// quantization damaged in turn. The LSTM's own are in LstmTest.cpp.
 //
 //===----------------------------------------------------------------------===//
 #include "GraphBuilder.h"
@@ -125,26 +124,6 @@ TEST_CASE("fixed output quantization of SOFTMAX and LOGISTIC is enforced") {
   GB.G.Operators[0].Type = "LOGISTIC";
   CHECK(kernelError(GB.G).find("must be scale 0.00390625, zero point -128") !=
         std::string::npos);
-}
-
-TEST_CASE("the LSTM models are rejected with a reason") {
-  for (const char *Name :
-       {"tflm_mnist_lstm_int8.tflite", "coral_keras_lstm_mnist_ptq.tflite"}) {
-    llvm::SmallString<256> Path(sharedModels());
-    llvm::sys::path::append(Path, Name);
-    REQUIRE_MESSAGE(llvm::sys::fs::exists(Path),
-                    "the shared conformance folder is missing: "
-                        << Path.str().str() << " does not exist");
-    auto M = tflite::importModelFile(Path);
-    REQUIRE_MESSAGE(static_cast<bool>(M), llvm::toString(M.takeError()));
-    auto R = ModelRunner::create((*M).Model->main());
-    REQUIRE_FALSE(static_cast<bool>(R));
-    const std::string Msg = llvm::toString(R.takeError());
-    CHECK_MESSAGE(Msg.find("(UNIDIRECTIONAL_SEQUENCE_LSTM): no reference "
-                           "kernel implements this operator") !=
-                      std::string::npos,
-                  Msg);
-  }
 }
 
 TEST_CASE("damaged operators of the shared models give errors, not crashes") {

@@ -72,6 +72,8 @@ const std::map<std::string, Adapter> &adapters() {
 #define REF_KERNEL_ARG_FIELD(family, field) P.field
 #define REF_KERNEL_ARG_SHAPE(i) &A.InShapes[i]
 #define REF_KERNEL_ARG_DATA(i, type) static_cast<const CT_##type *>(A.In[i])
+#define REF_KERNEL_ARG_STATE(i, type)                                          \
+  static_cast<CT_##type *>(const_cast<void *>(A.In[i]))
 #define REF_KERNEL_ARG_OUTPUT_SHAPE &A.OutShape
 #define REF_KERNEL_ARG_OUTPUT(type) static_cast<CT_##type *>(A.Out)
 #define REF_KERNEL_ARG_COUNT A.OutCount
@@ -114,6 +116,9 @@ TensorBuffers ModelRunner::initialBuffers() const {
   for (size_t I = 0; I < G->Tensors.size(); ++I)
     if (G->Tensors[I].IsConstant)
       B[I] = G->Tensors[I].Data;
+    else if (G->Tensors[I].IsVariable)
+      B[I].assign(static_cast<size_t>(G->Tensors[I].byteSize()),
+                  G->Tensors[I].stateFillByte());
   return B;
 }
 

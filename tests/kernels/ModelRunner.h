@@ -31,7 +31,9 @@ public:
   /// on the first operator KernelParams rejects.
   static llvm::Expected<ModelRunner> create(const ir::Graph &G);
 
-  /// Buffers holding the graph's constants, every other tensor empty.
+  /// Buffers holding the graph's constants and the initial value of its
+  /// variable tensors (which the kernels update in place), every other
+  /// tensor empty.
   TensorBuffers initialBuffers() const;
 
   /// Runs operator \p Index on \p Buffers: reads its data inputs (each must

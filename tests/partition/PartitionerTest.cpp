@@ -29,9 +29,12 @@ using test::quant;
 namespace {
 
 std::map<std::string, ir::AttrValue> convAttrs(int64_t Stride) {
-  return {{"padding", std::string("SAME")}, {"stride_h", Stride},
-          {"stride_w", Stride},             {"dilation_h", int64_t(1)},
-          {"dilation_w", int64_t(1)},       {"fused_activation", std::string("NONE")}};
+  return {{"padding", std::string("SAME")},
+          {"stride_h", Stride},
+          {"stride_w", Stride},
+          {"dilation_h", int64_t(1)},
+          {"dilation_w", int64_t(1)},
+          {"fused_activation", std::string("NONE")}};
 }
 
 /// in -> CONV_2D -> RELU -> CONV_2D (stride S2) -> MAX_POOL_2D -> out.
@@ -40,9 +43,9 @@ ir::Graph chain(int64_t SecondStride) {
   auto Conv = [&](int32_t In, const char *Name, int64_t Stride) {
     int32_t W = B.constant(std::string(Name) + ".w", {8, 3, 3, 8},
                            test::perChannel(std::vector<float>(8, 0.25f), 0));
-    int32_t Bias = B.constant(std::string(Name) + ".b", {8},
-                              test::perChannel(std::vector<float>(8, 0.125f), 0),
-                              ir::DType::I32);
+    int32_t Bias = B.constant(
+        std::string(Name) + ".b", {8},
+        test::perChannel(std::vector<float>(8, 0.125f), 0), ir::DType::I32);
     int32_t Out = B.tensor(Name, {1, 8, 8, 8}, quant(0.5f, 0));
     B.op("CONV_2D", {In, W, Bias}, {Out}, convAttrs(Stride));
     return Out;
@@ -54,9 +57,12 @@ ir::Graph chain(int64_t SecondStride) {
   int32_t C = Conv(Relu, "c", SecondStride);
   int32_t Out = B.tensor("out", {1, 4, 4, 8}, quant(0.5f, 0));
   B.op("MAX_POOL_2D", {C}, {Out},
-       {{"padding", std::string("VALID")}, {"stride_h", int64_t(2)},
-        {"stride_w", int64_t(2)}, {"filter_h", int64_t(2)},
-        {"filter_w", int64_t(2)}, {"fused_activation", std::string("NONE")}});
+       {{"padding", std::string("VALID")},
+        {"stride_h", int64_t(2)},
+        {"stride_w", int64_t(2)},
+        {"filter_h", int64_t(2)},
+        {"filter_w", int64_t(2)},
+        {"fused_activation", std::string("NONE")}});
   B.inputs({In}).outputs({Out});
   return B.G;
 }
@@ -91,8 +97,8 @@ TEST_CASE("fusion, placement and subgraphs") {
 
   REQUIRE(R.Subgraphs.size() == 2);
   CHECK(R.Subgraphs[0].Ops == std::vector<size_t>{0});
-  CHECK(R.Subgraphs[0].Inputs == std::vector<int32_t>{0});      // in
-  CHECK(R.Subgraphs[0].Outputs == std::vector<int32_t>{4});     // relu
+  CHECK(R.Subgraphs[0].Inputs == std::vector<int32_t>{0});  // in
+  CHECK(R.Subgraphs[0].Outputs == std::vector<int32_t>{4}); // relu
   CHECK(R.Subgraphs[1].Ops == std::vector<size_t>{2});
   CHECK(R.Subgraphs[1].Outputs == std::vector<int32_t>{R.Graph.Outputs[0]});
   CHECK(R.Ops[0].Subgraph == 0);
@@ -126,7 +132,8 @@ TEST_CASE("a subgraph that costs more than the CPU goes back to it") {
   Demo->setSwitchCycles(100);
   PartitionResult R = partition::partition(chain(5), *Demo, 0);
   REQUIRE(types(R) == std::vector<std::string>{"DEMO_CONV_2D@accelerator",
-                                               "CONV_2D@cpu", "MAX_POOL_2D@cpu"});
+                                               "CONV_2D@cpu",
+                                               "MAX_POOL_2D@cpu"});
   REQUIRE(R.Ops[2].Why.size() == 1);
   CHECK(R.Ops[2].Why[0].ConstraintId == "cost");
   // 8x8 output pixels of 8 channels over a 2x2 window: 128 elements, no MACs.
@@ -158,7 +165,9 @@ TEST_CASE("operators the CPU target cannot run either say so") {
   PartitionResult R = partition::partition(B.G, *Demo, 0, Opts);
   REQUIRE(R.Ops.size() == 1);
   REQUIRE(R.Ops[0].Why.size() == 2);
-  CHECK(R.Ops[0].Why[0].Message == "operator EXP is not supported by target demo");
+  CHECK(R.Ops[0].Why[0].Message == "operator EXP is not supported by target "
+                                   "demo: no rule of its description names "
+                                   "this operator");
   CHECK(R.Ops[0].Why[1].ConstraintId == "cpu_unsupported");
   CHECK(R.Ops[0].Why[1].Message ==
         "operator EXP is not supported by target ref either");

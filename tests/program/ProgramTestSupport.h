@@ -1,4 +1,5 @@
-//===- ProgramTestSupport.h - Shared pieces of the program tests -*- C++ -*-===//
+//===- ProgramTestSupport.h - Shared pieces of the program tests -*- C++
+//-*-===//
 //
 // The MDLA, demo and ref targets, the shared models, and building a model's
 // accelerator program for one target version, for the tests of lib/program.
@@ -61,20 +62,16 @@ inline const std::vector<std::pair<std::string, unsigned>> &mdlaVersions() {
   return V;
 }
 
-/// Every shared model but the two LSTM ones (no reference kernel).
+/// Every shared model without state: the functional model runs whole
+/// graphs as accelerator programs, which hold no variable tensors.
 inline const std::vector<std::string> &programModels() {
-  static const std::vector<std::string> Models = {
-      "coral_mobilenet_v2_10_224_quant_uint8",
-      "mlperf_tiny_ad_autoencoder_int8",
-      "mlperf_tiny_ic_resnet8_int8",
-      "mlperf_tiny_kws_dscnn_int8",
-      "mlperf_tiny_vww_mobilenetv1_025_96_int8",
-      "tflm_hello_world_int8",
-      "tflm_micro_speech_int8",
-      "tflm_person_detect_int8",
-      "tflm_person_detect_int8_qdimfix",
-      "tflm_simple_add",
-  };
+  static const std::vector<std::string> Models = [] {
+    std::vector<std::string> M;
+    for (const std::string &Name : test::sharedModelNames())
+      if (!test::sharedModelHasState(Name))
+        M.push_back(Name);
+    return M;
+  }();
   return Models;
 }
 
@@ -99,16 +96,14 @@ inline program::AcceleratedModel accelerateFor(const target::TargetInfo &T,
   partition::PartitionOptions Opts;
   Opts.Cpu = &refTarget();
   Opts.UseCostModel = UseCostModel;
-  auto M = program::buildAcceleratedModel(G, T, Version, Opts,
-                                          "accelgen test");
+  auto M = program::buildAcceleratedModel(G, T, Version, Opts, "accelgen test");
   REQUIRE_MESSAGE(bool(M), llvm::toString(M.takeError()));
   return std::move(*M);
 }
 
 /// \p G partitioned for MDLA version \p Version with its program.
-inline program::AcceleratedModel accelerate(const ir::Graph &G,
-                                            unsigned Version,
-                                            bool UseCostModel = true) {
+inline program::AcceleratedModel
+accelerate(const ir::Graph &G, unsigned Version, bool UseCostModel = true) {
   return accelerateFor(mdlaTarget(), G, Version, UseCostModel);
 }
 

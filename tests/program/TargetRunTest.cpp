@@ -43,8 +43,7 @@ std::vector<std::string> functionalLabels() {
 test::RunResult runOn(const std::string &Model, const std::string &Label,
                       const std::string &In, const std::string &Out) {
   return runAccelgen({"run", Model, "--target", Label, "--inputs", In,
-                      "--outputs", Out, "--cache-dir",
-                      ACCELGEN_E2E_CACHE_DIR});
+                      "--outputs", Out, "--cache-dir", ACCELGEN_E2E_CACHE_DIR});
 }
 
 /// Compiles and runs model \p Name on every functional-model target version.
@@ -57,8 +56,8 @@ void checkModel(const std::string &Name) {
     INFO(Name << " " << Label);
     {
       test::TempDir Out;
-      test::RunResult R = runAccelgen({"compile", modelPath(Name), "--target",
-                                       Label, "-o", Out.path()});
+      test::RunResult R = runAccelgen(
+          {"compile", modelPath(Name), "--target", Label, "-o", Out.path()});
       REQUIRE_MESSAGE(R.ExitCode == 0, "accelgen compile failed: "
                                            << R.Stderr << R.ErrorMessage);
       CHECK(exists(pathJoin(Out.path(), "model.c")));
@@ -79,9 +78,9 @@ void checkModel(const std::string &Name) {
         WantDir = Ref.path();
       }
       for (size_t I = 0; I < G.Outputs.size(); ++I) {
-        const std::string Want = pathJoin(
-            WantDir, (WantDir == Seed ? "expected_" : "output_") +
-                         std::to_string(I) + ".bin");
+        const std::string Want =
+            pathJoin(WantDir, (WantDir == Seed ? "expected_" : "output_") +
+                                  std::to_string(I) + ".bin");
         REQUIRE_MESSAGE(exists(Want), Want << " is missing");
         const auto Got = test::readFileBytes(
             pathJoin(Out.path(), "output_" + std::to_string(I) + ".bin"));
@@ -99,6 +98,7 @@ void checkModel(const std::string &Name) {
 
 /// The models the cases below cover.
 const char *const Covered[] = {
+    "coral_keras_lstm_mnist_ptq",
     "coral_mobilenet_v2_10_224_quant_uint8",
     "mlperf_tiny_ad_autoencoder_int8",
     "mlperf_tiny_ic_resnet8_int8",
@@ -106,6 +106,7 @@ const char *const Covered[] = {
     "mlperf_tiny_vww_mobilenetv1_025_96_int8",
     "tflm_hello_world_int8",
     "tflm_micro_speech_int8",
+    "tflm_mnist_lstm_int8",
     "tflm_person_detect_int8",
     "tflm_person_detect_int8_qdimfix",
     "tflm_simple_add",
@@ -137,3 +138,5 @@ TARGET_MODEL_TEST("tflm_micro_speech_int8")
 TARGET_MODEL_TEST("tflm_person_detect_int8")
 TARGET_MODEL_TEST("tflm_person_detect_int8_qdimfix")
 TARGET_MODEL_TEST("tflm_simple_add")
+TARGET_MODEL_TEST("tflm_mnist_lstm_int8")
+TARGET_MODEL_TEST("coral_keras_lstm_mnist_ptq")

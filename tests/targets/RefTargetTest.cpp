@@ -1,8 +1,8 @@
 //===- RefTargetTest.cpp - The reference target's generated legality -----===//
 //
-// ref.td must accept every operator of the shared conformance models the
-// reference kernels run, and reject the LSTM operator with a clear reason.
-// Then each constraint of ref.td runs its generated boundary cases.
+// ref.td must accept every operator of the shared conformance models, which
+// the reference kernels all run. Then each constraint of ref.td runs its
+// generated boundary cases.
 //
 //===----------------------------------------------------------------------===//
 #include "TestSupport.h"
@@ -31,13 +31,6 @@ using namespace accelgen;
 
 namespace {
 
-const char *const LstmModels[] = {"tflm_mnist_lstm_int8",
-                                  "coral_keras_lstm_mnist_ptq"};
-
-bool isLstmModel(llvm::StringRef Stem) {
-  return llvm::is_contained(LstmModels, Stem);
-}
-
 /// The shared models, by file stem; fails the test when there are none.
 std::vector<std::string> sharedModels() {
   std::string Dir = test::sharedDir() + "/models";
@@ -48,15 +41,15 @@ std::vector<std::string> sharedModels() {
     if (llvm::sys::path::extension(It->path()) == ".tflite")
       Stems.push_back(llvm::sys::path::stem(It->path()).str());
   std::sort(Stems.begin(), Stems.end());
-  INFO("the shared conformance folder is missing or empty: " << Dir
-       << " (set ACCELGEN_SHARED_DIR)");
+  INFO("the shared conformance folder is missing or empty: "
+       << Dir << " (set ACCELGEN_SHARED_DIR)");
   REQUIRE(!Stems.empty());
   return Stems;
 }
 
 } // namespace
 
-TEST_CASE("ref runs every operator of the conformance models except LSTM") {
+TEST_CASE("ref runs every operator of the conformance models") {
   auto Ref = targets::ref::createTargetInfo();
   for (const std::string &Stem : sharedModels()) {
     CAPTURE(Stem);
@@ -68,15 +61,6 @@ TEST_CASE("ref runs every operator of the conformance models except LSTM") {
     for (const target::OpLegalization &Op : R.Ops) {
       CAPTURE(Op.OriginalIndex);
       CAPTURE(Op.OriginalType);
-      if (Op.OriginalType == "UNIDIRECTIONAL_SEQUENCE_LSTM") {
-        CHECK(isLstmModel(Stem));
-        CHECK_FALSE(Op.Legal);
-        REQUIRE(Op.Why.size() == 1);
-        CHECK(Op.Why[0].ConstraintId == "unsupported_operator");
-        CHECK(Op.Why[0].Message == "operator UNIDIRECTIONAL_SEQUENCE_LSTM is "
-                                   "not supported by target ref");
-        continue;
-      }
       std::string Reasons;
       for (const target::Rejection &W : Op.Why)
         Reasons += W.ConstraintId + ": " + W.Message + "\n";

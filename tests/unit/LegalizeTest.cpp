@@ -102,7 +102,9 @@ TEST_CASE("legalization converts legal operators and explains the others") {
   CHECK_FALSE(Sqrt.Legal);
   REQUIRE(Sqrt.Why.size() == 1);
   CHECK(Sqrt.Why[0].ConstraintId == "unsupported_operator");
-  CHECK(Sqrt.Why[0].Message == "operator SQRT is not supported by target fake");
+  CHECK(Sqrt.Why[0].Message == "operator SQRT is not supported by target "
+                               "fake: no rule of its description names this "
+                               "operator");
 
   const OpLegalization &Req = Report.Ops[3];
   CHECK(Req.OriginalIndex == -1);

@@ -17,6 +17,7 @@
 #include "ref_elementwise.h"
 #include "ref_fixedpoint.h"
 #include "ref_fully_connected.h"
+#include "ref_lstm.h"
 #include "ref_pad.h"
 #include "ref_pooling.h"
 #include "ref_quantize.h"

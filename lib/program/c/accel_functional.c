@@ -1101,6 +1101,10 @@ static int overlap(const tensor *a, const tensor *b) {
 #define REF_KERNEL_ARG_FIELD(family, field) p.family.field
 #define REF_KERNEL_ARG_SHAPE(i) &shapes[i]
 #define REF_KERNEL_ARG_DATA(i, type) (const CT_##type *)data[i]
+/* Accelerator programs hold no variable tensors: a kernel with state reads
+ * operands that may not be omitted past the bias, which the operand checks
+ * reject before any call. */
+#define REF_KERNEL_ARG_STATE(i, type) (CT_##type *)NULL
 #define REF_KERNEL_ARG_OUTPUT_SHAPE &out_shape
 #define REF_KERNEL_ARG_OUTPUT(type) (CT_##type *)out
 #define REF_KERNEL_ARG_COUNT count
