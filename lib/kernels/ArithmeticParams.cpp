@@ -96,8 +96,9 @@ llvm::Expected<KernelCall> elementwise(const OpContext &Ctx) {
     P.input2_offset = -BQ.ZeroPoint;
     P.output_offset = OQ.ZeroPoint;
     if (Mul) {
-      QuantizedMultiplier M = quantizeMultiplier(
-          double(AQ.Scale) * double(BQ.Scale) / double(OQ.Scale));
+      ACCELGEN_TRY(M, Ctx.multiplier(double(AQ.Scale) * double(BQ.Scale) /
+                                         double(OQ.Scale),
+                                     "input scales' product / output scale"));
       P.output_multiplier = M.Multiplier;
       P.output_left_shift = M.LeftShift;
     } else {
@@ -105,12 +106,14 @@ llvm::Expected<KernelCall> elementwise(const OpContext &Ctx) {
       // 20 bits of headroom, then to the output.
       P.input_left_shift = 20;
       const double TwiceMax = 2 * double(std::max(AQ.Scale, BQ.Scale));
-      const QuantizedMultiplier M1 =
-          quantizeMultiplier(double(AQ.Scale) / TwiceMax);
-      const QuantizedMultiplier M2 =
-          quantizeMultiplier(double(BQ.Scale) / TwiceMax);
-      const QuantizedMultiplier MO = quantizeMultiplier(
-          TwiceMax / (double(1 << P.input_left_shift) * double(OQ.Scale)));
+      ACCELGEN_TRY(M1, Ctx.multiplier(double(AQ.Scale) / TwiceMax,
+                                      "input 0 scale / common scale"));
+      ACCELGEN_TRY(M2, Ctx.multiplier(double(BQ.Scale) / TwiceMax,
+                                      "input 1 scale / common scale"));
+      ACCELGEN_TRY(MO,
+                   Ctx.multiplier(TwiceMax / (double(1 << P.input_left_shift) *
+                                              double(OQ.Scale)),
+                                  "common scale / output scale"));
       if (M1.LeftShift > 0 || M2.LeftShift > 0 || MO.LeftShift > 0)
         return Ctx.error(llvm::formatv(
             "output scale {0} is too small for input scales {1} and {2} (the "
@@ -168,6 +171,8 @@ llvm::Expected<KernelCall> softmax(const OpContext &Ctx) {
       return Ctx.error(llvm::formatv("beta * input scale = {0} is too small "
                                      "for the fixed-point softmax",
                                      formatReal(Beta * InQ.Scale)));
+    // Real lies in (1, 2^31 - 1], so the shift is 1 to 31: the softmax
+    // kernel's own multiply takes 31 (the reference's GreaterThanOne form).
     QuantizedMultiplier M = quantizeMultiplier(Real);
     P.input_multiplier = M.Multiplier;
     P.input_left_shift = M.LeftShift;
@@ -205,8 +210,8 @@ llvm::Expected<KernelCall> quantizeOp(const OpContext &Ctx) {
                                    ir::dtypeName(In->Type)));
   ACCELGEN_TRY(InQ, Ctx.quant(*In, "input"));
   ref_requantize_params P{};
-  QuantizedMultiplier M =
-      quantizeMultiplier(double(InQ.Scale) / double(OutQ.Scale));
+  ACCELGEN_TRY(M, Ctx.multiplier(double(InQ.Scale) / double(OutQ.Scale),
+                                 "input scale / output scale"));
   P.input_zero_point = InQ.ZeroPoint;
   P.output_zero_point = OutQ.ZeroPoint;
   P.multiplier = M.Multiplier;
@@ -254,8 +259,8 @@ llvm::Expected<KernelCall> reluOp(const OpContext &Ctx) {
   } else {
     ACCELGEN_TRY(InQ, Ctx.quant(*In, "input"));
     ACCELGEN_TRY(OutQ, Ctx.quant(*Out, "output"));
-    QuantizedMultiplier M =
-        quantizeMultiplier(double(InQ.Scale) / double(OutQ.Scale));
+    ACCELGEN_TRY(M, Ctx.multiplier(double(InQ.Scale) / double(OutQ.Scale),
+                                   "input scale / output scale"));
     if (M.LeftShift > 30)
       return Ctx.error("the rescaling factor is too large");
     P.input_zero_point = InQ.ZeroPoint;
@@ -292,8 +297,10 @@ llvm::Expected<KernelCall> leakyReluOp(const OpContext &Ctx) {
       return Ctx.error(llvm::formatv("alpha {0} must be non-negative for the "
                                      "quantized kernel",
                                      formatReal(Alpha)));
-    QuantizedMultiplier MA = quantizeMultiplier(double(AlphaScale));
-    QuantizedMultiplier MI = quantizeMultiplier(double(IdentityScale));
+    ACCELGEN_TRY(MA, Ctx.multiplier(double(AlphaScale),
+                                    "input scale * alpha / output scale"));
+    ACCELGEN_TRY(MI, Ctx.multiplier(double(IdentityScale),
+                                    "input scale / output scale"));
     if (MA.LeftShift > 30 || MI.LeftShift > 30)
       return Ctx.error("the rescaling factor is too large");
     P.input_zero_point = InQ.ZeroPoint;
@@ -321,10 +328,10 @@ llvm::Expected<KernelCall> hardSwishOp(const OpContext &Ctx) {
     // All in float, as TensorFlow Lite's HardSwishPrepare.
     const float HiresInputScale = (1.0f / 128.0f) * InQ.Scale;
     const float ReluishScale = 3.0f / 32768.0f;
-    QuantizedMultiplier MO =
-        quantizeMultiplier(double(HiresInputScale / OutQ.Scale));
-    QuantizedMultiplier MR =
-        quantizeMultiplier(double(HiresInputScale / ReluishScale));
+    ACCELGEN_TRY(MO, Ctx.multiplier(double(HiresInputScale / OutQ.Scale),
+                                    "input scale / 128 / output scale"));
+    ACCELGEN_TRY(MR, Ctx.multiplier(double(HiresInputScale / ReluishScale),
+                                    "input scale / 128 / (3 / 32768)"));
     if (MO.LeftShift > 0)
       return Ctx.error("the output scale must exceed input scale / 128");
     if (MR.LeftShift > 15 || MR.LeftShift < -31)
@@ -363,8 +370,9 @@ llvm::Expected<KernelCall> sigmoidOp(const OpContext &Ctx) {
           formatReal(OutQ.Scale), OutQ.ZeroPoint, formatReal(WantScale),
           WantZP));
     constexpr int InputIntegerBits = 4;
-    QuantizedMultiplier M = quantizeMultiplier(
-        double(InQ.Scale) * double(1 << (31 - InputIntegerBits)));
+    ACCELGEN_TRY(M, Ctx.multiplier(double(InQ.Scale) *
+                                       double(1 << (31 - InputIntegerBits)),
+                                   "input scale * 2^27"));
     if (M.LeftShift < 0 || M.LeftShift > 30)
       return Ctx.error(llvm::formatv("input scale {0} is out of range for the "
                                      "fixed-point kernel",

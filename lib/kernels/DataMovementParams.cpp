@@ -206,8 +206,8 @@ llvm::Expected<KernelCall> meanOp(const OpContext &Ctx) {
       // input_scale / output_scale, then 1 / Count folded in: the multiplier
       // is shifted up by floor(log2(Count)) bits (at most 32, and keeping the
       // final shift >= -31) and divided by Count, truncating.
-      QuantizedMultiplier M =
-          quantizeMultiplier(double(InQ.Scale) / double(OutQ.Scale));
+      ACCELGEN_TRY(M, Ctx.multiplier(double(InQ.Scale) / double(OutQ.Scale),
+                                     "input scale / output scale"));
       int Shift = static_cast<int>(llvm::Log2_64(static_cast<uint64_t>(Count)));
       Shift = std::min(Shift, 32);
       Shift = std::min(Shift, 31 + M.LeftShift);
