@@ -65,6 +65,8 @@ void mutateQuant(ir::Graph &G, Random &R) {
   if (T < 0 || !G.Tensors[T].Quant)
     return;
   ir::QuantParams &Q = *G.Tensors[T].Quant;
+  if (Q.Scales.empty())
+    return;
   if (R.below(2))
     Q.Scales[R.below(Q.Scales.size())] = pick(R, Scales);
   else if (!Q.ZeroPoints.empty())
