@@ -259,7 +259,8 @@ llvm::Expected<KernelCall> conv2D(const OpContext &Ctx, bool Depthwise) {
       return Ctx.error(llvm::formatv("filter shape {0} does not fit {1} output "
                                      "channels",
                                      ir::formatShape(Filter->Shape), OutC));
-    if (FilterC <= 0 || InC % FilterC != 0 || OutC % (InC / FilterC) != 0)
+    if (FilterC <= 0 || InC % FilterC != 0 || InC / FilterC == 0 ||
+        OutC % (InC / FilterC) != 0)
       return Ctx.error(llvm::formatv(
           "input depth {0}, filter depth {1} and {2} output channels do not "
           "form whole groups",

@@ -197,6 +197,18 @@ TEST_CASE("quantization the kernels cannot represent") {
   }
 }
 
+TEST_CASE("shapes the kernel parameters must not divide by") {
+  // Found by the pipeline fuzzer: an input depth of 0 made the group count 0
+  // and the parameter code divided by it.
+  test::TempDir Dir;
+  ir::Model M = example();
+  M.main().Tensors[0].Shape = {1, 16, 16, 0};
+  checkCompileFails(Dir, M, "depth0.tflite", "ref",
+                    "operator 0 (CONV_2D) is not supported by target ref: "
+                    "input depth 0, filter depth 3 and 8 output channels do "
+                    "not form whole groups");
+}
+
 TEST_CASE("operators that are malformed") {
   test::TempDir Dir;
   ir::Model M = example();
