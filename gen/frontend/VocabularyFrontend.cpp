@@ -30,9 +30,22 @@ std::vector<llvm::Record *> definedOrder(const llvm::RecordKeeper &Records,
 VocabularyDecl readVocabularyRecords(const llvm::RecordKeeper &Records) {
   VocabularyDecl D;
   for (const llvm::Record *R : definedOrder(Records, "Op"))
-    if (!R->isSubClassOf("TargetOp"))
-      D.Ops.push_back({R->getName().str(), R->getValueAsString("Name").str(),
-                       R->getValueAsBit("IsBuiltin"), recordLoc(*R)});
+    if (!R->isSubClassOf("TargetOp")) {
+      VocabularyOpDecl O{R->getName().str(), R->getValueAsString("Name").str(),
+                         R->getValueAsBit("IsBuiltin"), recordLoc(*R)};
+      // Optional operands may be left off the end, so the minimum counts up
+      // to the last required one.
+      std::vector<llvm::Record *> Operands =
+          R->getValueAsListOfDefs("Operands");
+      O.MaxOperands = static_cast<int32_t>(Operands.size());
+      for (size_t I = 0; I < Operands.size(); ++I)
+        if (!Operands[I]->getValueAsBit("Optional"))
+          O.MinOperands = static_cast<int32_t>(I + 1);
+      if (R->getValueAsBit("Variadic"))
+        O.MaxOperands = -1;
+      O.NumResults = static_cast<int32_t>(R->getValueAsInt("NumResults"));
+      D.Ops.push_back(std::move(O));
+    }
   for (const llvm::Record *R : definedOrder(Records, "TFLiteBuiltin"))
     D.Builtins.push_back({R->getValueAsInt("Code"),
                           R->getValueAsString("Name").str(), recordLoc(*R)});

@@ -125,7 +125,8 @@ std::optional<Vocabulary> buildVocabulary(const VocabularyDecl &D,
       continue;
     }
     V.Ops.push_back({O.Key, O.Name,
-                     O.IsBuiltin ? static_cast<int32_t>(B->second->Code) : -1});
+                     O.IsBuiltin ? static_cast<int32_t>(B->second->Code) : -1,
+                     O.MinOperands, O.MaxOperands, O.NumResults});
   }
 
   // Attribute names, each once; ops.td shares one record per name, but two

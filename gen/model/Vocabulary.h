@@ -27,6 +27,11 @@ struct VocabularyOpDecl {
   std::string Name; ///< The operator name in the IR (`CONV_2D`).
   bool IsBuiltin = true;
   Loc At;
+  /// Operand counts: the listed operands less the optional trailing ones, the
+  /// listed ones (-1 when Variadic), and the results.
+  int32_t MinOperands = 0;
+  int32_t MaxOperands = 0;
+  int32_t NumResults = 1;
 };
 
 /// A builtin operator code of the TensorFlow Lite format as written.
@@ -56,6 +61,9 @@ struct Vocabulary {
     std::string Enumerator; ///< ir::OpCode enumerator: the record name.
     std::string Name;
     int32_t BuiltinCode = -1; ///< -1 for an operator of accelgen's own.
+    int32_t MinOperands = 0;
+    int32_t MaxOperands = 0; ///< -1: variadic.
+    int32_t NumResults = 1;
   };
   struct BuiltinEntry {
     int32_t Code = 0;

@@ -2,6 +2,7 @@
 #include "import/TFLiteImporter.h"
 
 #include "import/BuiltinOps.h"
+#include "import/OperatorChecks.h"
 #include "ir/Verifier.h"
 #include "tflite_subset_generated.h"
 
@@ -26,16 +27,27 @@ llvm::Error makeError(const llvm::Twine &Msg) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), Msg.str());
 }
 
-const char *paddingName(fb::Padding P) {
-  return P == fb::Padding::VALID ? "VALID" : "SAME";
+/// Sets the padding attribute; a value the format does not define is an
+/// error, not a silent SAME.
+llvm::Error setPadding(ir::Operator &Out, fb::Padding P) {
+  if (P != fb::Padding::SAME && P != fb::Padding::VALID)
+    return makeError(llvm::formatv("padding {0} is neither SAME (0) nor "
+                                   "VALID (1)",
+                                   static_cast<int>(P)));
+  Out.setAttr(attr::Padding, std::string(fb::EnumNamePadding(P)));
+  return llvm::Error::success();
 }
 
-/// Fused activations by their name in the format; an unknown value is kept
-/// visible, not dropped.
-std::string activationName(fb::Activation A) {
-  if (A >= fb::Activation::MIN && A <= fb::Activation::MAX)
-    return fb::EnumNameActivation(A);
-  return "UNKNOWN_" + std::to_string(static_cast<int>(A));
+/// Sets the fused activation by its name in the format; a value the format
+/// does not define is an error.
+llvm::Error setActivation(ir::Operator &Out, fb::Activation A) {
+  if (A < fb::Activation::MIN || A > fb::Activation::MAX)
+    return makeError(llvm::formatv("fused activation {0} is not one the "
+                                   "format defines (0 to {1})",
+                                   static_cast<int>(A),
+                                   static_cast<int>(fb::Activation::MAX)));
+  Out.setAttr(attr::FusedActivation, std::string(fb::EnumNameActivation(A)));
+  return llvm::Error::success();
 }
 
 template <typename T>
@@ -72,108 +84,122 @@ std::vector<int32_t> toInt32s(const flatbuffers::Vector<T> *V) {
 /// (NONE for operators without options) and how to turn them into attributes.
 struct OpReader {
   fb::BuiltinOptions Options;
-  void (*Read)(const fb::Operator &, ir::Operator &);
+  llvm::Error (*Read)(const fb::Operator &, ir::Operator &);
 };
 
-void readConv2D(const fb::Operator &Op, ir::Operator &Out) {
+llvm::Error readConv2D(const fb::Operator &Op, ir::Operator &Out) {
   const fb::Conv2DOptions *O = Op.builtin_options_as_Conv2DOptions();
-  Out.setAttr(attr::Padding, std::string(paddingName(O->padding())));
+  if (llvm::Error E = setPadding(Out, O->padding()))
+    return E;
   Out.setAttr(attr::StrideH, int64_t(O->stride_h()));
   Out.setAttr(attr::StrideW, int64_t(O->stride_w()));
   Out.setAttr(attr::DilationH, int64_t(O->dilation_h_factor()));
   Out.setAttr(attr::DilationW, int64_t(O->dilation_w_factor()));
-  Out.setAttr(attr::FusedActivation,
-              activationName(O->fused_activation_function()));
+  if (llvm::Error E = setActivation(Out, O->fused_activation_function()))
+    return E;
+  return llvm::Error::success();
 }
 
-void readDepthwise(const fb::Operator &Op, ir::Operator &Out) {
+llvm::Error readDepthwise(const fb::Operator &Op, ir::Operator &Out) {
   const fb::DepthwiseConv2DOptions *O =
       Op.builtin_options_as_DepthwiseConv2DOptions();
-  Out.setAttr(attr::Padding, std::string(paddingName(O->padding())));
+  if (llvm::Error E = setPadding(Out, O->padding()))
+    return E;
   Out.setAttr(attr::StrideH, int64_t(O->stride_h()));
   Out.setAttr(attr::StrideW, int64_t(O->stride_w()));
   Out.setAttr(attr::DilationH, int64_t(O->dilation_h_factor()));
   Out.setAttr(attr::DilationW, int64_t(O->dilation_w_factor()));
   Out.setAttr(attr::DepthMultiplier, int64_t(O->depth_multiplier()));
-  Out.setAttr(attr::FusedActivation,
-              activationName(O->fused_activation_function()));
+  if (llvm::Error E = setActivation(Out, O->fused_activation_function()))
+    return E;
+  return llvm::Error::success();
 }
 
-void readPool(const fb::Operator &Op, ir::Operator &Out) {
+llvm::Error readPool(const fb::Operator &Op, ir::Operator &Out) {
   const fb::Pool2DOptions *O = Op.builtin_options_as_Pool2DOptions();
-  Out.setAttr(attr::Padding, std::string(paddingName(O->padding())));
+  if (llvm::Error E = setPadding(Out, O->padding()))
+    return E;
   Out.setAttr(attr::StrideH, int64_t(O->stride_h()));
   Out.setAttr(attr::StrideW, int64_t(O->stride_w()));
   Out.setAttr(attr::FilterH, int64_t(O->filter_height()));
   Out.setAttr(attr::FilterW, int64_t(O->filter_width()));
-  Out.setAttr(attr::FusedActivation,
-              activationName(O->fused_activation_function()));
+  if (llvm::Error E = setActivation(Out, O->fused_activation_function()))
+    return E;
+  return llvm::Error::success();
 }
 
-void readFullyConnected(const fb::Operator &Op, ir::Operator &Out) {
+llvm::Error readFullyConnected(const fb::Operator &Op, ir::Operator &Out) {
   const fb::FullyConnectedOptions *O =
       Op.builtin_options_as_FullyConnectedOptions();
-  Out.setAttr(attr::FusedActivation,
-              activationName(O->fused_activation_function()));
+  if (llvm::Error E = setActivation(Out, O->fused_activation_function()))
+    return E;
   Out.setAttr(attr::KeepNumDims, O->keep_num_dims());
   Out.setAttr(attr::WeightsFormat, int64_t(O->weights_format()));
   Out.setAttr(attr::AsymmetricQuantizeInputs, O->asymmetric_quantize_inputs());
+  return llvm::Error::success();
 }
 
-void readSoftmax(const fb::Operator &Op, ir::Operator &Out) {
+llvm::Error readSoftmax(const fb::Operator &Op, ir::Operator &Out) {
   Out.setAttr(attr::Beta,
               double(Op.builtin_options_as_SoftmaxOptions()->beta()));
+  return llvm::Error::success();
 }
 
-void readConcat(const fb::Operator &Op, ir::Operator &Out) {
+llvm::Error readConcat(const fb::Operator &Op, ir::Operator &Out) {
   const fb::ConcatenationOptions *O =
       Op.builtin_options_as_ConcatenationOptions();
   Out.setAttr(attr::Axis, int64_t(O->axis()));
-  Out.setAttr(attr::FusedActivation,
-              activationName(O->fused_activation_function()));
+  if (llvm::Error E = setActivation(Out, O->fused_activation_function()))
+    return E;
+  return llvm::Error::success();
 }
 
-void readAdd(const fb::Operator &Op, ir::Operator &Out) {
+llvm::Error readAdd(const fb::Operator &Op, ir::Operator &Out) {
   const fb::AddOptions *O = Op.builtin_options_as_AddOptions();
-  Out.setAttr(attr::FusedActivation,
-              activationName(O->fused_activation_function()));
+  if (llvm::Error E = setActivation(Out, O->fused_activation_function()))
+    return E;
   Out.setAttr(attr::PotScaleInt16, O->pot_scale_int16());
+  return llvm::Error::success();
 }
 
-void readSub(const fb::Operator &Op, ir::Operator &Out) {
+llvm::Error readSub(const fb::Operator &Op, ir::Operator &Out) {
   const fb::SubOptions *O = Op.builtin_options_as_SubOptions();
-  Out.setAttr(attr::FusedActivation,
-              activationName(O->fused_activation_function()));
+  if (llvm::Error E = setActivation(Out, O->fused_activation_function()))
+    return E;
   Out.setAttr(attr::PotScaleInt16, O->pot_scale_int16());
+  return llvm::Error::success();
 }
 
-void readMul(const fb::Operator &Op, ir::Operator &Out) {
-  Out.setAttr(
-      attr::FusedActivation,
-      activationName(
-          Op.builtin_options_as_MulOptions()->fused_activation_function()));
+llvm::Error readMul(const fb::Operator &Op, ir::Operator &Out) {
+  if (llvm::Error E = setActivation(
+          Out, Op.builtin_options_as_MulOptions()->fused_activation_function()))
+    return E;
+  return llvm::Error::success();
 }
 
-void readReshape(const fb::Operator &Op, ir::Operator &Out) {
+llvm::Error readReshape(const fb::Operator &Op, ir::Operator &Out) {
   // Options are optional here: the new shape usually comes as input 1.
   if (const fb::ReshapeOptions *O = Op.builtin_options_as_ReshapeOptions())
     if (O->new_shape())
       Out.setAttr(attr::NewShape, toInts(O->new_shape()));
+  return llvm::Error::success();
 }
 
-void readReducer(const fb::Operator &Op, ir::Operator &Out) {
+llvm::Error readReducer(const fb::Operator &Op, ir::Operator &Out) {
   Out.setAttr(attr::KeepDims,
               Op.builtin_options_as_ReducerOptions()->keep_dims());
+  return llvm::Error::success();
 }
 
-void readSqueeze(const fb::Operator &Op, ir::Operator &Out) {
+llvm::Error readSqueeze(const fb::Operator &Op, ir::Operator &Out) {
   std::vector<int64_t> Dims;
   if (const fb::SqueezeOptions *O = Op.builtin_options_as_SqueezeOptions())
     Dims = toInts(O->squeeze_dims());
   Out.setAttr(attr::SqueezeDims, Dims);
+  return llvm::Error::success();
 }
 
-void readStridedSlice(const fb::Operator &Op, ir::Operator &Out) {
+llvm::Error readStridedSlice(const fb::Operator &Op, ir::Operator &Out) {
   const fb::StridedSliceOptions *O =
       Op.builtin_options_as_StridedSliceOptions();
   Out.setAttr(attr::BeginMask, int64_t(O->begin_mask()));
@@ -182,49 +208,58 @@ void readStridedSlice(const fb::Operator &Op, ir::Operator &Out) {
   Out.setAttr(attr::NewAxisMask, int64_t(O->new_axis_mask()));
   Out.setAttr(attr::ShrinkAxisMask, int64_t(O->shrink_axis_mask()));
   Out.setAttr(attr::Offset, O->offset());
+  return llvm::Error::success();
 }
 
-void readTransposeConv(const fb::Operator &Op, ir::Operator &Out) {
+llvm::Error readTransposeConv(const fb::Operator &Op, ir::Operator &Out) {
   const fb::TransposeConvOptions *O =
       Op.builtin_options_as_TransposeConvOptions();
-  Out.setAttr(attr::Padding, std::string(paddingName(O->padding())));
+  if (llvm::Error E = setPadding(Out, O->padding()))
+    return E;
   Out.setAttr(attr::StrideH, int64_t(O->stride_h()));
   Out.setAttr(attr::StrideW, int64_t(O->stride_w()));
-  Out.setAttr(attr::FusedActivation,
-              activationName(O->fused_activation_function()));
+  if (llvm::Error E = setActivation(Out, O->fused_activation_function()))
+    return E;
+  return llvm::Error::success();
 }
 
-void readLSTM(const fb::Operator &Op, ir::Operator &Out) {
+llvm::Error readLSTM(const fb::Operator &Op, ir::Operator &Out) {
   const fb::UnidirectionalSequenceLSTMOptions *O =
       Op.builtin_options_as_UnidirectionalSequenceLSTMOptions();
-  Out.setAttr(attr::FusedActivation,
-              activationName(O->fused_activation_function()));
+  if (llvm::Error E = setActivation(Out, O->fused_activation_function()))
+    return E;
   Out.setAttr(attr::CellClip, double(O->cell_clip()));
   Out.setAttr(attr::ProjClip, double(O->proj_clip()));
   Out.setAttr(attr::TimeMajor, O->time_major());
   Out.setAttr(attr::AsymmetricQuantizeInputs, O->asymmetric_quantize_inputs());
   Out.setAttr(attr::DiagonalRecurrentTensors, O->diagonal_recurrent_tensors());
+  return llvm::Error::success();
 }
 
-void readLeakyRelu(const fb::Operator &Op, ir::Operator &Out) {
+llvm::Error readLeakyRelu(const fb::Operator &Op, ir::Operator &Out) {
   Out.setAttr(attr::Alpha,
               double(Op.builtin_options_as_LeakyReluOptions()->alpha()));
+  return llvm::Error::success();
 }
 
-void readConv3D(const fb::Operator &Op, ir::Operator &Out) {
+llvm::Error readConv3D(const fb::Operator &Op, ir::Operator &Out) {
   const fb::Conv3DOptions *O = Op.builtin_options_as_Conv3DOptions();
-  Out.setAttr(attr::Padding, std::string(paddingName(O->padding())));
+  if (llvm::Error E = setPadding(Out, O->padding()))
+    return E;
   Out.setAttr(attr::StrideD, int64_t(O->stride_d()));
   Out.setAttr(attr::StrideH, int64_t(O->stride_h()));
   Out.setAttr(attr::StrideW, int64_t(O->stride_w()));
   Out.setAttr(attr::DilationD, int64_t(O->dilation_d_factor()));
   Out.setAttr(attr::DilationH, int64_t(O->dilation_h_factor()));
   Out.setAttr(attr::DilationW, int64_t(O->dilation_w_factor()));
-  Out.setAttr(attr::FusedActivation,
-              activationName(O->fused_activation_function()));
+  if (llvm::Error E = setActivation(Out, O->fused_activation_function()))
+    return E;
+  return llvm::Error::success();
 }
 
-void readNothing(const fb::Operator &, ir::Operator &) {}
+llvm::Error readNothing(const fb::Operator &, ir::Operator &) {
+  return llvm::Error::success();
+}
 
 using BO = fb::BuiltinOptions;
 
@@ -374,6 +409,10 @@ llvm::Error Importer::run() {
       return E;
   if (llvm::Error E = ir::verifyModel(*M))
     return E;
+  for (size_t I = 0; I < M->Graphs.size(); ++I)
+    if (llvm::Error E = checkOperators(M->Graphs[I]))
+      return makeError(
+          llvm::formatv("graph {0}: {1}", I, llvm::toString(std::move(E))));
   Result.Model = std::move(M);
   return llvm::Error::success();
 }
@@ -402,14 +441,14 @@ llvm::Error Importer::importGraph(size_t Index, const fb::SubGraph &SG,
 }
 
 llvm::Error Importer::importTensor(const fb::Tensor &T, size_t Index,
-                                  ir::Tensor &Out) {
+                                   ir::Tensor &Out) {
   Out.Name = T.name() ? T.name()->str() : "";
   std::string Loc = llvm::formatv("tensor {0} '{1}'", Index, Out.Name).str();
   std::optional<ir::DType> Type = convertType(T.type());
   if (!Type)
-    return makeError(llvm::formatv("{0}: element type {1} is not supported",
-                                   Loc, fb::EnumNameTensorType(T.type())[0]
-                                            ? fb::EnumNameTensorType(T.type())
+    return makeError(llvm::formatv(
+        "{0}: element type {1} is not supported", Loc,
+        fb::EnumNameTensorType(T.type())[0] ? fb::EnumNameTensorType(T.type())
                                             : "unknown"));
   Out.Type = *Type;
   if (T.shape() && T.shape()->size() > ir::MaxRank)
@@ -426,8 +465,8 @@ llvm::Error Importer::importTensor(const fb::Tensor &T, size_t Index,
                                    ir::MaxElements));
   Out.IsVariable = T.is_variable();
   if (T.sparsity())
-    return makeError(llvm::formatv("{0}: sparse tensors are not supported",
-                                   Loc));
+    return makeError(
+        llvm::formatv("{0}: sparse tensors are not supported", Loc));
 
   uint32_t BufIndex = T.buffer();
   size_t NumBuffers = Root->buffers() ? Root->buffers()->size() : 0;
@@ -494,8 +533,10 @@ llvm::Error Importer::importQuant(const fb::QuantizationParameters &Q,
   else
     P.ZeroPoints.assign(P.Scales.size(), 0);
   int32_t Axis = Q.quantized_dimension();
-  if (P.isPerChannel() && (Axis < 0 || static_cast<unsigned>(Axis) >= Out.rank()) &&
-      Out.rank() == 1 && static_cast<int64_t>(P.Scales.size()) == Out.Shape[0]) {
+  if (P.isPerChannel() &&
+      (Axis < 0 || static_cast<unsigned>(Axis) >= Out.rank()) &&
+      Out.rank() == 1 &&
+      static_cast<int64_t>(P.Scales.size()) == Out.Shape[0]) {
     // Some converters wrote the filter's channel axis on 1-D biases. The
     // reference runtimes read biases per element and ignore the axis; so do we.
     warn(llvm::formatv("{0}: quantized_dimension {1} is out of range for a "
@@ -538,7 +579,8 @@ llvm::Error Importer::importOperator(const fb::Operator &Op, size_t Index,
                             Op.custom_options()->end());
     return llvm::Error::success();
   }
-  if (Reader->Options != BO::NONE && Op.builtin_options_type() != Reader->Options)
+  if (Reader->Options != BO::NONE &&
+      Op.builtin_options_type() != Reader->Options)
     return makeError(llvm::formatv(
         "operator {0} ({1}): expected {2}, found {3}", Index, Out.Type,
         fb::EnumNameBuiltinOptions(Reader->Options),
@@ -553,7 +595,9 @@ llvm::Error Importer::importOperator(const fb::Operator &Op, size_t Index,
         "operator {0} ({1}): options tag says {2}, but the options table is "
         "missing",
         Index, Out.Type, fb::EnumNameBuiltinOptions(Reader->Options)));
-  Reader->Read(Op, Out);
+  if (llvm::Error E = Reader->Read(Op, Out))
+    return makeError(llvm::formatv("operator {0} ({1}): {2}", Index, Out.Type,
+                                   llvm::toString(std::move(E))));
   return llvm::Error::success();
 }
 

@@ -44,8 +44,9 @@ fb::Padding padding(const ir::Operator &Op) {
                                                         : fb::Padding::SAME;
 }
 
-/// The fused activation named by the "fused_activation" attribute; the
-/// importer's "UNKNOWN_<n>" names give back their value n.
+/// The fused activation named by the "fused_activation" attribute;
+/// "UNKNOWN_<n>" writes value n, which the importer rejects (for the tests'
+/// malformed models).
 fb::Activation activation(const ir::Operator &Op) {
   std::string Name = Op.getString(attr::FusedActivation, "NONE");
   for (int V = static_cast<int>(fb::Activation::MIN);

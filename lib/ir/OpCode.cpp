@@ -34,5 +34,17 @@ OpCode opCodeOf(llvm::StringRef Name) {
       .Default(OpCode::Unknown);
 }
 
+OpArity opArity(OpCode Code) {
+  switch (Code) {
+#define ACCELGEN_OP_ARITY(Enumerator, Min, Max, Results)                       \
+  case OpCode::Enumerator:                                                     \
+    return OpArity{Min, Max, Results};
+#include "ir/OpVocabulary.inc"
+  case OpCode::Unknown:
+    break;
+  }
+  return OpArity{0, -1, -1};
+}
+
 } // namespace ir
 } // namespace accelgen

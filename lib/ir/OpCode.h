@@ -32,6 +32,17 @@ llvm::StringRef opName(OpCode Code);
 /// defs/ops.td does not define.
 OpCode opCodeOf(llvm::StringRef Name);
 
+/// How many operands and results an operator of defs/ops.td takes: optional
+/// operands may be left off the end; MaxOperands is -1 for a variadic one.
+struct OpArity {
+  int32_t MinOperands = 0;
+  int32_t MaxOperands = -1;
+  int32_t NumResults = 1;
+};
+
+/// The arity of \p Code as defs/ops.td declares it (any count for Unknown).
+OpArity opArity(OpCode Code);
+
 /// The attribute names of defs/ops.td's operators, as constants.
 namespace attr {
 #define ACCELGEN_ATTR(Constant, Name)                                          \

@@ -5,6 +5,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace accelgen {
@@ -90,14 +91,30 @@ private:
                            tensorLoc(Index), Q.Scales.size(),
                            Q.ZeroPoints.size()));
     for (float S : Q.Scales)
-      if (!std::isfinite(S) || S < 0) {
+      if (!std::isfinite(S) || !(S > 0)) {
         // "%.9g" shows any float exactly; formatv's default would print a
         // scale of -1e-5 as "-0.00".
         report(llvm::formatv("{0}: quantization scale {1} is not a finite "
-                             "non-negative number",
+                             "positive number",
                              tensorLoc(Index), llvm::format("%.9g", S)));
         break;
       }
+    // A zero point is a value of the tensor's type.
+    if (T.Type == DType::I8 || T.Type == DType::U8 || T.Type == DType::I16) {
+      const int64_t Lo = T.Type == DType::U8   ? 0
+                         : T.Type == DType::I8 ? -128
+                                               : -32768;
+      const int64_t Hi = T.Type == DType::U8   ? 255
+                         : T.Type == DType::I8 ? 127
+                                               : 32767;
+      for (int64_t ZP : Q.ZeroPoints)
+        if (ZP < Lo || ZP > Hi) {
+          report(llvm::formatv("{0}: zero point {1} is outside the range of "
+                               "{2}",
+                               tensorLoc(Index), ZP, dtypeName(T.Type)));
+          break;
+        }
+    }
     if (!Q.isPerChannel())
       return;
     if (Q.Axis < 0 || static_cast<unsigned>(Q.Axis) >= T.rank()) {
@@ -116,8 +133,8 @@ private:
   void checkGraphIO() {
     for (int32_t T : G.Inputs)
       if (!G.isValidTensor(T))
-        report(llvm::formatv("graph input {0} is out of range ({1} tensors)",
-                             T, G.Tensors.size()));
+        report(llvm::formatv("graph input {0} is out of range ({1} tensors)", T,
+                             G.Tensors.size()));
     for (int32_t T : G.Outputs)
       if (!G.isValidTensor(T))
         report(llvm::formatv("graph output {0} is out of range ({1} tensors)",
@@ -142,8 +159,8 @@ private:
                              "has {3} tensors",
                              opLoc(I), K, T, G.Tensors.size()));
       else if (G.Tensors[T].IsConstant)
-        report(llvm::formatv("{0}: output {1} is the constant {2}", opLoc(I),
-                             K, tensorLoc(T)));
+        report(llvm::formatv("{0}: output {1} is the constant {2}", opLoc(I), K,
+                             tensorLoc(T)));
     }
   }
 
@@ -166,6 +183,16 @@ private:
       if (Writer[T] != -1)
         report(llvm::formatv("graph input {0} is written by operator {1}",
                              tensorLoc(T), Writer[T]));
+    if (!Problems.empty())
+      return;
+
+    // An output nothing produces would hand back whatever its memory held.
+    for (int32_t T : G.Outputs)
+      if (Writer[T] == -1 && !G.Tensors[T].IsConstant &&
+          std::find(G.Inputs.begin(), G.Inputs.end(), T) == G.Inputs.end())
+        report(llvm::formatv("graph output {0} is written by no operator and "
+                             "is neither a graph input nor a constant",
+                             tensorLoc(T)));
     if (!Problems.empty())
       return;
 

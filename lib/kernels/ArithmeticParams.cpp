@@ -96,8 +96,9 @@ llvm::Expected<KernelCall> elementwise(const OpContext &Ctx) {
     P.input2_offset = -BQ.ZeroPoint;
     P.output_offset = OQ.ZeroPoint;
     if (Mul) {
-      QuantizedMultiplier M = quantizeMultiplier(
-          double(AQ.Scale) * double(BQ.Scale) / double(OQ.Scale));
+      ACCELGEN_TRY(M, Ctx.multiplier(double(AQ.Scale) * double(BQ.Scale) /
+                                         double(OQ.Scale),
+                                     "input scales' product / output scale"));
       P.output_multiplier = M.Multiplier;
       P.output_left_shift = M.LeftShift;
     } else {
@@ -108,15 +109,22 @@ llvm::Expected<KernelCall> elementwise(const OpContext &Ctx) {
       P.input_left_shift = 20;
       const float TwiceMaxF = 2 * std::max(AQ.Scale, BQ.Scale);
       const double TwiceMax = double(TwiceMaxF);
+      // SUB's multipliers are computed in float, then widened, ADD's in
+      // double (TensorFlow Lite Micro's PrepareSub and PrepareAdd).
       const bool Sub = Ctx.op().code() == ir::OpCode::Sub;
-      const QuantizedMultiplier M1 = quantizeMultiplier(
-          Sub ? double(AQ.Scale / TwiceMaxF) : double(AQ.Scale) / TwiceMax);
-      const QuantizedMultiplier M2 = quantizeMultiplier(
-          Sub ? double(BQ.Scale / TwiceMaxF) : double(BQ.Scale) / TwiceMax);
-      const QuantizedMultiplier MO = quantizeMultiplier(
-          Sub ? double(TwiceMaxF / (float(1 << P.input_left_shift) * OQ.Scale))
-              : TwiceMax /
-                    (double(1 << P.input_left_shift) * double(OQ.Scale)));
+      ACCELGEN_TRY(M1, Ctx.multiplier(Sub ? double(AQ.Scale / TwiceMaxF)
+                                          : double(AQ.Scale) / TwiceMax,
+                                      "input 0 scale / common scale"));
+      ACCELGEN_TRY(M2, Ctx.multiplier(Sub ? double(BQ.Scale / TwiceMaxF)
+                                          : double(BQ.Scale) / TwiceMax,
+                                      "input 1 scale / common scale"));
+      ACCELGEN_TRY(
+          MO, Ctx.multiplier(
+                  Sub ? double(TwiceMaxF /
+                               (float(1 << P.input_left_shift) * OQ.Scale))
+                      : TwiceMax / (double(1 << P.input_left_shift) *
+                                    double(OQ.Scale)),
+                  "common scale / output scale"));
       if (M1.LeftShift > 0 || M2.LeftShift > 0 || MO.LeftShift > 0)
         return Ctx.error(llvm::formatv(
             "output scale {0} is too small for input scales {1} and {2} (the "
@@ -174,6 +182,8 @@ llvm::Expected<KernelCall> softmax(const OpContext &Ctx) {
       return Ctx.error(llvm::formatv("beta * input scale = {0} is too small "
                                      "for the fixed-point softmax",
                                      formatReal(Beta * InQ.Scale)));
+    // Real lies in (1, 2^31 - 1], so the shift is 1 to 31: the softmax
+    // kernel's own multiply takes 31 (the reference's GreaterThanOne form).
     QuantizedMultiplier M = quantizeMultiplier(Real);
     P.input_multiplier = M.Multiplier;
     P.input_left_shift = M.LeftShift;
@@ -211,8 +221,8 @@ llvm::Expected<KernelCall> quantizeOp(const OpContext &Ctx) {
                                    ir::dtypeName(In->Type)));
   ACCELGEN_TRY(InQ, Ctx.quant(*In, "input"));
   ref_requantize_params P{};
-  QuantizedMultiplier M =
-      quantizeMultiplier(double(InQ.Scale) / double(OutQ.Scale));
+  ACCELGEN_TRY(M, Ctx.multiplier(double(InQ.Scale) / double(OutQ.Scale),
+                                 "input scale / output scale"));
   P.input_zero_point = InQ.ZeroPoint;
   P.output_zero_point = OutQ.ZeroPoint;
   P.multiplier = M.Multiplier;
@@ -268,9 +278,12 @@ llvm::Expected<KernelCall> reluOp(const OpContext &Ctx) {
         In->Type == DType::I8 && Ctx.op().code() == ir::OpCode::Relu6;
     const TensorQuant ClampQ = RawClamp ? InQ : OutQ;
     // The scale ratio in float, then widened (CalculateReluOpData).
-    QuantizedMultiplier M =
-        RawClamp ? QuantizedMultiplier{1 << 30, 1}
-                 : quantizeMultiplier(double(InQ.Scale / OutQ.Scale));
+    QuantizedMultiplier M{1 << 30, 1};
+    if (!RawClamp) {
+      ACCELGEN_TRY(Ratio, Ctx.multiplier(double(InQ.Scale / OutQ.Scale),
+                                         "input scale / output scale"));
+      M = Ratio;
+    }
     if (M.LeftShift > 30)
       return Ctx.error("the rescaling factor is too large");
     P.input_zero_point = InQ.ZeroPoint;
@@ -307,8 +320,10 @@ llvm::Expected<KernelCall> leakyReluOp(const OpContext &Ctx) {
       return Ctx.error(llvm::formatv("alpha {0} gives no finite rescaling "
                                      "factor",
                                      formatReal(Alpha)));
-    QuantizedMultiplier MA = quantizeMultiplier(double(AlphaScale));
-    QuantizedMultiplier MI = quantizeMultiplier(double(IdentityScale));
+    ACCELGEN_TRY(MA, Ctx.multiplier(double(AlphaScale),
+                                    "input scale * alpha / output scale"));
+    ACCELGEN_TRY(MI, Ctx.multiplier(double(IdentityScale),
+                                    "input scale / output scale"));
     if (MA.LeftShift > 30 || MI.LeftShift > 30 ||
         MA.Multiplier == std::numeric_limits<int32_t>::min())
       return Ctx.error("the rescaling factor is too large");
@@ -337,10 +352,10 @@ llvm::Expected<KernelCall> hardSwishOp(const OpContext &Ctx) {
     // All in float, as TensorFlow Lite's HardSwishPrepare.
     const float HiresInputScale = (1.0f / 128.0f) * InQ.Scale;
     const float ReluishScale = 3.0f / 32768.0f;
-    QuantizedMultiplier MO =
-        quantizeMultiplier(double(HiresInputScale / OutQ.Scale));
-    QuantizedMultiplier MR =
-        quantizeMultiplier(double(HiresInputScale / ReluishScale));
+    ACCELGEN_TRY(MO, Ctx.multiplier(double(HiresInputScale / OutQ.Scale),
+                                    "input scale / 128 / output scale"));
+    ACCELGEN_TRY(MR, Ctx.multiplier(double(HiresInputScale / ReluishScale),
+                                    "input scale / 128 / (3 / 32768)"));
     if (MO.LeftShift > 0)
       return Ctx.error("the output scale must exceed input scale / 128");
     if (MR.LeftShift > 15 || MR.LeftShift < -31)
@@ -379,8 +394,9 @@ llvm::Expected<KernelCall> sigmoidOp(const OpContext &Ctx) {
           formatReal(OutQ.Scale), OutQ.ZeroPoint, formatReal(WantScale),
           WantZP));
     constexpr int InputIntegerBits = 4;
-    QuantizedMultiplier M = quantizeMultiplier(
-        double(InQ.Scale) * double(1 << (31 - InputIntegerBits)));
+    ACCELGEN_TRY(M, Ctx.multiplier(double(InQ.Scale) *
+                                       double(1 << (31 - InputIntegerBits)),
+                                   "input scale * 2^27"));
     if (M.LeftShift < 0 || M.LeftShift > 30)
       return Ctx.error(llvm::formatv("input scale {0} is out of range for the "
                                      "fixed-point kernel",

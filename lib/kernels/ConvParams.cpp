@@ -39,23 +39,29 @@ llvm::Error checkBias(const OpContext &Ctx, const Tensor *Bias, DType DataType,
 /// Requantization of a convolution-like operator's accumulator: per channel
 /// double(input_scale) * double(filter_scale[c]) / double(output_scale), as
 /// TensorFlow Lite's PopulateConvolutionQuantizationParams.
-void perChannelMultipliers(float InputScale, llvm::ArrayRef<float> FilterScales,
-                           float OutputScale, std::vector<int32_t> &Mult,
-                           std::vector<int32_t> &Shift) {
+llvm::Error perChannelMultipliers(const OpContext &Ctx, float InputScale,
+                                  llvm::ArrayRef<float> FilterScales,
+                                  float OutputScale, std::vector<int32_t> &Mult,
+                                  std::vector<int32_t> &Shift) {
   for (float FS : FilterScales) {
-    QuantizedMultiplier Q = quantizeMultiplier(double(InputScale) * double(FS) /
-                                               double(OutputScale));
+    ACCELGEN_TRY(
+        Q, Ctx.multiplier(double(InputScale) * double(FS) / double(OutputScale),
+                          "input scale * filter scale / output scale"));
     Mult.push_back(Q.Multiplier);
     Shift.push_back(Q.LeftShift);
   }
+  return llvm::Error::success();
 }
 
 /// The legacy per-tensor multiplier (GetQuantizedConvolutionMultipler): the
 /// input and filter scales multiplied in float, then divided in double.
-QuantizedMultiplier legacyMultiplier(float InputScale, float FilterScale,
-                                     float OutputScale) {
+llvm::Expected<QuantizedMultiplier> legacyMultiplier(const OpContext &Ctx,
+                                                     float InputScale,
+                                                     float FilterScale,
+                                                     float OutputScale) {
   const float Product = InputScale * FilterScale;
-  return quantizeMultiplier(double(Product) / double(OutputScale));
+  return Ctx.multiplier(double(Product) / double(OutputScale),
+                        "input scale * filter scale / output scale");
 }
 
 /// The filter's scales and the filter zero point, checked for a kernel with
@@ -152,18 +158,26 @@ convLikeQuant(const OpContext &Ctx, const Tensor &In, const Tensor &Filter,
   if (In.Type == DType::U8) {
     if (FQ->PerChannel)
       return Ctx.error("uint8 kernels take per-tensor filters only");
-    R.PerTensor = legacyMultiplier(InQ->Scale, FQ->Scales[0], OutQ->Scale);
+    ACCELGEN_TRY(M,
+                 legacyMultiplier(Ctx, InQ->Scale, FQ->Scales[0], OutQ->Scale));
+    R.PerTensor = M;
   } else if (FQ->PerChannel) {
     R.PerChannel = true;
-    perChannelMultipliers(InQ->Scale, FQ->Scales, OutQ->Scale, R.Multipliers,
-                          R.LeftShifts);
+    if (llvm::Error E =
+            perChannelMultipliers(Ctx, InQ->Scale, FQ->Scales, OutQ->Scale,
+                                  R.Multipliers, R.LeftShifts))
+      return std::move(E);
   } else if (PerTensorDouble) {
     std::vector<int32_t> M, S;
-    perChannelMultipliers(InQ->Scale, FQ->Scales, OutQ->Scale, M, S);
+    if (llvm::Error E = perChannelMultipliers(Ctx, InQ->Scale, FQ->Scales,
+                                              OutQ->Scale, M, S))
+      return std::move(E);
     R.PerTensor.Multiplier = M[0];
     R.PerTensor.LeftShift = S[0];
   } else {
-    R.PerTensor = legacyMultiplier(InQ->Scale, FQ->Scales[0], OutQ->Scale);
+    ACCELGEN_TRY(M,
+                 legacyMultiplier(Ctx, InQ->Scale, FQ->Scales[0], OutQ->Scale));
+    R.PerTensor = M;
   }
   if (llvm::Error E =
           activationRangeQuantized(Ctx.activation(), Out.Type, OutQ->Scale,
@@ -245,7 +259,8 @@ llvm::Expected<KernelCall> conv2D(const OpContext &Ctx, bool Depthwise) {
       return Ctx.error(llvm::formatv("filter shape {0} does not fit {1} output "
                                      "channels",
                                      ir::formatShape(Filter->Shape), OutC));
-    if (FilterC <= 0 || InC % FilterC != 0 || OutC % (InC / FilterC) != 0)
+    if (FilterC <= 0 || InC % FilterC != 0 || InC / FilterC == 0 ||
+        OutC % (InC / FilterC) != 0)
       return Ctx.error(llvm::formatv(
           "input depth {0}, filter depth {1} and {2} output channels do not "
           "form whole groups",

@@ -206,8 +206,8 @@ llvm::Expected<KernelCall> meanOp(const OpContext &Ctx) {
       // final shift >= -31) and divided by Count, truncating. Equal input and
       // output quantization is no special case (TensorFlow Lite Micro's
       // QuantizedMeanOrSum).
-      QuantizedMultiplier M =
-          quantizeMultiplier(double(InQ.Scale) / double(OutQ.Scale));
+      ACCELGEN_TRY(M, Ctx.multiplier(double(InQ.Scale) / double(OutQ.Scale),
+                                     "input scale / output scale"));
       int Shift = static_cast<int>(llvm::Log2_64(static_cast<uint64_t>(Count)));
       Shift = std::min(Shift, 32);
       Shift = std::min(Shift, 31 + M.LeftShift);

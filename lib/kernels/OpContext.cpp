@@ -89,6 +89,21 @@ llvm::Error OpContext::checkScale(float Scale, const Tensor &T,
   return llvm::Error::success();
 }
 
+llvm::Expected<QuantizedMultiplier>
+OpContext::multiplier(double Real, llvm::StringRef What) const {
+  if (!std::isfinite(Real) || Real < 0)
+    return error(llvm::formatv("{0} = {1} is not a finite non-negative "
+                               "multiplier",
+                               What, formatReal(Real)));
+  QuantizedMultiplier M = quantizeMultiplier(Real);
+  if (M.LeftShift > 30 || M.LeftShift < -31)
+    return error(llvm::formatv("{0} = {1} needs a left shift of {2}; the "
+                               "kernels take -31 to 30 (the quantization "
+                               "scales are out of range)",
+                               What, formatReal(Real), M.LeftShift));
+  return M;
+}
+
 llvm::Expected<std::vector<int64_t>>
 OpContext::constInts(const Tensor &T, llvm::StringRef Role) const {
   if (!T.IsConstant)
@@ -108,6 +123,12 @@ OpContext::constInts(const Tensor &T, llvm::StringRef Role) const {
     return error(Role + " tensor '" + T.Name +
                  "' must hold int32 or int64 values");
   }
+  for (size_t I = 0; I < Values.size(); ++I)
+    if (Values[I] < INT32_MIN || Values[I] > INT32_MAX)
+      return error(llvm::formatv("{0} tensor '{1}' holds {2} at index {3}, "
+                                 "outside the int32 range of the kernels' "
+                                 "parameters",
+                                 Role, T.Name, Values[I], I));
   return Values;
 }
 

@@ -10,6 +10,7 @@
 #define ACCELGEN_KERNELS_OPCONTEXT_H
 
 #include "kernels/KernelParams.h"
+#include "kernels/QuantMath.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/Twine.h"
@@ -61,7 +62,14 @@ public:
   /// Checks that \p Scale of tensor \p T is positive and finite.
   llvm::Error checkScale(float Scale, const ir::Tensor &T,
                          llvm::StringRef Role) const;
-  /// The values of a constant integer tensor (int32 or int64).
+  /// \p Real (named \p What in errors) as TensorFlow Lite's
+  /// QuantizeMultiplier gives it, checked against the kernels' contract
+  /// (ref_fixedpoint.h): finite and non-negative, left shift in [-31, 30].
+  /// Every multiplier the kernel parameters hold comes from here.
+  llvm::Expected<QuantizedMultiplier> multiplier(double Real,
+                                                 llvm::StringRef What) const;
+  /// The values of a constant integer tensor (int32, or int64 whose values
+  /// fit int32, since the kernels' parameters are int32).
   llvm::Expected<std::vector<int64_t>> constInts(const ir::Tensor &T,
                                                  llvm::StringRef Role) const;
 

@@ -2,6 +2,7 @@
 #include "partition/Partitioner.h"
 
 #include "analysis/ModelStats.h"
+#include "target/DeviceLimits.h"
 #include "target/PatternMatcher.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -32,12 +33,14 @@ double PartitionResult::acceleratorCycles() const {
 
 namespace {
 
-/// True when \p T's legality accepts \p Op at \p Version.
+/// True when \p T's legality, and the device limits of a target with a
+/// functional model, accept \p Op at \p Version.
 bool isLegal(const target::TargetInfo &T, const ir::Graph &G,
              const ir::Operator &Op, unsigned Version) {
   const target::OpSetup *S = T.opSetup(Op.Type);
   std::vector<target::Rejection> Ignored;
-  return S && S->IsSupported(G, Op, Version, Ignored);
+  return S && S->IsSupported(G, Op, Version, Ignored) &&
+         (!T.hasFunctionalModel() || target::checkDeviceLimits(G, Op, Ignored));
 }
 
 /// The CPU's estimate for \p Op: the CPU target's cost model, else one cycle
@@ -51,10 +54,9 @@ double cpuCycles(const PartitionOptions &Opts, const ir::Graph &G,
   if (Macs > 0)
     return static_cast<double>(Macs);
   int32_t Out = Op.output(0);
-  return G.isValidTensor(Out)
-             ? static_cast<double>(std::max<int64_t>(
-                   G.tensor(Out).numElements(), 1))
-             : 1.0;
+  return G.isValidTensor(Out) ? static_cast<double>(std::max<int64_t>(
+                                    G.tensor(Out).numElements(), 1))
+                              : 1.0;
 }
 
 class Partitioner {
@@ -147,7 +149,29 @@ private:
       R.Ops[I].Subgraph = static_cast<int32_t>(R.Subgraphs.size() - 1);
     }
     const ir::Graph &G = R.Graph;
-    for (Subgraph &S : R.Subgraphs) {
+    // Who reads each tensor, so that finding a subgraph's outputs stays
+    // linear in the graph's size.
+    std::vector<std::vector<size_t>> Readers(G.Tensors.size());
+    for (size_t I = 0; I < G.Operators.size(); ++I)
+      for (int32_t In : G.Operators[I].Inputs)
+        if (G.isValidTensor(In))
+          Readers[static_cast<size_t>(In)].push_back(I);
+    std::vector<bool> IsGraphOutput(G.Tensors.size(), false);
+    for (int32_t Out : G.Outputs)
+      if (G.isValidTensor(Out))
+        IsGraphOutput[static_cast<size_t>(Out)] = true;
+    for (size_t Index = 0; Index < R.Subgraphs.size(); ++Index) {
+      Subgraph &S = R.Subgraphs[Index];
+      auto UsedOutside = [&](int32_t Tensor) {
+        if (!G.isValidTensor(Tensor))
+          return false;
+        if (IsGraphOutput[static_cast<size_t>(Tensor)])
+          return true;
+        return llvm::any_of(
+            Readers[static_cast<size_t>(Tensor)], [&](size_t Reader) {
+              return R.Ops[Reader].Subgraph != static_cast<int32_t>(Index);
+            });
+      };
       std::set<int32_t> Written, Read;
       for (size_t I : S.Ops) {
         for (int32_t In : G.Operators[I].Inputs)
@@ -161,21 +185,11 @@ private:
         if (!Written.count(In))
           S.Inputs.push_back(In);
       for (int32_t Out : Written)
-        if (usedOutside(S, Out))
+        if (UsedOutside(Out))
           S.Outputs.push_back(Out);
-      S.SwitchCycles =
-          T.switchCycles() * static_cast<double>(S.Inputs.size() + S.Outputs.size());
+      S.SwitchCycles = T.switchCycles() *
+                       static_cast<double>(S.Inputs.size() + S.Outputs.size());
     }
-  }
-
-  bool usedOutside(const Subgraph &S, int32_t Tensor) const {
-    if (llvm::is_contained(R.Graph.Outputs, Tensor))
-      return true;
-    for (size_t I = 0; I < R.Graph.Operators.size(); ++I)
-      if (!llvm::is_contained(S.Ops, I) &&
-          llvm::is_contained(R.Graph.Operators[I].Inputs, Tensor))
-        return true;
-    return false;
   }
 
   /// The target's estimate for \p Now; for a fused or mapped operator

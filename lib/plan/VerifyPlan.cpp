@@ -64,8 +64,11 @@ std::vector<std::vector<int32_t>> liveSets(const ir::Graph &G) {
   for (size_t T = 0; T < G.Tensors.size(); ++T) {
     if (Constant(static_cast<int32_t>(T)))
       continue;
-    if (!FromStart[T] && Writes[T].empty() && !Reads[T].empty())
-      FromStart[T] = true; // read without a writer: must exist from the start
+    // Read, or handed out, without a writer: it must exist from the start
+    // (the importer rejects such an output; the plan check must not rely on
+    // it).
+    if (!FromStart[T] && Writes[T].empty() && (!Reads[T].empty() || ToEnd[T]))
+      FromStart[T] = true;
     bool Referenced = FromStart[T] || ToEnd[T] || !Writes[T].empty();
     if (!Referenced)
       continue;
@@ -98,7 +101,8 @@ std::vector<std::string> verifyPlan(const ir::Graph &G, const MemoryPlan &Plan,
   };
 
   if (Plan.Alignment <= 0 || (Plan.Alignment & (Plan.Alignment - 1)) != 0)
-    Report(llvm::formatv("alignment {0} is not a power of two", Plan.Alignment));
+    Report(
+        llvm::formatv("alignment {0} is not a power of two", Plan.Alignment));
 
   // Buffers: one per tensor, well formed.
   std::map<int32_t, const Buffer *> ByTensor;
@@ -165,7 +169,8 @@ std::vector<std::string> verifyPlan(const ir::Graph &G, const MemoryPlan &Plan,
         continue;
       int32_t In = Op.input(0);
       auto InBuffer = ByTensor.find(In);
-      if (InBuffer == ByTensor.end() || Storage(*InBuffer->second) != B->AliasOf)
+      if (InBuffer == ByTensor.end() ||
+          Storage(*InBuffer->second) != B->AliasOf)
         continue;
       const ir::Tensor &InT = G.tensor(In), &OutT = G.tensor(T);
       Legal = !InT.IsConstant && !InT.IsVariable && !OutT.IsVariable &&
@@ -189,15 +194,15 @@ std::vector<std::string> verifyPlan(const ir::Graph &G, const MemoryPlan &Plan,
         const Buffer &BA = *A->second, &BB = *B->second;
         if (Storage(BA) == Storage(BB) || BA.Size == 0 || BB.Size == 0)
           continue;
-        bool Overlap = BA.Offset < BB.Offset + BB.Size &&
-                       BB.Offset < BA.Offset + BA.Size;
+        bool Overlap =
+            BA.Offset < BB.Offset + BB.Size && BB.Offset < BA.Offset + BA.Size;
         if (!Overlap || !Reported.emplace(Set[I], Set[J]).second)
           continue;
-        Report(llvm::formatv(
-            "{0} [{1}, {2}) and {3} [{4}, {5}) overlap and are both live at {6}",
-            describe(G, Set[I]), BA.Offset, BA.Offset + BA.Size,
-            describe(G, Set[J]), BB.Offset, BB.Offset + BB.Size,
-            describeOp(G, K)));
+        Report(llvm::formatv("{0} [{1}, {2}) and {3} [{4}, {5}) overlap and "
+                             "are both live at {6}",
+                             describe(G, Set[I]), BA.Offset,
+                             BA.Offset + BA.Size, describe(G, Set[J]),
+                             BB.Offset, BB.Offset + BB.Size, describeOp(G, K)));
       }
   }
   return Problems;

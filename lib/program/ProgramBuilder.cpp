@@ -12,8 +12,8 @@
 #include "program/ProgramBuilder.h"
 
 #include "ir/Verifier.h"
-#include "program/DeviceRules.h"
 #include "kernels/KernelParams.h"
+#include "program/DeviceRules.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -204,6 +204,8 @@ int64_t Builder::scratchFor(const Subgraph &S) const {
     for (const Op &O : L.Ops) {
       int64_t Top = Base;
       auto Alloc = [&](int64_t Bytes) { Top = align16(Top) + Bytes; };
+      if (O.Outputs.empty() || O.Inputs.empty())
+        continue;
       const Tensor &Out = S.Tensors[O.Outputs.front()];
       const Tensor &In0 = S.Tensors[O.Inputs.front()];
       const bool Skip =
@@ -253,8 +255,8 @@ llvm::Error Builder::buildSubgraph(size_t Index) {
   Local.clear();
 
   std::set<int32_t> Written;
-  std::map<int32_t, int32_t> WriterLayer; // graph tensor -> layer
-  std::map<int32_t, std::string> WriterType; // graph tensor -> op type
+  std::map<int32_t, int32_t> WriterLayer;         // graph tensor -> layer
+  std::map<int32_t, std::string> WriterType;      // graph tensor -> op type
   std::map<int32_t, std::set<std::string>> Users; // graph tensor -> op types
   size_t Pos = First;
   for (size_t OpIndex : PS.Ops) {

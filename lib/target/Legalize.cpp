@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "target/Legalize.h"
+#include "target/DeviceLimits.h"
 #include "target/PatternMatcher.h"
 #include "target/QuantRules.h"
 #include "target/Quantize.h"
@@ -70,6 +71,10 @@ private:
         Entry.Why.push_back({"unsupported", "rejected by the target", ""});
       return nullptr;
     }
+    // What the accelerator program and its functional model cannot hold,
+    // whatever the description allows (DeviceLimits.h).
+    if (T.hasFunctionalModel() && !checkDeviceLimits(G, Op, Entry.Why))
+      return nullptr;
     return Setup;
   }
 

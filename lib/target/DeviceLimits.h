@@ -1,0 +1,35 @@
+//===- DeviceLimits.h - What every functional-model accelerator needs -----===//
+//
+// A target's description states what its hardware runs; the accelerator
+// program and the functional model that runs it (lib/program) have limits of
+// their own, the same for every target. They are checked here, during
+// legalization, so that an operator beyond them stays on the CPU with its
+// reason (`explain` shows it) instead of failing when the program is checked:
+//
+//  - device_tensor_bytes: every tensor an operator reads or writes holds at
+//    most 2^31 - 1 bytes (the program's tensors; read_tensor in
+//    accel_functional.c);
+//  - device_empty_reduction: a reduction (MEAN, SUM, REDUCE_MAX) with a
+//    non-empty output reduces at least one element (the kernel divides by
+//    the count; check_geometry's FAM_mean);
+//  - device_requantize_range: a convolution-like operator's requantization
+//    multipliers have left shifts the device's fused requantize takes.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ACCELGEN_TARGET_DEVICELIMITS_H
+#define ACCELGEN_TARGET_DEVICELIMITS_H
+
+#include "target/OpSetup.h"
+
+namespace accelgen {
+namespace target {
+
+/// Appends one Rejection per device limit \p Op of \p G exceeds (ids above);
+/// true when it exceeds none.
+bool checkDeviceLimits(const ir::Graph &G, const ir::Operator &Op,
+                       std::vector<Rejection> &Why);
+
+} // namespace target
+} // namespace accelgen
+
+#endif // ACCELGEN_TARGET_DEVICELIMITS_H

@@ -1,0 +1,425 @@
+//===- MalformedModelTest.cpp - Models that are wrong in what they mean ---===//
+//
+// BadInputTest covers files that are not well-formed models; this file covers
+// models that are well-formed FlatBuffers but wrong in what they say: operand
+// counts, option enums, attribute ranges, quantization, outputs nothing
+// writes, and values that do not fit the C the compiler would emit. Each is
+// rejected by `inspect`, `explain` or `compile` with exactly one located line
+// and exit code 1, never compiled into C that misbehaves at run time.
+//
+//===----------------------------------------------------------------------===//
+#include "TestSupport.h"
+
+#include "import/TFLiteImporter.h"
+#include "import/TFLiteWriter.h"
+#include "tflite_subset_generated.h"
+
+#include "llvm/Support/Endian.h"
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <limits>
+#include <optional>
+
+using namespace accelgen;
+namespace attr = accelgen::ir::attr;
+namespace fb = accelgen::tfl;
+
+namespace {
+
+/// The bundled example as IR (see BadInputTest.cpp for its tensors):
+///   operators 0 CONV_2D, 1 DEPTHWISE_CONV_2D, 2 AVERAGE_POOL_2D,
+///             3 RESHAPE, 4 FULLY_CONNECTED, 5 SOFTMAX
+ir::Model example() {
+  auto R = tflite::importModelFile(test::exampleModelPath());
+  REQUIRE_MESSAGE(bool(R), llvm::toString(R.takeError()));
+  return std::move(*R->Model);
+}
+
+/// Runs accelgen with \p Args (the model path first replaced by \p Path) and
+/// checks the one-line error and exit code 1.
+void checkFails(const std::vector<std::string> &Args, const std::string &Path,
+                const std::string &Message) {
+  INFO("accelgen " << Args.front());
+  test::RunResult R = test::runAccelgen(Args);
+  CHECK(R.ExitCode == 1);
+  CHECK(R.Stderr == "error: " + Path + ": " + Message + "\n");
+}
+
+/// Writes \p M as \p Name and checks that inspect, explain (mdla2.0) and
+/// compile (ref and mdla2.0) all reject it with \p Message.
+void checkRejectedEverywhere(const test::TempDir &Dir, const ir::Model &M,
+                             const std::string &Name,
+                             const std::string &Message) {
+  std::string Path = Dir.file(Name);
+  test::writeFileBytes(Path, tflite::writeModel(M));
+  checkFails({"inspect", Path}, Path, Message);
+  checkFails({"inspect", Path, "--json"}, Path, Message);
+  checkFails({"explain", Path, "--target", "mdla2.0"}, Path, Message);
+  for (const char *Target : {"ref", "mdla2.0"})
+    checkFails({"compile", Path, "--target", Target, "-o", Dir.file("out")},
+               Path, Message);
+}
+
+/// Writes \p M as \p Name and checks that compile rejects it for \p Target.
+void checkCompileFails(const test::TempDir &Dir, const ir::Model &M,
+                       const std::string &Name, const std::string &Target,
+                       const std::string &Message) {
+  std::string Path = Dir.file(Name);
+  test::writeFileBytes(Path, tflite::writeModel(M));
+  checkFails({"compile", Path, "--target", Target, "-o", Dir.file("out")}, Path,
+             Message);
+}
+
+std::vector<uint8_t> int64Bytes(const std::vector<int64_t> &Values) {
+  std::vector<uint8_t> Out(Values.size() * 8);
+  for (size_t I = 0; I < Values.size(); ++I)
+    llvm::support::endian::write64le(Out.data() + 8 * I,
+                                     static_cast<uint64_t>(Values[I]));
+  return Out;
+}
+
+/// A float STRIDED_SLICE of an 8-element vector, begin 0, end 8, with the
+/// int64 \p Stride; its output has the one element a huge stride selects.
+ir::Model stridedSlice(int64_t Stride) {
+  ir::Model M;
+  M.SchemaVersion = 3;
+  M.Graphs.emplace_back();
+  ir::Graph &G = M.Graphs.front();
+  auto Add = [&](std::string Name, ir::DType T, std::vector<int32_t> Shape,
+                 std::vector<uint8_t> Data = {}) {
+    ir::Tensor X;
+    X.Name = std::move(Name);
+    X.Type = T;
+    X.Shape = std::move(Shape);
+    X.IsConstant = !Data.empty();
+    X.Data = std::move(Data);
+    G.Tensors.push_back(std::move(X));
+    return static_cast<int32_t>(G.Tensors.size() - 1);
+  };
+  int32_t In = Add("in", ir::DType::F32, {8});
+  int32_t Begin = Add("begin", ir::DType::I64, {1}, int64Bytes({0}));
+  int32_t End = Add("end", ir::DType::I64, {1}, int64Bytes({8}));
+  int32_t Strides = Add("strides", ir::DType::I64, {1}, int64Bytes({Stride}));
+  int32_t Out = Add("out", ir::DType::F32, {1});
+  ir::Operator Op;
+  Op.Type = "STRIDED_SLICE";
+  Op.BuiltinCode = 45;
+  Op.Version = 1;
+  Op.Inputs = {In, Begin, End, Strides};
+  Op.Outputs = {Out};
+  for (llvm::StringRef A : {attr::BeginMask, attr::EndMask, attr::EllipsisMask,
+                            attr::NewAxisMask, attr::ShrinkAxisMask})
+    Op.setAttr(A, int64_t(0));
+  Op.setAttr(attr::Offset, false);
+  G.Operators.push_back(std::move(Op));
+  G.Inputs = {In};
+  G.Outputs = {Out};
+  return M;
+}
+
+} // namespace
+
+TEST_CASE("int64 constants that do not fit the int32 C parameters") {
+  test::TempDir Dir;
+  // 2^32 + 1 would be written as 1 (out-of-bounds writes), -2^32 as 0 (an
+  // endless loop).
+  SUBCASE("stride 2^32 + 1") {
+    checkCompileFails(Dir, stridedSlice((int64_t(1) << 32) + 1), "big.tflite",
+                      "ref",
+                      "operator 0 (STRIDED_SLICE) is not supported by target "
+                      "ref: strides tensor 'strides' holds 4294967297 at index "
+                      "0, outside the int32 range "
+                      "of the kernels' parameters");
+  }
+  SUBCASE("stride -2^32") {
+    checkCompileFails(Dir, stridedSlice(-(int64_t(1) << 32)), "neg.tflite",
+                      "ref",
+                      "operator 0 (STRIDED_SLICE) is not supported by target "
+                      "ref: strides tensor 'strides' holds -4294967296 at "
+                      "index 0, outside the int32 range "
+                      "of the kernels' parameters");
+  }
+}
+
+TEST_CASE("a graph output no operator writes") {
+  test::TempDir Dir;
+  ir::Model M = example();
+  ir::Graph &G = M.main();
+  ir::Tensor Orphan = G.Tensors[12];
+  Orphan.Name = "orphan";
+  G.Tensors.push_back(Orphan);
+  G.Outputs.push_back(static_cast<int32_t>(G.Tensors.size() - 1));
+  checkRejectedEverywhere(Dir, M, "orphan.tflite",
+                          "graph 0: graph output tensor 14 'orphan' is written "
+                          "by no operator and is neither a graph input nor a "
+                          "constant");
+}
+
+TEST_CASE("quantization the kernels cannot represent") {
+  test::TempDir Dir;
+  ir::Model M = example();
+  ir::Graph &G = M.main();
+  // The requantization multiplier of the convolution, per channel: input
+  // scale * filter scale / output scale. Its left shift must stay in
+  // [-31, 30], the contract of the C kernels.
+  // The message of the first channel, computed here as TensorFlow Lite's
+  // QuantizeMultiplier defines the shift: the frexp exponent of the real
+  // multiplier.
+  auto Expected = [&](const std::string &Prefix) {
+    const double Real = double(G.Tensors[0].Quant->Scales[0]) *
+                        double(G.Tensors[1].Quant->Scales[0]) /
+                        double(G.Tensors[3].Quant->Scales[0]);
+    int Exponent = 0;
+    std::frexp(Real, &Exponent);
+    char Buf[32];
+    std::snprintf(Buf, sizeof(Buf), "%g", Real);
+    return Prefix + "input scale * filter scale / output scale = " + Buf +
+           " needs a left shift of " + std::to_string(Exponent) +
+           "; the kernels take -31 to 30 (the quantization scales are out of "
+           "range)";
+  };
+  SUBCASE("a tiny output scale") {
+    G.Tensors[3].Quant->Scales = {1e-45f};
+    checkCompileFails(Dir, M, "tiny.tflite", "ref",
+                      Expected("operator 0 (CONV_2D) is not supported by "
+                               "target ref: "));
+    checkCompileFails(Dir, M, "tiny.tflite", "mdla2.0",
+                      Expected("operator 0 (CONV_2D) is not supported by "
+                               "target mdla2.0: "));
+  }
+  SUBCASE("a huge input scale") {
+    G.Tensors[0].Quant->Scales = {3e38f};
+    checkCompileFails(Dir, M, "huge.tflite", "ref",
+                      Expected("operator 0 (CONV_2D) is not supported by "
+                               "target ref: "));
+  }
+}
+
+TEST_CASE("shapes the kernel parameters must not divide by") {
+  // Found by the pipeline fuzzer: an input depth of 0 made the group count 0
+  // and the parameter code divided by it.
+  test::TempDir Dir;
+  ir::Model M = example();
+  M.main().Tensors[0].Shape = {1, 16, 16, 0};
+  checkCompileFails(Dir, M, "depth0.tflite", "ref",
+                    "operator 0 (CONV_2D) is not supported by target ref: "
+                    "input depth 0, filter depth 3 and 8 output channels do "
+                    "not form whole groups");
+}
+
+TEST_CASE("operators that are malformed") {
+  test::TempDir Dir;
+  ir::Model M = example();
+  ir::Graph &G = M.main();
+
+  SUBCASE("CONV_2D with 5 operands") {
+    G.Operators[0].Inputs = {0, 1, 2, 1, 2};
+    checkRejectedEverywhere(Dir, M, "five.tflite",
+                            "graph 0: operator 0 (CONV_2D): takes 2 to 3 "
+                            "operands, found 5");
+  }
+  SUBCASE("SOFTMAX with 2 results") {
+    ir::Tensor Extra = G.Tensors[13];
+    Extra.Name = "extra";
+    G.Tensors.push_back(Extra);
+    G.Operators[5].Outputs.push_back(14);
+    checkRejectedEverywhere(Dir, M, "two-results.tflite",
+                            "graph 0: operator 5 (SOFTMAX): has 2 results, "
+                            "expected 1");
+  }
+  SUBCASE("an absurd operator version") {
+    G.Operators[0].Version = std::numeric_limits<int32_t>::max();
+    checkRejectedEverywhere(Dir, M, "version.tflite",
+                            "graph 0: operator 0 (CONV_2D): version "
+                            "2147483647 is outside [1, 64]");
+  }
+  SUBCASE("stride 0") {
+    G.Operators[0].setAttr(attr::StrideH, int64_t(0));
+    checkRejectedEverywhere(Dir, M, "stride0.tflite",
+                            "graph 0: operator 0 (CONV_2D): stride_h is 0; it "
+                            "must be at least 1");
+  }
+  SUBCASE("dilation -1") {
+    G.Operators[1].setAttr(attr::DilationW, int64_t(-1));
+    checkRejectedEverywhere(Dir, M, "dilation.tflite",
+                            "graph 0: operator 1 (DEPTHWISE_CONV_2D): "
+                            "dilation_w is -1; it must be at least 1");
+  }
+  SUBCASE("filter size 0") {
+    G.Operators[2].setAttr(attr::FilterW, int64_t(0));
+    checkRejectedEverywhere(Dir, M, "filter0.tflite",
+                            "graph 0: operator 2 (AVERAGE_POOL_2D): filter_w "
+                            "is 0; it must be at least 1");
+  }
+  SUBCASE("an infinite softmax beta") {
+    G.Operators[5].setAttr(attr::Beta, std::numeric_limits<double>::infinity());
+    checkRejectedEverywhere(Dir, M, "beta.tflite",
+                            "graph 0: operator 5 (SOFTMAX): beta is inf; it "
+                            "must be finite");
+  }
+  SUBCASE("an unknown fused activation") {
+    G.Operators[0].setAttr(attr::FusedActivation, std::string("UNKNOWN_9"));
+    checkRejectedEverywhere(Dir, M, "activation.tflite",
+                            "graph 0: operator 0 (CONV_2D): fused activation "
+                            "9 is not one the format defines (0 to 5)");
+  }
+  SUBCASE("a RESHAPE whose shape contradicts its output") {
+    ir::Tensor &Shape = G.Tensors[8];
+    REQUIRE(Shape.Data.size() == 8);
+    llvm::support::endian::write32le(Shape.Data.data(), 2);
+    llvm::support::endian::write32le(Shape.Data.data() + 4, 4);
+    checkRejectedEverywhere(Dir, M, "reshape.tflite",
+                            "graph 0: operator 3 (RESHAPE): shape tensor "
+                            "'flatten/shape' gives 2x4 for an input of 8 "
+                            "elements, but the output 'flatten' is 1x8");
+  }
+}
+
+TEST_CASE("option enums the format does not define") {
+  test::TempDir Dir;
+  std::vector<uint8_t> Bytes = tflite::writeModel(example());
+  fb::Operator *Pool = fb::GetMutableModel(Bytes.data())
+                           ->mutable_subgraphs()
+                           ->GetMutableObject(0)
+                           ->mutable_operators()
+                           ->GetMutableObject(2);
+  auto *Options =
+      static_cast<fb::Pool2DOptions *>(Pool->mutable_builtin_options());
+  // The example pools with VALID padding, which the file stores.
+  REQUIRE(Options->mutate_padding(static_cast<fb::Padding>(7)));
+  std::string Path = Dir.file("padding7.tflite");
+  test::writeFileBytes(Path, Bytes);
+  checkFails({"inspect", Path}, Path,
+             "graph 0: operator 2 (AVERAGE_POOL_2D): padding 7 is neither "
+             "SAME (0) nor VALID (1)");
+  checkFails({"explain", Path, "--target", "mdla2.0"}, Path,
+             "graph 0: operator 2 (AVERAGE_POOL_2D): padding 7 is neither "
+             "SAME (0) nor VALID (1)");
+}
+
+TEST_CASE("quantization parameters that are not sane") {
+  test::TempDir Dir;
+  ir::Model M = example();
+  ir::Graph &G = M.main();
+  SUBCASE("a zero scale") {
+    G.Tensors[3].Quant->Scales = {0.0f};
+    checkRejectedEverywhere(Dir, M, "scale0.tflite",
+                            "graph 0: tensor 3 'conv/Relu': quantization "
+                            "scale 0 is not a finite positive number");
+  }
+  SUBCASE("a NaN scale") {
+    G.Tensors[3].Quant->Scales = {std::numeric_limits<float>::quiet_NaN()};
+    checkRejectedEverywhere(Dir, M, "scale-nan.tflite",
+                            "graph 0: tensor 3 'conv/Relu': quantization "
+                            "scale nan is not a finite positive number");
+  }
+  SUBCASE("a zero point outside int8") {
+    G.Tensors[3].Quant->ZeroPoints = {300};
+    checkRejectedEverywhere(Dir, M, "zp.tflite",
+                            "graph 0: tensor 3 'conv/Relu': zero point 300 is "
+                            "outside the range of i8");
+  }
+}
+
+namespace {
+
+/// A one-operator model: \p Type reading tensors \p In (with constants)
+/// and writing \p Out.
+struct OneOp {
+  ir::Model M;
+  ir::Graph &G() { return M.Graphs.front(); }
+  OneOp() {
+    M.SchemaVersion = 3;
+    M.Graphs.emplace_back();
+  }
+  int32_t tensor(std::string Name, ir::DType T, std::vector<int32_t> Shape,
+                 std::optional<float> Scale = std::nullopt,
+                 std::vector<uint8_t> Data = {}) {
+    ir::Tensor X;
+    X.Name = std::move(Name);
+    X.Type = T;
+    X.Shape = std::move(Shape);
+    if (Scale) {
+      ir::QuantParams Q;
+      Q.Scales = {*Scale};
+      Q.ZeroPoints = {0};
+      X.Quant = Q;
+    }
+    X.IsConstant = !Data.empty();
+    X.Data = std::move(Data);
+    G().Tensors.push_back(std::move(X));
+    return static_cast<int32_t>(G().Tensors.size() - 1);
+  }
+  ir::Operator &op(std::string Type, int32_t Code, std::vector<int32_t> Ins,
+                   int32_t Out) {
+    ir::Operator Op;
+    Op.Type = std::move(Type);
+    Op.BuiltinCode = Code;
+    Op.Inputs = std::move(Ins);
+    Op.Outputs = {Out};
+    G().Operators.push_back(std::move(Op));
+    for (int32_t T : G().Operators.back().Inputs)
+      if (!G().Tensors[T].IsConstant)
+        G().Inputs.push_back(T);
+    G().Outputs = {Out};
+    return G().Operators.back();
+  }
+};
+
+/// `explain --target mdla2.0` on \p M: the operator stays on the CPU and
+/// the reason with \p Id is given.
+void checkOnCpu(const test::TempDir &Dir, const ir::Model &M,
+                const std::string &Name, const std::string &Reason) {
+  std::string Path = Dir.file(Name);
+  test::writeFileBytes(Path, tflite::writeModel(M));
+  test::RunResult R =
+      test::runAccelgen({"explain", Path, "--target", "mdla2.0"});
+  INFO(R.Stdout << R.Stderr);
+  CHECK(R.ExitCode == 0);
+  CHECK(R.Stdout.find(Reason) != std::string::npos);
+}
+
+} // namespace
+
+TEST_CASE("what the accelerator program cannot hold stays on the CPU") {
+  test::TempDir Dir;
+  SUBCASE("an accumulator that overflows the device's requantize") {
+    // The convolution's output scale 1e5 is the depthwise convolution's
+    // input scale: its multiplier needs a left shift of 14, and 9 taps of
+    // 255 * 127 shifted by 14 exceed int32.
+    ir::Model M = example();
+    M.main().Tensors[3].Quant->Scales = {1e5f};
+    checkOnCpu(Dir, M, "conv1e5.tflite",
+               "device_accumulator_range: the accumulator may reach");
+    std::string Path = Dir.file("conv1e5.tflite");
+    test::RunResult R = test::runAccelgen(
+        {"compile", Path, "--target", "mdla2.0", "-o", Dir.file("out")});
+    INFO(R.Stderr);
+    CHECK(R.ExitCode == 0);
+  }
+  SUBCASE("a MEAN over an axis of size 0") {
+    OneOp B;
+    int32_t In = B.tensor("in", ir::DType::I8, {1, 2, 0, 8}, 0.5f);
+    std::vector<uint8_t> Axis(4, 0);
+    Axis[0] = 2;
+    int32_t Axes = B.tensor("axes", ir::DType::I32, {1}, std::nullopt, Axis);
+    int32_t Out = B.tensor("out", ir::DType::I8, {1, 2, 8}, 0.5f);
+    B.op("MEAN", 40, {In, Axes}, Out).setAttr(attr::KeepDims, false);
+    checkOnCpu(Dir, B.M, "mean0.tflite",
+               "device_empty_reduction: axis 2 of input 'in' has size 0, so "
+               "each output element would reduce nothing");
+  }
+  SUBCASE("a float ADD of 2^29 elements, 2^31 bytes") {
+    OneOp B;
+    int32_t A = B.tensor("a", ir::DType::F32, {1, 8192, 8192, 8});
+    int32_t C = B.tensor("b", ir::DType::F32, {1, 8192, 8192, 8});
+    int32_t Out = B.tensor("sum", ir::DType::F32, {1, 8192, 8192, 8});
+    B.op("ADD", 0, {A, C}, Out)
+        .setAttr(attr::FusedActivation, std::string("NONE"));
+    checkOnCpu(Dir, B.M, "add2g.tflite",
+               "device_tensor_bytes: tensor 0 'a' holds 2147483648 bytes; the "
+               "accelerator program addresses at most 2147483647");
+  }
+}

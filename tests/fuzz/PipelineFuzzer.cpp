@@ -1,0 +1,108 @@
+//===- PipelineFuzzer.cpp - libFuzzer target for import to emitted C ------===//
+//
+// Drives a model through the whole compiler: import, then for `ref` the C
+// emitter, and for mdla2.0 partitioning, the memory plan, the accelerator
+// program (read back and checked by the functional model) and the C emitter.
+// Every stage may reject the model with an error; none may crash or trip the
+// sanitizers. No C is compiled here (tests/fuzz/SanitizedRunTest.cpp does that
+// for a sample).
+//
+// The custom mutator imports the input and applies structured mutations
+// (ModelMutator.h) before writing it back, so the fuzzer explores models that
+// pass the FlatBuffers verifier; inputs that do not import get libFuzzer's own
+// byte mutations.
+//
+// Built with -fsanitize=fuzzer as `accelgen-pipeline-fuzzer`, and without it
+// as `accelgen-pipeline-replay`, which runs the entry point over files given
+// on the command line (tests/fuzz/pipeline-regressions).
+//
+//===----------------------------------------------------------------------===//
+#include "ModelMutator.h"
+
+#include "emit/ModelEmitter.h"
+#include "import/TFLiteImporter.h"
+#include "import/TFLiteWriter.h"
+#include "program/AcceleratorEmit.h"
+#include "program/ProgramBuilder.h"
+#include "target/BuiltinTargets.h"
+#include "target/TargetInfo.h"
+
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <cstring>
+
+using namespace accelgen;
+
+namespace {
+
+/// The C emitter for ref.
+void emitRef(const ir::Graph &G) {
+  emit::EmitOptions Opts;
+  Opts.Target = "ref";
+  Opts.Name = "model";
+  llvm::consumeError(emit::emitModel(G, Opts).takeError());
+}
+
+/// Partition, plan, program and emitter for mdla2.0 with ref as the CPU.
+void emitMdla(const ir::Graph &G) {
+  target::registerBuiltinTargets();
+  auto T = target::TargetRegistry::resolve("mdla2.0");
+  auto Cpu = target::TargetRegistry::resolve("ref");
+  if (!T || !Cpu)
+    return;
+  partition::PartitionOptions Opts;
+  Opts.Cpu = Cpu->first;
+  llvm::Expected<program::AcceleratedModel> M = program::buildAcceleratedModel(
+      G, *T->first, T->second, Opts, "accelgen fuzz");
+  if (!M) {
+    llvm::consumeError(M.takeError());
+    return;
+  }
+  llvm::Expected<emit::Offload> O = program::makeOffload(*M, "model");
+  if (!O) {
+    llvm::consumeError(O.takeError());
+    return;
+  }
+  emit::EmitOptions EOpts;
+  EOpts.Target = "mdla2.0";
+  EOpts.Name = "model";
+  EOpts.Accelerator = &*O;
+  llvm::consumeError(emit::emitModel(M->Graph, EOpts).takeError());
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
+  auto R = tflite::importModel(llvm::ArrayRef<uint8_t>(Data, Size));
+  if (!R) {
+    llvm::consumeError(R.takeError());
+    return 0;
+  }
+  const ir::Graph &G = R->Model->main();
+  emitRef(G);
+  emitMdla(G);
+  return 0;
+}
+
+#ifdef ACCELGEN_LIBFUZZER
+extern "C" size_t LLVMFuzzerMutate(uint8_t *Data, size_t Size, size_t MaxSize);
+
+extern "C" size_t LLVMFuzzerCustomMutator(uint8_t *Data, size_t Size,
+                                          size_t MaxSize, unsigned Seed) {
+  auto R = tflite::importModel(llvm::ArrayRef<uint8_t>(Data, Size));
+  if (!R) {
+    llvm::consumeError(R.takeError());
+    return LLVMFuzzerMutate(Data, Size, MaxSize);
+  }
+  fuzz::Random Rand(Seed);
+  ir::Model M = std::move(*R->Model);
+  for (uint32_t I = 0, N = 1 + Rand.below(3); I < N; ++I)
+    fuzz::mutateModel(M, Rand);
+  std::vector<uint8_t> Bytes = tflite::writeModel(M);
+  if (Bytes.size() > MaxSize)
+    return LLVMFuzzerMutate(Data, Size, MaxSize);
+  std::memcpy(Data, Bytes.data(), Bytes.size());
+  return Bytes.size();
+}
+#endif
