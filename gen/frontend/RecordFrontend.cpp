@@ -284,6 +284,7 @@ bool readTargetRecords(const RecordKeeper &Records, TargetDecl &Out,
     Main.File = SrcMgr.getMemoryBuffer(SrcMgr.getMainFileID())
                     ->getBufferIdentifier()
                     .str();
+    Main.Line = Main.Col = 1;
     Diags.error(Main, "the description defines no Target");
     return false;
   }

@@ -14,6 +14,7 @@
 #include "emit/CLiteral.h"
 #include "import/TFLiteImporter.h"
 #include "program/AcceleratorEmit.h"
+#include "support/InputFile.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -96,8 +97,7 @@ static bool prepareAccelerator(CompiledModel &C, StringRef Path,
   partition::PartitionOptions Opts;
   Opts.Cpu = Cpu->first;
   Expected<program::AcceleratedModel> M = program::buildAcceleratedModel(
-      C.graph(), *T->first, T->second, Opts,
-      "accelgen " + toolVersion().str());
+      C.graph(), *T->first, T->second, Opts, "accelgen " + toolVersion().str());
   if (!M) {
     reportError(Path, toString(M.takeError()));
     return false;
@@ -116,10 +116,9 @@ static bool prepareAccelerator(CompiledModel &C, StringRef Path,
 std::optional<CompiledModel> compileModel(StringRef Path, StringRef Target,
                                           StringRef Name) {
   CompiledModel C;
-  auto Buf = MemoryBuffer::getFile(Path, /*IsText=*/false,
-                                   /*RequiresNullTerminator=*/false);
+  auto Buf = support::readInputFile(Path, support::MaxModelBytes);
   if (!Buf) {
-    reportError(Path, "cannot read: " + Buf.getError().message());
+    reportError(Path, toString(Buf.takeError()));
     return std::nullopt;
   }
   StringRef Data = (*Buf)->getBuffer();
@@ -150,7 +149,24 @@ std::optional<CompiledModel> compileModel(StringRef Path, StringRef Target,
     return std::nullopt;
   }
   C.Emitted = std::move(*E);
+  if (uint64_t(C.Emitted.Plan.ArenaBytes) > MaxArenaBytes) {
+    reportError(Path, formatv("the model needs a working-memory arena of {0} "
+                              "bytes, more than the limit of {1} "
+                              "(docs/compile.md)",
+                              C.Emitted.Plan.ArenaBytes,
+                              support::formatBytes(MaxArenaBytes)));
+    return std::nullopt;
+  }
   return C;
+}
+
+Expected<tflite::ImportResult> importModelFile(StringRef Path) {
+  auto Buf = support::readInputFile(Path, support::MaxModelBytes);
+  if (!Buf)
+    return Buf.takeError();
+  return tflite::importModel(ArrayRef<uint8_t>(
+      reinterpret_cast<const uint8_t *>((*Buf)->getBufferStart()),
+      (*Buf)->getBufferSize()));
 }
 
 Error writeFiles(StringRef Dir, ArrayRef<emit::EmittedFile> Files) {

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
+#include "CompileModel.h"
 #include "Targets.h"
 
 #include "import/TFLiteImporter.h"
@@ -38,14 +39,14 @@ static cl::opt<std::string> ExplainModel(cl::Positional, cl::Required,
                                          cl::sub(ExplainCommand),
                                          cl::cat(category()));
 static cl::opt<std::string>
-    ExplainTarget("target", cl::desc("Target and version, e.g. mdla2.0 (required)"),
+    ExplainTarget("target",
+                  cl::desc("Target and version, e.g. mdla2.0 (required)"),
                   cl::sub(ExplainCommand), cl::cat(category()));
 static cl::opt<bool> ExplainJSON("json", cl::desc("Print JSON"),
                                  cl::sub(ExplainCommand), cl::cat(category()));
-static cl::opt<std::string>
-    ExplainDot("dot", cl::desc("Write the partitioned graph in Graphviz format"),
-               cl::value_desc("file"), cl::sub(ExplainCommand),
-               cl::cat(category()));
+static cl::opt<std::string> ExplainDot(
+    "dot", cl::desc("Write the partitioned graph in Graphviz format"),
+    cl::value_desc("file"), cl::sub(ExplainCommand), cl::cat(category()));
 static cl::opt<bool>
     ExplainNoCost("no-cost-model",
                   cl::desc("Place every legal operator on the accelerator"),
@@ -86,12 +87,12 @@ void printText(raw_ostream &OS, const partition::PartitionResult &R) {
                 sys::path::filename(ExplainModel), R.Target,
                 R.numOnAccelerator(), R.Ops.size(), R.Subgraphs.size(),
                 R.Subgraphs.size() == 1 ? "" : "s");
-  OS << formatv(", estimated {0:F0} accelerator cycles\n", R.acceleratorCycles());
+  OS << formatv(", estimated {0:F0} accelerator cycles\n",
+                R.acceleratorCycles());
   for (size_t I = 0; I < R.Ops.size(); ++I) {
     const partition::PlacedOp &P = R.Ops[I];
-    std::string What = P.SourceType == P.Type
-                           ? P.Type
-                           : P.SourceType + " -> " + P.Type;
+    std::string What =
+        P.SourceType == P.Type ? P.Type : P.SourceType + " -> " + P.Type;
     OS << formatv("  {0,3}  {1,-12} {2,-40} {3,-11}", I, sourcesText(P), What,
                   partition::deviceName(P.Placement));
     if (P.Subgraph >= 0)
@@ -133,9 +134,8 @@ json::Value toJSON(const partition::PartitionResult &R) {
     const partition::PlacedOp &P = R.Ops[I];
     json::Array Reasons;
     for (const target::Rejection &W : P.Why)
-      Reasons.push_back(
-          json::Object{{"id", W.ConstraintId}, {"message", W.Message},
-                       {"hint", W.Hint}});
+      Reasons.push_back(json::Object{
+          {"id", W.ConstraintId}, {"message", W.Message}, {"hint", W.Hint}});
     json::Object O{{"index", int64_t(I)},
                    {"sources", json::Array(P.Sources)},
                    {"source_type", P.SourceType},
@@ -154,25 +154,23 @@ json::Value toJSON(const partition::PartitionResult &R) {
       In.push_back(tensorName(R.Graph, T));
     for (int32_t T : S.Outputs)
       Out.push_back(tensorName(R.Graph, T));
-    Subgraphs.push_back(json::Object{
-        {"operators", indices(S.Ops)},
-        {"inputs", std::move(In)},
-        {"outputs", std::move(Out)},
-        {"cycles", S.Cycles},
-        {"switch_cycles", S.SwitchCycles}});
+    Subgraphs.push_back(json::Object{{"operators", indices(S.Ops)},
+                                     {"inputs", std::move(In)},
+                                     {"outputs", std::move(Out)},
+                                     {"cycles", S.Cycles},
+                                     {"switch_cycles", S.SwitchCycles}});
   }
   json::Array Fusions;
   for (const auto &[Pattern, Why] : R.RejectedFusions)
-    Fusions.push_back(json::Object{{"pattern", Pattern},
-                                   {"reasons", json::Array(Why)}});
-  return json::Object{
-      {"model", sys::path::filename(ExplainModel).str()},
-      {"target", R.Target},
-      {"operators", std::move(Ops)},
-      {"subgraphs", std::move(Subgraphs)},
-      {"rejected_fusions", std::move(Fusions)},
-      {"on_accelerator", int64_t(R.numOnAccelerator())},
-      {"accelerator_cycles", R.acceleratorCycles()}};
+    Fusions.push_back(
+        json::Object{{"pattern", Pattern}, {"reasons", json::Array(Why)}});
+  return json::Object{{"model", sys::path::filename(ExplainModel).str()},
+                      {"target", R.Target},
+                      {"operators", std::move(Ops)},
+                      {"subgraphs", std::move(Subgraphs)},
+                      {"rejected_fusions", std::move(Fusions)},
+                      {"on_accelerator", int64_t(R.numOnAccelerator())},
+                      {"accelerator_cycles", R.acceleratorCycles()}};
 }
 
 /// \p S quoted for Graphviz.
@@ -235,12 +233,13 @@ void printDot(raw_ostream &OS, const partition::PartitionResult &R) {
 
 int runExplain() {
   if (ExplainTarget.empty())
-    return reportError("", "explain needs --target, e.g. --target ref (targets: " +
-                               llvm::join(knownTargetLabels(), ", ") + ")");
+    return reportError("",
+                       "explain needs --target, e.g. --target ref (targets: " +
+                           llvm::join(knownTargetLabels(), ", ") + ")");
   auto Target = resolveTarget(ExplainTarget);
   if (!Target)
     return reportError("", toString(Target.takeError()));
-  Expected<tflite::ImportResult> M = tflite::importModelFile(ExplainModel);
+  Expected<tflite::ImportResult> M = importModelFile(ExplainModel);
   if (!M)
     return reportError(ExplainModel, toString(M.takeError()));
   for (const std::string &W : M->Warnings)
@@ -264,8 +263,8 @@ int runExplain() {
     if (ErrorOr<std::string> Graphviz = sys::findProgramByName("dot")) {
       std::string Svg = ExplainDot + ".svg";
       std::string Err;
-      int RC = sys::ExecuteAndWait(*Graphviz, {*Graphviz, "-Tsvg", ExplainDot,
-                                               "-o", Svg},
+      int RC = sys::ExecuteAndWait(*Graphviz,
+                                   {*Graphviz, "-Tsvg", ExplainDot, "-o", Svg},
                                    None, {}, 0, 0, &Err);
       if (RC != 0)
         reportWarning(ExplainDot, "Graphviz could not render it: " + Err);

@@ -1,4 +1,5 @@
-//===- Inspect.cpp - `accelgen inspect`: describe a model ------------------===//
+//===- Inspect.cpp - `accelgen inspect`: describe a model
+//------------------===//
 //
 // Prints what a model contains: operators with counts and versions, every
 // tensor with shape, type, quantization and whether it is constant, the
@@ -8,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
+#include "CompileModel.h"
 
 #include "analysis/ModelStats.h"
 #include "import/TFLiteImporter.h"
@@ -81,8 +83,7 @@ std::string quantToText(const ir::Tensor &T) {
     return "-";
   const ir::QuantParams &Q = *T.Quant;
   if (Q.isPerChannel())
-    return formatv("per-channel axis {0} ({1} scales)", Q.Axis,
-                   Q.Scales.size())
+    return formatv("per-channel axis {0} ({1} scales)", Q.Axis, Q.Scales.size())
         .str();
   std::string Out;
   raw_string_ostream(Out) << format("scale %.9g zp %lld", Q.scale(),
@@ -241,8 +242,8 @@ void printText(raw_ostream &OS, const tflite::ImportResult &R) {
   int64_t TotalMacs = 0, TotalAct = 0;
   for (size_t GI = 0; GI < M.Graphs.size(); ++GI) {
     const ir::Graph &G = M.Graphs[GI];
-    OS << formatv("\ngraph {0} '{1}': {2} operators, {3} tensors\n", GI,
-                  G.Name, G.Operators.size(), G.Tensors.size());
+    OS << formatv("\ngraph {0} '{1}': {2} operators, {3} tensors\n", GI, G.Name,
+                  G.Operators.size(), G.Tensors.size());
     OS << "inputs:\n";
     for (int32_t T : G.Inputs)
       printTensorLine(OS, G, T);
@@ -262,8 +263,8 @@ void printText(raw_ostream &OS, const tflite::ImportResult &R) {
       for (const auto &[Name, Value] : Op.Attrs)
         Attrs += " " + Name + "=" + ir::formatAttr(Value);
       if (Op.Opaque)
-        Attrs += formatv(" (not interpreted: builtin code {0})",
-                         Op.BuiltinCode);
+        Attrs +=
+            formatv(" (not interpreted: builtin code {0})", Op.BuiltinCode);
       OS << formatv("  {0,4}  {1,-24} v{2}  {3} -> {4}  MACs {5}{6}\n", I,
                     Op.Type, Op.Version, Ins, Outs,
                     analysis::operatorMacs(G, Op), Attrs);
@@ -283,7 +284,7 @@ void printText(raw_ostream &OS, const tflite::ImportResult &R) {
 } // namespace
 
 int runInspect() {
-  Expected<tflite::ImportResult> R = tflite::importModelFile(InspectModel);
+  Expected<tflite::ImportResult> R = importModelFile(InspectModel);
   if (!R)
     return reportError(InspectModel, toString(R.takeError()));
   for (const std::string &W : R->Warnings)

@@ -17,6 +17,7 @@
 #include "CompileModel.h"
 
 #include "emit/CLiteral.h"
+#include "support/InputFile.h"
 
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallString.h"
@@ -129,17 +130,30 @@ std::string cacheKey(const CompiledModel &C, const emit::EmittedFile &Main,
       .substr(0, 32);
 }
 
-/// The first lines of the file at \p Path, for an error message.
-std::string headOfFile(StringRef Path, size_t MaxLines = 15) {
-  auto Buf = MemoryBuffer::getFile(Path);
-  if (!Buf)
+/// ": " and the first line of the file at \p Path that says something (an
+/// "error" line if there is one), for a one-line error message; "" if there
+/// is none.
+std::string firstLineOf(StringRef Path) {
+  auto Buf = support::readInputFile(Path, support::MaxDescriptionBytes);
+  if (!Buf) {
+    consumeError(Buf.takeError());
     return "";
+  }
   SmallVector<StringRef, 16> Lines;
-  (*Buf)->getBuffer().split(Lines, '\n', MaxLines + 1, false);
-  std::string S;
-  for (size_t I = 0; I < Lines.size() && I < MaxLines; ++I)
-    S += "\n  " + Lines[I].str();
-  return S;
+  (*Buf)->getBuffer().split(Lines, '\n', -1, /*KeepEmpty=*/false);
+  StringRef First;
+  for (StringRef L : Lines) {
+    L = L.trim();
+    if (L.empty())
+      continue;
+    if (First.empty())
+      First = L;
+    if (L.contains("error")) {
+      First = L;
+      break;
+    }
+  }
+  return First.empty() ? "" : ": " + First.take_front(300).str();
 }
 
 /// Builds the program into the cache (or finds it there); its path, or an
@@ -202,8 +216,8 @@ Expected<std::string> buildProgram(const CompiledModel &C,
   if (RC != 0)
     return createStringError(
         inconvertibleErrorCode(),
-        formatv("the C compiler failed ({0}){1}{2}", join(Args, " "),
-                ErrMsg.empty() ? "" : ": " + ErrMsg, headOfFile(Log))
+        formatv("the C compiler failed ({0}){1}{2}", Args[0],
+                ErrMsg.empty() ? "" : ": " + ErrMsg, firstLineOf(Log))
             .str());
 
   // Publish the folder; another process may have done so first.
@@ -275,7 +289,7 @@ int runRun() {
         RunModel, formatv("the compiled model ({0}) failed{1}{2}", *Program,
                           RC < 0 ? ": " + ErrMsg
                                  : formatv(" with exit code {0}", RC).str(),
-                          headOfFile(Err))
+                          firstLineOf(Err))
                       .str());
   outs() << formatv(
       "wrote {0} output(s){1} to {2}\n", G.Outputs.size(),

@@ -1,4 +1,5 @@
-//===- main.cpp - The accelgen command-line tool ---------------------------===//
+//===- main.cpp - The accelgen command-line tool
+//---------------------------===//
 //
 // accelgen reads neural-network models, partitions them between an
 // accelerator and the CPU, and emits C that runs them. This file holds the
@@ -8,6 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
+
+#include "support/CommandLine.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/InitLLVM.h"
@@ -56,35 +59,27 @@ static const Command Commands[] = {
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
   cl::HideUnrelatedOptions(category());
-  cl::SetVersionPrinter([](raw_ostream &OS) {
-    OS << "accelgen " << ACCELGEN_VERSION << "\n";
-  });
+  cl::SetVersionPrinter(
+      [](raw_ostream &OS) { OS << "accelgen " << ACCELGEN_VERSION << "\n"; });
 
-  // Parse errors are collected and reported in our own one-line format rather
-  // than LLVM's, which exits on its own.
-  std::string ParseErrors;
-  raw_string_ostream ErrOS(ParseErrors);
-  bool Ok = cl::ParseCommandLineOptions(
-      argc, argv,
-      "accelgen: retargetable code generator for neural-network accelerators\n\n"
-      "  accelgen inspect MODEL [--json]   describe a TensorFlow Lite model\n"
-      "  accelgen compile MODEL --target T -o DIR [--name NAME] [--main]\n"
-      "                                    generate C99 for the model\n"
-      "  accelgen run MODEL --target T --inputs DIR --outputs DIR [--dump-layers]\n"
-      "                                    build the generated C and run it\n"
-      "  accelgen explain MODEL --target T [--json] [--dot FILE]\n"
-      "                                    where each operator runs on T, and why\n",
-      &ErrOS);
-  if (!Ok) {
-    ErrOS.flush();
-    StringRef First = StringRef(ParseErrors).split('\n').first.trim();
-    // LLVM prefixes "<program>: " or "<program> <command>: "; keep the message.
-    size_t Colon = First.find(": ");
-    if (Colon != StringRef::npos && !First.take_front(Colon).contains('\''))
-      First = First.drop_front(Colon + 2);
-    First = First.split("  Try:").first.rtrim(". ");
-    return reportError("", First + " (see 'accelgen --help')");
-  }
+  // Option mistakes are reported in our own one-line format rather than
+  // LLVM's, which takes several lines.
+  if (std::optional<std::string> Mistake = accelgen::support::parseOptions(
+          argc, argv,
+          "accelgen: retargetable code generator for neural-network "
+          "accelerators\n\n"
+          "  accelgen inspect MODEL [--json]   describe a TensorFlow Lite "
+          "model\n"
+          "  accelgen compile MODEL --target T -o DIR [--name NAME] [--main]\n"
+          "                                    generate C99 for the model\n"
+          "  accelgen run MODEL --target T --inputs DIR --outputs DIR "
+          "[--dump-layers]\n"
+          "                                    build the generated C and run "
+          "it\n"
+          "  accelgen explain MODEL --target T [--json] [--dot FILE]\n"
+          "                                    where each operator runs on T, "
+          "and why\n"))
+    return reportError("", *Mistake + " (see 'accelgen --help')");
 
   for (const Command &C : Commands)
     if (*C.Sub)
