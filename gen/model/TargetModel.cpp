@@ -4,7 +4,9 @@
 
 #include "ir/DType.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
@@ -626,17 +628,26 @@ private:
                                         Sch, listOf(Schemes)));
     if (!L.WeightSchemes.empty())
       Out.WeightSchemes = L.WeightSchemes;
+    // Positions by id, so that a rule with thousands of constraints is not
+    // scanned once per constraint.
+    llvm::StringMap<size_t> Position;
+    for (size_t I = 0; I < Out.Constraints.size(); ++I)
+      Position.try_emplace(Out.Constraints[I]->id(), I);
+    std::set<std::string> Dropped;
     for (const std::string &Id : L.Drops) {
-      auto It = llvm::find_if(Out.Constraints, [&](const ConstraintDef *C) {
-        return C->id() == Id;
-      });
-      if (It == Out.Constraints.end())
+      if (!Position.count(Id) || !Dropped.insert(Id).second)
         Diags.error(L.At, llvm::formatv("cannot drop constraint '{0}': "
                                         "operator '{1}' has no such constraint "
                                         "before version {2}",
                                         Id, Op.Decl.Key, L.Since));
-      else
-        Out.Constraints.erase(It);
+    }
+    if (!Dropped.empty()) {
+      llvm::erase_if(Out.Constraints, [&](const ConstraintDef *C) {
+        return Dropped.count(C->id()) != 0;
+      });
+      Position.clear();
+      for (size_t I = 0; I < Out.Constraints.size(); ++I)
+        Position.try_emplace(Out.Constraints[I]->id(), I);
     }
     std::set<std::string> Seen;
     for (const ConstraintDecl &C : L.Constraints) {
@@ -646,20 +657,20 @@ private:
                                         C.Id, Op.Decl.Key));
         continue;
       }
-      auto Old = llvm::find_if(Out.Constraints, [&](const ConstraintDef *X) {
-        return X->id() == C.Id;
-      });
+      auto Old = Position.find(C.Id);
       ConstraintUse Use;
       Use.At = L.At;
       Use.Op = &Op;
       const ConstraintDef *Def =
-          constraint(C, S, Use, /*MayOverride=*/Old != Out.Constraints.end());
+          constraint(C, S, Use, /*MayOverride=*/Old != Position.end());
       if (!Def)
         continue;
-      if (Old != Out.Constraints.end())
-        *Old = Def;
-      else
+      if (Old != Position.end()) {
+        Out.Constraints[Old->second] = Def;
+      } else {
+        Position.try_emplace(C.Id, Out.Constraints.size());
         Out.Constraints.push_back(Def);
+      }
     }
     return Out;
   }
