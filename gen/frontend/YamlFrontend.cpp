@@ -969,15 +969,21 @@ private:
 
 bool readYamlTarget(const std::string &Path, TargetDecl &Out,
                     Diagnostics &Diags) {
-  unsigned Before = Diags.errorCount();
-  Reader R(Path, Diags);
   Expected<std::unique_ptr<MemoryBuffer>> Buffer = support::readInputFile(
       Path, support::MaxDescriptionBytes, "cannot read the description");
   if (!Buffer) {
-    Diags.error(R.loc(YAML::Mark::null_mark()), toString(Buffer.takeError()));
+    Loc At;
+    At.File = Path;
+    Diags.error(At, toString(Buffer.takeError()));
     return false;
   }
-  std::string Text = (*Buffer)->getBuffer().str();
+  return readYamlTargetText((*Buffer)->getBuffer().str(), Path, Out, Diags);
+}
+
+bool readYamlTargetText(const std::string &Text, const std::string &Path,
+                        TargetDecl &Out, Diagnostics &Diags) {
+  unsigned Before = Diags.errorCount();
+  Reader R(Path, Diags);
   // yaml-cpp throws on malformed input; nothing it throws leaves this
   // function.
   try {
