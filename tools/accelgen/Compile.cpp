@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
 #include "CompileModel.h"
+#include "OutputFolder.h"
 #include "Targets.h"
 
 #include "emit/CLiteral.h"
@@ -235,7 +236,7 @@ int runCompile() {
       return reportError(CompileModelPath, toString(Main.takeError()));
     C->Emitted.Files.push_back(std::move(*Main));
   }
-  if (Error E = writeFiles(CompileOutput, C->Emitted.Files))
+  if (Error E = writeOutputFolder(CompileOutput, C->Emitted.Files))
     return reportError(CompileOutput, toString(std::move(E)));
   const emit::EmittedModel &M = C->Emitted;
   outs() << formatv("wrote {0} files to {1}: {2} operators, arena {3} bytes "

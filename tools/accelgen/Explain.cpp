@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
 #include "CompileModel.h"
+#include "OutputFolder.h"
 #include "Targets.h"
 
 #include "import/TFLiteImporter.h"
@@ -254,12 +255,11 @@ int runExplain() {
       M->Model->main(), *Target->first, Target->second, Opts);
 
   if (!ExplainDot.empty()) {
-    std::error_code EC;
-    raw_fd_ostream Dot(ExplainDot, EC);
-    if (EC)
-      return reportError(ExplainDot, "cannot write: " + EC.message());
+    std::string Text;
+    raw_string_ostream Dot(Text);
     printDot(Dot, R);
-    Dot.close();
+    if (Error E = writeFileAtomically(ExplainDot, Dot.str()))
+      return reportError(ExplainDot, toString(std::move(E)));
     if (ErrorOr<std::string> Graphviz = sys::findProgramByName("dot")) {
       std::string Svg = ExplainDot + ".svg";
       std::string Err;

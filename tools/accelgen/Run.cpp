@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
 #include "CompileModel.h"
+#include "OutputFolder.h"
 
 #include "emit/CLiteral.h"
 #include "support/InputFile.h"
@@ -267,18 +268,28 @@ int runRun() {
   if (!Program)
     return reportError(RunModel, toString(Program.takeError()));
 
-  SmallString<256> Layers(RunOutputs);
+  // The program writes into a fresh folder; its files then move into
+  // --outputs as compile's do (OutputFolder.h): never through a symbolic
+  // link, never over a file accelgen did not write.
+  SmallString<256> Produced;
+  if (std::error_code EC =
+          sys::fs::createUniqueDirectory("accelgen-run-outputs", Produced))
+    return reportError("", "cannot create a temporary folder: " + EC.message());
+  auto RemoveProduced =
+      make_scope_exit([&] { sys::fs::remove_directories(Produced); });
+  SmallString<256> Layers(Produced);
   sys::path::append(Layers, "layers");
-  if (std::error_code EC = sys::fs::create_directories(
-          RunDumpLayers ? StringRef(Layers) : StringRef(RunOutputs)))
-    return reportError(RunOutputs, "cannot create the folder: " + EC.message());
+  if (RunDumpLayers)
+    if (std::error_code EC = sys::fs::create_directories(Layers))
+      return reportError("",
+                         "cannot create a temporary folder: " + EC.message());
 
   SmallString<256> Err;
   if (std::error_code EC =
           sys::fs::createTemporaryFile("accelgen-run", "txt", Err))
     return reportError("", "cannot create a temporary file: " + EC.message());
   auto RemoveErr = make_scope_exit([&] { sys::fs::remove(Err); });
-  std::vector<StringRef> Argv = {*Program, RunInputs, RunOutputs};
+  std::vector<StringRef> Argv = {*Program, RunInputs, Produced};
   if (RunDumpLayers)
     Argv.push_back("--layers");
   Optional<StringRef> Redirects[] = {StringRef(""), None, StringRef(Err)};
@@ -291,6 +302,22 @@ int runRun() {
                                  : formatv(" with exit code {0}", RC).str(),
                           firstLineOf(Err))
                       .str());
+  std::vector<emit::EmittedFile> Outputs;
+  std::error_code EC;
+  for (sys::fs::recursive_directory_iterator It(Produced, EC), End;
+       It != End && !EC; It.increment(EC)) {
+    if (!sys::fs::is_regular_file(It->path()))
+      continue;
+    auto Buf = support::readInputFile(It->path(), support::MaxModelBytes);
+    if (!Buf)
+      return reportError(It->path(), toString(Buf.takeError()));
+    StringRef Name = StringRef(It->path()).drop_front(Produced.size() + 1);
+    Outputs.push_back({Name.str(), (*Buf)->getBuffer().str()});
+  }
+  if (EC)
+    return reportError(Produced, "cannot list the outputs: " + EC.message());
+  if (Error E = writeOutputFolder(RunOutputs, Outputs))
+    return reportError(RunOutputs, toString(std::move(E)));
   outs() << formatv(
       "wrote {0} output(s){1} to {2}\n", G.Outputs.size(),
       RunDumpLayers
