@@ -1,12 +1,12 @@
 //===- InputFile.h - Reading input files within a size limit ----*- C++ -*-===//
 //
-// Every file accelgen reads (models, target descriptions, templates, input
-// tensors, accelerator programs) is read through readInputFile, which never
-// holds more than its limit plus one byte: a regular file is checked by its
-// size before it is read, anything else (a pipe, a device such as /dev/zero)
-// is read in chunks until the limit is passed. The limits are listed here,
-// once, and in docs/robustness.md. Header-only, so that the generator, the
-// template engine and the CLI share it without another library.
+// Every file accelgen reads (models, target descriptions, templates, the
+// outputs of the programs `accelgen run` builds) is read through readInputFile,
+// which never holds more than its limit plus one byte: a regular file is
+// checked by its size before it is read, anything else (a pipe, a device such
+// as /dev/zero) is read in chunks until the limit is passed. The limits are
+// listed here, once, and in docs/robustness.md. Header-only, so that the
+// generator, the template engine and the CLI share it without another library.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ACCELGEN_SUPPORT_INPUTFILE_H
@@ -25,13 +25,11 @@
 namespace accelgen {
 namespace support {
 
-/// The largest model (`.tflite`) accelgen reads: FlatBuffers cannot address
-/// more than 2 GiB, and no model we compile to C comes near 1 GiB.
-constexpr uint64_t MaxModelBytes = uint64_t(1) << 30;
+/// The largest model (`.tflite`) accelgen reads: its constants become C
+/// arrays in model.c, and 256 MiB of them is already over a gigabyte of C.
+constexpr uint64_t MaxModelBytes = uint64_t(256) << 20;
 /// The largest target description (`.td`, `.yaml`) and the largest template.
 constexpr uint64_t MaxDescriptionBytes = uint64_t(16) << 20;
-/// The largest accelerator program.
-constexpr uint64_t MaxProgramBytes = uint64_t(256) << 20;
 
 /// "N bytes" written with the largest whole binary unit ("16 MiB").
 inline std::string formatBytes(uint64_t N) {
