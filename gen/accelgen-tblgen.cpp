@@ -6,6 +6,7 @@
 // emitter the action names. The actions are one table below. TableGen's own
 // driver handles `-o`, `-d` (depfile), `-I` and `--write-if-changed`; a
 // `.yaml` input is read after TableGen has parsed the operator vocabulary.
+// Inputs are read within accelgen::support::MaxDescriptionBytes.
 //
 //===----------------------------------------------------------------------===//
 #include "emitters/Emitters.h"
@@ -13,11 +14,14 @@
 #include "frontend/VocabularyFrontend.h"
 #include "frontend/YamlFrontend.h"
 #include "model/TargetModel.h"
+#include "support/CommandLine.h"
+#include "support/InputFile.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/TableGen/Main.h"
@@ -111,7 +115,8 @@ bool runKernelLibraryAction(raw_ostream &OS, RecordKeeper &Records) {
   return false;
 }
 
-/// Set when the input is a `.yaml` description; TableGen then parses a
+/// Set when the input is a `.yaml` description (the positional input, never
+/// the value of an option such as `-o X.yaml`); TableGen then parses a
 /// stand-in `.td` that includes only the operator vocabulary.
 std::string YamlInput;
 
@@ -189,42 +194,97 @@ std::string defsDir(const char *Argv0) {
   return ACCELGEN_SOURCE_DEFS_DIR;
 }
 
+/// The input file TableGen's driver parsed from the command line (its only
+/// positional option, "-" for standard input).
+cl::opt<std::string> *inputOption() {
+  for (cl::Option *O : cl::TopLevelSubCommand->PositionalOpts)
+    return static_cast<cl::opt<std::string> *>(O);
+  return nullptr;
+}
+
+/// Prints "error: Message" and returns 1.
+int fail(const Twine &Message) {
+  errs() << "error: " << Message << "\n";
+  return 1;
+}
+
+/// A stand-in `.td` that TableGen parses in place of the input; removed when
+/// the tool returns.
+struct StandIn {
+  std::string Path;
+  ~StandIn() {
+    if (!Path.empty())
+      sys::fs::remove(Path);
+  }
+  /// Creates the file with \p Text; false after printing an error.
+  bool create(StringRef Text) {
+    SmallString<128> P;
+    int FD;
+    if (std::error_code EC =
+            sys::fs::createTemporaryFile("accelgen-input", "td", FD, P)) {
+      fail("cannot create a temporary file: " + EC.message());
+      return false;
+    }
+    Path = std::string(P);
+    raw_fd_ostream Out(FD, /*shouldClose=*/true);
+    Out << Text;
+    return true;
+  }
+};
+
 } // namespace
 
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
-  // Arguments as given, plus the defs/ include folder; a `.yaml` input is
-  // swapped for a stand-in `.td` that includes the operator vocabulary.
-  std::vector<std::string> Args(argv, argv + argc);
-  std::string StandIn;
-  for (std::string &A : Args) {
-    if (StringRef(A).endswith(".yaml") && !StringRef(A).startswith("-")) {
-      YamlInput = A;
-      SmallString<128> Path;
-      int FD;
-      if (std::error_code EC =
-              sys::fs::createTemporaryFile("accelgen-yaml", "td", FD, Path)) {
-        errs() << "error: cannot create a temporary file: " << EC.message()
-               << "\n";
-        return 1;
-      }
-      raw_fd_ostream Out(FD, /*shouldClose=*/true);
-      Out << "include \"kernels.td\"\n";
-      StandIn = std::string(Path);
-      A = StandIn;
-    }
-  }
-  Args.push_back("-I");
-  Args.push_back(defsDir(argv[0]));
+  // Arguments as given, plus the defs/ include folder.
+  // The include folder goes first, so that an option missing its value at
+  // the end of the line cannot take it.
+  std::vector<std::string> Args = {argv[0], "-I", defsDir(argv[0])};
+  Args.insert(Args.end(), argv + 1, argv + argc);
   std::vector<const char *> CArgs;
   for (const std::string &A : Args)
     CArgs.push_back(A.c_str());
-  int CArgc = static_cast<int>(CArgs.size());
-  cl::ParseCommandLineOptions(CArgc, CArgs.data(),
-                              "accelgen-tblgen: generate code, checks and "
-                              "docs from a target description\n");
-  int RC = TableGenMain(argv[0], &runAction);
-  if (!StandIn.empty())
-    sys::fs::remove(StandIn);
-  return RC;
+  // Option mistakes are one `error:` line; LLVM's own report is several
+  // lines and exits before temporary files could be removed.
+  if (std::optional<std::string> Mistake = accelgen::support::parseOptions(
+          static_cast<int>(CArgs.size()), CArgs.data(),
+          "accelgen-tblgen: generate code, checks and docs from a target "
+          "description\n"))
+    return fail(*Mistake + " (see 'accelgen-tblgen --help')");
+
+  // The input, read here within the size limit. A `.yaml` description is read
+  // by the YAML front end after TableGen has parsed a stand-in that includes
+  // the operator vocabulary; a `.td` that is not a regular file (a pipe,
+  // standard input) is handed to TableGen as a stand-in copy.
+  cl::opt<std::string> *Input = inputOption();
+  assert(Input && "TableGen's driver declares the input file");
+  std::string Path = Input->getValue();
+  StandIn Temp;
+  if (StringRef(Path).endswith(".yaml")) {
+    YamlInput = Path;
+    if (!Temp.create("include \"kernels.td\"\n"))
+      return 1;
+    Input->setValue(Temp.Path);
+  } else {
+    sys::fs::file_status St;
+    bool Regular = Path != "-" && !sys::fs::status(Path, St) &&
+                   St.type() == sys::fs::file_type::regular_file;
+    if (Regular && St.getSize() > accelgen::support::MaxDescriptionBytes)
+      return fail(Path + ": " +
+                  accelgen::support::tooLargeMessage(
+                      accelgen::support::MaxDescriptionBytes));
+    if (!Regular && Path != "-" && !sys::fs::exists(Path))
+      return fail(Path + ": cannot read file: No such file or directory");
+    if (!Regular) {
+      auto Buf = accelgen::support::readInputFile(
+          Path == "-" ? "/dev/stdin" : Path,
+          accelgen::support::MaxDescriptionBytes);
+      if (!Buf)
+        return fail(Path + ": " + toString(Buf.takeError()));
+      if (!Temp.create((*Buf)->getBuffer()))
+        return 1;
+      Input->setValue(Temp.Path);
+    }
+  }
+  return TableGenMain(argv[0], &runAction);
 }

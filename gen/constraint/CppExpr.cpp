@@ -1,4 +1,5 @@
-//===- CppExpr.cpp - Constraint expressions as C++ --------------------------===//
+//===- CppExpr.cpp - Constraint expressions as C++
+//--------------------------===//
 //
 // Local names are derived from the reference (`stride_h`, `input1_dim3`,
 // `input0_dim_m1`, `conv_stride_h`), made unique and kept clear of C++
@@ -8,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "constraint/CppExpr.h"
+#include "constraint/Escape.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -23,67 +25,36 @@ namespace accelgen {
 namespace gen {
 namespace constraint {
 
-std::string cppStringLiteral(llvm::StringRef S) {
-  std::string Out = "\"";
-  for (char C : S) {
-    switch (C) {
-    case '"':
-      Out += "\\\"";
-      break;
-    case '\\':
-      Out += "\\\\";
-      break;
-    case '\n':
-      Out += "\\n";
-      break;
-    case '\t':
-      Out += "\\t";
-      break;
-    default:
-      if (static_cast<unsigned char>(C) < 0x20 || C == 0x7f) {
-        char Buf[8];
-        std::snprintf(Buf, sizeof(Buf), "\\%03o", static_cast<unsigned char>(C));
-        Out += Buf;
-      } else {
-        Out += C;
-      }
-    }
-  }
-  return Out + "\"";
-}
-
-std::string commentText(llvm::StringRef S) {
-  std::string Out;
-  for (char C : S)
-    Out += (C == '\n' || C == '\r') ? ' ' : C;
-  while (!Out.empty() && (Out.back() == ' ' || Out.back() == '\\'))
-    Out.pop_back();
-  return Out;
-}
-
 namespace {
 
-enum Prec { LOr = 1, LAnd, Equality, Relational, Additive, Multiplicative,
-            Unary, Primary };
+enum Prec {
+  LOr = 1,
+  LAnd,
+  Equality,
+  Relational,
+  Additive,
+  Multiplicative,
+  Unary,
+  Primary
+};
 
 const char *const Reserved[] = {
     // The check's parameters and the names its declarations use.
     "G", "Op", "C", "Message", "rt", "std", "accelgen", "int64_t",
     // C++ keywords and alternative tokens.
     "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor",
-    "bool", "break", "case", "catch", "char", "char16_t", "char32_t",
-    "char8_t", "class", "co_await", "co_return", "co_yield", "compl",
-    "concept", "const", "const_cast", "consteval", "constexpr", "constinit",
-    "continue", "decltype", "default", "delete", "do", "double",
-    "dynamic_cast", "else", "enum", "explicit", "export", "extern", "false",
-    "float", "for", "friend", "goto", "if", "inline", "int", "long",
-    "mutable", "namespace", "new", "noexcept", "not", "not_eq", "nullptr",
-    "operator", "or", "or_eq", "private", "protected", "public", "register",
-    "reinterpret_cast", "requires", "return", "short", "signed", "sizeof",
-    "static", "static_assert", "static_cast", "struct", "switch", "template",
-    "this", "thread_local", "throw", "true", "try", "typedef", "typeid",
-    "typename", "union", "unsigned", "using", "virtual", "void", "volatile",
-    "wchar_t", "while", "xor", "xor_eq"};
+    "bool", "break", "case", "catch", "char", "char16_t", "char32_t", "char8_t",
+    "class", "co_await", "co_return", "co_yield", "compl", "concept", "const",
+    "const_cast", "consteval", "constexpr", "constinit", "continue", "decltype",
+    "default", "delete", "do", "double", "dynamic_cast", "else", "enum",
+    "explicit", "export", "extern", "false", "float", "for", "friend", "goto",
+    "if", "inline", "int", "long", "mutable", "namespace", "new", "noexcept",
+    "not", "not_eq", "nullptr", "operator", "or", "or_eq", "private",
+    "protected", "public", "register", "reinterpret_cast", "requires", "return",
+    "short", "signed", "sizeof", "static", "static_assert", "static_cast",
+    "struct", "switch", "template", "this", "thread_local", "throw", "true",
+    "try", "typedef", "typeid", "typename", "union", "unsigned", "using",
+    "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq"};
 
 llvm::StringRef cppType(Type T) {
   switch (T) {
@@ -125,7 +96,6 @@ llvm::StringRef propertyFunction(Reference::Prop P) {
   llvm_unreachable("unknown property");
 }
 
-
 std::string localBase(const Reference &R) {
   std::string Prefix = R.Capture.empty() ? "" : R.Capture + "_";
   switch (R.K) {
@@ -143,10 +113,10 @@ std::string localBase(const Reference &R) {
   case Reference::Kind::Output:
     break;
   }
-  std::string S = llvm::formatv("{0}{1}{2}_{3}", Prefix,
-                                R.K == Reference::Kind::Input ? "input"
-                                                              : "output",
-                                std::to_string(R.Index), propertyName(R.P));
+  std::string S =
+      llvm::formatv("{0}{1}{2}_{3}", Prefix,
+                    R.K == Reference::Kind::Input ? "input" : "output",
+                    std::to_string(R.Index), propertyName(R.P));
   if (R.P == Reference::Prop::Dim)
     S += R.Axis < 0 ? "_m" + std::to_string(-R.Axis) : std::to_string(R.Axis);
   return S;
@@ -270,9 +240,7 @@ void CppExprWriter::addLocal(const Reference &R, CheckKind Kind,
                     accessor(R, OpVar)});
 }
 
-std::string CppExprWriter::condition(const Expr &E) const {
-  return emit(E).S;
-}
+std::string CppExprWriter::condition(const Expr &E) const { return emit(E).S; }
 
 static std::string wrap(const std::string &S, int Prec, int Min) {
   return Prec >= Min ? S : "(" + S + ")";
@@ -386,10 +354,8 @@ CppExprWriter::Text CppExprWriter::in(const InExpr &In) const {
   std::vector<std::string> Parts;
   if (In.isRange()) {
     Text Lo = emit(*In.items()[0]), Hi = emit(*In.items()[1]);
-    Parts.push_back(
-        compare(In.subject(), S.S, S.Prec, ">=", Lo.S, Lo.Prec));
-    Parts.push_back(
-        compare(In.subject(), S.S, S.Prec, "<=", Hi.S, Hi.Prec));
+    Parts.push_back(compare(In.subject(), S.S, S.Prec, ">=", Lo.S, Lo.Prec));
+    Parts.push_back(compare(In.subject(), S.S, S.Prec, "<=", Hi.S, Hi.Prec));
   } else {
     for (const ExprPtr &Member : In.items()) {
       Text M = emit(*Member);

@@ -1,4 +1,5 @@
-//===- CppExpr.h - Constraint expressions as C++ ----------------------------===//
+//===- CppExpr.h - Constraint expressions as C++
+//----------------------------===//
 //
 // The pieces of a generated check: a local variable per distinct reference
 // (and per fusion-pattern capture), initialized through the runtime accessors
@@ -12,6 +13,7 @@
 #define ACCELGEN_GEN_CONSTRAINT_CPPEXPR_H
 
 #include "constraint/Constraint.h"
+#include "constraint/Escape.h"
 
 #include <map>
 #include <set>
@@ -22,11 +24,8 @@ namespace accelgen {
 namespace gen {
 namespace constraint {
 
-/// \p S as a C++ string literal, quotes included.
-std::string cppStringLiteral(llvm::StringRef S);
-
-/// \p S made safe for a `//` comment: one line, not ending in a backslash.
-std::string commentText(llvm::StringRef S);
+using gen::commentText;
+using gen::cppStringLiteral;
 
 /// The locals a check declares and the C++ text of its condition.
 class CppExprWriter {

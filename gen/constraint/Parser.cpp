@@ -1,4 +1,5 @@
-//===- Parser.cpp - Parsing constraint expressions --------------------------===//
+//===- Parser.cpp - Parsing constraint expressions
+//--------------------------===//
 //
 // A recursive-descent parser over the lexer's tokens. Precedence, loosest
 // first: `||`; `&&`; comparisons and `in` (not chainable); `+ -`; `* / %`;
@@ -31,8 +32,8 @@ void ParseError::log(llvm::raw_ostream &OS) const {
 
 llvm::Error ParseError::unknownAttribute(unsigned Column, std::string Attr,
                                          std::string Capture) {
-  auto E = std::make_unique<ParseError>(Column,
-                                        "unknown attribute '" + Attr + "'");
+  auto E =
+      std::make_unique<ParseError>(Column, "unknown attribute '" + Attr + "'");
   E->UnknownAttr = std::move(Attr);
   E->UnknownCapture = std::move(Capture);
   return llvm::Error(std::move(E));
@@ -171,22 +172,76 @@ private:
     return E;
   }
 
+  /// How deeply parentheses, `!`, `-`, calls and sets may nest (each passes
+  /// through parseUnary once): deeper input is an error rather than a stack
+  /// overflow.
+  static constexpr unsigned MaxDepth = 100;
+  unsigned Depth = 0;
+
+  /// Counts one level of nesting for its lifetime.
+  struct Level {
+    Parser &P;
+    explicit Level(Parser &P) : P(P) { ++P.Depth; }
+    ~Level() { --P.Depth; }
+    /// False (after recording the error) when nesting is too deep.
+    bool ok() {
+      if (P.Depth <= MaxDepth)
+        return true;
+      P.fail(P.cur().Column,
+             llvm::formatv("expression nested more than {0} levels deep",
+                           MaxDepth));
+      return false;
+    }
+  };
+
   ExprPtr parseOr() { return parseLogical(Tok::OrOr, BinaryExpr::Op::Or); }
-  ExprPtr parseAnd() {
-    return parseLogical(Tok::AndAnd, BinaryExpr::Op::And);
+  ExprPtr parseAnd() { return parseLogical(Tok::AndAnd, BinaryExpr::Op::And); }
+
+  /// A chain `a && b && ...` (or `||`). Its terms are collected in a loop and
+  /// joined as a balanced tree, so that a chain of thousands of terms is a
+  /// tree of logarithmic height: every walk over the tree (printing, checks,
+  /// probes, destruction) recurses only that deep. `&&` and `||` are
+  /// associative and the terms keep their order, so the meaning, the printed
+  /// forms and the generated code are those of the left-nested tree.
+  ExprPtr parseLogical(Tok K, BinaryExpr::Op O) {
+    auto Term = [&] {
+      return O == BinaryExpr::Op::Or ? parseAnd() : parseComparison();
+    };
+    std::vector<ExprPtr> Terms;
+    std::vector<unsigned> Columns; // Of the operator before Terms[I + 1].
+    Terms.push_back(Term());
+    while (Terms.back() && cur().is(K)) {
+      Columns.push_back(take().Column);
+      Terms.push_back(Term());
+      if (!Terms.back())
+        return nullptr;
+      // Typed as the left-nested tree would be, so errors come at the same
+      // place and in the same order.
+      const Expr &Bad = Terms.size() == 2 && Terms[0]->type() != Type::Bool
+                            ? *Terms[0]
+                            : *Terms.back();
+      if (Bad.type() != Type::Bool)
+        return fail(Columns.back(),
+                    llvm::formatv("operator '{0}' needs bool operands, found "
+                                  "'{1}'",
+                                  opSpelling(O), typeName(Bad.type())));
+    }
+    if (Terms.size() == 1)
+      return std::move(Terms.front());
+    return join(Terms, Columns, 0, Terms.size(), O);
   }
 
-  ExprPtr parseLogical(Tok K, BinaryExpr::Op O) {
-    ExprPtr L = O == BinaryExpr::Op::Or ? parseAnd() : parseComparison();
-    while (L && cur().is(K)) {
-      unsigned Column = take().Column;
-      ExprPtr R = O == BinaryExpr::Op::Or ? parseAnd() : parseComparison();
-      if (!R)
-        return nullptr;
-      L = typed(std::make_unique<BinaryExpr>(O, std::move(L), std::move(R),
-                                             Column));
-    }
-    return L;
+  /// Terms[Begin, End) joined by \p O, halves first.
+  ExprPtr join(std::vector<ExprPtr> &Terms,
+               const std::vector<unsigned> &Columns, size_t Begin, size_t End,
+               BinaryExpr::Op O) {
+    if (End - Begin == 1)
+      return std::move(Terms[Begin]);
+    size_t Mid = Begin + (End - Begin) / 2;
+    ExprPtr L = join(Terms, Columns, Begin, Mid, O);
+    ExprPtr R = join(Terms, Columns, Mid, End, O);
+    return typed(std::make_unique<BinaryExpr>(O, std::move(L), std::move(R),
+                                              Columns[Mid - 1]));
   }
 
   static bool isComparisonToken(const Token &T) {
@@ -206,8 +261,8 @@ private:
       ExprPtr R = parseAdditive();
       if (!R)
         return nullptr;
-      E = typed(std::make_unique<BinaryExpr>(*binaryOp(OpTok.Kind), std::move(L),
-                                             std::move(R), OpTok.Column));
+      E = typed(std::make_unique<BinaryExpr>(
+          *binaryOp(OpTok.Kind), std::move(L), std::move(R), OpTok.Column));
     }
     if (E && isComparisonToken(cur()))
       return fail(cur().Column, "comparisons cannot be chained; use '&&'");
@@ -253,8 +308,8 @@ private:
       ExprPtr R = parseMultiplicative();
       if (!R)
         return nullptr;
-      L = typed(std::make_unique<BinaryExpr>(*binaryOp(OpTok.Kind), std::move(L),
-                                             std::move(R), OpTok.Column));
+      L = typed(std::make_unique<BinaryExpr>(
+          *binaryOp(OpTok.Kind), std::move(L), std::move(R), OpTok.Column));
     }
     return L;
   }
@@ -267,13 +322,16 @@ private:
       ExprPtr R = parseUnary();
       if (!R)
         return nullptr;
-      L = typed(std::make_unique<BinaryExpr>(*binaryOp(OpTok.Kind), std::move(L),
-                                             std::move(R), OpTok.Column));
+      L = typed(std::make_unique<BinaryExpr>(
+          *binaryOp(OpTok.Kind), std::move(L), std::move(R), OpTok.Column));
     }
     return L;
   }
 
   ExprPtr parseUnary() {
+    Level Nesting(*this);
+    if (!Nesting.ok())
+      return nullptr;
     if (cur().is(Tok::Not)) {
       unsigned Column = take().Column;
       ExprPtr Operand = parseUnary();
@@ -439,8 +497,8 @@ private:
     auto Attr = llvm::find_if(
         S.Attrs, [&](const AttrInfo &A) { return A.Name == Name.Text; });
     if (Attr == S.Attrs.end())
-      return failWith(ParseError::unknownAttribute(Name.Column,
-                                                   Name.Text.str(), R.Capture));
+      return failWith(ParseError::unknownAttribute(Name.Column, Name.Text.str(),
+                                                   R.Capture));
     if (Attr->K == AttrInfo::Ints)
       return fail(Name.Column, "attribute '" + Name.Text +
                                    "' is a list ('ints'), which constraints "
@@ -496,8 +554,8 @@ private:
     const Token &Axis = cur();
     int64_t V;
     if (!Axis.is(Tok::Int)) {
-      fail(Axis.Column, "expected an axis (an integer literal), found " +
-                            Axis.describe());
+      fail(Axis.Column,
+           "expected an axis (an integer literal), found " + Axis.describe());
       return false;
     }
     if (Axis.Text.getAsInteger(10, V) || V > 64) {

@@ -1,4 +1,5 @@
-//===- ConstraintTestsEmitter.cpp - ConstraintTests.inc --------------------===//
+//===- ConstraintTestsEmitter.cpp - ConstraintTests.inc
+//--------------------===//
 //
 // Emits the accept/reject cases of every operator constraint
 // (constraint::probeCases) as ConstraintProbe tables
@@ -10,6 +11,7 @@
 // listed in a comment, grouped by reason.
 //
 //===----------------------------------------------------------------------===//
+#include "constraint/Escape.h"
 #include "emitters/EmitterSupport.h"
 #include "emitters/Emitters.h"
 
@@ -158,7 +160,8 @@ namespace {0} {{
       OS << "\n";
     }
     if (Probes.empty()) {
-      OS << formatv(R"(const accelgen::target::ConstraintProbe *const ConstraintProbes = nullptr;
+      OS << formatv(
+          R"(const accelgen::target::ConstraintProbe *const ConstraintProbes = nullptr;
 const unsigned NumConstraintProbes = 0;
 
 } // namespace {0}
@@ -168,7 +171,7 @@ const unsigned NumConstraintProbes = 0;
 #undef GET_CONSTRAINT_TEST_CASES
 #endif // GET_CONSTRAINT_TEST_CASES
 )",
-                    NS);
+          NS);
       return;
     }
     OS << "namespace {\n\nnamespace pt = accelgen::target;\n\n";
@@ -212,17 +215,17 @@ private:
   }
 
   void emitTables(raw_ostream &OS, const Probe &P) const {
-    OS << formatv("// {0}: {1}\n", P.C->id(), constraint::print(*P.C->Parsed));
+    OS << formatv("// {0}: {1}\n", commentText(P.C->id()),
+                  commentText(constraint::print(*P.C->Parsed)));
     OS << formatv("const pt::ProbeRef {0}_refs[] = {{\n", P.Name);
     for (const Reference &R : P.Set.Refs) {
       bool Attr = R.K == Reference::Kind::Attr;
-      OS << formatv("    {{pt::ProbeRef::{0}, {1}, {2}, {3}, {4}, {5}},\n",
-                    probeKind(R),
-                    R.K == Reference::Kind::Output ? "true" : "false",
-                    Attr ? cppString(R.Attr) : std::string("nullptr"),
-                    Attr ? 0 : R.Index,
-                    R.P == Reference::Prop::Dim && !Attr ? R.Axis : 0,
-                    cppString(R.spelling()));
+      OS << formatv(
+          "    {{pt::ProbeRef::{0}, {1}, {2}, {3}, {4}, {5}},\n", probeKind(R),
+          R.K == Reference::Kind::Output ? "true" : "false",
+          Attr ? cppString(R.Attr) : std::string("nullptr"), Attr ? 0 : R.Index,
+          R.P == Reference::Prop::Dim && !Attr ? R.Axis : 0,
+          cppString(R.spelling()));
     }
     OS << "};\n";
     OS << formatv("const pt::ProbeValue {0}_values[] = {{\n", P.Name);

@@ -7,6 +7,7 @@
 // hands the tables to the TargetInfo.
 //
 //===----------------------------------------------------------------------===//
+#include "constraint/Escape.h"
 #include "emitters/EmitterSupport.h"
 #include "emitters/Emitters.h"
 
@@ -49,7 +50,8 @@ namespace {{
             "const accelgen::target::LayoutDesc DeviceLayouts[] = {\n";
       for (const LayoutDef &L : M.Layouts)
         OS << formatv("    {{{0}, {1}, {2}, {3}}, // {4}\n", cppString(L.Name),
-                      L.MaxChannels, L.ChannelPixels, L.ChannelBytes, L.Key);
+                      L.MaxChannels, L.ChannelPixels, L.ChannelBytes,
+                      commentText(L.Key));
       OS << "};\n\n";
     }
     for (unsigned V = 0; V < M.Device.size(); ++V)
@@ -62,7 +64,7 @@ namespace {{
           At.KeepsFused ? "true" : "false",
           At.Ops.empty() ? "nullptr" : "DeviceOps" + itostr(V), At.Ops.size(),
           At.Conversions.empty() ? "nullptr" : "DeviceStorage" + itostr(V),
-          At.Conversions.size(), M.versionLabel(V));
+          At.Conversions.size(), commentText(M.versionLabel(V)));
     }
     OS << formatv(R"(};
 
@@ -100,7 +102,7 @@ private:
       OS << formatv(
           "/// {0}: operators with rules of their own.\n"
           "const accelgen::target::DeviceOpRule DeviceOps{1}[] = {{\n",
-          M.versionLabel(V), V);
+          commentText(M.versionLabel(V)), V);
       for (const DeviceAt::OpRule &R : At.Ops)
         OS << formatv("    {{{0}, {1}, {2}},\n", cppString(R.Op->name()),
                       mask(R.Layouts), R.KeepsFused ? "true" : "false");
@@ -110,13 +112,13 @@ private:
       OS << formatv("/// {0}: types stored converted.\n"
                     "const accelgen::target::DeviceStorageRule "
                     "DeviceStorage{1}[] = {{\n",
-                    M.versionLabel(V), V);
+                    commentText(M.versionLabel(V)), V);
       for (const DeviceAt::Storage &S : At.Conversions) {
         StringRef Scheme = S.Scheme;
         OS << formatv("    {{{0}, {1}, {2}, {3}}, // {4}\n", dtype(S.Type),
                       Scheme.startswith("symmetric") ? "true" : "false",
                       Scheme.endswith("per_channel") ? "true" : "false",
-                      dtype(S.StoredAs), S.Scheme);
+                      dtype(S.StoredAs), commentText(S.Scheme));
       }
       OS << "};\n\n";
     }

@@ -1,4 +1,5 @@
-//===- EmitterSupport.h - Pieces every emitter shares ----------------------===//
+//===- EmitterSupport.h - Pieces every emitter shares
+//----------------------===//
 #ifndef ACCELGEN_GEN_EMITTERS_EMITTERSUPPORT_H
 #define ACCELGEN_GEN_EMITTERS_EMITTERSUPPORT_H
 
@@ -17,10 +18,12 @@ namespace gen {
 void emitBanner(llvm::raw_ostream &OS, const TargetModel &M,
                 llvm::StringRef Action, llvm::StringRef Comment = "//");
 
-/// \p S as a C++ string literal, quotes included.
+/// \p S as a C++ string literal, quotes included (cppStringLiteral of
+/// constraint/Escape.h, where every escaping function lives).
 std::string cppString(llvm::StringRef S);
 
-/// The C++ namespace generated code of \p M lives in: accelgen::targets::<name>.
+/// The C++ namespace generated code of \p M lives in:
+/// accelgen::targets::<name>.
 std::string targetNamespace(const TargetModel &M);
 
 /// Names of the generated check functions: `check_<id>`, with a numeric

@@ -15,6 +15,7 @@
 //                          models read instead of a list of their own.
 //
 //===----------------------------------------------------------------------===//
+#include "constraint/Escape.h"
 #include "emitters/Emitters.h"
 
 #include <algorithm>
@@ -53,7 +54,7 @@ void comment(raw_ostream &OS, StringRef Text, StringRef Indent) {
       OS << Line << "\n";
       Line = (Indent + " *").str();
     }
-    Line += " " + W.str();
+    Line += " " + commentText(W);
     First = false;
   }
   OS << Line << " */\n";

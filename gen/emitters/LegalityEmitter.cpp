@@ -1,10 +1,12 @@
-//===- LegalityEmitter.cpp - Legality.inc ----------------------------------===//
+//===- LegalityEmitter.cpp - Legality.inc
+//----------------------------------===//
 //
 // Emits one check function per constraint and, per legal operator, a table of
 // what it must satisfy at each version (types, weight schemes, constraints
 // with hints). The library's evaluateLegality() runs the tables.
 //
 //===----------------------------------------------------------------------===//
+#include "constraint/Escape.h"
 #include "emitters/EmitterSupport.h"
 #include "emitters/Emitters.h"
 
@@ -36,9 +38,10 @@ extern const unsigned NumLegalityTables;
                   NS);
     for (const ConstraintDef *C : Names.unique())
       if (!isPatternConstraint(*C))
-        OS << formatv("bool {0}(const accelgen::ir::Graph &G, "
-                    "const accelgen::ir::Operator &Op, std::string &Message);\n",
-                    Names(*C));
+        OS << formatv(
+            "bool {0}(const accelgen::ir::Graph &G, "
+            "const accelgen::ir::Operator &Op, std::string &Message);\n",
+            Names(*C));
     OS << formatv(R"(
 } // namespace {0}
 #endif // GET_LEGALITY_DECL
@@ -56,7 +59,8 @@ namespace {0} {{
     for (const OpLegality &L : M.Legality)
       emitTable(OS, L);
     OS << "} // namespace\n\n";
-    OS << "const accelgen::target::OpLegalityTable *const LegalityTables[] = {\n";
+    OS << "const accelgen::target::OpLegalityTable *const LegalityTables[] = "
+          "{\n";
     for (const OpLegality &L : sortedByName())
       OS << formatv("    &{0}_legality,\n", L.Op->Decl.Key);
     OS << formatv(R"(};
@@ -97,7 +101,7 @@ private:
 
   void emitTable(raw_ostream &OS, const OpLegality &L) {
     const std::string &Key = L.Op->Decl.Key;
-    OS << formatv("// {0}\n", L.Op->name());
+    OS << formatv("// {0}\n", commentText(L.Op->name()));
     for (unsigned V = 0; V < M.Versions.size(); ++V) {
       if (!L.PerVersion[V])
         continue;
@@ -122,8 +126,7 @@ private:
                     "    {3}, {4},\n"
                     "    {5}, {6}};\n",
                     Prefix, At.Types.size(), cppString(typeHint(M, L, V)),
-                    At.WeightSchemes.empty() ? "nullptr"
-                                             : Prefix + "_schemes",
+                    At.WeightSchemes.empty() ? "nullptr" : Prefix + "_schemes",
                     At.WeightSchemes.size(),
                     At.Constraints.empty() ? "nullptr"
                                            : Prefix + "_constraints",
@@ -133,8 +136,8 @@ private:
     for (unsigned V = 0; V < M.Versions.size(); ++V) {
       Versions += L.PerVersion[V] ? formatv("&{0}_v{1}, ", Key, V).str()
                                   : std::string("nullptr, ");
-      Hints += cppString(L.PerVersion[V] ? "" : unavailableHint(M, L, V)) +
-               ", ";
+      Hints +=
+          cppString(L.PerVersion[V] ? "" : unavailableHint(M, L, V)) + ", ";
     }
     OS << formatv("const accelgen::target::LegalityAt *const "
                   "{0}_versions[] = {{{1}};\n"

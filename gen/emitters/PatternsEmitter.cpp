@@ -1,4 +1,5 @@
-//===- PatternsEmitter.cpp - Patterns.inc ----------------------------------===//
+//===- PatternsEmitter.cpp - Patterns.inc
+//----------------------------------===//
 //
 // Emits the target's fusion patterns as the constant tables the library's
 // matcher runs (target/Pattern.h): per pattern its node and operand arrays,
@@ -10,6 +11,7 @@
 // descending benefit, then name.
 //
 //===----------------------------------------------------------------------===//
+#include "constraint/Escape.h"
 #include "emitters/EmitterSupport.h"
 #include "emitters/Emitters.h"
 
@@ -198,8 +200,8 @@ private:
   }
 
   void emitCaptureStruct(raw_ostream &OS, const PatternDef &P, unsigned Index) {
-    OS << formatv("/// Pattern {0}: {1} -> {2}", P.Name, source(P, 0),
-                  result(P));
+    OS << formatv("/// Pattern {0}: {1} -> {2}", commentText(P.Name),
+                  commentText(source(P, 0)), commentText(result(P)));
     if (P.Since)
       OS << formatv(", from {0}", M.versionLabel(P.Since));
     OS << formatv(".\n/// What a match of Patterns[{0}] bound: operator "
@@ -237,7 +239,8 @@ private:
 
   void emitTables(raw_ostream &OS, const PatternDef &P) {
     std::string Id = identifier(P.Name);
-    OS << formatv("// {0}: {1} -> {2}\n", P.Name, source(P, 0), result(P));
+    OS << formatv("// {0}: {1} -> {2}\n", commentText(P.Name),
+                  commentText(source(P, 0)), commentText(result(P)));
     for (unsigned I = 0; I < P.Nodes.size(); ++I) {
       const PatternNodeDef &N = P.Nodes[I];
       if (N.Args.empty())
@@ -305,20 +308,18 @@ private:
 
   void emitDesc(raw_ostream &OS, const PatternDef &P) {
     std::string Id = identifier(P.Name);
-    OS << formatv("    {{{0}, {1}, {2},\n"
-                  "     {3}, {4}_nodes,\n"
-                  "     {5}, {6},\n"
-                  "     {7}, {11}, {12}, {8}, {9},\n"
-                  "     {10}},\n",
-                  cppString(P.Name), P.Benefit, P.Since, P.Nodes.size(), Id,
-                  P.Values.size(),
-                  P.Values.empty() ? "nullptr" : Id + "_values",
-                  P.Result ? cppString(P.Result->name()) : "nullptr",
-                  P.ResultArgs.size(),
-                  P.ResultArgs.empty() ? "nullptr" : Id + "_result",
-                  P.Constraints.empty() ? "nullptr" : Id + "_check",
-                  P.ResultSet ? "&" + setName(*P.ResultSet) : "nullptr",
-                  P.ResultNode);
+    OS << formatv(
+        "    {{{0}, {1}, {2},\n"
+        "     {3}, {4}_nodes,\n"
+        "     {5}, {6},\n"
+        "     {7}, {11}, {12}, {8}, {9},\n"
+        "     {10}},\n",
+        cppString(P.Name), P.Benefit, P.Since, P.Nodes.size(), Id,
+        P.Values.size(), P.Values.empty() ? "nullptr" : Id + "_values",
+        P.Result ? cppString(P.Result->name()) : "nullptr", P.ResultArgs.size(),
+        P.ResultArgs.empty() ? "nullptr" : Id + "_result",
+        P.Constraints.empty() ? "nullptr" : Id + "_check",
+        P.ResultSet ? "&" + setName(*P.ResultSet) : "nullptr", P.ResultNode);
   }
 };
 

@@ -1,4 +1,5 @@
-//===- SupportedOpsEmitter.cpp - SupportedOps.md ---------------------------===//
+//===- SupportedOpsEmitter.cpp - SupportedOps.md
+//---------------------------===//
 //
 // Documents, per operator: the versions it is legal at with their data types
 // and weight schemes, every constraint in words with the versions it applies
@@ -9,6 +10,7 @@
 // compute in, intermediates kept in the device, storage conversions.
 //
 //===----------------------------------------------------------------------===//
+#include "constraint/Escape.h"
 #include "emitters/EmitterSupport.h"
 #include "emitters/Emitters.h"
 
@@ -46,7 +48,7 @@ public:
     emitBanner(OS, M, "-gen-supported-ops", "<!--");
     OS << formatv("# Operators supported by {0}\n\n", M.Name);
     if (!M.Description.empty())
-      OS << M.Description << ".\n\n";
+      OS << markdownText(M.Description) << ".\n\n";
     std::vector<std::string> Labels;
     for (unsigned V = 0; V < M.Versions.size(); ++V)
       Labels.push_back(M.versionLabel(V));
@@ -94,11 +96,13 @@ private:
       }
     }
     if (!Runs.empty()) {
-      OS << "| constraint | versions | condition | meaning |\n|---|---|---|---|\n";
+      OS << "| constraint | versions | condition | meaning "
+            "|\n|---|---|---|---|\n";
       for (const auto &[C, R] : Runs)
-        OS << formatv("| `{0}` | {1} | {2} | {3} |\n", C->id(),
+        OS << formatv("| {0} | {1} | {2} | {3} |\n", markdownCode(C->id()),
                       versionRange(M, R.first, R.second),
-                      escape(describeConstraint(*C)), escape(C->Decl.Summary));
+                      markdownCell(describeConstraint(*C)),
+                      markdownCell(C->Decl.Summary));
       OS << "\n";
     }
     bool Conditional = false;
@@ -110,9 +114,9 @@ private:
         Conds.push_back(describeConstraint(*C));
       OS << formatv("- Becomes `{0}` on {1}{2}.\n", Map.To->name(),
                     versionsFrom(M, Map.Since),
-                    !Conds.empty()  ? " when " + join(Conds, " and ")
-                    : Conditional ? std::string(" otherwise")
-                                  : std::string(""));
+                    !Conds.empty() ? " when " + join(Conds, " and ")
+                    : Conditional  ? std::string(" otherwise")
+                                   : std::string(""));
       Conditional = Conditional || !Conds.empty();
     }
     for (const QuantRuleDef &Q : M.QuantRules) {
@@ -142,9 +146,10 @@ private:
         Ops.push_back(It->name());
       for (const ConstraintDef *C : P.Constraints)
         Conds.push_back(describeConstraint(*C));
-      OS << formatv("| `{0}` | {1} | {2} | `{3}` | {4} | {5} |\n", P.Name,
-                    versionsFrom(M, P.Since), join(Ops, " -> "),
-                    P.resultLabel(), escape(join(Conds, "; ")), P.Benefit);
+      OS << formatv("| {0} | {1} | {2} | {3} | {4} | {5} |\n",
+                    markdownCode(P.Name), versionsFrom(M, P.Since),
+                    join(Ops, " -> "), markdownCode(P.resultLabel()),
+                    markdownCell(join(Conds, "; ")), P.Benefit);
     }
     OS << "\n";
   }
@@ -166,8 +171,7 @@ private:
           Results.push_back(Set->Members[I]->name() + " -> " +
                             Set->Results[I]->name());
       }
-      OS << formatv("| `{0}` | {1} | {2} |\n", Set->name(),
-                    join(Members, ", "),
+      OS << formatv("| `{0}` | {1} | {2} |\n", Set->name(), join(Members, ", "),
                     Results.empty() ? "-" : join(Results, ", "));
     }
     OS << "\n";
@@ -188,7 +192,7 @@ private:
         OS << formatv(
             "| {0} | {1} | {2} |\n", C.Op->name(),
             versionRange(M, C.Steps[I].Since, C.until(I, M.Versions.size())),
-            escape(constraint::describe(*C.Steps[I].Parsed)));
+            markdownCell(constraint::describe(*C.Steps[I].Parsed)));
     OS << "\n";
   }
 
@@ -233,8 +237,9 @@ private:
         if (L.ChannelBytes)
           Pads.push_back(formatv("{0} bytes", L.ChannelBytes).str());
         OS << formatv("| {0} | {1} | {2} |\n", L.Name,
-                      L.MaxChannels ? formatv("at most {0}", L.MaxChannels).str()
-                                    : std::string("any"),
+                      L.MaxChannels
+                          ? formatv("at most {0}", L.MaxChannels).str()
+                          : std::string("any"),
                       Pads.empty() ? "not padded" : join(Pads, " and "));
       }
       OS << "\n";
@@ -246,7 +251,8 @@ private:
     if (!M.Device.empty())
       for (const DeviceAt::OpRule &R : M.Device.front().Ops)
         Named.push_back(R.Op);
-    using Run = std::tuple<unsigned, unsigned, std::pair<std::string, std::string>>;
+    using Run =
+        std::tuple<unsigned, unsigned, std::pair<std::string, std::string>>;
     auto RunsOf = [&](const OpDef *Op) {
       std::vector<Run> Runs;
       const OpLegality *L = nullptr;
@@ -296,13 +302,6 @@ private:
     if (AnyConversion)
       OS << "\nConverted at the accelerator's inputs and outputs; other "
             "activations are stored as the model holds them.\n\n";
-  }
-
-  static std::string escape(StringRef S) {
-    std::string Out;
-    for (char C : S)
-      Out += C == '|' ? std::string("\\|") : std::string(1, C);
-    return Out;
   }
 };
 

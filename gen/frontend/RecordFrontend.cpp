@@ -2,12 +2,14 @@
 //-------===//
 #include "frontend/RecordFrontend.h"
 
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/TableGen/Error.h"
 #include "llvm/TableGen/Record.h"
 
 #include <algorithm>
+#include <map>
 
 using namespace llvm;
 
@@ -29,23 +31,20 @@ Loc toLoc(SMLoc At) {
   return L;
 }
 
-/// Where the text of \p Value starts, when the definition of \p R writes it
-/// verbatim, on one line, as a string literal ("..." or [{...}]): the first
-/// such literal between the start of the definition and its ';' or the '}'
-/// closing its body. Unknown (Line 0) otherwise, e.g. when the value comes
-/// from a class, a paste or a literal with escapes.
-Loc literalLoc(const Record &R, StringRef Value) {
-  if (R.getLoc().empty() || Value.empty() || Value.contains('\n'))
-    return Loc();
-  SMLoc From = R.getLoc().front();
-  unsigned Buf = SrcMgr.FindBufferContainingLoc(From);
-  if (!Buf)
-    return Loc();
-  StringRef Text = SrcMgr.getMemoryBuffer(Buf)->getBuffer();
-  size_t Pos = From.getPointer() - Text.data();
-  auto Found = [&](size_t Start) {
-    return toLoc(SMLoc::getFromPointer(Text.data() + Start));
-  };
+/// The string literals ("..." and [{...}]) of a record's definition, each
+/// text with the offset of its first occurrence in the buffer.
+using Literals = StringMap<size_t>;
+
+/// The literals of the definitions read so far, by record: each definition is
+/// scanned once, however many values are looked up in it (a rule listing
+/// 20,000 constraints would otherwise be rescanned 20,000 times). Cleared
+/// when a RecordKeeper is read, since records do not outlive it.
+std::map<const Record *, Literals> LiteralCache;
+
+/// Scans the definition starting at offset \p Pos of \p Text up to its ';' or
+/// the '}' closing its body.
+Literals scanLiterals(StringRef Text, size_t Pos) {
+  Literals Out;
   int Depth = 0; // Of (), [], {} and <>.
   while (Pos < Text.size()) {
     StringRef Rest = Text.substr(Pos);
@@ -65,16 +64,14 @@ Loc literalLoc(const Record &R, StringRef Value) {
       size_t End = Text.find("}]", Pos + 2);
       if (End == StringRef::npos)
         break;
-      if (Text.slice(Pos + 2, End) == Value)
-        return Found(Pos + 2);
+      Out.try_emplace(Text.slice(Pos + 2, End), Pos + 2);
       Pos = End + 2;
     } else if (Rest.front() == '"') {
       size_t End = Pos + 1;
       for (; End < Text.size() && Text[End] != '"' && Text[End] != '\n'; ++End)
         if (Text[End] == '\\')
           ++End;
-      if (Text.slice(Pos + 1, End) == Value)
-        return Found(Pos + 1);
+      Out.try_emplace(Text.slice(Pos + 1, End), Pos + 1);
       Pos = End + 1;
     } else {
       char C = Rest.front();
@@ -89,7 +86,31 @@ Loc literalLoc(const Record &R, StringRef Value) {
       ++Pos;
     }
   }
-  return Loc();
+  return Out;
+}
+
+/// Where the text of \p Value starts, when the definition of \p R writes it
+/// verbatim, on one line, as a string literal ("..." or [{...}]): the first
+/// such literal between the start of the definition and its ';' or the '}'
+/// closing its body. Unknown (Line 0) otherwise, e.g. when the value comes
+/// from a class, a paste or a literal with escapes.
+Loc literalLoc(const Record &R, StringRef Value) {
+  if (R.getLoc().empty() || Value.empty() || Value.contains('\n'))
+    return Loc();
+  SMLoc From = R.getLoc().front();
+  unsigned Buf = SrcMgr.FindBufferContainingLoc(From);
+  if (!Buf)
+    return Loc();
+  StringRef Text = SrcMgr.getMemoryBuffer(Buf)->getBuffer();
+  auto It = LiteralCache.find(&R);
+  if (It == LiteralCache.end())
+    It = LiteralCache
+             .emplace(&R, scanLiterals(Text, From.getPointer() - Text.data()))
+             .first;
+  auto Found = It->second.find(Value);
+  if (Found == It->second.end())
+    return Loc();
+  return toLoc(SMLoc::getFromPointer(Text.data() + Found->second));
 }
 
 } // namespace
@@ -278,12 +299,14 @@ void readOperatorRecords(const RecordKeeper &Records, TargetDecl &Out) {
 
 bool readTargetRecords(const RecordKeeper &Records, TargetDecl &Out,
                        Diagnostics &Diags) {
+  LiteralCache.clear();
   std::vector<Record *> Targets = inOrder(Records, "Target");
   if (Targets.empty()) {
     Loc Main;
     Main.File = SrcMgr.getMemoryBuffer(SrcMgr.getMainFileID())
                     ->getBufferIdentifier()
                     .str();
+    Main.Line = Main.Col = 1;
     Diags.error(Main, "the description defines no Target");
     return false;
   }

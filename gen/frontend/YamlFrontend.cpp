@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "frontend/YamlFrontend.h"
+#include "support/InputFile.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -189,13 +190,13 @@ struct KeySpec {
 };
 
 const KeySpec TopKeys[] = {
-    {"target", Required},      {"ops", Optional},
-    {"constraints", Optional}, {"legal", Optional},
-    {"removed", Optional},     {"mappings", Optional},
-    {"quant_rules", Optional}, {"op_sets", Optional},
-    {"patterns", Optional},    {"kernels", Optional},
-    {"costs", Optional},       {"layouts", Optional},
-    {"device_layouts", Optional}, {"device_storage", Optional},
+    {"target", Required},          {"ops", Optional},
+    {"constraints", Optional},     {"legal", Optional},
+    {"removed", Optional},         {"mappings", Optional},
+    {"quant_rules", Optional},     {"op_sets", Optional},
+    {"patterns", Optional},        {"kernels", Optional},
+    {"costs", Optional},           {"layouts", Optional},
+    {"device_layouts", Optional},  {"device_storage", Optional},
     {"device_residency", Optional}};
 const KeySpec TargetKeys[] = {{"name", Required},
                               {"versions", Required},
@@ -304,6 +305,13 @@ public:
     return L;
   }
   Loc loc(const YAML::Node &N) const { return loc(N.Mark()); }
+  /// Line 1, column 1: where a mistake about the whole file is reported.
+  Loc start() const {
+    Loc L;
+    L.File = File;
+    L.Line = L.Col = 1;
+    return L;
+  }
 
   void readDocument(const YAML::Node &Root, TargetDecl &Out);
 
@@ -961,16 +969,21 @@ private:
 
 bool readYamlTarget(const std::string &Path, TargetDecl &Out,
                     Diagnostics &Diags) {
-  unsigned Before = Diags.errorCount();
-  Reader R(Path, Diags);
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
-      MemoryBuffer::getFile(Path, /*IsText=*/true);
+  Expected<std::unique_ptr<MemoryBuffer>> Buffer = support::readInputFile(
+      Path, support::MaxDescriptionBytes, "cannot read the description");
   if (!Buffer) {
-    Diags.error(R.loc(YAML::Mark::null_mark()),
-                "cannot read the description: " + Buffer.getError().message());
+    Loc At;
+    At.File = Path;
+    Diags.error(At, toString(Buffer.takeError()));
     return false;
   }
-  std::string Text = (*Buffer)->getBuffer().str();
+  return readYamlTargetText((*Buffer)->getBuffer().str(), Path, Out, Diags);
+}
+
+bool readYamlTargetText(const std::string &Text, const std::string &Path,
+                        TargetDecl &Out, Diagnostics &Diags) {
+  unsigned Before = Diags.errorCount();
+  Reader R(Path, Diags);
   // yaml-cpp throws on malformed input; nothing it throws leaves this
   // function.
   try {
@@ -979,7 +992,7 @@ bool readYamlTarget(const std::string &Path, TargetDecl &Out,
       Diags.error(R.loc(*Scan.Stuck), formatv("invalid YAML: unexpected '{0}'",
                                               Text.substr(Scan.Stuck->pos, 1)));
     else if (Scan.Starts.empty())
-      Diags.error(R.loc(YAML::Mark::null_mark()), "the description is empty");
+      Diags.error(R.start(), "the description is empty");
     else if (Scan.Starts.size() > 1)
       Diags.error(R.loc(Scan.Starts[1]), "a description is one YAML document; "
                                          "this is a second one");

@@ -1,4 +1,5 @@
-//===- YamlFrontend.h - A `.yaml` target description ------------------------===//
+//===- YamlFrontend.h - A `.yaml` target description
+//------------------------===//
 //
 // Reads a target description written in YAML into a TargetDecl, the same
 // structure the TableGen front end fills, so both forms are validated and
@@ -22,6 +23,11 @@ namespace gen {
 /// through \p Diags) if the file cannot be read or is not well formed.
 bool readYamlTarget(const std::string &Path, TargetDecl &Out,
                     Diagnostics &Diags);
+
+/// Reads the description \p Text, located as file \p Path, into \p Out;
+/// false (after reporting through \p Diags) if it is not well formed.
+bool readYamlTargetText(const std::string &Text, const std::string &Path,
+                        TargetDecl &Out, Diagnostics &Diags);
 
 } // namespace gen
 } // namespace accelgen

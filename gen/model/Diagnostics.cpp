@@ -1,4 +1,5 @@
-//===- Diagnostics.cpp - Errors in target descriptions ---------------------===//
+//===- Diagnostics.cpp - Errors in target descriptions
+//---------------------===//
 #include "model/Diagnostics.h"
 
 namespace accelgen {
@@ -15,8 +16,18 @@ std::string formatLoc(const Loc &At) {
 }
 
 void Diagnostics::error(const Loc &At, const llvm::Twine &Msg) {
-  ++Errors;
+  if (++Errors > MaxPrinted)
+    return;
   OS << formatLoc(At) << ": error: " << Msg << "\n";
+  OS.flush();
+}
+
+Diagnostics::~Diagnostics() {
+  if (Errors <= MaxPrinted)
+    return;
+  unsigned More = Errors - MaxPrinted;
+  OS << "error: " << More << " more error" << (More == 1 ? "" : "s")
+     << " not shown\n";
   OS.flush();
 }
 

@@ -1,4 +1,5 @@
-//===- Diagnostics.h - Errors in target descriptions -----------------------===//
+//===- Diagnostics.h - Errors in target descriptions
+//-----------------------===//
 //
 // Every mistake in a description is reported as `file:line:col: error: message`
 // (the form compilers use, so editors can jump to it). Reporting continues
@@ -19,9 +20,18 @@ namespace gen {
 /// Collects and prints errors about a description.
 class Diagnostics {
 public:
-  explicit Diagnostics(llvm::raw_ostream &OS = llvm::errs()) : OS(OS) {}
+  /// At most this many errors are printed; the rest are counted, and the
+  /// count is printed when the Diagnostics ends ("error: N more errors not
+  /// shown"), so that a description repeating one mistake a million times
+  /// does not print a million lines.
+  static constexpr unsigned MaxPrinted = 20;
 
-  /// Prints "file:line:col: error: Msg".
+  explicit Diagnostics(llvm::raw_ostream &OS = llvm::errs()) : OS(OS) {}
+  ~Diagnostics();
+  Diagnostics(const Diagnostics &) = delete;
+  Diagnostics &operator=(const Diagnostics &) = delete;
+
+  /// Prints "file:line:col: error: Msg" (or counts it past MaxPrinted).
   void error(const Loc &At, const llvm::Twine &Msg);
   unsigned errorCount() const { return Errors; }
 

@@ -4,10 +4,14 @@
 
 #include "ir/DType.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <set>
 
 namespace accelgen {
@@ -187,6 +191,8 @@ private:
   Diagnostics &Diags;
   std::unique_ptr<TargetModel> M;
   std::map<std::string, const ConstraintDef *> ConstraintsById;
+  /// The same constraints by the name of their check function.
+  std::map<std::string, const ConstraintDef *> ConstraintsByFunction;
 
   void buildVersions() {
     if (D.Versions.empty())
@@ -417,35 +423,38 @@ private:
   /// attribute and the operator when an attribute is missing.
   void misapplied(const ConstraintDecl &C, const ConstraintUse &Use,
                   llvm::Error Err) {
-    llvm::handleAllErrors(std::move(Err), [&](const constraint::ParseError
-                                                  &PE) {
-      const OpDef *Op = Use.operatorOf(PE.unknownAttrCapture());
-      if (!Op) { // In a pattern, outside any capture.
-        Diags.error(Use.At, llvm::formatv("constraint '{0}' does not fit "
-                                          "pattern '{1}': {2} (column {3} of "
-                                          "\"{4}\")",
-                                          C.Id, Use.Pattern, PE.message(),
-                                          PE.column(), C.Expr));
-        return;
-      }
-      std::string OpKey = Op->Decl.Key;
-      if (!PE.unknownAttr().empty()) {
-        std::string Attr = PE.unknownAttrCapture().empty()
-                               ? PE.unknownAttr()
-                               : PE.unknownAttrCapture() + "." +
-                                     PE.unknownAttr();
-        Diags.error(Use.At, llvm::formatv("constraint '{0}' reads attribute "
-                                          "'{1}', which operator '{2}' does "
-                                          "not have",
-                                          C.Id, Attr, OpKey));
-        return;
-      }
-      Diags.error(Use.At, llvm::formatv("constraint '{0}' does not fit "
-                                        "operator '{1}': {2} (column {3} of "
-                                        "\"{4}\")",
-                                        C.Id, OpKey, PE.message(), PE.column(),
-                                        C.Expr));
-    });
+    llvm::handleAllErrors(
+        std::move(Err), [&](const constraint::ParseError &PE) {
+          const OpDef *Op = Use.operatorOf(PE.unknownAttrCapture());
+          if (!Op) { // In a pattern, outside any capture.
+            Diags.error(Use.At,
+                        llvm::formatv("constraint '{0}' does not fit "
+                                      "pattern '{1}': {2} (column {3} of "
+                                      "\"{4}\")",
+                                      C.Id, Use.Pattern, PE.message(),
+                                      PE.column(), C.Expr));
+            return;
+          }
+          std::string OpKey = Op->Decl.Key;
+          if (!PE.unknownAttr().empty()) {
+            std::string Attr =
+                PE.unknownAttrCapture().empty()
+                    ? PE.unknownAttr()
+                    : PE.unknownAttrCapture() + "." + PE.unknownAttr();
+            Diags.error(Use.At,
+                        llvm::formatv("constraint '{0}' reads attribute "
+                                      "'{1}', which operator '{2}' does "
+                                      "not have",
+                                      C.Id, Attr, OpKey));
+            return;
+          }
+          Diags.error(Use.At,
+                      llvm::formatv("constraint '{0}' does not fit "
+                                    "operator '{1}': {2} (column {3} of "
+                                    "\"{4}\")",
+                                    C.Id, OpKey, PE.message(), PE.column(),
+                                    C.Expr));
+        });
   }
 
   /// True when constraint \p C, already parsed elsewhere, also reads only
@@ -479,6 +488,18 @@ private:
       Diags.error(C.At, llvm::formatv("constraint '{0}' has no summary", C.Id));
       return nullptr;
     }
+    // Ids become C++ names; two ids the same name would not compile.
+    std::string Function = constraint::checkFunctionName(C.Id);
+    auto Clash = ConstraintsByFunction.find(Function);
+    if (Clash != ConstraintsByFunction.end() &&
+        Clash->second->Decl.Id != C.Id) {
+      const ConstraintDecl &P = Clash->second->Decl;
+      Diags.error(C.At,
+                  llvm::formatv("constraint ids '{0}' and '{1}' (declared "
+                                "at {2}) both become the C++ name '{3}'",
+                                C.Id, P.Id, formatLoc(P.At), Function));
+      return nullptr;
+    }
     auto Prev = ConstraintsById.find(C.Id);
     if (Prev != ConstraintsById.end() && sameDecl(Prev->second->Decl, C))
       // The same constraint used again, maybe for another operator.
@@ -510,8 +531,8 @@ private:
         bool Shared = !sameLoc(C.At, Use.At);
         std::string Missing;
         Err = llvm::handleErrors(
-            std::move(Err), [&](std::unique_ptr<constraint::ParseError> PE)
-                                -> llvm::Error {
+            std::move(Err),
+            [&](std::unique_ptr<constraint::ParseError> PE) -> llvm::Error {
               Missing = PE->unknownAttr();
               return llvm::Error(std::move(PE));
             });
@@ -533,8 +554,10 @@ private:
     }
     const ConstraintDef *Raw = Def.get();
     M->Constraints.push_back(std::move(Def));
-    if (Prev == ConstraintsById.end())
+    if (Prev == ConstraintsById.end()) {
       ConstraintsById[C.Id] = Raw;
+      ConstraintsByFunction[Function] = Raw;
+    }
     return Raw;
   }
 
@@ -605,17 +628,26 @@ private:
                                         Sch, listOf(Schemes)));
     if (!L.WeightSchemes.empty())
       Out.WeightSchemes = L.WeightSchemes;
+    // Positions by id, so that a rule with thousands of constraints is not
+    // scanned once per constraint.
+    llvm::StringMap<size_t> Position;
+    for (size_t I = 0; I < Out.Constraints.size(); ++I)
+      Position.try_emplace(Out.Constraints[I]->id(), I);
+    std::set<std::string> Dropped;
     for (const std::string &Id : L.Drops) {
-      auto It = llvm::find_if(Out.Constraints, [&](const ConstraintDef *C) {
-        return C->id() == Id;
-      });
-      if (It == Out.Constraints.end())
+      if (!Position.count(Id) || !Dropped.insert(Id).second)
         Diags.error(L.At, llvm::formatv("cannot drop constraint '{0}': "
                                         "operator '{1}' has no such constraint "
                                         "before version {2}",
                                         Id, Op.Decl.Key, L.Since));
-      else
-        Out.Constraints.erase(It);
+    }
+    if (!Dropped.empty()) {
+      llvm::erase_if(Out.Constraints, [&](const ConstraintDef *C) {
+        return Dropped.count(C->id()) != 0;
+      });
+      Position.clear();
+      for (size_t I = 0; I < Out.Constraints.size(); ++I)
+        Position.try_emplace(Out.Constraints[I]->id(), I);
     }
     std::set<std::string> Seen;
     for (const ConstraintDecl &C : L.Constraints) {
@@ -625,20 +657,20 @@ private:
                                         C.Id, Op.Decl.Key));
         continue;
       }
-      auto Old = llvm::find_if(Out.Constraints, [&](const ConstraintDef *X) {
-        return X->id() == C.Id;
-      });
+      auto Old = Position.find(C.Id);
       ConstraintUse Use;
       Use.At = L.At;
       Use.Op = &Op;
       const ConstraintDef *Def =
-          constraint(C, S, Use, /*MayOverride=*/Old != Out.Constraints.end());
+          constraint(C, S, Use, /*MayOverride=*/Old != Position.end());
       if (!Def)
         continue;
-      if (Old != Out.Constraints.end())
-        *Old = Def;
-      else
+      if (Old != Position.end()) {
+        Out.Constraints[Old->second] = Def;
+      } else {
+        Position.try_emplace(C.Id, Out.Constraints.size());
         Out.Constraints.push_back(Def);
+      }
     }
     return Out;
   }
@@ -725,10 +757,16 @@ private:
       }
       if (Q.Relation == "fixed_output") {
         R.ScaleText = Q.Scale;
-        if (llvm::StringRef(Q.Scale).getAsDouble(R.Scale) || R.Scale <= 0)
+        if (llvm::StringRef(Q.Scale).getAsDouble(R.Scale) ||
+            !std::isfinite(R.Scale) || R.Scale <= 0)
           Diags.error(Q.At, llvm::formatv("fixed output scale '{0}' is not a "
-                                          "positive number",
+                                          "finite positive number",
                                           Q.Scale));
+        else if (Q.ZeroPoint < std::numeric_limits<int32_t>::min() ||
+                 Q.ZeroPoint > std::numeric_limits<int32_t>::max())
+          Diags.error(Q.At, llvm::formatv("fixed output zero point {0} is out "
+                                          "of range (a 32-bit integer)",
+                                          Q.ZeroPoint));
         R.ZeroPoint = Q.ZeroPoint;
       }
       M->QuantRules.push_back(std::move(R));
@@ -775,11 +813,11 @@ private:
               Node.Set ? Node.Set->Members.front() : Node.Op;
         }
         if (!Shape.Decl.Variadic && N.Args.size() > Shape.Decl.Operands.size())
-          Diags.error(P.At, llvm::formatv("pattern '{0}': '{1}' takes {2} "
-                                          "operands, the pattern gives {3}",
-                                          P.Name, N.Op,
-                                          Shape.Decl.Operands.size(),
-                                          N.Args.size()));
+          Diags.error(P.At,
+                      llvm::formatv("pattern '{0}': '{1}' takes {2} "
+                                    "operands, the pattern gives {3}",
+                                    P.Name, N.Op, Shape.Decl.Operands.size(),
+                                    N.Args.size()));
         for (const PatternArgDecl &A : N.Args) {
           PatternNodeDef::Arg Arg;
           Arg.Node = A.Node;

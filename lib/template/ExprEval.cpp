@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <optional>
 
 namespace accelgen {
 namespace tmpl {
@@ -91,8 +92,8 @@ public:
     if (!V)
       return V.takeError();
     if (!V->isBool())
-      return error(E, Context + " must be a bool, got " +
-                          withArticle(V->kind()));
+      return error(E,
+                   Context + " must be a bool, got " + withArticle(V->kind()));
     return V->getBool();
   }
 
@@ -108,6 +109,51 @@ private:
     }
     B.Steps -= N;
     return true;
+  }
+
+  /// Deep equality that charges a step per value visited and per four bytes
+  /// of every string compared, so that comparing lists which share their
+  /// storage many times over cannot run unbounded; nothing once the budget is
+  /// spent. Recursion is bounded by MaxValueDepth.
+  std::optional<bool> equal(const Value &A, const Value &C) {
+    if (!charge(1))
+      return std::nullopt;
+    if (A.kind() != C.kind())
+      return false;
+    switch (A.kind()) {
+    case Value::Kind::String:
+      if (!charge(std::min(A.getString().size(), C.getString().size()) / 4))
+        return std::nullopt;
+      return A.getString() == C.getString();
+    case Value::Kind::List: {
+      const Value::List &X = A.getList(), &Y = C.getList();
+      if (X.size() != Y.size())
+        return false;
+      for (size_t I = 0; I < X.size(); ++I) {
+        std::optional<bool> Same = equal(X[I], Y[I]);
+        if (!Same || !*Same)
+          return Same;
+      }
+      return true;
+    }
+    case Value::Kind::Map: {
+      const Value::Map &X = A.getMap(), &Y = C.getMap();
+      if (X.size() != Y.size())
+        return false;
+      for (auto I = X.begin(), J = Y.begin(); I != X.end(); ++I, ++J) {
+        if (!charge(1 + I->first.size() / 4))
+          return std::nullopt;
+        if (I->first != J->first)
+          return false;
+        std::optional<bool> Same = equal(I->second, J->second);
+        if (!Same || !*Same)
+          return Same;
+      }
+      return true;
+    }
+    default:
+      return A == C;
+    }
   }
 
   llvm::Error error(const Expr &E, const llvm::Twine &Message) {
@@ -221,8 +267,8 @@ private:
                                   llvm::StringRef What) {
     int64_t N = static_cast<int64_t>(Size);
     if (I < -N || I >= N)
-      return error(E, "index " + llvm::Twine(I) + " out of range for " +
-                          What + " of length " + llvm::Twine(N));
+      return error(E, "index " + llvm::Twine(I) + " out of range for " + What +
+                          " of length " + llvm::Twine(N));
     return static_cast<size_t>(I < 0 ? I + N : I);
   }
 
@@ -235,8 +281,8 @@ private:
       return I.takeError();
     if (Base->isMap()) {
       if (!I->isString())
-        return error(E, "map key must be a string, got " +
-                            withArticle(I->kind()));
+        return error(E,
+                     "map key must be a string, got " + withArticle(I->kind()));
       return mapEntry(E, *Base, I->getString());
     }
     if (!Base->isList() && !Base->isString())
@@ -290,12 +336,10 @@ private:
       return Value(std::move(Sum));
     }
     if (!L.isInt() || !R.isInt())
-      return error(E, "'" + Sym + "' needs two ints" +
-                          (E.Operator == Op::Add
-                               ? ", two strings or two lists"
-                               : "") +
-                          ", got " + kindName(L.kind()) + " and " +
-                          kindName(R.kind()));
+      return error(
+          E, "'" + Sym + "' needs two ints" +
+                 (E.Operator == Op::Add ? ", two strings or two lists" : "") +
+                 ", got " + kindName(L.kind()) + " and " + kindName(R.kind()));
     int64_t A = L.getInt(), C = R.getInt(), Result = 0;
     bool Overflow = false;
     switch (E.Operator) {
@@ -333,12 +377,12 @@ private:
     llvm::StringRef Sym = opSpelling(E.Operator);
     if (E.Operator == Op::Eq || E.Operator == Op::Ne) {
       if (L.kind() != R.kind())
-        return error(E, "cannot compare " + withArticle(L.kind()) +
-                            " with " + withArticle(R.kind()) + " using '" +
-                            Sym + "'");
-      if (L.isList() && !charge(L.getList().size()))
+        return error(E, "cannot compare " + withArticle(L.kind()) + " with " +
+                            withArticle(R.kind()) + " using '" + Sym + "'");
+      std::optional<bool> Same = equal(L, R);
+      if (!Same)
         return budgetExhausted(TemplateName, E.Line, E.Column);
-      return Value((L == R) == (E.Operator == Op::Eq));
+      return Value(*Same == (E.Operator == Op::Eq));
     }
     int Order;
     if (L.isInt() && R.isInt())
@@ -364,10 +408,14 @@ private:
                               const Value &Hay) {
     llvm::StringRef Word = E.K == Expr::In ? "in" : "not in";
     if (Hay.isList()) {
-      const Value::List &L = Hay.getList();
-      if (!charge(L.size()))
-        return budgetExhausted(TemplateName, E.Line, E.Column);
-      return std::find(L.begin(), L.end(), Needle) != L.end();
+      for (const Value &V : Hay.getList()) {
+        std::optional<bool> Same = equal(V, Needle);
+        if (!Same)
+          return budgetExhausted(TemplateName, E.Line, E.Column);
+        if (*Same)
+          return true;
+      }
+      return false;
     }
     if (Hay.isString() || Hay.isMap()) {
       if (!Needle.isString())
@@ -475,8 +523,8 @@ private:
               1;
     if (Count > MaxRangeLength)
       return error(E, "'range' would make " + llvm::Twine(Count) +
-                          " elements; at most " +
-                          llvm::Twine(MaxRangeLength) + " are allowed");
+                          " elements; at most " + llvm::Twine(MaxRangeLength) +
+                          " are allowed");
     if (!charge(Count))
       return budgetExhausted(TemplateName, E.Line, E.Column);
     Value::List L;
@@ -516,8 +564,8 @@ void collectNames(const Expr &E, std::vector<llvm::StringRef> &Names,
 
 } // namespace
 
-llvm::Expected<Value> evaluate(const Expr &E, const Environment &Env,
-                               Budget &B, llvm::StringRef TemplateName) {
+llvm::Expected<Value> evaluate(const Expr &E, const Environment &Env, Budget &B,
+                               llvm::StringRef TemplateName) {
   return Evaluator(Env, B, TemplateName).eval(E);
 }
 

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "template/Template.h"
+#include "support/InputFile.h"
 #include "template/Expr.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -117,8 +118,8 @@ public:
     if (!Stack.empty()) {
       const Open &O = Stack.back();
       return error(O.N->Line, O.N->Column,
-                   "unterminated '" + O.Keyword + "'; expected '" +
-                       closer(O) + "' before the end of the template");
+                   "unterminated '" + O.Keyword + "'; expected '" + closer(O) +
+                       "' before the end of the template");
     }
     return llvm::Error::success();
   }
@@ -337,7 +338,8 @@ private:
   }
 
   static llvm::Error colonAndEnd(ExprParser &P, llvm::StringRef Spelled) {
-    if (llvm::Error Err = P.expect(":", "at the end of '" + Spelled.str() + "'"))
+    if (llvm::Error Err =
+            P.expect(":", "at the end of '" + Spelled.str() + "'"))
       return Err;
     bool HasExpr = Spelled != "$else";
     return P.expectEnd("after '" + Spelled.str() + (HasExpr ? " ...:'" : ":'"));
@@ -548,13 +550,18 @@ llvm::Expected<Template> Template::parse(llvm::StringRef Text,
 }
 
 llvm::Expected<Template> Template::parseFile(llvm::StringRef Path) {
-  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> Buf =
-      llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
-  if (!Buf)
-    return llvm::createStringError(Buf.getError(),
-                                   "cannot read template '%s': %s",
-                                   Path.str().c_str(),
-                                   Buf.getError().message().c_str());
+  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> Buf =
+      support::readInputFile(Path, support::MaxDescriptionBytes,
+                             ("cannot read template '" + Path + "'").str());
+  if (!Buf) {
+    std::error_code EC = llvm::errorToErrorCode(Buf.takeError());
+    if (EC == std::errc::file_too_large)
+      return llvm::createStringError(
+          EC, "template '%s': %s", Path.str().c_str(),
+          support::tooLargeMessage(support::MaxDescriptionBytes).c_str());
+    return llvm::createStringError(EC, "cannot read template '%s': %s",
+                                   Path.str().c_str(), EC.message().c_str());
+  }
   return parse((*Buf)->getBuffer(), Path);
 }
 

@@ -15,7 +15,9 @@
 
 #include "import/TFLiteImporter.h"
 #include "import/TFLiteWriter.h"
+#include "llvm/Support/FileSystem.h"
 #include "tflite_subset_generated.h"
+#include "unit/TargetLibTestSupport.h"
 
 #include <cctype>
 #include <functional>
@@ -396,4 +398,41 @@ TEST_CASE("--help and --version") {
     CHECK(R.Stderr == "");
     CHECK(R.Stdout == "accelgen " + test::accelgenVersion() + "\n");
   }
+}
+
+TEST_CASE("an arena past the limit is rejected before anything is built") {
+  // Two int8 inputs of 600,000,000 elements added: more than 1 GiB live at
+  // once. The model file itself is small (no constant data).
+  test::GraphBuilder B;
+  int32_t X = B.tensor("x", {1, 30000, 20000, 1}, test::quant(0.5f, 0));
+  int32_t Y = B.tensor("y", {1, 30000, 20000, 1}, test::quant(0.5f, 0));
+  int32_t Z = B.tensor("z", {1, 30000, 20000, 1}, test::quant(1.0f, 0));
+  B.op("ADD", {X, Y}, {Z}, {{"fused_activation", std::string("NONE")}});
+  B.inputs({X, Y}).outputs({Z});
+  ir::Model M;
+  M.Graphs.push_back(B.G);
+  test::TempDir Dir;
+  std::string Path = Dir.file("big.tflite");
+  test::writeFileBytes(Path, tflite::writeModel(M));
+  test::RunResult R = test::runAccelgen(
+      {"compile", Path, "--target", "ref", "-o", Dir.file("out")});
+  CHECK(R.ExitCode == 1);
+  CHECK(llvm::StringRef(R.Stderr).startswith(
+      "error: " + Path + ": the model needs a working-memory arena of "));
+  CHECK(llvm::StringRef(R.Stderr).endswith(
+      " bytes, more than the limit of 1 GiB (docs/compile.md)\n"));
+  CHECK(llvm::count(R.Stderr, '\n') == 1);
+  CHECK_FALSE(llvm::sys::fs::exists(Dir.file("out")));
+}
+
+TEST_CASE("a model larger than the limit is read no further") {
+  checkRejected("/dev/zero", "the file is larger than the limit of 256 MiB");
+}
+
+TEST_CASE("an option missing its value is one line") {
+  test::RunResult R = test::runAccelgen(
+      {"compile", test::exampleModelPath(), "-o", "x", "--target"});
+  CHECK(R.ExitCode == 1);
+  CHECK(R.Stderr == "error: for the --target option: requires a value! (see "
+                    "'accelgen --help')\n");
 }

@@ -101,7 +101,16 @@ void checkCompiledModel(const std::string &Model) {
   const std::set<std::string> Files = filesIn(Out.path());
   for (const char *F : {"model.c", "model.h", "report.json"})
     CHECK_MESSAGE(Files.count(F), F << " is missing");
+  // The manifest of what accelgen wrote (tools/accelgen/OutputFolder.h)
+  // lists every other file.
+  REQUIRE(Files.count(".accelgen-files"));
+  const std::string Manifest = test::readFileText(Out.file(".accelgen-files"));
+  for (const std::string &F : Files)
+    if (F != ".accelgen-files")
+      CHECK_MESSAGE(llvm::StringRef(Manifest).contains("\n" + F + "\n"), F);
   for (const std::string &F : Files) {
+    if (F == ".accelgen-files")
+      continue;
     const std::string Text = test::readFileText(Out.file(F));
     if (F == "model.c" || F == "model.h")
       CHECK_MESSAGE(llvm::StringRef(Text).startswith(

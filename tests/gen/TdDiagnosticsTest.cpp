@@ -37,6 +37,7 @@
 #include "TestSupport.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
 
 #include <string>
 
@@ -101,6 +102,47 @@ TEST_CASE("the demo target's model dumps without a diagnostic") {
 // TableGen's own errors
 //===----------------------------------------------------------------------===//
 
+TEST_CASE("diagnostic: an unknown option is one line") {
+  test::RunResult R =
+      test::runProgram(ACCELGEN_TBLGEN, {"-frobnicate", "x.td"});
+  CHECK(R.ExitCode == 1);
+  CHECK(R.Stderr == "error: Unknown command line argument '-frobnicate' (see "
+                    "'accelgen-tblgen --help')\n");
+  R = test::runProgram(ACCELGEN_TBLGEN, {"x.td", "-o"});
+  CHECK(R.ExitCode == 1);
+  CHECK(R.Stderr == "error: for the -o option: requires a value! (see "
+                    "'accelgen-tblgen --help')\n");
+}
+
+TEST_CASE("an output named .yaml is written, not read") {
+  test::TempDir Dir;
+  std::string Out = Dir.file("out.yaml");
+  std::string Dep = Dir.file("deps.yaml");
+  test::RunResult R = test::runProgram(
+      ACCELGEN_TBLGEN,
+      {"-gen-supported-ops", ACCELGEN_SOURCE_DIR "/targets/demo/demo.td", "-o",
+       Out, "-d", Dep});
+  INFO(R.ErrorMessage);
+  CHECK(R.ExitCode == 0);
+  CHECK(R.Stderr == "");
+  CHECK(llvm::sys::fs::exists(Out));
+  CHECK(llvm::sys::fs::exists(Dep));
+}
+
+TEST_CASE("diagnostic: an input larger than the limit") {
+  // A device reads without end: at most the limit and one byte are read.
+  test::RunResult R =
+      test::runProgram(ACCELGEN_TBLGEN, {"-dump-model", "/dev/zero"});
+  CHECK(R.ExitCode == 1);
+  CHECK(R.Stderr ==
+        "error: /dev/zero: the file is larger than the limit of 16 MiB\n");
+  Td Big(std::string((16 << 20) + 1, ' '));
+  R = Big.run();
+  CHECK(R.ExitCode == 1);
+  CHECK(R.Stderr == "error: " + Big.path() +
+                        ": the file is larger than the limit of 16 MiB\n");
+}
+
 TEST_CASE("diagnostic: TableGen syntax error") {
   // The ';' ending line 2 is missing; TableGen notices at line 3.
   Td D(R"td(include "ops.td"
@@ -127,7 +169,7 @@ TEST_CASE("diagnostic: a required field left unset") {
 
 TEST_CASE("diagnostic: no target") {
   Td D("include \"ops.td\"\ndef V1 : Version<\"1.0\">;\n");
-  D.rejects(D.path() + ": error: the description defines no Target\n");
+  D.rejects(D.at(1, 1) + "the description defines no Target\n");
 }
 
 TEST_CASE("diagnostic: a second target") {
@@ -253,6 +295,57 @@ def : Legal<Add, T, V1, [i8], [Rank3]>;
             "duplicate constraint id 'rank' with a different definition "
             "(first declared at " +
             D.path() + ":5:1)\n");
+}
+
+TEST_CASE("diagnostic: constraint ids that become the same C++ name") {
+  Td D(Head + R"td(def : Legal<Relu, T, V1, [i8], [
+  Constraint<"conv channels", "input(0).rank == 4", "s">,
+  Constraint<"conv_channels", "input(0).rank >= 1", "s">]>;
+)td");
+  D.rejects(D.at(5, 1) +
+            "constraint ids 'conv_channels' and 'conv channels' "
+            "(declared at " +
+            D.path() +
+            ":5:1) both become the C++ name 'check_conv_channels'\n");
+}
+
+TEST_CASE("diagnostic: a constraint nested too deeply") {
+  // Parentheses, then `!`: each stops at the 101st level; the expression
+  // starts in column 23.
+  std::string Parens = std::string(3000, '(') + "true" + std::string(3000, ')');
+  std::string Nots(3000, '!');
+  Nots += "true";
+  Td D(Head +
+       "def : Legal<Relu, T, V1, [i8], [\n"
+       "  Constraint<\"deep\", \"" +
+       Parens + "\", \"s\">]>;\n" +
+       "def : Legal<Add, T, V1, [i8], [\n"
+       "  Constraint<\"nots\", \"" +
+       Nots + "\", \"s\">]>;\n");
+  D.rejects(D.at(6, 123) +
+            "constraint 'deep': expression nested more than 100 levels deep "
+            "(column 101 of \"" +
+            Parens + "\")\n" + D.at(8, 123) +
+            "constraint 'nots': expression nested more than 100 levels deep "
+            "(column 101 of \"" +
+            Nots + "\")\n");
+}
+
+TEST_CASE("a constraint of 20,000 '&&' terms generates its check") {
+  std::string Expr = "input(0).rank >= 1";
+  for (int I = 0; I < 20000; ++I)
+    Expr += I % 2 ? " && input(0).rank >= 1" : " && input(0).rank <= 6";
+  Td D(Head +
+       "def : Legal<Relu, T, V1, [i8], [\n"
+       "  Constraint<\"long\", \"" +
+       Expr + "\", \"s\">]>;\n");
+  for (const char *Action : {"-gen-legality", "-gen-supported-ops",
+                             "-gen-constraint-tests", "-gen-op-setups"}) {
+    test::RunResult R = test::runProgram(ACCELGEN_TBLGEN, {Action, D.path()});
+    INFO(Action << ": " << R.ErrorMessage << R.Stderr.substr(0, 400));
+    CHECK(R.ExitCode == 0);
+    CHECK(R.Stderr == "");
+  }
 }
 
 TEST_CASE("diagnostic: constraint with neither an expression nor a C++ "
@@ -464,10 +557,36 @@ TEST_CASE("diagnostic: fixed output scale that is not a positive number") {
 def : QuantRule<Logistic, T, FixedOutput> { let Scale = "-0.5"; }
 def : QuantRule<Tanh, T, FixedOutput>;
 )td");
-  D.rejects(
-      D.at(5, 1) + "fixed output scale '1/256' is not a positive number\n" +
-      D.at(6, 1) + "fixed output scale '-0.5' is not a positive number\n" +
-      D.at(7, 1) + "fixed output scale '' is not a positive number\n");
+  D.rejects(D.at(5, 1) +
+            "fixed output scale '1/256' is not a finite positive number\n" +
+            D.at(6, 1) +
+            "fixed output scale '-0.5' is not a finite positive number\n" +
+            D.at(7, 1) +
+            "fixed output scale '' is not a finite positive number\n");
+}
+
+TEST_CASE("diagnostic: fixed output scale that is not finite") {
+  Td D(Head +
+       R"td(def : QuantRule<Softmax, T, FixedOutput> { let Scale = "nan"; }
+def : QuantRule<Logistic, T, FixedOutput> { let Scale = "1e999"; }
+def : QuantRule<Tanh, T, FixedOutput> { let Scale = "inf"; }
+)td");
+  D.rejects(D.at(5, 1) +
+            "fixed output scale 'nan' is not a finite positive number\n" +
+            D.at(6, 1) +
+            "fixed output scale '1e999' is not a finite positive number\n" +
+            D.at(7, 1) +
+            "fixed output scale 'inf' is not a finite positive number\n");
+}
+
+TEST_CASE("diagnostic: fixed output zero point out of range") {
+  Td D(Head + R"td(def : QuantRule<Softmax, T, FixedOutput> {
+  let Scale = "0.00390625";
+  let ZeroPoint = 4294967296;
+}
+)td");
+  D.rejects(D.at(5, 1) + "fixed output zero point 4294967296 is out of range "
+                         "(a 32-bit integer)\n");
 }
 
 //===----------------------------------------------------------------------===//

@@ -1,4 +1,5 @@
-//===- TemplateTest.cpp - The template engine ------------------------------===//
+//===- TemplateTest.cpp - The template engine
+//------------------------------===//
 //
 // Every directive and expression form of the template language, each
 // diagnostic with its exact "name:line:col: error: message" text, the limits
@@ -271,7 +272,9 @@ TEST_CASE("built-in functions") {
 }
 
 TEST_CASE("caller values of every integral type") {
-  Bindings B{{"A", uint8_t(200)}, {"B", int16_t(-2)}, {"C", size_t(7)},
+  Bindings B{{"A", uint8_t(200)},
+             {"B", int16_t(-2)},
+             {"C", size_t(7)},
              {"D", 'x' == 'x'}};
   CHECK(eval("A + B + C", B) == "205");
   CHECK(eval("D", B) == "true");
@@ -297,12 +300,10 @@ TEST_CASE("lexical errors") {
   CHECK(exprErr("\"abc") == "t.c.in:1:3: error: unterminated string literal");
   CHECK(exprErr("\"a\\qb\"") ==
         "t.c.in:1:5: error: unknown escape '\\q' in string literal");
-  CHECK(exprErr("\"\\x4\"") ==
-        "t.c.in:1:4: error: '\\x' needs two hex digits");
+  CHECK(exprErr("\"\\x4\"") == "t.c.in:1:4: error: '\\x' needs two hex digits");
   CHECK(exprErr("007") ==
         "t.c.in:1:3: error: integer literal '007' has a leading zero");
-  CHECK(exprErr("12ab") ==
-        "t.c.in:1:3: error: invalid integer literal '12ab'");
+  CHECK(exprErr("12ab") == "t.c.in:1:3: error: invalid integer literal '12ab'");
   CHECK(exprErr("9223372036854775808") ==
         "t.c.in:1:3: error: integer literal '9223372036854775808' does not "
         "fit in 64 bits");
@@ -311,10 +312,8 @@ TEST_CASE("lexical errors") {
 }
 
 TEST_CASE("syntax errors in expressions") {
-  CHECK(exprErr("") ==
-        "t.c.in:1:3: error: expected an expression, got '}'");
-  CHECK(exprErr("1 +") ==
-        "t.c.in:1:6: error: expected an expression, got '}'");
+  CHECK(exprErr("") == "t.c.in:1:3: error: expected an expression, got '}'");
+  CHECK(exprErr("1 +") == "t.c.in:1:6: error: expected an expression, got '}'");
   CHECK(exprErr("(1 + 2") ==
         "t.c.in:1:9: error: expected ')' to close the '(' at column 3, got "
         "'}'");
@@ -351,9 +350,10 @@ TEST_CASE("syntax errors in expressions") {
   CHECK(err("int x = ${N;\n") ==
         "t.c.in:1:12: error: expected '}' to close '${', got ';'");
   CHECK(err("int x = ${N\n") == "t.c.in:1:9: error: '${' is not closed by '}'");
-  CHECK(err("ok\n${1 2 3 4 5 6 7 8 9 10 11 12 13 \"abcdefghijklmnopqrstuvwxyz\"}")
-            .find("t.c.in:2:5: error: expected '}' to close '${', got '2'") !=
-        std::string::npos);
+  CHECK(
+      err("ok\n${1 2 3 4 5 6 7 8 9 10 11 12 13 \"abcdefghijklmnopqrstuvwxyz\"}")
+          .find("t.c.in:2:5: error: expected '}' to close '${', got '2'") !=
+      std::string::npos);
 }
 
 TEST_CASE("long tokens are shortened in messages") {
@@ -454,7 +454,7 @@ TEST_CASE("type errors") {
   CHECK(exprErr("1 < \"a\"") == "t.c.in:1:5: error: '<' needs two ints or "
                                 "two strings, got int and string");
   CHECK(exprErr("[1] < [2]") == "t.c.in:1:7: error: '<' needs two ints or "
-                                  "two strings, got list and list");
+                                "two strings, got list and list");
   CHECK(exprErr("1 == \"1\"") ==
         "t.c.in:1:5: error: cannot compare an int with a string using '=='");
   CHECK(exprErr("not 1") == "t.c.in:1:7: error: the operand of 'not' must "
@@ -527,7 +527,7 @@ TEST_CASE("integer overflow and division by zero") {
         "t.c.in:1:30: error: integer overflow in '/'");
   CHECK(exprErr("1 / 0") == "t.c.in:1:5: error: division by zero in '/'");
   CHECK(exprErr("1 % (2 - 2)") == "t.c.in:1:5: error: division by zero in "
-                                   "'%'");
+                                  "'%'");
   CHECK(eval("(-9223372036854775807 - 1) % -1") == "0");
 }
 
@@ -570,8 +570,7 @@ TEST_CASE("a failed $assert names its expression and values") {
             B) == "t.c.in:1:1: error: assertion failed: BATCH_TILE < 8 and "
                   "DTYPE != \"int4\" (with BATCH_TILE = 12, DTYPE = "
                   "\"int4\"): tile 12 too big");
-  CHECK(err("$assert 1 > 2") ==
-        "t.c.in:1:1: error: assertion failed: 1 > 2");
+  CHECK(err("$assert 1 > 2") == "t.c.in:1:1: error: assertion failed: 1 > 2");
   CHECK(err("$assert false, [1]") ==
         "t.c.in:1:1: error: assertion failed: false: [1]");
 }
@@ -593,12 +592,12 @@ TEST_CASE("expressions nested too deeply") {
   std::string Negs = "${" + std::string(300, '-') + "1}";
   CHECK(err(Negs) ==
         "t.c.in:1:202: error: expression nested more than 200 levels deep");
-  std::string Lists = "${" + std::string(250, '[') + std::string(250, ']') +
-                      "}";
+  std::string Lists =
+      "${" + std::string(250, '[') + std::string(250, ']') + "}";
   CHECK(err(Lists) ==
         "t.c.in:1:203: error: expression nested more than 200 levels deep");
-  std::string Fine = "${" + std::string(150, '(') + "7" +
-                     std::string(150, ')') + "}";
+  std::string Fine =
+      "${" + std::string(150, '(') + "7" + std::string(150, ')') + "}";
   CHECK(out(Fine) == "7");
 }
 
@@ -611,16 +610,33 @@ TEST_CASE("blocks nested too deeply") {
   std::string T;
   for (int I = 0; I < 65; ++I)
     T += "$if true:\n";
-  CHECK(err(T) ==
-        "t.c.in:65:1: error: blocks nested more than 64 levels deep");
+  CHECK(err(T) == "t.c.in:65:1: error: blocks nested more than 64 levels deep");
   std::string Fine;
   for (int I = 0; I < 64; ++I)
-    Fine += "$for X" + std::to_string(I) + " in [" + std::to_string(I) +
-            "]:\n";
+    Fine += "$for X" + std::to_string(I) + " in [" + std::to_string(I) + "]:\n";
   Fine += "${X0 + X63}\n";
   for (int I = 0; I < 64; ++I)
     Fine += "$endfor\n";
   CHECK(out(Fine) == "63\n");
+}
+
+TEST_CASE("deep equality counts against the step limit") {
+  // L doubles 40 times while sharing its storage: comparing it element by
+  // element would take 2^40 steps.
+  std::string T;
+  T += "$set L = [1]\n";
+  for (int I = 0; I < 40; ++I)
+    T += "$set L = [L, L]\n";
+  CHECK(err(T + "${L == L}\n") ==
+        "t.c.in:42:5: error: instantiation exceeds its step limit (an endless "
+        "or too large loop?)");
+  CHECK(err(T + "${L in [1, L]}\n") ==
+        "t.c.in:42:5: error: instantiation exceeds its step limit (an endless "
+        "or too large loop?)");
+  // Small values still compare, by value.
+  CHECK(out("$set A = [[1, 2], \"v\"]\n${A == [[1, 2], \"v\"]} ${[1, 2] in A} "
+            "${A != [[1, 2], \"w\"]} ${[1] in A}\n") ==
+        "true true true false\n");
 }
 
 TEST_CASE("the step limit stops runaway loops") {
@@ -681,13 +697,63 @@ private:
   }
 
   std::string expr() {
-    static const char *const Tokens[] = {
-        "I", "J", "L", "M", "S", "X", "0", "1", "2", "-1", "9223372036854775807",
-        "\"s\"", "'q'", "\"\\n\"", "true", "false", "+", "-", "*", "/", "%",
-        "==", "!=", "<", ">=", " and ", " or ", " not ", " in ", " if ",
-        " else ", "(", ")", "[", "]", ",", ".", ".k", "len(", "range(",
-        "join(", "upper(", "lower(", "str(", "min(", "max(", "[1, 2]",
-        "range(3)", "L[0]", "M.k", "\"", "\\", "}", "$", "@", "#", ":"};
+    static const char *const Tokens[] = {"I",
+                                         "J",
+                                         "L",
+                                         "M",
+                                         "S",
+                                         "X",
+                                         "0",
+                                         "1",
+                                         "2",
+                                         "-1",
+                                         "9223372036854775807",
+                                         "\"s\"",
+                                         "'q'",
+                                         "\"\\n\"",
+                                         "true",
+                                         "false",
+                                         "+",
+                                         "-",
+                                         "*",
+                                         "/",
+                                         "%",
+                                         "==",
+                                         "!=",
+                                         "<",
+                                         ">=",
+                                         " and ",
+                                         " or ",
+                                         " not ",
+                                         " in ",
+                                         " if ",
+                                         " else ",
+                                         "(",
+                                         ")",
+                                         "[",
+                                         "]",
+                                         ",",
+                                         ".",
+                                         ".k",
+                                         "len(",
+                                         "range(",
+                                         "join(",
+                                         "upper(",
+                                         "lower(",
+                                         "str(",
+                                         "min(",
+                                         "max(",
+                                         "[1, 2]",
+                                         "range(3)",
+                                         "L[0]",
+                                         "M.k",
+                                         "\"",
+                                         "\\",
+                                         "}",
+                                         "$",
+                                         "@",
+                                         "#",
+                                         ":"};
     std::string E;
     unsigned N = 1 + pick(8);
     for (unsigned I = 0; I < N; ++I)
@@ -763,11 +829,11 @@ TEST_CASE("random input never crashes the engine") {
     if (S)
       ++Rendered;
     else
-      REQUIRE(llvm::StringRef(llvm::toString(S.takeError()))
-                  .startswith("t.c.in:"));
+      REQUIRE(
+          llvm::StringRef(llvm::toString(S.takeError())).startswith("t.c.in:"));
   }
-  MESSAGE(Parsed << " of " << Cases << " random templates parsed, "
-                 << Rendered << " rendered");
+  MESSAGE(Parsed << " of " << Cases << " random templates parsed, " << Rendered
+                 << " rendered");
   CHECK(Parsed > Cases / 20);
   CHECK(Rendered > Cases / 40);
 }
@@ -829,9 +895,9 @@ TEST_CASE("renderFile reads, parses and renders") {
   test::TempDir Dir;
   std::string Path = Dir.file("x.c.in");
   std::string Text = "$assert N > 0\nint a[${N}];\n";
-  test::writeFileBytes(Path, llvm::ArrayRef<uint8_t>(
-                                 reinterpret_cast<const uint8_t *>(Text.data()),
-                                 Text.size()));
+  test::writeFileBytes(
+      Path, llvm::ArrayRef<uint8_t>(
+                reinterpret_cast<const uint8_t *>(Text.data()), Text.size()));
   llvm::Expected<std::string> S = renderFile(Path, {{"N", 3}});
   REQUIRE(static_cast<bool>(S));
   CHECK(*S == "int a[3];\n");
@@ -841,9 +907,9 @@ TEST_CASE("renderFile reads, parses and renders") {
         Path + ":1:1: error: assertion failed: N > 0 (with N = 0)");
   llvm::Expected<std::string> Missing = renderFile(Dir.file("none.in"), {});
   REQUIRE(!Missing);
-  CHECK(llvm::StringRef(llvm::toString(Missing.takeError()))
-            .startswith("cannot read template '" + Dir.file("none.in") +
-                        "': "));
+  CHECK(
+      llvm::StringRef(llvm::toString(Missing.takeError()))
+          .startswith("cannot read template '" + Dir.file("none.in") + "': "));
 }
 
 //===----------------------------------------------------------------------===//
@@ -874,7 +940,8 @@ TEST_CASE("an elementwise kernel for int8, uint8 and float compiles as C99") {
     std::string CType = DType == "float" ? "float" : DType.str() + "_t";
     CHECK(S->find("void " + Kernel + "(size_t n, const " + CType + " *a") !=
           std::string::npos);
-    CHECK(S->find("    out[i + 3] = " + Kernel + "_one(a[i + 3], b[i + 3], "
+    CHECK(S->find("    out[i + 3] = " + Kernel +
+                  "_one(a[i + 3], b[i + 3], "
                   "params);\n") != std::string::npos);
     CHECK(S->find("out[i + 4]") == std::string::npos);
     CHECK(S->find('$') == std::string::npos);
@@ -889,10 +956,9 @@ TEST_CASE("an elementwise kernel for int8, uint8 and float compiles as C99") {
 
     std::string File = Dir.file(Kernel + ".c");
     std::string Text = banner("elementwise_add.c.in") + *S;
-    test::writeFileBytes(File, llvm::ArrayRef<uint8_t>(
-                                   reinterpret_cast<const uint8_t *>(
-                                       Text.data()),
-                                   Text.size()));
+    test::writeFileBytes(
+        File, llvm::ArrayRef<uint8_t>(
+                  reinterpret_cast<const uint8_t *>(Text.data()), Text.size()));
     test::RunResult R = test::runProgram(
         *CC, {"-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic", "-c",
               File, "-o", Dir.file(Kernel + ".o")});
@@ -920,4 +986,3 @@ TEST_CASE("the kernel template checks its parameters") {
   CHECK(llvm::toString(S.takeError()) ==
         Where + "4:9: error: unknown name 'TARGET'");
 }
-

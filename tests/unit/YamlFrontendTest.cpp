@@ -374,7 +374,7 @@ TEST_CASE("diagnostic: the file cannot be read") {
 }
 
 TEST_CASE("diagnostic: the file is empty") {
-  CHECK(diagnose("") == "t.yaml: error: the description is empty\n");
+  CHECK(diagnose("") == "t.yaml:1:1: error: the description is empty\n");
 }
 
 TEST_CASE("diagnostic: YAML syntax error") {
@@ -1100,4 +1100,79 @@ TEST_CASE("diagnostic: a kernel naming something that is not a kernel family") {
                     "kernels:\n  - {op: Relu, family: Nope, types: [i8]}\n") ==
       "t.yaml:3:5: error: kernel of 'Relu' names 'Nope', which is not a "
       "kernel family\n");
+}
+
+//===----------------------------------------------------------------------===//
+// Hostile input: nesting, size and error counts
+//===----------------------------------------------------------------------===//
+
+TEST_CASE("diagnostic: a constraint nested too deeply") {
+  // 3000 parentheses: the parser stops at the 101st level (column 101).
+  std::string Expr = std::string(3000, '(') + "true" + std::string(3000, ')');
+  CHECK(diagnoseModel(std::string(Head) +
+                      "legal:\n  - {op: Relu, since: \"1.0\", types: [i8], "
+                      "constraints: [{id: deep, expr: \"" +
+                      Expr + "\", summary: s}]}\n") ==
+        "t.yaml:3:5: error: constraint 'deep': expression nested more than "
+        "100 levels deep (column 101 of \"" +
+            Expr + "\")\n");
+}
+
+TEST_CASE("a long flat '&&' chain is accepted") {
+  std::string Expr = "true";
+  for (int I = 0; I < 20000; ++I)
+    Expr += " && num_inputs >= 0";
+  Read R = read(std::string(Head) +
+                "legal:\n  - {op: Relu, since: \"1.0\", types: [i8], "
+                "constraints: [{id: long, expr: \"" +
+                Expr + "\", summary: s}]}\n");
+  REQUIRE(R.Ok);
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  Diagnostics Diags(OS);
+  CHECK(buildTargetModel(R.Decl, Diags));
+  CHECK(OS.str() == "");
+}
+
+TEST_CASE("diagnostic: YAML nested too deeply") {
+  std::string Deep = "ops: " + std::string(5000, '[') + std::string(5000, ']');
+  std::string Errors = diagnose(Deep + "\n");
+  CHECK(llvm::StringRef(Errors).startswith("t.yaml:1:"));
+  CHECK(llvm::StringRef(Errors).contains("error: invalid YAML: "));
+  CHECK(llvm::count(Errors, '\n') == 1);
+}
+
+TEST_CASE("diagnostic: past 20 errors the rest are counted") {
+  // 25 rules for Relu at one version: 24 duplicates.
+  std::string Yaml = std::string(Head) + "legal:\n";
+  for (int I = 0; I < 25; ++I)
+    Yaml += "  - {op: Relu, since: \"1.0\", types: [i8]}\n";
+  Read R = read(Yaml);
+  REQUIRE(R.Ok);
+  std::string Text;
+  {
+    llvm::raw_string_ostream OS(Text);
+    Diagnostics Diags(OS);
+    CHECK_FALSE(buildTargetModel(R.Decl, Diags));
+    CHECK(Diags.errorCount() == 24);
+  }
+  llvm::SmallVector<llvm::StringRef, 32> Lines;
+  llvm::StringRef(Text).split(Lines, '\n', -1, /*KeepEmpty=*/false);
+  REQUIRE(Lines.size() == 21);
+  CHECK(Lines[0].contains(": error: "));
+  CHECK(Lines[20] == "error: 4 more errors not shown");
+}
+
+TEST_CASE("diagnostic: a description larger than the limit") {
+  test::TempDir Dir;
+  std::string Path = Dir.file("big.yaml");
+  test::writeFileBytes(
+      Path, llvm::arrayRefFromStringRef(std::string((16 << 20) + 1, '#')));
+  TargetDecl Decl;
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  Diagnostics Diags(OS);
+  CHECK_FALSE(readYamlTarget(Path, Decl, Diags));
+  CHECK(OS.str() == Path + ": error: the file is larger than the limit of "
+                           "16 MiB\n");
 }

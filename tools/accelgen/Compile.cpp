@@ -9,11 +9,13 @@
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
 #include "CompileModel.h"
+#include "OutputFolder.h"
 #include "Targets.h"
 
 #include "emit/CLiteral.h"
 #include "import/TFLiteImporter.h"
 #include "program/AcceleratorEmit.h"
+#include "support/InputFile.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -115,10 +117,9 @@ static bool prepareAccelerator(CompiledModel &C, StringRef Path,
 std::optional<CompiledModel> compileModel(StringRef Path, StringRef Target,
                                           StringRef Name) {
   CompiledModel C;
-  auto Buf = MemoryBuffer::getFile(Path, /*IsText=*/false,
-                                   /*RequiresNullTerminator=*/false);
+  auto Buf = support::readInputFile(Path, support::MaxModelBytes);
   if (!Buf) {
-    reportError(Path, "cannot read: " + Buf.getError().message());
+    reportError(Path, toString(Buf.takeError()));
     return std::nullopt;
   }
   StringRef Data = (*Buf)->getBuffer();
@@ -149,7 +150,24 @@ std::optional<CompiledModel> compileModel(StringRef Path, StringRef Target,
     return std::nullopt;
   }
   C.Emitted = std::move(*E);
+  if (uint64_t(C.Emitted.Plan.ArenaBytes) > MaxArenaBytes) {
+    reportError(Path, formatv("the model needs a working-memory arena of {0} "
+                              "bytes, more than the limit of {1} "
+                              "(docs/compile.md)",
+                              C.Emitted.Plan.ArenaBytes,
+                              support::formatBytes(MaxArenaBytes)));
+    return std::nullopt;
+  }
   return C;
+}
+
+Expected<tflite::ImportResult> importModelFile(StringRef Path) {
+  auto Buf = support::readInputFile(Path, support::MaxModelBytes);
+  if (!Buf)
+    return Buf.takeError();
+  return tflite::importModel(ArrayRef<uint8_t>(
+      reinterpret_cast<const uint8_t *>((*Buf)->getBufferStart()),
+      (*Buf)->getBufferSize()));
 }
 
 Error writeFiles(StringRef Dir, ArrayRef<emit::EmittedFile> Files) {
@@ -218,7 +236,7 @@ int runCompile() {
       return reportError(CompileModelPath, toString(Main.takeError()));
     C->Emitted.Files.push_back(std::move(*Main));
   }
-  if (Error E = writeFiles(CompileOutput, C->Emitted.Files))
+  if (Error E = writeOutputFolder(CompileOutput, C->Emitted.Files))
     return reportError(CompileOutput, toString(std::move(E)));
   const emit::EmittedModel &M = C->Emitted;
   outs() << formatv("wrote {0} files to {1}: {2} operators, arena {3} bytes "

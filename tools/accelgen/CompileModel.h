@@ -9,6 +9,7 @@
 #define ACCELGEN_TOOLS_COMPILEMODEL_H
 
 #include "emit/ModelEmitter.h"
+#include "import/TFLiteImporter.h"
 #include "ir/Graph.h"
 #include "program/ProgramBuilder.h"
 
@@ -23,6 +24,11 @@
 
 namespace accelgen {
 namespace cli {
+
+/// The largest working-memory arena a model may need: the arena is one static
+/// C array, and beyond this size compilers and linkers fail (relocations past
+/// 2 GiB) or the program cannot run on the devices accelgen targets.
+constexpr uint64_t MaxArenaBytes = uint64_t(1) << 30;
 
 /// A model read, imported and emitted.
 struct CompiledModel {
@@ -44,6 +50,9 @@ struct CompiledModel {
 std::optional<CompiledModel> compileModel(llvm::StringRef Path,
                                           llvm::StringRef Target,
                                           llvm::StringRef Name);
+
+/// Reads (within support::MaxModelBytes) and imports the model at \p Path.
+llvm::Expected<tflite::ImportResult> importModelFile(llvm::StringRef Path);
 
 /// Writes \p Files into \p Dir, creating it; files whose content is already
 /// there are left untouched.

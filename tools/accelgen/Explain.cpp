@@ -12,6 +12,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
+#include "CompileModel.h"
+#include "OutputFolder.h"
 #include "Targets.h"
 
 #include "import/TFLiteImporter.h"
@@ -352,7 +354,7 @@ int runExplain() {
   auto Target = resolveTarget(ExplainTarget);
   if (!Target)
     return reportError("", toString(Target.takeError()));
-  Expected<tflite::ImportResult> M = tflite::importModelFile(ExplainModel);
+  Expected<tflite::ImportResult> M = importModelFile(ExplainModel);
   if (!M)
     return reportError(ExplainModel, toString(M.takeError()));
   for (const std::string &W : M->Warnings)
@@ -367,12 +369,11 @@ int runExplain() {
       M->Model->main(), *Target->first, Target->second, Opts);
 
   if (!ExplainDot.empty()) {
-    std::error_code EC;
-    raw_fd_ostream Dot(ExplainDot, EC);
-    if (EC)
-      return reportError(ExplainDot, "cannot write: " + EC.message());
+    std::string Text;
+    raw_string_ostream Dot(Text);
     printDot(Dot, R);
-    Dot.close();
+    if (Error E = writeFileAtomically(ExplainDot, Dot.str()))
+      return reportError(ExplainDot, toString(std::move(E)));
     renderSvg(ExplainDot);
   }
   if (ExplainJSON)

@@ -1,4 +1,5 @@
-//===- Inspect.cpp - `accelgen inspect`: describe a model ------------------===//
+//===- Inspect.cpp - `accelgen inspect`: describe a model
+//------------------===//
 //
 // Prints what a model contains: operators with counts and versions, every
 // tensor with shape, type, quantization and whether it is constant, the
@@ -8,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
+#include "CompileModel.h"
 
 #include "analysis/ModelStats.h"
 #include "import/TFLiteImporter.h"
@@ -292,7 +294,7 @@ void printText(raw_ostream &OS, const tflite::ImportResult &R) {
 } // namespace
 
 int runInspect() {
-  Expected<tflite::ImportResult> R = tflite::importModelFile(InspectModel);
+  Expected<tflite::ImportResult> R = importModelFile(InspectModel);
   if (!R)
     return reportError(InspectModel, toString(R.takeError()));
   for (const std::string &W : R->Warnings)

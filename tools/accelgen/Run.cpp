@@ -15,8 +15,10 @@
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
 #include "CompileModel.h"
+#include "OutputFolder.h"
 
 #include "emit/CLiteral.h"
+#include "support/InputFile.h"
 
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallString.h"
@@ -128,17 +130,30 @@ std::string cacheKey(const CompiledModel &C, const emit::EmittedFile &Main,
       .substr(0, 32);
 }
 
-/// The first lines of the file at \p Path, for an error message.
-std::string headOfFile(StringRef Path, size_t MaxLines = 15) {
-  auto Buf = MemoryBuffer::getFile(Path);
-  if (!Buf)
+/// ": " and the first line of the file at \p Path that says something (an
+/// "error" line if there is one), for a one-line error message; "" if there
+/// is none.
+std::string firstLineOf(StringRef Path) {
+  auto Buf = support::readInputFile(Path, support::MaxDescriptionBytes);
+  if (!Buf) {
+    consumeError(Buf.takeError());
     return "";
+  }
   SmallVector<StringRef, 16> Lines;
-  (*Buf)->getBuffer().split(Lines, '\n', MaxLines + 1, false);
-  std::string S;
-  for (size_t I = 0; I < Lines.size() && I < MaxLines; ++I)
-    S += "\n  " + Lines[I].str();
-  return S;
+  (*Buf)->getBuffer().split(Lines, '\n', -1, /*KeepEmpty=*/false);
+  StringRef First;
+  for (StringRef L : Lines) {
+    L = L.trim();
+    if (L.empty())
+      continue;
+    if (First.empty())
+      First = L;
+    if (L.contains("error")) {
+      First = L;
+      break;
+    }
+  }
+  return First.empty() ? "" : ": " + First.take_front(300).str();
 }
 
 /// Builds the program into the cache (or finds it there); its path, or an
@@ -201,8 +216,8 @@ Expected<std::string> buildProgram(const CompiledModel &C,
   if (RC != 0)
     return createStringError(
         inconvertibleErrorCode(),
-        formatv("the C compiler failed ({0}){1}{2}", join(Args, " "),
-                ErrMsg.empty() ? "" : ": " + ErrMsg, headOfFile(Log))
+        formatv("the C compiler failed ({0}){1}{2}", Args[0],
+                ErrMsg.empty() ? "" : ": " + ErrMsg, firstLineOf(Log))
             .str());
 
   // Publish the folder; another process may have done so first.
@@ -252,18 +267,28 @@ int runRun() {
   if (!Program)
     return reportError(RunModel, toString(Program.takeError()));
 
-  SmallString<256> Layers(RunOutputs);
+  // The program writes into a fresh folder; its files then move into
+  // --outputs as compile's do (OutputFolder.h): never through a symbolic
+  // link, never over a file accelgen did not write.
+  SmallString<256> Produced;
+  if (std::error_code EC =
+          sys::fs::createUniqueDirectory("accelgen-run-outputs", Produced))
+    return reportError("", "cannot create a temporary folder: " + EC.message());
+  auto RemoveProduced =
+      make_scope_exit([&] { sys::fs::remove_directories(Produced); });
+  SmallString<256> Layers(Produced);
   sys::path::append(Layers, "layers");
-  if (std::error_code EC = sys::fs::create_directories(
-          RunDumpLayers ? StringRef(Layers) : StringRef(RunOutputs)))
-    return reportError(RunOutputs, "cannot create the folder: " + EC.message());
+  if (RunDumpLayers)
+    if (std::error_code EC = sys::fs::create_directories(Layers))
+      return reportError("",
+                         "cannot create a temporary folder: " + EC.message());
 
   SmallString<256> Err;
   if (std::error_code EC =
           sys::fs::createTemporaryFile("accelgen-run", "txt", Err))
     return reportError("", "cannot create a temporary file: " + EC.message());
   auto RemoveErr = make_scope_exit([&] { sys::fs::remove(Err); });
-  std::vector<StringRef> Argv = {*Program, RunInputs, RunOutputs};
+  std::vector<StringRef> Argv = {*Program, RunInputs, Produced};
   if (RunDumpLayers)
     Argv.push_back("--layers");
   Optional<StringRef> Redirects[] = {StringRef(""), None, StringRef(Err)};
@@ -274,8 +299,24 @@ int runRun() {
         RunModel, formatv("the compiled model ({0}) failed{1}{2}", *Program,
                           RC < 0 ? ": " + ErrMsg
                                  : formatv(" with exit code {0}", RC).str(),
-                          headOfFile(Err))
+                          firstLineOf(Err))
                       .str());
+  std::vector<emit::EmittedFile> Outputs;
+  std::error_code EC;
+  for (sys::fs::recursive_directory_iterator It(Produced, EC), End;
+       It != End && !EC; It.increment(EC)) {
+    if (!sys::fs::is_regular_file(It->path()))
+      continue;
+    auto Buf = support::readInputFile(It->path(), support::MaxModelBytes);
+    if (!Buf)
+      return reportError(It->path(), toString(Buf.takeError()));
+    StringRef Name = StringRef(It->path()).drop_front(Produced.size() + 1);
+    Outputs.push_back({Name.str(), (*Buf)->getBuffer().str()});
+  }
+  if (EC)
+    return reportError(Produced, "cannot list the outputs: " + EC.message());
+  if (Error E = writeOutputFolder(RunOutputs, Outputs))
+    return reportError(RunOutputs, toString(std::move(E)));
   outs() << formatv(
       "wrote {0} output(s){1} to {2}\n", G.Outputs.size(),
       RunDumpLayers

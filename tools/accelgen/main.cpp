@@ -11,6 +11,8 @@
 #include "Commands.h"
 #include "Targets.h"
 
+#include "support/CommandLine.h"
+
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/raw_ostream.h"
@@ -122,22 +124,11 @@ int main(int argc, char **argv) {
       "\nA target plugin: --load MODULE, or "
       "ACCELGEN_PLUGIN_PATH=DIR[:DIR...]\n";
 
-  // Parse errors are collected and reported in our own one-line format rather
-  // than LLVM's, which exits on its own.
-  std::string ParseErrors;
-  raw_string_ostream ErrOS(ParseErrors);
-  bool Ok = cl::ParseCommandLineOptions(static_cast<int>(Args.size()),
-                                        Args.data(), Overview, &ErrOS);
-  if (!Ok) {
-    ErrOS.flush();
-    StringRef First = StringRef(ParseErrors).split('\n').first.trim();
-    // LLVM prefixes "<program>: " or "<program> <command>: "; keep the message.
-    size_t Colon = First.find(": ");
-    if (Colon != StringRef::npos && !First.take_front(Colon).contains('\''))
-      First = First.drop_front(Colon + 2);
-    First = First.split("  Try:").first.rtrim(". ");
-    return reportError("", First + " (see 'accelgen --help')");
-  }
+  // Option mistakes are reported in our own one-line format rather than
+  // LLVM's, which takes several lines.
+  if (std::optional<std::string> Mistake = accelgen::support::parseOptions(
+          static_cast<int>(Args.size()), Args.data(), Overview))
+    return reportError("", *Mistake + " (see 'accelgen --help')");
 
   for (const Command &C : Commands)
     if (*C.Sub)

@@ -1,9 +1,11 @@
-//===- ImportReplay.cpp - Run the import fuzz target over saved inputs ----===//
+//===- Replay.cpp - Run a fuzz target over saved inputs -------------------===//
 //
-// A main() for builds without libFuzzer: calls LLVMFuzzerTestOneInput once per
-// file named on the command line, or per file inside a named folder, so the
-// regression inputs run in every test build (plain and ASan+UBSan). A failing
-// input aborts inside the target; this driver only reports unreadable paths.
+// A main() for builds without libFuzzer, linked with each fuzz target as
+// `accelgen-<name>-replay`: calls LLVMFuzzerInitialize (when the target has
+// one) and then LLVMFuzzerTestOneInput once per file named on the command
+// line, or per file inside a named folder, so the regression inputs run in
+// every test build (plain and ASan+UBSan). A failing input aborts inside the
+// target; this driver only reports unreadable paths.
 //
 //===----------------------------------------------------------------------===//
 #include "llvm/ADT/SmallString.h"
@@ -17,6 +19,8 @@
 #include <vector>
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size);
+extern "C" __attribute__((weak)) int LLVMFuzzerInitialize(int *Argc,
+                                                          char ***Argv);
 
 namespace {
 
@@ -33,8 +37,8 @@ bool collect(const std::string &Path, std::vector<std::string> &Files) {
     if (llvm::sys::fs::is_regular_file(It->path()))
       Inside.push_back(It->path());
   if (EC) {
-    llvm::errs() << "error: " << Path << ": cannot list folder: "
-                 << EC.message() << "\n";
+    llvm::errs() << "error: " << Path
+                 << ": cannot list folder: " << EC.message() << "\n";
     return false;
   }
   std::sort(Inside.begin(), Inside.end());
@@ -49,6 +53,8 @@ int main(int argc, char **argv) {
     llvm::errs() << "usage: " << argv[0] << " <file or folder>...\n";
     return 2;
   }
+  if (LLVMFuzzerInitialize)
+    LLVMFuzzerInitialize(&argc, &argv);
   std::vector<std::string> Files;
   for (int I = 1; I < argc; ++I)
     if (!collect(argv[I], Files))
@@ -57,8 +63,9 @@ int main(int argc, char **argv) {
     auto Buf = llvm::MemoryBuffer::getFile(File, /*IsText=*/false,
                                            /*RequiresNullTerminator=*/false);
     if (!Buf) {
-      llvm::errs() << "error: " << File << ": cannot read file: "
-                   << Buf.getError().message() << "\n";
+      llvm::errs() << "error: " << File
+                   << ": cannot read file: " << Buf.getError().message()
+                   << "\n";
       return 1;
     }
     llvm::outs() << "replaying " << File << " (" << (*Buf)->getBufferSize()

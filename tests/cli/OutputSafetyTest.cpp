@@ -1,0 +1,123 @@
+//===- OutputSafetyTest.cpp - accelgen never loses the user's files -------===//
+//
+// `compile -o DIR`, `run --outputs DIR` and `explain --dot FILE` write as
+// tools/accelgen/OutputFolder.h says: never through a symbolic link, never
+// over a file accelgen did not write, staged so that a failure leaves the
+// folder as it was. Each case is checked with the exact one-line error and
+// exit code 1, and with the files outside left untouched.
+//
+//===----------------------------------------------------------------------===//
+#include "TestSupport.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+#include <string>
+
+using namespace accelgen;
+
+namespace {
+
+std::string contents(const std::string &Path) {
+  auto Buf = llvm::MemoryBuffer::getFile(Path);
+  return Buf ? (*Buf)->getBuffer().str() : "<missing>";
+}
+
+void write(const std::string &Path, llvm::StringRef Text) {
+  test::writeFileBytes(Path, llvm::arrayRefFromStringRef(Text));
+}
+
+test::RunResult compile(const std::string &Out) {
+  return test::runAccelgen(
+      {"compile", test::exampleModelPath(), "--target", "ref", "-o", Out});
+}
+
+} // namespace
+
+TEST_CASE("compile does not write through a symbolic link in -o") {
+  test::TempDir Dir;
+  std::string Out = Dir.file("out"), Victim = Dir.file("victim.c");
+  write(Victim, "precious\n");
+  REQUIRE(compile(Out).ExitCode == 0);
+  llvm::sys::fs::remove(Out + "/model.c");
+  REQUIRE(!llvm::sys::fs::create_link(Victim, Out + "/model.c"));
+  test::RunResult R = compile(Out);
+  CHECK(R.ExitCode == 1);
+  CHECK(R.Stderr == "error: " + Out +
+                        ": model.c is a symbolic link; accelgen does not "
+                        "write through links (remove it)\n");
+  CHECK(contents(Victim) == "precious\n");
+}
+
+TEST_CASE("compile does not replace a file it did not write") {
+  test::TempDir Dir;
+  std::string Out = Dir.file("out");
+  REQUIRE(!llvm::sys::fs::create_directories(Out));
+  write(Out + "/model.c", "my own model.c\n");
+  test::RunResult R = compile(Out);
+  CHECK(R.ExitCode == 1);
+  CHECK(R.Stderr == "error: " + Out +
+                        ": model.c exists and was not written by accelgen (it "
+                        "is not in .accelgen-files); remove it or choose "
+                        "another folder\n");
+  CHECK(contents(Out + "/model.c") == "my own model.c\n");
+  // Nothing else was written: the check comes before any write.
+  CHECK_FALSE(llvm::sys::fs::exists(Out + "/model.h"));
+  CHECK_FALSE(llvm::sys::fs::exists(Out + "/report.json"));
+}
+
+TEST_CASE("compile replaces what it wrote and removes what it no longer "
+          "writes") {
+  test::TempDir Dir;
+  std::string Out = Dir.file("out");
+  REQUIRE(compile(Out).ExitCode == 0);
+  std::string Model = contents(Out + "/model.c");
+  // A file of an earlier run that this run does not write.
+  write(Out + "/stale.c", "old\n");
+  write(Out + "/.accelgen-files",
+        contents(Out + "/.accelgen-files") + "stale.c\n");
+  write(Out + "/model.c", "edited\n");
+  test::RunResult R = compile(Out);
+  INFO(R.Stderr);
+  CHECK(R.ExitCode == 0);
+  CHECK(contents(Out + "/model.c") == Model);
+  CHECK_FALSE(llvm::sys::fs::exists(Out + "/stale.c"));
+  // No staging folder is left behind.
+  std::error_code EC;
+  for (llvm::sys::fs::directory_iterator It(Out, EC), End; It != End && !EC;
+       It.increment(EC))
+    CHECK_FALSE(llvm::StringRef(llvm::sys::path::filename(It->path()))
+                    .startswith(".accelgen-stage"));
+}
+
+TEST_CASE("a failed compile leaves the folder as it was") {
+  test::TempDir Dir;
+  std::string Out = Dir.file("out");
+  REQUIRE(compile(Out).ExitCode == 0);
+  std::string Report = contents(Out + "/report.json");
+  // report.json as a folder cannot be replaced by a file: the run fails
+  // after model.c of the new run would have been written.
+  llvm::sys::fs::remove(Out + "/report.json");
+  REQUIRE(!llvm::sys::fs::create_directories(Out + "/report.json"));
+  write(Out + "/model.c", "edited by accelgen's earlier run\n");
+  test::RunResult R = compile(Out);
+  CHECK(R.ExitCode == 1);
+  CHECK(R.Stderr ==
+        "error: " + Out + ": report.json exists and is not a regular file\n");
+  CHECK(contents(Out + "/model.c") == "edited by accelgen's earlier run\n");
+}
+
+TEST_CASE("explain --dot replaces a symbolic link instead of writing "
+          "through it") {
+  test::TempDir Dir;
+  std::string Dot = Dir.file("graph.dot"), Victim = Dir.file("victim");
+  write(Victim, "precious\n");
+  REQUIRE(!llvm::sys::fs::create_link(Victim, Dot));
+  test::RunResult R = test::runAccelgen(
+      {"explain", test::exampleModelPath(), "--target", "ref", "--dot", Dot});
+  INFO(R.Stderr);
+  CHECK(R.ExitCode == 0);
+  CHECK(contents(Victim) == "precious\n");
+  CHECK(llvm::StringRef(contents(Dot)).startswith("digraph"));
+}

@@ -1,0 +1,72 @@
+//===- FuzzTableGen.h - TableGen inside a fuzz target -----------*- C++ -*-===//
+//
+// LLVM 14's TableGen parses only through TableGenMain, which reads the file its
+// command-line options name. The `.td` and `.yaml` fuzz targets set those
+// options once (defs/ on the include path, output to /dev/null) and then point
+// the input option at the file to parse before each call.
+//
+// TableGen reports some mistakes with PrintFatalError, which ends the process
+// with exit(1): for a tool, the right behaviour. Inside a fuzz target an
+// exit would stop the run, so while an input is parsed, exit() returns to
+// parseTd instead (the target's own definition of exit, which the linker
+// prefers to the C library's); what the abandoned parse allocated is
+// leaked, so these targets run without leak detection.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ACCELGEN_TESTS_FUZZ_FUZZTABLEGEN_H
+#define ACCELGEN_TESTS_FUZZ_FUZZTABLEGEN_H
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/TableGen/Main.h"
+#include "llvm/TableGen/Record.h"
+
+#include <csetjmp>
+#include <dlfcn.h>
+#include <string>
+
+namespace accelgen {
+namespace fuzz {
+
+/// Set while TableGen runs inside parseTd.
+inline bool InsideParse = false;
+inline std::jmp_buf ExitJump;
+
+/// Sets TableGen's options: defs/ (ACCELGEN_FUZZ_DEFS_DIR) on the include path,
+/// output to /dev/null.
+inline void initTableGen() {
+  const char *Argv[] = {
+      "accelgen-fuzzer", "-I", ACCELGEN_FUZZ_DEFS_DIR, "-o", "/dev/null",
+      "placeholder.td"};
+  llvm::cl::ParseCommandLineOptions(6, Argv);
+}
+
+/// Parses the `.td` file \p Path with TableGen and calls \p Action on its
+/// records; false if TableGen or the action reported an error (or exited).
+inline bool parseTd(const std::string &Path, llvm::TableGenMainFn *Action) {
+  auto *Input = static_cast<llvm::cl::opt<std::string> *>(
+      llvm::cl::TopLevelSubCommand->PositionalOpts.front());
+  Input->setValue(Path);
+  if (setjmp(ExitJump)) {
+    InsideParse = false;
+    return false;
+  }
+  InsideParse = true;
+  int RC = llvm::TableGenMain("accelgen-fuzzer", Action);
+  InsideParse = false;
+  return RC == 0;
+}
+
+} // namespace fuzz
+} // namespace accelgen
+
+/// TableGen's PrintFatalError ends in exit(1): inside parseTd, return there.
+extern "C" void exit(int Status) {
+  if (accelgen::fuzz::InsideParse)
+    std::longjmp(accelgen::fuzz::ExitJump, 1);
+  using ExitFn = void (*)(int);
+  auto Real = reinterpret_cast<ExitFn>(dlsym(RTLD_NEXT, "exit"));
+  Real(Status);
+  __builtin_unreachable();
+}
+
+#endif // ACCELGEN_TESTS_FUZZ_FUZZTABLEGEN_H

@@ -1,0 +1,185 @@
+//===- OutputFolder.cpp - Writing into folders the user names -------------===//
+//
+// Staging, manifest and symbolic-link checks of OutputFolder.h.
+//
+//===----------------------------------------------------------------------===//
+#include "OutputFolder.h"
+
+#include "support/InputFile.h"
+
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <set>
+
+using namespace llvm;
+
+namespace accelgen {
+namespace cli {
+
+namespace {
+
+Error failure(const Twine &Message) {
+  return createStringError(inconvertibleErrorCode(), Message.str().c_str());
+}
+
+std::string pathIn(StringRef Dir, StringRef Name) {
+  SmallString<256> P(Dir);
+  sys::path::append(P, Name);
+  return std::string(P);
+}
+
+/// The names the manifest of \p Dir lists (none if there is no manifest).
+std::set<std::string> readManifest(StringRef Dir) {
+  std::set<std::string> Names;
+  auto Buf = support::readInputFile(pathIn(Dir, ManifestName),
+                                    support::MaxDescriptionBytes);
+  if (!Buf) {
+    consumeError(Buf.takeError());
+    return Names;
+  }
+  SmallVector<StringRef, 64> Lines;
+  (*Buf)->getBuffer().split(Lines, '\n', -1, /*KeepEmpty=*/false);
+  for (StringRef L : Lines)
+    if (!L.startswith("#"))
+      Names.insert(L.str());
+  return Names;
+}
+
+/// Checks that \p Name can be written in \p Dir: no component is a symbolic
+/// link, and an existing file is one accelgen wrote.
+Error checkTarget(StringRef Dir, StringRef Name,
+                  const std::set<std::string> &Ours) {
+  SmallVector<StringRef, 4> Parts;
+  Name.split(Parts, '/');
+  std::string Path(Dir), Shown;
+  for (size_t I = 0; I < Parts.size(); ++I) {
+    Path = pathIn(Path, Parts[I]);
+    Shown = Shown.empty() ? Parts[I].str() : Shown + "/" + Parts[I].str();
+    sys::fs::file_status St;
+    if (sys::fs::status(Path, St, /*Follow=*/false))
+      return Error::success(); // Missing: nothing to check below it.
+    if (St.type() == sys::fs::file_type::symlink_file)
+      return failure(Shown + " is a symbolic link; accelgen does not write "
+                             "through links (remove it)");
+    bool Last = I + 1 == Parts.size();
+    if (!Last && St.type() != sys::fs::file_type::directory_file)
+      return failure(Shown + " is not a folder");
+    if (Last && St.type() != sys::fs::file_type::regular_file)
+      return failure(Shown + " exists and is not a regular file");
+    if (Last && !Ours.count(Name.str()))
+      return failure(Shown +
+                     " exists and was not written by accelgen (it is "
+                     "not in " +
+                     ManifestName + "); remove it or choose another folder");
+  }
+  return Error::success();
+}
+
+Error writeNew(StringRef Path, StringRef Text) {
+  if (std::error_code EC =
+          sys::fs::create_directories(sys::path::parent_path(Path)))
+    return failure("cannot create the folder of " + Path + ": " + EC.message());
+  std::error_code EC;
+  raw_fd_ostream OS(Path, EC, sys::fs::OF_None);
+  if (!EC) {
+    OS << Text;
+    OS.close();
+    EC = OS.error();
+  }
+  if (EC)
+    return failure("cannot write " + Path + ": " + EC.message());
+  return Error::success();
+}
+
+bool sameContent(StringRef Path, StringRef Text) {
+  auto Old = support::readInputFile(Path, support::MaxModelBytes);
+  if (!Old) {
+    consumeError(Old.takeError());
+    return false;
+  }
+  return (*Old)->getBuffer() == Text;
+}
+
+} // namespace
+
+Error writeFileAtomically(StringRef Path, StringRef Text) {
+  SmallString<256> Model(Path);
+  Model += ".tmp-%%%%%%";
+  SmallString<256> Temp;
+  sys::fs::createUniquePath(Model, Temp, /*MakeAbsolute=*/false);
+  if (Error E = writeNew(Temp, Text))
+    return E;
+  if (std::error_code EC = sys::fs::rename(Temp, Path)) {
+    sys::fs::remove(Temp);
+    return failure("cannot write " + Path + ": " + EC.message());
+  }
+  return Error::success();
+}
+
+Error writeOutputFolder(StringRef Dir, ArrayRef<emit::EmittedFile> Files) {
+  if (std::error_code EC = sys::fs::create_directories(Dir))
+    return failure("cannot create the folder: " + EC.message());
+  std::set<std::string> Previous = readManifest(Dir);
+  // Everything is checked before anything is written.
+  for (const emit::EmittedFile &F : Files) {
+    if (F.Name.empty() || StringRef(F.Name).startswith("/") ||
+        StringRef(F.Name).contains(".."))
+      return failure("refusing to write '" + F.Name + "' outside " + Dir);
+    if (Error E = checkTarget(Dir, F.Name, Previous))
+      return E;
+  }
+  if (Error E = checkTarget(Dir, ManifestName, {ManifestName}))
+    return E;
+
+  // Stage every changed file, then move them into place.
+  SmallString<256> Stage;
+  sys::fs::createUniquePath(pathIn(Dir, ".accelgen-stage-%%%%%%"), Stage,
+                            /*MakeAbsolute=*/false);
+  auto Cleanup = make_scope_exit([&] { sys::fs::remove_directories(Stage); });
+  std::vector<const emit::EmittedFile *> Changed;
+  for (const emit::EmittedFile &F : Files) {
+    if (sameContent(pathIn(Dir, F.Name), F.Text))
+      continue; // Unchanged files keep their time stamps.
+    if (Error E = writeNew(pathIn(Stage, F.Name), F.Text))
+      return E;
+    Changed.push_back(&F);
+  }
+  std::string Manifest = "# Files accelgen wrote into this folder; it "
+                         "replaces only these (docs/compile.md).\n";
+  std::set<std::string> Now;
+  for (const emit::EmittedFile &F : Files)
+    Now.insert(F.Name);
+  for (const std::string &N : Now)
+    Manifest += N + "\n";
+  if (Error E = writeNew(pathIn(Stage, ManifestName), Manifest))
+    return E;
+  for (const emit::EmittedFile *F : Changed) {
+    std::string To = pathIn(Dir, F->Name);
+    if (std::error_code EC =
+            sys::fs::create_directories(sys::path::parent_path(To)))
+      return failure("cannot create the folder of " + To + ": " + EC.message());
+    if (std::error_code EC = sys::fs::rename(pathIn(Stage, F->Name), To))
+      return failure("cannot write " + To + ": " + EC.message());
+  }
+  if (std::error_code EC = sys::fs::rename(pathIn(Stage, ManifestName),
+                                           pathIn(Dir, ManifestName)))
+    return failure("cannot write " + pathIn(Dir, ManifestName) + ": " +
+                   EC.message());
+  // Files of the previous run that this one did not write.
+  for (const std::string &Old : Previous)
+    if (!Now.count(Old)) {
+      if (Error E = checkTarget(Dir, Old, Previous))
+        consumeError(std::move(E)); // Not ours any more: leave it.
+      else
+        sys::fs::remove(pathIn(Dir, Old));
+    }
+  return Error::success();
+}
+
+} // namespace cli
+} // namespace accelgen

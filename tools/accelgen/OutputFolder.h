@@ -1,0 +1,48 @@
+//===- OutputFolder.h - Writing into folders the user names -----*- C++ -*-===//
+//
+// How `accelgen compile -o DIR`, `accelgen run --outputs DIR` and
+// `accelgen explain --dot FILE` write, so that no run loses a user's data:
+// - Every file is written to a temporary file beside it and renamed into
+//   place, so a reader never sees half a file.
+// - A folder's files are all staged in a temporary folder inside it first;
+//   only when every one is written are they moved into place, so a failed
+//   write leaves the folder as it was (no model.c of the new model beside
+//   report.json of the old one).
+// - A symbolic link inside the folder is never written through (it could
+//   point anywhere): it is an error.
+// - A file accelgen did not write is never replaced: the folder's manifest,
+//   `.accelgen-files`, lists what accelgen wrote there; a file of the same
+//   name that is not listed is an error. Files listed by the previous run and
+//   not written again are removed.
+// docs/compile.md describes this for users.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ACCELGEN_TOOLS_OUTPUTFOLDER_H
+#define ACCELGEN_TOOLS_OUTPUTFOLDER_H
+
+#include "emit/ModelEmitter.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+namespace accelgen {
+namespace cli {
+
+/// The manifest of the files accelgen wrote into a folder.
+constexpr const char *ManifestName = ".accelgen-files";
+
+/// Writes \p Files (names relative to \p Dir, '/'-separated) into \p Dir,
+/// creating it, as the file comment says; files whose content is already
+/// there keep their time stamps. Errors name the file.
+llvm::Error writeOutputFolder(llvm::StringRef Dir,
+                              llvm::ArrayRef<emit::EmittedFile> Files);
+
+/// Writes \p Text to \p Path through a temporary file beside it renamed into
+/// place (replacing a symbolic link rather than writing through it).
+llvm::Error writeFileAtomically(llvm::StringRef Path, llvm::StringRef Text);
+
+} // namespace cli
+} // namespace accelgen
+
+#endif // ACCELGEN_TOOLS_OUTPUTFOLDER_H
