@@ -320,8 +320,13 @@ llvm::Expected<KernelCall> leakyReluOp(const OpContext &Ctx) {
       return Ctx.error(llvm::formatv("alpha {0} gives no finite rescaling "
                                      "factor",
                                      formatReal(Alpha)));
-    ACCELGEN_TRY(MA, Ctx.multiplier(double(AlphaScale),
-                                    "input scale * alpha / output scale"));
+    // A negative alpha gives a negative multiplier (the kernel negates the
+    // rounded magnitude); its shift is that of the magnitude, checked here.
+    ACCELGEN_TRY(Magnitude,
+                 Ctx.multiplier(std::fabs(double(AlphaScale)),
+                                "|input scale * alpha / output scale|"));
+    (void)Magnitude;
+    const QuantizedMultiplier MA = quantizeMultiplier(double(AlphaScale));
     ACCELGEN_TRY(MI, Ctx.multiplier(double(IdentityScale),
                                     "input scale / output scale"));
     if (MA.LeftShift > 30 || MI.LeftShift > 30 ||
