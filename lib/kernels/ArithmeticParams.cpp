@@ -118,13 +118,13 @@ llvm::Expected<KernelCall> elementwise(const OpContext &Ctx) {
       ACCELGEN_TRY(M2, Ctx.multiplier(Sub ? double(BQ.Scale / TwiceMaxF)
                                           : double(BQ.Scale) / TwiceMax,
                                       "input 1 scale / common scale"));
-      ACCELGEN_TRY(
-          MO, Ctx.multiplier(
-                  Sub ? double(TwiceMaxF /
-                               (float(1 << P.input_left_shift) * OQ.Scale))
-                      : TwiceMax / (double(1 << P.input_left_shift) *
-                                    double(OQ.Scale)),
-                  "common scale / output scale"));
+      ACCELGEN_TRY(MO,
+                   Ctx.multiplier(
+                       Sub ? double(TwiceMaxF /
+                                    (float(1 << P.input_left_shift) * OQ.Scale))
+                           : TwiceMax / (double(1 << P.input_left_shift) *
+                                         double(OQ.Scale)),
+                       "common scale / output scale"));
       if (M1.LeftShift > 0 || M2.LeftShift > 0 || MO.LeftShift > 0)
         return Ctx.error(llvm::formatv(
             "output scale {0} is too small for input scales {1} and {2} (the "

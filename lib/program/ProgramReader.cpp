@@ -32,8 +32,16 @@ llvm::Error problem(const llvm::Twine &Msg) {
                                  "malformed accelerator program: " + Msg);
 }
 
+/// The elements of \p V. The verifier checks a vector's length field for
+/// 4-byte alignment only, so a crafted program can place 8-byte elements at
+/// any 4-byte boundary: copy bytes instead of loading them as T.
 template <typename T> std::vector<T> toVector(const flatbuffers::Vector<T> *V) {
-  return V ? std::vector<T>(V->begin(), V->end()) : std::vector<T>();
+  std::vector<T> Out(V ? V->size() : 0);
+  if (!Out.empty())
+    std::memcpy(Out.data(), V->Data(), Out.size() * sizeof(T));
+  for (T &X : Out)
+    X = flatbuffers::EndianScalar(X);
+  return Out;
 }
 
 std::string toString(const flatbuffers::String *S) {
@@ -145,9 +153,8 @@ private:
   template <typename T, typename F>
   static std::vector<T> convert(const flatbuffers::Vector<F> *V) {
     std::vector<T> Out;
-    if (V)
-      for (F X : *V)
-        Out.push_back(static_cast<T>(X));
+    for (F X : toVector(V))
+      Out.push_back(static_cast<T>(X));
     return Out;
   }
   void bad(const char *Name, size_t Got, const std::string &Want) {
