@@ -35,6 +35,16 @@ std::string accelgenVersion() { return ACCELGEN_TEST_VERSION; }
 std::string exampleModelPath() { return ACCELGEN_TEST_EXAMPLE_MODEL; }
 std::string sharedDir() { return ACCELGEN_TEST_SHARED_DIR; }
 
+std::set<std::string> &coveredModels() {
+  static std::set<std::string> Models;
+  return Models;
+}
+
+bool coverModel(const char *Name) {
+  coveredModels().insert(Name);
+  return true;
+}
+
 const std::vector<std::string> &sharedModelNames() {
   static const std::vector<std::string> Models = {
       "coral_keras_lstm_mnist_ptq",

@@ -18,6 +18,7 @@
 #include <doctest/doctest.h>
 
 #include <cstdint>
+#include <set>
 #include <sstream>
 #include <string>
 #include <type_traits>
@@ -58,6 +59,16 @@ std::string sharedDir();
 /// The models of the shared folder the model tests run (models/<name>.tflite),
 /// in name order: the one list every such test reads.
 const std::vector<std::string> &sharedModelNames();
+/// The shared models a test program has a test case for: the macros that
+/// declare one case per model add the model with ACCELGEN_COVER_MODEL, and a
+/// test compares the set with sharedModelNames(), so no program keeps a
+/// second list of the models.
+std::set<std::string> &coveredModels();
+/// Adds \p Name to coveredModels(); true, for a static initializer.
+bool coverModel(const char *Name);
+#define ACCELGEN_COVER_MODEL(Name)                                             \
+  static const bool DOCTEST_ANONYMOUS(AccelgenCovered) =                       \
+      ::accelgen::test::coverModel(Name);
 /// True for a shared model whose operators keep state between invocations
 /// (the LSTM models), which accelerator programs do not run.
 bool sharedModelHasState(llvm::StringRef Name);
