@@ -74,7 +74,9 @@ int64_t roundAway(__int128 N, int E) {
 int32_t mbqm(int32_t X, Multiplier Q) {
   const int Left = Q.Shift > 0 ? Q.Shift : 0;
   const int Right = Q.Shift > 0 ? 0 : -Q.Shift;
-  const int64_t High = roundUp(__int128(int64_t(X) << Left) * Q.M, 31);
+  // X * 2^Left as a product: a left shift of a negative value is undefined.
+  const int64_t High =
+      roundUp(__int128(X) * (__int128(1) << Left) * Q.M, 31);
   return static_cast<int32_t>(roundAway(High, Right));
 }
 
