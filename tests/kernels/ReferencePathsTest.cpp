@@ -75,8 +75,7 @@ int32_t mbqm(int32_t X, Multiplier Q) {
   const int Left = Q.Shift > 0 ? Q.Shift : 0;
   const int Right = Q.Shift > 0 ? 0 : -Q.Shift;
   // X * 2^Left as a product: a left shift of a negative value is undefined.
-  const int64_t High =
-      roundUp(__int128(X) * (__int128(1) << Left) * Q.M, 31);
+  const int64_t High = roundUp(__int128(X) * (__int128(1) << Left) * Q.M, 31);
   return static_cast<int32_t>(roundAway(High, Right));
 }
 
