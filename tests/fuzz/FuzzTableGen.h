@@ -16,7 +16,9 @@
 #ifndef ACCELGEN_TESTS_FUZZ_FUZZTABLEGEN_H
 #define ACCELGEN_TESTS_FUZZ_FUZZTABLEGEN_H
 
+#include "llvm/ADT/SmallString.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/TableGen/Main.h"
 #include "llvm/TableGen/Record.h"
 
@@ -42,6 +44,17 @@ inline void initTableGen() {
 
 /// Parses the `.td` file \p Path with TableGen and calls \p Action on its
 /// records; false if TableGen or the action reported an error (or exited).
+/// The path of a new, empty temporary `.td` file; empty when none can be
+/// made. TableGen reads only files, so the fuzzers write their input there.
+inline std::string createTemporaryTd(const char *Prefix) {
+  llvm::SmallString<128> Path;
+  int FD;
+  if (llvm::sys::fs::createTemporaryFile(Prefix, "td", FD, Path))
+    return std::string();
+  llvm::sys::fs::closeFile(FD);
+  return std::string(Path);
+}
+
 inline bool parseTd(const std::string &Path, llvm::TableGenMainFn *Action) {
   auto *Input = static_cast<llvm::cl::opt<std::string> *>(
       llvm::cl::TopLevelSubCommand->PositionalOpts.front());

@@ -54,13 +54,8 @@ bool readAndEmit(llvm::raw_ostream &, llvm::RecordKeeper &Records) {
 
 extern "C" int LLVMFuzzerInitialize(int *, char ***) {
   fuzz::initTableGen();
-  llvm::SmallString<128> Path;
-  int FD;
-  if (llvm::sys::fs::createTemporaryFile("accelgen-td-fuzz", "td", FD, Path))
-    return 1;
-  llvm::sys::fs::closeFile(FD);
-  InputPath = std::string(Path);
-  return 0;
+  InputPath = fuzz::createTemporaryTd("accelgen-td-fuzz");
+  return InputPath.empty() ? 1 : 0;
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {

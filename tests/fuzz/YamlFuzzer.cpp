@@ -38,15 +38,15 @@ bool readVocabulary(llvm::raw_ostream &, llvm::RecordKeeper &Records) {
 
 extern "C" int LLVMFuzzerInitialize(int *, char ***) {
   fuzz::initTableGen();
-  llvm::SmallString<128> Path;
-  int FD;
-  if (llvm::sys::fs::createTemporaryFile("accelgen-yaml-fuzz", "td", FD, Path))
+  const std::string Path = fuzz::createTemporaryTd("accelgen-yaml-fuzz");
+  if (Path.empty())
     return 1;
   {
-    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(Path, EC);
     OS << "include \"kernels.td\"\n";
   }
-  bool Ok = fuzz::parseTd(std::string(Path), &readVocabulary);
+  bool Ok = fuzz::parseTd(Path, &readVocabulary);
   llvm::sys::fs::remove(Path);
   if (!Ok || VocabularyOps.Ops.empty()) {
     std::fprintf(stderr, "yaml fuzzer: cannot read the operator vocabulary\n");
