@@ -19,6 +19,7 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/TableGen/Error.h"
 #include "llvm/TableGen/Main.h"
 #include "llvm/TableGen/Record.h"
 
@@ -42,8 +43,6 @@ inline void initTableGen() {
   llvm::cl::ParseCommandLineOptions(6, Argv);
 }
 
-/// Parses the `.td` file \p Path with TableGen and calls \p Action on its
-/// records; false if TableGen or the action reported an error (or exited).
 /// The path of a new, empty temporary `.td` file; empty when none can be
 /// made. TableGen reads only files, so the fuzzers write their input there.
 inline std::string createTemporaryTd(const char *Prefix) {
@@ -55,6 +54,8 @@ inline std::string createTemporaryTd(const char *Prefix) {
   return std::string(Path);
 }
 
+/// Parses the `.td` file \p Path with TableGen and calls \p Action on its
+/// records; false if TableGen or the action reported an error (or exited).
 inline bool parseTd(const std::string &Path, llvm::TableGenMainFn *Action) {
   auto *Input = static_cast<llvm::cl::opt<std::string> *>(
       llvm::cl::TopLevelSubCommand->PositionalOpts.front());
@@ -63,6 +64,10 @@ inline bool parseTd(const std::string &Path, llvm::TableGenMainFn *Action) {
     InsideParse = false;
     return false;
   }
+  // TableGen's lexer reads the source manager's first buffer, and the
+  // manager is a global that outlives the call: start each parse afresh, or
+  // every input after the first would be parsed as the first.
+  llvm::SrcMgr = llvm::SourceMgr();
   InsideParse = true;
   int RC = llvm::TableGenMain("accelgen-fuzzer", Action);
   InsideParse = false;
