@@ -7,6 +7,10 @@
 //===----------------------------------------------------------------------===//
 #include "target/DeviceLimits.h"
 
+#include "accel_functional.h"
+#include "kernels/KernelParams.h"
+#include "target/PatternMatcher.h"
+
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -166,6 +170,59 @@ void checkAccumulator(const ir::Graph &G, const ir::Operator &Op,
          ""});
 }
 
+/// run_op: the reference kernel the program would name for \p Op, checked by
+/// the functional model itself (accel_check_kernel: element types, shapes,
+/// zero points, shifts, window reach, accumulator bound) with the parameters
+/// the program would carry, so that whatever the model would refuse in a
+/// program is refused here first, with its reason.
+void checkKernel(const ir::Graph &G, const ir::Operator &Op,
+                 std::vector<Rejection> &Why) {
+  // A fused operator is its members, each checked before it was fused.
+  if (Op.hasAttr(FusedOpsAttr))
+    return;
+  auto Reject = [&](const llvm::Twine &Reason) {
+    Why.push_back(
+        {"device_kernel",
+         ("the accelerator's functional model cannot run it: " + Reason).str(),
+         ""});
+  };
+  llvm::Expected<kernels::KernelCall> Call = kernels::computeKernelCall(G, Op);
+  if (!Call)
+    return Reject(llvm::toString(Call.takeError()));
+  if (Op.Outputs.size() != 1 || !G.isValidTensor(Op.Outputs[0]))
+    return Reject("it does not have exactly one result");
+  if (Call->DataInputs.empty() || Call->DataInputs.front() < 0)
+    return Reject("its kernel reads no data");
+  auto Describe = [&](int32_t T) {
+    accel_operand A{0, -1, nullptr, nullptr};
+    if (T < 0 || !G.isValidTensor(T))
+      return A;
+    const ir::Tensor &X = G.tensor(T);
+    A.dtype = static_cast<int32_t>(X.Type);
+    A.rank = static_cast<int32_t>(X.Shape.size());
+    A.dims = X.Shape.data();
+    A.constant = X.IsConstant ? X.Data.data() : nullptr;
+    return A;
+  };
+  std::vector<accel_operand> Inputs;
+  for (int32_t In : Call->DataInputs)
+    Inputs.push_back(Describe(In));
+  const accel_operand Output = Describe(Op.Outputs[0]);
+  const char *Problem = nullptr;
+  const int Status = std::visit(
+      [&](const auto &P) {
+        const auto C = P.c();
+        return accel_check_kernel(
+            Call->Function.c_str(), &C, sizeof(C), Inputs.data(),
+            static_cast<int32_t>(Inputs.size()), &Output, &Problem);
+      },
+      Call->Params);
+  if (Status != ACCEL_OK)
+    Reject(llvm::formatv("{0} ({1})", Problem ? Problem : "rejected",
+                         Call->Function)
+               .str());
+}
+
 } // namespace
 
 bool checkDeviceLimits(const ir::Graph &G, const ir::Operator &Op,
@@ -174,6 +231,10 @@ bool checkDeviceLimits(const ir::Graph &G, const ir::Operator &Op,
   checkTensorBytes(G, Op, Why);
   checkEmptyReduction(G, Op, Why);
   checkAccumulator(G, Op, Why);
+  // The functional model's own checks, once the restated ones pass: their
+  // reasons say more than its.
+  if (Why.size() == Before)
+    checkKernel(G, Op, Why);
   return Why.size() == Before;
 }
 

@@ -12,8 +12,13 @@
 //  - device_empty_reduction: a reduction (MEAN, SUM, REDUCE_MAX) with a
 //    non-empty output reduces at least one element (the kernel divides by
 //    the count; check_geometry's FAM_mean);
-//  - device_requantize_range: a convolution-like operator's requantization
-//    multipliers have left shifts the device's fused requantize takes.
+//  - device_accumulator_range: an 8-bit convolution or fully connected
+//    operator's accumulator, shifted left by its requantization, stays
+//    inside the device's int32 requantize (check_params' accumulator_ok);
+//  - device_kernel: once those pass, the functional model itself checks the
+//    reference kernel the program would name, with its parameters
+//    (accel_check_kernel: the same checks a program's operator gets before
+//    it runs), so nothing it would refuse reaches a program.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ACCELGEN_TARGET_DEVICELIMITS_H

@@ -411,6 +411,24 @@ TEST_CASE("what the accelerator program cannot hold stays on the CPU") {
                "device_empty_reduction: axis 2 of input 'in' has size 0, so "
                "each output element would reduce nothing");
   }
+  SUBCASE("a RELU whose rescaling the device's fixed point cannot hold") {
+    // Output scale 2^-17 of the input's: the device rescales with at most 13
+    // left shifts (check_params, FAM_relu); the CPU's kernel takes it.
+    OneOp B;
+    int32_t In = B.tensor("in", ir::DType::I8, {1, 4, 4, 8}, 1.0f);
+    int32_t Out = B.tensor("out", ir::DType::I8, {1, 4, 4, 8}, 1.0f / 131072);
+    B.op("RELU", 19, {In}, Out);
+    checkOnCpu(Dir, B.M, "relu17.tflite",
+               "device_kernel: the accelerator's functional model cannot run "
+               "it: its fixed-point parameters (zero points, rescaling "
+               "shifts, window reach or accumulator bound) are beyond the "
+               "device's range (ref_relu_i8)");
+    std::string Path = Dir.file("relu17.tflite");
+    test::RunResult R = test::runAccelgen(
+        {"compile", Path, "--target", "mdla2.0", "-o", Dir.file("relu")});
+    INFO(R.Stderr);
+    CHECK(R.ExitCode == 0);
+  }
   SUBCASE("a float ADD of 2^29 elements, 2^31 bytes") {
     OneOp B;
     int32_t A = B.tensor("a", ir::DType::F32, {1, 8192, 8192, 8});

@@ -26,6 +26,7 @@
 #include <csetjmp>
 #include <dlfcn.h>
 #include <string>
+#include <type_traits>
 
 namespace accelgen {
 namespace fuzz {
@@ -56,7 +57,27 @@ inline std::string createTemporaryTd(const char *Prefix) {
 
 /// Parses the `.td` file \p Path with TableGen and calls \p Action on its
 /// records; false if TableGen or the action reported an error (or exited).
+inline llvm::TableGenMainFn *CurrentAction = nullptr;
+
+/// Runs the fuzzer's action, then keeps the parse's classes alive for good.
+/// LLVM 14's TableGen caches each instantiation of a class (VarDefInit) in a
+/// process-wide table keyed by the class's address, with the record it made:
+/// once a parse's records are freed, a later parse whose class lands at a
+/// freed class's address would be handed a record that no longer exists. A
+/// tool parses once; a fuzzer parses thousands of times, so it never lets a
+/// class's address be reused (a few kilobytes a parse).
+inline bool runAndKeepClasses(llvm::raw_ostream &OS,
+                              llvm::RecordKeeper &Records) {
+  const bool Failed = CurrentAction(OS, Records);
+  using Map = std::remove_reference_t<decltype(Records.getClasses())>;
+  for (auto &Class :
+       const_cast<std::remove_const_t<Map> &>(Records.getClasses()))
+    (void)Class.second.release();
+  return Failed;
+}
+
 inline bool parseTd(const std::string &Path, llvm::TableGenMainFn *Action) {
+  CurrentAction = Action;
   auto *Input = static_cast<llvm::cl::opt<std::string> *>(
       llvm::cl::TopLevelSubCommand->PositionalOpts.front());
   Input->setValue(Path);
@@ -69,7 +90,7 @@ inline bool parseTd(const std::string &Path, llvm::TableGenMainFn *Action) {
   // every input after the first would be parsed as the first.
   llvm::SrcMgr = llvm::SourceMgr();
   InsideParse = true;
-  int RC = llvm::TableGenMain("accelgen-fuzzer", Action);
+  int RC = llvm::TableGenMain("accelgen-fuzzer", &runAndKeepClasses);
   InsideParse = false;
   return RC == 0;
 }

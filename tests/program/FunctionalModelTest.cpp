@@ -16,6 +16,7 @@
 #include "../kernels/ModelRunner.h"
 
 #include "accel_functional.h"
+#include "ref_activations.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
@@ -356,4 +357,56 @@ TEST_CASE("operators the partitioner inserts are refused, naming them") {
   auto M2 = program::buildAcceleratedModel(B.G, mdlaTarget(), 1, Opts, "test");
   REQUIRE_MESSAGE(bool(M2), llvm::toString(M2.takeError()));
   CHECK(M2->Prog.Subgraphs.size() == 1);
+}
+
+TEST_CASE("accel_check_kernel checks one operator as a program's would be") {
+  // A RELU on 8 int8 values; its rescaling left shift decides.
+  const int32_t Dims[] = {1, 8};
+  const accel_operand In{static_cast<int32_t>(ir::DType::I8), 2, Dims, nullptr};
+  const accel_operand Out = In;
+  ref_relu_params P{};
+  P.output_multiplier = 1 << 30;
+  P.act_min = -128;
+  P.act_max = 127;
+  const char *Why = nullptr;
+  SUBCASE("parameters the device takes") {
+    P.output_left_shift = 13;
+    CHECK(accel_check_kernel("ref_relu_i8", &P, sizeof(P), &In, 1, &Out,
+                             &Why) == ACCEL_OK);
+    CHECK(Why == nullptr);
+  }
+  SUBCASE("a rescaling shift beyond the device's range") {
+    P.output_left_shift = 14;
+    CHECK(accel_check_kernel("ref_relu_i8", &P, sizeof(P), &In, 1, &Out,
+                             &Why) == ACCEL_ERR_PROGRAM);
+    REQUIRE(Why != nullptr);
+    CHECK(std::string(Why) ==
+          "its fixed-point parameters (zero points, rescaling shifts, window "
+          "reach or accumulator bound) are beyond the device's range");
+  }
+  SUBCASE("shapes the kernel does not take") {
+    const int32_t Other[] = {1, 9};
+    const accel_operand Longer{In.dtype, 2, Other, nullptr};
+    CHECK(accel_check_kernel("ref_relu_i8", &P, sizeof(P), &In, 1, &Longer,
+                             &Why) == ACCEL_ERR_PROGRAM);
+    REQUIRE(Why != nullptr);
+    CHECK(std::string(Why) == "the operand shapes or the shape parameters "
+                              "are not ones the kernel takes");
+  }
+  SUBCASE("an element type the kernel does not take") {
+    const accel_operand U8{static_cast<int32_t>(ir::DType::U8), 2, Dims,
+                           nullptr};
+    CHECK(accel_check_kernel("ref_relu_i8", &P, sizeof(P), &U8, 1, &Out,
+                             &Why) == ACCEL_ERR_PROGRAM);
+    REQUIRE(Why != nullptr);
+    CHECK(std::string(Why) == "an operand's element type is not the kernel's");
+  }
+  SUBCASE("no such kernel, or parameters of another size") {
+    CHECK(accel_check_kernel("ref_relu_i9", &P, sizeof(P), &In, 1, &Out,
+                             &Why) == ACCEL_ERR_UNSUPPORTED);
+    CHECK(accel_check_kernel("ref_relu_i8", &P, sizeof(P) - 4, &In, 1, &Out,
+                             &Why) == ACCEL_ERR_ARGUMENT);
+    CHECK(accel_check_kernel("ref_relu_i8", &P, sizeof(P), &In, 1, nullptr,
+                             &Why) == ACCEL_ERR_ARGUMENT);
+  }
 }

@@ -1064,6 +1064,121 @@ static int check_params(const kernel_info *k, const params *p,
   }
 }
 
+/* Why the kernel cannot take the element types or shapes of its operands,
+ * or null when it can; sets *channels (check_geometry). */
+static const char *check_operands(const kernel_info *k, const params *p,
+                                  const operands *o, uint32_t *channels) {
+  const family_info *f = &families[k->family];
+  int32_t i;
+  for (i = 0; i < o->count; ++i) {
+    int want = i == 0 ? k->in_type
+               : f->variadic ? k->in_type
+               : i == 1 ? k->weight_type
+                        : k->bias_type;
+    if (o->present[i] && want != DT_ANY && o->in[i].dtype != want)
+      return "an operand's element type is not the kernel's";
+  }
+  if (k->out_type != DT_ANY && o->out.dtype != k->out_type)
+    return "the result's element type is not the kernel's";
+  if (!check_geometry(NULL, k->family, p, o, channels))
+    return "the operand shapes or the shape parameters are not ones the "
+           "kernel takes";
+  return NULL;
+}
+
+/* The size of the parameter struct of `family`, 0 for none. */
+static size_t params_size(int family) {
+  switch (family) {
+#define REF_KERNEL_PARAMS_BEGIN(family, st)                                    \
+  case FAM_##family:                                                           \
+    return sizeof(st);
+#define REF_KERNEL_SCALAR(family, st, field, ctype)
+#define REF_KERNEL_ARRAY(family, st, field, ctype, length)
+#define REF_KERNEL_POINTER(family, st, field, ctype)
+#define REF_KERNEL_PARAMS_END(family, st)
+#include "ref_kernel_table.inc"
+  default:
+    return 0;
+  }
+}
+
+int accel_check_kernel(const char *kernel, const void *kernel_params,
+                       size_t params_bytes, const accel_operand *inputs,
+                       int32_t count, const accel_operand *output,
+                       const char **why) {
+  const kernel_info *k = NULL;
+  const family_info *f;
+  operands o;
+  params p;
+  uint32_t channels = 0;
+  const char *problem = NULL;
+  int32_t i, d;
+  if (why)
+    *why = NULL;
+  if (!kernel || !kernel_params || !output || (count > 0 && !inputs))
+    return ACCEL_ERR_ARGUMENT;
+  for (i = 0; i < K_COUNT; ++i)
+    if (strcmp(kernel, kernels[i].name) == 0)
+      k = &kernels[i];
+  if (!k) {
+    if (why)
+      *why = "the functional model has no such kernel";
+    return ACCEL_ERR_UNSUPPORTED;
+  }
+  f = &families[k->family];
+  if (params_bytes != params_size(k->family))
+    return ACCEL_ERR_ARGUMENT;
+  memset(&o, 0, sizeof(o));
+  if (count < f->min_operands || count < 1 ||
+      count > (f->variadic ? ACCEL_MAX_OPERANDS : f->max_operands))
+    problem = "the kernel takes another number of operands";
+  for (i = 0; !problem && i <= count; ++i) {
+    const accel_operand *a = i < count ? &inputs[i] : output;
+    tensor *t = i < count ? &o.in[i] : &o.out;
+    size_t elements = 1;
+    if (i < count)
+      o.present[i] = a->rank >= 0;
+    if (a->rank < 0) {
+      if (i == count || !(i == 2 && !f->variadic))
+        problem = "only a bias may be omitted";
+      continue;
+    }
+    t->dtype = a->dtype;
+    t->constant = a->constant;
+    t->memory = a->constant ? MEM_CONSTANT : MEM_ARENA;
+    if (a->rank > REF_MAX_RANK || !dtype_size(a->dtype) ||
+        (a->rank > 0 && !a->dims)) {
+      problem = "an operand's rank or element type is not one the device "
+                "holds";
+      continue;
+    }
+    t->shape.rank = a->rank;
+    for (d = 0; d < a->rank; ++d) {
+      const int32_t n = a->dims[d];
+      if (n < 0 || (n > 0 && elements > ((size_t)INT32_MAX /
+                                         dtype_size(a->dtype)) / (size_t)n)) {
+        problem = "an operand holds more bytes than the device addresses";
+        break;
+      }
+      t->shape.dims[d] = n;
+      elements *= (size_t)n;
+    }
+    t->bytes = elements * dtype_size(a->dtype);
+  }
+  o.count = count;
+  if (!problem) {
+    memcpy(&p, kernel_params, params_bytes);
+    problem = check_operands(k, &p, &o, &channels);
+  }
+  if (!problem && !check_params(k, &p, &o, channels))
+    problem = "its fixed-point parameters (zero points, rescaling shifts, "
+              "window reach or accumulator bound) are beyond the device's "
+              "range";
+  if (why)
+    *why = problem;
+  return problem ? ACCEL_ERR_PROGRAM : ACCEL_OK;
+}
+
 /*===----------------------------------------------------------------------===*
  * Running an operator
  *===----------------------------------------------------------------------===*/
@@ -1184,19 +1299,7 @@ static void run_op(machine *m, const fb_table *op) {
     return;
   }
 
-  /* Element types. */
-  for (i = 0; i < o.count; ++i) {
-    int want = i == 0 ? k->in_type
-               : f->variadic ? k->in_type
-               : i == 1 ? k->weight_type
-                        : k->bias_type;
-    if (o.present[i] && want != DT_ANY && o.in[i].dtype != want) {
-      fail(r, ACCEL_ERR_PROGRAM);
-      return;
-    }
-  }
-  if ((k->out_type != DT_ANY && o.out.dtype != k->out_type) ||
-      !check_geometry(r, k->family, &p, &o, &channels)) {
+  if (check_operands(k, &p, &o, &channels)) {
     fail(r, ACCEL_ERR_PROGRAM);
     return;
   }

@@ -79,6 +79,29 @@ int accel_run_subgraph(const uint8_t *program, size_t program_bytes,
 int accel_check_program(const uint8_t *program, size_t program_bytes,
                         size_t arena_bytes, size_t scratch_bytes);
 
+/* One operand of accel_check_kernel: its element type (the program's DType
+ * code), its shape (rank -1: an omitted optional operand) and, for a
+ * constant, its bytes (null otherwise). */
+typedef struct accel_operand {
+  int32_t dtype;
+  int32_t rank;
+  const int32_t *dims;
+  const uint8_t *constant;
+} accel_operand;
+
+/* Checks, without a program, what the functional model checks of one
+ * operator before running it: kernel `kernel` (see accel_kernel_name) with
+ * its parameter struct `params` of `params_bytes` bytes (its pointer fields
+ * set), on `count` data inputs and a result. Returns ACCEL_OK, or
+ * ACCEL_ERR_PROGRAM (the device would reject the operator) or
+ * ACCEL_ERR_UNSUPPORTED (no such kernel) with *why (may be null) set to a
+ * sentence saying why, or ACCEL_ERR_ARGUMENT for null pointers or a
+ * parameter struct of the wrong size. */
+int accel_check_kernel(const char *kernel, const void *params,
+                       size_t params_bytes, const accel_operand *inputs,
+                       int32_t count, const accel_operand *output,
+                       const char **why);
+
 /* The number of subgraphs of a program, or -1 if it is malformed. */
 int32_t accel_subgraph_count(const uint8_t *program, size_t program_bytes);
 
