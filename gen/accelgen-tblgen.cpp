@@ -18,6 +18,7 @@
 #include "support/InputFile.h"
 
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -26,6 +27,8 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/TableGen/Main.h"
 #include "llvm/TableGen/Record.h"
+
+#include <set>
 
 using namespace llvm;
 using namespace accelgen::gen;
@@ -232,6 +235,98 @@ struct StandIn {
   }
 };
 
+/// TableGen's `-I` folders (its driver's option).
+std::vector<std::string> includeDirs() {
+  std::vector<std::string> Dirs;
+  auto &Options = cl::getRegisteredOptions();
+  auto It = Options.find("I");
+  if (It != Options.end())
+    for (const std::string &D :
+         *static_cast<cl::list<std::string> *>(It->second))
+      Dirs.push_back(D);
+  return Dirs;
+}
+
+/// Checks, before TableGen reads them, the files \p Text (the contents of
+/// \p Path) includes, and theirs in turn: each must be a regular file within
+/// the size limit, since TableGen reads whatever an include names to its end
+/// (`include "/dev/zero"` never ends). Looks for `include "NAME"` outside
+/// comments and resolves NAME as TableGen does: as given, then in each `-I`
+/// folder. A name found nowhere is left to TableGen, which reports it where
+/// it is included. False after printing a located error.
+bool checkIncludes(StringRef Path, StringRef Text,
+                   const std::vector<std::string> &Dirs,
+                   std::set<std::string> &Seen) {
+  size_t Line = 1, LineStart = 0;
+  for (size_t I = 0; I < Text.size(); ++I) {
+    const char C = Text[I];
+    if (C == '\n') {
+      ++Line;
+      LineStart = I + 1;
+    } else if (Text.substr(I).startswith("//")) {
+      I = std::min(Text.find('\n', I), Text.size()) - 1;
+    } else if (Text.substr(I).startswith("/*")) {
+      const size_t End = std::min(Text.find("*/", I + 2), Text.size());
+      for (; I < End; ++I)
+        if (Text[I] == '\n') {
+          ++Line;
+          LineStart = I + 1;
+        }
+      ++I;
+    } else if (C == '"') {
+      for (++I; I < Text.size() && Text[I] != '"' && Text[I] != '\n'; ++I)
+        if (Text[I] == '\\')
+          ++I;
+    } else if (Text.substr(I).startswith("include") &&
+               (I == 0 || !(isAlnum(Text[I - 1]) || Text[I - 1] == '_'))) {
+      const size_t Col = I - LineStart + 1;
+      size_t Q = I + 7;
+      while (Q < Text.size() && (Text[Q] == ' ' || Text[Q] == '\t'))
+        ++Q;
+      const size_t Close = Q < Text.size() && Text[Q] == '"'
+                               ? Text.find_first_of("\"\n", Q + 1)
+                               : StringRef::npos;
+      if (Close == StringRef::npos || Text[Close] != '"')
+        continue; // Not an include TableGen would accept; it says so.
+      const std::string Name = Text.slice(Q + 1, Close).str();
+      I = Close;
+      std::vector<std::string> Candidates = {Name};
+      for (const std::string &D : Dirs)
+        Candidates.push_back(D + "/" + Name);
+      for (const std::string &Found : Candidates) {
+        if (!sys::fs::exists(Found))
+          continue;
+        auto Where = [&] {
+          return (Path + ":" + Twine(Line) + ":" + Twine(Col) +
+                  ": error: included file '" + Name + "'")
+              .str();
+        };
+        sys::fs::file_status St;
+        if (sys::fs::status(Found, St) ||
+            St.type() != sys::fs::file_type::regular_file) {
+          errs() << Where() << " is not a regular file\n";
+          return false;
+        }
+        SmallString<256> Real;
+        if (sys::fs::real_path(Found, Real))
+          Real = Found;
+        if (!Seen.insert(std::string(Real)).second)
+          break;
+        auto Buf = accelgen::support::readInputFile(
+            Found, accelgen::support::MaxDescriptionBytes);
+        if (!Buf) {
+          errs() << Where() << ": " << toString(Buf.takeError()) << "\n";
+          return false;
+        }
+        if (!checkIncludes(Found, (*Buf)->getBuffer(), Dirs, Seen))
+          return false;
+        break;
+      }
+    }
+  }
+  return true;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -275,12 +370,15 @@ int main(int argc, char **argv) {
                       accelgen::support::MaxDescriptionBytes));
     if (!Regular && Path != "-" && !sys::fs::exists(Path))
       return fail(Path + ": cannot read file: No such file or directory");
+    auto Buf = accelgen::support::readInputFile(
+        Path == "-" ? "/dev/stdin" : Path,
+        accelgen::support::MaxDescriptionBytes);
+    if (!Buf)
+      return fail(Path + ": " + toString(Buf.takeError()));
+    std::set<std::string> Seen;
+    if (!checkIncludes(Path, (*Buf)->getBuffer(), includeDirs(), Seen))
+      return 1;
     if (!Regular) {
-      auto Buf = accelgen::support::readInputFile(
-          Path == "-" ? "/dev/stdin" : Path,
-          accelgen::support::MaxDescriptionBytes);
-      if (!Buf)
-        return fail(Path + ": " + toString(Buf.takeError()));
       if (!Temp.create((*Buf)->getBuffer()))
         return 1;
       Input->setValue(Temp.Path);

@@ -143,6 +143,21 @@ TEST_CASE("diagnostic: an input larger than the limit") {
                         ": the file is larger than the limit of 16 MiB\n");
 }
 
+TEST_CASE("diagnostic: an included file TableGen would read without end") {
+  // TableGen reads an include to its end; /dev/zero has none.
+  Td Device(Head + "/* include \"ignored\" */\n  include \"/dev/zero\"\n");
+  Device.rejects(Device.at(6, 3) +
+                 "included file '/dev/zero' is not a regular file\n");
+  // An included description past the limit, named where it is included.
+  test::TempDir Dir;
+  std::string Big = Dir.file("big.td");
+  test::writeFileBytes(
+      Big, llvm::arrayRefFromStringRef(std::string((16 << 20) + 1, ' ')));
+  Td Includer("include \"" + Big + "\"\n");
+  Includer.rejects(Includer.at(1, 1) + "included file '" + Big +
+                   "': the file is larger than the limit of 16 MiB\n");
+}
+
 TEST_CASE("diagnostic: TableGen syntax error") {
   // The ';' ending line 2 is missing; TableGen notices at line 3.
   Td D(R"td(include "ops.td"
