@@ -19,6 +19,7 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/ManagedStatic.h"
 #include "llvm/TableGen/Error.h"
 #include "llvm/TableGen/Main.h"
 #include "llvm/TableGen/Record.h"
@@ -26,7 +27,6 @@
 #include <csetjmp>
 #include <dlfcn.h>
 #include <string>
-#include <type_traits>
 
 namespace accelgen {
 namespace fuzz {
@@ -34,6 +34,9 @@ namespace fuzz {
 /// Set while TableGen runs inside parseTd.
 inline bool InsideParse = false;
 inline std::jmp_buf ExitJump;
+/// TableGen's input-file option, found once: parseTd resets LLVM's managed
+/// statics, the option registry among them, so it cannot be looked up again.
+inline llvm::cl::opt<std::string> *InputOption = nullptr;
 
 /// Sets TableGen's options: defs/ (ACCELGEN_FUZZ_DEFS_DIR) on the include path,
 /// output to /dev/null.
@@ -42,6 +45,8 @@ inline void initTableGen() {
       "accelgen-fuzzer", "-I", ACCELGEN_FUZZ_DEFS_DIR, "-o", "/dev/null",
       "placeholder.td"};
   llvm::cl::ParseCommandLineOptions(6, Argv);
+  InputOption = static_cast<llvm::cl::opt<std::string> *>(
+      llvm::cl::TopLevelSubCommand->PositionalOpts.front());
 }
 
 /// The path of a new, empty temporary `.td` file; empty when none can be
@@ -57,41 +62,29 @@ inline std::string createTemporaryTd(const char *Prefix) {
 
 /// Parses the `.td` file \p Path with TableGen and calls \p Action on its
 /// records; false if TableGen or the action reported an error (or exited).
-inline llvm::TableGenMainFn *CurrentAction = nullptr;
-
-/// Runs the fuzzer's action, then keeps the parse's classes alive for good.
-/// LLVM 14's TableGen caches each instantiation of a class (VarDefInit) in a
-/// process-wide table keyed by the class's address, with the record it made:
-/// once a parse's records are freed, a later parse whose class lands at a
-/// freed class's address would be handed a record that no longer exists. A
-/// tool parses once; a fuzzer parses thousands of times, so it never lets a
-/// class's address be reused (a few kilobytes a parse).
-inline bool runAndKeepClasses(llvm::raw_ostream &OS,
-                              llvm::RecordKeeper &Records) {
-  const bool Failed = CurrentAction(OS, Records);
-  using Map = std::remove_reference_t<decltype(Records.getClasses())>;
-  for (auto &Class :
-       const_cast<std::remove_const_t<Map> &>(Records.getClasses()))
-    (void)Class.second.release();
-  return Failed;
-}
-
+///
+/// TableGen is made to run once per process, and a fuzzer runs it thousands
+/// of times, so each parse starts from the state a new process would have:
+///  - its lexer reads the source manager's first buffer, and the manager is
+///    a global: it is emptied, or every input would be parsed as the first;
+///  - LLVM 14 keeps process-wide tables of uniqued values (Record.cpp's
+///    context, a ManagedStatic), some keyed by the address of a class record
+///    and holding records of the parse that made them (an instantiation of
+///    a class caches the record it built): once that parse's records are
+///    freed, a later parse whose class lands at the same address would be
+///    handed a freed record. llvm_shutdown() after each parse destroys
+///    those tables; they are made again when next used.
 inline bool parseTd(const std::string &Path, llvm::TableGenMainFn *Action) {
-  CurrentAction = Action;
-  auto *Input = static_cast<llvm::cl::opt<std::string> *>(
-      llvm::cl::TopLevelSubCommand->PositionalOpts.front());
-  Input->setValue(Path);
-  if (setjmp(ExitJump)) {
-    InsideParse = false;
-    return false;
+  InputOption->setValue(Path);
+  int RC = 1;
+  if (!setjmp(ExitJump)) {
+    llvm::SrcMgr = llvm::SourceMgr();
+    InsideParse = true;
+    RC = llvm::TableGenMain("accelgen-fuzzer", Action);
   }
-  // TableGen's lexer reads the source manager's first buffer, and the
-  // manager is a global that outlives the call: start each parse afresh, or
-  // every input after the first would be parsed as the first.
-  llvm::SrcMgr = llvm::SourceMgr();
-  InsideParse = true;
-  int RC = llvm::TableGenMain("accelgen-fuzzer", &runAndKeepClasses);
   InsideParse = false;
+  llvm::SrcMgr = llvm::SourceMgr();
+  llvm::llvm_shutdown();
   return RC == 0;
 }
 
