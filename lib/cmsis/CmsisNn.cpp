@@ -226,12 +226,15 @@ Error OpWriter::write(StringRef Function, const kernels::KernelCall &KC,
   if (Function.startswith("arm_convolve") ||
       Function.startswith("arm_depthwise")) {
     const bool Depthwise = Function.startswith("arm_depthwise");
+    // A depthwise convolution run as a convolution: its [1, KH, KW, OC]
+    // filter becomes [OC, KH, KW, 1].
+    const bool DwAsConv = !Depthwise && Op.Type == "DEPTHWISE_CONV_2D";
     const ir::Tensor &F = G.tensor(Op.Inputs[1]);
     int32_t StrideH, StrideW, DilH, DilW, PadT, PadL, InOff, OutOff, Min, Max,
         DepthMult = 1;
     std::vector<int32_t> Mult, Shift;
     const int64_t OC = dim(Out, 3);
-    if (Depthwise) {
+    if (Depthwise || DwAsConv) {
       const auto &P =
           std::get<kernels::FamilyParams<ref_depthwise_conv2d_params>>(
               KC.Params);
@@ -253,7 +256,19 @@ Error OpWriter::write(StringRef Function, const kernels::KernelCall &KC,
     }
     int32Array(DS, Prefix + "_multiplier", Mult);
     int32Array(DS, Prefix + "_shift", Shift);
-    std::string Filter = constant(1, "filter");
+    std::string Filter;
+    if (DwAsConv) {
+      ir::Tensor T = F;
+      T.Shape = {F.Shape[3], F.Shape[1], F.Shape[2], 1};
+      const int64_t Taps = dim(F, 1) * dim(F, 2);
+      for (int64_t C = 0; C < OC; ++C)
+        for (int64_t K = 0; K < Taps; ++K)
+          T.Data[C * Taps + K] = F.Data[K * OC + C];
+      Filter = Prefix + "_filter";
+      constantArray(DS, T, Filter);
+    } else {
+      Filter = constant(1, "filter");
+    }
     std::string Bias = constant(2, "bias");
     std::string Params = formatv(
         "{{.input_offset = {0}, .output_offset = {1},{2} .stride = {{.w = {3}, "
@@ -273,9 +288,10 @@ Error OpWriter::write(StringRef Function, const kernels::KernelCall &KC,
     std::string InDims =
         DimsDecl("input_dims", dim(In, 0), dim(In, 1), dim(In, 2), dim(In, 3));
     std::string FDims =
-        Depthwise ? DimsDecl("filter_dims", 1, dim(F, 1), dim(F, 2), dim(F, 3))
-                  : DimsDecl("filter_dims", dim(F, 0), dim(F, 1), dim(F, 2),
-                             dim(F, 3));
+        Depthwise  ? DimsDecl("filter_dims", 1, dim(F, 1), dim(F, 2), dim(F, 3))
+        : DwAsConv ? DimsDecl("filter_dims", OC, dim(F, 1), dim(F, 2), 1)
+                   : DimsDecl("filter_dims", dim(F, 0), dim(F, 1), dim(F, 2),
+                              dim(F, 3));
     std::string BDims = DimsDecl("bias_dims", 1, 1, 1, OC);
     std::string ODims = DimsDecl("output_dims", dim(Out, 0), dim(Out, 1),
                                  dim(Out, 2), dim(Out, 3));

@@ -139,9 +139,9 @@ def Is1x1 : Constraint<"cmsis_1x1",
 def : Mapping<Conv2D, ArmConvolve1x1Fast, CmsisNn, [Is1x1,
     Constraint<"cmsis_1x1_fast", "stride_h == 1 && stride_w == 1",
                "unit strides (arm_nn_is_convolve_1x1_fast)">], 4>;
-def : Mapping<Conv2D, ArmConvolve1x1, CmsisNn, [Is1x1,
-    Constraint<"cmsis_1x1_valid", "padding == \"VALID\"",
-               "VALID padding: a strided SAME 1 x 1 may pad">], 3>;
+// A 1 x 1 filter never pads: SAME gives ceil(in / stride) outputs, and
+// (out - 1) * stride + 1 <= in.
+def : Mapping<Conv2D, ArmConvolve1x1, CmsisNn, [Is1x1], 3>;
 // arm_nn_is_convolve_1_x_n: one input row, a 1 x N filter, no horizontal
 // dilation, stride_w * input channels a multiple of 4.
 def : Mapping<Conv2D, ArmConvolve1xN, CmsisNn, [
@@ -159,6 +159,16 @@ def DwOpt : Constraint<"cmsis_dw_opt",
     "depth_multiplier == 1 && input(0).dim(0) == 1 && dilation_h == 1 && "
     "dilation_w == 1",
     "depth multiplier 1, batch 1, no dilation">;
+// With Helium, a depthwise convolution of one input channel to several is a
+// convolution (arm_depthwise_conv_to_conv_s8); its filter, [1, KH, KW, OC],
+// is [OC, KH, KW, 1] transposed, which the emitted code holds in flash
+// instead of transposing it at run time.
+def : Mapping<DepthwiseConv2D, ArmConvolve, CmsisNn, [
+    Constraint<"cmsis_dw_one_input_channel",
+        "input(0).channels == 1 && output(0).channels > 1",
+        "one input channel, several output channels">], 5> {
+  let Since = CmsisM55;
+}
 def : Mapping<DepthwiseConv2D, ArmDepthwise3x3, CmsisNn, [DwOpt,
     Constraint<"cmsis_dw_3x3", "input(1).dim(1) == 3 && input(1).dim(2) == 3",
                "a 3 x 3 filter">], 3>;

@@ -19,6 +19,8 @@
 #include "E2ESupport.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 
 #include <set>
@@ -111,6 +113,35 @@ TEST_CASE("every cmsis-nn model has Cortex-M cases") {
   const std::vector<std::string> Listed = {CORTEX_M_MODELS(CORTEX_M_NAME)};
 #undef CORTEX_M_NAME
   CHECK(Listed == cmsisModels());
+}
+
+TEST_CASE("the emitted C is strict C99 at every CPU family") {
+  requireSharedDir();
+  for (const char *Family : {"cmsis-nn3", "cmsis-nn4", "cmsis-nn55"})
+    for (const char *Model :
+         {"mlperf_tiny_kws_dscnn_int8", "tflm_micro_speech_int8",
+          "mlperf_tiny_ic_resnet8_int8"}) {
+      INFO(Family << " " << Model);
+      test::TempDir Out;
+      const std::string Dir = pathJoin(Out.path(), "c");
+      test::RunResult R = runAccelgen(
+          {"compile", modelPath(Model), "--target", Family, "-o", Dir});
+      REQUIRE_MESSAGE(R.ExitCode == 0, R.Stderr);
+      const std::string ModelC = pathJoin(Dir, "model.c");
+      // The CMSIS-NN calls are there (the models are mostly convolutions).
+      CHECK(test::readFileText(ModelC).find("arm_") != std::string::npos);
+      for (const char *Compiler : {"gcc", "clang-14"}) {
+        auto CC = llvm::sys::findProgramByName(Compiler);
+        REQUIRE_MESSAGE(bool(CC), Compiler << " is not installed");
+        test::RunResult C = test::runProgram(
+            *CC,
+            {"-std=c99", "-O2", "-Wall", "-Wextra", "-Werror", "-pedantic",
+             "-isystem", std::string(ACCELGEN_CMSIS_NN_PATH) + "/Include", "-I",
+             Dir, "-c", ModelC, "-o", pathJoin(Out.path(), "model.o")},
+            120);
+        CHECK_MESSAGE(C.ExitCode == 0, Compiler << ": " << C.Stderr);
+      }
+    }
 }
 
 TEST_CASE("the cmsis-nn models are every int8 model without state") {

@@ -98,11 +98,15 @@ TEST_CASE("convolutions take the wrapper's path") {
   for (unsigned V : {M3, M4, M55})
     CHECK(choose(conv("CONV_2D", 8, 8, 16, 1, 1, 8), V).Function ==
           "arm_convolve_1x1_s8_fast");
-  // 1 x 1, stride 2, VALID: the strided 1 x 1 path.
-  CHECK(choose(conv("CONV_2D", 8, 8, 16, 1, 1, 8,
-                    {{"stride_h", int64_t(2)}, {"stride_w", int64_t(2)}}),
-               M4)
-            .Function == "arm_convolve_1x1_s8");
+  // 1 x 1, stride 2: the strided 1 x 1 path, VALID or SAME (which pads
+  // nothing with a 1 x 1 filter).
+  for (const char *Padding : {"VALID", "SAME"})
+    CHECK(choose(conv("CONV_2D", 8, 8, 16, 1, 1, 8,
+                      {{"stride_h", int64_t(2)},
+                       {"stride_w", int64_t(2)},
+                       {"padding", std::string(Padding)}}),
+                 M4)
+              .Function == "arm_convolve_1x1_s8");
   // One row, a 1 x 3 filter, 4 channels: 1 x N.
   CHECK(choose(conv("CONV_2D", 1, 16, 4, 1, 3, 8), M4).Function ==
         "arm_convolve_1_x_n_s8");
@@ -119,6 +123,11 @@ TEST_CASE("a 3 x 3 depthwise takes the 3x3 path outside Helium only") {
   CHECK(choose(G, M3).Function == "arm_depthwise_conv_3x3_s8");
   CHECK(choose(G, M4).Function == "arm_depthwise_conv_3x3_s8");
   CHECK(choose(G, M55).Function == "arm_depthwise_conv_s8_opt");
+  // One input channel to several: a convolution with Helium (its filter
+  // transposed), the general depthwise path elsewhere.
+  ir::Graph One = conv("DEPTHWISE_CONV_2D", 8, 8, 1, 3, 3, 8);
+  CHECK(choose(One, M55).Function == "arm_convolve_s8");
+  CHECK(choose(One, M4).Function == "arm_depthwise_conv_s8");
   // A 5 x 5 filter: the optimized path; a depth multiplier of 2: the general.
   CHECK(choose(conv("DEPTHWISE_CONV_2D", 8, 8, 8, 5, 5, 8), M4).Function ==
         "arm_depthwise_conv_s8_opt");

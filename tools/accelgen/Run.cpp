@@ -80,6 +80,11 @@ static cl::opt<std::string>
                     "Cortex-M (cortex-m3, cortex-m4, cortex-m55) with "
                     "arm-none-eabi-gcc and run it under qemu-system-arm"),
            cl::value_desc("cpu"), cl::sub(RunCommand), cl::cat(category()));
+static cl::opt<std::string> RunSaveImage(
+    "save-image",
+    cl::desc("With --cpu: also copy the built image (ELF) to this file, for "
+             "measuring it (bench/cortex-m.sh)"),
+    cl::value_desc("file"), cl::sub(RunCommand), cl::cat(category()));
 static cl::opt<unsigned> RunTimeout(
     "timeout", cl::init(600),
     cl::desc("With --cpu: seconds QEMU may run before it is stopped"),
@@ -484,13 +489,15 @@ static Expected<std::string> buildImage(const CompiledModel &C,
   Args.insert(Args.end(), Flags.begin(), Flags.end());
   for (const char *F :
        {"-std=c99", "-nostartfiles", "-Wl,--gc-sections", "--specs=nosys.specs",
-        "-Tcortex_m.ld", "-Wl,-Map=image.map", "-fstack-usage", "-o",
-        "image.elf"})
+        "-Tcortex_m.ld", "-Wl,-Map=image.map", "-o", "image.elf"})
     Args.push_back(F);
+  // The trace hook only when layers are dumped: an image without it is the
+  // one a deployment would run, and the one measured.
   const std::string Upper = StringRef(RunName).upper();
-  Args.push_back("-D" + Upper + "_TRACE");
-  if (RunDumpLayers)
+  if (RunDumpLayers) {
+    Args.push_back("-D" + Upper + "_TRACE");
     Args.push_back("-D" + Upper + "_LAYERS");
+  }
   Args.push_back("-I" + std::string(Inc));
   for (const emit::EmittedFile &F : Files)
     if (StringRef(F.Name).endswith(".c"))
@@ -620,6 +627,9 @@ int runRun() {
     Expected<std::string> Image = buildImage(*C, *Cpu);
     if (!Image)
       return reportError(RunModel, toString(Image.takeError()));
+    if (!RunSaveImage.empty())
+      if (std::error_code EC = sys::fs::copy_file(*Image, RunSaveImage))
+        return reportError(RunSaveImage, "cannot write: " + EC.message());
     return runImage(*C, *Cpu, *Image);
   }
 
