@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs everything accelgen needs to build and test, from Debian packages only
-# (graphviz renders the drawing of `accelgen explain --dot`).
+# (graphviz renders the drawing of `accelgen explain --dot`; the Arm
+# toolchain and QEMU build and run the cmsis-nn target on Cortex-M).
 # Safe to run more than once; does nothing that needs a network other than apt.
 set -euo pipefail
 
@@ -11,6 +12,7 @@ packages=(
   libyaml-cpp-dev libflatbuffers-dev flatbuffers-compiler
   doctest-dev
   graphviz
+  gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm
 )
 
 missing=()

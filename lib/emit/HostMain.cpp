@@ -75,7 +75,7 @@ Expected<EmittedFile> emitHostMain(const ir::Graph &G,
   B["OUTPUTS"] = Value(std::move(Outputs));
   B["LAYERS"] = Value(std::move(Layers));
   B["ARGUMENTS"] = join(Arguments, ", ");
-  B["ACCELERATOR"] = Opts.Accelerator != nullptr;
+  B["ACCELERATOR"] = Opts.Accelerator != nullptr && Opts.Accelerator->HasDevice;
   Expected<std::string> Text = renderTemplate("main.c.in", B);
   if (!Text)
     return Text.takeError();

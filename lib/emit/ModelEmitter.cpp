@@ -316,8 +316,10 @@ Error ModelWriter::emitOperator(size_t Index, Value::List &Ops,
 /// One call for the operators an accelerator runs; their report entries.
 void ModelWriter::emitRegion(const OffloadRegion &R, Value::List &Ops,
                              json::Array &Report) {
+  const bool Device = Opts.Accelerator->HasDevice;
   Ops.push_back(Value(Value::Map{{"index", R.FirstOp},
-                                 {"type", "accelerator"},
+                                 {"type", Device ? std::string("accelerator")
+                                                 : G.Operators[R.FirstOp].Type},
                                  {"note", ": " + commentSafe(R.Comment)},
                                  {"decls", ""},
                                  {"call", R.Call},
@@ -482,7 +484,7 @@ Error ModelWriter::run(EmittedModel &Out) {
   B["STATE"] = Value(std::move(State));
   B["OPS"] = Value(std::move(Ops));
   B["OPERATOR_COUNT"] = G.Operators.size();
-  B["ACCELERATOR"] = Opts.Accelerator != nullptr;
+  B["ACCELERATOR"] = Opts.Accelerator != nullptr && Opts.Accelerator->HasDevice;
   B["ACCEL_DECLS"] = Opts.Accelerator
                          ? StringRef(Opts.Accelerator->Declarations).rtrim("\n")
                          : StringRef();

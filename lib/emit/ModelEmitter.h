@@ -72,6 +72,9 @@ struct Offload {
   /// top-level key "accelerator".
   std::map<size_t, llvm::json::Object> OperatorReport;
   llvm::json::Object Report;
+  /// True for a device that reports a status and cycles (model.c then keeps
+  /// accel_status and accel_cycles); false for a library the CPU calls.
+  bool HasDevice = true;
 };
 
 /// What to generate.

@@ -16,6 +16,7 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -55,6 +56,25 @@ test::RunResult runAccelgen(const std::vector<std::string> &Args);
 test::RunResult runModel(const std::string &Model, const std::string &In,
                          const std::string &Out, bool Layers);
 
+/// `accelgen run MODEL --target TARGET EXTRA... --inputs IN --outputs OUT`
+/// with the tests' program cache, plus --dump-layers when \p Layers.
+test::RunResult runModelOn(const std::string &Target,
+                           const std::vector<std::string> &Extra,
+                           const std::string &Model, const std::string &In,
+                           const std::string &Out, bool Layers);
+
+/// Runs model \p Model on one seed's inputs (IN, OUT, whether to dump the
+/// layers).
+using RunFn = std::function<test::RunResult(
+    const std::string &, const std::string &, const std::string &, bool)>;
+
+/// Runs every seed of shared int8 model \p Name with \p Run: every output
+/// must equal expected_<i>.bin byte for byte, and with \p CompareLayers seed
+/// 1's every layer must equal \p LayersFrom's (or the model's own)
+/// seed1/layers, the failure naming the first diverging operator.
+void checkModel(const std::string &Name, const std::string &LayersFrom,
+                bool CompareLayers, const RunFn &Run);
+
 /// How \p Got differs from \p Want, read as elements of \p T: "3 of 640
 /// bytes differ, first at 17 (got -5, want -4), largest step 1", or
 /// "identical".
@@ -69,7 +89,8 @@ functionalModelLabels(llvm::ArrayRef<llvm::StringRef> Except = {});
 
 /// The targets `accelgen compile` and `run` accept, as their "unknown
 /// target" error lists them: the emitter's ("ref"), then every label of every
-/// registered target with a functional model.
+/// registered target with a functional model, then "cmsis-nn" and its
+/// labels.
 std::string compileTargetList();
 
 /// True if a file or folder exists at \p Path.

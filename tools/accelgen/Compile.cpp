@@ -12,6 +12,7 @@
 #include "OutputFolder.h"
 #include "Targets.h"
 
+#include "cmsis/CmsisNn.h"
 #include "emit/CLiteral.h"
 #include "import/TFLiteImporter.h"
 #include "program/AcceleratorEmit.h"
@@ -114,6 +115,36 @@ static bool prepareAccelerator(CompiledModel &C, StringRef Path,
   return true;
 }
 
+bool isCmsisTarget(StringRef Target) {
+  if (!Target.startswith(cmsis::TargetName))
+    return false;
+  auto T = resolveTarget(Target);
+  if (!T) {
+    consumeError(T.takeError());
+    return false;
+  }
+  return T->first->name() == cmsis::TargetName;
+}
+
+/// Prepares the CMSIS-NN calls of cmsis-nn target \p Target; false after
+/// printing an error.
+static bool prepareCmsis(CompiledModel &C, StringRef Path, StringRef Target) {
+  auto T = resolveTarget(Target);
+  if (!T) {
+    reportError(Path, toString(T.takeError()));
+    return false;
+  }
+  Expected<emit::Offload> O =
+      cmsis::makeOffload(C.graph(), *T->first, T->second);
+  if (!O) {
+    reportError(Path, toString(O.takeError()));
+    return false;
+  }
+  C.Offload = std::make_shared<emit::Offload>(std::move(*O));
+  C.Options.Accelerator = C.Offload.get();
+  return true;
+}
+
 std::optional<CompiledModel> compileModel(StringRef Path, StringRef Target,
                                           StringRef Name) {
   CompiledModel C;
@@ -142,6 +173,8 @@ std::optional<CompiledModel> compileModel(StringRef Path, StringRef Target,
   C.Options.GeneratorVersion = ACCELGEN_VERSION;
   if (llvm::is_contained(acceleratorLabels(), Target) &&
       !prepareAccelerator(C, Path, Target, Name))
+    return std::nullopt;
+  if (isCmsisTarget(Target) && !prepareCmsis(C, Path, Target))
     return std::nullopt;
   Expected<emit::EmittedModel> E = emit::emitModel(
       C.Accelerated ? C.Accelerated->Graph : C.graph(), C.Options);
@@ -210,6 +243,10 @@ int checkTarget(StringRef Target) {
   std::vector<std::string> Known = emit::emitTargets();
   for (std::string &L : acceleratorLabels())
     Known.push_back(std::move(L));
+  Known.push_back(cmsis::TargetName);
+  for (const std::string &L : knownTargetLabels())
+    if (isCmsisTarget(L))
+      Known.push_back(L);
   if (llvm::is_contained(Known, Target))
     return 0;
   return reportError("", formatv("unknown target '{0}' (known: {1})", Target,

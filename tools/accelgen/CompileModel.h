@@ -69,6 +69,10 @@ int requireOption(const llvm::cl::opt<std::string> &Opt,
 /// mdla2.0); else prints an error and returns 1.
 int checkTarget(llvm::StringRef Target);
 
+/// True if \p Target names the cmsis-nn target or one of its CPU families
+/// ("cmsis-nn", "cmsis-nn4").
+bool isCmsisTarget(llvm::StringRef Target);
+
 /// The version `accelgen --version` prints.
 llvm::StringRef toolVersion();
 

@@ -17,6 +17,7 @@
 #include "CompileModel.h"
 #include "OutputFolder.h"
 
+#include "cmsis/CmsisNn.h"
 #include "emit/CLiteral.h"
 #include "support/InputFile.h"
 
@@ -66,6 +67,28 @@ static cl::opt<std::string>
                          "$XDG_CACHE_HOME/accelgen or ~/.cache/accelgen)"),
                 cl::value_desc("dir"), cl::sub(RunCommand),
                 cl::cat(category()));
+
+static cl::opt<std::string> RunCmsisNn(
+    "cmsis-nn",
+    cl::desc("CMSIS-NN source tree the cmsis-nn target's calls are built "
+             "against (its Include/ and Source/); default $CMSIS_NN_PATH"),
+    cl::value_desc("dir"), cl::sub(RunCommand), cl::cat(category()));
+
+static cl::opt<std::string>
+    RunCpu("cpu",
+           cl::desc("With --target cmsis-nn: build a bare-metal image for this "
+                    "Cortex-M (cortex-m3, cortex-m4, cortex-m55) with "
+                    "arm-none-eabi-gcc and run it under qemu-system-arm"),
+           cl::value_desc("cpu"), cl::sub(RunCommand), cl::cat(category()));
+static cl::opt<std::string> RunSaveImage(
+    "save-image",
+    cl::desc("With --cpu: also copy the built image (ELF) to this file, for "
+             "measuring it (bench/cortex-m.sh)"),
+    cl::value_desc("file"), cl::sub(RunCommand), cl::cat(category()));
+static cl::opt<unsigned> RunTimeout(
+    "timeout", cl::init(600),
+    cl::desc("With --cpu: seconds QEMU may run before it is stopped"),
+    cl::sub(RunCommand), cl::cat(category()));
 
 namespace {
 
@@ -126,6 +149,7 @@ std::string cacheKey(const CompiledModel &C, const emit::EmittedFile &Main,
     Add(F.Text);
   }
   Add(Main.Text);
+  Add(RunCmsisNn);
   return toHex(arrayRefFromStringRef(H.final()), /*LowerCase=*/true)
       .substr(0, 32);
 }
@@ -154,6 +178,147 @@ std::string firstLineOf(StringRef Path) {
     }
   }
   return First.empty() ? "" : ": " + First.take_front(300).str();
+}
+
+/// Runs \p Argv (its first word found on PATH) in folder \p Dir through
+/// /bin/sh, output to \p Log; an error naming the tool and the log's first
+/// error line.
+Error runIn(StringRef Dir, ArrayRef<std::string> Argv, StringRef Log,
+            StringRef Suffix = "") {
+  ErrorOr<std::string> Tool = sys::findProgramByName(Argv.front());
+  if (!Tool)
+    return createStringError(inconvertibleErrorCode(),
+                             "cannot find '" + Argv.front() + "'");
+  ErrorOr<std::string> Sh = sys::findProgramByName("sh");
+  if (!Sh)
+    return createStringError(inconvertibleErrorCode(), "cannot find 'sh'");
+  std::vector<std::string> Args = {
+      *Sh, "-c", ("cd \"$0\" && \"$@\" " + Suffix).str(), Dir.str(), *Tool};
+  Args.insert(Args.end(), Argv.begin() + 1, Argv.end());
+  std::vector<StringRef> Refs(Args.begin(), Args.end());
+  Optional<StringRef> Redirects[] = {StringRef(""), Log, Log};
+  std::string ErrMsg;
+  int RC = sys::ExecuteAndWait(*Sh, Refs, None, Redirects, 0, 0, &ErrMsg);
+  if (RC != 0)
+    return createStringError(inconvertibleErrorCode(),
+                             formatv("{0} failed{1}{2}", Argv.front(),
+                                     ErrMsg.empty() ? "" : ": " + ErrMsg,
+                                     firstLineOf(Log))
+                                 .str());
+  return Error::success();
+}
+
+} // namespace
+
+static std::vector<std::string> cmsisSources(StringRef Dir) {
+  std::vector<std::string> Files;
+  SmallString<256> Src(Dir);
+  sys::path::append(Src, "Source");
+  std::error_code EC;
+  for (sys::fs::directory_iterator D(Src, EC), End; D != End && !EC;
+       D.increment(EC)) {
+    if (!StringRef(D->path()).endswith("Functions"))
+      continue;
+    std::error_code EC2;
+    for (sys::fs::directory_iterator F(D->path(), EC2), FEnd; F != FEnd && !EC2;
+         F.increment(EC2)) {
+      StringRef Name = sys::path::filename(F->path());
+      // The int8/int16 kernels: the float API is not used.
+      if (Name.endswith(".c") && !Name.contains("_f16") &&
+          !Name.contains("_f32") && !Name.contains("flt"))
+        Files.push_back(F->path());
+    }
+  }
+  llvm::sort(Files);
+  return Files;
+}
+
+static Expected<std::string> buildCmsisLibrary(StringRef CmsisDir,
+                                               ArrayRef<std::string> Compiler,
+                                               ArrayRef<std::string> Flags,
+                                               StringRef Archiver,
+                                               StringRef CacheRoot) {
+  SmallString<256> Dir(CmsisDir);
+  sys::fs::make_absolute(Dir);
+  SmallString<256> Header(Dir);
+  sys::path::append(Header, "Include", "arm_nnfunctions.h");
+  if (!sys::fs::exists(Header))
+    return createStringError(inconvertibleErrorCode(),
+                             "not a CMSIS-NN source tree (no "
+                             "Include/arm_nnfunctions.h): " +
+                                 Dir);
+  std::vector<std::string> Sources = cmsisSources(Dir);
+  SHA256 H;
+  auto Add = [&](StringRef S) {
+    H.update(std::to_string(S.size()));
+    H.update(":");
+    H.update(S);
+  };
+  Add("cmsis-nn library 1");
+  Add(toolVersion());
+  for (const std::string &W : Compiler)
+    Add(W);
+  for (const std::string &W : Flags)
+    Add(W);
+  for (const std::string &F : Sources) {
+    Add(F);
+    sys::fs::file_status St;
+    if (!sys::fs::status(F, St)) {
+      Add(std::to_string(St.getSize()));
+      Add(std::to_string(
+          St.getLastModificationTime().time_since_epoch().count()));
+    }
+  }
+  SmallString<256> Entry(CacheRoot);
+  sys::path::append(Entry, "cmsis-nn-" + toHex(arrayRefFromStringRef(H.final()),
+                                               /*LowerCase=*/true)
+                                             .substr(0, 24));
+  SmallString<256> Lib(Entry);
+  sys::path::append(Lib, "libcmsis-nn.a");
+  if (sys::fs::exists(Lib))
+    return std::string(Lib);
+  if (std::error_code EC = sys::fs::create_directories(CacheRoot))
+    return createStringError(EC, "cannot create the cache folder");
+  SmallString<256> Model(CacheRoot), Temp;
+  sys::path::append(Model, "tmp-cmsis-%%%%%%%%%%%%");
+  sys::fs::createUniquePath(Model, Temp, /*MakeAbsolute=*/true);
+  if (std::error_code EC = sys::fs::create_directory(Temp))
+    return createStringError(EC, "cannot create " + Temp);
+  auto Cleanup = make_scope_exit([&] { sys::fs::remove_directories(Temp); });
+  SmallString<256> Log(Temp);
+  sys::path::append(Log, "build.log");
+  std::vector<std::string> Cmd(Compiler.begin(), Compiler.end());
+  Cmd.insert(Cmd.end(), Flags.begin(), Flags.end());
+  SmallString<256> Inc(Dir);
+  sys::path::append(Inc, "Include");
+  Cmd.push_back("-I" + std::string(Inc));
+  Cmd.push_back("-c");
+  Cmd.insert(Cmd.end(), Sources.begin(), Sources.end());
+  if (Error E = runIn(Temp, Cmd, Log))
+    return createStringError(inconvertibleErrorCode(),
+                             "building CMSIS-NN: " + toString(std::move(E)));
+  if (Error E =
+          runIn(Temp, {Archiver.str(), "rcs", "libcmsis-nn.a"}, Log, "*.o"))
+    return createStringError(inconvertibleErrorCode(),
+                             "archiving CMSIS-NN: " + toString(std::move(E)));
+  SmallString<256> Built(Temp);
+  sys::path::append(Built, "libcmsis-nn.a");
+  sys::fs::create_directories(Entry);
+  if (sys::fs::rename(Built, Lib) && !sys::fs::exists(Lib))
+    return createStringError(inconvertibleErrorCode(),
+                             "cannot move the CMSIS-NN library into " + Entry);
+  return std::string(Lib);
+}
+
+namespace {
+
+/// The CMSIS-NN tree: --cmsis-nn, else $CMSIS_NN_PATH; empty if neither.
+std::string cmsisDir() {
+  if (!RunCmsisNn.empty())
+    return RunCmsisNn;
+  if (Optional<std::string> P = sys::Process::GetEnv("CMSIS_NN_PATH"))
+    return *P;
+  return "";
 }
 
 /// Builds the program into the cache (or finds it there); its path, or an
@@ -205,6 +370,23 @@ Expected<std::string> buildProgram(const CompiledModel &C,
   for (const emit::EmittedFile &F : Files)
     if (StringRef(F.Name).endswith(".c"))
       Args.push_back(InTemp(F.Name));
+  if (isCmsisTarget(C.Options.Target)) {
+    // The host runs CMSIS-NN's plain C paths.
+    std::string Dir = cmsisDir();
+    if (Dir.empty())
+      return createStringError(inconvertibleErrorCode(),
+                               "target cmsis-nn needs a CMSIS-NN source tree: "
+                               "give --cmsis-nn DIR or set CMSIS_NN_PATH");
+    Expected<std::string> Lib =
+        buildCmsisLibrary(Dir, Compiler, {"-O2"}, "ar", Root);
+    if (!Lib)
+      return Lib.takeError();
+    SmallString<256> Inc(Dir);
+    sys::fs::make_absolute(Inc);
+    sys::path::append(Inc, "Include");
+    Args.push_back("-I" + std::string(Inc));
+    Args.push_back(*Lib);
+  }
   Args.push_back("-lm");
 
   std::string Log = InTemp("compile.log");
@@ -231,11 +413,193 @@ Expected<std::string> buildProgram(const CompiledModel &C,
 
 } // namespace
 
+/// A tool found on PATH, or an error saying which package has it.
+static Expected<std::string> findTool(StringRef Name, StringRef Package) {
+  ErrorOr<std::string> P = sys::findProgramByName(Name);
+  if (!P)
+    return createStringError(
+        inconvertibleErrorCode(),
+        formatv("cannot find '{0}' (install {1})", Name, Package).str());
+  return *P;
+}
+
+/// Builds the bare-metal image of \p C for \p Cpu into the cache (or finds
+/// it there); its path.
+static Expected<std::string> buildImage(const CompiledModel &C,
+                                        const cmsis::CpuInfo &Cpu) {
+  Expected<std::string> Gcc =
+      findTool("arm-none-eabi-gcc", "gcc-arm-none-eabi");
+  if (!Gcc)
+    return Gcc.takeError();
+  if (Expected<std::string> Ar =
+          findTool("arm-none-eabi-ar", "binutils-arm-none-eabi");
+      !Ar)
+    return Ar.takeError();
+  std::string Dir = cmsisDir();
+  if (Dir.empty())
+    return createStringError(inconvertibleErrorCode(),
+                             "target cmsis-nn needs a CMSIS-NN source tree: "
+                             "give --cmsis-nn DIR or set CMSIS_NN_PATH");
+  Expected<std::vector<emit::EmittedFile>> Device =
+      cmsis::cortexMFiles(C.graph(), C.Options, Cpu);
+  if (!Device)
+    return Device.takeError();
+  std::vector<std::string> Flags;
+  SmallVector<StringRef, 8> Words;
+  StringRef(Cpu.Flags).split(Words, ' ', -1, false);
+  for (StringRef W : Words)
+    Flags.push_back(W.str());
+  for (const char *F : {"-O2", "-ffunction-sections", "-fdata-sections"})
+    Flags.push_back(F);
+
+  std::vector<std::string> Compiler = {"arm-none-eabi-gcc"};
+  Compiler.insert(Compiler.end(), Flags.begin(), Flags.end());
+  if (RunDumpLayers)
+    Compiler.push_back("layers");
+  emit::EmittedFile KeyFile{"device", ""};
+  for (const emit::EmittedFile &F : *Device)
+    KeyFile.Text += F.Name + "\n" + F.Text;
+  SmallString<256> Root(cacheRoot());
+  sys::fs::make_absolute(Root);
+  SmallString<256> Entry(Root);
+  sys::path::append(Entry, cacheKey(C, KeyFile, Compiler));
+  SmallString<256> Image(Entry);
+  sys::path::append(Image, "image.elf");
+  if (sys::fs::exists(Image))
+    return std::string(Image);
+
+  Expected<std::string> Lib = buildCmsisLibrary(
+      Dir, {"arm-none-eabi-gcc"}, Flags, "arm-none-eabi-ar", Root);
+  if (!Lib)
+    return Lib.takeError();
+  SmallString<256> Temp, Model(Root);
+  sys::path::append(Model, "tmp-%%%%%%%%%%%%");
+  sys::fs::createUniquePath(Model, Temp, /*MakeAbsolute=*/true);
+  if (std::error_code EC = sys::fs::create_directories(Temp))
+    return createStringError(EC, "cannot create " + Temp);
+  auto Cleanup = make_scope_exit([&] { sys::fs::remove_directories(Temp); });
+  std::vector<emit::EmittedFile> Files = C.Emitted.Files;
+  Files.insert(Files.end(), Device->begin(), Device->end());
+  if (Error E = writeFiles(Temp, Files))
+    return std::move(E);
+  SmallString<256> Inc(Dir);
+  sys::fs::make_absolute(Inc);
+  sys::path::append(Inc, "Include");
+  std::vector<std::string> Args = {"arm-none-eabi-gcc"};
+  Args.insert(Args.end(), Flags.begin(), Flags.end());
+  for (const char *F :
+       {"-std=c99", "-nostartfiles", "-Wl,--gc-sections", "--specs=nosys.specs",
+        "-Tcortex_m.ld", "-Wl,-Map=image.map", "-o", "image.elf"})
+    Args.push_back(F);
+  // The trace hook only when layers are dumped: an image without it is the
+  // one a deployment would run, and the one measured.
+  const std::string Upper = StringRef(RunName).upper();
+  if (RunDumpLayers) {
+    Args.push_back("-D" + Upper + "_TRACE");
+    Args.push_back("-D" + Upper + "_LAYERS");
+  }
+  Args.push_back("-I" + std::string(Inc));
+  for (const emit::EmittedFile &F : Files)
+    if (StringRef(F.Name).endswith(".c"))
+      Args.push_back(F.Name);
+  Args.push_back(*Lib);
+  Args.push_back("-lm");
+  SmallString<256> Log(Temp);
+  sys::path::append(Log, "compile.log");
+  if (Error E = runIn(Temp, Args, Log))
+    return createStringError(inconvertibleErrorCode(),
+                             "building the image: " + toString(std::move(E)));
+  if (sys::fs::rename(Temp, Entry) && !sys::fs::exists(Image))
+    return createStringError(inconvertibleErrorCode(),
+                             "cannot move the build into " + Entry);
+  return std::string(Image);
+}
+
+/// Runs image \p Image under QEMU's machine for \p Cpu in a fresh folder
+/// holding the inputs; moves what it wrote into --outputs.
+static int runImage(const CompiledModel &C, const cmsis::CpuInfo &Cpu,
+                    StringRef Image) {
+  Expected<std::string> Qemu = findTool("qemu-system-arm", "qemu-system-arm");
+  if (!Qemu)
+    return reportError(RunModel, toString(Qemu.takeError()));
+  SmallString<256> Work;
+  if (std::error_code EC =
+          sys::fs::createUniqueDirectory("accelgen-run-qemu", Work))
+    return reportError("", "cannot create a temporary folder: " + EC.message());
+  auto Remove = make_scope_exit([&] { sys::fs::remove_directories(Work); });
+  for (size_t I = 0; I < C.Emitted.Inputs.size(); ++I) {
+    std::string Name = formatv("input_{0}.bin", I);
+    SmallString<256> From(RunInputs), To(Work);
+    sys::path::append(From, Name);
+    sys::path::append(To, Name);
+    if (std::error_code EC = sys::fs::copy_file(From, To))
+      return reportError(From, "cannot copy: " + EC.message());
+  }
+  SmallString<256> Layers(Work);
+  sys::path::append(Layers, "layers");
+  sys::fs::create_directories(Layers);
+  SmallString<256> Log(Work);
+  sys::path::append(Log, "qemu.log");
+  std::vector<std::string> Args = {"timeout",
+                                   std::to_string(RunTimeout.getValue()),
+                                   *Qemu,
+                                   "-M",
+                                   Cpu.Machine,
+                                   "-nographic",
+                                   "-monitor",
+                                   "none",
+                                   "-semihosting-config",
+                                   "enable=on,target=native",
+                                   "-kernel",
+                                   Image.str()};
+  if (Error E = runIn(Work, Args, Log))
+    return reportError(RunModel,
+                       formatv("the image for {0} failed under QEMU ({1}): {2}",
+                               Cpu.Name, Cpu.Machine, toString(std::move(E)))
+                           .str());
+  sys::fs::remove(Log);
+  std::vector<emit::EmittedFile> Outputs;
+  std::error_code EC;
+  for (sys::fs::recursive_directory_iterator It(Work, EC), End;
+       It != End && !EC; It.increment(EC)) {
+    StringRef Name = StringRef(It->path()).drop_front(Work.size() + 1);
+    if (!sys::fs::is_regular_file(It->path()) || Name.startswith("input_"))
+      continue;
+    auto Buf = support::readInputFile(It->path(), support::MaxModelBytes);
+    if (!Buf)
+      return reportError(It->path(), toString(Buf.takeError()));
+    Outputs.push_back({Name.str(), (*Buf)->getBuffer().str()});
+  }
+  if (Error E = writeOutputFolder(RunOutputs, Outputs))
+    return reportError(RunOutputs, toString(std::move(E)));
+  outs() << formatv("wrote {0} output(s) from {1} under QEMU {2} to {3}\n",
+                    C.graph().Outputs.size(), Cpu.Name, Cpu.Machine,
+                    RunOutputs.getValue());
+  return 0;
+}
+
 int runRun() {
   if (requireOption(RunTarget, "run") || requireOption(RunInputs, "run") ||
       requireOption(RunOutputs, "run") || checkTarget(RunTarget))
     return 1;
-  std::optional<CompiledModel> C = compileModel(RunModel, RunTarget, RunName);
+  std::string Target = RunTarget;
+  const cmsis::CpuInfo *Cpu = nullptr;
+  if (!RunCpu.empty()) {
+    Cpu = cmsis::findCpu(RunCpu);
+    std::vector<std::string> Names;
+    for (const cmsis::CpuInfo &I : cmsis::cpus())
+      Names.push_back(I.Name);
+    if (!Cpu)
+      return reportError("", formatv("unknown --cpu '{0}' (known: {1})",
+                                     RunCpu.getValue(), join(Names, ", ")));
+    const std::string Label = std::string(cmsis::TargetName) + Cpu->Version;
+    if (Target != cmsis::TargetName && Target != Label)
+      return reportError("", formatv("--cpu needs --target {0} (or {1}), not "
+                                     "'{2}'",
+                                     cmsis::TargetName, Label, Target));
+    Target = Label;
+  }
+  std::optional<CompiledModel> C = compileModel(RunModel, Target, RunName);
   if (!C)
     return 1;
   const ir::Graph &G = C->graph();
@@ -257,6 +621,16 @@ int runRun() {
                         "{5} bytes",
                         Size, I, T.Name, ir::dtypeName(T.Type),
                         ir::formatShape(T.Shape), In.Bytes));
+  }
+
+  if (Cpu) {
+    Expected<std::string> Image = buildImage(*C, *Cpu);
+    if (!Image)
+      return reportError(RunModel, toString(Image.takeError()));
+    if (!RunSaveImage.empty())
+      if (std::error_code EC = sys::fs::copy_file(*Image, RunSaveImage))
+        return reportError(RunSaveImage, "cannot write: " + EC.message());
+    return runImage(*C, *Cpu, *Image);
   }
 
   emit::EmitOptions MainOpts = C->Options;

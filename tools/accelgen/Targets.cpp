@@ -10,6 +10,7 @@
 #include "Targets.h"
 #include "Commands.h"
 
+#include "cmsis/CmsisNn.h"
 #include "emit/ModelEmitter.h"
 #include "target/BuiltinTargets.h"
 #include "target/Plugin.h"
@@ -70,6 +71,9 @@ TargetAbilities abilities(const target::TargetInfo &T) {
   if (llvm::is_contained(emit::emitTargets(), T.name())) {
     A.Compile = A.Run = true;
     A.How = "CPU kernels";
+  } else if (T.name() == cmsis::TargetName) {
+    A.Compile = A.Run = true;
+    A.How = "CMSIS-NN calls + CPU kernels";
   } else if (T.hasFunctionalModel()) {
     A.Compile = A.Run = true;
     A.How = "CPU kernels + programs on the functional model";

@@ -1,0 +1,585 @@
+//===- CmsisNn.cpp - Operators as CMSIS-NN calls --------------------------===//
+//
+// For each operator, the target's description decides (legality, then the
+// mapping whose target operator is named after the arm_* function); the
+// parameters come from the reference kernels' builders (computeKernelCall),
+// which fill them as TensorFlow Lite Micro does, and are printed as CMSIS-NN
+// structs. The scratch sizes follow CMSIS-NN 7.0's *_get_buffer_size
+// functions: the DSP formula always (it covers the plain C paths the host
+// and Cortex-M3 run), and the larger of it and the Helium formula for the
+// 55 family.
+//
+//===----------------------------------------------------------------------===//
+#include "cmsis/CmsisNn.h"
+
+#include "emit/CLiteral.h"
+#include "emit/TemplateRender.h"
+#include "kernels/KernelParams.h"
+#include "plan/MemoryPlan.h"
+#include "target/OpSetup.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <cstring>
+
+using namespace llvm;
+
+namespace accelgen {
+namespace cmsis {
+
+namespace {
+
+// The MPS2 boards: 4 MiB of SSRAM at 0 and at 0x20000000 (2 MiB used). The
+// MPS3 AN547: 512 KiB ITCM at 0, where it boots, and 512 KiB DTCM at
+// 0x20000000.
+const CpuInfo Cpus[] = {
+    {"cortex-m3", "3", "-mcpu=cortex-m3 -mthumb -mfloat-abi=soft", "mps2-an385",
+     0, 0x400000, 0x20000000, 0x200000},
+    {"cortex-m4", "4",
+     "-mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16", "mps2-an386",
+     0, 0x400000, 0x20000000, 0x200000},
+    {"cortex-m55", "55", "-mcpu=cortex-m55 -mthumb -mfloat-abi=hard",
+     "mps3-an547", 0, 0x80000, 0x20000000, 0x80000},
+};
+
+/// The Helium lanes one depthwise block covers (CH_IN_BLOCK_MVE).
+constexpr int64_t ChInBlockMve = 124;
+
+int64_t ceilDiv(int64_t A, int64_t B) { return (A + B - 1) / B; }
+
+/// A cmsis_nn_dims initializer {n, h, w, c}.
+std::string dims(int64_t N, int64_t H, int64_t W, int64_t C) {
+  return formatv("{{{0}, {1}, {2}, {3}}", N, H, W, C).str();
+}
+
+/// Dimension \p I of tensor \p T, 1 past its rank.
+int64_t dim(const ir::Tensor &T, size_t I) {
+  return I < T.Shape.size() ? T.Shape[I] : 1;
+}
+
+/// The scratch bytes of \p Function for \p Op, on the largest family up to
+/// \p Mve.
+int64_t scratchBytes(StringRef Function, const ir::Graph &G,
+                     const ir::Operator &Op, int64_t PadW, bool Mve) {
+  const ir::Tensor &In = G.tensor(Op.Inputs[0]);
+  const int64_t C = dim(In, 3);
+  if (Function == "arm_convolve_s8" || Function == "arm_convolve_1_x_n_s8") {
+    const ir::Tensor &F = G.tensor(Op.Inputs[1]);
+    const int64_t Cols = dim(F, 1) * dim(F, 2) * C;
+    // arm_convolve_s8_get_buffer_size: two int16 im2col columns.
+    int64_t Dsp = 2 * ((Cols + 3) / 4 * 4) * 2;
+    int64_t Helium = 0;
+    if (Mve) {
+      // arm_convolve_s8_get_buffer_size_mve: four 16-lane columns.
+      Helium = 4 * ceilDiv(Cols, 16) * 16;
+      if (Function == "arm_convolve_1_x_n_s8") {
+        // arm_convolve_1_x_n_s8_get_buffer_size_mve.
+        const ir::Tensor &Out = G.tensor(Op.Outputs[0]);
+        const int64_t InX = dim(In, 2), KX = dim(F, 2), OutX = dim(Out, 2);
+        const int64_t S = Op.getInt("stride_w", 1);
+        const int64_t TotalPad = (OutX - 1) * S + KX - InX;
+        const int64_t Asym = TotalPad % 2;
+        const int64_t Right =
+            PadW + Asym != 0 ? std::max<int64_t>(1, ceilDiv(PadW + Asym, S))
+                             : 0;
+        const int64_t Left =
+            PadW != 0 ? std::max<int64_t>(1, ceilDiv(PadW, S)) : 0;
+        const int64_t NoPad = std::max<int64_t>(OutX - (Right + Left), 0);
+        if (Right + NoPad + Left == OutX) {
+          const int64_t PadLeft = PadW * C;
+          const int64_t PadRight = Asym ? Right * C : PadLeft;
+          const int64_t ElemLeft = KX * C, ElemRight = ElemLeft - C;
+          Helium = std::max(ElemLeft + PadLeft, ElemRight + PadRight);
+        }
+      }
+    }
+    return std::max(Dsp, Helium);
+  }
+  if (Function == "arm_convolve_1x1_s8_fast")
+    // Two int16 rows with Arm Compiler 6's DSP path; 0 with gcc.
+    return 2 * C * 2;
+  if (Function == "arm_depthwise_conv_s8_opt") {
+    const ir::Tensor &F = G.tensor(Op.Inputs[1]);
+    const int64_t Taps = dim(F, 1) * dim(F, 2);
+    int64_t Bytes = C * Taps * 2;
+    if (Mve)
+      Bytes = std::max(Bytes, 4 * ChInBlockMve * Taps);
+    return Bytes;
+  }
+  if (Function == "arm_avgpool_s8")
+    return C * 4;
+  return 0;
+}
+
+/// Appends "static const int32_t NAME[N] = {...};" to \p OS.
+void int32Array(raw_ostream &OS, StringRef Name, ArrayRef<int32_t> Values) {
+  OS << "static const int32_t " << Name << "["
+     << std::max<size_t>(1, Values.size()) << "] = {";
+  for (size_t I = 0; I < Values.size(); ++I) {
+    OS << (I % 8 == 0 ? "\n    " : " ") << emit::intLiteral(Values[I])
+       << (I + 1 < Values.size() ? "," : "");
+  }
+  if (Values.empty())
+    OS << "0";
+  OS << "};\n";
+}
+
+/// "(const int8_t *)(arena.bytes + 64)".
+std::string arenaPtr(const plan::MemoryPlan &Plan, int32_t T, bool Const,
+                     StringRef CType = "int8_t") {
+  const plan::Buffer *B = Plan.find(T);
+  return formatv("({0}{1} *)(arena.bytes + {2})", Const ? "const " : "", CType,
+                 B ? B->Offset : 0)
+      .str();
+}
+
+/// Writes constant tensor \p T as "static const TYPE NAME[] = {...};".
+void constantArray(raw_ostream &OS, const ir::Tensor &T, StringRef Name) {
+  OS << "static const " << emit::cType(T.Type) << " " << Name << "["
+     << std::max<int64_t>(1, T.numElements()) << "] = {\n";
+  std::string Data;
+  raw_string_ostream DS(Data);
+  emit::writeInitializer(DS, T.Type, T.Data, "    ");
+  DS.flush();
+  OS << (Data.empty() ? std::string("    0\n") : Data) << "};\n";
+}
+
+/// The per-channel multipliers and shifts of a convolution's parameters, one
+/// per output channel (a per-tensor one repeated).
+template <typename P>
+void perChannel(const P &Params, int64_t Channels, std::vector<int32_t> &Mult,
+                std::vector<int32_t> &Shift) {
+  if (!Params.per_channel_multiplier.empty()) {
+    Mult = Params.per_channel_multiplier;
+    Shift = Params.per_channel_left_shift;
+    return;
+  }
+  Mult.assign(Channels, Params.Scalars.output_multiplier);
+  Shift.assign(Channels, Params.Scalars.output_left_shift);
+}
+
+std::string activation(int32_t Min, int32_t Max) {
+  return formatv(".activation = {{.min = {0}, .max = {1}}", Min, Max).str();
+}
+
+/// Emits one operator's declarations and call.
+class OpWriter {
+public:
+  OpWriter(const ir::Graph &G, const plan::MemoryPlan &Plan, size_t Index,
+           int64_t ScratchOffset, bool Mve)
+      : G(G), Plan(Plan), Index(Index), Op(G.Operators[Index]),
+        Prefix("cnn_op" + std::to_string(Index)), ScratchOffset(ScratchOffset),
+        Mve(Mve), DS(Decls) {}
+
+  Error write(StringRef Function, const kernels::KernelCall &Call,
+              int64_t Scratch);
+
+  std::string Decls, Call;
+
+private:
+  std::string in(int32_t T) { return arenaPtr(Plan, T, true); }
+  std::string out() { return arenaPtr(Plan, Op.Outputs[0], false); }
+  /// The name of constant operand \p I, declared on first use; NULL for an
+  /// absent operand.
+  std::string constant(size_t I, StringRef Suffix) {
+    if (I >= Op.Inputs.size() || Op.Inputs[I] < 0)
+      return "NULL";
+    std::string Name = Prefix + "_" + Suffix.str();
+    constantArray(DS, G.tensor(Op.Inputs[I]), Name);
+    return Name;
+  }
+  std::string context(int64_t Bytes) {
+    if (Bytes == 0)
+      return "{NULL, 0}";
+    return formatv("{{arena.bytes + {0}, {1}}", ScratchOffset, Bytes).str();
+  }
+
+  const ir::Graph &G;
+  const plan::MemoryPlan &Plan;
+  size_t Index;
+  const ir::Operator &Op;
+  std::string Prefix;
+  int64_t ScratchOffset;
+  bool Mve;
+  raw_string_ostream DS;
+};
+
+Error OpWriter::write(StringRef Function, const kernels::KernelCall &KC,
+                      int64_t Scratch) {
+  const ir::Tensor &In = G.tensor(Op.Inputs[0]);
+  const ir::Tensor &Out = G.tensor(Op.Outputs[0]);
+  std::string Stmt;
+  auto Struct = [&](StringRef Type, StringRef Suffix, StringRef Body) {
+    DS << "static const " << Type << " " << Prefix << "_" << Suffix << " = "
+       << Body << ";\n";
+    return "&" + Prefix + "_" + Suffix.str();
+  };
+  auto DimsDecl = [&](StringRef Suffix, int64_t N, int64_t H, int64_t W,
+                      int64_t C) {
+    return Struct("cmsis_nn_dims", Suffix, dims(N, H, W, C));
+  };
+
+  if (Function.startswith("arm_convolve") ||
+      Function.startswith("arm_depthwise")) {
+    const bool Depthwise = Function.startswith("arm_depthwise");
+    // A depthwise convolution run as a convolution: its [1, KH, KW, OC]
+    // filter becomes [OC, KH, KW, 1].
+    const bool DwAsConv = !Depthwise && Op.Type == "DEPTHWISE_CONV_2D";
+    const ir::Tensor &F = G.tensor(Op.Inputs[1]);
+    int32_t StrideH, StrideW, DilH, DilW, PadT, PadL, InOff, OutOff, Min, Max,
+        DepthMult = 1;
+    std::vector<int32_t> Mult, Shift;
+    const int64_t OC = dim(Out, 3);
+    if (Depthwise || DwAsConv) {
+      const auto &P =
+          std::get<kernels::FamilyParams<ref_depthwise_conv2d_params>>(
+              KC.Params);
+      const ref_depthwise_conv2d_params &S = P.Scalars;
+      StrideH = S.stride_h, StrideW = S.stride_w, DilH = S.dilation_h,
+      DilW = S.dilation_w, PadT = S.pad_top, PadL = S.pad_left,
+      InOff = S.input_offset, OutOff = S.output_offset, Min = S.act_min,
+      Max = S.act_max, DepthMult = S.depth_multiplier;
+      perChannel(P, OC, Mult, Shift);
+    } else {
+      const auto &P =
+          std::get<kernels::FamilyParams<ref_conv2d_params>>(KC.Params);
+      const ref_conv2d_params &S = P.Scalars;
+      StrideH = S.stride_h, StrideW = S.stride_w, DilH = S.dilation_h,
+      DilW = S.dilation_w, PadT = S.pad_top, PadL = S.pad_left,
+      InOff = S.input_offset, OutOff = S.output_offset, Min = S.act_min,
+      Max = S.act_max;
+      perChannel(P, OC, Mult, Shift);
+    }
+    int32Array(DS, Prefix + "_multiplier", Mult);
+    int32Array(DS, Prefix + "_shift", Shift);
+    std::string Filter;
+    if (DwAsConv) {
+      ir::Tensor T = F;
+      T.Shape = {F.Shape[3], F.Shape[1], F.Shape[2], 1};
+      const int64_t Taps = dim(F, 1) * dim(F, 2);
+      for (int64_t C = 0; C < OC; ++C)
+        for (int64_t K = 0; K < Taps; ++K)
+          T.Data[C * Taps + K] = F.Data[K * OC + C];
+      Filter = Prefix + "_filter";
+      constantArray(DS, T, Filter);
+    } else {
+      Filter = constant(1, "filter");
+    }
+    std::string Bias = constant(2, "bias");
+    std::string Params = formatv(
+        "{{.input_offset = {0}, .output_offset = {1},{2} .stride = {{.w = {3}, "
+        ".h = {4}}, .padding = {{.w = {5}, .h = {6}}, .dilation = {{.w = {7}, "
+        ".h = {8}}, {9}}",
+        InOff, OutOff,
+        Depthwise ? formatv(" .ch_mult = {0},", DepthMult).str()
+                  : std::string(),
+        StrideW, StrideH, PadL, PadT, DilW, DilH, activation(Min, Max));
+    std::string P =
+        Struct(Depthwise ? "cmsis_nn_dw_conv_params" : "cmsis_nn_conv_params",
+               "params", Params);
+    std::string Q = Struct(
+        "cmsis_nn_per_channel_quant_params", "quant",
+        formatv("{{(int32_t *){0}_multiplier, (int32_t *){0}_shift}", Prefix)
+            .str());
+    std::string InDims =
+        DimsDecl("input_dims", dim(In, 0), dim(In, 1), dim(In, 2), dim(In, 3));
+    std::string FDims =
+        Depthwise  ? DimsDecl("filter_dims", 1, dim(F, 1), dim(F, 2), dim(F, 3))
+        : DwAsConv ? DimsDecl("filter_dims", OC, dim(F, 1), dim(F, 2), 1)
+                   : DimsDecl("filter_dims", dim(F, 0), dim(F, 1), dim(F, 2),
+                              dim(F, 3));
+    std::string BDims = DimsDecl("bias_dims", 1, 1, 1, OC);
+    std::string ODims = DimsDecl("output_dims", dim(Out, 0), dim(Out, 1),
+                                 dim(Out, 2), dim(Out, 3));
+    std::vector<std::string> Args = {
+        "&ctx", P, Q, InDims, in(Op.Inputs[0]), FDims, Filter, BDims, Bias};
+    if (Function == "arm_convolve_s8")
+      Args.push_back("NULL");
+    Args.push_back(ODims);
+    Args.push_back(out());
+    Stmt = formatv("    const cmsis_nn_context ctx = {0};\n"
+                   "    (void){1}({2});\n",
+                   context(Scratch), Function, join(Args, ", "))
+               .str();
+  } else if (Function == "arm_fully_connected_s8") {
+    const auto &P =
+        std::get<kernels::FamilyParams<ref_fully_connected_params>>(KC.Params);
+    const ref_fully_connected_params &S = P.Scalars;
+    const ir::Tensor &F = G.tensor(Op.Inputs[1]);
+    const int64_t Units = F.Shape[0], Depth = F.Shape[1];
+    const int64_t Batches = Depth ? In.numElements() / Depth : 0;
+    std::string Filter = constant(1, "filter");
+    std::string Bias = constant(2, "bias");
+    std::string Ctx = "{NULL, 0}";
+    if (Mve) {
+      // What arm_vector_sum_s8 computes at start-up, computed here: per
+      // unit, bias + input_offset * (sum of weights + depth *
+      // filter_offset).
+      std::vector<int32_t> Sums(Units, 0);
+      const bool HasBias = Op.Inputs.size() > 2 && Op.Inputs[2] >= 0;
+      for (int64_t U = 0; U < Units; ++U) {
+        int32_t Sum = 0;
+        for (int64_t D = 0; D < Depth; ++D)
+          Sum += static_cast<int8_t>(F.Data[U * Depth + D]);
+        if (S.filter_offset)
+          Sum += static_cast<int32_t>(Depth) * S.filter_offset;
+        int32_t Base = 0;
+        if (HasBias) {
+          const ir::Tensor &B = G.tensor(Op.Inputs[2]);
+          std::memcpy(&Base, B.Data.data() + 4 * U, 4);
+        }
+        Sums[U] = S.input_offset ? Base + Sum * S.input_offset : Base;
+      }
+      int32Array(DS, Prefix + "_kernel_sums", Sums);
+      Ctx = formatv("{{(void *){0}_kernel_sums, {1}}", Prefix, 4 * Units);
+    }
+    std::string Params = Struct(
+        "cmsis_nn_fc_params", "params",
+        formatv("{{.input_offset = {0}, .filter_offset = {1}, .output_offset "
+                "= {2}, {3}}",
+                S.input_offset, S.filter_offset, S.output_offset,
+                activation(S.act_min, S.act_max))
+            .str());
+    std::string Q = Struct(
+        "cmsis_nn_per_tensor_quant_params", "quant",
+        formatv("{{{0}, {1}}", S.output_multiplier, S.output_left_shift).str());
+    std::vector<std::string> Args = {
+        "&ctx",
+        Params,
+        Q,
+        DimsDecl("input_dims", Batches, 1, 1, Depth),
+        in(Op.Inputs[0]),
+        DimsDecl("filter_dims", Depth, 1, 1, Units),
+        Filter,
+        DimsDecl("bias_dims", 1, 1, 1, Units),
+        Bias,
+        DimsDecl("output_dims", Batches, 1, 1, Units),
+        out()};
+    Stmt = formatv("    const cmsis_nn_context ctx = {0};\n"
+                   "    (void){1}({2});\n",
+                   Ctx, Function, join(Args, ", "))
+               .str();
+  } else if (Function == "arm_avgpool_s8" || Function == "arm_max_pool_s8") {
+    const ref_pool2d_params &S =
+        std::get<kernels::FamilyParams<ref_pool2d_params>>(KC.Params).Scalars;
+    std::string Params = Struct(
+        "cmsis_nn_pool_params", "params",
+        formatv("{{.stride = {{.w = {0}, .h = {1}}, .padding = {{.w = {2}, "
+                ".h = {3}}, {4}}",
+                S.stride_w, S.stride_h, S.pad_left, S.pad_top,
+                activation(S.act_min, S.act_max))
+            .str());
+    std::vector<std::string> Args = {
+        "&ctx",
+        Params,
+        DimsDecl("input_dims", 1, dim(In, 1), dim(In, 2), dim(In, 3)),
+        in(Op.Inputs[0]),
+        DimsDecl("filter_dims", 1, S.filter_h, S.filter_w, 1),
+        DimsDecl("output_dims", 1, dim(Out, 1), dim(Out, 2), dim(Out, 3)),
+        out()};
+    Stmt = formatv("    const cmsis_nn_context ctx = {0};\n"
+                   "    (void){1}({2});\n",
+                   context(Scratch), Function, join(Args, ", "))
+               .str();
+  } else if (Function == "arm_softmax_s8") {
+    const ref_softmax_params &S =
+        std::get<kernels::FamilyParams<ref_softmax_params>>(KC.Params).Scalars;
+    const int64_t Row = In.Shape.empty() ? 1 : In.Shape.back();
+    const int64_t Rows = Row ? In.numElements() / Row : 0;
+    Stmt = formatv("    arm_softmax_s8({0}, {1}, {2}, {3}, {4}, {5}, {6});\n",
+                   in(Op.Inputs[0]), Rows, Row, S.input_multiplier,
+                   S.input_left_shift, S.diff_min, out())
+               .str();
+  } else if (Function == "arm_elementwise_add_s8" ||
+             Function == "arm_elementwise_mul_s8") {
+    const ref_elementwise_params &S =
+        std::get<kernels::FamilyParams<ref_elementwise_params>>(KC.Params)
+            .Scalars;
+    std::vector<std::string> Args = {in(Op.Inputs[0]), in(Op.Inputs[1])};
+    auto Int = [&](int64_t V) { Args.push_back(emit::intLiteral(V)); };
+    if (Function == "arm_elementwise_add_s8") {
+      Int(S.input1_offset), Int(S.input1_multiplier), Int(S.input1_left_shift);
+      Int(S.input2_offset), Int(S.input2_multiplier), Int(S.input2_left_shift);
+      Int(S.input_left_shift);
+    } else {
+      Int(S.input1_offset), Int(S.input2_offset);
+    }
+    Args.push_back(out());
+    Int(S.output_offset), Int(S.output_multiplier), Int(S.output_left_shift);
+    Int(S.act_min), Int(S.act_max), Int(Out.numElements());
+    Stmt = formatv("    (void){0}({1});\n", Function, join(Args, ", ")).str();
+  } else {
+    return createStringError(inconvertibleErrorCode(),
+                             "operator %zu (%s): no emitter for %s", Index,
+                             Op.Type.c_str(), Function.str().c_str());
+  }
+  DS.flush();
+  Call = formatv("  {{\n{0}  }\n  TRACE({1}, {2}, {3}, {4});", Stmt, Index,
+                 Op.Outputs[0], arenaPtr(Plan, Op.Outputs[0], false),
+                 Out.byteSize())
+             .str();
+  return Error::success();
+}
+
+} // namespace
+
+ArrayRef<CpuInfo> cpus() { return Cpus; }
+
+const CpuInfo *findCpu(StringRef Name) {
+  for (const CpuInfo &C : Cpus)
+    if (Name == C.Name)
+      return &C;
+  return nullptr;
+}
+
+OpChoice chooseFunction(const ir::Graph &G, size_t Index,
+                        const target::TargetInfo &T, unsigned Version) {
+  OpChoice C;
+  const ir::Operator &Op = G.Operators[Index];
+  const target::OpSetup *Setup = T.opSetup(Op.Type);
+  if (!Setup) {
+    C.Reason = "CMSIS-NN has no int8 function for " + Op.Type;
+    return C;
+  }
+  std::vector<target::Rejection> Why;
+  if (!Setup->IsSupported(G, Op, Version, Why)) {
+    std::vector<std::string> Parts;
+    for (const target::Rejection &R : Why)
+      Parts.push_back(R.ConstraintId + ": " + R.Message);
+    C.Reason = join(Parts, "; ");
+    return C;
+  }
+  std::string Function = Setup->CreateOperation(G, Op, Version).Type;
+  if (!StringRef(Function).startswith("arm_")) {
+    C.Reason = "no mapping to an arm_* function";
+    return C;
+  }
+  Expected<kernels::KernelCall> Call = kernels::computeKernelCall(G, Op);
+  if (!Call) {
+    C.Reason = toString(Call.takeError());
+    return C;
+  }
+  int64_t PadW = 0;
+  if (const auto *P =
+          std::get_if<kernels::FamilyParams<ref_conv2d_params>>(&Call->Params))
+    PadW = P->Scalars.pad_left;
+  const bool Mve = StringRef(T.versions().at(Version)) == "55";
+  C.Function = Function;
+  C.ScratchBytes = scratchBytes(Function, G, Op, PadW, Mve);
+  return C;
+}
+
+Expected<emit::Offload>
+makeOffload(const ir::Graph &G, const target::TargetInfo &T, unsigned Version) {
+  emit::Offload O;
+  O.Plan = plan::planMemory(G);
+  std::vector<OpChoice> Choices;
+  int64_t Scratch = 0;
+  for (size_t I = 0; I < G.Operators.size(); ++I) {
+    Choices.push_back(chooseFunction(G, I, T, Version));
+    Scratch = std::max(Scratch, Choices.back().ScratchBytes);
+  }
+  // The scratch area follows the tensors; every call uses it only while it
+  // runs.
+  const int64_t Align = O.Plan.Alignment;
+  const int64_t ScratchOffset = (O.Plan.ArenaBytes + Align - 1) / Align * Align;
+  if (Scratch > 0)
+    O.Plan.ArenaBytes = ScratchOffset + Scratch;
+  const bool Mve = StringRef(T.versions().at(Version)) == "55";
+
+  std::string Decls;
+  json::Array Functions;
+  for (size_t I = 0; I < G.Operators.size(); ++I) {
+    const OpChoice &C = Choices[I];
+    json::Object R;
+    R["placement"] = "cpu";
+    if (C.Function.empty()) {
+      R["cmsis_nn"] = "reference kernels: " + C.Reason;
+      O.OperatorReport[I] = std::move(R);
+      continue;
+    }
+    Expected<kernels::KernelCall> Call =
+        kernels::computeKernelCall(G, G.Operators[I]);
+    if (!Call)
+      return Call.takeError();
+    OpWriter W(G, O.Plan, I, ScratchOffset, Mve);
+    if (Error E = W.write(C.Function, *Call, C.ScratchBytes))
+      return std::move(E);
+    Decls += formatv("\n/* Operator {0}: {1} as {2}. */\n", I,
+                     G.Operators[I].Type, C.Function)
+                 .str() +
+             W.Decls;
+    emit::OffloadRegion Region;
+    Region.FirstOp = I;
+    Region.NumOps = 1;
+    Region.Comment = G.Operators[I].Type + " as " + C.Function;
+    Region.Call = W.Call;
+    O.Regions.push_back(std::move(Region));
+    R["kernel"] = C.Function;
+    R["scratch_bytes"] = C.ScratchBytes;
+    O.OperatorReport[I] = std::move(R);
+  }
+  O.Declarations = Decls;
+  O.Headers = {"arm_nnfunctions.h"};
+  O.Report = json::Object{{"library", "CMSIS-NN"},
+                          {"version", T.versionLabel(Version)},
+                          {"scratch_offset", ScratchOffset},
+                          {"scratch_bytes", Scratch}};
+  O.HasDevice = false;
+  return O;
+}
+
+Expected<std::vector<emit::EmittedFile>>
+cortexMFiles(const ir::Graph &G, const emit::EmitOptions &Opts,
+             const CpuInfo &Cpu) {
+  using tmpl::Value;
+  Value::List Inputs, Outputs, Layers;
+  auto Info = [&](int32_t T, size_t I) {
+    const ir::Tensor &Ten = G.tensor(T);
+    return Value(Value::Map{{"index", I},
+                            {"tensor", T},
+                            {"ctype", emit::cType(Ten.Type)},
+                            {"elements", Ten.numElements()},
+                            {"bytes", Ten.byteSize()}});
+  };
+  for (size_t I = 0; I < G.Inputs.size(); ++I)
+    Inputs.push_back(Info(G.Inputs[I], I));
+  for (size_t I = 0; I < G.Outputs.size(); ++I)
+    Outputs.push_back(Info(G.Outputs[I], I));
+  std::vector<int32_t> Dump = emit::layerDumpTensors(G);
+  for (size_t K = 0; K < Dump.size(); ++K)
+    Layers.push_back(Value(Value::Map{{"index", K}, {"tensor", Dump[K]}}));
+  tmpl::Bindings B;
+  B["NAME"] = Opts.Name;
+  B["UNAME"] = StringRef(Opts.Name).upper();
+  B["MODEL"] = emit::commentSafe(Opts.ModelFileName);
+  B["VERSION"] = Opts.GeneratorVersion;
+  B["INPUTS"] = Value(std::move(Inputs));
+  B["OUTPUTS"] = Value(std::move(Outputs));
+  B["LAYERS"] = Value(std::move(Layers));
+  B["CPU"] = Cpu.Name;
+  B["MACHINE"] = Cpu.Machine;
+  auto Hex = [](uint64_t V) { return formatv("{0:x8}", V).str(); };
+  B["CODE_ORIGIN"] = Hex(Cpu.CodeOrigin);
+  B["CODE_LENGTH"] = static_cast<int64_t>(Cpu.CodeLength);
+  B["RAM_ORIGIN"] = Hex(Cpu.RamOrigin);
+  B["RAM_LENGTH"] = static_cast<int64_t>(Cpu.RamLength);
+  std::vector<emit::EmittedFile> Files;
+  for (StringRef Name :
+       {"cortex_m_startup.c", "cortex_m_main.c", "cortex_m.ld"}) {
+    std::string TemplateName = (Name + ".in").str();
+    B["BANNER"] = emit::cBanner(TemplateName);
+    Expected<std::string> Text = emit::renderTemplate(TemplateName, B);
+    if (!Text)
+      return Text.takeError();
+    Files.push_back({Name.str(), std::move(*Text)});
+  }
+  return Files;
+}
+
+} // namespace cmsis
+} // namespace accelgen

@@ -1,0 +1,92 @@
+//===- CmsisNn.h - Operators as CMSIS-NN calls ------------------*- C++ -*-===//
+//
+// The cmsis-nn target runs int8 operators on Arm Cortex-M as direct calls of
+// CMSIS-NN's arm_* functions and the rest on the reference kernels. Which
+// operator becomes which function is the target's description
+// (targets/cmsis-nn/cmsis-nn.td: its legality and mappings); this library
+// turns that decision into C: `static const` cmsis_nn_* parameter structs
+// with every quantization constant computed here (the same builders as the
+// reference kernels, so the arithmetic is TensorFlow Lite's), weights and
+// per-channel multipliers and shifts as constant arrays, the fully connected
+// kernel sums the Helium path reads precomputed, and one scratch area, the
+// largest any call needs on any Cortex-M family, planned at the end of the
+// arena. It also knows the CPUs a build can select and how QEMU emulates
+// each.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ACCELGEN_CMSIS_CMSISNN_H
+#define ACCELGEN_CMSIS_CMSISNN_H
+
+#include "emit/ModelEmitter.h"
+#include "ir/Graph.h"
+#include "target/TargetInfo.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace accelgen {
+namespace cmsis {
+
+/// The name the target is registered under.
+constexpr const char *TargetName = "cmsis-nn";
+
+/// A Cortex-M CPU a build can select (`--cpu`).
+struct CpuInfo {
+  /// "cortex-m55", as gcc's -mcpu and the command line name it.
+  const char *Name;
+  /// The target version (CPU family) whose paths it runs: "55".
+  const char *Version;
+  /// gcc flags selecting the CPU, its floating point and its CMSIS-NN path.
+  const char *Flags;
+  /// The QEMU machine that emulates it ("mps3-an547").
+  const char *Machine;
+  /// Where that machine has memory for code and constants, and for data
+  /// and the stack.
+  uint64_t CodeOrigin, CodeLength, RamOrigin, RamLength;
+};
+
+/// Every CPU `accelgen run --target cmsis-nn --cpu` accepts.
+llvm::ArrayRef<CpuInfo> cpus();
+/// The CPU named \p Name, or null.
+const CpuInfo *findCpu(llvm::StringRef Name);
+
+/// What runs one operator: an arm_* function, or the reference kernels with
+/// the reason.
+struct OpChoice {
+  /// The arm_* function; empty when the operator falls back.
+  std::string Function;
+  /// Why it falls back (every failing constraint, or that CMSIS-NN has no
+  /// function for the operator); empty when Function is set.
+  std::string Reason;
+  /// Scratch bytes the function needs on the largest of the CPU families.
+  int64_t ScratchBytes = 0;
+};
+
+/// The choice for operator \p Index of \p G on version \p Version of the
+/// cmsis-nn target \p T.
+OpChoice chooseFunction(const ir::Graph &G, size_t Index,
+                        const target::TargetInfo &T, unsigned Version);
+
+/// The emitter's part for \p G on version \p Version of \p T: one region per
+/// operator a CMSIS-NN function runs, the constants and parameter structs,
+/// the scratch area in the arena.
+llvm::Expected<emit::Offload>
+makeOffload(const ir::Graph &G, const target::TargetInfo &T, unsigned Version);
+
+/// The files of a bare-metal image for \p Cpu around \p G's emitted model
+/// (named \p Opts.Name): cortex_m_startup.c (vector table, reset, stack
+/// painting), cortex_m_main.c (inputs and outputs through semihosting, layer
+/// dumps with -DNAME_TRACE -DNAME_LAYERS, stack.txt) and cortex_m.ld.
+llvm::Expected<std::vector<emit::EmittedFile>>
+cortexMFiles(const ir::Graph &G, const emit::EmitOptions &Opts,
+             const CpuInfo &Cpu);
+
+} // namespace cmsis
+} // namespace accelgen
+
+#endif // ACCELGEN_CMSIS_CMSISNN_H

@@ -1,0 +1,186 @@
+//===- cmsis-nn.td - Arm Cortex-M through CMSIS-NN ------------------------===//
+//
+// "cmsis-nn" runs int8 operators on an Arm Cortex-M as direct calls of
+// CMSIS-NN's arm_* functions (CMSIS-NN 7.0, Include/arm_nnfunctions.h); every
+// other operator runs on the portable reference kernels of target ref. Each
+// target operator below is named after the CMSIS-NN function that computes
+// it, and the mappings choose among them as CMSIS-NN's own wrappers
+// (arm_convolve_wrapper_s8, arm_depthwise_conv_wrapper_s8) do, so
+// `accelgen explain --target cmsis-nn` names the function per operator and,
+// for an operator it cannot run, the constraint that sends it back to the
+// reference kernels.
+//
+// The versions are the CPU families CMSIS-NN builds for, oldest first, named
+// after their first Cortex-M (labels cmsis-nn3, cmsis-nn4, cmsis-nn55;
+// "cmsis-nn" is cmsis-nn55):
+//   3   Cortex-M0/M0+/M3: the plain C paths;
+//   4   Cortex-M4/M7/M33 (ARM_MATH_DSP): SIMD multiply-accumulate paths;
+//   55  Cortex-M55/M85 (ARM_MATH_MVEI): Helium paths.
+// The functions and their constraints are the same on all three; where the
+// wrapper chooses differently (the 3x3 depthwise path exists outside MVE
+// only), a mapping says so from its version on. The scratch buffer each
+// function needs per family is computed by lib/cmsis (CmsisNn.cpp), which
+// follows the *_get_buffer_size functions of the same release.
+//
+//===----------------------------------------------------------------------===//
+
+include "kernels.td"
+
+def CmsisM3 : Version<"3">;
+def CmsisM4 : Version<"4">;
+def CmsisM55 : Version<"55">;
+def CmsisNn : Target<"cmsis-nn", [CmsisM3, CmsisM4, CmsisM55]> {
+  let Description = "Arm Cortex-M through CMSIS-NN calls (arm_*), the "
+                    "reference kernels for the rest";
+}
+
+// The target operators: one per CMSIS-NN function.
+// ConvAttrs and PoolAttrs are those of defs/ops.td.
+defvar ConvOperands = [Input, Filter, OptionalBias];
+def ArmConvolve1x1Fast : TargetOp<CmsisNn, "arm_convolve_1x1_s8_fast",
+                                  ConvOperands, ConvAttrs>;
+def ArmConvolve1x1 : TargetOp<CmsisNn, "arm_convolve_1x1_s8", ConvOperands,
+                              ConvAttrs>;
+def ArmConvolve1xN : TargetOp<CmsisNn, "arm_convolve_1_x_n_s8", ConvOperands,
+                              ConvAttrs>;
+def ArmConvolve : TargetOp<CmsisNn, "arm_convolve_s8", ConvOperands,
+                           ConvAttrs>;
+defvar DwAttrs = !listconcat(ConvAttrs, [DepthMultiplierAttr]);
+def ArmDepthwise3x3 : TargetOp<CmsisNn, "arm_depthwise_conv_3x3_s8",
+                               ConvOperands, DwAttrs>;
+def ArmDepthwiseOpt : TargetOp<CmsisNn, "arm_depthwise_conv_s8_opt",
+                               ConvOperands, DwAttrs>;
+def ArmDepthwise : TargetOp<CmsisNn, "arm_depthwise_conv_s8", ConvOperands,
+                            DwAttrs>;
+def ArmFullyConnected : TargetOp<CmsisNn, "arm_fully_connected_s8",
+                                 ConvOperands,
+                                 [FusedActivationAttr, KeepNumDimsAttr]>;
+def ArmAvgPool : TargetOp<CmsisNn, "arm_avgpool_s8", [Input], PoolAttrs>;
+def ArmMaxPool : TargetOp<CmsisNn, "arm_max_pool_s8", [Input], PoolAttrs>;
+def ArmSoftmax : TargetOp<CmsisNn, "arm_softmax_s8", [Input], [BetaAttr]>;
+def ArmAdd : TargetOp<CmsisNn, "arm_elementwise_add_s8", [Input, Input2],
+                      [FusedActivationAttr, PotScaleInt16Attr]>;
+def ArmMul : TargetOp<CmsisNn, "arm_elementwise_mul_s8", [Input, Input2],
+                      [FusedActivationAttr]>;
+
+// What every CMSIS-NN s8 function takes (arm_nnfunctions.h): NHWC int8
+// activations, constant int8 weights, int32 biases.
+def Nhwc : Constraint<"cmsis_nhwc", "input(0).rank == 4 && output(0).rank == 4",
+                      "input and output must be 4-D (NHWC)">;
+def FilterConstant : Constraint<"cmsis_filter_constant",
+    "input(1).is_constant && input(1).dtype == i8",
+    "weights must be constant int8">;
+def BiasI32 : Constraint<"cmsis_bias_i32", "input(2).dtype in {i32, none}",
+                         "biases must be int32 (or absent)">;
+def OutI8 : Constraint<"cmsis_out_i8", "output(0).dtype == i8",
+                       "the result must be int8 (the s8 functions)">;
+def NoTanhAct : Constraint<"cmsis_activation",
+    "fused_activation in {\"NONE\", \"RELU\", \"RELU6\", \"RELU_N1_TO_1\"}",
+    "the fused activation must be a clamp (cmsis_nn_activation)">;
+// arm_convolve_s8 reads input_dims->c == filter_dims->c; grouped convolutions
+// have no s8 path.
+def ConvNotGrouped : Constraint<"cmsis_conv_groups",
+    "input(1).dim(3) == input(0).channels",
+    "the filter must cover every input channel (CMSIS-NN has no grouped s8 "
+    "convolution)">;
+def PerChannelWeights : Constraint<"cmsis_conv_per_channel",
+    "input(1).zero_point == 0",
+    "weights must be symmetric (cmsis_nn_per_channel_quant_params has no "
+    "filter offset)">;
+
+def : Legal<Conv2D, CmsisNn, CmsisM3, [i8],
+            [Nhwc, FilterConstant, BiasI32, OutI8, NoTanhAct, ConvNotGrouped,
+             PerChannelWeights]>;
+def : Legal<DepthwiseConv2D, CmsisNn, CmsisM3, [i8],
+            [Nhwc, FilterConstant, BiasI32, OutI8, NoTanhAct,
+             PerChannelWeights,
+             Constraint<"cmsis_dw_channels",
+                 "output(0).channels == input(0).channels * depth_multiplier",
+                 "output channels must be input channels x depth "
+                 "multiplier (ch_mult * in_ch = out_ch)">]>;
+// arm_fully_connected_s8 takes one multiplier and shift
+// (cmsis_nn_per_tensor_quant_params).
+def : Legal<FullyConnected, CmsisNn, CmsisM3, [i8],
+            [FilterConstant, BiasI32, OutI8, NoTanhAct,
+             Constraint<"cmsis_fc_per_tensor", "!input(1).per_channel",
+                 "weights must be quantized per tensor "
+                 "(cmsis_nn_per_tensor_quant_params)">,
+             Constraint<"cmsis_fc_filter_2d", "input(1).rank == 2",
+                 "weights must be 2-D [units, depth]">]>;
+def : Legal<AveragePool2D, CmsisNn, CmsisM3, [i8], [Nhwc, OutI8, NoTanhAct,
+            Constraint<"cmsis_pool_batch", "input(0).dim(0) == 1",
+                "the batch must be 1 (cmsis_nn_dims n is not walked)">]>;
+def : Legal<MaxPool2D, CmsisNn, CmsisM3, [i8], [Nhwc, OutI8, NoTanhAct,
+            Constraint<"cmsis_pool_batch", "input(0).dim(0) == 1",
+                "the batch must be 1 (cmsis_nn_dims n is not walked)">]>;
+// arm_softmax_s8 writes int8 with TensorFlow Lite's fixed output
+// quantization (scale 1/256, zero point -128).
+def : Legal<Softmax, CmsisNn, CmsisM3, [i8], [OutI8,
+            Constraint<"cmsis_softmax_output",
+                "output(0).zero_point == -128 && "
+                "output(0).scale == 0.00390625",
+                "the result must have scale 1/256 and zero point -128">]>;
+// The element-wise functions walk one block of block_size elements: no
+// broadcasting.
+def SameElements : Constraint<"cmsis_no_broadcast",
+    "input(0).num_elements == output(0).num_elements && "
+    "input(1).num_elements == output(0).num_elements",
+    "both inputs must have the result's shape (arm_elementwise_*_s8 do not "
+    "broadcast)">;
+def : Legal<Add, CmsisNn, CmsisM3, [i8], [OutI8, NoTanhAct, SameElements]>;
+def : Legal<Mul, CmsisNn, CmsisM3, [i8], [OutI8, NoTanhAct, SameElements]>;
+
+// Which function runs each operator: the wrappers' choices, by benefit.
+// arm_nn_is_convolve_1x1: no padding, a 1 x 1 filter, no dilation.
+def Is1x1 : Constraint<"cmsis_1x1",
+    "input(1).dim(1) == 1 && input(1).dim(2) == 1 && dilation_h == 1 && "
+    "dilation_w == 1",
+    "a 1 x 1 filter without dilation (no padding)">;
+def : Mapping<Conv2D, ArmConvolve1x1Fast, CmsisNn, [Is1x1,
+    Constraint<"cmsis_1x1_fast", "stride_h == 1 && stride_w == 1",
+               "unit strides (arm_nn_is_convolve_1x1_fast)">], 4>;
+// A 1 x 1 filter never pads: SAME gives ceil(in / stride) outputs, and
+// (out - 1) * stride + 1 <= in.
+def : Mapping<Conv2D, ArmConvolve1x1, CmsisNn, [Is1x1], 3>;
+// arm_nn_is_convolve_1_x_n: one input row, a 1 x N filter, no horizontal
+// dilation, stride_w * input channels a multiple of 4.
+def : Mapping<Conv2D, ArmConvolve1xN, CmsisNn, [
+    Constraint<"cmsis_1_x_n",
+        "input(0).dim(1) == 1 && input(1).dim(1) == 1 && dilation_w == 1 && "
+        "(stride_w * input(0).channels) % 4 == 0",
+        "one input row, a 1 x N filter, stride_w x channels a multiple of "
+        "4">], 2>;
+def : Mapping<Conv2D, ArmConvolve, CmsisNn>;
+
+// arm_depthwise_conv_wrapper_s8: depth multiplier 1, batch 1 and no
+// dilation take the optimized paths; outside MVE a 3 x 3 filter (padding at
+// most 1, which SAME gives a 3 x 3 filter) takes arm_depthwise_conv_3x3_s8.
+def DwOpt : Constraint<"cmsis_dw_opt",
+    "depth_multiplier == 1 && input(0).dim(0) == 1 && dilation_h == 1 && "
+    "dilation_w == 1",
+    "depth multiplier 1, batch 1, no dilation">;
+// With Helium, a depthwise convolution of one input channel to several is a
+// convolution (arm_depthwise_conv_to_conv_s8); its filter, [1, KH, KW, OC],
+// is [OC, KH, KW, 1] transposed, which the emitted code holds in flash
+// instead of transposing it at run time.
+def : Mapping<DepthwiseConv2D, ArmConvolve, CmsisNn, [
+    Constraint<"cmsis_dw_one_input_channel",
+        "input(0).channels == 1 && output(0).channels > 1",
+        "one input channel, several output channels">], 5> {
+  let Since = CmsisM55;
+}
+def : Mapping<DepthwiseConv2D, ArmDepthwise3x3, CmsisNn, [DwOpt,
+    Constraint<"cmsis_dw_3x3", "input(1).dim(1) == 3 && input(1).dim(2) == 3",
+               "a 3 x 3 filter">], 3>;
+def : Mapping<DepthwiseConv2D, ArmDepthwiseOpt, CmsisNn, [DwOpt], 4> {
+  let Since = CmsisM55;
+}
+def : Mapping<DepthwiseConv2D, ArmDepthwiseOpt, CmsisNn, [DwOpt], 2>;
+def : Mapping<DepthwiseConv2D, ArmDepthwise, CmsisNn>;
+
+def : Mapping<FullyConnected, ArmFullyConnected, CmsisNn>;
+def : Mapping<AveragePool2D, ArmAvgPool, CmsisNn>;
+def : Mapping<MaxPool2D, ArmMaxPool, CmsisNn>;
+def : Mapping<Softmax, ArmSoftmax, CmsisNn>;
+def : Mapping<Add, ArmAdd, CmsisNn>;
+def : Mapping<Mul, ArmMul, CmsisNn>;

@@ -1,0 +1,177 @@
+//===- CmsisNnTargetTest.cpp - Which CMSIS-NN function runs what ----------===//
+//
+// targets/cmsis-nn/cmsis-nn.td decides, per operator and CPU family, which
+// arm_* function runs it or why it falls back to the reference kernels;
+// lib/cmsis reads that decision and sizes the scratch buffer. These tests
+// build small graphs and check the decisions against CMSIS-NN's wrappers
+// (arm_convolve_wrapper_s8, arm_depthwise_conv_wrapper_s8) and the scratch
+// sizes against the *_get_buffer_size formulas, computed here from the
+// shapes. Then each constraint's generated boundary cases run as a test of
+// its own. The models themselves run in tests/e2e/CmsisNnRunTest.
+//
+//===----------------------------------------------------------------------===//
+#include "../unit/TargetLibTestSupport.h"
+
+#include "cmsis/CmsisNn.h"
+#include "target/ConstraintProbe.h"
+#include "target/ConstraintRuntime.h"
+#include "target/Legality.h"
+#include "target/TargetInfo.h"
+
+#include <map>
+
+#define GET_LEGALITY_DECL
+#include "Legality.inc"
+#define GET_CONSTRAINT_TESTS_DECL
+#define GET_CONSTRAINT_TESTS_IMPL
+#include "ConstraintTests.inc"
+
+namespace accelgen::targets::cmsis_nn {
+std::unique_ptr<target::TargetInfo> createTargetInfo();
+} // namespace accelgen::targets::cmsis_nn
+
+using namespace accelgen;
+namespace cmsis_nn = accelgen::targets::cmsis_nn;
+using test::GraphBuilder;
+using test::quant;
+
+namespace {
+
+constexpr unsigned M3 = 0, M4 = 1, M55 = 2;
+
+using Attrs = std::map<std::string, ir::AttrValue>;
+
+/// One convolution (or depthwise) of a [1, H, W, C] input with a KH x KW
+/// filter to \p OC channels, per-channel weights.
+ir::Graph conv(const char *Op, int32_t H, int32_t W, int32_t C, int32_t KH,
+               int32_t KW, int32_t OC, Attrs Extra = {}) {
+  GraphBuilder B;
+  const bool Dw = std::string(Op) == "DEPTHWISE_CONV_2D";
+  Attrs A = {{"padding", std::string("VALID")},
+             {"stride_h", int64_t(1)},
+             {"stride_w", int64_t(1)},
+             {"dilation_h", int64_t(1)},
+             {"dilation_w", int64_t(1)},
+             {"fused_activation", std::string("NONE")}};
+  if (Dw)
+    A["depth_multiplier"] = int64_t(OC / C);
+  for (auto &[K, V] : Extra)
+    A[K] = V;
+  const int64_t S = std::get<int64_t>(A["stride_h"]);
+  const int64_t SW = std::get<int64_t>(A["stride_w"]);
+  const bool Same = std::get<std::string>(A["padding"]) == "SAME";
+  const int32_t OH = Same ? (H + S - 1) / S : (H - KH) / S + 1;
+  const int32_t OW = Same ? (W + SW - 1) / SW : (W - KW) / SW + 1;
+  int32_t In = B.tensor("in", {1, H, W, C}, quant(0.5f, -3));
+  int32_t F =
+      B.constant("w",
+                 Dw ? std::vector<int32_t>{1, KH, KW, OC}
+                    : std::vector<int32_t>{OC, KH, KW, C},
+                 test::perChannel(std::vector<float>(OC, 0.25f), Dw ? 3 : 0));
+  int32_t Bias = B.constant("b", {OC}, quant(0.125f, 0), ir::DType::I32);
+  int32_t Out = B.tensor("out", {1, OH, OW, OC}, quant(1.0f, 5));
+  B.op(Op, {In, F, Bias}, {Out}, A);
+  B.inputs({In}).outputs({Out});
+  return B.G;
+}
+
+cmsis::OpChoice choose(const ir::Graph &G, unsigned V, size_t Index = 0) {
+  auto T = cmsis_nn::createTargetInfo();
+  return cmsis::chooseFunction(G, Index, *T, V);
+}
+
+} // namespace
+
+TEST_CASE("cmsis-nn is registered with its CPU families") {
+  auto T = cmsis_nn::createTargetInfo();
+  CHECK(T->name() == cmsis::TargetName);
+  CHECK(T->versions() == std::vector<std::string>{"3", "4", "55"});
+  for (const cmsis::CpuInfo &C : cmsis::cpus())
+    CHECK(T->findVersion(C.Version).has_value());
+  REQUIRE(cmsis::findCpu("cortex-m55"));
+  CHECK(std::string(cmsis::findCpu("cortex-m55")->Machine) == "mps3-an547");
+  CHECK(cmsis::findCpu("cortex-a53") == nullptr);
+}
+
+TEST_CASE("convolutions take the wrapper's path") {
+  // 1 x 1, unit stride: the fast path, on every family.
+  for (unsigned V : {M3, M4, M55})
+    CHECK(choose(conv("CONV_2D", 8, 8, 16, 1, 1, 8), V).Function ==
+          "arm_convolve_1x1_s8_fast");
+  // 1 x 1, stride 2: the strided 1 x 1 path, VALID or SAME (which pads
+  // nothing with a 1 x 1 filter).
+  for (const char *Padding : {"VALID", "SAME"})
+    CHECK(choose(conv("CONV_2D", 8, 8, 16, 1, 1, 8,
+                      {{"stride_h", int64_t(2)},
+                       {"stride_w", int64_t(2)},
+                       {"padding", std::string(Padding)}}),
+                 M4)
+              .Function == "arm_convolve_1x1_s8");
+  // One row, a 1 x 3 filter, 4 channels: 1 x N.
+  CHECK(choose(conv("CONV_2D", 1, 16, 4, 1, 3, 8), M4).Function ==
+        "arm_convolve_1_x_n_s8");
+  // The same with 3 channels (stride_w x channels not a multiple of 4).
+  CHECK(choose(conv("CONV_2D", 1, 16, 3, 1, 3, 8), M4).Function ==
+        "arm_convolve_s8");
+  CHECK(choose(conv("CONV_2D", 8, 8, 3, 3, 3, 8), M55).Function ==
+        "arm_convolve_s8");
+}
+
+TEST_CASE("a 3 x 3 depthwise takes the 3x3 path outside Helium only") {
+  ir::Graph G = conv("DEPTHWISE_CONV_2D", 8, 8, 8, 3, 3, 8,
+                     {{"padding", std::string("SAME")}});
+  CHECK(choose(G, M3).Function == "arm_depthwise_conv_3x3_s8");
+  CHECK(choose(G, M4).Function == "arm_depthwise_conv_3x3_s8");
+  CHECK(choose(G, M55).Function == "arm_depthwise_conv_s8_opt");
+  // One input channel to several: a convolution with Helium (its filter
+  // transposed), the general depthwise path elsewhere.
+  ir::Graph One = conv("DEPTHWISE_CONV_2D", 8, 8, 1, 3, 3, 8);
+  CHECK(choose(One, M55).Function == "arm_convolve_s8");
+  CHECK(choose(One, M4).Function == "arm_depthwise_conv_s8");
+  // A 5 x 5 filter: the optimized path; a depth multiplier of 2: the general.
+  CHECK(choose(conv("DEPTHWISE_CONV_2D", 8, 8, 8, 5, 5, 8), M4).Function ==
+        "arm_depthwise_conv_s8_opt");
+  CHECK(choose(conv("DEPTHWISE_CONV_2D", 8, 8, 8, 3, 3, 16), M4).Function ==
+        "arm_depthwise_conv_s8");
+}
+
+TEST_CASE("scratch sizes follow the get_buffer_size formulas") {
+  // arm_convolve_s8: 2 int16 columns of align(3 * 3 * 3, 4) = 28 on DSP;
+  // 4 * ceil(27 / 16) * 16 = 128 bytes on Helium.
+  ir::Graph G = conv("CONV_2D", 8, 8, 3, 3, 3, 8);
+  CHECK(choose(G, M4).ScratchBytes == 2 * 28 * 2);
+  CHECK(choose(G, M55).ScratchBytes == 4 * 2 * 16);
+  // arm_depthwise_conv_s8_opt: C * KH * KW int16 on DSP; 4 * 124 * KH * KW
+  // bytes on Helium.
+  ir::Graph D = conv("DEPTHWISE_CONV_2D", 8, 8, 8, 5, 5, 8);
+  CHECK(choose(D, M4).ScratchBytes == 8 * 25 * 2);
+  CHECK(choose(D, M55).ScratchBytes == 4 * 124 * 25);
+  // The 3x3 path needs none.
+  CHECK(choose(conv("DEPTHWISE_CONV_2D", 8, 8, 8, 3, 3, 8), M4).ScratchBytes ==
+        0);
+}
+
+TEST_CASE("operators CMSIS-NN cannot run fall back with the reason") {
+  GraphBuilder B;
+  int32_t A = B.tensor("a", {1, 4, 4, 8}, quant(0.5f, 1));
+  int32_t C = B.tensor("c", {1, 1, 1, 8}, quant(0.5f, 1));
+  int32_t Sum = B.tensor("sum", {1, 4, 4, 8}, quant(1.0f, 0));
+  int32_t R = B.tensor("r", {1, 128}, quant(1.0f, 0));
+  B.op("ADD", {A, C}, {Sum}, {{"fused_activation", std::string("NONE")}});
+  B.op("RESHAPE", {Sum}, {R}, {{"new_shape", std::vector<int64_t>{1, 128}}});
+  B.inputs({A, C}).outputs({R});
+  cmsis::OpChoice Add = choose(B.G, M4, 0);
+  CHECK(Add.Function.empty());
+  CHECK(Add.Reason.rfind("cmsis_no_broadcast: ", 0) == 0);
+  cmsis::OpChoice Reshape = choose(B.G, M4, 1);
+  CHECK(Reshape.Function.empty());
+  CHECK(Reshape.Reason == "CMSIS-NN has no int8 function for RESHAPE");
+  // A tanh activation is no clamp.
+  ir::Graph G = conv("CONV_2D", 8, 8, 3, 3, 3, 8,
+                     {{"fused_activation", std::string("TANH")}});
+  CHECK(choose(G, M55).Reason.rfind("cmsis_activation: ", 0) == 0);
+}
+
+#define ACCELGEN_PROBE_TARGET cmsis_nn
+#define ACCELGEN_PROBE_NAMESPACE cmsis_nn
+#include "testing/ConstraintProbeTests.h"
