@@ -99,9 +99,10 @@ test::RunResult runAccelgen(const std::vector<std::string> &Args) {
 }
 
 test::RunResult runModel(const std::string &Model, const std::string &In,
-                         const std::string &Out, bool Layers) {
+                         const std::string &Out, bool Layers,
+                         const std::string &Target) {
   std::vector<std::string> Args = {
-      "run", Model,       "--target", "ref",         "--inputs",
+      "run", Model,       "--target", Target,        "--inputs",
       In,    "--outputs", Out,        "--cache-dir", ACCELGEN_E2E_CACHE_DIR};
   if (Layers)
     Args.push_back("--dump-layers");

@@ -50,10 +50,11 @@ ir::Graph importGraph(llvm::StringRef Name);
 /// largest model.
 test::RunResult runAccelgen(const std::vector<std::string> &Args);
 
-/// `accelgen run MODEL --target ref --inputs IN --outputs OUT` with the
+/// `accelgen run MODEL --target TARGET --inputs IN --outputs OUT` with the
 /// tests' program cache, plus --dump-layers when \p Layers.
 test::RunResult runModel(const std::string &Model, const std::string &In,
-                         const std::string &Out, bool Layers);
+                         const std::string &Out, bool Layers,
+                         const std::string &Target = "ref");
 
 /// How \p Got differs from \p Want, read as elements of \p T: "3 of 640
 /// bytes differ, first at 17 (got -5, want -4), largest step 1", or

@@ -14,7 +14,7 @@
 // with and why it differs.
 //
 //===----------------------------------------------------------------------===//
-#include "E2ESupport.h"
+#include "ModelCheck.h"
 
 #include "emit/ModelEmitter.h"
 
@@ -28,121 +28,6 @@
 
 using namespace accelgen;
 using namespace accelgen::e2e;
-
-namespace {
-
-/// One entry of a layers/map.json.
-struct LayerEntry {
-  int64_t Output = -1;
-  int64_t Tensor = -1;
-  int64_t OpIndex = -1;
-};
-
-std::vector<LayerEntry> readLayerMap(const std::string &Path) {
-  llvm::Expected<llvm::json::Value> V =
-      llvm::json::parse(test::readFileText(Path));
-  REQUIRE_MESSAGE(bool(V), Path << ": " << llvm::toString(V.takeError()));
-  const llvm::json::Array *A = V->getAsArray();
-  REQUIRE_MESSAGE(A, Path << " is not a JSON array");
-  std::vector<LayerEntry> Entries;
-  for (const llvm::json::Value &E : *A) {
-    const llvm::json::Object *O = E.getAsObject();
-    REQUIRE(O);
-    LayerEntry L;
-    L.Output = O->getInteger("output").getValueOr(-1);
-    L.Tensor = O->getInteger("tensor").getValueOr(-1);
-    L.OpIndex = O->getInteger("op_index").getValueOr(-1);
-    Entries.push_back(L);
-  }
-  return Entries;
-}
-
-/// Checks the layer dump in \p OutDir against \p RefDir (a layers folder
-/// with map.json) and reports the first diverging operator.
-void checkLayers(const ir::Graph &G, const std::string &RefDir,
-                 const std::string &OutDir, const std::string &Model) {
-  std::vector<LayerEntry> Map = readLayerMap(pathJoin(RefDir, "map.json"));
-  const std::vector<int32_t> Order = emit::layerDumpTensors(G);
-  REQUIRE(Map.size() == Order.size());
-  // The dump's naming is the reference's: layer k is the same tensor.
-  for (size_t K = 0; K < Map.size(); ++K) {
-    CHECK(Map[K].Output == static_cast<int64_t>(K));
-    CHECK(Map[K].Tensor == Order[K]);
-  }
-
-  // Compare every layer; report them in execution order.
-  std::map<int64_t, std::string> Diverging; // by operator index
-  size_t Same = 0;
-  for (const LayerEntry &L : Map) {
-    const std::string Name = "output_" + std::to_string(L.Output) + ".bin";
-    const std::string Got = pathJoin(pathJoin(OutDir, "layers"), Name);
-    REQUIRE_MESSAGE(exists(Got), Got << " was not written");
-    const auto GotBytes = test::readFileBytes(Got);
-    const auto WantBytes = test::readFileBytes(pathJoin(RefDir, Name));
-    if (GotBytes == WantBytes) {
-      ++Same;
-      continue;
-    }
-    const ir::Tensor &T = G.tensor(static_cast<int32_t>(L.Tensor));
-    std::ostringstream OS;
-    OS << "operator " << L.OpIndex << " ("
-       << (L.OpIndex >= 0 ? G.Operators[L.OpIndex].Type : "none")
-       << "), output tensor " << L.Tensor << " (" << ir::dtypeName(T.Type).str()
-       << " " << ir::formatShape(T.Shape) << "), layers/" << Name << ": "
-       << describeDiff(GotBytes, WantBytes, T.Type);
-    Diverging.emplace(L.OpIndex, OS.str());
-  }
-  if (!Diverging.empty())
-    FAIL_CHECK(Model << ": " << Diverging.size() << " of " << Map.size()
-                     << " layers differ; first diverging layer: "
-                     << Diverging.begin()->second);
-  CHECK(Same == Map.size());
-}
-
-/// Runs every seed of an int8 model: outputs against expected_<i>.bin, and
-/// seed 1's layers against \p LayersFrom's seed1/layers unless the model has
-/// no layer vectors (\p CompareLayers false).
-void checkModel(const std::string &Name, const std::string &LayersFrom = "",
-                bool CompareLayers = true) {
-  requireSharedDir();
-  const ir::Graph G = importGraph(Name);
-  const std::vector<std::string> Seeds = seedDirs(Name);
-  REQUIRE_MESSAGE(!Seeds.empty(), "no seed folders for " << Name);
-  const std::string RefLayers = pathJoin(
-      pathJoin(pathJoin(vectorsDir(), LayersFrom.empty() ? Name : LayersFrom),
-               "seed1"),
-      "layers");
-  REQUIRE_MESSAGE(exists(pathJoin(RefLayers, "map.json")) == CompareLayers,
-                  RefLayers << "/map.json "
-                            << (CompareLayers ? "is missing" : "exists"));
-
-  for (const std::string &Seed : Seeds) {
-    const std::string SeedName = llvm::sys::path::filename(Seed).str();
-    INFO(Name << " " << SeedName);
-    const bool Layers = CompareLayers && SeedName == "seed1";
-    test::TempDir Out;
-    test::RunResult R = runModel(modelPath(Name), Seed, Out.path(), Layers);
-    REQUIRE_MESSAGE(R.ExitCode == 0,
-                    "accelgen run failed: " << R.Stderr << R.ErrorMessage);
-    CHECK(R.Stderr.find("error") == std::string::npos);
-    for (size_t I = 0; I < G.Outputs.size(); ++I) {
-      const std::string Want =
-          pathJoin(Seed, "expected_" + std::to_string(I) + ".bin");
-      REQUIRE_MESSAGE(exists(Want), Want << " is missing");
-      const auto Got = test::readFileBytes(
-          pathJoin(Out.path(), "output_" + std::to_string(I) + ".bin"));
-      const ir::DType T = G.tensor(G.Outputs[I]).Type;
-      CHECK_MESSAGE(Got == test::readFileBytes(Want),
-                    "output "
-                        << I << ": "
-                        << describeDiff(Got, test::readFileBytes(Want), T));
-    }
-    if (Layers)
-      checkLayers(G, RefLayers, Out.path(), Name);
-  }
-}
-
-} // namespace
 
 TEST_CASE("every shared model is covered") {
   requireSharedDir();
@@ -164,37 +49,44 @@ TEST_CASE("every shared model is covered") {
 }
 
 TEST_CASE("mlperf_tiny_ad_autoencoder_int8") {
-  checkModel("mlperf_tiny_ad_autoencoder_int8");
+  checkModelOnTarget("mlperf_tiny_ad_autoencoder_int8", "ref");
 }
 TEST_CASE("mlperf_tiny_ic_resnet8_int8") {
-  checkModel("mlperf_tiny_ic_resnet8_int8");
+  checkModelOnTarget("mlperf_tiny_ic_resnet8_int8", "ref");
 }
 TEST_CASE("mlperf_tiny_kws_dscnn_int8") {
-  checkModel("mlperf_tiny_kws_dscnn_int8");
+  checkModelOnTarget("mlperf_tiny_kws_dscnn_int8", "ref");
 }
 TEST_CASE("mlperf_tiny_vww_mobilenetv1_025_96_int8") {
-  checkModel("mlperf_tiny_vww_mobilenetv1_025_96_int8");
+  checkModelOnTarget("mlperf_tiny_vww_mobilenetv1_025_96_int8", "ref");
 }
-TEST_CASE("tflm_hello_world_int8") { checkModel("tflm_hello_world_int8"); }
-TEST_CASE("tflm_micro_speech_int8") { checkModel("tflm_micro_speech_int8"); }
+TEST_CASE("tflm_hello_world_int8") {
+  checkModelOnTarget("tflm_hello_world_int8", "ref");
+}
+TEST_CASE("tflm_micro_speech_int8") {
+  checkModelOnTarget("tflm_micro_speech_int8", "ref");
+}
 TEST_CASE("tflm_person_detect_int8_qdimfix") {
-  checkModel("tflm_person_detect_int8_qdimfix");
+  checkModelOnTarget("tflm_person_detect_int8_qdimfix", "ref");
 }
 // The unmodified model has no layer vectors of its own. TensorFlow Lite
 // Micro gives it the same outputs as the qdimfix copy at every layer
 // (models/MODELS.md), and the two share their seed inputs and expected
 // outputs, so the copy's layers serve.
 TEST_CASE("tflm_person_detect_int8") {
-  checkModel("tflm_person_detect_int8", "tflm_person_detect_int8_qdimfix");
+  checkModelOnTarget("tflm_person_detect_int8", "ref",
+                     "tflm_person_detect_int8_qdimfix");
 }
-TEST_CASE("tflm_simple_add") { checkModel("tflm_simple_add"); }
+TEST_CASE("tflm_simple_add") { checkModelOnTarget("tflm_simple_add", "ref"); }
 // The LSTM models: every seed from a fresh state (one invocation each, as
 // the vectors were made); there are no layer vectors.
 TEST_CASE("tflm_mnist_lstm_int8") {
-  checkModel("tflm_mnist_lstm_int8", "", /*CompareLayers=*/false);
+  checkModelOnTarget("tflm_mnist_lstm_int8", "ref", "",
+                     /*CompareLayers=*/false);
 }
 TEST_CASE("coral_keras_lstm_mnist_ptq") {
-  checkModel("coral_keras_lstm_mnist_ptq", "", /*CompareLayers=*/false);
+  checkModelOnTarget("coral_keras_lstm_mnist_ptq", "ref", "",
+                     /*CompareLayers=*/false);
 }
 
 namespace {
