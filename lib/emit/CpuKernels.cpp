@@ -17,8 +17,10 @@
 //
 //===----------------------------------------------------------------------===//
 #include "emit/CpuKernels.h"
+#include "emit/CLiteral.h"
 #include "emit/TemplateRender.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -61,10 +63,12 @@ std::string shapeText(ArrayRef<int32_t> Shape) {
   return S + "]";
 }
 
-/// Element \p I of a constant int8 or int32 tensor.
+/// Element \p I of a constant int8, uint8 or int32 tensor.
 int64_t elementAt(const ir::Tensor &T, int64_t I) {
   if (T.Type == ir::DType::I8)
     return static_cast<int8_t>(T.Data[I]);
+  if (T.Type == ir::DType::U8)
+    return T.Data[I];
   int32_t V;
   std::memcpy(&V, T.Data.data() + 4 * I, 4);
   return V;
@@ -111,17 +115,19 @@ void bindRequantization(tmpl::Bindings &B, const P &Params, bool PerChannel) {
   B["ACT_MAX"] = Params.Scalars.act_max;
 }
 
-/// bias + input_offset * (sum of each of the N rows of K filter values,
-/// row-major [N][K] when \p Interleaved is false, [K][N] when true);
-/// std::nullopt when a value leaves int32.
+/// bias + input_offset * (sum of each of the N rows of K filter values plus
+/// \p FilterOffset, row-major [N][K] when \p Interleaved is false, [K][N]
+/// when true); std::nullopt when a value leaves int32.
 std::optional<std::vector<int64_t>>
 hoistedBias(const ir::Tensor &Filter, ArrayRef<int64_t> Bias, int64_t N,
-            int64_t K, int32_t InputOffset, bool Interleaved) {
+            int64_t K, int32_t InputOffset, int32_t FilterOffset,
+            bool Interleaved) {
   std::vector<int64_t> Out(N);
   for (int64_t C = 0; C < N; ++C) {
     int64_t Sum = 0;
     for (int64_t I = 0; I < K; ++I)
-      Sum += elementAt(Filter, Interleaved ? I * N + C : C * K + I);
+      Sum +=
+          elementAt(Filter, Interleaved ? I * N + C : C * K + I) + FilterOffset;
     Out[C] = Bias[C] + int64_t(InputOffset) * Sum;
     if (!fitsInt32(Out[C]))
       return std::nullopt;
@@ -129,10 +135,108 @@ hoistedBias(const ir::Tensor &Filter, ArrayRef<int64_t> Bias, int64_t N,
   return Out;
 }
 
-/// The GEMM tile: MR output rows by NR output columns.
-void bindTile(tmpl::Bindings &B, int64_t M) {
+/// The GEMM's bindings besides the shapes: the tile (MR output rows by NR
+/// output columns); the filter's values ([N][K]) for the kernel's int16
+/// copy; the bias, the input offset's handling and the padding value (see
+/// cpu_gemm.c.in). False when a folded value leaves int32.
+template <typename S>
+bool bindGemm(tmpl::Bindings &B, const ir::Tensor &Filter,
+              ArrayRef<int64_t> Bias, const S &Scalars, int64_t M, int64_t N,
+              int64_t K) {
   B["MR"] = M == 1 ? 1 : 2;
-  B["NR"] = M == 1 ? 8 : 4;
+  B["NR"] = N >= 8 ? 8 : 4;
+  // uint8: the offsets are applied as the values are widened; int8: the
+  // input offset times the filter sums is folded into the bias.
+  const bool Unsigned = Filter.Type == ir::DType::U8;
+  std::vector<int64_t> Weights(Filter.numElements());
+  for (int64_t I = 0; I < Filter.numElements(); ++I)
+    Weights[I] = elementAt(Filter, I) + (Unsigned ? Scalars.filter_offset : 0);
+  B["WEIGHTS"] = initializer(Weights);
+  B["SUBTRACT_ZP"] = Unsigned;
+  B["ZP"] = -Scalars.input_offset;
+  B["PAD"] = Unsigned ? 0 : -Scalars.input_offset;
+  if (Unsigned) {
+    B["BIAS"] = initializer(Bias);
+    return true;
+  }
+  auto Hoisted = hoistedBias(Filter, Bias, N, K, Scalars.input_offset,
+                             /*FilterOffset=*/0, /*Interleaved=*/false);
+  if (!Hoisted)
+    return false;
+  B["BIAS"] = initializer(*Hoisted);
+  return true;
+}
+
+/// True if \p Name is one of \p Names.
+bool oneOf(std::initializer_list<StringRef> Names, StringRef Name) {
+  return is_contained(Names, Name);
+}
+
+bool isQuantized8(ir::DType T) {
+  return T == ir::DType::I8 || T == ir::DType::U8;
+}
+
+/// \p Function's prototype with \p Parameters.
+std::string declaration(StringRef Function, StringRef Parameters) {
+  return formatv("void {0}({1});", Function, Parameters).str();
+}
+
+/// ADD, SUB or MUL of two int8 inputs with the output's element count.
+Expected<std::optional<CpuKernel>>
+specialiseElementwise(const ir::Graph &G, size_t Index,
+                      const kernels::KernelCall &Call, StringRef Function) {
+  const ir::Operator &Op = G.Operators[Index];
+  if (Call.DataInputs.size() != 2 || Op.Outputs.empty() ||
+      Call.DataInputs[0] < 0 || Call.DataInputs[1] < 0)
+    return std::nullopt;
+  const ir::Tensor &A = G.tensor(Call.DataInputs[0]),
+                   &B2 = G.tensor(Call.DataInputs[1]),
+                   &Out = G.tensor(Op.Outputs[0]);
+  if (!isQuantized8(Out.Type) || A.Type != Out.Type || B2.Type != Out.Type ||
+      A.numElements() != Out.numElements() ||
+      B2.numElements() != Out.numElements() || Out.numElements() < 1)
+    return std::nullopt;
+  const ref_elementwise_params &S =
+      std::get<kernels::FamilyParams<ref_elementwise_params>>(Call.Params)
+          .Scalars;
+  const std::string OpName = StringRef(Call.Function)
+                                 .drop_front(strlen("ref_"))
+                                 .drop_back(strlen("_i8"))
+                                 .str();
+  tmpl::Bindings B;
+  B["FUNCTION"] = Function.str();
+  B["T"] = cType(Out.Type).str();
+  B["COMMENT"] = formatv("operator {0}: {1} {2} and {3} -> {4}, no "
+                         "broadcasting",
+                         Index, Op.Type, shapeText(A.Shape),
+                         shapeText(B2.Shape), shapeText(Out.Shape))
+                     .str();
+  B["OP"] = OpName;
+  B["COUNT"] = Out.numElements();
+  B["INPUT1_OFFSET"] = S.input1_offset;
+  B["INPUT2_OFFSET"] = S.input2_offset;
+  B["OUTPUT_OFFSET"] = S.output_offset;
+  B["INPUT_LEFT_SHIFT"] = S.input_left_shift;
+  B["INPUT1_MULTIPLIER"] = S.input1_multiplier;
+  B["INPUT1_SHIFT"] = S.input1_left_shift;
+  B["INPUT2_MULTIPLIER"] = S.input2_multiplier;
+  B["INPUT2_SHIFT"] = S.input2_left_shift;
+  B["OUTPUT_MULTIPLIER"] = S.output_multiplier;
+  B["OUTPUT_SHIFT"] = S.output_left_shift;
+  B["ACT_MIN"] = S.act_min;
+  B["ACT_MAX"] = S.act_max;
+  Expected<std::string> Text = renderTemplate("cpu/cpu_elementwise.c.in", B);
+  if (!Text)
+    return Text.takeError();
+  CpuKernel K;
+  K.Function = Function.str();
+  K.Declaration = declaration(
+      Function, formatv("const {0} *input1, const {0} *input2, {0} *output",
+                        cType(Out.Type))
+                    .str());
+  K.Definition = StringRef(*Text).rtrim("\n").str();
+  K.Arguments = {Call.DataInputs[0], Call.DataInputs[1], Op.Outputs[0]};
+  return std::optional<CpuKernel>(std::move(K));
 }
 
 } // namespace
@@ -142,6 +246,10 @@ specialiseCpuKernel(const ir::Graph &G, size_t Index,
                     const kernels::KernelCall &Call, StringRef Function) {
   const ir::Operator &Op = G.Operators[Index];
   const bool PerChannel = Call.Variant == "per_channel";
+  if (oneOf({"ref_add_i8", "ref_sub_i8", "ref_mul_i8", "ref_add_u8",
+             "ref_sub_u8", "ref_mul_u8"},
+            Call.Function))
+    return specialiseElementwise(G, Index, Call, Function);
   if (Call.DataInputs.size() != 3 || Op.Outputs.empty())
     return std::nullopt;
   const int32_t InId = Call.DataInputs[0], FilterId = Call.DataInputs[1],
@@ -150,32 +258,31 @@ specialiseCpuKernel(const ir::Graph &G, size_t Index,
     return std::nullopt;
   const ir::Tensor &In = G.tensor(InId), &Filter = G.tensor(FilterId),
                    &Out = G.tensor(OutId);
-  if (In.Type != ir::DType::I8 || Filter.Type != ir::DType::I8 ||
-      Out.Type != ir::DType::I8 || !Filter.IsConstant ||
+  if (!isQuantized8(Out.Type) || In.Type != Out.Type ||
+      Filter.Type != Out.Type || !Filter.IsConstant ||
       static_cast<int64_t>(Filter.Data.size()) != Filter.numElements())
     return std::nullopt;
 
   tmpl::Bindings B;
   B["FUNCTION"] = Function.str();
+  B["T"] = cType(Out.Type).str();
+  const bool Unsigned = Out.Type == ir::DType::U8;
   std::string Template;
-  if (Call.Function == "ref_conv2d_i8" ||
-      Call.Function == "ref_conv2d_i8_per_channel") {
+  if (oneOf({"ref_conv2d_i8", "ref_conv2d_i8_per_channel", "ref_conv2d_u8"},
+            Call.Function)) {
     const auto &P =
         std::get<kernels::FamilyParams<ref_conv2d_params>>(Call.Params);
     const ref_conv2d_params &S = P.Scalars;
     if (In.Shape.size() != 4 || Filter.Shape.size() != 4 ||
         Out.Shape.size() != 4 || Filter.Shape[3] != In.Shape[3] ||
-        S.filter_offset != 0)
+        (!Unsigned && S.filter_offset != 0))
       return std::nullopt;
     const int64_t Batches = In.Shape[0], IH = In.Shape[1], IW = In.Shape[2],
                   IC = In.Shape[3], OC = Filter.Shape[0], KH = Filter.Shape[1],
                   KW = Filter.Shape[2], OH = Out.Shape[1], OW = Out.Shape[2];
     const int64_t M = Batches * OH * OW, K = KH * KW * IC;
     auto Bias = constantBias(G, Call.DataInputs[2], OC);
-    if (!Bias)
-      return std::nullopt;
-    auto Hoisted = hoistedBias(Filter, *Bias, OC, K, S.input_offset, false);
-    if (!Hoisted)
+    if (!Bias || !bindGemm(B, Filter, *Bias, S, M, OC, K))
       return std::nullopt;
     const bool Direct = KH == 1 && KW == 1 && S.stride_h == 1 &&
                         S.stride_w == 1 && S.pad_top == 0 && S.pad_left == 0 &&
@@ -205,17 +312,16 @@ specialiseCpuKernel(const ir::Graph &G, size_t Index,
     B["DW"] = S.dilation_w;
     B["PT"] = S.pad_top;
     B["PL"] = S.pad_left;
-    B["ZP"] = -S.input_offset;
-    B["BIAS"] = initializer(*Hoisted);
-    bindTile(B, M);
     bindRequantization(B, P, PerChannel);
     Template = "cpu/cpu_gemm.c.in";
-  } else if (Call.Function == "ref_fully_connected_i8" ||
-             Call.Function == "ref_fully_connected_i8_per_channel") {
+  } else if (oneOf({"ref_fully_connected_i8",
+                    "ref_fully_connected_i8_per_channel",
+                    "ref_fully_connected_u8"},
+                   Call.Function)) {
     const auto &P = std::get<kernels::FamilyParams<ref_fully_connected_params>>(
         Call.Params);
     const ref_fully_connected_params &S = P.Scalars;
-    if (Filter.Shape.size() != 2 || S.filter_offset != 0)
+    if (Filter.Shape.size() != 2 || (!Unsigned && S.filter_offset != 0))
       return std::nullopt;
     const int64_t N = Filter.Shape[0], K = Filter.Shape[1];
     if (K <= 0 || In.numElements() % K != 0 ||
@@ -223,10 +329,7 @@ specialiseCpuKernel(const ir::Graph &G, size_t Index,
       return std::nullopt;
     const int64_t M = In.numElements() / K;
     auto Bias = constantBias(G, Call.DataInputs[2], N);
-    if (!Bias)
-      return std::nullopt;
-    auto Hoisted = hoistedBias(Filter, *Bias, N, K, S.input_offset, false);
-    if (!Hoisted)
+    if (!Bias || !bindGemm(B, Filter, *Bias, S, M, N, K))
       return std::nullopt;
     B["COMMENT"] = formatv("operator {0}: FULLY_CONNECTED {1} -> {2}, filter "
                            "{3}; the input is the GEMM's left matrix",
@@ -237,12 +340,12 @@ specialiseCpuKernel(const ir::Graph &G, size_t Index,
     B["K"] = K;
     B["N"] = N;
     B["DIRECT"] = true;
-    B["BIAS"] = initializer(*Hoisted);
-    bindTile(B, M);
     bindRequantization(B, P, PerChannel);
     Template = "cpu/cpu_gemm.c.in";
-  } else if (Call.Function == "ref_depthwise_conv2d_i8" ||
-             Call.Function == "ref_depthwise_conv2d_i8_per_channel") {
+  } else if (oneOf({"ref_depthwise_conv2d_i8",
+                    "ref_depthwise_conv2d_i8_per_channel",
+                    "ref_depthwise_conv2d_u8"},
+                   Call.Function)) {
     const auto &P =
         std::get<kernels::FamilyParams<ref_depthwise_conv2d_params>>(
             Call.Params);
@@ -250,7 +353,7 @@ specialiseCpuKernel(const ir::Graph &G, size_t Index,
     if (In.Shape.size() != 4 || Filter.Shape.size() != 4 ||
         Out.Shape.size() != 4 || S.depth_multiplier != 1 ||
         Filter.Shape[0] != 1 || Filter.Shape[3] != In.Shape[3] ||
-        Out.Shape[3] != In.Shape[3] || S.filter_offset != 0)
+        Out.Shape[3] != In.Shape[3] || (!Unsigned && S.filter_offset != 0))
       return std::nullopt;
     const int64_t Batches = In.Shape[0], IH = In.Shape[1], IW = In.Shape[2],
                   C = In.Shape[3], KH = Filter.Shape[1], KW = Filter.Shape[2],
@@ -259,7 +362,7 @@ specialiseCpuKernel(const ir::Graph &G, size_t Index,
     if (!Bias)
       return std::nullopt;
     auto Hoisted = hoistedBias(Filter, *Bias, C, KH * KW, S.input_offset,
-                               /*Interleaved=*/true);
+                               S.filter_offset, /*Interleaved=*/true);
     if (!Hoisted)
       return std::nullopt;
     // The interior: outputs whose whole window lies inside the input along
@@ -307,6 +410,7 @@ specialiseCpuKernel(const ir::Graph &G, size_t Index,
     B["OX0"] = OX0;
     B["OX1"] = OX1;
     B["INPUT_OFFSET"] = S.input_offset;
+    B["FILTER_OFFSET"] = S.filter_offset;
     B["BIAS"] = initializer(*Hoisted);
     B["RAW_BIAS"] = initializer(*Bias);
     bindRequantization(B, P, PerChannel);
@@ -320,12 +424,16 @@ specialiseCpuKernel(const ir::Graph &G, size_t Index,
     return Text.takeError();
   CpuKernel K;
   K.Function = Function.str();
-  K.Declaration = formatv("void {0}(const int8_t *input, const int8_t *filter, "
-                          "int8_t *output);",
-                          Function)
-                      .str();
+  const bool Gemm = Template == "cpu/cpu_gemm.c.in";
+  K.Declaration = declaration(
+      Function,
+      formatv(Gemm ? "const {0} *input, {0} *output"
+                   : "const {0} *input, const {0} *filter, {0} *output",
+              cType(Out.Type))
+          .str());
   K.Definition = StringRef(*Text).rtrim("\n").str();
-  K.Arguments = {InId, FilterId, OutId};
+  K.Arguments = Gemm ? std::vector<int32_t>{InId, OutId}
+                     : std::vector<int32_t>{InId, FilterId, OutId};
   return std::optional<CpuKernel>(std::move(K));
 }
 

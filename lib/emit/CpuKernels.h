@@ -1,12 +1,13 @@
 //===- CpuKernels.h - Shape-specialised kernels of target cpu ---*- C++ -*-===//
 //
-// Target `cpu` runs int8 CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED with
-// one C function per operator, rendered from templates/cpu with the
-// operator's shapes, strides, padding, zero points and multipliers as
-// constants and the input offset times each filter sum folded into the bias;
-// every other operator (and every case the templates do not cover) calls the
-// reference kernel computeKernelCall chose. The arithmetic is the reference
-// kernels' own, so the results are the same bytes.
+// Target `cpu` runs int8 CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED and
+// ADD / SUB / MUL without broadcasting with one C function per operator,
+// rendered from templates/cpu with the operator's shapes, strides, padding,
+// zero points and multipliers as constants and the input offset times each
+// filter sum folded into the bias; every other operator (and every case the
+// templates do not cover) calls the reference kernel computeKernelCall chose.
+// The arithmetic is the reference kernels' own, so the results are the same
+// bytes.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ACCELGEN_EMIT_CPUKERNELS_H
@@ -27,14 +28,16 @@ namespace emit {
 
 /// One operator's specialised kernel.
 struct CpuKernel {
-  /// The C function: `void FUNCTION(const int8_t *input, const int8_t
-  /// *filter, int8_t *output)`.
+  /// The C function: `void FUNCTION(const int8_t *input, int8_t *output)`
+  /// for CONV_2D and FULLY_CONNECTED (which hold their filter as an int16
+  /// table), `(input, filter, output)` for DEPTHWISE_CONV_2D, `(input1,
+  /// input2, output)` for ADD, SUB and MUL.
   std::string Function;
   /// Its prototype, for cpu_kernels.h.
   std::string Declaration;
   /// Its definition with its constant tables, for cpu_kernels.c.
   std::string Definition;
-  /// The tensors it is called with: input, filter, output.
+  /// The tensors it is called with, in its parameters' order.
   std::vector<int32_t> Arguments;
 };
 

@@ -4,13 +4,15 @@
 // every output byte for byte against expected_<i>.bin and seed 1's every
 // layer against the layer vectors, as ModelRunTest checks target ref. The
 // uint8 Coral MobileNetV2 has no expected outputs; target cpu must give
-// target ref's outputs there. The LSTM models are left to ModelRunTest: cpu
-// runs their operators with ref's kernels.
+// target ref's outputs there (every seed). The LSTM models are left to
+// ModelRunTest: cpu runs their operators with ref's kernels.
 //
 // And the specialisation itself: in the models with convolutions, every
-// int8 CONV_2D, DEPTHWISE_CONV_2D (depth multiplier 1) and FULLY_CONNECTED
-// must run a kernel of cpu_kernels.c, not a reference kernel, or the tests
-// above would prove nothing about it.
+// CONV_2D, DEPTHWISE_CONV_2D (depth multiplier 1 in all of them),
+// FULLY_CONNECTED and ADD / SUB / MUL without broadcasting must run a kernel
+// of cpu_kernels.c, not a reference kernel, or the tests above would prove
+// nothing about it. The uint8 MobileNetV2 is among them: its kernels take
+// the offsets of both operands as the values are widened.
 //
 //===----------------------------------------------------------------------===//
 #include "ModelCheck.h"
@@ -82,12 +84,13 @@ TEST_CASE("every shared model without state has a test case") {
   CHECK(test::coveredModels() == statelessModels());
 }
 
-TEST_CASE("convolutions and fully connected layers run specialised kernels") {
+TEST_CASE("covered operators run their specialised kernels") {
   requireSharedDir();
   for (const std::string Name :
        {"mlperf_tiny_ic_resnet8_int8", "mlperf_tiny_kws_dscnn_int8",
         "mlperf_tiny_vww_mobilenetv1_025_96_int8",
-        "mlperf_tiny_ad_autoencoder_int8"}) {
+        "mlperf_tiny_ad_autoencoder_int8",
+        "coral_mobilenet_v2_10_224_quant_uint8"}) {
     INFO(Name);
     const ir::Graph G = importGraph(Name);
     const std::vector<std::string> Kernels = cpuKernels(Name);
@@ -95,8 +98,14 @@ TEST_CASE("convolutions and fully connected layers run specialised kernels") {
     size_t Specialised = 0;
     for (size_t I = 0; I < G.Operators.size(); ++I) {
       const std::string &Type = G.Operators[I].Type;
+      const ir::Operator &Op = G.Operators[I];
+      const int64_t Count = G.tensor(Op.Outputs[0]).numElements();
+      const bool Elementwise =
+          (Type == "ADD" || Type == "SUB" || Type == "MUL") &&
+          G.tensor(Op.Inputs[0]).numElements() == Count &&
+          G.tensor(Op.Inputs[1]).numElements() == Count;
       const bool Covered = Type == "CONV_2D" || Type == "DEPTHWISE_CONV_2D" ||
-                           Type == "FULLY_CONNECTED";
+                           Type == "FULLY_CONNECTED" || Elementwise;
       const std::string Special = "model_op" + std::to_string(I);
       INFO("operator " << I << " (" << Type << "): " << Kernels[I]);
       CHECK((Kernels[I] == Special) == Covered);
