@@ -181,7 +181,8 @@ std::string declaration(StringRef Function, StringRef Parameters) {
   return formatv("void {0}({1});", Function, Parameters).str();
 }
 
-/// ADD, SUB or MUL of two int8 inputs with the output's element count.
+/// ADD, SUB or MUL of two int8 or uint8 inputs with the output's element
+/// count.
 Expected<std::optional<CpuKernel>>
 specialiseElementwise(const ir::Graph &G, size_t Index,
                       const kernels::KernelCall &Call, StringRef Function) {
