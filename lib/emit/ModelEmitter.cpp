@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "emit/ModelEmitter.h"
 #include "emit/CLiteral.h"
+#include "emit/CpuKernels.h"
 #include "emit/KernelFiles.h"
 #include "emit/ParamPrinter.h"
 #include "emit/TemplateRender.h"
@@ -34,7 +35,7 @@ namespace emit {
 
 using tmpl::Value;
 
-std::vector<std::string> emitTargets() { return {"ref"}; }
+std::vector<std::string> emitTargets() { return {"ref", "cpu"}; }
 
 namespace {
 
@@ -114,7 +115,9 @@ class ModelWriter {
 public:
   ModelWriter(const ir::Graph &G, const EmitOptions &Opts)
       : G(G), Opts(Opts),
-        Plan(Opts.Accelerator ? Opts.Accelerator->Plan : plan::planMemory(G)) {}
+        Plan(Opts.Accelerator ? Opts.Accelerator->Plan : plan::planMemory(G)),
+        Specialise((Opts.Accelerator ? Opts.CpuKernels : Opts.Target) ==
+                   "cpu") {}
 
   Error run(EmittedModel &Out);
 
@@ -144,6 +147,9 @@ private:
   const ir::Graph &G;
   const EmitOptions &Opts;
   plan::MemoryPlan Plan;
+  /// Target cpu's kernels replace the reference ones they cover.
+  bool Specialise;
+  std::vector<CpuKernel> CpuKernels;
   std::set<int32_t> UsedConstants, UsedArena, UsedShapes;
 };
 
@@ -218,8 +224,23 @@ Error ModelWriter::emitOperator(size_t Index, Value::List &Ops,
   auto In = [&](size_t I) {
     return I < Call->DataInputs.size() ? Call->DataInputs[I] : -1;
   };
-  std::string Text, Note;
-  if (Aliased) {
+  std::string Text, Note, Kernel = Call->Function;
+  std::optional<CpuKernel> Special;
+  if (Specialise && !Aliased) {
+    Expected<std::optional<CpuKernel>> S = specialiseCpuKernel(
+        G, Index, *Call, formatv("{0}_op{1}", Opts.Name, Index).str());
+    if (!S)
+      return S.takeError();
+    Special = std::move(*S);
+  }
+  if (Special) {
+    std::vector<std::string> Args;
+    for (int32_t T : Special->Arguments)
+      Args.push_back(data(T));
+    Text = wrapCall(Special->Function, Args);
+    Kernel = Special->Function;
+    CpuKernels.push_back(std::move(*Special));
+  } else if (Aliased) {
     Note = formatv(": tensor {0} shares tensor {1}'s bytes, nothing to copy",
                    Output, In(0))
                .str();
@@ -291,8 +312,9 @@ Error ModelWriter::emitOperator(size_t Index, Value::List &Ops,
       {"index", Index},
       {"type", Op.Type},
       {"note", Note},
-      {"decls", Aliased ? std::string()
-                        : StringRef(Params->Declarations).rtrim("\n").str()},
+      {"decls", Aliased || Kernel != Call->Function
+                    ? std::string()
+                    : StringRef(Params->Declarations).rtrim("\n").str()},
       {"call", Text},
       {"outputs", Value(std::move(Outputs))}}));
 
@@ -300,7 +322,7 @@ Error ModelWriter::emitOperator(size_t Index, Value::List &Ops,
   R["index"] = static_cast<int64_t>(Index);
   R["type"] = Op.Type;
   R["placement"] = "cpu";
-  R["kernel"] = Aliased ? "none (shares its input's bytes)" : Call->Function;
+  R["kernel"] = Aliased ? "none (shares its input's bytes)" : Kernel;
   R["macs"] = analysis::operatorMacs(G, Op);
   json::Array Ins, Outs;
   for (int32_t T : Op.Inputs)
@@ -447,15 +469,30 @@ Error ModelWriter::run(EmittedModel &Out) {
   if (Opts.Accelerator)
     AllFunctions.insert(Opts.Accelerator->KernelFunctions.begin(),
                         Opts.Accelerator->KernelFunctions.end());
-  Expected<KernelFileSet> Kernels = selectKernelFiles(
-      AllFunctions, Opts.Accelerator
-                        ? ArrayRef<EmittedFile>(Opts.Accelerator->Files)
-                        : ArrayRef<EmittedFile>());
+  // Files that include reference headers: the accelerator's, cpu_kernels.c.
+  std::vector<EmittedFile> Includers;
+  if (Opts.Accelerator)
+    Includers = Opts.Accelerator->Files;
+  std::vector<EmittedFile> CpuFiles;
+  if (!CpuKernels.empty()) {
+    auto Files = renderCpuKernelFiles(CpuKernels, Opts.Name);
+    if (!Files)
+      return Files.takeError();
+    for (auto &F : *Files)
+      CpuFiles.push_back({F.first, std::move(F.second)});
+    Includers.insert(Includers.end(), CpuFiles.begin(), CpuFiles.end());
+  }
+  Expected<KernelFileSet> Kernels = selectKernelFiles(AllFunctions, Includers);
   if (!Kernels)
     return Kernels.takeError();
   Value::List Headers;
   for (const std::string &H : Kernels->Headers)
     Headers.push_back(H);
+  if (!CpuFiles.empty()) {
+    Headers.push_back("cpu_kernels.h");
+    for (EmittedFile &F : CpuFiles)
+      Kernels->Files.push_back(std::move(F));
+  }
   if (Opts.Accelerator) {
     for (const std::string &H : Opts.Accelerator->Headers)
       Headers.push_back(H);
@@ -544,6 +581,8 @@ Error ModelWriter::run(EmittedModel &Out) {
       J.attributeArray("kernels", [&] {
         for (const std::string &F : Functions)
           J.value(F);
+        for (const CpuKernel &K : CpuKernels)
+          J.value(K.Function);
       });
     });
   }
@@ -564,6 +603,9 @@ Expected<EmittedModel> emitModel(const ir::Graph &G, const EmitOptions &Opts) {
   if (!Opts.Accelerator && !is_contained(emitTargets(), Opts.Target))
     return makeError(formatv("unknown target '{0}' (known: {1})", Opts.Target,
                              join(emitTargets(), ", ")));
+  if (!is_contained(emitTargets(), Opts.CpuKernels))
+    return makeError(formatv("unknown CPU kernels '{0}' (known: {1})",
+                             Opts.CpuKernels, join(emitTargets(), ", ")));
   if (!isCIdentifier(Opts.Name))
     return makeError(formatv("the name '{0}' is not a C identifier (letters, "
                              "digits and '_', starting with a letter)",

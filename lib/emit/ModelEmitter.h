@@ -1,10 +1,13 @@
 //===- ModelEmitter.h - A graph as a self-contained C99 project -*- C++ -*-===//
 //
-// Turns one graph into C99 sources for the `ref` target: model.c and model.h
+// Turns one graph into C99 sources for the `ref` or `cpu` target: model.c and model.h
 // (weights as `static const` arrays, one static arena from the memory plan,
 // every operator an unpacked call of a reference kernel with its parameters
 // folded into `static const` structs, one typed entry point), the kernel
 // sources those calls need, and report.json (what runs where, memory, work).
+// Target `cpu` replaces the reference calls of int8 convolutions, depthwise
+// convolutions and fully connected layers by kernels specialised to each
+// operator (CpuKernels.h), in cpu_kernels.c.
 // The generated code allocates nothing and needs no runtime library beyond
 // the C standard library's memcpy and the float math the kernels use.
 //
@@ -93,6 +96,9 @@ struct EmitOptions {
   /// The accelerator's part, for a target with one (then Target may be any
   /// label); null for the CPU alone.
   const Offload *Accelerator = nullptr;
+  /// The CPU kernels of the operators an accelerator does not run: "ref" or
+  /// "cpu" (one of emitTargets()). Without an accelerator, Target decides.
+  std::string CpuKernels = "ref";
 };
 
 /// A model input or output as the entry point sees it.

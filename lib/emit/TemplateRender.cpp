@@ -1,7 +1,9 @@
 //===- TemplateRender.cpp - Instantiating the embedded templates ----------===//
 //
-// Templates are parsed on each call: there are three, each rendered at most
-// once per accelgen invocation.
+// Templates are parsed on each call: model.c.in, model.h.in and main.c.in
+// are rendered at most once per accelgen invocation, target cpu's kernel
+// templates once per specialised operator, and parsing costs little next to
+// rendering.
 //
 //===----------------------------------------------------------------------===//
 #include "emit/TemplateRender.h"
@@ -9,12 +11,17 @@
 
 #include "template/Template.h"
 
+#include "llvm/Support/Path.h"
+
 namespace accelgen {
 namespace emit {
 
 llvm::Expected<std::string> renderTemplate(llvm::StringRef Name,
                                            const tmpl::Bindings &B) {
-  std::optional<llvm::StringRef> Text = findEmbedded(templateFiles(), Name);
+  // Templates are embedded by file name; Name may start with a folder of
+  // templates/ ("cpu/cpu_gemm.c.in"), which banners and errors keep.
+  std::optional<llvm::StringRef> Text =
+      findEmbedded(templateFiles(), llvm::sys::path::filename(Name));
   if (!Text)
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "template " + Name +

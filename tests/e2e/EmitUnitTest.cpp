@@ -324,7 +324,14 @@ TEST_CASE("unknown targets, bad names and malformed graphs are refused") {
   auto M = emit::emitModel(floatGraph(), Opts);
   REQUIRE_FALSE(bool(M));
   CHECK(llvm::toString(M.takeError()) ==
-        "unknown target 'mdla3.0' (known: ref)");
+        "unknown target 'mdla3.0' (known: ref, cpu)");
+  Opts.Target = "cpu";
+  Opts.CpuKernels = "fast";
+  M = emit::emitModel(floatGraph(), Opts);
+  REQUIRE_FALSE(bool(M));
+  CHECK(llvm::toString(M.takeError()) ==
+        "unknown CPU kernels 'fast' (known: ref, cpu)");
+  Opts.CpuKernels = "ref";
   Opts.Target = "ref";
   Opts.Name = "no spaces";
   M = emit::emitModel(floatGraph(), Opts);

@@ -14,6 +14,7 @@
 // with and why it differs.
 //
 //===----------------------------------------------------------------------===//
+
 #include "E2ESupport.h"
 
 #include "emit/ModelEmitter.h"
@@ -70,8 +71,12 @@ TEST_CASE("mlperf_tiny_kws_dscnn_int8") {
 TEST_CASE("mlperf_tiny_vww_mobilenetv1_025_96_int8") {
   checkModel("mlperf_tiny_vww_mobilenetv1_025_96_int8");
 }
-TEST_CASE("tflm_hello_world_int8") { checkModel("tflm_hello_world_int8"); }
-TEST_CASE("tflm_micro_speech_int8") { checkModel("tflm_micro_speech_int8"); }
+TEST_CASE("tflm_hello_world_int8") {
+  checkModel("tflm_hello_world_int8");
+}
+TEST_CASE("tflm_micro_speech_int8") {
+  checkModel("tflm_micro_speech_int8");
+}
 TEST_CASE("tflm_person_detect_int8_qdimfix") {
   checkModel("tflm_person_detect_int8_qdimfix");
 }
@@ -86,10 +91,12 @@ TEST_CASE("tflm_simple_add") { checkModel("tflm_simple_add"); }
 // The LSTM models: every seed from a fresh state (one invocation each, as
 // the vectors were made); there are no layer vectors.
 TEST_CASE("tflm_mnist_lstm_int8") {
-  checkModel("tflm_mnist_lstm_int8", "", /*CompareLayers=*/false);
+  checkModel("tflm_mnist_lstm_int8", "",
+                     /*CompareLayers=*/false);
 }
 TEST_CASE("coral_keras_lstm_mnist_ptq") {
-  checkModel("coral_keras_lstm_mnist_ptq", "", /*CompareLayers=*/false);
+  checkModel("coral_keras_lstm_mnist_ptq", "",
+                     /*CompareLayers=*/false);
 }
 
 namespace {

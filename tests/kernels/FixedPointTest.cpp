@@ -117,6 +117,28 @@ TEST_CASE("multiply by quantized multiplier rounds twice") {
     }
 }
 
+TEST_CASE("the branchless multiply by quantized multiplier is the same") {
+  // Every shift the contract allows, multipliers at the ends of their range
+  // (0, 2^30, 2^31 - 1, and INT32_MIN for the saturating case) and random
+  // ones, and edge and random accumulators: the same integer each time.
+  std::vector<int32_t> Multipliers = {0,         1,         1 << 30,
+                                      INT32_MAX, INT32_MIN, 1518500250};
+  for (int32_t M : sampleInt32(40, 9))
+    Multipliers.push_back(M);
+  size_t Compared = 0;
+  for (int32_t X : sampleInt32(400, 5))
+    for (int32_t M : Multipliers)
+      for (int Shift = -31; Shift <= 30; ++Shift) {
+        // Left shifts only where x * 2^shift fits (the contract).
+        const int32_t In = Shift > 0 ? X / (int32_t(1) << Shift) : X;
+        INFO(In << " " << M << " " << Shift);
+        REQUIRE(ref_multiply_by_quantized_multiplier_branchless(In, M, Shift) ==
+                ref_multiply_by_quantized_multiplier(In, M, Shift));
+        ++Compared;
+      }
+  CHECK(Compared == 415 * 61 * 62);
+}
+
 TEST_CASE("exp on negative values") {
   for (int IntegerBits : {4, 5}) {
     const double One = std::ldexp(1.0, 31 - IntegerBits);

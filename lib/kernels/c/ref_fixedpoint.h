@@ -110,6 +110,31 @@ static inline int32_t ref_multiply_by_quantized_multiplier(int32_t x,
       ref_srdhm_i32(ref_shl_i32(x, left), multiplier), right);
 }
 
+/* ref_multiply_by_quantized_multiplier's result for every input, written
+ * without a division, a 64-bit shift by a variable or an early return, so
+ * that compilers vectorise a loop of it (the kernels of target cpu
+ * requantize whole tiles of accumulators with it): the division of SRDHM
+ * truncates toward zero by adding 2^31 - 1 to a negative dividend before the
+ * arithmetic shift, the divide's mask is built in uint32, and the saturating
+ * case is a select. */
+static inline int32_t
+ref_multiply_by_quantized_multiplier_branchless(int32_t x, int32_t multiplier,
+                                                int32_t left_shift) {
+  const int32_t left = left_shift > 0 ? left_shift : 0;
+  const int32_t right = left_shift > 0 ? 0 : -left_shift;
+  const int32_t xs = ref_shl_i32(x, left);
+  const int64_t ab = (int64_t)xs * (int64_t)multiplier;
+  const int64_t t =
+      ab + (ab >= 0 ? ((int64_t)1 << 30) : (1 - ((int64_t)1 << 30)));
+  const int32_t high =
+      (int32_t)((t + (t < 0 ? (((int64_t)1 << 31) - 1) : 0)) >> 31);
+  const int32_t h =
+      xs == INT32_MIN && multiplier == INT32_MIN ? INT32_MAX : high;
+  const int32_t mask = (int32_t)(((uint32_t)1 << right) - 1u);
+  const int32_t threshold = (mask >> 1) + (h < 0 ? 1 : 0);
+  return (h >> right) + ((h & mask) > threshold ? 1 : 0);
+}
+
 /* --- int16 helpers (HARD_SWISH) ------------------------------------------ */
 
 /* SRDHM on int16 operands: (a*b)/2^15 rounded to nearest, ties toward

@@ -1,0 +1,108 @@
+//===- hostcpu.td - The rules of the host CPU targets ---------------------===//
+//
+// What the C kernels of the host CPU targets (ref and cpu) run: the
+// operators, types and limits of the kernels, and the kernel family of
+// defs/kernels.td that computes each operator. Both targets run the same
+// operators with the same results byte for byte (cpu specialises some
+// kernels per operator), so their descriptions instantiate these rules once
+// each: `defm : HostCpuRules<Target, Version, "prefix">`, the prefix starting
+// every constraint id. The limits are the kernels' own: shapes up to
+// REF_MAX_RANK (6) dimensions where a kernel walks arbitrary ranks, NHWC 4-D
+// tensors for convolutions and pools; the weight schemes are checked when
+// the kernel is chosen. What is not listed (CONV_3D, ...) is not supported.
+//
+//===----------------------------------------------------------------------===//
+
+include "kernels.td"
+
+multiclass HostCpuRules<Target T, Version V, string P> {
+  defvar AllTypes = [i8, u8, f32];
+
+  defvar Nhwc = Constraint<P # "_nhwc",
+      "input(0).rank == 4 && output(0).rank == 4",
+      "input and output must be 4-D (NHWC)">;
+  defvar FilterConstant = Constraint<P # "_filter_constant",
+      "input(1).is_constant", "weights must be constant">;
+  defvar StridesPositive = Constraint<P # "_strides",
+      "stride_h >= 1 && stride_w >= 1", "strides must be at least 1">;
+  defvar DilationsPositive = Constraint<P # "_dilations",
+      "dilation_h >= 1 && dilation_w >= 1", "dilations must be at least 1">;
+  defvar MaxRank6 = Constraint<P # "_max_rank",
+      "input(0).rank <= 6 && output(0).rank <= 6",
+      "tensors must have at most 6 dimensions">;
+  defvar BinaryMaxRank6 = Constraint<P # "_binary_max_rank",
+      "input(0).rank <= 6 && input(1).rank <= 6 && output(0).rank <= 6",
+      "tensors must have at most 6 dimensions">;
+
+  def : Legal<Conv2D, T, V, AllTypes,
+              [Nhwc, FilterConstant, StridesPositive, DilationsPositive]>;
+  def : Legal<DepthwiseConv2D, T, V, AllTypes,
+              [Nhwc, FilterConstant, StridesPositive, DilationsPositive,
+               Constraint<P # "_depth_multiplier", "depth_multiplier >= 1",
+                          "depth multiplier must be at least 1">]>;
+  def : Legal<FullyConnected, T, V, AllTypes, [FilterConstant,
+      Constraint<P # "_fc_filter_2d", "input(1).rank == 2",
+                 "weights must be 2-D [units, depth]">]>;
+  def : Legal<AveragePool2D, T, V, AllTypes, [Nhwc, StridesPositive,
+      Constraint<P # "_pool_filter", "filter_h >= 1 && filter_w >= 1",
+                 "the window must be at least 1 x 1">]>;
+  def : Legal<MaxPool2D, T, V, AllTypes, [Nhwc, StridesPositive,
+      Constraint<P # "_pool_filter", "filter_h >= 1 && filter_w >= 1",
+                 "the window must be at least 1 x 1">]>;
+
+  def : Legal<Add, T, V, AllTypes, [BinaryMaxRank6]>;
+  def : Legal<Sub, T, V, AllTypes, [BinaryMaxRank6]>;
+  def : Legal<Mul, T, V, AllTypes, [BinaryMaxRank6]>;
+
+  def : Legal<Reshape, T, V, AllTypes>;
+  def : Legal<Squeeze, T, V, AllTypes>;
+  def : Legal<ExpandDims, T, V, AllTypes>;
+  def : Legal<Transpose, T, V, AllTypes, [MaxRank6]>;
+  def : Legal<Pad, T, V, AllTypes, [MaxRank6]>;
+  def : Legal<Concatenation, T, V, AllTypes, [MaxRank6]>;
+  def : Legal<StridedSlice, T, V, AllTypes, [MaxRank6]>;
+  def : Legal<Mean, T, V, AllTypes, [MaxRank6]>;
+
+  def : Legal<Softmax, T, V, AllTypes>;
+  def : Legal<Logistic, T, V, AllTypes>;
+  def : Legal<Tanh, T, V, AllTypes>;
+  def : Legal<Relu, T, V, AllTypes>;
+  def : Legal<Relu6, T, V, AllTypes>;
+  def : Legal<LeakyRelu, T, V, AllTypes>;
+  def : Legal<HardSwish, T, V, AllTypes>;
+  def : Legal<Quantize, T, V, AllTypes>;
+  def : Legal<UnidirectionalSequenceLSTM, T, V, [i8, f32]>;
+  def : Legal<Dequantize, T, V, [i8, u8]>;
+  def : Legal<Requantize, T, V, [i8, u8]>;
+
+  // Each operator's kernels: the family of defs/kernels.td whose functions
+  // run it. Every legal operator has one, for the types it is legal with.
+  def : Kernel<Conv2D, T, Conv2DKernels, AllTypes>;
+  def : Kernel<DepthwiseConv2D, T, DepthwiseConv2DKernels, AllTypes>;
+  def : Kernel<FullyConnected, T, FullyConnectedKernels, AllTypes>;
+  def : Kernel<AveragePool2D, T, Pool2DKernels, AllTypes>;
+  def : Kernel<MaxPool2D, T, Pool2DKernels, AllTypes>;
+  def : Kernel<Add, T, ElementwiseKernels, AllTypes>;
+  def : Kernel<Sub, T, ElementwiseKernels, AllTypes>;
+  def : Kernel<Mul, T, ElementwiseKernels, AllTypes>;
+  def : Kernel<Reshape, T, ReshapeKernels, AllTypes>;
+  def : Kernel<Squeeze, T, ReshapeKernels, AllTypes>;
+  def : Kernel<ExpandDims, T, ReshapeKernels, AllTypes>;
+  def : Kernel<Transpose, T, TransposeKernels, AllTypes>;
+  def : Kernel<Pad, T, PadKernels, AllTypes>;
+  def : Kernel<Concatenation, T, ConcatKernels, AllTypes>;
+  def : Kernel<StridedSlice, T, StridedSliceKernels, AllTypes>;
+  def : Kernel<Mean, T, MeanKernels, AllTypes>;
+  def : Kernel<Softmax, T, SoftmaxKernels, AllTypes>;
+  def : Kernel<Logistic, T, SigmoidKernels, AllTypes>;
+  def : Kernel<Tanh, T, SigmoidKernels, AllTypes>;
+  def : Kernel<Relu, T, ReluKernels, AllTypes>;
+  def : Kernel<Relu6, T, ReluKernels, AllTypes>;
+  def : Kernel<LeakyRelu, T, LeakyReluKernels, AllTypes>;
+  def : Kernel<HardSwish, T, HardSwishKernels, AllTypes>;
+  def : Kernel<Quantize, T, QuantizeKernels, [f32]>;
+  def : Kernel<Quantize, T, RequantizeKernels, [i8, u8]>;
+  def : Kernel<Dequantize, T, DequantizeKernels, [i8, u8]>;
+  def : Kernel<Requantize, T, RequantizeKernels, [i8, u8]>;
+  def : Kernel<UnidirectionalSequenceLSTM, T, LstmKernels, [i8, f32]>;
+}

@@ -1,0 +1,465 @@
+//===- CpuKernels.cpp - Shape-specialised kernels of target cpu -----------===//
+//
+// Decides which operators get a specialised kernel and computes, at compile
+// time, what the reference kernels compute at run time: the geometry, the
+// bias with the input offset times each filter sum folded in (so the inner
+// loops multiply raw int8 values), and the rows and columns whose windows
+// lie inside the input. The templates of templates/cpu turn those values
+// into C.
+//
+// Exactness: the reference accumulates sum((x + input_offset) * w) over the
+// taps inside the input, plus the bias. Where every tap is inside, that is
+// sum(x * w) + (bias + input_offset * sum(w)). The GEMM kernel also feeds
+// taps outside the input, as the input zero point z = -input_offset, so each
+// adds z * w - z * w = 0 to the same sum; the depthwise kernel computes its
+// border outputs the reference's way instead. Each sum is the same integer,
+// so requantization (ref_fixedpoint.h's) gives the same bytes.
+//
+//===----------------------------------------------------------------------===//
+#include "emit/CpuKernels.h"
+#include "emit/CLiteral.h"
+#include "emit/TemplateRender.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <cstring>
+#include <limits>
+
+using namespace llvm;
+
+namespace accelgen {
+namespace emit {
+
+using tmpl::Value;
+
+namespace {
+
+/// An int32 array as the lines of a C initializer, indented by four spaces.
+std::string initializer(ArrayRef<int64_t> Values) {
+  std::string Out, Line;
+  for (int64_t V : Values) {
+    std::string Word = (V == std::numeric_limits<int32_t>::min())
+                           ? std::string("INT32_MIN")
+                           : std::to_string(V);
+    Word += ",";
+    if (!Line.empty() && Line.size() + 1 + Word.size() > 76) {
+      Out += "    " + Line + "\n";
+      Line.clear();
+    }
+    Line += (Line.empty() ? "" : " ") + Word;
+  }
+  if (!Line.empty())
+    Out += "    " + Line + "\n";
+  return Out;
+}
+
+/// "[1, 32, 32, 3]".
+std::string shapeText(ArrayRef<int32_t> Shape) {
+  std::string S = "[";
+  for (size_t I = 0; I < Shape.size(); ++I)
+    S += (I ? ", " : "") + std::to_string(Shape[I]);
+  return S + "]";
+}
+
+/// Element \p I of a constant int8, uint8 or int32 tensor.
+int64_t elementAt(const ir::Tensor &T, int64_t I) {
+  if (T.Type == ir::DType::I8)
+    return static_cast<int8_t>(T.Data[I]);
+  if (T.Type == ir::DType::U8)
+    return T.Data[I];
+  int32_t V;
+  std::memcpy(&V, T.Data.data() + 4 * I, 4);
+  return V;
+}
+
+/// The constant bias of \p Op (operand \p BiasIndex, -1 for none), as
+/// \p N int32 values; std::nullopt when it is not a constant int32 vector.
+std::optional<std::vector<int64_t>> constantBias(const ir::Graph &G,
+                                                 int32_t Bias, int64_t N) {
+  std::vector<int64_t> Values(N, 0);
+  if (Bias < 0)
+    return Values;
+  const ir::Tensor &T = G.tensor(Bias);
+  if (!T.IsConstant || T.Type != ir::DType::I32 || T.numElements() != N ||
+      static_cast<int64_t>(T.Data.size()) != 4 * N)
+    return std::nullopt;
+  for (int64_t I = 0; I < N; ++I)
+    Values[I] = elementAt(T, I);
+  return Values;
+}
+
+bool fitsInt32(int64_t V) {
+  return V >= std::numeric_limits<int32_t>::min() &&
+         V <= std::numeric_limits<int32_t>::max();
+}
+
+/// The requantization bindings: per-channel tables or one multiplier.
+template <typename P>
+void bindRequantization(tmpl::Bindings &B, const P &Params, bool PerChannel) {
+  B["PER_CHANNEL"] = PerChannel;
+  if (PerChannel) {
+    std::vector<int64_t> M(Params.per_channel_multiplier.begin(),
+                           Params.per_channel_multiplier.end());
+    std::vector<int64_t> S(Params.per_channel_left_shift.begin(),
+                           Params.per_channel_left_shift.end());
+    B["MULTIPLIERS"] = initializer(M);
+    B["SHIFTS"] = initializer(S);
+  } else {
+    B["MULTIPLIER"] = Params.Scalars.output_multiplier;
+    B["SHIFT"] = Params.Scalars.output_left_shift;
+  }
+  B["OUTPUT_OFFSET"] = Params.Scalars.output_offset;
+  B["ACT_MIN"] = Params.Scalars.act_min;
+  B["ACT_MAX"] = Params.Scalars.act_max;
+}
+
+/// bias + input_offset * (sum of each of the N rows of K filter values plus
+/// \p FilterOffset, row-major [N][K] when \p Interleaved is false, [K][N]
+/// when true); std::nullopt when a value leaves int32.
+std::optional<std::vector<int64_t>>
+hoistedBias(const ir::Tensor &Filter, ArrayRef<int64_t> Bias, int64_t N,
+            int64_t K, int32_t InputOffset, int32_t FilterOffset,
+            bool Interleaved) {
+  std::vector<int64_t> Out(N);
+  for (int64_t C = 0; C < N; ++C) {
+    int64_t Sum = 0;
+    for (int64_t I = 0; I < K; ++I)
+      Sum +=
+          elementAt(Filter, Interleaved ? I * N + C : C * K + I) + FilterOffset;
+    Out[C] = Bias[C] + int64_t(InputOffset) * Sum;
+    if (!fitsInt32(Out[C]))
+      return std::nullopt;
+  }
+  return Out;
+}
+
+/// The GEMM's bindings besides the shapes: the tile (MR output rows by NR
+/// output columns); the filter's values ([N][K]) for the kernel's int16
+/// copy; the bias, the input offset's handling and the padding value (see
+/// cpu_gemm.c.in). False when a folded value leaves int32.
+template <typename S>
+bool bindGemm(tmpl::Bindings &B, const ir::Tensor &Filter,
+              ArrayRef<int64_t> Bias, const S &Scalars, int64_t M, int64_t N,
+              int64_t K) {
+  B["MR"] = M == 1 ? 1 : 2;
+  B["NR"] = N >= 8 ? 8 : 4;
+  // uint8: the offsets are applied as the values are widened; int8: the
+  // input offset times the filter sums is folded into the bias.
+  const bool Unsigned = Filter.Type == ir::DType::U8;
+  std::vector<int64_t> Weights(Filter.numElements());
+  for (int64_t I = 0; I < Filter.numElements(); ++I)
+    Weights[I] = elementAt(Filter, I) + (Unsigned ? Scalars.filter_offset : 0);
+  B["WEIGHTS"] = initializer(Weights);
+  B["SUBTRACT_ZP"] = Unsigned;
+  B["ZP"] = -Scalars.input_offset;
+  B["PAD"] = Unsigned ? 0 : -Scalars.input_offset;
+  if (Unsigned) {
+    B["BIAS"] = initializer(Bias);
+    return true;
+  }
+  auto Hoisted = hoistedBias(Filter, Bias, N, K, Scalars.input_offset,
+                             /*FilterOffset=*/0, /*Interleaved=*/false);
+  if (!Hoisted)
+    return false;
+  B["BIAS"] = initializer(*Hoisted);
+  return true;
+}
+
+/// True if \p Name is one of \p Names.
+bool oneOf(std::initializer_list<StringRef> Names, StringRef Name) {
+  return is_contained(Names, Name);
+}
+
+bool isQuantized8(ir::DType T) {
+  return T == ir::DType::I8 || T == ir::DType::U8;
+}
+
+/// \p Function's prototype with \p Parameters.
+std::string declaration(StringRef Function, StringRef Parameters) {
+  return formatv("void {0}({1});", Function, Parameters).str();
+}
+
+/// ADD, SUB or MUL of two int8 or uint8 inputs with the output's element
+/// count.
+Expected<std::optional<CpuKernel>>
+specialiseElementwise(const ir::Graph &G, size_t Index,
+                      const kernels::KernelCall &Call, StringRef Function) {
+  const ir::Operator &Op = G.Operators[Index];
+  if (Call.DataInputs.size() != 2 || Op.Outputs.empty() ||
+      Call.DataInputs[0] < 0 || Call.DataInputs[1] < 0)
+    return std::nullopt;
+  const ir::Tensor &A = G.tensor(Call.DataInputs[0]),
+                   &B2 = G.tensor(Call.DataInputs[1]),
+                   &Out = G.tensor(Op.Outputs[0]);
+  if (!isQuantized8(Out.Type) || A.Type != Out.Type || B2.Type != Out.Type ||
+      A.numElements() != Out.numElements() ||
+      B2.numElements() != Out.numElements() || Out.numElements() < 1)
+    return std::nullopt;
+  const ref_elementwise_params &S =
+      std::get<kernels::FamilyParams<ref_elementwise_params>>(Call.Params)
+          .Scalars;
+  const std::string OpName = StringRef(Call.Function)
+                                 .drop_front(strlen("ref_"))
+                                 .drop_back(strlen("_i8"))
+                                 .str();
+  tmpl::Bindings B;
+  B["FUNCTION"] = Function.str();
+  B["T"] = cType(Out.Type).str();
+  B["COMMENT"] = formatv("operator {0}: {1} {2} and {3} -> {4}, no "
+                         "broadcasting",
+                         Index, Op.Type, shapeText(A.Shape),
+                         shapeText(B2.Shape), shapeText(Out.Shape))
+                     .str();
+  B["OP"] = OpName;
+  B["COUNT"] = Out.numElements();
+  B["INPUT1_OFFSET"] = S.input1_offset;
+  B["INPUT2_OFFSET"] = S.input2_offset;
+  B["OUTPUT_OFFSET"] = S.output_offset;
+  B["INPUT_LEFT_SHIFT"] = S.input_left_shift;
+  B["INPUT1_MULTIPLIER"] = S.input1_multiplier;
+  B["INPUT1_SHIFT"] = S.input1_left_shift;
+  B["INPUT2_MULTIPLIER"] = S.input2_multiplier;
+  B["INPUT2_SHIFT"] = S.input2_left_shift;
+  B["OUTPUT_MULTIPLIER"] = S.output_multiplier;
+  B["OUTPUT_SHIFT"] = S.output_left_shift;
+  B["ACT_MIN"] = S.act_min;
+  B["ACT_MAX"] = S.act_max;
+  Expected<std::string> Text = renderTemplate("cpu/cpu_elementwise.c.in", B);
+  if (!Text)
+    return Text.takeError();
+  CpuKernel K;
+  K.Function = Function.str();
+  K.Declaration = declaration(
+      Function, formatv("const {0} *input1, const {0} *input2, {0} *output",
+                        cType(Out.Type))
+                    .str());
+  K.Definition = StringRef(*Text).rtrim("\n").str();
+  K.Arguments = {Call.DataInputs[0], Call.DataInputs[1], Op.Outputs[0]};
+  return std::optional<CpuKernel>(std::move(K));
+}
+
+} // namespace
+
+Expected<std::optional<CpuKernel>>
+specialiseCpuKernel(const ir::Graph &G, size_t Index,
+                    const kernels::KernelCall &Call, StringRef Function) {
+  const ir::Operator &Op = G.Operators[Index];
+  const bool PerChannel = Call.Variant == "per_channel";
+  if (oneOf({"ref_add_i8", "ref_sub_i8", "ref_mul_i8", "ref_add_u8",
+             "ref_sub_u8", "ref_mul_u8"},
+            Call.Function))
+    return specialiseElementwise(G, Index, Call, Function);
+  if (Call.DataInputs.size() != 3 || Op.Outputs.empty())
+    return std::nullopt;
+  const int32_t InId = Call.DataInputs[0], FilterId = Call.DataInputs[1],
+                OutId = Op.Outputs[0];
+  if (InId < 0 || FilterId < 0)
+    return std::nullopt;
+  const ir::Tensor &In = G.tensor(InId), &Filter = G.tensor(FilterId),
+                   &Out = G.tensor(OutId);
+  if (!isQuantized8(Out.Type) || In.Type != Out.Type ||
+      Filter.Type != Out.Type || !Filter.IsConstant ||
+      static_cast<int64_t>(Filter.Data.size()) != Filter.numElements())
+    return std::nullopt;
+
+  tmpl::Bindings B;
+  B["FUNCTION"] = Function.str();
+  B["T"] = cType(Out.Type).str();
+  const bool Unsigned = Out.Type == ir::DType::U8;
+  std::string Template;
+  if (oneOf({"ref_conv2d_i8", "ref_conv2d_i8_per_channel", "ref_conv2d_u8"},
+            Call.Function)) {
+    const auto &P =
+        std::get<kernels::FamilyParams<ref_conv2d_params>>(Call.Params);
+    const ref_conv2d_params &S = P.Scalars;
+    if (In.Shape.size() != 4 || Filter.Shape.size() != 4 ||
+        Out.Shape.size() != 4 || Filter.Shape[3] != In.Shape[3] ||
+        (!Unsigned && S.filter_offset != 0))
+      return std::nullopt;
+    const int64_t Batches = In.Shape[0], IH = In.Shape[1], IW = In.Shape[2],
+                  IC = In.Shape[3], OC = Filter.Shape[0], KH = Filter.Shape[1],
+                  KW = Filter.Shape[2], OH = Out.Shape[1], OW = Out.Shape[2];
+    const int64_t M = Batches * OH * OW, K = KH * KW * IC;
+    auto Bias = constantBias(G, Call.DataInputs[2], OC);
+    if (!Bias || !bindGemm(B, Filter, *Bias, S, M, OC, K))
+      return std::nullopt;
+    const bool Direct = KH == 1 && KW == 1 && S.stride_h == 1 &&
+                        S.stride_w == 1 && S.pad_top == 0 && S.pad_left == 0 &&
+                        OH == IH && OW == IW;
+    B["COMMENT"] =
+        formatv("operator {0}: CONV_2D {1} -> {2}, filter {3}, stride {4}x{5}, "
+                "dilation {6}x{7}, padding top {8} left {9}{10}",
+                Index, shapeText(In.Shape), shapeText(Out.Shape),
+                shapeText(Filter.Shape), S.stride_h, S.stride_w, S.dilation_h,
+                S.dilation_w, S.pad_top, S.pad_left,
+                Direct ? "; the input is the GEMM's left matrix" : "")
+            .str();
+    B["M"] = M;
+    B["K"] = K;
+    B["N"] = OC;
+    B["DIRECT"] = Direct;
+    B["IH"] = IH;
+    B["IW"] = IW;
+    B["IC"] = IC;
+    B["OH"] = OH;
+    B["OW"] = OW;
+    B["KH"] = KH;
+    B["KW"] = KW;
+    B["SH"] = S.stride_h;
+    B["SW"] = S.stride_w;
+    B["DH"] = S.dilation_h;
+    B["DW"] = S.dilation_w;
+    B["PT"] = S.pad_top;
+    B["PL"] = S.pad_left;
+    bindRequantization(B, P, PerChannel);
+    Template = "cpu/cpu_gemm.c.in";
+  } else if (oneOf({"ref_fully_connected_i8",
+                    "ref_fully_connected_i8_per_channel",
+                    "ref_fully_connected_u8"},
+                   Call.Function)) {
+    const auto &P = std::get<kernels::FamilyParams<ref_fully_connected_params>>(
+        Call.Params);
+    const ref_fully_connected_params &S = P.Scalars;
+    if (Filter.Shape.size() != 2 || (!Unsigned && S.filter_offset != 0))
+      return std::nullopt;
+    const int64_t N = Filter.Shape[0], K = Filter.Shape[1];
+    if (K <= 0 || In.numElements() % K != 0 ||
+        Out.numElements() != In.numElements() / K * N)
+      return std::nullopt;
+    const int64_t M = In.numElements() / K;
+    auto Bias = constantBias(G, Call.DataInputs[2], N);
+    if (!Bias || !bindGemm(B, Filter, *Bias, S, M, N, K))
+      return std::nullopt;
+    B["COMMENT"] = formatv("operator {0}: FULLY_CONNECTED {1} -> {2}, filter "
+                           "{3}; the input is the GEMM's left matrix",
+                           Index, shapeText(In.Shape), shapeText(Out.Shape),
+                           shapeText(Filter.Shape))
+                       .str();
+    B["M"] = M;
+    B["K"] = K;
+    B["N"] = N;
+    B["DIRECT"] = true;
+    bindRequantization(B, P, PerChannel);
+    Template = "cpu/cpu_gemm.c.in";
+  } else if (oneOf({"ref_depthwise_conv2d_i8",
+                    "ref_depthwise_conv2d_i8_per_channel",
+                    "ref_depthwise_conv2d_u8"},
+                   Call.Function)) {
+    const auto &P =
+        std::get<kernels::FamilyParams<ref_depthwise_conv2d_params>>(
+            Call.Params);
+    const ref_depthwise_conv2d_params &S = P.Scalars;
+    if (In.Shape.size() != 4 || Filter.Shape.size() != 4 ||
+        Out.Shape.size() != 4 || S.depth_multiplier != 1 ||
+        Filter.Shape[0] != 1 || Filter.Shape[3] != In.Shape[3] ||
+        Out.Shape[3] != In.Shape[3] || (!Unsigned && S.filter_offset != 0))
+      return std::nullopt;
+    const int64_t Batches = In.Shape[0], IH = In.Shape[1], IW = In.Shape[2],
+                  C = In.Shape[3], KH = Filter.Shape[1], KW = Filter.Shape[2],
+                  OH = Out.Shape[1], OW = Out.Shape[2];
+    auto Bias = constantBias(G, Call.DataInputs[2], C);
+    if (!Bias)
+      return std::nullopt;
+    auto Hoisted = hoistedBias(Filter, *Bias, C, KH * KW, S.input_offset,
+                               S.filter_offset, /*Interleaved=*/true);
+    if (!Hoisted)
+      return std::nullopt;
+    // The interior: outputs whose whole window lies inside the input along
+    // one axis; contiguous, possibly empty.
+    auto Interior = [](int64_t Outputs, int64_t Stride, int64_t Pad,
+                       int64_t Dilation, int64_t Taps, int64_t Size) {
+      int64_t First = -1, Last = -1;
+      for (int64_t O = 0; O < Outputs; ++O) {
+        const int64_t Begin = O * Stride - Pad;
+        if (Begin >= 0 && Begin + (Taps - 1) * Dilation < Size) {
+          if (First < 0)
+            First = O;
+          Last = O;
+        }
+      }
+      return First < 0 ? std::make_pair(int64_t(0), int64_t(0))
+                       : std::make_pair(First, Last + 1);
+    };
+    auto [OY0, OY1] = Interior(OH, S.stride_h, S.pad_top, S.dilation_h, KH, IH);
+    auto [OX0, OX1] =
+        Interior(OW, S.stride_w, S.pad_left, S.dilation_w, KW, IW);
+    B["COMMENT"] =
+        formatv("operator {0}: DEPTHWISE_CONV_2D {1} -> {2}, filter {3}, "
+                "stride {4}x{5}, dilation {6}x{7}, padding top {8} left {9}",
+                Index, shapeText(In.Shape), shapeText(Out.Shape),
+                shapeText(Filter.Shape), S.stride_h, S.stride_w, S.dilation_h,
+                S.dilation_w, S.pad_top, S.pad_left)
+            .str();
+    B["B"] = Batches;
+    B["IH"] = IH;
+    B["IW"] = IW;
+    B["C"] = C;
+    B["OH"] = OH;
+    B["OW"] = OW;
+    B["KH"] = KH;
+    B["KW"] = KW;
+    B["SH"] = S.stride_h;
+    B["SW"] = S.stride_w;
+    B["DH"] = S.dilation_h;
+    B["DW"] = S.dilation_w;
+    B["PT"] = S.pad_top;
+    B["PL"] = S.pad_left;
+    B["OY0"] = OY0;
+    B["OY1"] = OY1;
+    B["OX0"] = OX0;
+    B["OX1"] = OX1;
+    B["INPUT_OFFSET"] = S.input_offset;
+    B["FILTER_OFFSET"] = S.filter_offset;
+    B["BIAS"] = initializer(*Hoisted);
+    B["RAW_BIAS"] = initializer(*Bias);
+    bindRequantization(B, P, PerChannel);
+    Template = "cpu/cpu_depthwise_conv.c.in";
+  } else {
+    return std::nullopt;
+  }
+
+  Expected<std::string> Text = renderTemplate(Template, B);
+  if (!Text)
+    return Text.takeError();
+  CpuKernel K;
+  K.Function = Function.str();
+  const bool Gemm = Template == "cpu/cpu_gemm.c.in";
+  K.Declaration = declaration(
+      Function,
+      formatv(Gemm ? "const {0} *input, {0} *output"
+                   : "const {0} *input, const {0} *filter, {0} *output",
+              cType(Out.Type))
+          .str());
+  K.Definition = StringRef(*Text).rtrim("\n").str();
+  K.Arguments = Gemm ? std::vector<int32_t>{InId, OutId}
+                     : std::vector<int32_t>{InId, FilterId, OutId};
+  return std::optional<CpuKernel>(std::move(K));
+}
+
+Expected<std::vector<std::pair<std::string, std::string>>>
+renderCpuKernelFiles(ArrayRef<CpuKernel> Kernels, StringRef Name) {
+  Value::List Definitions, Declarations;
+  for (const CpuKernel &K : Kernels) {
+    Definitions.push_back(K.Definition);
+    Declarations.push_back(K.Declaration);
+  }
+  std::vector<std::pair<std::string, std::string>> Files;
+  tmpl::Bindings B;
+  B["FUNCTIONS"] = Value(std::move(Definitions));
+  B["DECLARATIONS"] = Value(std::move(Declarations));
+  B["GUARD"] = StringRef(Name).upper() + "_CPU_KERNELS_H";
+  for (StringRef File : {"cpu_kernels.c", "cpu_kernels.h"}) {
+    std::string TemplateName = ("cpu/" + File + ".in").str();
+    B["BANNER"] = cBanner(TemplateName);
+    Expected<std::string> Text = renderTemplate(TemplateName, B);
+    if (!Text)
+      return Text.takeError();
+    Files.emplace_back(File.str(), std::move(*Text));
+  }
+  return Files;
+}
+
+} // namespace emit
+} // namespace accelgen

@@ -1,0 +1,59 @@
+//===- CpuKernels.h - Shape-specialised kernels of target cpu ---*- C++ -*-===//
+//
+// Target `cpu` runs int8 CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED and
+// ADD / SUB / MUL without broadcasting with one C function per operator,
+// rendered from templates/cpu with the operator's shapes, strides, padding,
+// zero points and multipliers as constants and the input offset times each
+// filter sum folded into the bias; every other operator (and every case the
+// templates do not cover) calls the reference kernel computeKernelCall chose.
+// The arithmetic is the reference kernels' own, so the results are the same
+// bytes.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ACCELGEN_EMIT_CPUKERNELS_H
+#define ACCELGEN_EMIT_CPUKERNELS_H
+
+#include "ir/Graph.h"
+#include "kernels/KernelParams.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace accelgen {
+namespace emit {
+
+/// One operator's specialised kernel.
+struct CpuKernel {
+  /// The C function: `void FUNCTION(const int8_t *input, int8_t *output)`
+  /// for CONV_2D and FULLY_CONNECTED (which hold their filter as an int16
+  /// table), `(input, filter, output)` for DEPTHWISE_CONV_2D, `(input1,
+  /// input2, output)` for ADD, SUB and MUL.
+  std::string Function;
+  /// Its prototype, for cpu_kernels.h.
+  std::string Declaration;
+  /// Its definition with its constant tables, for cpu_kernels.c.
+  std::string Definition;
+  /// The tensors it is called with, in its parameters' order.
+  std::vector<int32_t> Arguments;
+};
+
+/// The specialised kernel of operator \p Index of \p G, whose reference call
+/// is \p Call, named \p Function; std::nullopt when the templates do not
+/// cover the operator (it then keeps the reference kernel). Fails only when
+/// a template fails to render.
+llvm::Expected<std::optional<CpuKernel>>
+specialiseCpuKernel(const ir::Graph &G, size_t Index,
+                    const kernels::KernelCall &Call, llvm::StringRef Function);
+
+/// cpu_kernels.c and cpu_kernels.h holding \p Kernels, in this order.
+llvm::Expected<std::vector<std::pair<std::string, std::string>>>
+renderCpuKernelFiles(llvm::ArrayRef<CpuKernel> Kernels, llvm::StringRef Name);
+
+} // namespace emit
+} // namespace accelgen
+
+#endif // ACCELGEN_EMIT_CPUKERNELS_H
