@@ -1,5 +1,4 @@
-//===- MemoryPlan.cpp - Static working-memory plan of a graph
-//--------------===//
+//===- MemoryPlan.cpp - Static working-memory plan of a graph --------------===//
 //
 // Three steps: lifetimes of the tensors the graph refers to, the aliases view
 // operators introduce (which merge lifetimes into the buffer they share), and
