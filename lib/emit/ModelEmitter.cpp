@@ -176,6 +176,7 @@ Value ModelWriter::tensorInfo(int32_t T, StringRef Role, size_t Index) {
   M["quant"] = quantText(Ten);
   M["elements"] = Ten.numElements();
   M["bytes"] = Ten.byteSize();
+  M["in_place"] = !Plan.find(T) && !Ten.IsConstant;
   if (const plan::Buffer *B = Plan.find(T)) {
     M["offset"] = B->Offset;
     M["source"] = "arena.bytes + " + std::to_string(B->Offset);
@@ -202,7 +203,8 @@ Error ModelWriter::emitOperator(size_t Index, Value::List &Ops,
     if (T < 0 || !Plan.find(T))
       return Unsupported("its output is not a tensor in working memory");
   for (int32_t T : Call->DataInputs)
-    if (T >= 0 && !G.tensor(T).IsConstant && !Plan.find(T))
+    if (T >= 0 && !G.tensor(T).IsConstant && !Plan.find(T) &&
+        !(Cascading && plan::inputInPlace(G, T, Cascading->Options)))
       return Unsupported(formatv("input tensor {0} has no data", T));
   for (int32_t T : Call->DataInputs)
     if (T >= 0 && G.tensor(T).IsConstant &&
@@ -445,7 +447,8 @@ Error ModelWriter::run(EmittedModel &Out) {
   std::vector<std::string> Parameters;
   for (size_t I = 0; I < G.Inputs.size(); ++I) {
     int32_t T = G.Inputs[I];
-    if (!Plan.find(T))
+    if (!Plan.find(T) &&
+        !(Cascading && plan::inputInPlace(G, T, Cascading->Options)))
       return makeError(formatv("input {0} (tensor {1}) is not in working "
                                "memory",
                                I, T));
@@ -507,8 +510,17 @@ Error ModelWriter::run(EmittedModel &Out) {
                                      {"bytes", Ten.byteSize()},
                                      {"fill", Ten.stateFillByte()}}));
   }
+  Value::List InPlace;
   for (int32_t T : UsedArena) {
     const plan::Buffer *B = Plan.find(T);
+    if (!B) { // a graph input read where the caller passed it
+      auto It = llvm::find(G.Inputs, T);
+      InPlace.push_back(Value(
+          Value::Map{{"tensor", T},
+                     {"ctype", cType(G.tensor(T).Type)},
+                     {"input", static_cast<int64_t>(It - G.Inputs.begin())}}));
+      continue;
+    }
     ArenaTensors.push_back(Value(Value::Map{{"tensor", T},
                                             {"ctype", cType(G.tensor(T).Type)},
                                             {"offset", B->Offset}}));
@@ -553,6 +565,8 @@ Error ModelWriter::run(EmittedModel &Out) {
   B["CONSTANTS"] = Value(std::move(Constants));
   B["SHAPES"] = Value(std::move(Shapes));
   B["ARENA_TENSORS"] = Value(std::move(ArenaTensors));
+  B["INPUTS_IN_PLACE"] = !InPlace.empty();
+  B["IN_PLACE_TENSORS"] = Value(std::move(InPlace));
   B["STATE"] = Value(std::move(State));
   B["OPS"] = Value(std::move(Ops));
   B["OPERATOR_COUNT"] = G.Operators.size();
@@ -647,7 +661,7 @@ Expected<EmittedModel> emitModel(const ir::Graph &G, const EmitOptions &Opts) {
   if (!Problems.empty())
     return makeError("the graph is malformed: " + Problems.front());
   std::optional<plan::CascadePlan> Cascading;
-  if (Opts.Cascading.Enabled) {
+  if (Opts.Cascading.Enabled || Opts.Cascading.InputsInPlace) {
     if (Opts.Accelerator)
       return makeError(formatv("cascading runs on the ref target only, not {0}",
                                Opts.Target));

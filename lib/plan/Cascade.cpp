@@ -137,11 +137,17 @@ RowRange stripeInputRows(const ir::Graph &G, const ir::Operator &Op,
 
 namespace {
 
+PlanOptions layerOptions(const CascadeOptions &Opts) {
+  PlanOptions P;
+  P.InputsInPlace = Opts.InputsInPlace;
+  return P;
+}
+
 /// Every operator's layer-at-a-time facts the planner needs.
 class Planner {
 public:
   Planner(const ir::Graph &G, const CascadeOptions &Opts)
-      : G(G), Opts(Opts), Layer(planMemory(G)) {
+      : G(G), Opts(Opts), Layer(planMemory(G, layerOptions(Opts))) {
     const size_t N = G.Operators.size();
     Stripable.resize(N);
     for (size_t K = 0; K < N; ++K)
@@ -377,6 +383,7 @@ std::vector<Cascade> Planner::choose(int64_t Target, bool &Feasible,
 CascadePlan Planner::place(std::vector<Cascade> Cascades) const {
   CascadePlan P;
   P.Cascades = std::move(Cascades);
+  P.Options = layerOptions(Opts);
   for (const Cascade &C : P.Cascades) {
     P.Options.Groups.push_back({C.FirstOp, C.LastOp});
     for (size_t I = 0; I < C.Windowed.size(); ++I)

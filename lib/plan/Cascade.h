@@ -84,6 +84,9 @@ struct CascadeOptions {
   bool Enabled = false;
   /// The working-memory budget in bytes, or -1 for the least memory.
   int64_t Budget = -1;
+  /// Graph inputs stay in the caller's buffers (PlanOptions::InputsInPlace),
+  /// for both plans.
+  bool InputsInPlace = false;
 };
 
 /// A memory plan with cascades.

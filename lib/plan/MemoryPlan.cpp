@@ -35,6 +35,12 @@ llvm::StringRef placementOrderName(PlacementOrder O) {
   llvm_unreachable("unknown placement order");
 }
 
+bool inputInPlace(const ir::Graph &G, int32_t T, const PlanOptions &Opts) {
+  return Opts.InputsInPlace && G.isValidTensor(T) &&
+         llvm::is_contained(G.Inputs, T) && !llvm::is_contained(G.Outputs, T) &&
+         !G.tensor(T).IsVariable && !G.tensor(T).IsConstant;
+}
+
 const Buffer *MemoryPlan::find(int32_t Tensor) const {
   auto It = llvm::partition_point(
       Buffers, [&](const Buffer &B) { return B.Tensor < Tensor; });
@@ -211,6 +217,9 @@ MemoryPlan planMemory(const ir::Graph &G, const PlanOptions &Opts) {
   assert(Opts.Alignment > 0 && (Opts.Alignment & (Opts.Alignment - 1)) == 0 &&
          "alignment must be a power of two");
   Lifetimes L = computeLifetimes(G);
+  for (int32_t T : G.Inputs)
+    if (inputInPlace(G, T, Opts))
+      L.First[T] = L.Last[T] = Unset;
   // A tensor live at one operator of a group is live at all of them.
   for (const auto &[First, Last] : Opts.Groups)
     for (size_t T = 0; T < G.Tensors.size(); ++T)

@@ -100,7 +100,14 @@ struct PlanOptions {
   /// Tensors held in fewer bytes than their size (a cascade's row windows),
   /// and those bytes.
   std::map<int32_t, int64_t> HeldBytes;
+  /// Graph inputs stay in the caller's buffers and get no bytes in the arena
+  /// (the emitted code reads them where the caller passed them); not those
+  /// that are also graph outputs or variable.
+  bool InputsInPlace = false;
 };
+
+/// True if graph input \p T stays in the caller's buffer under \p Opts.
+bool inputInPlace(const ir::Graph &G, int32_t T, const PlanOptions &Opts);
 
 /// A placement of a graph's tensors in one arena.
 struct MemoryPlan {

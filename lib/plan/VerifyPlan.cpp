@@ -63,7 +63,8 @@ std::vector<std::vector<int32_t>> liveSets(const ir::Graph &G,
         Reads[T].push_back(K);
   }
   for (size_t T = 0; T < G.Tensors.size(); ++T) {
-    if (Constant(static_cast<int32_t>(T)))
+    if (Constant(static_cast<int32_t>(T)) ||
+        inputInPlace(G, static_cast<int32_t>(T), Opts))
       continue;
     // Read, or handed out, without a writer: it must exist from the start
     // (the importer rejects such an output; the plan check must not rely on

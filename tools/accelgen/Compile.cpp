@@ -69,9 +69,17 @@ static cl::opt<unsigned long long> CompileBudget(
     cl::desc("Cascade as few operators as fit the working memory in BYTES"),
     cl::value_desc("BYTES"), cl::sub(CompileCommand), cl::cat(category()));
 
+static cl::opt<bool> CompileInPlace(
+    "inputs-in-place",
+    cl::desc("Read the graph inputs in the caller's buffers instead of "
+             "copying them into the arena"),
+    cl::sub(CompileCommand), cl::cat(category()));
+
 plan::CascadeOptions cascadeOptions(bool Cascade,
-                                    const cl::opt<unsigned long long> &Budget) {
+                                    const cl::opt<unsigned long long> &Budget,
+                                    bool InputsInPlace) {
   plan::CascadeOptions O;
+  O.InputsInPlace = InputsInPlace;
   O.Enabled = Cascade || Budget.getNumOccurrences() > 0;
   if (Budget.getNumOccurrences())
     O.Budget = static_cast<int64_t>(
@@ -247,9 +255,9 @@ int runCompile() {
                                    "(letters, digits and '_', starting with "
                                    "a letter)",
                                    CompileName.getValue()));
-  std::optional<CompiledModel> C =
-      compileModel(CompileModelPath, CompileTarget, CompileName,
-                   cascadeOptions(CompileCascade, CompileBudget));
+  std::optional<CompiledModel> C = compileModel(
+      CompileModelPath, CompileTarget, CompileName,
+      cascadeOptions(CompileCascade, CompileBudget, CompileInPlace));
   if (!C)
     return 1;
   if (CompileMain) {

@@ -71,6 +71,10 @@ static cl::opt<unsigned long long> ExplainBudget(
     "memory-budget",
     cl::desc("With --memory: cascade as few operators as fit BYTES"),
     cl::value_desc("BYTES"), cl::sub(ExplainCommand), cl::cat(category()));
+static cl::opt<bool> ExplainInPlace(
+    "inputs-in-place",
+    cl::desc("With --memory: the graph inputs stay in the caller's buffers"),
+    cl::sub(ExplainCommand), cl::cat(category()));
 static cl::opt<std::string> ExplainSvg(
     "svg", cl::desc("With --memory: write the memory profile as SVG"),
     cl::value_desc("file"), cl::sub(ExplainCommand), cl::cat(category()));
@@ -375,7 +379,8 @@ int runExplain() {
   for (const std::string &W : M->Warnings)
     reportWarning(ExplainModel, W);
   if (ExplainMemory) {
-    plan::CascadeOptions CO = cascadeOptions(true, ExplainBudget);
+    plan::CascadeOptions CO =
+        cascadeOptions(true, ExplainBudget, ExplainInPlace);
     const ir::Graph &G = M->Model->main();
     Expected<plan::CascadePlan> P = plan::planCascades(G, CO);
     if (!P)

@@ -69,6 +69,11 @@ static cl::opt<unsigned long long> RunBudget(
     "memory-budget",
     cl::desc("Cascade as few operators as fit the working memory in BYTES"),
     cl::value_desc("BYTES"), cl::sub(RunCommand), cl::cat(category()));
+static cl::opt<bool> RunInPlace(
+    "inputs-in-place",
+    cl::desc("Read the graph inputs in the caller's buffers instead of "
+             "copying them into the arena"),
+    cl::sub(RunCommand), cl::cat(category()));
 static cl::opt<std::string>
     RunCacheDir("cache-dir",
                 cl::desc("Where built programs are kept (default "
@@ -244,7 +249,8 @@ int runRun() {
   if (requireOption(RunTarget, "run") || requireOption(RunInputs, "run") ||
       requireOption(RunOutputs, "run") || checkTarget(RunTarget))
     return 1;
-  const plan::CascadeOptions Cascading = cascadeOptions(RunCascade, RunBudget);
+  const plan::CascadeOptions Cascading =
+      cascadeOptions(RunCascade, RunBudget, RunInPlace);
   if (Cascading.Enabled && RunDumpLayers)
     return reportError("", "--dump-layers needs every tensor whole, which a "
                            "cascade does not keep; drop --cascade and "
