@@ -59,9 +59,11 @@ defvar ConvAttrs = [PaddingAttr, StrideHAttr, StrideWAttr, DilationHAttr,
 defvar PoolAttrs = [PaddingAttr, StrideHAttr, StrideWAttr, FilterHAttr,
                     FilterWAttr, FusedActivationAttr];
 
-// The rows a stripe of output rows reads (StripeRows in accelgen.td).
-defvar ConvRows = RowsWindow<StrideHAttr, [DilationHAttr], [], [Filter]>;
-defvar PoolRows = RowsWindow<StrideHAttr, [], [FilterHAttr], []>;
+// The rows a stripe of output rows reads (StripeRows in accelgen.td). Named
+// records, not anonymous instantiations: LLVM 14 caches those in global pools
+// that outlive the records of one parse.
+def ConvRows : RowsWindow<StrideHAttr, [DilationHAttr], [], [Filter]>;
+def PoolRows : RowsWindow<StrideHAttr, [], [FilterHAttr], []>;
 
 def Conv2D : Op<"CONV_2D", [Input, Filter, OptionalBias], ConvAttrs> {
   let Rows = ConvRows;
