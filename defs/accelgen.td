@@ -61,6 +61,32 @@ class Operand<string name, bit optional = 0> {
   bit Optional = optional;
 }
 
+/// How the rows an operator reads (dimension 1 of an NHWC input) follow from
+/// a stripe of the rows it writes, rows [a, b) of output 0: an affine map the
+/// cascading planner (docs/cascading.md) uses to run a chain of operators
+/// stripe by stripe. Only -gen-op-vocabulary reads it.
+class StripeRows<string kind> { string Kind = kind; }
+/// Not stripable: the operator needs all of its input at once.
+def RowsWhole : StripeRows<"whole">;
+/// Rows [a, b) of every non-constant input (element-wise operators,
+/// activations, CONCATENATION along a later axis, a RESHAPE keeping rows).
+def RowsIdentity : StripeRows<"identity">;
+/// Rows [a - p, b - p) of input 0, clipped to it, where p is the padding
+/// before dimension 1 (PAD).
+def RowsShifted : StripeRows<"shifted">;
+/// A sliding window (convolutions, pools): rows [a*s - p, (b-1)*s + (k-1)*d
+/// + 1 - p) of input 0, clipped to it. s is attribute Stride, d attribute
+/// Dilation (1 when the list is empty), k attribute Kernel or else dimension 1
+/// of operand KernelOperand (exactly one of the two lists holds one), p the
+/// SAME padding before row 0.
+class RowsWindow<Attr stride, list<Attr> dilation, list<Attr> kernel,
+                 list<Operand> kernelOperand> : StripeRows<"window"> {
+  Attr Stride = stride;
+  list<Attr> Dilation = dilation;
+  list<Attr> Kernel = kernel;
+  list<Operand> KernelOperand = kernelOperand;
+}
+
 /// An operator: the canonical vocabulary of the Graph IR (TensorFlow Lite
 /// builtin names), or an accelerator's own operator (see TargetOp).
 class Op<string name, list<Operand> operands, list<Attr> attrs = [],
@@ -75,6 +101,8 @@ class Op<string name, list<Operand> operands, list<Attr> attrs = [],
   /// code tflite.td lists; 0 for one of accelgen's own (REQUANTIZE). Only
   /// -gen-op-vocabulary reads it; target operators are never builtins.
   bit IsBuiltin = 1;
+  /// Which input rows a stripe of output rows reads (see StripeRows).
+  StripeRows Rows = RowsWhole;
 }
 
 //===----------------------------------------------------------------------===//

@@ -59,9 +59,19 @@ defvar ConvAttrs = [PaddingAttr, StrideHAttr, StrideWAttr, DilationHAttr,
 defvar PoolAttrs = [PaddingAttr, StrideHAttr, StrideWAttr, FilterHAttr,
                     FilterWAttr, FusedActivationAttr];
 
-def Conv2D : Op<"CONV_2D", [Input, Filter, OptionalBias], ConvAttrs>;
+// The rows a stripe of output rows reads (StripeRows in accelgen.td). Named
+// records, not anonymous instantiations: LLVM 14 caches those in global pools
+// that outlive the records of one parse.
+def ConvRows : RowsWindow<StrideHAttr, [DilationHAttr], [], [Filter]>;
+def PoolRows : RowsWindow<StrideHAttr, [], [FilterHAttr], []>;
+
+def Conv2D : Op<"CONV_2D", [Input, Filter, OptionalBias], ConvAttrs> {
+  let Rows = ConvRows;
+}
 def DepthwiseConv2D : Op<"DEPTHWISE_CONV_2D", [Input, Filter, OptionalBias],
-                         !listconcat(ConvAttrs, [DepthMultiplierAttr])>;
+                         !listconcat(ConvAttrs, [DepthMultiplierAttr])> {
+  let Rows = ConvRows;
+}
 def TransposeConv : Op<"TRANSPOSE_CONV",
                        [Operand<"output_shape">, Filter, Input, OptionalBias],
                        [PaddingAttr, StrideHAttr, StrideWAttr,
@@ -73,24 +83,31 @@ def Conv3D : Op<"CONV_3D", [Input, Filter, OptionalBias],
 def FullyConnected : Op<"FULLY_CONNECTED", [Input, Filter, OptionalBias],
                         [FusedActivationAttr, KeepNumDimsAttr,
                          WeightsFormatAttr, AsymQuantInputsAttr]>;
-def AveragePool2D : Op<"AVERAGE_POOL_2D", [Input], PoolAttrs>;
-def MaxPool2D : Op<"MAX_POOL_2D", [Input], PoolAttrs>;
+def AveragePool2D : Op<"AVERAGE_POOL_2D", [Input], PoolAttrs> {
+  let Rows = PoolRows;
+}
+def MaxPool2D : Op<"MAX_POOL_2D", [Input], PoolAttrs> { let Rows = PoolRows; }
 
+let Rows = RowsIdentity in {
 def Add : Op<"ADD", [Input, Input2], [FusedActivationAttr, PotScaleInt16Attr]>;
 def Sub : Op<"SUB", [Input, Input2], [FusedActivationAttr, PotScaleInt16Attr]>;
 def Mul : Op<"MUL", [Input, Input2], [FusedActivationAttr]>;
 def Maximum : Op<"MAXIMUM", [Input, Input2]>;
 def Minimum : Op<"MINIMUM", [Input, Input2]>;
+}
 
-def Reshape : Op<"RESHAPE", [Input, ShapeOperand], [NewShapeAttr]>;
+def Reshape : Op<"RESHAPE", [Input, ShapeOperand], [NewShapeAttr]> {
+  let Rows = RowsIdentity; // when the output keeps the input's rows
+}
 def Squeeze : Op<"SQUEEZE", [Input], [SqueezeDimsAttr]>;
 def ExpandDims : Op<"EXPAND_DIMS", [Input, Operand<"axis">]>;
 def Transpose : Op<"TRANSPOSE", [Input, Operand<"perm">]>;
-def Pad : Op<"PAD", [Input, Operand<"paddings">]>;
+def Pad : Op<"PAD", [Input, Operand<"paddings">]> { let Rows = RowsShifted; }
 def PadV2 : Op<"PADV2", [Input, Operand<"paddings">, Operand<"value">]>;
 def Concatenation : Op<"CONCATENATION", [Input, Input2],
                        [AxisAttr, FusedActivationAttr]> {
   let Variadic = 1;
+  let Rows = RowsIdentity; // when joining along an axis after the rows
 }
 def StridedSlice : Op<"STRIDED_SLICE",
                       [Input, Operand<"begin">, Operand<"end">,
@@ -102,6 +119,7 @@ def Sum : Op<"SUM", [Input, Operand<"axes">], [KeepDimsAttr]>;
 def ReduceMax : Op<"REDUCE_MAX", [Input, Operand<"axes">], [KeepDimsAttr]>;
 
 def Softmax : Op<"SOFTMAX", [Input], [BetaAttr]>;
+let Rows = RowsIdentity in {
 def Logistic : Op<"LOGISTIC", [Input]>;
 def Tanh : Op<"TANH", [Input]>;
 def Relu : Op<"RELU", [Input]>;
@@ -109,13 +127,16 @@ def Relu6 : Op<"RELU6", [Input]>;
 def ReluN1To1 : Op<"RELU_N1_TO_1", [Input]>;
 def LeakyRelu : Op<"LEAKY_RELU", [Input], [AlphaAttr]>;
 def HardSwish : Op<"HARD_SWISH", [Input]>;
+}
 def Exp : Op<"EXP", [Input]>;
 def Rsqrt : Op<"RSQRT", [Input]>;
 
+let Rows = RowsIdentity in {
 def Quantize : Op<"QUANTIZE", [Input]>;
 def Dequantize : Op<"DEQUANTIZE", [Input]>;
 /// Changes quantization parameters only; inserted by quantization rules.
 def Requantize : Op<"REQUANTIZE", [Input]> { let IsBuiltin = 0; }
+}
 
 def UnidirectionalSequenceLSTM
     : Op<"UNIDIRECTIONAL_SEQUENCE_LSTM", [Input],
@@ -139,7 +160,7 @@ def ApproximateAttr      : Attr<"approximate", BoolAttr>;
 def MirrorPadModeAttr    : Attr<"mode", StringAttr>;        // "REFLECT" | "SYMMETRIC"
 def KernelTypeAttr       : Attr<"kernel_type", StringAttr>; // "FULL" | "BASIC"
 
-def L2Pool2D : Op<"L2_POOL_2D", [Input], PoolAttrs>;
+def L2Pool2D : Op<"L2_POOL_2D", [Input], PoolAttrs> { let Rows = PoolRows; }
 
 def Div : Op<"DIV", [Input, Input2], [FusedActivationAttr]>;
 def Pow : Op<"POW", [Input, Input2]>;

@@ -32,6 +32,11 @@ const char *const Preamble =
 //   ACCELGEN_OP_ARITY(Enumerator, MinOperands, MaxOperands, NumResults)
 //     every operator of ops.td: how many operands it takes (MaxOperands -1:
 //     any number from MinOperands) and how many results it has
+//   ACCELGEN_OP_ROWS(Enumerator, Kind, Stride, Dilation, Kernel, KernelOperand)
+//     every operator of ops.td: the rows of its input a stripe of output
+//     rows reads (Kind: Whole, Identity, Shifted, Window; for a window the
+//     attribute names of stride, dilation and kernel height, "" when unset,
+//     and the operand whose dimension 1 is the kernel height, -1 when unset)
 // Each section undefines its macro.
 //===----------------------------------------------------------------------===//
 )";
@@ -64,6 +69,13 @@ public:
                           O.Enumerator, O.MinOperands, O.MaxOperands,
                           O.NumResults);
     OS << "#undef ACCELGEN_OP_ARITY\n#endif\n";
+    OS << "\n#ifdef ACCELGEN_OP_ROWS\n";
+    for (const Vocabulary::OpEntry &O : V.Ops)
+      OS << llvm::formatv("ACCELGEN_OP_ROWS({0}, {1}, {2}, {3}, {4}, {5})\n",
+                          O.Enumerator, O.RowKind, cppString(O.Stride),
+                          cppString(O.Dilation), cppString(O.Kernel),
+                          O.KernelOperand);
+    OS << "#undef ACCELGEN_OP_ROWS\n#endif\n";
   }
 
 private:

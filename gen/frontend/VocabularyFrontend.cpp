@@ -25,14 +25,39 @@ std::vector<llvm::Record *> definedOrder(const llvm::RecordKeeper &Records,
   return Defs;
 }
 
+/// The stripe transform of operator \p R (its `Rows` field).
+StripeRowsDecl readStripeRows(const llvm::Record &R) {
+  StripeRowsDecl D;
+  const llvm::Record *Rows = R.getValueAsDef("Rows");
+  D.Kind = Rows->getValueAsString("Kind").str();
+  auto Attr = [](const llvm::Record *A) {
+    return StripeAttrDecl{
+        A->getValueAsString("Name").str(),
+        A->getValueAsDef("Kind")->getValueAsString("Name").str()};
+  };
+  if (Rows->isSubClassOf("RowsWindow")) {
+    D.Stride = Attr(Rows->getValueAsDef("Stride"));
+    for (const llvm::Record *A : Rows->getValueAsListOfDefs("Dilation"))
+      D.Dilation.push_back(Attr(A));
+    for (const llvm::Record *A : Rows->getValueAsListOfDefs("Kernel"))
+      D.Kernel.push_back(Attr(A));
+    for (const llvm::Record *O : Rows->getValueAsListOfDefs("KernelOperand"))
+      D.KernelOperand.push_back(O->getValueAsString("Name").str());
+  }
+  return D;
+}
+
 } // namespace
 
 VocabularyDecl readVocabularyRecords(const llvm::RecordKeeper &Records) {
   VocabularyDecl D;
   for (const llvm::Record *R : definedOrder(Records, "Op"))
     if (!R->isSubClassOf("TargetOp")) {
-      VocabularyOpDecl O{R->getName().str(), R->getValueAsString("Name").str(),
-                         R->getValueAsBit("IsBuiltin"), recordLoc(*R)};
+      VocabularyOpDecl O;
+      O.Key = R->getName().str();
+      O.Name = R->getValueAsString("Name").str();
+      O.IsBuiltin = R->getValueAsBit("IsBuiltin");
+      O.At = recordLoc(*R);
       // Optional operands may be left off the end, so the minimum counts up
       // to the last required one.
       std::vector<llvm::Record *> Operands =
@@ -44,6 +69,11 @@ VocabularyDecl readVocabularyRecords(const llvm::RecordKeeper &Records) {
       if (R->getValueAsBit("Variadic"))
         O.MaxOperands = -1;
       O.NumResults = static_cast<int32_t>(R->getValueAsInt("NumResults"));
+      for (const llvm::Record *Operand : Operands)
+        O.OperandNames.push_back(Operand->getValueAsString("Name").str());
+      for (const llvm::Record *A : R->getValueAsListOfDefs("Attrs"))
+        O.AttrNames.push_back(A->getValueAsString("Name").str());
+      O.Rows = readStripeRows(*R);
       D.Ops.push_back(std::move(O));
     }
   for (const llvm::Record *R : definedOrder(Records, "TFLiteBuiltin"))

@@ -56,6 +56,68 @@ std::string attrConstant(llvm::StringRef Name) {
   return Out;
 }
 
+/// Checks operator \p O's stripe transform and fills \p E's; false after
+/// reporting a mistake.
+bool checkStripeRows(const VocabularyOpDecl &O, Vocabulary::OpEntry &E,
+                     Diagnostics &Diags) {
+  const StripeRowsDecl &R = O.Rows;
+  static const llvm::StringRef Kinds[] = {"whole", "identity", "shifted",
+                                          "window"};
+  if (!llvm::is_contained(Kinds, R.Kind)) {
+    Diags.error(O.At, llvm::formatv("operator '{0}': stripe rows kind '{1}' "
+                                    "is not one of whole, identity, shifted, "
+                                    "window",
+                                    O.Key, R.Kind));
+    return false;
+  }
+  E.RowKind = (llvm::Twine(llvm::toUpper(R.Kind.front())) +
+               llvm::StringRef(R.Kind).drop_front())
+                  .str();
+  if (R.Kind != "window")
+    return true;
+  auto CheckAttr = [&](llvm::StringRef Role, const StripeAttrDecl &A) {
+    if (!llvm::is_contained(O.AttrNames, A.Name)) {
+      Diags.error(O.At, llvm::formatv("operator '{0}': stripe {1} attribute "
+                                      "'{2}' is not one of its attributes",
+                                      O.Key, Role, A.Name));
+      return false;
+    }
+    if (A.Kind != "int") {
+      Diags.error(O.At, llvm::formatv("operator '{0}': stripe {1} attribute "
+                                      "'{2}' is {3}, not int",
+                                      O.Key, Role, A.Name, A.Kind));
+      return false;
+    }
+    return true;
+  };
+  if (R.Dilation.size() > 1 || R.Kernel.size() + R.KernelOperand.size() != 1) {
+    Diags.error(O.At, llvm::formatv("operator '{0}': a stripe window takes at "
+                                    "most one dilation attribute and exactly "
+                                    "one kernel height, an attribute or an "
+                                    "operand",
+                                    O.Key));
+    return false;
+  }
+  if (!CheckAttr("stride", R.Stride) ||
+      (!R.Dilation.empty() && !CheckAttr("dilation", R.Dilation[0])) ||
+      (!R.Kernel.empty() && !CheckAttr("kernel", R.Kernel[0])))
+    return false;
+  if (!R.KernelOperand.empty()) {
+    auto It = llvm::find(O.OperandNames, R.KernelOperand[0]);
+    if (It == O.OperandNames.end()) {
+      Diags.error(O.At, llvm::formatv("operator '{0}': stripe kernel operand "
+                                      "'{1}' is not one of its operands",
+                                      O.Key, R.KernelOperand[0]));
+      return false;
+    }
+    E.KernelOperand = static_cast<int32_t>(It - O.OperandNames.begin());
+  }
+  E.Stride = R.Stride.Name;
+  E.Dilation = R.Dilation.empty() ? "" : R.Dilation[0].Name;
+  E.Kernel = R.Kernel.empty() ? "" : R.Kernel[0].Name;
+  return true;
+}
+
 } // namespace
 
 std::optional<Vocabulary> buildVocabulary(const VocabularyDecl &D,
@@ -124,9 +186,16 @@ std::optional<Vocabulary> buildVocabulary(const VocabularyDecl &D,
                                       O.Key, O.Name, B->second->Code));
       continue;
     }
-    V.Ops.push_back({O.Key, O.Name,
-                     O.IsBuiltin ? static_cast<int32_t>(B->second->Code) : -1,
-                     O.MinOperands, O.MaxOperands, O.NumResults});
+    Vocabulary::OpEntry E;
+    E.Enumerator = O.Key;
+    E.Name = O.Name;
+    E.BuiltinCode = O.IsBuiltin ? static_cast<int32_t>(B->second->Code) : -1;
+    E.MinOperands = O.MinOperands;
+    E.MaxOperands = O.MaxOperands;
+    E.NumResults = O.NumResults;
+    if (!checkStripeRows(O, E, Diags))
+      continue;
+    V.Ops.push_back(std::move(E));
   }
 
   // Attribute names, each once; ops.td shares one record per name, but two

@@ -21,6 +21,19 @@
 namespace accelgen {
 namespace gen {
 
+/// An operator's stripe transform as written (`StripeRows` in accelgen.td):
+/// its kind and, for a window, the attributes and operand it reads.
+struct StripeAttrDecl {
+  std::string Name, Kind;
+};
+struct StripeRowsDecl {
+  std::string Kind = "whole"; ///< whole, identity, shifted or window.
+  /// A window's attributes as written; the lists hold at most one each.
+  StripeAttrDecl Stride;
+  std::vector<StripeAttrDecl> Dilation, Kernel;
+  std::vector<std::string> KernelOperand; ///< Operand names.
+};
+
 /// A canonical operator as written: `def Conv2D : Op<"CONV_2D", ...>`.
 struct VocabularyOpDecl {
   std::string Key;  ///< The record name (`Conv2D`).
@@ -32,6 +45,9 @@ struct VocabularyOpDecl {
   int32_t MinOperands = 0;
   int32_t MaxOperands = 0;
   int32_t NumResults = 1;
+  /// The names of its attributes and operands, in order.
+  std::vector<std::string> AttrNames, OperandNames;
+  StripeRowsDecl Rows;
 };
 
 /// A builtin operator code of the TensorFlow Lite format as written.
@@ -64,6 +80,12 @@ struct Vocabulary {
     int32_t MinOperands = 0;
     int32_t MaxOperands = 0; ///< -1: variadic.
     int32_t NumResults = 1;
+    /// The stripe transform: RowKind enumerator (Whole, Identity, Shifted,
+    /// Window), attribute names ("" when unset) and the kernel operand's
+    /// index (-1 when unset).
+    std::string RowKind = "Whole";
+    std::string Stride, Dilation, Kernel;
+    int32_t KernelOperand = -1;
   };
   struct BuiltinEntry {
     int32_t Code = 0;

@@ -11,6 +11,7 @@
 #include "emit/ModelEmitter.h"
 #include "emit/CLiteral.h"
 #include "emit/CpuKernels.h"
+#include "emit/CascadeEmitter.h"
 #include "emit/KernelFiles.h"
 #include "emit/ParamPrinter.h"
 #include "emit/TemplateRender.h"
@@ -113,9 +114,12 @@ std::string wrapCall(StringRef Function, ArrayRef<std::string> Args,
 /// Collects what the emitted code refers to while the calls are printed.
 class ModelWriter {
 public:
-  ModelWriter(const ir::Graph &G, const EmitOptions &Opts)
-      : G(G), Opts(Opts),
-        Plan(Opts.Accelerator ? Opts.Accelerator->Plan : plan::planMemory(G)),
+  ModelWriter(const ir::Graph &G, const EmitOptions &Opts,
+              std::optional<plan::CascadePlan> Cascading)
+      : G(G), Opts(Opts), Cascading(std::move(Cascading)),
+        Plan(this->Cascading    ? this->Cascading->Memory
+             : Opts.Accelerator ? Opts.Accelerator->Plan
+                                : plan::planMemory(G)),
         Specialise((Opts.Accelerator ? Opts.CpuKernels : Opts.Target) ==
                    "cpu") {}
 
@@ -131,25 +135,38 @@ private:
       UsedConstants.insert(T);
     else
       UsedArena.insert(T);
+    if (Stripe && !Ten.IsConstant)
+      return Stripe->data(T);
     return "t" + std::to_string(T);
   }
   std::string shape(int32_t T) {
     UsedShapes.insert(T);
+    if (Stripe && !G.tensor(T).IsConstant)
+      return Stripe->shape(T);
     return "&t" + std::to_string(T) + "_shape";
   }
 
+  /// Prints operator \p Index; into \p Piece instead of \p Ops when given
+  /// (a member of a cascade, printed with Stripe set).
   Error emitOperator(size_t Index, Value::List &Ops,
-                     std::set<std::string> &Functions, json::Array &Report);
+                     std::set<std::string> &Functions, json::Array &Report,
+                     CascadeMember *Piece = nullptr);
+  Error emitCascade(const plan::Cascade &C, Value::List &Ops,
+                    std::set<std::string> &Functions, json::Array &Report);
   void emitRegion(const OffloadRegion &R, Value::List &Ops,
                   json::Array &Report);
   Value tensorInfo(int32_t T, StringRef Role, size_t Index);
 
   const ir::Graph &G;
   const EmitOptions &Opts;
+  std::optional<plan::CascadePlan> Cascading;
   plan::MemoryPlan Plan;
   /// Target cpu's kernels replace the reference ones they cover.
   bool Specialise;
   std::vector<CpuKernel> CpuKernels;
+  /// Set while a cascade's operator is printed: data and shapes of computed
+  /// tensors become the stripe's.
+  StripeNames *Stripe = nullptr;
   std::set<int32_t> UsedConstants, UsedArena, UsedShapes;
 };
 
@@ -165,6 +182,7 @@ Value ModelWriter::tensorInfo(int32_t T, StringRef Role, size_t Index) {
   M["quant"] = quantText(Ten);
   M["elements"] = Ten.numElements();
   M["bytes"] = Ten.byteSize();
+  M["in_place"] = !Plan.find(T) && !Ten.IsConstant;
   if (const plan::Buffer *B = Plan.find(T)) {
     M["offset"] = B->Offset;
     M["source"] = "arena.bytes + " + std::to_string(B->Offset);
@@ -177,7 +195,7 @@ Value ModelWriter::tensorInfo(int32_t T, StringRef Role, size_t Index) {
 
 Error ModelWriter::emitOperator(size_t Index, Value::List &Ops,
                                 std::set<std::string> &Functions,
-                                json::Array &Report) {
+                                json::Array &Report, CascadeMember *Piece) {
   const ir::Operator &Op = G.Operators[Index];
   auto Unsupported = [&](const Twine &Reason) {
     return makeError(formatv("operator {0} ({1}) is not supported by target "
@@ -191,7 +209,8 @@ Error ModelWriter::emitOperator(size_t Index, Value::List &Ops,
     if (T < 0 || !Plan.find(T))
       return Unsupported("its output is not a tensor in working memory");
   for (int32_t T : Call->DataInputs)
-    if (T >= 0 && !G.tensor(T).IsConstant && !Plan.find(T))
+    if (T >= 0 && !G.tensor(T).IsConstant && !Plan.find(T) &&
+        !(Cascading && plan::inputInPlace(G, T, Cascading->Options)))
       return Unsupported(formatv("input tensor {0} has no data", T));
   for (int32_t T : Call->DataInputs)
     if (T >= 0 && G.tensor(T).IsConstant &&
@@ -225,8 +244,12 @@ Error ModelWriter::emitOperator(size_t Index, Value::List &Ops,
     return I < Call->DataInputs.size() ? Call->DataInputs[I] : -1;
   };
   std::string Text, Note, Kernel = Call->Function;
+  if (Aliased && Piece)
+    return Unsupported("it shares its input's bytes, which a stripe cannot");
+  // A stripe runs the reference kernel: the specialised ones are made for
+  // whole tensors.
   std::optional<CpuKernel> Special;
-  if (Specialise && !Aliased) {
+  if (Specialise && !Aliased && !Piece) {
     Expected<std::optional<CpuKernel>> S = specialiseCpuKernel(
         G, Index, *Call, formatv("{0}_op{1}", Opts.Name, Index).str());
     if (!S)
@@ -269,7 +292,8 @@ Error ModelWriter::emitOperator(size_t Index, Value::List &Ops,
         Args.push_back(data(Output));
         break;
       case ArgKind::Count:
-        Args.push_back(intLiteral(G.tensor(Output).numElements()));
+        Args.push_back(Stripe ? Stripe->count(Output)
+                              : intLiteral(G.tensor(Output).numElements()));
         break;
       case ArgKind::ElementSize:
         Args.push_back(unsignedLiteral(ir::dtypeSize(G.tensor(In(0)).Type)));
@@ -294,7 +318,11 @@ Error ModelWriter::emitOperator(size_t Index, Value::List &Ops,
       }
       }
     }
-    if (Block.empty()) {
+    if (Piece) {
+      if (Error E = Stripe->params(Call->Params, Params->Argument, Args))
+        return Unsupported(toString(std::move(E)));
+      Piece->Call = Block + wrapCall(Call->Function, Args, "    ");
+    } else if (Block.empty()) {
       Text = wrapCall(Call->Function, Args);
     } else {
       Text = "  {\n" + Block + wrapCall(Call->Function, Args, "    ") + "\n  }";
@@ -302,21 +330,26 @@ Error ModelWriter::emitOperator(size_t Index, Value::List &Ops,
     Functions.insert(Call->Function);
   }
 
+  if (Piece) {
+    Piece->Op = static_cast<int32_t>(Index);
+    Piece->Decls = StringRef(Params->Declarations).rtrim("\n").str();
+  }
   Value::List Outputs;
   for (int32_t T : Op.Outputs) {
     data(T);
     Outputs.push_back(
         Value(Value::Map{{"tensor", T}, {"bytes", G.tensor(T).byteSize()}}));
   }
-  Ops.push_back(Value(Value::Map{
-      {"index", Index},
-      {"type", Op.Type},
-      {"note", Note},
-      {"decls", Aliased || Kernel != Call->Function
-                    ? std::string()
-                    : StringRef(Params->Declarations).rtrim("\n").str()},
-      {"call", Text},
-      {"outputs", Value(std::move(Outputs))}}));
+  if (!Piece)
+    Ops.push_back(Value(Value::Map{
+        {"index", Index},
+        {"type", Op.Type},
+        {"note", Note},
+        {"decls", Aliased || Kernel != Call->Function
+                      ? std::string()
+                      : StringRef(Params->Declarations).rtrim("\n").str()},
+        {"call", Text},
+        {"outputs", Value(std::move(Outputs))}}));
 
   json::Object R;
   R["index"] = static_cast<int64_t>(Index);
@@ -324,6 +357,10 @@ Error ModelWriter::emitOperator(size_t Index, Value::List &Ops,
   R["placement"] = "cpu";
   R["kernel"] = Aliased ? "none (shares its input's bytes)" : Kernel;
   R["macs"] = analysis::operatorMacs(G, Op);
+  if (Stripe) {
+    R["cascade"] = static_cast<int64_t>(Stripe->cascade().FirstOp);
+    R["stripe_rows"] = Stripe->cascade().StripeRows;
+  }
   json::Array Ins, Outs;
   for (int32_t T : Op.Inputs)
     Ins.push_back(T);
@@ -332,6 +369,41 @@ Error ModelWriter::emitOperator(size_t Index, Value::List &Ops,
   R["inputs"] = std::move(Ins);
   R["outputs"] = std::move(Outs);
   Report.push_back(std::move(R));
+  return Error::success();
+}
+
+Error ModelWriter::emitCascade(const plan::Cascade &C, Value::List &Ops,
+                               std::set<std::string> &Functions,
+                               json::Array &Report) {
+  std::vector<CascadeMember> Members;
+  std::vector<std::string> Decls;
+  for (int32_t K = C.FirstOp; K <= C.LastOp; ++K) {
+    StripeNames Names(G, C, K);
+    Stripe = &Names;
+    CascadeMember M;
+    Error E = emitOperator(K, Ops, Functions, Report, &M);
+    Stripe = nullptr;
+    if (E)
+      return E;
+    M.Prologue = Names.prologue();
+    if (!M.Decls.empty())
+      Decls.push_back(M.Decls);
+    Members.push_back(std::move(M));
+  }
+  const std::string Name = formatv("cascade{0}", C.FirstOp).str();
+  Decls.push_back(cascadeTable(C, Name));
+  const int32_t Out = G.Operators[C.LastOp].output(0);
+  Ops.push_back(Value(Value::Map{
+      {"index", C.FirstOp},
+      {"type", "cascade"},
+      {"note", formatv(" of operators {0}-{1}: {2} steps of {3} output rows",
+                       C.FirstOp, C.LastOp, C.Steps.size(), C.StripeRows)
+                   .str()},
+      {"decls", join(Decls, "\n")},
+      {"call", cascadeLoop(G, C, Members, Name)},
+      {"outputs", Value(Value::List{Value(Value::Map{
+                      {"tensor", Out}, {"bytes", G.tensor(Out).byteSize()}})})},
+  }));
   return Error::success();
 }
 
@@ -373,9 +445,15 @@ Error ModelWriter::run(EmittedModel &Out) {
       Regions[R.FirstOp] = &R;
   for (size_t I = 0; I < G.Operators.size(); ++I) {
     auto R = Regions.find(I);
+    const plan::Cascade *C =
+        Cascading ? Cascading->cascadeOf(static_cast<int32_t>(I)) : nullptr;
     if (R != Regions.end() && R->second->NumOps > 0) {
       emitRegion(*R->second, Ops, ReportOps);
       I += R->second->NumOps - 1;
+    } else if (C) {
+      if (Error E = emitCascade(*C, Ops, Functions, ReportOps))
+        return E;
+      I = C->LastOp;
     } else if (Error E = emitOperator(I, Ops, Functions, ReportOps)) {
       return E;
     }
@@ -395,7 +473,8 @@ Error ModelWriter::run(EmittedModel &Out) {
   std::vector<std::string> Parameters;
   for (size_t I = 0; I < G.Inputs.size(); ++I) {
     int32_t T = G.Inputs[I];
-    if (!Plan.find(T))
+    if (!Plan.find(T) &&
+        !(Cascading && plan::inputInPlace(G, T, Cascading->Options)))
       return makeError(formatv("input {0} (tensor {1}) is not in working "
                                "memory",
                                I, T));
@@ -457,8 +536,17 @@ Error ModelWriter::run(EmittedModel &Out) {
                                      {"bytes", Ten.byteSize()},
                                      {"fill", Ten.stateFillByte()}}));
   }
+  Value::List InPlace;
   for (int32_t T : UsedArena) {
     const plan::Buffer *B = Plan.find(T);
+    if (!B) { // a graph input read where the caller passed it
+      auto It = llvm::find(G.Inputs, T);
+      InPlace.push_back(Value(
+          Value::Map{{"tensor", T},
+                     {"ctype", cType(G.tensor(T).Type)},
+                     {"input", static_cast<int64_t>(It - G.Inputs.begin())}}));
+      continue;
+    }
     ArenaTensors.push_back(Value(Value::Map{{"tensor", T},
                                             {"ctype", cType(G.tensor(T).Type)},
                                             {"offset", B->Offset}}));
@@ -518,6 +606,8 @@ Error ModelWriter::run(EmittedModel &Out) {
   B["CONSTANTS"] = Value(std::move(Constants));
   B["SHAPES"] = Value(std::move(Shapes));
   B["ARENA_TENSORS"] = Value(std::move(ArenaTensors));
+  B["INPUTS_IN_PLACE"] = !InPlace.empty();
+  B["IN_PLACE_TENSORS"] = Value(std::move(InPlace));
   B["STATE"] = Value(std::move(State));
   B["OPS"] = Value(std::move(Ops));
   B["OPERATOR_COUNT"] = G.Operators.size();
@@ -578,6 +668,8 @@ Error ModelWriter::run(EmittedModel &Out) {
       J.attribute("operators", json::Value(std::move(ReportOps)));
       if (Opts.Accelerator)
         J.attribute("accelerator", json::Object(Opts.Accelerator->Report));
+      if (Cascading)
+        J.attribute("cascading", cascadingReport(G, *Cascading));
       J.attributeArray("kernels", [&] {
         for (const std::string &F : Functions)
           J.value(F);
@@ -614,8 +706,23 @@ Expected<EmittedModel> emitModel(const ir::Graph &G, const EmitOptions &Opts) {
   std::vector<std::string> Problems = ir::verifyGraph(G);
   if (!Problems.empty())
     return makeError("the graph is malformed: " + Problems.front());
+  std::optional<plan::CascadePlan> Cascading;
+  if (Opts.Cascading.Enabled || Opts.Cascading.InputsInPlace) {
+    if (Opts.Accelerator)
+      return makeError(formatv("cascading runs on the ref target only, not {0}",
+                               Opts.Target));
+    Expected<plan::CascadePlan> P = plan::planCascades(G, Opts.Cascading);
+    if (!P)
+      return P.takeError();
+    std::vector<std::string> Problems = plan::verifyCascades(G, *P);
+    if (!Problems.empty())
+      return makeError("the cascaded memory plan is unsound: " +
+                       Problems.front());
+    Cascading = std::move(*P);
+  }
   EmittedModel Out;
-  ModelWriter W(G, Opts);
+  Out.Cascading = Cascading;
+  ModelWriter W(G, Opts, std::move(Cascading));
   if (Error E = W.run(Out))
     return std::move(E);
   return Out;

@@ -20,6 +20,7 @@
 #define ACCELGEN_EMIT_MODELEMITTER_H
 
 #include "ir/Graph.h"
+#include "plan/Cascade.h"
 #include "plan/MemoryPlan.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -27,6 +28,7 @@
 #include "llvm/Support/JSON.h"
 
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -99,6 +101,9 @@ struct EmitOptions {
   /// The CPU kernels of the operators an accelerator does not run: "ref" or
   /// "cpu" (one of emitTargets()). Without an accelerator, Target decides.
   std::string CpuKernels = "ref";
+  /// Striped execution under a working-memory budget (docs/cascading.md);
+  /// the ref target only.
+  plan::CascadeOptions Cascading;
 };
 
 /// A model input or output as the entry point sees it.
@@ -116,11 +121,15 @@ struct EmittedModel {
   std::vector<IOTensor> Inputs;
   std::vector<IOTensor> Outputs;
   plan::MemoryPlan Plan;
+  /// The cascaded plan when EmitOptions::Cascading was enabled (Plan is its
+  /// Memory then).
+  std::optional<plan::CascadePlan> Cascading;
 };
 
 /// Generates the C project for \p G. Fails with "operator N (TYPE) is not
-/// supported by target T: REASON" when an operator has no kernel, and on bad
-/// options; produces no files then.
+/// supported by target T: REASON" when an operator has no kernel, on bad
+/// options, and when cascading cannot meet the memory budget; produces no
+/// files then.
 llvm::Expected<EmittedModel> emitModel(const ir::Graph &G,
                                        const EmitOptions &Opts);
 

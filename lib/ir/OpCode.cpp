@@ -46,5 +46,17 @@ OpArity opArity(OpCode Code) {
   return OpArity{0, -1, -1};
 }
 
+RowMap rowMap(OpCode Code) {
+  switch (Code) {
+#define ACCELGEN_OP_ROWS(Enumerator, Kind, Stride, Dilation, Kernel, Operand)  \
+  case OpCode::Enumerator:                                                     \
+    return RowMap{RowKind::Kind, Stride, Dilation, Kernel, Operand};
+#include "ir/OpVocabulary.inc"
+  case OpCode::Unknown:
+    break;
+  }
+  return RowMap{};
+}
+
 } // namespace ir
 } // namespace accelgen

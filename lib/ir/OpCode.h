@@ -43,6 +43,28 @@ struct OpArity {
 /// The arity of \p Code as defs/ops.td declares it (any count for Unknown).
 OpArity opArity(OpCode Code);
 
+/// How the input rows an operator reads follow from a stripe of its output
+/// rows (`StripeRows` in defs/accelgen.td).
+enum class RowKind : uint8_t {
+  Whole,    ///< Needs its whole input.
+  Identity, ///< Output rows [a, b) read rows [a, b) of every data input.
+  Shifted,  ///< Rows [a, b) read rows [a - p, b - p) of input 0 (PAD).
+  Window,   ///< A sliding window over input 0 (convolutions, pools).
+};
+
+/// An operator's stripe transform as defs/ops.td declares it.
+struct RowMap {
+  RowKind Kind = RowKind::Whole;
+  /// For a window: the attributes giving stride, dilation (1 when empty) and
+  /// kernel height (empty when the kernel operand gives it).
+  llvm::StringRef Stride, Dilation, Kernel;
+  /// For a window: the operand whose dimension 1 is the kernel height, or -1.
+  int32_t KernelOperand = -1;
+};
+
+/// The stripe transform of \p Code (Whole for Unknown).
+RowMap rowMap(OpCode Code);
+
 /// The attribute names of defs/ops.td's operators, as constants.
 namespace attr {
 #define ACCELGEN_ATTR(Constant, Name)                                          \

@@ -35,6 +35,12 @@ llvm::StringRef placementOrderName(PlacementOrder O) {
   llvm_unreachable("unknown placement order");
 }
 
+bool inputInPlace(const ir::Graph &G, int32_t T, const PlanOptions &Opts) {
+  return Opts.InputsInPlace && G.isValidTensor(T) &&
+         llvm::is_contained(G.Inputs, T) && !llvm::is_contained(G.Outputs, T) &&
+         !G.tensor(T).IsVariable && !G.tensor(T).IsConstant;
+}
+
 const Buffer *MemoryPlan::find(int32_t Tensor) const {
   auto It = llvm::partition_point(
       Buffers, [&](const Buffer &B) { return B.Tensor < Tensor; });
@@ -211,14 +217,31 @@ MemoryPlan planMemory(const ir::Graph &G, const PlanOptions &Opts) {
   assert(Opts.Alignment > 0 && (Opts.Alignment & (Opts.Alignment - 1)) == 0 &&
          "alignment must be a power of two");
   Lifetimes L = computeLifetimes(G);
+  for (int32_t T : G.Inputs)
+    if (inputInPlace(G, T, Opts))
+      L.First[T] = L.Last[T] = Unset;
+  // A tensor live at one operator of a group is live at all of them.
+  for (const auto &[First, Last] : Opts.Groups)
+    for (size_t T = 0; T < G.Tensors.size(); ++T)
+      if (L.planned(static_cast<int32_t>(T)) && L.First[T] <= Last &&
+          First <= L.Last[T]) {
+        L.First[T] = std::min(L.First[T], First);
+        L.Last[T] = std::max(L.Last[T], Last);
+      }
+  auto Bytes = [&](size_t T) {
+    auto Held = Opts.HeldBytes.find(static_cast<int32_t>(T));
+    return Held != Opts.HeldBytes.end()
+               ? Held->second
+               : std::max<int64_t>(0, G.Tensors[T].byteSize());
+  };
   std::vector<int32_t> Root = resolveAliases(G, L, Opts);
 
   std::vector<Item> Items;
   for (size_t T = 0; T < G.Tensors.size(); ++T)
-    if (L.planned(static_cast<int32_t>(T)) && Root[T] == static_cast<int32_t>(T))
-      Items.push_back({static_cast<int32_t>(T),
-                       std::max<int64_t>(0, G.Tensors[T].byteSize()),
-                       L.First[T], L.Last[T]});
+    if (L.planned(static_cast<int32_t>(T)) &&
+        Root[T] == static_cast<int32_t>(T))
+      Items.push_back(
+          {static_cast<int32_t>(T), Bytes(T), L.First[T], L.Last[T]});
 
   MemoryPlan Plan;
   Plan.Alignment = Opts.Alignment;
@@ -250,7 +273,7 @@ MemoryPlan planMemory(const ir::Graph &G, const PlanOptions &Opts) {
       continue;
     Buffer B;
     B.Tensor = Index;
-    B.Size = std::max<int64_t>(0, G.Tensors[T].byteSize());
+    B.Size = Bytes(T);
     B.Offset = Offset[Root[T]];
     B.FirstOp = L.First[T];
     B.LastOp = L.Last[T];

@@ -39,7 +39,9 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace accelgen {
@@ -51,7 +53,8 @@ struct Buffer {
   int32_t Tensor = -1;
   /// The byte offset in the arena; a multiple of the plan's alignment.
   int64_t Offset = 0;
-  /// The tensor's size in bytes (`Tensor::byteSize()`).
+  /// The tensor's size in bytes (`Tensor::byteSize()`), or the bytes of its
+  /// window when PlanOptions::HeldBytes holds it.
   int64_t Size = 0;
   /// The first and last operator at which the bytes are live. For a buffer
   /// other tensors alias, this spans their lifetimes too.
@@ -91,7 +94,20 @@ struct PlanOptions {
   std::vector<PlacementOrder> Orders = {
       PlacementOrder::Size, PlacementOrder::FirstUse,
       PlacementOrder::SizeTimesLifetime, PlacementOrder::Lifetime};
+  /// Operator spans [first, last] that run interleaved, as one step (a
+  /// cascade): a tensor live at one of their operators is live at all.
+  std::vector<std::pair<int32_t, int32_t>> Groups;
+  /// Tensors held in fewer bytes than their size (a cascade's row windows),
+  /// and those bytes.
+  std::map<int32_t, int64_t> HeldBytes;
+  /// Graph inputs stay in the caller's buffers and get no bytes in the arena
+  /// (the emitted code reads them where the caller passed them); not those
+  /// that are also graph outputs or variable.
+  bool InputsInPlace = false;
 };
+
+/// True if graph input \p T stays in the caller's buffer under \p Opts.
+bool inputInPlace(const ir::Graph &G, int32_t T, const PlanOptions &Opts);
 
 /// A placement of a graph's tensors in one arena.
 struct MemoryPlan {
@@ -116,11 +132,12 @@ MemoryPlan planMemory(const ir::Graph &G, const PlanOptions &Opts = {});
 
 /// Checks \p Plan against \p G without trusting the planner: every
 /// non-constant tensor the graph refers to has exactly one buffer of its
-/// byte size at an aligned offset inside the arena; every alias is the output
-/// of one of \p Opts' view operators sharing its input's offset; and no two
-/// tensors live at the same operator (lifetimes recomputed from the graph)
-/// have overlapping bytes unless they share them through aliasing. Returns
-/// one message per problem; empty when the plan is sound.
+/// byte size (or held bytes) at an aligned offset inside the arena; every
+/// alias is the output of one of \p Opts' view operators sharing its input's
+/// offset; and no two tensors live at the same operator (lifetimes recomputed
+/// from the graph, the groups of \p Opts run as one step) have overlapping
+/// bytes unless they share them through aliasing. Returns one message per
+/// problem; empty when the plan is sound.
 std::vector<std::string> verifyPlan(const ir::Graph &G, const MemoryPlan &Plan,
                                     const PlanOptions &Opts = {});
 

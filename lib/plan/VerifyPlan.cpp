@@ -33,7 +33,8 @@ std::string describeOp(const ir::Graph &G, size_t K) {
 
 /// The tensors live at each step: step K is operator K; a graph without
 /// operators has one step.
-std::vector<std::vector<int32_t>> liveSets(const ir::Graph &G) {
+std::vector<std::vector<int32_t>> liveSets(const ir::Graph &G,
+                                           const PlanOptions &Opts) {
   size_t Steps = std::max<size_t>(1, G.Operators.size());
   std::vector<std::vector<bool>> Live(G.Tensors.size(),
                                       std::vector<bool>(Steps, false));
@@ -62,7 +63,8 @@ std::vector<std::vector<int32_t>> liveSets(const ir::Graph &G) {
         Reads[T].push_back(K);
   }
   for (size_t T = 0; T < G.Tensors.size(); ++T) {
-    if (Constant(static_cast<int32_t>(T)))
+    if (Constant(static_cast<int32_t>(T)) ||
+        inputInPlace(G, static_cast<int32_t>(T), Opts))
       continue;
     // Read, or handed out, without a writer: it must exist from the start
     // (the importer rejects such an output; the plan check must not rely on
@@ -80,6 +82,14 @@ std::vector<std::vector<int32_t>> liveSets(const ir::Graph &G) {
       End = std::max(End, K);
     if (ToEnd[T])
       End = Steps - 1;
+    // Operators of a group run interleaved: live at one, live at all.
+    for (const auto &[First, Last] : Opts.Groups)
+      if (First >= 0 && static_cast<size_t>(Last) < Steps &&
+          static_cast<size_t>(First) <= End &&
+          Begin <= static_cast<size_t>(Last)) {
+        Begin = std::min(Begin, static_cast<size_t>(First));
+        End = std::max(End, static_cast<size_t>(Last));
+      }
     for (size_t K = Begin; K <= End; ++K)
       Live[T][K] = true;
   }
@@ -120,9 +130,11 @@ std::vector<std::string> verifyPlan(const ir::Graph &G, const MemoryPlan &Plan,
     const ir::Tensor &T = G.tensor(B.Tensor);
     if (T.IsConstant)
       Report(Who + " is constant but has a buffer in the arena");
-    if (B.Size != T.byteSize())
+    auto Held = Opts.HeldBytes.find(B.Tensor);
+    int64_t Want = Held != Opts.HeldBytes.end() ? Held->second : T.byteSize();
+    if (B.Size != Want)
       Report(llvm::formatv("{0} has a buffer of {1} bytes, not {2}", Who,
-                           B.Size, T.byteSize()));
+                           B.Size, Want));
     if (B.Offset < 0 || (Plan.Alignment > 0 && B.Offset % Plan.Alignment != 0))
       Report(llvm::formatv("{0} is at offset {1}, not a multiple of {2}", Who,
                            B.Offset, Plan.Alignment));
@@ -132,7 +144,7 @@ std::vector<std::string> verifyPlan(const ir::Graph &G, const MemoryPlan &Plan,
   }
 
   // Every tensor live at some step needs a buffer.
-  std::vector<std::vector<int32_t>> Live = liveSets(G);
+  std::vector<std::vector<int32_t>> Live = liveSets(G, Opts);
   std::set<int32_t> Missing;
   for (const std::vector<int32_t> &Set : Live)
     for (int32_t T : Set)

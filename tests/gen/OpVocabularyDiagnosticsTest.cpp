@@ -56,6 +56,10 @@ TEST_CASE("defs/ops.td gives the same vocabulary every time") {
         std::string::npos);
   CHECK(A.Stdout.find("ACCELGEN_OP(Requantize, \"REQUANTIZE\", -1)\n") !=
         std::string::npos);
+  CHECK(A.Stdout.find("ACCELGEN_OP_ROWS(Conv2D, Window, \"stride_h\", "
+                      "\"dilation_h\", \"\", 1)\n") != std::string::npos);
+  CHECK(A.Stdout.find("ACCELGEN_OP_ROWS(MaxPool2D, Window, \"stride_h\", "
+                      "\"\", \"filter_h\", -1)\n") != std::string::npos);
   CHECK(A.Stdout == B.Stdout);
 }
 
@@ -120,4 +124,42 @@ TEST_CASE("diagnostic: attributes that make one constant") {
   Td("def PotScale : Attr<\"pot_scale_int_16\", BoolAttr>;")
       .rejects("attributes 'pot_scale_int16' and 'pot_scale_int_16' would "
                "both be ir::attr::PotScaleInt16");
+}
+
+TEST_CASE("diagnostic: a stripe window whose stride is no attribute of its") {
+  Td("def Bad : Op<\"BAD\", [Input], [FilterHAttr]> { let IsBuiltin = 0; "
+     "let Rows = RowsWindow<StrideHAttr, [], [FilterHAttr], []>; }")
+      .rejects("operator 'Bad': stripe stride attribute 'stride_h' is not "
+               "one of its attributes");
+}
+
+TEST_CASE("diagnostic: a stripe window attribute that is not an int") {
+  Td("def Bad : Op<\"BAD\", [Input], [StrideHAttr, PaddingAttr]> { "
+     "let IsBuiltin = 0; "
+     "let Rows = RowsWindow<StrideHAttr, [], [PaddingAttr], []>; }")
+      .rejects("operator 'Bad': stripe kernel attribute 'padding' is string, "
+               "not int");
+}
+
+TEST_CASE("diagnostic: a stripe window with two kernel heights") {
+  Td("def Bad : Op<\"BAD\", [Input, Filter], [StrideHAttr, FilterHAttr]> { "
+     "let IsBuiltin = 0; "
+     "let Rows = RowsWindow<StrideHAttr, [], [FilterHAttr], [Filter]>; }")
+      .rejects("operator 'Bad': a stripe window takes at most one dilation "
+               "attribute and exactly one kernel height, an attribute or an "
+               "operand");
+}
+
+TEST_CASE("diagnostic: a stripe window's kernel operand that is not its own") {
+  Td("def Bad : Op<\"BAD\", [Input], [StrideHAttr]> { let IsBuiltin = 0; "
+     "let Rows = RowsWindow<StrideHAttr, [], [], [Filter]>; }")
+      .rejects("operator 'Bad': stripe kernel operand 'filter' is not one of "
+               "its operands");
+}
+
+TEST_CASE("diagnostic: a stripe rows kind the planner does not know") {
+  Td("def Bad : Op<\"BAD\", [Input]> { let IsBuiltin = 0; "
+     "let Rows = StripeRows<\"diagonal\">; }")
+      .rejects("operator 'Bad': stripe rows kind 'diagonal' is not one of "
+               "whole, identity, shifted, window");
 }

@@ -60,6 +60,34 @@ static cl::opt<std::string>
                 cl::value_desc("identifier"), cl::sub(CompileCommand),
                 cl::cat(category()));
 
+static cl::opt<bool> CompileCascade(
+    "cascade",
+    cl::desc("Run chains of operators stripe by stripe for the least working "
+             "memory (docs/cascading.md)"),
+    cl::sub(CompileCommand), cl::cat(category()));
+static cl::opt<unsigned long long> CompileBudget(
+    "memory-budget",
+    cl::desc("Cascade as few operators as fit the working memory in BYTES"),
+    cl::value_desc("BYTES"), cl::sub(CompileCommand), cl::cat(category()));
+
+static cl::opt<bool> CompileInPlace(
+    "inputs-in-place",
+    cl::desc("Read the graph inputs in the caller's buffers instead of "
+             "copying them into the arena"),
+    cl::sub(CompileCommand), cl::cat(category()));
+
+plan::CascadeOptions cascadeOptions(bool Cascade,
+                                    const cl::opt<unsigned long long> &Budget,
+                                    bool InputsInPlace) {
+  plan::CascadeOptions O;
+  O.InputsInPlace = InputsInPlace;
+  O.Enabled = Cascade || Budget.getNumOccurrences() > 0;
+  if (Budget.getNumOccurrences())
+    O.Budget = static_cast<int64_t>(
+        std::min<unsigned long long>(Budget, uint64_t(1) << 62));
+  return O;
+}
+
 static cl::opt<bool> CompileMain(
     "main",
     cl::desc("Also write main.c, a host program running the model on raw "
@@ -151,8 +179,9 @@ static bool prepareCmsis(CompiledModel &C, StringRef Path, StringRef Target) {
   return true;
 }
 
-std::optional<CompiledModel> compileModel(StringRef Path, StringRef Target,
-                                          StringRef Name) {
+std::optional<CompiledModel>
+compileModel(StringRef Path, StringRef Target, StringRef Name,
+             const plan::CascadeOptions &Cascading) {
   CompiledModel C;
   auto Buf = support::readInputFile(Path, support::MaxModelBytes);
   if (!Buf) {
@@ -177,6 +206,7 @@ std::optional<CompiledModel> compileModel(StringRef Path, StringRef Target,
   C.Options.Name = Name.str();
   C.Options.ModelFileName = sys::path::filename(Path).str();
   C.Options.GeneratorVersion = ACCELGEN_VERSION;
+  C.Options.Cascading = Cascading;
   if (llvm::is_contained(acceleratorLabels(), Target) &&
       !prepareAccelerator(C, Path, Target, Name))
     return std::nullopt;
@@ -268,8 +298,9 @@ int runCompile() {
                                    "(letters, digits and '_', starting with "
                                    "a letter)",
                                    CompileName.getValue()));
-  std::optional<CompiledModel> C =
-      compileModel(CompileModelPath, CompileTarget, CompileName);
+  std::optional<CompiledModel> C = compileModel(
+      CompileModelPath, CompileTarget, CompileName,
+      cascadeOptions(CompileCascade, CompileBudget, CompileInPlace));
   if (!C)
     return 1;
   if (CompileMain) {

@@ -46,10 +46,19 @@ struct CompiledModel {
 };
 
 /// Reads, imports and emits the model at \p Path for \p Target with symbol
-/// prefix \p Name. On failure prints the error line and returns nothing.
-std::optional<CompiledModel> compileModel(llvm::StringRef Path,
-                                          llvm::StringRef Target,
-                                          llvm::StringRef Name);
+/// prefix \p Name, cascading as \p Cascading says. On failure prints the
+/// error line and returns nothing.
+std::optional<CompiledModel>
+compileModel(llvm::StringRef Path, llvm::StringRef Target, llvm::StringRef Name,
+             const plan::CascadeOptions &Cascading = {});
+
+/// The cascading options of `--cascade`, `--memory-budget BYTES` and
+/// `--inputs-in-place`: a budget cascades as little as fits it, --cascade
+/// alone for the least memory; inputs in place keep the graph inputs in the
+/// caller's buffers.
+plan::CascadeOptions
+cascadeOptions(bool Cascade, const llvm::cl::opt<unsigned long long> &Budget,
+               bool InputsInPlace);
 
 /// Reads (within support::MaxModelBytes) and imports the model at \p Path.
 llvm::Expected<tflite::ImportResult> importModelFile(llvm::StringRef Path);

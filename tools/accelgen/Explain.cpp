@@ -13,9 +13,11 @@
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
 #include "CompileModel.h"
+#include "ExplainMemory.h"
 #include "OutputFolder.h"
 #include "Targets.h"
 
+#include "emit/CascadeEmitter.h"
 #include "import/TFLiteImporter.h"
 #include "partition/Partitioner.h"
 
@@ -59,6 +61,23 @@ static cl::opt<bool>
     ExplainNoCost("no-cost-model",
                   cl::desc("Place every legal operator on the accelerator"),
                   cl::sub(ExplainCommand), cl::cat(category()));
+
+static cl::opt<bool> ExplainMemory(
+    "memory",
+    cl::desc("Show the working memory of every operator, layer at a time and "
+             "cascaded (docs/cascading.md), instead of placement"),
+    cl::sub(ExplainCommand), cl::cat(category()));
+static cl::opt<unsigned long long> ExplainBudget(
+    "memory-budget",
+    cl::desc("With --memory: cascade as few operators as fit BYTES"),
+    cl::value_desc("BYTES"), cl::sub(ExplainCommand), cl::cat(category()));
+static cl::opt<bool> ExplainInPlace(
+    "inputs-in-place",
+    cl::desc("With --memory: the graph inputs stay in the caller's buffers"),
+    cl::sub(ExplainCommand), cl::cat(category()));
+static cl::opt<std::string> ExplainSvg(
+    "svg", cl::desc("With --memory: write the memory profile as SVG"),
+    cl::value_desc("file"), cl::sub(ExplainCommand), cl::cat(category()));
 
 namespace {
 
@@ -359,6 +378,28 @@ int runExplain() {
     return reportError(ExplainModel, toString(M.takeError()));
   for (const std::string &W : M->Warnings)
     reportWarning(ExplainModel, W);
+  if (ExplainMemory) {
+    plan::CascadeOptions CO =
+        cascadeOptions(true, ExplainBudget, ExplainInPlace);
+    const ir::Graph &G = M->Model->main();
+    Expected<plan::CascadePlan> P = plan::planCascades(G, CO);
+    if (!P)
+      return reportError(ExplainModel, toString(P.takeError()));
+    StringRef Name = sys::path::filename(ExplainModel);
+    if (!ExplainSvg.empty()) {
+      // A bare file name is in the current folder.
+      SmallString<256> Svg(ExplainSvg);
+      sys::fs::make_absolute(Svg);
+      if (Error E = writeFileAtomically(Svg, memorySvg(Name, G, *P, CO.Budget)))
+        return reportError(ExplainSvg, toString(std::move(E)));
+    }
+    if (ExplainJSON)
+      outs() << formatv("{0:2}", json::Value(emit::cascadingReport(G, *P)))
+             << "\n";
+    else
+      printMemoryText(outs(), Name, G, *P);
+    return 0;
+  }
   auto Cpu = resolveTarget("ref");
   if (!Cpu)
     return reportError("", toString(Cpu.takeError()));

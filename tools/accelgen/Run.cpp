@@ -61,6 +61,20 @@ static cl::opt<bool> RunDumpLayers(
     "dump-layers",
     cl::desc("Also write every operator's output as layers/output_<k>.bin"),
     cl::sub(RunCommand), cl::cat(category()));
+static cl::opt<bool> RunCascade(
+    "cascade",
+    cl::desc("Run chains of operators stripe by stripe for the least working "
+             "memory (docs/cascading.md)"),
+    cl::sub(RunCommand), cl::cat(category()));
+static cl::opt<unsigned long long> RunBudget(
+    "memory-budget",
+    cl::desc("Cascade as few operators as fit the working memory in BYTES"),
+    cl::value_desc("BYTES"), cl::sub(RunCommand), cl::cat(category()));
+static cl::opt<bool> RunInPlace(
+    "inputs-in-place",
+    cl::desc("Read the graph inputs in the caller's buffers instead of "
+             "copying them into the arena"),
+    cl::sub(RunCommand), cl::cat(category()));
 static cl::opt<std::string>
     RunCacheDir("cache-dir",
                 cl::desc("Where built programs are kept (default "
@@ -599,7 +613,14 @@ int runRun() {
                                      cmsis::TargetName, Label, Target));
     Target = Label;
   }
-  std::optional<CompiledModel> C = compileModel(RunModel, Target, RunName);
+  const plan::CascadeOptions Cascading =
+      cascadeOptions(RunCascade, RunBudget, RunInPlace);
+  if (Cascading.Enabled && RunDumpLayers)
+    return reportError("", "--dump-layers needs every tensor whole, which a "
+                           "cascade does not keep; drop --cascade and "
+                           "--memory-budget");
+  std::optional<CompiledModel> C =
+      compileModel(RunModel, Target, RunName, Cascading);
   if (!C)
     return 1;
   const ir::Graph &G = C->graph();

@@ -1,0 +1,94 @@
+//===- CascadeEmitter.h - Cascades as stripe loops in model.c ---*- C++ -*-===//
+//
+// The C of a cascade (plan/Cascade.h): a table of what every operator does in
+// every step (the rows it writes, where its window starts, the rows of input
+// 0 it reads and the padding above them), and one loop over the steps that
+// slides each window (memmove of the rows kept) and calls each operator's
+// kernel on the stripe: the same kernel as layer at a time, given shapes with
+// the stripe's row count, data pointers at the stripe's first row, and for a
+// window a copy of its parameters with the stripe's top padding.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ACCELGEN_EMIT_CASCADEEMITTER_H
+#define ACCELGEN_EMIT_CASCADEEMITTER_H
+
+#include "ir/Graph.h"
+#include "kernels/KernelParams.h"
+#include "plan/Cascade.h"
+
+#include "llvm/Support/Error.h"
+#include "llvm/Support/JSON.h"
+
+#include <string>
+#include <vector>
+
+namespace accelgen {
+namespace emit {
+
+/// One operator of a cascade as printed: its file-scope declarations, its
+/// kernel call on the stripe, and the declarations the call needs in the
+/// step (stripe shapes, parameters).
+struct CascadeMember {
+  int32_t Op = -1;
+  std::string Decls, Prologue, Call;
+};
+
+/// The C names of one cascade operator's stripe: the model emitter prints the
+/// operator's call with these in place of whole tensors.
+class StripeNames {
+public:
+  StripeNames(const ir::Graph &G, const plan::Cascade &C, int32_t Op)
+      : G(G), C(C), Op(Op) {}
+
+  /// The data pointer of computed tensor \p T at the stripe's first row.
+  std::string data(int32_t T);
+  /// A pointer to \p T's shape with the stripe's row count.
+  std::string shape(int32_t T);
+  /// The element count of output \p Out's stripe.
+  std::string count(int32_t Out);
+  /// For a window: replaces the parameters argument \p Argument in \p Args by
+  /// a copy with the stripe's top padding; fails for parameters passed by
+  /// value.
+  llvm::Error params(const kernels::AnyParams &Params,
+                     const std::string &Argument,
+                     std::vector<std::string> &Args);
+  /// The declarations the call needs, indented for the step.
+  std::string prologue() const;
+  const plan::Cascade &cascade() const { return C; }
+
+private:
+  bool readsWindowRows(int32_t T) const;
+  std::string rows(int32_t T) const;
+
+  const ir::Graph &G;
+  const plan::Cascade &C;
+  int32_t Op;
+  std::vector<int32_t> Shapes;
+  std::string ParamsLines;
+};
+
+/// The file-scope step table of cascade \p C, named \p Name.
+std::string cascadeTable(const plan::Cascade &C, const std::string &Name);
+
+/// The statements that run cascade \p C inside invoke(), indented by two
+/// spaces.
+std::string cascadeLoop(const ir::Graph &G, const plan::Cascade &C,
+                        const std::vector<CascadeMember> &Members,
+                        const std::string &Name);
+
+/// The MACs cascade \p C computes beyond layer at a time: each operator's
+/// MACs per output row times the rows it computes more than once (0 with
+/// line buffers; computed from the steps, not assumed).
+int64_t cascadeExtraMacs(const ir::Graph &G, const plan::Cascade &C);
+
+/// What report.json and `explain --memory --json` say about \p P: arenas
+/// before and after, the bytes live at every operator before and after, each
+/// cascade's operators, stripe height, steps, windows, bytes moved and extra
+/// MACs.
+llvm::json::Object cascadingReport(const ir::Graph &G,
+                                   const plan::CascadePlan &P);
+
+} // namespace emit
+} // namespace accelgen
+
+#endif // ACCELGEN_EMIT_CASCADEEMITTER_H

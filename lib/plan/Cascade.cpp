@@ -1,0 +1,454 @@
+//===- Cascade.cpp - Choosing cascades and stripe heights -----------------===//
+//
+// Three steps. Each operator's stripe transform (ir::rowMap, from
+// defs/ops.td) gives the input rows of a stripe of output rows. Simulating a
+// span of operators stripe by stripe, from the last operator's stripe back to
+// the first, gives every window's height and so the span's working memory:
+// the whole tensors live across it plus its windows. A span's memory depends
+// on nothing outside it, so a dynamic program over the operators picks the
+// spans (single operators run layer at a time) that minimize the peak, or,
+// under a budget, cascade the fewest operators. The greedy placer of
+// MemoryPlan.cpp then places the arena with each cascade as one step; if
+// fragmentation pushes it past the budget the target is tightened and the
+// choice made again.
+//
+//===----------------------------------------------------------------------===//
+#include "plan/Cascade.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+
+namespace accelgen {
+namespace plan {
+
+int32_t Cascade::windowOf(int32_t T) const {
+  auto It = llvm::find(Windowed, T);
+  return It == Windowed.end() ? -1
+                              : static_cast<int32_t>(It - Windowed.begin());
+}
+
+const Cascade *CascadePlan::cascadeOf(int32_t Op) const {
+  for (const Cascade &C : Cascades)
+    if (C.FirstOp <= Op && Op <= C.LastOp)
+      return &C;
+  return nullptr;
+}
+
+namespace {
+
+/// The longest span tried as one cascade.
+constexpr int32_t MaxCascadeOps = 64;
+
+bool isBatchOneImage(const ir::Tensor &T) {
+  return T.rank() == 4 && T.Shape[0] == 1 && T.Shape[1] > 0 &&
+         T.Shape[1] < (1 << 15);
+}
+
+int64_t rowBytes(const ir::Tensor &T) { return T.byteSize() / T.Shape[1]; }
+
+int64_t alignUp(int64_t V, int64_t A) { return (V + A - 1) / A * A; }
+
+} // namespace
+
+std::optional<std::string> whyNotStripable(const ir::Graph &G, size_t Index) {
+  const ir::Operator &Op = G.Operators[Index];
+  const ir::RowMap Map = ir::rowMap(Op.code());
+  switch (Map.Kind) {
+  case ir::RowKind::Whole:
+    return "its stripe transform is 'whole'";
+  case ir::RowKind::Shifted:
+    return "shifted rows (PAD) are not emitted stripe by stripe yet";
+  case ir::RowKind::Identity:
+  case ir::RowKind::Window:
+    break;
+  }
+  if (Op.code() == ir::OpCode::Reshape)
+    return "RESHAPE shares its input's bytes";
+  if (Op.Outputs.size() != 1 || !G.isValidTensor(Op.output(0)))
+    return "it has more than one output";
+  const ir::Tensor &Out = G.tensor(Op.output(0));
+  if (!isBatchOneImage(Out) || Out.IsConstant || Out.IsVariable)
+    return "its output is not one NHWC image";
+  if (Op.code() == ir::OpCode::Concatenation) {
+    int64_t Axis = Op.getInt(ir::attr::Axis, 0);
+    if (Axis < 0)
+      Axis += 4;
+    if (Axis < 2)
+      return "it concatenates along the rows";
+  }
+  for (size_t I = 0; I < Op.Inputs.size(); ++I) {
+    int32_t T = Op.Inputs[I];
+    if (T < 0)
+      continue;
+    const ir::Tensor &In = G.tensor(T);
+    if (In.IsVariable)
+      return "it reads state";
+    if (Map.Kind == ir::RowKind::Window) {
+      if (I == 0 && (!isBatchOneImage(In) || In.IsConstant))
+        return "its input is not one NHWC image";
+      if (I != 0 && !In.IsConstant)
+        return "it reads a computed tensor besides input 0";
+      continue;
+    }
+    // Identity: constants broadcast along the rows; computed inputs have the
+    // output's rows.
+    if (In.IsConstant) {
+      if (In.rank() == 4 && In.Shape[1] != 1)
+        return "a constant input has rows of its own";
+      continue;
+    }
+    if (!isBatchOneImage(In) || In.Shape[1] != Out.Shape[1])
+      return "an input does not have the output's rows";
+  }
+  return std::nullopt;
+}
+
+RowRange stripeInputRows(const ir::Graph &G, const ir::Operator &Op,
+                         RowRange Out, int32_t &PadTop) {
+  PadTop = 0;
+  const ir::RowMap Map = ir::rowMap(Op.code());
+  const ir::Tensor &In = G.tensor(Op.input(0));
+  const int32_t InRows = In.Shape[1];
+  if (Map.Kind != ir::RowKind::Window)
+    return Out;
+  const int32_t Stride = static_cast<int32_t>(Op.getInt(Map.Stride, 1));
+  const int32_t Dilation =
+      Map.Dilation.empty() ? 1
+                           : static_cast<int32_t>(Op.getInt(Map.Dilation, 1));
+  const int32_t Kernel = Map.KernelOperand >= 0
+                             ? G.tensor(Op.input(Map.KernelOperand)).Shape[1]
+                             : static_cast<int32_t>(Op.getInt(Map.Kernel, 1));
+  const int32_t Extent = (Kernel - 1) * Dilation + 1;
+  const int32_t OutRows = G.tensor(Op.output(0)).Shape[1];
+  // TensorFlow Lite's padding: half the total, the smaller half first.
+  const int32_t Pad = std::max(0, (OutRows - 1) * Stride + Extent - InRows) / 2;
+  const int32_t Begin = Out.Begin * Stride - Pad;
+  const int32_t End = (Out.End - 1) * Stride + Extent - Pad;
+  RowRange R{std::max(0, Begin), std::min(InRows, End)};
+  // The kernel sees rows from R.Begin: row Out.Begin's window starts
+  // Begin - R.Begin rows before them.
+  PadTop = R.Begin - Begin;
+  return R;
+}
+
+namespace {
+
+PlanOptions layerOptions(const CascadeOptions &Opts) {
+  PlanOptions P;
+  P.InputsInPlace = Opts.InputsInPlace;
+  return P;
+}
+
+/// Every operator's layer-at-a-time facts the planner needs.
+class Planner {
+public:
+  Planner(const ir::Graph &G, const CascadeOptions &Opts)
+      : G(G), Opts(Opts), Layer(planMemory(G, layerOptions(Opts))) {
+    const size_t N = G.Operators.size();
+    Stripable.resize(N);
+    for (size_t K = 0; K < N; ++K)
+      Stripable[K] = !whyNotStripable(G, K).has_value();
+    LastRead.assign(G.Tensors.size(), -1);
+    Producer.assign(G.Tensors.size(), -1);
+    for (size_t K = 0; K < N; ++K) {
+      for (int32_t T : G.Operators[K].Inputs)
+        if (T >= 0)
+          LastRead[T] = std::max<int32_t>(LastRead[T], K);
+      for (int32_t T : G.Operators[K].Outputs)
+        if (T >= 0)
+          Producer[T] = static_cast<int32_t>(K);
+    }
+    for (int32_t T : G.Outputs)
+      if (T >= 0)
+        LastRead[T] = std::numeric_limits<int32_t>::max();
+  }
+
+  llvm::Expected<CascadePlan> run();
+
+private:
+  /// A span's cost at its best stripe height.
+  struct SpanChoice {
+    bool Valid = false;
+    int64_t Bytes = 0;
+    int32_t StripeRows = 0;
+  };
+  /// One dynamic-programming state: the best way to run operators [0, K).
+  struct State {
+    bool Reached = false;
+    int64_t Peak = 0;
+    int64_t Cascaded = 0; // operators inside cascades
+    int32_t From = 0;     // the last span is [From, K)
+    int32_t StripeRows = 0;
+  };
+
+  bool validSpan(int32_t First, int32_t Last) const;
+  /// Simulates span [First, Last] with \p Rows output rows per step.
+  Cascade simulate(int32_t First, int32_t Last, int32_t Rows) const;
+  /// Whole bytes live over [First, Last] other than the span's windows.
+  int64_t wholeBytes(int32_t First, int32_t Last,
+                     const std::vector<int32_t> &Windowed) const;
+  int64_t spanBytes(const Cascade &C) const;
+  SpanChoice bestSpan(int32_t First, int32_t Last, int64_t Target) const;
+  std::vector<Cascade> choose(int64_t Target, bool &Feasible, int64_t &Peak,
+                              int32_t &PeakOp) const;
+  CascadePlan place(std::vector<Cascade> Cascades) const;
+
+  const ir::Graph &G;
+  const CascadeOptions &Opts;
+  MemoryPlan Layer;
+  std::vector<bool> Stripable;
+  std::vector<int32_t> LastRead, Producer;
+};
+
+bool Planner::validSpan(int32_t First, int32_t Last) const {
+  for (int32_t K = First; K <= Last; ++K)
+    if (!Stripable[K])
+      return false;
+  // Every tensor made before the last operator is read only inside the span.
+  for (int32_t K = First; K < Last; ++K) {
+    int32_t T = G.Operators[K].output(0);
+    if (LastRead[T] < 0 || LastRead[T] > Last)
+      return false;
+  }
+  return true;
+}
+
+Cascade Planner::simulate(int32_t First, int32_t Last, int32_t Rows) const {
+  Cascade C;
+  C.FirstOp = First;
+  C.LastOp = Last;
+  C.StripeRows = Rows;
+  for (int32_t K = First; K < Last; ++K)
+    C.Windowed.push_back(G.Operators[K].output(0));
+  llvm::sort(C.Windowed);
+  const size_t W = C.Windowed.size();
+  C.WindowRows.assign(W, 0);
+  for (int32_t T : C.Windowed)
+    C.RowBytes.push_back(rowBytes(G.tensor(T)));
+  std::vector<int32_t> Lo(W, 0), Hi(W, 0);
+
+  const int32_t OutRows = G.tensor(G.Operators[Last].output(0)).Shape[1];
+  for (int32_t Begin = 0; Begin < OutRows; Begin += Rows) {
+    std::vector<StripeStep> Step(C.numOps());
+    std::vector<RowRange> Need(W, RowRange{0, 0});
+    std::vector<bool> Needed(W, false);
+    for (int32_t K = Last; K >= First; --K) {
+      StripeStep &S = Step[K - First];
+      const ir::Operator &Op = G.Operators[K];
+      if (K == Last) {
+        S.Out = {Begin, std::min(OutRows, Begin + Rows)};
+      } else {
+        int32_t I = C.windowOf(Op.output(0));
+        if (Needed[I] && Need[I].End > Hi[I]) {
+          // The new rows follow the kept ones, [Lo, Hi), from the rows the
+          // consumers still need (or the new ones, if none is kept).
+          S.Out = {Hi[I], Need[I].End};
+          int32_t NewLo = std::max(Lo[I], std::min(Need[I].Begin, Hi[I]));
+          if (NewLo != Lo[I])
+            C.MovedBytes += int64_t(Hi[I] - NewLo) * C.RowBytes[I];
+          Lo[I] = NewLo;
+          Hi[I] = Need[I].End;
+        } else {
+          S.Out = {Hi[I], Hi[I]};
+        }
+        S.WindowBegin = Lo[I];
+        C.WindowRows[I] = std::max(C.WindowRows[I], Hi[I] - Lo[I]);
+      }
+      if (S.Out.empty())
+        continue;
+      S.In = stripeInputRows(G, Op, S.Out, S.PadTop);
+      const ir::RowMap Map = ir::rowMap(Op.code());
+      for (size_t X = 0; X < Op.Inputs.size(); ++X) {
+        int32_t I = Op.Inputs[X] < 0 ? -1 : C.windowOf(Op.Inputs[X]);
+        if (I < 0 || (Map.Kind == ir::RowKind::Window && X != 0))
+          continue;
+        RowRange R = Map.Kind == ir::RowKind::Window ? S.In : S.Out;
+        if (!Needed[I])
+          Need[I] = R;
+        else
+          Need[I] = {std::min(Need[I].Begin, R.Begin),
+                     std::max(Need[I].End, R.End)};
+        Needed[I] = true;
+      }
+    }
+    C.Steps.push_back(std::move(Step));
+  }
+  return C;
+}
+
+int64_t Planner::wholeBytes(int32_t First, int32_t Last,
+                            const std::vector<int32_t> &Windowed) const {
+  int64_t Sum = 0;
+  for (const Buffer &B : Layer.Buffers)
+    if (B.AliasOf < 0 && B.FirstOp <= Last && First <= B.LastOp &&
+        !llvm::is_contained(Windowed, B.Tensor))
+      Sum += alignUp(B.Size, Layer.Alignment);
+  return Sum;
+}
+
+int64_t Planner::spanBytes(const Cascade &C) const {
+  int64_t Sum = wholeBytes(C.FirstOp, C.LastOp, C.Windowed);
+  for (size_t I = 0; I < C.Windowed.size(); ++I)
+    Sum += alignUp(C.WindowRows[I] * C.RowBytes[I], Layer.Alignment);
+  return Sum;
+}
+
+Planner::SpanChoice Planner::bestSpan(int32_t First, int32_t Last,
+                                      int64_t Target) const {
+  SpanChoice Best;
+  if (!validSpan(First, Last))
+    return Best;
+  const int32_t OutRows = G.tensor(G.Operators[Last].output(0)).Shape[1];
+  for (int32_t Rows = 1; Rows < OutRows; Rows *= 2) {
+    int64_t Bytes = spanBytes(simulate(First, Last, Rows));
+    bool Better;
+    if (Target < 0)
+      Better = !Best.Valid || Bytes < Best.Bytes;
+    else // the tallest stripes that fit, else the least memory
+      Better = !Best.Valid || (Bytes <= Target) ||
+               (Best.Bytes > Target && Bytes < Best.Bytes);
+    if (Better)
+      Best = {true, Bytes, Rows};
+  }
+  return Best;
+}
+
+std::vector<Cascade> Planner::choose(int64_t Target, bool &Feasible,
+                                     int64_t &Peak, int32_t &PeakOp) const {
+  const int32_t N = static_cast<int32_t>(G.Operators.size());
+  std::vector<State> Best(N + 1);
+  Best[0].Reached = true;
+  // Lexicographic goals: under a target, fit it, then cascade the fewest
+  // operators, then the least peak; without one, the least peak first.
+  auto Key = [&](const State &S) {
+    bool Over = Target >= 0 && S.Peak > Target;
+    return Target >= 0 ? std::make_tuple(Over, S.Cascaded, S.Peak)
+                       : std::make_tuple(false, S.Peak, S.Cascaded);
+  };
+  for (int32_t K = 0; K < N; ++K) {
+    if (!Best[K].Reached)
+      continue;
+    for (int32_t Last = K; Last < N && Last < K + MaxCascadeOps; ++Last) {
+      SpanChoice Span;
+      if (Last == K)
+        Span = {true, wholeBytes(K, K, {}), 0};
+      else if (!Opts.Enabled)
+        break;
+      else
+        Span = bestSpan(K, Last, Target);
+      if (!Span.Valid) {
+        // A span stays invalid once an operator cannot stripe.
+        if (!Stripable[Last])
+          break;
+        continue;
+      }
+      State S;
+      S.Reached = true;
+      S.Peak = std::max(Best[K].Peak, Span.Bytes);
+      S.Cascaded = Best[K].Cascaded + (Last > K ? Last - K + 1 : 0);
+      S.From = K;
+      S.StripeRows = Span.StripeRows;
+      if (!Best[Last + 1].Reached || Key(S) < Key(Best[Last + 1]))
+        Best[Last + 1] = S;
+    }
+  }
+  std::vector<Cascade> Chosen;
+  Peak = Best[N].Peak;
+  Feasible = Target < 0 || Peak <= Target;
+  PeakOp = 0;
+  int64_t PeakSpan = -1;
+  for (int32_t K = N; K > 0; K = Best[K].From) {
+    const State &S = Best[K];
+    int32_t First = S.From, Last = K - 1;
+    int64_t Bytes;
+    if (Last > First) {
+      Chosen.push_back(simulate(First, Last, S.StripeRows));
+      Bytes = spanBytes(Chosen.back());
+    } else {
+      Bytes = wholeBytes(First, First, {});
+    }
+    if (Bytes >= PeakSpan) {
+      PeakSpan = Bytes;
+      PeakOp = First;
+    }
+  }
+  std::reverse(Chosen.begin(), Chosen.end());
+  return Chosen;
+}
+
+CascadePlan Planner::place(std::vector<Cascade> Cascades) const {
+  CascadePlan P;
+  P.Cascades = std::move(Cascades);
+  P.Options = layerOptions(Opts);
+  for (const Cascade &C : P.Cascades) {
+    P.Options.Groups.push_back({C.FirstOp, C.LastOp});
+    for (size_t I = 0; I < C.Windowed.size(); ++I)
+      P.Options.HeldBytes[C.Windowed[I]] = C.WindowRows[I] * C.RowBytes[I];
+  }
+  P.Memory = planMemory(G, P.Options);
+  P.LayerMemory = Layer;
+  const size_t N = G.Operators.size();
+  P.LiveBefore.assign(N, 0);
+  P.LiveAfter.assign(N, 0);
+  for (size_t K = 0; K < N; ++K) {
+    int32_t Op = static_cast<int32_t>(K);
+    for (const Buffer &B : Layer.Buffers)
+      if (B.AliasOf < 0 && B.FirstOp <= Op && Op <= B.LastOp)
+        P.LiveBefore[K] += B.Size;
+    for (const Buffer &B : P.Memory.Buffers)
+      if (B.AliasOf < 0 && B.FirstOp <= Op && Op <= B.LastOp)
+        P.LiveAfter[K] += B.Size;
+  }
+  return P;
+}
+
+llvm::Expected<CascadePlan> Planner::run() {
+  bool Feasible = true;
+  int64_t Peak = 0;
+  int32_t PeakOp = 0;
+  if (!Opts.Enabled)
+    return place({});
+  // The least memory any schedule the planner knows reaches.
+  std::vector<Cascade> Least = choose(-1, Feasible, Peak, PeakOp);
+  CascadePlan LeastPlan = place(Least);
+  if (Opts.Budget < 0)
+    return LeastPlan;
+  if (LeastPlan.Memory.ArenaBytes > Opts.Budget) {
+    const ir::Operator &Op = G.Operators[PeakOp];
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        llvm::formatv("a memory budget of {0} bytes is too small: operator "
+                      "{1} ({2}) needs {3} bytes of working memory in any "
+                      "schedule; the smallest budget that works is {4} bytes",
+                      Opts.Budget, PeakOp, Op.Type, Peak,
+                      LeastPlan.Memory.ArenaBytes)
+            .str());
+  }
+  // Cascade as little as fits; tighten the target while fragmentation
+  // pushes the placed arena over the budget.
+  int64_t Target = Opts.Budget;
+  for (int Try = 0; Try < 8 && Target > 0; ++Try) {
+    std::vector<Cascade> Chosen = choose(Target, Feasible, Peak, PeakOp);
+    if (!Feasible)
+      break;
+    CascadePlan P = place(std::move(Chosen));
+    if (P.Memory.ArenaBytes <= Opts.Budget)
+      return P;
+    Target -= P.Memory.ArenaBytes - Opts.Budget;
+  }
+  return LeastPlan;
+}
+
+} // namespace
+
+llvm::Expected<CascadePlan> planCascades(const ir::Graph &G,
+                                         const CascadeOptions &Opts) {
+  return Planner(G, Opts).run();
+}
+
+} // namespace plan
+} // namespace accelgen

@@ -1,0 +1,134 @@
+//===- Cascade.h - Striped execution of operator chains ---------*- C++ -*-===//
+//
+// A cascade runs consecutive operators together, a stripe of rows at a time,
+// so that the tensors between them are never whole in memory: each such
+// tensor is held as a window of rows (a rolling line buffer) that slides down
+// the tensor as the stripes advance. The rows an operator reads for a stripe
+// of the rows it writes follow from its stripe transform, declared with the
+// operator in defs/ops.td (ir::rowMap).
+//
+// Line buffers rather than recomputed overlaps: a window keeps the rows a
+// later stripe needs again, so every row of every tensor is computed exactly
+// once (no extra MACs) for the same window sizes recomputation would need;
+// the price is a memmove of the kept rows per stripe.
+//
+// planCascades chooses which operators to cascade and the stripe height of
+// each cascade: with no budget the schedule of least working memory, with a
+// budget the schedule that cascades the fewest operators (with the tallest
+// stripes) whose arena fits. verifyCascades checks a plan by replaying its
+// stripes, sharing no code with the planner. docs/cascading.md has the rules.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ACCELGEN_PLAN_CASCADE_H
+#define ACCELGEN_PLAN_CASCADE_H
+
+#include "ir/Graph.h"
+#include "plan/MemoryPlan.h"
+
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace accelgen {
+namespace plan {
+
+/// Rows [Begin, End) of an NHWC tensor (dimension 1).
+struct RowRange {
+  int32_t Begin = 0;
+  int32_t End = 0;
+  bool empty() const { return Begin >= End; }
+  int32_t size() const { return empty() ? 0 : End - Begin; }
+};
+
+/// What one operator of a cascade does in one stripe step.
+struct StripeStep {
+  /// The rows of its output it computes (empty: it does not run).
+  RowRange Out;
+  /// The first row its output's window holds after the step (0 for the
+  /// cascade's output, which is whole).
+  int32_t WindowBegin = 0;
+  /// The rows of input 0 it reads, and the padding rows before them that the
+  /// kernel must assume (a window's SAME padding at the top edge).
+  RowRange In;
+  int32_t PadTop = 0;
+};
+
+/// Consecutive operators run stripe by stripe.
+struct Cascade {
+  /// Operators [FirstOp, LastOp]; LastOp's output is whole in the arena.
+  int32_t FirstOp = 0;
+  int32_t LastOp = 0;
+  /// Rows of LastOp's output per step.
+  int32_t StripeRows = 1;
+  /// The tensors held as windows (the outputs of FirstOp .. LastOp-1),
+  /// ascending, with the rows each window holds and the bytes of one row.
+  std::vector<int32_t> Windowed;
+  std::vector<int32_t> WindowRows;
+  std::vector<int64_t> RowBytes;
+  /// Steps[S][K]: operator FirstOp + K in step S.
+  std::vector<std::vector<StripeStep>> Steps;
+  /// Bytes the windows move per invocation to keep their rows.
+  int64_t MovedBytes = 0;
+
+  int32_t numOps() const { return LastOp - FirstOp + 1; }
+  /// The window index of tensor \p T, or -1 if it is whole.
+  int32_t windowOf(int32_t T) const;
+};
+
+/// How to plan.
+struct CascadeOptions {
+  /// Cascade at all; without it the plan is the layer-at-a-time one.
+  bool Enabled = false;
+  /// The working-memory budget in bytes, or -1 for the least memory.
+  int64_t Budget = -1;
+  /// Graph inputs stay in the caller's buffers (PlanOptions::InputsInPlace),
+  /// for both plans.
+  bool InputsInPlace = false;
+};
+
+/// A memory plan with cascades.
+struct CascadePlan {
+  std::vector<Cascade> Cascades;
+  /// The options the arena was planned with (the cascades' spans as groups,
+  /// their windows' bytes), which verifyPlan needs.
+  PlanOptions Options;
+  MemoryPlan Memory;
+  /// The layer-at-a-time plan, for comparison.
+  MemoryPlan LayerMemory;
+  /// Bytes live at each operator, layer at a time and with the cascades.
+  std::vector<int64_t> LiveBefore, LiveAfter;
+
+  /// The cascade operator \p Op belongs to, or null.
+  const Cascade *cascadeOf(int32_t Op) const;
+};
+
+/// Why operator \p Op of \p G cannot run stripe by stripe, or nothing if it
+/// can.
+std::optional<std::string> whyNotStripable(const ir::Graph &G, size_t Op);
+
+/// The rows of input 0 operator \p Op reads to write rows \p Out of its
+/// output, clipped to the input, and the padding rows the kernel assumes
+/// before them. Identity operators read the same rows of every data input.
+RowRange stripeInputRows(const ir::Graph &G, const ir::Operator &Op,
+                         RowRange Out, int32_t &PadTop);
+
+/// Plans \p G with cascades. Fails when no schedule fits the budget, naming
+/// the operator that cannot fit and the smallest budget that works.
+llvm::Expected<CascadePlan> planCascades(const ir::Graph &G,
+                                         const CascadeOptions &Opts);
+
+/// Checks \p Plan against \p G by replaying every cascade's steps: every row
+/// each operator reads is in its input's window (or whole input) when it
+/// runs, every row of every output is computed exactly once, windows never
+/// hold more rows than planned, the arena options match the cascades, and
+/// the arena passes verifyPlan. Returns one message per problem.
+std::vector<std::string> verifyCascades(const ir::Graph &G,
+                                        const CascadePlan &Plan);
+
+} // namespace plan
+} // namespace accelgen
+
+#endif // ACCELGEN_PLAN_CASCADE_H

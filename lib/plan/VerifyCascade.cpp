@@ -1,0 +1,191 @@
+//===- VerifyCascade.cpp - Independent check of a cascaded plan -----------===//
+//
+// Replays every cascade step by step with nothing taken from the planner but
+// the plan itself: which rows each operator must read is derived again from
+// its stripe transform (ir::rowMap) and its attributes, the rows each window
+// holds are tracked as the steps write and slide them, and the arena is
+// checked by verifyPlan with the cascades' groups and window sizes, which
+// must be the ones the cascades imply. Plain rather than fast, like
+// VerifyPlan.cpp.
+//
+//===----------------------------------------------------------------------===//
+#include "plan/Cascade.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+#include <algorithm>
+#include <map>
+
+namespace accelgen {
+namespace plan {
+
+namespace {
+
+/// The input rows operator \p Op must have to write rows [A, B) of its
+/// output, and the padding rows before them.
+RowRange requiredRows(const ir::Graph &G, const ir::Operator &Op, int32_t A,
+                      int32_t B, int32_t &Pad) {
+  const ir::RowMap M = ir::rowMap(Op.code());
+  Pad = 0;
+  if (M.Kind != ir::RowKind::Window)
+    return {A, B};
+  const int64_t H = G.tensor(Op.input(0)).Shape[1];
+  const int64_t OutH = G.tensor(Op.output(0)).Shape[1];
+  const int64_t S = Op.getInt(M.Stride, 1);
+  const int64_t D = M.Dilation.empty() ? 1 : Op.getInt(M.Dilation, 1);
+  const int64_t K = M.KernelOperand >= 0
+                        ? G.tensor(Op.input(M.KernelOperand)).Shape[1]
+                        : Op.getInt(M.Kernel, 1);
+  const int64_t Span = D * (K - 1) + 1;
+  int64_t Total = (OutH - 1) * S + Span - H;
+  const int64_t Before = Total > 0 ? Total / 2 : 0;
+  const int64_t First = int64_t(A) * S - Before;
+  const int64_t Last = int64_t(B - 1) * S + Span - Before; // one past
+  const int64_t Begin = First < 0 ? 0 : First;
+  Pad = static_cast<int32_t>(Begin - First);
+  return {static_cast<int32_t>(Begin),
+          static_cast<int32_t>(Last > H ? H : Last)};
+}
+
+} // namespace
+
+std::vector<std::string> verifyCascades(const ir::Graph &G,
+                                        const CascadePlan &Plan) {
+  std::vector<std::string> Problems;
+  auto Report = [&](std::string M) { Problems.push_back(std::move(M)); };
+  const int32_t N = static_cast<int32_t>(G.Operators.size());
+
+  std::vector<std::pair<int32_t, int32_t>> Spans;
+  std::map<int32_t, int64_t> Held;
+  int32_t PrevLast = -1;
+  for (const Cascade &C : Plan.Cascades) {
+    std::string Who =
+        llvm::formatv("cascade of operators {0}-{1}", C.FirstOp, C.LastOp);
+    if (C.FirstOp <= PrevLast || C.FirstOp >= C.LastOp || C.LastOp >= N) {
+      Report(Who + " is empty, out of order or past the graph");
+      continue;
+    }
+    PrevLast = C.LastOp;
+    Spans.push_back({C.FirstOp, C.LastOp});
+
+    // The windows: the outputs of all but the last operator, read only
+    // inside the cascade.
+    std::vector<int32_t> Inner;
+    for (int32_t K = C.FirstOp; K < C.LastOp; ++K)
+      Inner.push_back(G.Operators[K].output(0));
+    std::sort(Inner.begin(), Inner.end());
+    if (Inner != C.Windowed || C.WindowRows.size() != C.Windowed.size()) {
+      Report(Who + " does not hold exactly its inner tensors as windows");
+      continue;
+    }
+    for (int32_t T : Inner) {
+      for (int32_t K = 0; K < N; ++K)
+        if ((K < C.FirstOp || K > C.LastOp) &&
+            llvm::is_contained(G.Operators[K].Inputs, T))
+          Report(llvm::formatv("{0}: tensor {1} is held as a window but "
+                               "operator {2} outside reads it",
+                               Who, T, K));
+      if (llvm::is_contained(G.Outputs, T))
+        Report(llvm::formatv("{0}: tensor {1} is held as a window but is a "
+                             "graph output",
+                             Who, T));
+    }
+    for (size_t I = 0; I < Inner.size(); ++I) {
+      const ir::Tensor &T = G.tensor(Inner[I]);
+      Held[Inner[I]] = int64_t(C.WindowRows[I]) * (T.byteSize() / T.Shape[1]);
+    }
+
+    // Replay. Rows [Lo, Hi) of each window are held; Done counts how often
+    // each row of each output was written.
+    std::map<int32_t, int32_t> Lo, Hi;
+    std::map<int32_t, std::vector<int32_t>> Done;
+    for (int32_t K = C.FirstOp; K <= C.LastOp; ++K) {
+      int32_t T = G.Operators[K].output(0);
+      Done[T].assign(G.tensor(T).Shape[1], 0);
+      Lo[T] = Hi[T] = 0;
+    }
+    for (size_t S = 0; S < C.Steps.size(); ++S) {
+      if (C.Steps[S].size() != static_cast<size_t>(C.numOps())) {
+        Report(llvm::formatv("{0}: step {1} has the wrong operator count", Who,
+                             S));
+        break;
+      }
+      for (int32_t K = C.FirstOp; K <= C.LastOp; ++K) {
+        const StripeStep &St = C.Steps[S][K - C.FirstOp];
+        const ir::Operator &Op = G.Operators[K];
+        const int32_t Out = Op.output(0);
+        const bool Window = K < C.LastOp;
+        auto Where = [&] {
+          return llvm::formatv("{0}: step {1}, operator {2} ({3})", Who, S, K,
+                               Op.Type)
+              .str();
+        };
+        if (St.Out.empty()) {
+          if (Window && St.WindowBegin != Lo[Out])
+            Report(Where() + ": slides its window without writing");
+          continue;
+        }
+        if (St.Out.Begin < 0 || St.Out.End > G.tensor(Out).Shape[1]) {
+          Report(Where() + ": writes rows outside its output");
+          continue;
+        }
+        // Its reads.
+        int32_t Pad = 0;
+        RowRange Need = requiredRows(G, Op, St.Out.Begin, St.Out.End, Pad);
+        if (ir::rowMap(Op.code()).Kind == ir::RowKind::Window &&
+            (St.In.Begin != Need.Begin || St.In.End != Need.End ||
+             St.PadTop != Pad))
+          Report(llvm::formatv("{0}: reads rows [{1}, {2}) with padding {3}, "
+                               "not [{4}, {5}) with {6}",
+                               Where(), St.In.Begin, St.In.End, St.PadTop,
+                               Need.Begin, Need.End, Pad));
+        for (size_t X = 0; X < Op.Inputs.size(); ++X) {
+          int32_t In = Op.Inputs[X];
+          if (In < 0 || G.tensor(In).IsConstant)
+            continue;
+          if (!Lo.count(In))
+            continue; // whole, made before the cascade
+          if (Need.Begin < Lo[In] || Need.End > Hi[In])
+            Report(llvm::formatv("{0}: needs rows [{1}, {2}) of tensor {3}, "
+                                 "whose window holds [{4}, {5})",
+                                 Where(), Need.Begin, Need.End, In, Lo[In],
+                                 Hi[In]));
+        }
+        // Its writes.
+        if (Window) {
+          if (St.Out.Begin != Hi[Out] || St.WindowBegin < Lo[Out] ||
+              St.WindowBegin > St.Out.Begin)
+            Report(Where() + ": does not append to its window");
+          Lo[Out] = St.WindowBegin;
+          Hi[Out] = St.Out.End;
+          int32_t Rows = C.WindowRows[C.windowOf(Out)];
+          if (Hi[Out] - Lo[Out] > Rows)
+            Report(llvm::formatv("{0}: its window holds {1} rows, more than "
+                                 "the {2} planned",
+                                 Where(), Hi[Out] - Lo[Out], Rows));
+        }
+        for (int32_t R = St.Out.Begin; R < St.Out.End; ++R)
+          ++Done[Out][R];
+      }
+    }
+    for (const auto &[T, Rows] : Done)
+      for (size_t R = 0; R < Rows.size(); ++R)
+        if (Rows[R] != 1) {
+          Report(llvm::formatv("{0}: row {1} of tensor {2} is written {3} "
+                               "times",
+                               Who, R, T, Rows[R]));
+          break;
+        }
+  }
+
+  if (Plan.Options.Groups != Spans)
+    Report("the arena's groups are not the cascades");
+  if (Plan.Options.HeldBytes != Held)
+    Report("the arena's window sizes are not the cascades'");
+  for (std::string &M : verifyPlan(G, Plan.Memory, Plan.Options))
+    Report(std::move(M));
+  return Problems;
+}
+
+} // namespace plan
+} // namespace accelgen

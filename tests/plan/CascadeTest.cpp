@@ -1,0 +1,253 @@
+//===- CascadeTest.cpp - The cascading planner and its checker ------------===//
+//
+// The stripe transforms as defs/ops.td declares them; the input rows of a
+// window worked out by hand; a small convolution chain whose windows are
+// worked out by hand; budgets below, at and above what the planner can reach;
+// the checker on cascades broken on purpose; and every stateless shared
+// model, whose cascaded plan must pass the checker and need no more than the
+// layer-at-a-time arena.
+//
+//===----------------------------------------------------------------------===//
+#include "TestSupport.h"
+
+#include "import/TFLiteImporter.h"
+#include "ir/Verifier.h"
+#include "plan/Cascade.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Path.h"
+
+using namespace accelgen;
+using plan::CascadeOptions;
+using plan::CascadePlan;
+
+namespace {
+
+ir::Tensor tensor(std::vector<int32_t> Shape, bool Constant = false) {
+  ir::Tensor T;
+  T.Name = "t";
+  T.Shape = std::move(Shape);
+  T.Type = ir::DType::F32;
+  T.IsConstant = Constant;
+  if (Constant)
+    T.Data.assign(static_cast<size_t>(T.byteSize()), 0);
+  return T;
+}
+
+int32_t add(ir::Graph &G, ir::Tensor T) {
+  G.Tensors.push_back(std::move(T));
+  return static_cast<int32_t>(G.Tensors.size() - 1);
+}
+
+/// A convolution-like operator with SAME padding.
+ir::Operator window(const char *Type, int32_t In, int32_t Filter, int32_t Out,
+                    int64_t Stride) {
+  ir::Operator Op;
+  Op.Type = Type;
+  Op.Inputs = {In, Filter, -1};
+  Op.Outputs = {Out};
+  Op.setAttr(ir::attr::Padding, std::string("SAME"));
+  Op.setAttr(ir::attr::StrideH, Stride);
+  Op.setAttr(ir::attr::StrideW, Stride);
+  Op.setAttr(ir::attr::DilationH, int64_t(1));
+  Op.setAttr(ir::attr::DilationW, int64_t(1));
+  Op.setAttr(ir::attr::FusedActivation, std::string("NONE"));
+  return Op;
+}
+
+/// Input 1x7x6x2, CONV_2D 3x3 to 1x7x6x4, DEPTHWISE_CONV_2D 3x3 stride 2 to
+/// 1x4x3x4, CONV_2D 1x1 to 1x4x3x2; float32, so 4 bytes an element.
+ir::Graph chain() {
+  ir::Graph G;
+  int32_t In = add(G, tensor({1, 7, 6, 2}));
+  int32_t A = add(G, tensor({1, 7, 6, 4}));
+  int32_t B = add(G, tensor({1, 4, 3, 4}));
+  int32_t C = add(G, tensor({1, 4, 3, 2}));
+  int32_t FA = add(G, tensor({4, 3, 3, 2}, true));
+  int32_t FB = add(G, tensor({1, 3, 3, 4}, true));
+  int32_t FC = add(G, tensor({2, 1, 1, 4}, true));
+  G.Operators.push_back(window("CONV_2D", In, FA, A, 1));
+  G.Operators.push_back(window("DEPTHWISE_CONV_2D", A, FB, B, 2));
+  G.Operators.back().setAttr(ir::attr::DepthMultiplier, int64_t(1));
+  G.Operators.push_back(window("CONV_2D", B, FC, C, 1));
+  G.Inputs = {In};
+  G.Outputs = {C};
+  return G;
+}
+
+std::string joined(const std::vector<std::string> &Lines) {
+  return llvm::join(Lines, "\n");
+}
+
+CascadePlan planned(const ir::Graph &G, int64_t Budget = -1) {
+  CascadeOptions O;
+  O.Enabled = true;
+  O.Budget = Budget;
+  llvm::Expected<CascadePlan> P = plan::planCascades(G, O);
+  REQUIRE_MESSAGE(bool(P), llvm::toString(P.takeError()));
+  std::vector<std::string> Problems = plan::verifyCascades(G, *P);
+  CHECK_MESSAGE(Problems.empty(), joined(Problems));
+  return std::move(*P);
+}
+
+} // namespace
+
+TEST_CASE("stripe transforms come from defs/ops.td") {
+  ir::RowMap Conv = ir::rowMap(ir::OpCode::Conv2D);
+  CHECK(Conv.Kind == ir::RowKind::Window);
+  CHECK(Conv.Stride == "stride_h");
+  CHECK(Conv.Dilation == "dilation_h");
+  CHECK(Conv.KernelOperand == 1);
+  ir::RowMap Pool = ir::rowMap(ir::OpCode::MaxPool2D);
+  CHECK(Pool.Kind == ir::RowKind::Window);
+  CHECK(Pool.Kernel == "filter_h");
+  CHECK(Pool.Dilation.empty());
+  CHECK(Pool.KernelOperand == -1);
+  CHECK(ir::rowMap(ir::OpCode::Add).Kind == ir::RowKind::Identity);
+  CHECK(ir::rowMap(ir::OpCode::Concatenation).Kind == ir::RowKind::Identity);
+  CHECK(ir::rowMap(ir::OpCode::Pad).Kind == ir::RowKind::Shifted);
+  CHECK(ir::rowMap(ir::OpCode::FullyConnected).Kind == ir::RowKind::Whole);
+  CHECK(ir::rowMap(ir::OpCode::Unknown).Kind == ir::RowKind::Whole);
+}
+
+TEST_CASE("a window's input rows: stride, kernel and SAME padding") {
+  // 7 rows, 3x3 stride 2 SAME: 4 output rows, (4-1)*2 + 3 - 7 = 2 padding
+  // rows in all, 1 above.
+  ir::Graph G = chain();
+  const ir::Operator &Dw = G.Operators[1];
+  int32_t Pad = -1;
+  plan::RowRange R = plan::stripeInputRows(G, Dw, {0, 1}, Pad);
+  CHECK(R.Begin == 0);
+  CHECK(R.End == 2);
+  CHECK(Pad == 1);
+  R = plan::stripeInputRows(G, Dw, {1, 3}, Pad);
+  CHECK(R.Begin == 1);
+  CHECK(R.End == 6);
+  CHECK(Pad == 0);
+  R = plan::stripeInputRows(G, Dw, {3, 4}, Pad);
+  CHECK(R.Begin == 5);
+  CHECK(R.End == 7);
+  CHECK(Pad == 0);
+  // A 1x1 convolution reads its own rows.
+  R = plan::stripeInputRows(G, G.Operators[2], {2, 3}, Pad);
+  CHECK(R.Begin == 2);
+  CHECK(R.End == 3);
+  CHECK(Pad == 0);
+}
+
+TEST_CASE("a chain runs as one cascade with windows worked out by hand") {
+  ir::Graph G = chain();
+  REQUIRE(ir::verifyGraph(G).empty());
+  CascadePlan P = planned(G);
+  REQUIRE(P.Cascades.size() == 1);
+  const plan::Cascade &C = P.Cascades[0];
+  CHECK(C.FirstOp == 0);
+  CHECK(C.LastOp == 2);
+  CHECK(C.StripeRows == 1);
+  CHECK(C.Steps.size() == 4);
+  // The depthwise stripe of output row s reads rows [2s-1, 2s+2) of A:
+  // windows [0,2), [1,4), [3,6), [5,7), so 3 rows; B is read row by row.
+  REQUIRE(C.Windowed == std::vector<int32_t>{1, 2});
+  CHECK(C.WindowRows == std::vector<int32_t>{3, 1});
+  // Layer at a time the peak is operator 0: input 336 + A 672 bytes.
+  // Cascaded: input 336, A's window 3*6*4*4 = 288, B's 3*4*4 = 48, output 96.
+  CHECK(P.LayerMemory.ArenaBytes == 1008);
+  CHECK(P.Memory.ArenaBytes == 768);
+  CHECK(P.LiveBefore == std::vector<int64_t>{1008, 864, 288});
+  CHECK(P.LiveAfter == std::vector<int64_t>{768, 768, 768});
+  // Windows [0,2) -> [1,4) -> [3,6) -> [5,7) keep 1, 1 and 1 rows of A
+  // (96 bytes each); B's one-row window moves nothing.
+  CHECK(C.MovedBytes == 3 * 96);
+}
+
+TEST_CASE("budgets: cascade only what is needed, refuse what cannot fit") {
+  ir::Graph G = chain();
+  // Room for the layer-at-a-time plan: nothing is cascaded.
+  CascadePlan Roomy = planned(G, 1008);
+  CHECK(Roomy.Cascades.empty());
+  CHECK(Roomy.Memory.ArenaBytes == 1008);
+  // Below it, cascades appear and the arena fits.
+  CascadePlan Tight = planned(G, 900);
+  CHECK(!Tight.Cascades.empty());
+  CHECK(Tight.Memory.ArenaBytes <= 900);
+  // At the least memory, the plan of least memory.
+  CHECK(planned(G, 768).Memory.ArenaBytes == 768);
+  CascadeOptions O;
+  O.Enabled = true;
+  O.Budget = 767;
+  llvm::Expected<CascadePlan> P = plan::planCascades(G, O);
+  REQUIRE_FALSE(bool(P));
+  CHECK(llvm::toString(P.takeError()) ==
+        "a memory budget of 767 bytes is too small: operator 0 (CONV_2D) "
+        "needs 768 bytes of working memory in any schedule; the smallest "
+        "budget that works is 768 bytes");
+}
+
+TEST_CASE("verifyCascades finds what is wrong with a cascade") {
+  ir::Graph G = chain();
+  CascadePlan Good = planned(G);
+  REQUIRE(Good.Cascades.size() == 1);
+
+  CascadePlan Small = Good;
+  Small.Cascades[0].WindowRows[0] = 2;
+  std::string Found = joined(plan::verifyCascades(G, Small));
+  CHECK(Found.find("cascade of operators 0-2: step 1, operator 0 (CONV_2D): "
+                   "its window holds 3 rows, more than the 2 planned") !=
+        std::string::npos);
+  CHECK(Found.find("the arena's window sizes are not the cascades'") !=
+        std::string::npos);
+
+  CascadePlan Misread = Good;
+  Misread.Cascades[0].Steps[1][1].In.Begin = 2;
+  Found = joined(plan::verifyCascades(G, Misread));
+  CHECK(Found.find("step 1, operator 1 (DEPTHWISE_CONV_2D): reads rows [2, "
+                   "4) with padding 0, not [1, 4) with 0") !=
+        std::string::npos);
+
+  CascadePlan Skipped = Good;
+  Skipped.Cascades[0].Steps[2][2].Out = {2, 2};
+  Found = joined(plan::verifyCascades(G, Skipped));
+  CHECK(Found.find("row 2 of tensor 3 is written 0 times") !=
+        std::string::npos);
+
+  CascadePlan Ungrouped = Good;
+  Ungrouped.Options.Groups.clear();
+  Found = joined(plan::verifyCascades(G, Ungrouped));
+  CHECK(Found.find("the arena's groups are not the cascades") !=
+        std::string::npos);
+}
+
+TEST_CASE("every stateless shared model: a sound cascaded plan") {
+  for (const std::string &Name : test::sharedModelNames()) {
+    if (test::sharedModelHasState(Name))
+      continue;
+    CAPTURE(Name);
+    std::string Path = test::sharedDir() + "/models/" + Name + ".tflite";
+    auto Imported = tflite::importModelFile(Path);
+    REQUIRE_MESSAGE(Imported, llvm::toString(Imported.takeError()));
+    const ir::Graph &G = Imported->Model->main();
+    CascadePlan P = planned(G);
+    CHECK(P.Memory.ArenaBytes <= P.LayerMemory.ArenaBytes);
+  }
+}
+
+TEST_CASE("inputs in place: the graph input takes no bytes of the arena") {
+  ir::Graph G = chain();
+  CascadeOptions O;
+  O.Enabled = true;
+  O.InputsInPlace = true;
+  llvm::Expected<CascadePlan> P = plan::planCascades(G, O);
+  REQUIRE(bool(P));
+  CHECK(plan::verifyCascades(G, *P).empty());
+  CHECK(P->Memory.find(0) == nullptr);
+  CHECK(P->LayerMemory.find(0) == nullptr);
+  // Layer at a time: A and B at operator 1, 672 + 192. Cascaded: the
+  // windows of A (288) and B (48) and the output (96).
+  CHECK(P->LayerMemory.ArenaBytes == 864);
+  CHECK(P->Memory.ArenaBytes == 432);
+  // Without the option the verifier wants the input in the arena.
+  std::string Found =
+      joined(plan::verifyPlan(G, P->Memory, plan::PlanOptions()));
+  CHECK(Found.find("tensor 0 't' is used but has no buffer") !=
+        std::string::npos);
+}
