@@ -167,6 +167,26 @@ bool bindGemm(tmpl::Bindings &B, const ir::Tensor &Filter,
   return true;
 }
 
+/// The window of a convolution-like operator: input and output height and
+/// width, kernel size, and the strides, dilations and padding of its
+/// parameters \p S (IH, IW, OH, OW, KH, KW, SH, SW, DH, DW, PT, PL).
+template <typename P>
+void bindWindow(tmpl::Bindings &B, int64_t IH, int64_t IW, int64_t OH,
+                int64_t OW, int64_t KH, int64_t KW, const P &S) {
+  B["IH"] = IH;
+  B["IW"] = IW;
+  B["OH"] = OH;
+  B["OW"] = OW;
+  B["KH"] = KH;
+  B["KW"] = KW;
+  B["SH"] = S.stride_h;
+  B["SW"] = S.stride_w;
+  B["DH"] = S.dilation_h;
+  B["DW"] = S.dilation_w;
+  B["PT"] = S.pad_top;
+  B["PL"] = S.pad_left;
+}
+
 /// True if \p Name is one of \p Names.
 bool oneOf(std::initializer_list<StringRef> Names, StringRef Name) {
   return is_contained(Names, Name);
@@ -300,19 +320,8 @@ specialiseCpuKernel(const ir::Graph &G, size_t Index,
     B["K"] = K;
     B["N"] = OC;
     B["DIRECT"] = Direct;
-    B["IH"] = IH;
-    B["IW"] = IW;
     B["IC"] = IC;
-    B["OH"] = OH;
-    B["OW"] = OW;
-    B["KH"] = KH;
-    B["KW"] = KW;
-    B["SH"] = S.stride_h;
-    B["SW"] = S.stride_w;
-    B["DH"] = S.dilation_h;
-    B["DW"] = S.dilation_w;
-    B["PT"] = S.pad_top;
-    B["PL"] = S.pad_left;
+    bindWindow(B, IH, IW, OH, OW, KH, KW, S);
     bindRequantization(B, P, PerChannel);
     Template = "cpu/cpu_gemm.c.in";
   } else if (oneOf({"ref_fully_connected_i8",
@@ -393,19 +402,8 @@ specialiseCpuKernel(const ir::Graph &G, size_t Index,
                 S.dilation_w, S.pad_top, S.pad_left)
             .str();
     B["B"] = Batches;
-    B["IH"] = IH;
-    B["IW"] = IW;
     B["C"] = C;
-    B["OH"] = OH;
-    B["OW"] = OW;
-    B["KH"] = KH;
-    B["KW"] = KW;
-    B["SH"] = S.stride_h;
-    B["SW"] = S.stride_w;
-    B["DH"] = S.dilation_h;
-    B["DW"] = S.dilation_w;
-    B["PT"] = S.pad_top;
-    B["PL"] = S.pad_left;
+    bindWindow(B, IH, IW, OH, OW, KH, KW, S);
     B["OY0"] = OY0;
     B["OY1"] = OY1;
     B["OX0"] = OX0;
