@@ -67,7 +67,7 @@ timeout --kill-after=30 $((seconds + 300)) \
   -artifact_prefix="$artifacts/" </dev/null >"$log" 2>&1 || status=$?
 
 final_stat() { sed -n "s/^stat::$1: *//p" "$log" | tail -1; }
-last=$(grep -E '^#[0-9]+' "$log" | tail -1 || true)
+last=$(grep -aE '^#[0-9]+' "$log" | tail -1 || true)
 echo "fuzz-pipeline: executions $(final_stat number_of_executed_units)," \
   "$(final_stat average_exec_per_sec) exec/s," \
   "coverage $(sed -n 's/.* cov: \([0-9]*\).*/\1/p' <<<"$last") edges," \
@@ -76,7 +76,7 @@ findings=$(find "$artifacts" -type f | sort)
 if [ -n "$findings" ]; then
   echo "fuzz-pipeline: FINDINGS (fuzzer exit status $status):"
   sed 's/^/  /' <<<"$findings"
-  grep -E '^(==[0-9]+==ERROR|SUMMARY|.*runtime error)' "$log" | head -20 | sed 's/^/  /'
+  grep -aE '^(==[0-9]+==ERROR|SUMMARY|.*runtime error)' "$log" | head -20 | sed 's/^/  /'
   exit 1
 fi
 if [ "$status" -ne 0 ]; then

@@ -158,7 +158,7 @@ for target in "${targets[@]}"; do
   rate=$(final_stat average_exec_per_sec)
   added=$(final_stat new_units_added)
   rss=$(final_stat peak_rss_mb)
-  last=$(grep -E '^#[0-9]+' "$log" | tail -1 || true)
+  last=$(grep -aE '^#[0-9]+' "$log" | tail -1 || true)
   cov=$(sed -n 's/.* cov: \([0-9]*\).*/\1/p' <<<"$last")
   ft=$(sed -n 's/.* ft: \([0-9]*\).*/\1/p' <<<"$last")
   echo "fuzz: $target: executions ${execs:-?}, ${rate:-?} exec/s, coverage ${cov:-?} edges" \
@@ -169,7 +169,7 @@ for target in "${targets[@]}"; do
   if [ -n "$findings" ]; then
     echo "fuzz: $target: FINDINGS (fuzzer exit status $status):"
     sed 's/^/  /' <<<"$findings"
-    grep -E '^(==[0-9]+==ERROR|SUMMARY|.*runtime error)' "$log" | head -20 | sed 's/^/  /'
+    grep -aE '^(==[0-9]+==ERROR|SUMMARY|.*runtime error)' "$log" | head -20 | sed 's/^/  /'
     failed=1
   elif [ "$status" -ne 0 ]; then
     echo "fuzz: $target: the fuzzer exited with status $status and no artifact; see $log"
