@@ -10,8 +10,8 @@
 //===----------------------------------------------------------------------===//
 #include "emit/ModelEmitter.h"
 #include "emit/CLiteral.h"
-#include "emit/CpuKernels.h"
 #include "emit/CascadeEmitter.h"
+#include "emit/CpuKernels.h"
 #include "emit/KernelFiles.h"
 #include "emit/ParamPrinter.h"
 #include "emit/TemplateRender.h"
@@ -42,17 +42,6 @@ namespace {
 
 Error makeError(const Twine &Msg) {
   return createStringError(inconvertibleErrorCode(), Msg);
-}
-
-/// The reason in a computeKernelCall error, without the "operator N (TYPE): "
-/// it starts with.
-std::string reasonOf(Error E, size_t Index, StringRef Type) {
-  std::string Msg = toString(std::move(E));
-  std::string Prefix = formatv("operator {0} ({1}): ", Index, Type).str();
-  StringRef R(Msg);
-  if (R.startswith(Prefix))
-    R = R.drop_front(Prefix.size());
-  return R.str();
 }
 
 /// ", scale 0.5, zero point -128" for a comment, ", 64 scales along axis 0"
@@ -204,7 +193,8 @@ Error ModelWriter::emitOperator(size_t Index, Value::List &Ops,
   };
   Expected<kernels::KernelCall> Call = kernels::computeKernelCall(G, Op);
   if (!Call)
-    return Unsupported(reasonOf(Call.takeError(), Index, Op.Type));
+    return Unsupported(
+        kernels::kernelCallReason(toString(Call.takeError()), Op.Type));
   for (int32_t T : Op.Outputs)
     if (T < 0 || !Plan.find(T))
       return Unsupported("its output is not a tensor in working memory");

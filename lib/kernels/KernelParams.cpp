@@ -143,6 +143,17 @@ llvm::Expected<ref_shape> toRefShape(llvm::ArrayRef<int32_t> Shape) {
   return S;
 }
 
+std::string kernelCallReason(llvm::StringRef Message, llvm::StringRef Type) {
+  llvm::StringRef Rest = Message;
+  if (!Rest.consume_front("operator "))
+    return Message.str();
+  Rest = Rest.ltrim("0123456789");
+  if (!Rest.consume_front(" (") || !Rest.consume_front(Type) ||
+      !Rest.consume_front("): "))
+    return Message.str();
+  return Rest.str();
+}
+
 llvm::Expected<KernelCall> computeKernelCall(const ir::Graph &G,
                                              const ir::Operator &Op) {
   using namespace detail;

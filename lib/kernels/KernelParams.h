@@ -174,6 +174,11 @@ struct KernelCall {
 llvm::Expected<KernelCall> computeKernelCall(const ir::Graph &G,
                                              const ir::Operator &Op);
 
+/// The reason in a computeKernelCall error message \p Message for an
+/// operator of type \p Type, without the "operator N (TYPE): " it starts
+/// with, for a report that names the operator already.
+std::string kernelCallReason(llvm::StringRef Message, llvm::StringRef Type);
+
 /// The C shape of an IR shape; an error above REF_MAX_RANK dimensions.
 llvm::Expected<ref_shape> toRefShape(llvm::ArrayRef<int32_t> Shape);
 

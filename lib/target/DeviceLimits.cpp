@@ -188,7 +188,8 @@ void checkKernel(const ir::Graph &G, const ir::Operator &Op,
   };
   llvm::Expected<kernels::KernelCall> Call = kernels::computeKernelCall(G, Op);
   if (!Call)
-    return Reject(llvm::toString(Call.takeError()));
+    return Reject(
+        kernels::kernelCallReason(llvm::toString(Call.takeError()), Op.Type));
   if (Op.Outputs.size() != 1 || !G.isValidTensor(Op.Outputs[0]))
     return Reject("it does not have exactly one result");
   if (Call->DataInputs.empty() || Call->DataInputs.front() < 0)

@@ -60,18 +60,24 @@ std::vector<std::string> ids(const std::vector<Rejection> &Why) {
 using Attrs = std::map<std::string, ir::AttrValue>;
 
 Attrs convAttrs(Attrs Extra = {}) {
-  Attrs A = {{"padding", std::string("SAME")}, {"stride_h", int64_t(1)},
-             {"stride_w", int64_t(1)},         {"dilation_h", int64_t(1)},
-             {"dilation_w", int64_t(1)},       {"fused_activation", std::string("NONE")}};
+  Attrs A = {{"padding", std::string("SAME")},
+             {"stride_h", int64_t(1)},
+             {"stride_w", int64_t(1)},
+             {"dilation_h", int64_t(1)},
+             {"dilation_w", int64_t(1)},
+             {"fused_activation", std::string("NONE")}};
   for (auto &[K, V] : Extra)
     A[K] = V;
   return A;
 }
 
 Attrs poolAttrs(int64_t Size, int64_t Stride) {
-  return {{"padding", std::string("VALID")}, {"stride_h", Stride},
-          {"stride_w", Stride},              {"filter_h", Size},
-          {"filter_w", Size},                {"fused_activation", std::string("NONE")}};
+  return {{"padding", std::string("VALID")},
+          {"stride_h", Stride},
+          {"stride_w", Stride},
+          {"filter_h", Size},
+          {"filter_w", Size},
+          {"fused_activation", std::string("NONE")}};
 }
 
 /// Adds a CONV_2D reading \p In ([1, 8, 8, C]) with an [O, K, K, FilterIn]
@@ -83,9 +89,9 @@ int32_t addConv(GraphBuilder &B, int32_t In, int32_t O, int32_t FilterIn,
   std::string N = std::to_string(B.G.Tensors.size());
   int32_t W = B.constant("w" + N, {O, K, K, FilterIn},
                          test::perChannel(std::vector<float>(O, WScale), 0));
-  int32_t Bias = B.constant(
-      "b" + N, {O}, test::perChannel(std::vector<float>(O, 0.125f), 0),
-      ir::DType::I32);
+  int32_t Bias = B.constant("b" + N, {O},
+                            test::perChannel(std::vector<float>(O, 0.125f), 0),
+                            ir::DType::I32);
   int32_t Out = B.tensor("out" + N, {1, 8, 8, O}, quant(OutScale, 0));
   B.op(Type, {In, W, Bias}, {Out}, convAttrs(std::move(Extra)));
   return Out;
@@ -146,7 +152,8 @@ TEST_CASE("the mdla target knows its name, versions, operators and patterns") {
         "MTK_LAYER_NORMALIZATION", "RCP", "REQUANTIZE", "SOFTMAX", "LSTM"})
     CHECK_MESSAGE(llvm::is_contained(Ops, Op), Op);
   // Not in the guide's tables.
-  for (const char *Op : {"HARD_SWISH", "LEAKY_RELU", "UNIDIRECTIONAL_SEQUENCE_LSTM"})
+  for (const char *Op :
+       {"HARD_SWISH", "LEAKY_RELU", "UNIDIRECTIONAL_SEQUENCE_LSTM"})
     CHECK_FALSE_MESSAGE(llvm::is_contained(Ops, Op), Op);
   CHECK(Ops.size() == mdla::NumLegalityTables);
   CHECK(T->patterns().size() == 40);
@@ -278,8 +285,7 @@ TEST_CASE("types: symmetric int16 only, and the per-channel weight matrix") {
     C.B.G.tensor(C.In).Type = ir::DType::I32;
     // i32 is no activation type; nor does the weight matrix know it.
     std::vector<Rejection> Why = rejections(*T, C.B.G, V15);
-    REQUIRE(ids(Why) ==
-            std::vector<std::string>{"dtype", "per_channel_types"});
+    REQUIRE(ids(Why) == std::vector<std::string>{"dtype", "per_channel_types"});
     CHECK(Why[0].Message ==
           "input(0).dtype = i32, must be one of {u8, i8, i16, f16, f32}");
   }
@@ -305,8 +311,10 @@ TEST_CASE("transposed convolution: hardware on 1.5 and 2.0, software on 3.0") {
   int32_t In = B.tensor("in", {1, 8, 8, 16}, quant(0.5f, 0));
   int32_t Out = B.tensor("out", {1, 16, 16, 8}, quant(1.0f, 0));
   B.op("TRANSPOSE_CONV", {Shape, W, In, -1}, {Out},
-       {{"padding", std::string("SAME")}, {"stride_h", int64_t(2)},
-        {"stride_w", int64_t(2)}, {"fused_activation", std::string("NONE")}});
+       {{"padding", std::string("SAME")},
+        {"stride_h", int64_t(2)},
+        {"stride_w", int64_t(2)},
+        {"fused_activation", std::string("NONE")}});
   // Dynamic weights are legal from 3.0.
   std::vector<Rejection> Why = rejections(*T, B.G, V20);
   REQUIRE(ids(Why) == std::vector<std::string>{"tconv_weights_constant"});
@@ -321,7 +329,8 @@ TEST_CASE("transposed convolution: hardware on 1.5 and 2.0, software on 3.0") {
         "MTK_TRANSPOSE_CONV");
 }
 
-TEST_CASE("mappings: a grouped CONV_2D becomes depthwise, group or plain conv") {
+TEST_CASE(
+    "mappings: a grouped CONV_2D becomes depthwise, group or plain conv") {
   auto T = mdlaTarget();
   const OpSetup *S = T->opSetup("CONV_2D");
   const unsigned Versions[] = {V15, V20, V30};
@@ -362,7 +371,8 @@ TEST_CASE("mappings: a grouped CONV_2D becomes depthwise, group or plain conv") 
   }
 }
 
-TEST_CASE("mappings: quantization operators become the layers the guide names") {
+TEST_CASE(
+    "mappings: quantization operators become the layers the guide names") {
   auto T = mdlaTarget();
   auto Convert = [&](const char *Type, ir::DType From, ir::DType To,
                      unsigned V = V15) {
@@ -372,11 +382,11 @@ TEST_CASE("mappings: quantization operators become the layers the guide names") 
                               ? std::nullopt
                               : std::optional<ir::QuantParams>(quant(0.5f, 0)),
                           From);
-    int32_t Out = B.tensor("out", {1, 8, 8, 16},
-                           To == ir::DType::F32
-                               ? std::nullopt
-                               : std::optional<ir::QuantParams>(quant(0.25f, 0)),
-                           To);
+    int32_t Out = B.tensor(
+        "out", {1, 8, 8, 16},
+        To == ir::DType::F32 ? std::nullopt
+                             : std::optional<ir::QuantParams>(quant(0.25f, 0)),
+        To);
     B.op(Type, {In}, {Out});
     REQUIRE(rejections(*T, B.G, V).empty());
     return T->opSetup(Type)->CreateOperation(B.G, B.G.Operators[0], V).Type;
@@ -460,17 +470,37 @@ TEST_CASE("quantization: a pool requantizes its input to the output's "
           "parameters") {
   auto T = mdlaTarget();
   for (unsigned V : {V15, V30}) {
-    GraphBuilder B;
-    int32_t In = B.tensor("in", {1, 8, 8, 16}, quant(0.5f, 3));
-    int32_t Out = B.tensor("out", {1, 4, 4, 16}, quant(0.25f, 0));
-    B.op("AVERAGE_POOL_2D", {In}, {Out}, poolAttrs(2, 2));
-    B.inputs({In}).outputs({Out});
-    LegalizeReport R = legalize(B.G, *T, V);
-    CHECK(test::opTypes(B.G) ==
-          std::vector<std::string>{"MDLA_BN_ADD", "AVERAGE_POOL_2D"});
-    REQUIRE(R.Ops.size() == 2);
-    CHECK(R.Ops[1].Quant == QuantOutcome::InsertedRequantize);
-    test::checkValid(B.G);
+    auto Build = [] {
+      auto B = std::make_unique<GraphBuilder>();
+      int32_t In = B->tensor("in", {1, 8, 8, 16}, quant(0.5f, 3));
+      int32_t Out = B->tensor("out", {1, 4, 4, 16}, quant(0.25f, 0));
+      B->op("AVERAGE_POOL_2D", {In}, {Out}, poolAttrs(2, 2));
+      B->inputs({In}).outputs({Out});
+      return B;
+    };
+    // The description's rule: requantize the input to the output's
+    // parameters, in front of the pool.
+    auto Ruled = Build();
+    std::vector<Rejection> Why;
+    CHECK(T->opSetup("AVERAGE_POOL_2D")->SetupQuantParam(Ruled->G, 0, V, Why) ==
+          QuantOutcome::InsertedRequantize);
+    CHECK(Why.empty());
+    CHECK(test::opTypes(Ruled->G) ==
+          std::vector<std::string>{"REQUANTIZE", "AVERAGE_POOL_2D"});
+    test::checkValid(Ruled->G);
+    // The functional model runs the model's own pool, whose input and
+    // output quantization differ: the reference kernel cannot, so the
+    // device limits keep it on the CPU, with the reason.
+    auto Legalized = Build();
+    LegalizeReport R = legalize(Legalized->G, *T, V);
+    REQUIRE(R.Ops.size() == 1);
+    CHECK_FALSE(R.Ops[0].Legal);
+    REQUIRE(!R.Ops[0].Why.empty());
+    CHECK(R.Ops[0].Why.back().ConstraintId == "device_kernel");
+    INFO(R.Ops[0].Why.back().Message);
+    CHECK(llvm::StringRef(R.Ops[0].Why.back().Message)
+              .startswith("the accelerator's functional model cannot run "
+                          "it: "));
   }
 }
 
@@ -510,8 +540,7 @@ TEST_CASE("fusion 1.5, rule A: CONV + RELU + MAX_POOL is one MDLA conv") {
   applyMatches(B.G, M);
   REQUIRE(B.G.Operators.size() == 1);
   CHECK(B.G.Operators[0].Type == "MDLA_CONV_2D");
-  CHECK(B.G.Operators[0].getString(FusedOpsAttr) ==
-        "CONV_2D+RELU+MAX_POOL_2D");
+  CHECK(B.G.Operators[0].getString(FusedOpsAttr) == "CONV_2D+RELU+MAX_POOL_2D");
   test::checkValid(B.G);
 }
 
@@ -627,8 +656,7 @@ TEST_CASE("fusion 3.0, rule F: CONV + RESIZE + activation") {
     CHECK(findMatches(B.G, T->patterns(), V).empty());
   std::vector<FoundMatch> M = findMatches(B.G, T->patterns(), V30);
   REQUIRE(M.size() == 1);
-  CHECK(std::string(M[0].Pattern->Name) ==
-        "RuleF_CONV_RESIZE_MATH1_OR_ACT1");
+  CHECK(std::string(M[0].Pattern->Name) == "RuleF_CONV_RESIZE_MATH1_OR_ACT1");
 }
 
 TEST_CASE("fusion: PAD into the following conv when it pads at most 15") {
@@ -636,11 +664,12 @@ TEST_CASE("fusion: PAD into the following conv when it pads at most 15") {
   auto Build = [](int32_t PadH) {
     auto B = std::make_unique<GraphBuilder>();
     int32_t In = B->tensor("in", {1, 8, 8, 16}, quant(0.5f, 0));
-    int32_t Paddings = B->constant("paddings", {4, 2}, std::nullopt,
-                                   ir::DType::I32);
+    int32_t Paddings =
+        B->constant("paddings", {4, 2}, std::nullopt, ir::DType::I32);
     int32_t Padded = B->tensor("padded", {1, 8 + PadH, 10, 16}, quant(0.5f, 0));
     B->op("PAD", {In, Paddings}, {Padded});
-    int32_t Out = addConv(*B, Padded, 16, 16, {{"padding", std::string("VALID")}});
+    int32_t Out =
+        addConv(*B, Padded, 16, 16, {{"padding", std::string("VALID")}});
     B->inputs({In}).outputs({Out});
     return B;
   };
@@ -729,8 +758,8 @@ std::vector<std::string> sharedModels() {
     if (llvm::sys::path::extension(It->path()) == ".tflite")
       Stems.push_back(llvm::sys::path::stem(It->path()).str());
   std::sort(Stems.begin(), Stems.end());
-  INFO("the shared conformance folder is missing or empty: " << Dir
-       << " (set ACCELGEN_SHARED_DIR)");
+  INFO("the shared conformance folder is missing or empty: "
+       << Dir << " (set ACCELGEN_SHARED_DIR)");
   REQUIRE(!Stems.empty());
   return Stems;
 }
@@ -796,9 +825,11 @@ TEST_CASE("models: every operator runs except SOFTMAX on 1.5 and LSTM") {
 
 TEST_CASE("models: the keyword-spotting DS-CNN at each version") {
   auto T = mdlaTarget();
-  std::map<std::string, int> Expected = {
-      {"MDLA_CONV_2D", 5}, {"MDLA_DEPTHWISE_CONV_2D", 4},
-      {"MDLA_FULLY_CONNECTED", 1}, {"AVERAGE_POOL_2D", 1}, {"RESHAPE", 1}};
+  std::map<std::string, int> Expected = {{"MDLA_CONV_2D", 5},
+                                         {"MDLA_DEPTHWISE_CONV_2D", 4},
+                                         {"MDLA_FULLY_CONNECTED", 1},
+                                         {"AVERAGE_POOL_2D", 1},
+                                         {"RESHAPE", 1}};
   for (unsigned V : {V15, V20, V30}) {
     CAPTURE(V);
     ir::Graph G = loadModel("mlperf_tiny_kws_dscnn_int8");
@@ -847,9 +878,8 @@ TEST_CASE("models: deep layer fusion on MobileNetV2 and padding on ResNet-8") {
   // where no residual ADD sits between them: in the first block, and in the
   // last, whose final conv fused with the average pool before 3.0.
   CHECK(fusions(*T, V2, V30) ==
-        std::map<std::string, int>{
-            {"DLF_DEPTHWISE_CONV_2D_CONV_2D_CONV_2D", 2},
-            {"RuleC_DEPTHWISE_CONV_2D_CONV_2D", 15}});
+        std::map<std::string, int>{{"DLF_DEPTHWISE_CONV_2D_CONV_2D_CONV_2D", 2},
+                                   {"RuleC_DEPTHWISE_CONV_2D_CONV_2D", 15}});
 
   // ResNet-8's 3 x 3 SAME convolutions pad on the left and top: rule C
   // turns the conv + conv pairs down.
@@ -868,23 +898,44 @@ TEST_CASE("every probed constraint has a generated boundary test") {
   std::vector<std::string> Probed;
   for (unsigned I = 0; I < mdla::NumConstraintProbes; ++I)
     Probed.push_back(mdla::ConstraintProbes[I].Id);
-  CHECK(Probed ==
-        std::vector<std::string>{
-            "nhwc_4c_16c", "conv_whole_groups", "per_channel_types",
-            "per_channel_weights_symmetric", "int16_symmetric",
-            "per_channel_types", "tconv_nhwc_4c_16c", "tconv_input_types",
-            "tconv_per_channel_types", "tconv_int16_symmetric",
-            "tconv_weights_constant", "tconv_per_channel_types",
-            "mtk_tconv_weights_constant", "conv3d_ndhwc",
-            "conv3d_per_channel_types", "add_broadcast", "add_broadcast",
-            "mul_broadcast", "mul_broadcast", "sub_broadcast", "sub_broadcast",
-            "sub_broadcast", "maximum_broadcast", "maximum_broadcast",
-            "maximum_broadcast", "minimum_broadcast", "minimum_broadcast",
-            "minimum_broadcast", "nhwc_16c", "pool3d_ndhwc_16c",
-            "nhwc_16c_at_most_4d", "split_input_types",
-            "split_int16_symmetric", "lstm_basic_cell", "map_depthwise",
-            "map_group_conv", "requantize_same_width",
-            "scale_product_below_output"});
+  CHECK(Probed == std::vector<std::string>{"nhwc_4c_16c",
+                                           "conv_whole_groups",
+                                           "per_channel_types",
+                                           "per_channel_weights_symmetric",
+                                           "int16_symmetric",
+                                           "per_channel_types",
+                                           "tconv_nhwc_4c_16c",
+                                           "tconv_input_types",
+                                           "tconv_per_channel_types",
+                                           "tconv_int16_symmetric",
+                                           "tconv_weights_constant",
+                                           "tconv_per_channel_types",
+                                           "mtk_tconv_weights_constant",
+                                           "conv3d_ndhwc",
+                                           "conv3d_per_channel_types",
+                                           "add_broadcast",
+                                           "add_broadcast",
+                                           "mul_broadcast",
+                                           "mul_broadcast",
+                                           "sub_broadcast",
+                                           "sub_broadcast",
+                                           "sub_broadcast",
+                                           "maximum_broadcast",
+                                           "maximum_broadcast",
+                                           "maximum_broadcast",
+                                           "minimum_broadcast",
+                                           "minimum_broadcast",
+                                           "minimum_broadcast",
+                                           "nhwc_16c",
+                                           "pool3d_ndhwc_16c",
+                                           "nhwc_16c_at_most_4d",
+                                           "split_input_types",
+                                           "split_int16_symmetric",
+                                           "lstm_basic_cell",
+                                           "map_depthwise",
+                                           "map_group_conv",
+                                           "requantize_same_width",
+                                           "scale_product_below_output"});
 }
 
 // One test per constraint: "MdlaTargetTest:mdla/<constraint>".
@@ -933,7 +984,8 @@ TEST_CASE("device rules: the 16C-only operators are those the legality "
     for (unsigned I = 0; I < mdla::NumLegalityTables; ++I) {
       const OpLegalityTable &Table = *mdla::LegalityTables[I];
       CAPTURE(Table.Op);
-      const LegalityAt *At = V < Table.NumVersions ? Table.PerVersion[V] : nullptr;
+      const LegalityAt *At =
+          V < Table.NumVersions ? Table.PerVersion[V] : nullptr;
       if (!At)
         continue;
       ++Legal;
