@@ -309,12 +309,15 @@ typedef struct kernel_info {
   const char *name;
   int family;
   int in_type, weight_type, bias_type, out_type;
+  /* A variant ("per_channel", "rescale") reads its family's pointer fields:
+   * they must be given. */
+  int reads_pointers;
 } kernel_info;
 
 static const kernel_info kernels[K_COUNT] = {
 #define REF_KERNEL_FUNCTION(name, fam, st, type, out, variant, t0, t1, t2,    \
                             res)                                               \
-  {#name, FAM_##fam, DT_##t0, DT_##t1, DT_##t2, DT_##res},
+  {#name, FAM_##fam, DT_##t0, DT_##t1, DT_##t2, DT_##res, sizeof(variant) > 1},
 #include "ref_kernel_table.inc"
 };
 const char *accel_kernel_name(int32_t index) {
@@ -953,12 +956,31 @@ static int accumulator_ok(const operands *o, int64_t taps, int terms,
   return bound < ((int64_t)1 << 31) - ((int64_t)1 << 17);
 }
 
+/* Every pointer field of the family's parameters is set. */
+static int pointers_bound(int family, const params *p) {
+  switch (family) {
+#define REF_KERNEL_PARAMS_BEGIN(family, st)                                    \
+  case FAM_##family:                                                           \
+    return 1
+#define REF_KERNEL_SCALAR(family, st, field, ctype)
+#define REF_KERNEL_ARRAY(family, st, field, ctype, length)
+#define REF_KERNEL_POINTER(family, st, field, ctype)                           \
+  &&p->family.field != NULL
+#define REF_KERNEL_PARAMS_END(family, st) ;
+#include "ref_kernel_table.inc"
+  default:
+    return 1;
+  }
+}
+
 /* What TensorFlow Lite's parameter code guarantees and the kernels assume:
  * shifts in range, offsets of the element type's size, windows and
  * accumulators inside int32, a radius that can be negated. */
 static int check_params(const kernel_info *k, const params *p,
                         const operands *o, uint32_t channels) {
   const ref_shape *f = &o->in[1].shape, *out = &o->out.shape;
+  if (k->reads_pointers && !pointers_bound(k->family, p))
+    return 0;
   switch (k->family) {
   case FAM_conv2d:
     if (!window_ok(out->dims[1], p->conv2d.stride_h, p->conv2d.dilation_h,
