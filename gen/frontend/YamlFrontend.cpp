@@ -190,14 +190,14 @@ struct KeySpec {
 };
 
 const KeySpec TopKeys[] = {
-    {"target", Required},          {"ops", Optional},
-    {"constraints", Optional},     {"legal", Optional},
-    {"removed", Optional},         {"mappings", Optional},
-    {"quant_rules", Optional},     {"op_sets", Optional},
-    {"patterns", Optional},        {"kernels", Optional},
-    {"costs", Optional},           {"layouts", Optional},
-    {"device_layouts", Optional},  {"device_storage", Optional},
-    {"device_residency", Optional}};
+    {"target", Required},         {"ops", Optional},
+    {"constraints", Optional},    {"legal", Optional},
+    {"removed", Optional},        {"mappings", Optional},
+    {"quant_rules", Optional},    {"op_sets", Optional},
+    {"patterns", Optional},       {"kernels", Optional},
+    {"costs", Optional},          {"scratch", Optional},
+    {"layouts", Optional},        {"device_layouts", Optional},
+    {"device_storage", Optional}, {"device_residency", Optional}};
 const KeySpec TargetKeys[] = {{"name", Required},
                               {"versions", Required},
                               {"description", Optional},

@@ -28,29 +28,33 @@ void write(const std::string &Path, llvm::StringRef Text) {
 
 // main (16) calls run (32, model.c) and helper (8, main.c's own); run calls
 // helper (64, model.c's static one) and memcpy (no frame known).
-constexpr const char *MainCi = R"(graph: { title: "main.c"
-node: { title: "main" label: "main\nmain.c:3:5\n16 bytes (static)"
+constexpr const char *MainCi = R"ci(graph: { title: "main.c"
+node: { title: "main" label: "main\nmain.c:3:5\n16 bytes (static)" }
+node: { title: "run" label: "run\nmodel.c:2:6" shape : ellipse }
+edge: { sourcename: "main" targetname: "run" label: "main.c:4:3" }
+node: { title: "helper" label: "helper\nmain.c:1:13\n8 bytes (static)" }
+edge: { sourcename: "main" targetname: "helper" label: "main.c:5:3" }
 }
-node : {title : "run" label : "run\nmodel.c:2:6" shape : ellipse} edge
-    : {sourcename : "main" targetname : "run" label : "main.c:4:3"} node
-    : {title : "helper" label : "helper\nmain.c:1:13\n8 bytes (static)"} edge
-    : {
-sourcename:
-  "main" targetname : "helper" label : "main.c:5:3"
+)ci";
+constexpr const char *ModelCi = R"ci(graph: { title: "model.c"
+node: { title: "run" label: "run\nmodel.c:2:6\n32 bytes (static)" }
+node: { title: "helper" label: "helper\nmodel.c:1:13\n64 bytes (static)" }
+edge: { sourcename: "run" targetname: "helper" label: "model.c:3:3" }
+node: { title: "memcpy" label: "memcpy\n<built-in>" shape : ellipse }
+edge: { sourcename: "run" targetname: "memcpy" label: "model.c:4:3" }
 }
+)ci";
+
+// top (24) calls through a pointer and walk (40, a dynamic frame), which
+// calls itself.
+constexpr const char *CaveatsCi = R"ci(graph: { title: "a.c"
+node: { title: "top" label: "top\na.c:1:5\n24 bytes (static)" }
+edge: { sourcename: "top" targetname: "__indirect_call" label: "a.c:2:3" }
+edge: { sourcename: "top" targetname: "walk" label: "a.c:3:3" }
+node: { title: "walk" label: "walk\na.c:5:5\n40 bytes (dynamic,bounded)" }
+edge: { sourcename: "walk" targetname: "walk" label: "a.c:6:3" }
 }
-)";
-constexpr const char *ModelCi = R"(graph: { title: "model.c"
-node: { title: "run" label: "run\nmodel.c:2:6\n32 bytes (static)"
-}
-node : {title : "helper" label : "helper\nmodel.c:1:13\n64 bytes (static)"} edge
-    : {sourcename : "run" targetname : "helper" label : "model.c:3:3"} node
-    : {title : "memcpy" label : "memcpy\n<built-in>" shape : ellipse} edge : {
-sourcename:
-  "run" targetname : "memcpy" label : "model.c:4:3"
-}
-}
-)";
+)ci";
 
 } // namespace
 
@@ -65,42 +69,56 @@ TEST_CASE("stack bound: the deepest chain across files") {
   // main's chain takes model.c's helper (64) through run, not main.c's (8).
   CHECK(R.Stdout == "main: 112 bytes\n"
                     "  path: main (16) > run (32) > helper (64)\n"
+                    "  assumed frames: none\n"
                     "  unknown frames (counted as 0): memcpy\n"
                     "  dynamic frames: none\n"
                     "  indirect calls from: none\n"
                     "  recursion (not followed): none\n"
                     "run: 96 bytes\n"
                     "  path: run (32) > helper (64)\n"
+                    "  assumed frames: none\n"
                     "  unknown frames (counted as 0): memcpy\n"
                     "  dynamic frames: none\n"
                     "  indirect calls from: none\n"
                     "  recursion (not followed): none\n");
 }
 
+TEST_CASE("stack bound: a frame given to a function the files lack") {
+  test::TempDir Dir;
+  write(Dir.file("main.ci"), MainCi);
+  write(Dir.file("model.ci"), ModelCi);
+  // memcpy, a leaf of 80 bytes, now ends the deepest chain under run.
+  test::RunResult R = stackBound({"--root", "main", "--frame", "memcpy=80",
+                                  Dir.file("main.ci"), Dir.file("model.ci")});
+  INFO(R.Stderr);
+  REQUIRE(R.ExitCode == 0);
+  CHECK(R.Stdout == "main: 128 bytes\n"
+                    "  path: main (16) > run (32) > memcpy (80, assumed)\n"
+                    "  assumed frames: memcpy (80)\n"
+                    "  unknown frames (counted as 0): none\n"
+                    "  dynamic frames: none\n"
+                    "  indirect calls from: none\n"
+                    "  recursion (not followed): none\n");
+  test::RunResult Bad =
+      stackBound({"--root", "main", "--frame", "memcpy", Dir.file("main.ci")});
+  CHECK(Bad.ExitCode == 1);
+  CHECK(Bad.Stderr.find("--frame 'memcpy' is not NAME=BYTES") !=
+        std::string::npos);
+}
+
 TEST_CASE("stack bound: what the call graph cannot bound is listed") {
   test::TempDir Dir;
-  write(Dir.file("a.ci"), R"(graph: { title: "a.c"
-node: { title: "top" label: "top\na.c:1:5\n24 bytes (static)"
-}
-edge
-    : {sourcename : "top" targetname : "__indirect_call" label : "a.c:2:3"} edge
-    : {sourcename : "top" targetname : "walk" label : "a.c:3:3"} node
-    : {title : "walk" label : "walk\na.c:5:5\n40 bytes (dynamic,bounded)"} edge
-    : {
-sourcename:
-  "walk" targetname : "walk" label : "a.c:6:3"
-}
-}
-)");
+  write(Dir.file("a.ci"), CaveatsCi);
   test::RunResult R = stackBound({"--root", "top", Dir.file("a.ci")});
-INFO(R.Stderr);
-REQUIRE(R.ExitCode == 0);
-CHECK(R.Stdout == "top: 64 bytes\n"
-                  "  path: top (24) > walk (40)\n"
-                  "  unknown frames (counted as 0): none\n"
-                  "  dynamic frames: walk (dynamic,bounded)\n"
-                  "  indirect calls from: top\n"
-                  "  recursion (not followed): walk -> walk\n");
+  INFO(R.Stderr);
+  REQUIRE(R.ExitCode == 0);
+  CHECK(R.Stdout == "top: 64 bytes\n"
+                    "  path: top (24) > walk (40)\n"
+                    "  assumed frames: none\n"
+                    "  unknown frames (counted as 0): none\n"
+                    "  dynamic frames: walk (dynamic,bounded)\n"
+                    "  indirect calls from: top\n"
+                    "  recursion (not followed): walk -> walk\n");
 }
 
 TEST_CASE("stack bound: errors") {

@@ -8,7 +8,9 @@
 //
 // The bound is exact for what the files show; it says what they cannot:
 //   - a function without a frame size (one compiled without the flag, such
-//     as the C library's memcpy) counts 0 bytes and is listed as unknown;
+//     as the C library's memcpy) counts the bytes `--frame NAME=BYTES` gives
+//     it, as a leaf, and is listed as assumed; without one, 0 bytes, and it
+//     is listed as unknown;
 //   - a frame GCC marks dynamic (alloca, variable-length arrays) counts its
 //     static part and is listed, bounded or not;
 //   - an indirect call (GCC's `__indirect_call` node) cannot be followed and
@@ -19,7 +21,8 @@
 // static functions of one name stay apart; otherwise, when several files
 // define a name, the largest frame is taken.
 //
-// Usage: accelgen-stack-bound --root NAME [--root NAME...] FILE.ci...
+// Usage: accelgen-stack-bound --root NAME [--root NAME...]
+//            [--frame NAME=BYTES...] FILE.ci...
 // Prints per root "NAME: N bytes" and the path, then what is not counted.
 // Exit status 1 when a file cannot be read or a root is not defined.
 //
@@ -46,6 +49,11 @@ static cl::list<std::string> Files(cl::Positional, cl::OneOrMore,
 static cl::list<std::string> Roots("root", cl::OneOrMore,
                                    cl::desc("Function to bound the stack of"),
                                    cl::value_desc("name"));
+static cl::list<std::string>
+    Frames("frame",
+           cl::desc("The frame of a function the files do not define (a "
+                    "leaf written in assembly)"),
+           cl::value_desc("name=bytes"));
 
 namespace {
 
@@ -142,6 +150,8 @@ public:
   struct Bound {
     uint64_t Bytes = 0;
     std::vector<size_t> Path;
+    /// A function of assumed frame at the end of Path, or empty.
+    std::string Leaf;
   };
   Bound bound(size_t Root) {
     Memo.clear();
@@ -150,7 +160,9 @@ public:
   }
 
   std::vector<Function> Defs;
-  std::set<std::string> Unknown, Dynamic, Indirect, Recursive;
+  std::set<std::string> Unknown, Assumed, Dynamic, Indirect, Recursive;
+  /// The frames --frame gives functions the files do not define.
+  StringMap<uint64_t> Given;
 
 private:
   StringMap<std::vector<size_t>> ByName;
@@ -167,23 +179,38 @@ private:
       Dynamic.insert(F.Name + " (" + F.Qualifier + ")");
     Active.push_back(I);
     Bound Best;
+    bool Any = false;
     for (const std::string &Callee : F.Callees) {
       if (Callee == "__indirect_call") {
         Indirect.insert(F.Name);
         continue;
       }
       int C = resolve(Callee, F.File);
-      if (C < 0) {
-        Unknown.insert(Callee);
-        continue;
+      if (C < 0 || !Defs[C].HasFrame) {
+        auto It = Given.find(Callee);
+        if (It == Given.end()) {
+          Unknown.insert(Callee);
+        } else {
+          Assumed.insert(formatv("{0} ({1})", Callee, It->second).str());
+          if (!Any || It->second > Best.Bytes) {
+            Best = Bound();
+            Best.Bytes = It->second;
+            Best.Leaf = Callee;
+            Any = true;
+          }
+        }
+        if (C < 0)
+          continue;
       }
       if (is_contained(Active, static_cast<size_t>(C))) {
         Recursive.insert(F.Name + " -> " + Callee);
         continue;
       }
       Bound B = deepest(C, Active);
-      if (B.Bytes > Best.Bytes || Best.Path.empty())
+      if (!Any || B.Bytes > Best.Bytes) {
         Best = B;
+        Any = true;
+      }
     }
     Active.pop_back();
     Best.Bytes += F.Frame;
@@ -212,6 +239,16 @@ int main(int argc, char **argv) {
   for (unsigned I = 0; I < Files.size(); ++I)
     if (!G.read(Files[I], I))
       return 1;
+  for (StringRef F : Frames) {
+    auto [Name, Bytes] = F.split('=');
+    uint64_t N = 0;
+    if (Name.empty() || Bytes.getAsInteger(10, N)) {
+      WithColor::error(errs(), "accelgen-stack-bound")
+          << "--frame '" << F << "' is not NAME=BYTES\n";
+      return 1;
+    }
+    G.Given[Name] = N;
+  }
   int Status = 0;
   for (const std::string &Root : Roots) {
     int R = G.resolve(Root, ~0u);
@@ -221,7 +258,8 @@ int main(int argc, char **argv) {
       Status = 1;
       continue;
     }
-    G.Unknown.clear(), G.Dynamic.clear(), G.Indirect.clear();
+    G.Unknown.clear(), G.Assumed.clear(), G.Dynamic.clear();
+    G.Indirect.clear();
     G.Recursive.clear();
     CallGraph::Bound B = G.bound(R);
     outs() << formatv("{0}: {1} bytes\n", Root, B.Bytes);
@@ -229,7 +267,11 @@ int main(int argc, char **argv) {
     for (size_t I : B.Path)
       Steps.push_back(
           formatv("{0} ({1})", G.Defs[I].Name, G.Defs[I].Frame).str());
+    if (!B.Leaf.empty())
+      Steps.push_back(
+          formatv("{0} ({1}, assumed)", B.Leaf, G.Given.lookup(B.Leaf)).str());
     outs() << "  path: " << join(Steps, " > ") << "\n";
+    list("assumed frames", G.Assumed);
     list("unknown frames (counted as 0)", G.Unknown);
     list("dynamic frames", G.Dynamic);
     list("indirect calls from", G.Indirect);
