@@ -162,6 +162,18 @@ TEST_CASE("explain names the CMSIS-NN function of each operator of cmsis-nn") {
     CHECK(*P.getString("type") == Expected[I][0]);
     CHECK(*P.getString("device") == Expected[I][1]);
   }
+
+  // The drawing has every operator and no subgraph clusters.
+  test::TempDir Dir;
+  test::RunResult D = test::runAccelgen(
+      {"explain", Model, "--target", "cmsis-nn", "--dot", Dir.file("g.dot")});
+  INFO(D.Stderr);
+  REQUIRE(D.ExitCode == 0);
+  std::string Dot = test::readFileText(Dir.file("g.dot"));
+  for (int I = 0; I < 4; ++I)
+    CHECK(Dot.find("  op" + std::to_string(I) + " [label=") !=
+          std::string::npos);
+  CHECK(Dot.find("cluster") == std::string::npos);
 }
 
 TEST_CASE("explain --dot draws devices and subgraphs") {

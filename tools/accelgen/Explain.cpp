@@ -300,9 +300,11 @@ std::string dotLabel(ArrayRef<std::string> Lines) {
 }
 
 /// Graph inputs (`in<i>`) and outputs (`out<i>`) are ellipses, operators
-/// (`op<i>`) boxes coloured by device, each accelerator subgraph a cluster;
-/// edges run from producer to consumer, labelled with the tensor's shape.
-void printDot(raw_ostream &OS, const partition::PartitionResult &R) {
+/// (`op<i>`) boxes coloured by device, each accelerator subgraph a cluster
+/// (none for a library-call target, \p Library not empty); edges run from
+/// producer to consumer, labelled with the tensor's shape.
+void printDot(raw_ostream &OS, const partition::PartitionResult &R,
+              StringRef Library) {
   const ir::Graph &G = R.Graph;
   OS << "digraph " << dotString(sys::path::filename(ExplainModel)) << " {\n"
      << "  rankdir=TB;\n  fontname=Helvetica;\n"
@@ -336,7 +338,9 @@ void printDot(raw_ostream &OS, const partition::PartitionResult &R) {
     Terminal("in", "input", K, G.Inputs[K]);
   for (size_t K = 0; K < G.Outputs.size(); ++K)
     Terminal("out", "output", K, G.Outputs[K]);
-  for (size_t S = 0; S < R.Subgraphs.size(); ++S) {
+  // A library-call target's operators are separate calls on the CPU: no
+  // subgraphs are drawn.
+  for (size_t S = 0; Library.empty() && S < R.Subgraphs.size(); ++S) {
     OS << formatv("  subgraph cluster_{0} {{\n    label=\"subgraph {0}\";\n"
                   "    style=rounded;\n",
                   S);
@@ -345,7 +349,7 @@ void printDot(raw_ostream &OS, const partition::PartitionResult &R) {
     OS << "  }\n";
   }
   for (size_t I = 0; I < R.Ops.size(); ++I)
-    if (R.Ops[I].Subgraph < 0)
+    if (!Library.empty() || R.Ops[I].Subgraph < 0)
       OS << Node(I);
   // Where each tensor comes from: an operator, or a graph input.
   std::map<int32_t, std::string> Producer;
@@ -439,7 +443,7 @@ int runExplain() {
   if (!ExplainDot.empty()) {
     std::string Text;
     raw_string_ostream Dot(Text);
-    printDot(Dot, R);
+    printDot(Dot, R, Target->first->library());
     if (Error E = writeFileAtomically(ExplainDot, Dot.str()))
       return reportError(ExplainDot, toString(std::move(E)));
     renderSvg(ExplainDot);
