@@ -188,11 +188,12 @@ def : Mapping<Mul, ArmMul, CmsisNn>;
 
 // The scratch buffer of each function, as the *_get_buffer_size functions
 // of CMSIS-NN 7.0 compute it (arm_convolve_get_buffer_sizes_s8.c,
-// arm_depthwise_conv_get_buffer_sizes_s8.c, arm_avgpool_s8.c). The plain C
-// and DSP formula holds from Cortex-M3 on: the host and Cortex-M3 builds run
-// the plain C paths, which need no more. For the 55 family the size is the
-// larger of it and the Helium formula, so one image also runs the other
-// paths. Operators without a Scratch need none.
+// arm_depthwise_conv_get_buffer_sizes_s8.c,
+// arm_avgpool_get_buffer_sizes_s8.c). The plain C and DSP formula holds from
+// Cortex-M3 on: the host and Cortex-M3 builds run the plain C paths, which
+// need no more. For the 55 family the size is the larger of it and the
+// Helium formula, so one image also runs the other paths. Operators without
+// a Scratch need none.
 defvar InC = "input(0).channels";
 defvar Taps = "input(1).dim(1) * input(1).dim(2)";
 defvar ConvCols = !strconcat(Taps, " * ", InC);
