@@ -16,7 +16,18 @@
 #   RAM           .data + .bss (arena with its scratch area, the harness's
 #                 input and output buffers) + the deepest stack use, read
 #                 back from the painted stack (stack.txt)
-#   stack         that deepest stack use alone
+#   stack         that deepest stack use alone (the painted high-water mark)
+#   static bounds the static stack bound of one inference (model_invoke_once)
+#                 and of the whole program (Reset_Handler, the image's entry:
+#                 the painted mark's scope), from the call-graph files gcc
+#                 writes with -fcallgraph-info=su (accelgen run
+#                 --save-call-graph) summed along the deepest call chain by
+#                 accelgen-stack-bound. The C library's functions the files
+#                 do not cover (memcpy, memset, strlen: assembly) get the
+#                 frame their code pushes, read from the disassembly; the
+#                 script stops if one of them calls anything, or if a chain
+#                 meets an indirect call, recursion or a dynamic frame,
+#                 which would make the bound inexact
 # and the peer's instructions, flash and RAM, with our / peer ratios.
 #
 # Usage: bench/cortex-m.sh [BUILD_DIR]          (default: build)
@@ -27,6 +38,7 @@ set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${1:-$ROOT/build}
 ACCELGEN=$BUILD/tools/accelgen/accelgen
+STACK_BOUND=$BUILD/tools/stack-bound/accelgen-stack-bound
 SHARED=${SHARED:-$ROOT/../shared}
 CMSIS_NN_PATH=${CMSIS_NN_PATH:-$SHARED/third_party/CMSIS-NN}
 MODELS=${MODELS:-"tflm_micro_speech_int8 mlperf_tiny_kws_dscnn_int8 mlperf_tiny_vww_mobilenetv1_025_96_int8 mlperf_tiny_ic_resnet8_int8 mlperf_tiny_ad_autoencoder_int8 tflm_person_detect_int8"}
@@ -45,11 +57,26 @@ peer() {
     $2 == m && $3 == c { v = $(3 + f); gsub(/[ ,]/, "", v); print v }' "$PEERS"
 }
 
+# The stack bytes leaf function $2 of image $1 reserves: 4 per register it
+# pushes, 8 per double register it vpushes, plus its `sub sp` immediates.
+# Fails if the function calls another.
+leaf_frame() {
+  arm-none-eabi-objdump -d "$1" | awk -v f="<$2>:" '
+    $2 == f { p = 1; next }
+    p && /^$/ { exit }
+    p && /\tbl(x)?\t|\tblx\t/ { print "calls"; exit 1 }
+    p && /\tpush(\.w)?\t\{/ { s = $0; sub(/.*\{/, "", s); sub(/\}.*/, "", s); n += 4 * split(s, a, ",") }
+    p && /\tvpush\t\{/ { s = $0; sub(/.*\{/, "", s); sub(/\}.*/, "", s); c = split(s, a, ",");
+                          n += (s ~ /d/ ? 8 : 4) * c }
+    p && /\tsub(\.w)?\tsp, (sp, )?#/ { s = $0; sub(/.*#/, "", s); sub(/[^0-9].*/, "", s); n += s }
+    END { print n + 0 }'
+}
+
 # "1.00" for $1 / $2.
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'; }
 
-echo "| model | cpu | instructions | TFLM | ratio | flash | TFLM | ratio | RAM | TFLM | ratio | stack |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+echo "| model | cpu | instructions | TFLM | ratio | flash | TFLM | ratio | RAM | TFLM | ratio | stack | static: inference | static: program |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 for model in $MODELS; do
   short=$(echo "$model" | sed 's/^tflm_//; s/^mlperf_tiny_//; s/_int8$//; s/_96$//')
   case $short in
@@ -63,7 +90,8 @@ for model in $MODELS; do
     elf=$WORK/$model-$cpu.elf
     "$ACCELGEN" run "$SHARED/models/$model.tflite" --target cmsis-nn \
       --cpu "$cpu" --cmsis-nn "$CMSIS_NN_PATH" --inputs "$seed" \
-      --outputs "$out" --save-image "$elf" --cache-dir "$WORK/cache" >/dev/null
+      --outputs "$out" --save-image "$elf" --save-call-graph "$WORK/cg-$model-$cpu" \
+      --cache-dir "$WORK/cache" >/dev/null
     cmp -s "$out/output_0.bin" "$seed/expected_0.bin" || {
       echo "$model on $cpu: output differs from expected_0.bin" >&2; exit 1; }
     entry=$(arm-none-eabi-nm "$elf" | awk '$3 == "model_invoke_once" { print $1 }')
@@ -84,7 +112,25 @@ for model in $MODELS; do
       awk '$1 == ".data" || $1 == ".bss" { s += $2 } END { print s }')
     stack=$(awk '{ print $2 }' "$out/stack.txt")
     ram=$((static + stack))
+    cg="$WORK/cg-$model-$cpu"
+    frames=""
+    for f in $("$STACK_BOUND" --root Reset_Handler "$cg"/*.ci |
+               sed -n 's/^  unknown frames (counted as 0): //p' | tr -d ',' |
+               sed 's/^none$//'); do
+      n=$(leaf_frame "$elf" "$f") || {
+        echo "$model on $cpu: $f is not a leaf; the static stack bound would not be exact" >&2; exit 1; }
+      frames="$frames --frame $f=$n"
+    done
+    # shellcheck disable=SC2086
+    "$STACK_BOUND" --root model_invoke_once --root Reset_Handler $frames \
+      "$cg"/*.ci > "$WORK/bound.txt"
+    if grep -q 'unknown frames (counted as 0): [^n]\|indirect calls from: [^n]\|recursion (not followed): [^n]\|dynamic frames: [^n]' "$WORK/bound.txt"; then
+      cat "$WORK/bound.txt" >&2
+      echo "$model on $cpu: the static stack bound is not exact" >&2; exit 1
+    fi
+    bound_inference=$(awk '/^model_invoke_once:/ { print $2 }' "$WORK/bound.txt")
+    bound_program=$(awk '/^Reset_Handler:/ { print $2 }' "$WORK/bound.txt")
     pi=$(peer "$short" "$c" 1); pf=$(peer "$short" "$c" 3); pr=$(peer "$short" "$c" 6)
-    echo "| $short | $c | $insns | $pi | $(ratio "$insns" "$pi") | $flash | $pf | $(ratio "$flash" "$pf") | $ram | $pr | $(ratio "$ram" "$pr") | $stack |"
+    echo "| $short | $c | $insns | $pi | $(ratio "$insns" "$pi") | $flash | $pf | $(ratio "$flash" "$pf") | $ram | $pr | $(ratio "$ram" "$pr") | $stack | $bound_inference | $bound_program |"
   done
 done

@@ -127,6 +127,10 @@ class Target<string name, list<Version> versions> {
   /// the description declares (see "Device semantics"), so the reference
   /// kernels compute them exactly and the target needs no C of its own.
   bit FunctionalModel = 0;
+  /// Non-empty for a library-call target: the library whose functions its
+  /// operators become ("CMSIS-NN"), named where an accelerator target says
+  /// "the accelerator" (`accelgen explain`).
+  string Library = "";
 }
 
 /// An operator that exists only on a target: the result of mappings and
@@ -404,6 +408,26 @@ class Cost<Op op, Target target, Version since, string cycles> {
   Target OnTarget = target;
   Version Since = since;
   string Cycles = cycles;
+}
+
+//===----------------------------------------------------------------------===//
+// Scratch memory
+//===----------------------------------------------------------------------===//
+
+/// The function running operator `op` (a TargetOp of a library-call target,
+/// or a framework operator) on `target` needs `bytes` of scratch memory from
+/// version `since` on, until a later Scratch for the same operator replaces
+/// it. `bytes` is an int expression in the constraint language, over the
+/// operator's attributes and operands (as the library's own
+/// `*_get_buffer_size` functions compute it): "2 * align(input(0).channels,
+/// 4) * 2". The generated `scratchBytes` gives it per operator; the emitter
+/// plans the largest into the arena, so nothing is sized at run time. A
+/// negative value counts as 0.
+class Scratch<Op op, Target target, Version since, string bytes> {
+  Op Operator = op;
+  Target OnTarget = target;
+  Version Since = since;
+  string Bytes = bytes;
 }
 
 //===----------------------------------------------------------------------===//

@@ -88,6 +88,11 @@ llvm::Expected<std::unique_ptr<Expr>> parse(llvm::StringRef Text,
 llvm::Expected<std::unique_ptr<Expr>> parseValue(llvm::StringRef Text,
                                                  const Scope &S);
 
+/// Parses and type-checks \p Text in \p S as an int value, such as a size in
+/// bytes (`ceil` or `floor` turn a float into one). Errors are ParseErrors.
+llvm::Expected<std::unique_ptr<Expr>> parseIntValue(llvm::StringRef Text,
+                                                    const Scope &S);
+
 /// The expression in the language's own syntax, canonically spaced and
 /// parenthesized ("stride_h in [1, 4] && stride_w in [1, 4]").
 std::string print(const Expr &E);
@@ -140,6 +145,9 @@ void emitCheckDefinition(llvm::raw_ostream &OS, const Expr &E,
 /// leading comment and in fatal errors. The code needs
 /// "target/ConstraintRuntime.h".
 void emitValue(llvm::raw_ostream &OS, const Expr &E, llvm::StringRef Label);
+
+/// As emitValue, for an int expression \p E returned as an int64_t.
+void emitIntValue(llvm::raw_ostream &OS, const Expr &E, llvm::StringRef Label);
 
 /// One value a boundary test sets, and whether the constraint then holds.
 struct BoundaryCase {

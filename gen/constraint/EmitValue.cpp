@@ -1,8 +1,9 @@
 //===- EmitValue.cpp - Generated functions computing a value ---------------===//
 //
-// A value expression (a cost estimate) becomes the body of a function that
-// reads every referenced value into a local, as a check does, and returns
-// the expression as a double:
+// A value expression (a cost estimate, a scratch size) becomes the body of a
+// function that reads every referenced value into a local, as a check does,
+// and returns the expression as a double (a cost) or an int64_t (an int
+// value):
 //
 //   // Conv2D from 2.0: macs / 512
 //   namespace rt = accelgen::target::rt;
@@ -31,9 +32,8 @@ constexpr const char *ValueBodyTemplate = R"(  // {0}: {1}
 constexpr const char *LocalTemplate = "  const {0} {1} = {2};\n";
 constexpr const char *UnusedTemplate = "  (void){0};\n";
 
-} // namespace
-
-void emitValue(llvm::raw_ostream &OS, const Expr &E, llvm::StringRef Label) {
+void emitBody(llvm::raw_ostream &OS, const Expr &E, llvm::StringRef Label,
+              bool AsDouble) {
   CppExprWriter W(E, CheckKind::Operator, Label);
   std::string Decls;
   for (const CppExprWriter::Local &L : W.locals())
@@ -47,10 +47,21 @@ void emitValue(llvm::raw_ostream &OS, const Expr &E, llvm::StringRef Label) {
   const auto *C = llvm::dyn_cast<CallExpr>(&E);
   if (C && C->fn() == CallExpr::Fn::Select)
     Value = Value.substr(1, Value.size() - 2);
-  if (E.type() == Type::Int)
+  if (AsDouble && E.type() == Type::Int)
     Value = "static_cast<double>(" + Value + ")";
   OS << llvm::formatv(ValueBodyTemplate, commentText(Label),
                       commentText(print(E)), Decls, Value);
+}
+
+} // namespace
+
+void emitValue(llvm::raw_ostream &OS, const Expr &E, llvm::StringRef Label) {
+  emitBody(OS, E, Label, /*AsDouble=*/true);
+}
+
+void emitIntValue(llvm::raw_ostream &OS, const Expr &E, llvm::StringRef Label) {
+  assert(E.type() == Type::Int && "an int value must be an int expression");
+  emitBody(OS, E, Label, /*AsDouble=*/false);
 }
 
 } // namespace constraint

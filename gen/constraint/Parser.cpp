@@ -102,9 +102,11 @@ public:
   Parser(const std::vector<Token> &Toks, const Scope &Top)
       : Toks(Toks), Top(Top) {}
 
-  /// Parses the whole expression; it must be bool, or a number when
-  /// \p Numeric.
-  llvm::Expected<ExprPtr> run(bool Numeric) {
+  /// What the whole expression must be.
+  enum class Result { Bool, Number, Int };
+
+  /// Parses the whole expression; it must be of kind \p R.
+  llvm::Expected<ExprPtr> run(Result R) {
     if (cur().is(Tok::End))
       return llvm::make_error<ParseError>(1, "empty expression");
     unsigned Start = cur().Column;
@@ -114,9 +116,11 @@ public:
     if (Failed)
       return std::move(Failed);
     assert(E && "a parse without an expression must have failed");
-    if (llvm::Error Err = Numeric ? checkNumericType(*E, Start)
-                                  : checkConstraintType(*E, Start))
-      return Err;
+    llvm::Error Err = R == Result::Bool     ? checkConstraintType(*E, Start)
+                      : R == Result::Number ? checkNumericType(*E, Start)
+                                            : checkIntType(*E, Start);
+    if (Err)
+      return std::move(Err);
     return E;
   }
 
@@ -575,7 +579,7 @@ llvm::Expected<std::unique_ptr<Expr>> parse(llvm::StringRef Text,
   llvm::Expected<std::vector<Token>> Toks = lex(Text);
   if (!Toks)
     return Toks.takeError();
-  return Parser(*Toks, S).run(/*Numeric=*/false);
+  return Parser(*Toks, S).run(Parser::Result::Bool);
 }
 
 llvm::Expected<std::unique_ptr<Expr>> parseValue(llvm::StringRef Text,
@@ -583,7 +587,15 @@ llvm::Expected<std::unique_ptr<Expr>> parseValue(llvm::StringRef Text,
   llvm::Expected<std::vector<Token>> Toks = lex(Text);
   if (!Toks)
     return Toks.takeError();
-  return Parser(*Toks, S).run(/*Numeric=*/true);
+  return Parser(*Toks, S).run(Parser::Result::Number);
+}
+
+llvm::Expected<std::unique_ptr<Expr>> parseIntValue(llvm::StringRef Text,
+                                                    const Scope &S) {
+  llvm::Expected<std::vector<Token>> Toks = lex(Text);
+  if (!Toks)
+    return Toks.takeError();
+  return Parser(*Toks, S).run(Parser::Result::Int);
 }
 
 } // namespace constraint

@@ -199,6 +199,13 @@ llvm::Error checkNumericType(const Expr &E, unsigned Column) {
                            typeName(E.type()));
 }
 
+llvm::Error checkIntType(const Expr &E, unsigned Column) {
+  if (E.type() == Type::Int)
+    return llvm::Error::success();
+  return error(Column,
+               "expression must be an int, found " + typeName(E.type()));
+}
+
 } // namespace constraint
 } // namespace gen
 } // namespace accelgen

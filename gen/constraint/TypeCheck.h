@@ -32,6 +32,9 @@ llvm::Error checkConstraintType(const Expr &E, unsigned Column);
 /// or a float.
 llvm::Error checkNumericType(const Expr &E, unsigned Column);
 
+/// Checks that the value expression \p E, starting at \p Column, is an int.
+llvm::Error checkIntType(const Expr &E, unsigned Column);
+
 } // namespace constraint
 } // namespace gen
 } // namespace accelgen

@@ -97,11 +97,15 @@ void dumpModel(const TargetModel &M, raw_ostream &OS) {
   for (const KernelDef &K : M.Kernels)
     OS << formatv("kernel {0} {1} {2}\n", K.Op->name(), K.Family,
                   join(K.Types, ","));
-  for (const OpCosts &C : M.Costs)
-    for (const CostDef &Step : C.Steps)
+  for (const OpValues &C : M.Costs)
+    for (const ValueStep &Step : C.Steps)
       OS << formatv("cost {0} from {1}: {2} ({3})\n", C.Op->name(),
                     M.versionLabel(Step.Since), Step.Text,
                     constraint::typeName(Step.Parsed->type()));
+  for (const OpValues &S : M.Scratch)
+    for (const ValueStep &Step : S.Steps)
+      OS << formatv("scratch {0} from {1}: {2}\n", S.Op->name(),
+                    M.versionLabel(Step.Since), Step.Text);
   OS << formatv("functional model {0}\n", M.FunctionalModel ? "yes" : "no");
   for (const LayoutDef &L : M.Layouts)
     OS << formatv("layout {0} ({1}): at most {2} channels, padded to {3} "

@@ -4,8 +4,9 @@
 // operator's legality table, CreateOperation tries the mappings from the
 // operator by benefit, SetupQuantParam applies its quantization rules. Then
 // the cost model: a function per cost estimate and estimateCycles(), which
-// picks the one in force for the operator's type and the version. A
-// registration function adds them all to the target's TargetInfo.
+// picks the one in force for the operator's type and the version; likewise
+// the scratch sizes and scratchBytes(). A registration function adds them
+// all to the target's TargetInfo.
 //
 //===----------------------------------------------------------------------===//
 #include "emitters/EmitterSupport.h"
@@ -72,6 +73,12 @@ extern const unsigned NumTargetVersions;
 std::optional<double> estimateCycles(const accelgen::ir::Graph &G,
                                      const accelgen::ir::Operator &Op,
                                      unsigned Version);
+/// Scratch bytes the function running \p Op needs at version index
+/// \p Version: the description's scratch size for the operator's type in
+/// force at that version, or std::nullopt.
+std::optional<int64_t> scratchBytes(const accelgen::ir::Graph &G,
+                                    const accelgen::ir::Operator &Op,
+                                    unsigned Version);
 /// Estimated cycles of moving one tensor between the target and the CPU.
 extern const int64_t TargetSwitchCycles;
 } // namespace {0}
@@ -93,17 +100,24 @@ namespace {{
                   M.SwitchCycles);
     for (const OpLegality &L : M.Legality)
       emitClass(OS, L);
-    for (const OpCosts &C : M.Costs)
+    for (const OpValues &C : M.Costs)
       for (size_t I = 0; I < C.Steps.size(); ++I)
-        emitCostFunction(OS, C, I);
+        emitValueFunction(OS, Cost, C, I);
+    for (const OpValues &S : M.Scratch)
+      for (size_t I = 0; I < S.Steps.size(); ++I)
+        emitValueFunction(OS, Scratch, S, I);
     OS << "} // namespace\n\n";
-    emitEstimateCycles(OS);
+    emitDispatch(OS, Cost, M.Costs);
+    emitDispatch(OS, Scratch, M.Scratch);
     OS << "void addOpSetups(accelgen::target::TargetInfo &T) {\n";
     for (const OpLegality &L : M.Legality)
       OS << formatv("  T.addOpSetup(std::make_unique<{0}Setup>());\n",
                     L.Op->Decl.Key);
     OS << "  T.setCostModel(estimateCycles);\n"
+          "  T.setScratchModel(scratchBytes);\n"
           "  T.setSwitchCycles(TargetSwitchCycles);\n";
+    if (!M.Library.empty())
+      OS << formatv("  T.setLibrary({0});\n", cppString(M.Library));
     OS << formatv(R"(}
 
 // Defined in Patterns.inc and DeviceRules.inc.
@@ -132,31 +146,49 @@ private:
   const TargetModel &M;
   CheckNames Names;
 
+  /// What a family of value functions computes: costs or scratch sizes.
+  struct ValueKind {
+    const char *Prefix;   ///< Of each step's function: "cost_".
+    const char *Type;     ///< Of each step's value: "double".
+    const char *Dispatch; ///< The function choosing a step: "estimateCycles".
+  };
+  static constexpr ValueKind Cost = {"cost_", "double", "estimateCycles"};
+  static constexpr ValueKind Scratch = {"scratch_", "int64_t", "scratchBytes"};
+
   /// The name of the function computing step \p Step of \p C.
-  static std::string costFunctionName(const OpCosts &C, size_t Step) {
-    std::string Name = "cost_";
+  static std::string valueFunctionName(const ValueKind &K, const OpValues &C,
+                                       size_t Step) {
+    std::string Name = K.Prefix;
     for (char Ch : C.Op->Decl.Key)
       Name += isAlnum(Ch) ? Ch : '_';
     return Name + "_" + std::to_string(C.Steps[Step].Since);
   }
 
-  void emitCostFunction(raw_ostream &OS, const OpCosts &C, size_t Step) {
-    const CostDef &Cost = C.Steps[Step];
+  void emitValueFunction(raw_ostream &OS, const ValueKind &K, const OpValues &C,
+                         size_t Step) {
+    const ValueStep &S = C.Steps[Step];
     std::string Label =
-        formatv("{0} from {1}", C.Op->name(), M.versionLabel(Cost.Since));
-    OS << formatv("double {0}(const accelgen::ir::Graph &G, "
+        formatv("{0} from {1}", C.Op->name(), M.versionLabel(S.Since));
+    OS << formatv("{0} {1}(const accelgen::ir::Graph &G, "
                   "const accelgen::ir::Operator &Op) {{\n",
-                  costFunctionName(C, Step));
-    constraint::emitValue(OS, *Cost.Parsed, Label);
+                  K.Type, valueFunctionName(K, C, Step));
+    if (&K == &Scratch)
+      constraint::emitIntValue(OS, *S.Parsed, Label);
+    else
+      constraint::emitValue(OS, *S.Parsed, Label);
     OS << "}\n\n";
   }
 
-  void emitEstimateCycles(raw_ostream &OS) {
-    OS << R"(std::optional<double> estimateCycles(const accelgen::ir::Graph &G,
-                                     const accelgen::ir::Operator &Op,
-                                     unsigned Version) {
-)";
-    if (M.Costs.empty()) {
+  /// The function choosing the step in force for the operator's type and
+  /// the version.
+  void emitDispatch(raw_ostream &OS, const ValueKind &K,
+                    const std::vector<OpValues> &All) {
+    std::string Head = formatv("std::optional<{0}> {1}(", K.Type, K.Dispatch);
+    std::string Indent(Head.size(), ' ');
+    OS << Head << "const accelgen::ir::Graph &G,\n"
+       << Indent << "const accelgen::ir::Operator &Op,\n"
+       << Indent << "unsigned Version) {\n";
+    if (All.empty()) {
       OS << R"(  (void)G;
   (void)Op;
   (void)Version;
@@ -167,22 +199,22 @@ private:
       return;
     }
     OS << "  if (Version >= NumTargetVersions)\n    return std::nullopt;\n";
-    for (const OpCosts &C : M.Costs) {
+    for (const OpValues &C : All) {
       if (C.Steps.size() == 1 && C.Steps[0].Since == 0) {
         OS << formatv("  if (Op.Type == {0})\n    return {1}(G, Op);\n",
-                      cppString(C.Op->name()), costFunctionName(C, 0));
+                      cppString(C.Op->name()), valueFunctionName(K, C, 0));
         continue;
       }
       OS << formatv("  if (Op.Type == {0}) {{\n", cppString(C.Op->name()));
       bool FromFirst = false;
       for (size_t I = C.Steps.size(); I-- > 0;) {
         if (C.Steps[I].Since == 0) {
-          OS << formatv("    return {0}(G, Op);\n", costFunctionName(C, I));
+          OS << formatv("    return {0}(G, Op);\n", valueFunctionName(K, C, I));
           FromFirst = true;
           break;
         }
         OS << formatv("    if (Version >= {0})\n      return {1}(G, Op);\n",
-                      C.Steps[I].Since, costFunctionName(C, I));
+                      C.Steps[I].Since, valueFunctionName(K, C, I));
       }
       if (!FromFirst)
         OS << "    return std::nullopt;\n";

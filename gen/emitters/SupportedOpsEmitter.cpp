@@ -60,6 +60,7 @@ public:
     emitOpSets(OS);
     emitPatterns(OS);
     emitCosts(OS);
+    emitScratch(OS);
     emitDevice(OS);
   }
 
@@ -187,12 +188,29 @@ private:
     if (M.Costs.empty())
       return;
     OS << "| operator | versions | cycles |\n|---|---|---|\n";
-    for (const OpCosts &C : M.Costs)
+    for (const OpValues &C : M.Costs)
       for (size_t I = 0; I < C.Steps.size(); ++I)
         OS << formatv(
             "| {0} | {1} | {2} |\n", C.Op->name(),
             versionRange(M, C.Steps[I].Since, C.until(I, M.Versions.size())),
             markdownCell(constraint::describe(*C.Steps[I].Parsed)));
+    OS << "\n";
+  }
+
+  void emitScratch(raw_ostream &OS) {
+    if (M.Scratch.empty())
+      return;
+    OS << "## Scratch memory\n\n"
+          "The bytes of scratch memory each function needs, planned into the "
+          "arena after the tensors (the largest of them, shared by every "
+          "call).\n\n"
+          "| operator | versions | bytes |\n|---|---|---|\n";
+    for (const OpValues &S : M.Scratch)
+      for (size_t I = 0; I < S.Steps.size(); ++I)
+        OS << formatv(
+            "| {0} | {1} | {2} |\n", S.Op->name(),
+            versionRange(M, S.Steps[I].Since, S.until(I, M.Versions.size())),
+            markdownCell(constraint::describe(*S.Steps[I].Parsed)));
     OS << "\n";
   }
 

@@ -49,6 +49,7 @@ public:
           Lines.push_back(formatv("fusion pattern `{0}` ({1}) applies",
                                   P.Name, P.resultLabel()));
       diffCosts(V, Lines);
+      diffScratch(V, Lines);
       if (Lines.empty())
         OS << "No change.\n\n";
       for (const std::string &L : Lines)
@@ -62,9 +63,9 @@ private:
   const TargetModel &M;
 
   void diffCosts(unsigned V, std::vector<std::string> &Lines) {
-    for (const OpCosts &C : M.Costs) {
-      const CostDef *After = C.at(V);
-      const CostDef *Before = C.at(V - 1);
+    for (const OpValues &C : M.Costs) {
+      const ValueStep *After = C.at(V);
+      const ValueStep *Before = C.at(V - 1);
       if (!After || After == Before)
         continue;
       std::string Words = constraint::describe(*After->Parsed);
@@ -74,6 +75,23 @@ private:
       else
         Lines.push_back(formatv("{0}: cost estimate changed: {1} -> {2}",
                                 C.Op->name(),
+                                constraint::describe(*Before->Parsed), Words));
+    }
+  }
+
+  void diffScratch(unsigned V, std::vector<std::string> &Lines) {
+    for (const OpValues &S : M.Scratch) {
+      const ValueStep *After = S.at(V);
+      const ValueStep *Before = S.at(V - 1);
+      if (!After || After == Before)
+        continue;
+      std::string Words = constraint::describe(*After->Parsed);
+      if (!Before)
+        Lines.push_back(formatv("{0}: scratch size added ({1} bytes)",
+                                S.Op->name(), Words));
+      else
+        Lines.push_back(formatv("{0}: scratch size changed: {1} -> {2} bytes",
+                                S.Op->name(),
                                 constraint::describe(*Before->Parsed), Words));
     }
   }

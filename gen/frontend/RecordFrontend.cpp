@@ -322,6 +322,7 @@ bool readTargetRecords(const RecordKeeper &Records, TargetDecl &Out,
   Out.Description = T.getValueAsString("Description").str();
   Out.SwitchCycles = T.getValueAsInt("SwitchCycles");
   Out.FunctionalModel = T.getValueAsBit("FunctionalModel");
+  Out.Library = T.getValueAsString("Library").str();
   for (Record *V : T.getValueAsListOfDefs("Versions")) {
     Out.Versions.push_back(V->getValueAsString("Name").str());
     Out.VersionsAt.push_back(recordLoc(*V));
@@ -427,6 +428,15 @@ bool readTargetRecords(const RecordKeeper &Records, TargetDecl &Out,
     C.At = recordLoc(*R);
     C.CyclesAt = literalLoc(*R, C.Cycles);
     Out.Costs.push_back(std::move(C));
+  }
+  for (Record *R : inOrder(Records, "Scratch")) {
+    ScratchDecl S;
+    S.Op = opKey(*R->getValueAsDef("Operator"));
+    S.Since = nameOf(*R, "Since");
+    S.Bytes = R->getValueAsString("Bytes").str();
+    S.At = recordLoc(*R);
+    S.BytesAt = literalLoc(*R, S.Bytes);
+    Out.Scratch.push_back(std::move(S));
   }
   readDeviceRecords(Records, Out);
   return true;

@@ -190,19 +190,20 @@ struct KeySpec {
 };
 
 const KeySpec TopKeys[] = {
-    {"target", Required},          {"ops", Optional},
-    {"constraints", Optional},     {"legal", Optional},
-    {"removed", Optional},         {"mappings", Optional},
-    {"quant_rules", Optional},     {"op_sets", Optional},
-    {"patterns", Optional},        {"kernels", Optional},
-    {"costs", Optional},           {"layouts", Optional},
-    {"device_layouts", Optional},  {"device_storage", Optional},
-    {"device_residency", Optional}};
+    {"target", Required},         {"ops", Optional},
+    {"constraints", Optional},    {"legal", Optional},
+    {"removed", Optional},        {"mappings", Optional},
+    {"quant_rules", Optional},    {"op_sets", Optional},
+    {"patterns", Optional},       {"kernels", Optional},
+    {"costs", Optional},          {"scratch", Optional},
+    {"layouts", Optional},        {"device_layouts", Optional},
+    {"device_storage", Optional}, {"device_residency", Optional}};
 const KeySpec TargetKeys[] = {{"name", Required},
                               {"versions", Required},
                               {"description", Optional},
                               {"switch_cycles", Optional},
-                              {"functional_model", Optional}};
+                              {"functional_model", Optional},
+                              {"library", Optional}};
 const KeySpec OpKeys[] = {{"name", Required},
                           {"operands", Required},
                           {"attrs", Optional},
@@ -234,6 +235,8 @@ const KeySpec KernelKeys[] = {
     {"op", Required}, {"family", Required}, {"types", Required}};
 const KeySpec CostKeys[] = {
     {"op", Required}, {"since", Required}, {"cycles", Required}};
+const KeySpec ScratchKeys[] = {
+    {"op", Required}, {"since", Required}, {"bytes", Required}};
 const KeySpec LayoutKeys[] = {{"name", Required},
                               {"max_channels", Optional},
                               {"channel_pixels", Optional},
@@ -370,6 +373,7 @@ private:
   void readPatterns(const Entries &Top, TargetDecl &Out);
   void readKernels(const Entries &Top, TargetDecl &Out);
   void readCosts(const Entries &Top, TargetDecl &Out);
+  void readScratch(const Entries &Top, TargetDecl &Out);
   void readDevice(const Entries &Top, TargetDecl &Out);
 };
 
@@ -598,6 +602,7 @@ void Reader::readDocument(const YAML::Node &Root, TargetDecl &Out) {
   readPatterns(*Top, Out);
   readKernels(*Top, Out);
   readCosts(*Top, Out);
+  readScratch(*Top, Out);
   readDevice(*Top, Out);
 }
 
@@ -613,6 +618,7 @@ void Reader::readTarget(const Entries &Top, TargetDecl &Out) {
   texts(*E, "versions", Out.Versions);
   integer(*E, "switch_cycles", Out.SwitchCycles);
   flag(*E, "functional_model", Out.FunctionalModel);
+  text(*E, "library", Out.Library);
   Out.At = loc(N);
 }
 
@@ -855,6 +861,22 @@ void Reader::readCosts(const Entries &Top, TargetDecl &Out) {
     text(*E, "cycles", C.Cycles);
     if (Diags.errorCount() == Before)
       Out.Costs.push_back(std::move(C));
+  });
+}
+
+void Reader::readScratch(const Entries &Top, TargetDecl &Out) {
+  forEachItem(Top, "scratch", [&](const YAML::Node &N) {
+    unsigned Before = Diags.errorCount();
+    std::optional<Entries> E = entries(N, "a scratch size", ScratchKeys);
+    if (!E)
+      return;
+    ScratchDecl S;
+    S.At = loc(N);
+    text(*E, "op", S.Op);
+    text(*E, "since", S.Since);
+    text(*E, "bytes", S.Bytes);
+    if (Diags.errorCount() == Before)
+      Out.Scratch.push_back(std::move(S));
   });
 }
 

@@ -160,6 +160,17 @@ struct CostDecl {
   Loc CyclesAt;
 };
 
+/// The scratch bytes an operator's function needs from a version on: an int
+/// expression in the operator's scope.
+struct ScratchDecl {
+  std::string Op;
+  std::string Since;
+  std::string Bytes;
+  Loc At;
+  /// Where the text of Bytes starts, as ConstraintDecl::ExprAt.
+  Loc BytesAt;
+};
+
 /// A layout of 4-D activations in the device's memory.
 struct LayoutDecl {
   std::string Key;  ///< The name rules refer to it by (`Mdla16C`).
@@ -200,6 +211,8 @@ struct DeviceResidencyDecl {
 struct TargetDecl {
   std::string Name;
   std::string Description;
+  /// The library of a library-call target ("CMSIS-NN"); empty otherwise.
+  std::string Library;
   std::vector<std::string> Versions;
   /// Where each of Versions is named; may be empty (then At stands for all).
   std::vector<Loc> VersionsAt;
@@ -216,6 +229,7 @@ struct TargetDecl {
   std::vector<PatternDecl> Patterns;
   std::vector<KernelDecl> Kernels;
   std::vector<CostDecl> Costs;
+  std::vector<ScratchDecl> Scratch;
   /// Every kernel family the description can name.
   std::vector<KernelFamilyDecl> KernelFamilies;
   std::vector<LayoutDecl> Layouts;

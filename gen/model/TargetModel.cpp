@@ -64,15 +64,15 @@ std::optional<unsigned> OpLegality::firstVersion() const {
   return std::nullopt;
 }
 
-const CostDef *OpCosts::at(unsigned V) const {
-  const CostDef *Found = nullptr;
-  for (const CostDef &C : Steps)
+const ValueStep *OpValues::at(unsigned V) const {
+  const ValueStep *Found = nullptr;
+  for (const ValueStep &C : Steps)
     if (C.Since <= V)
       Found = &C;
   return Found;
 }
 
-unsigned OpCosts::until(size_t Step, unsigned NumVersions) const {
+unsigned OpValues::until(size_t Step, unsigned NumVersions) const {
   return Step + 1 < Steps.size() ? Steps[Step + 1].Since - 1 : NumVersions - 1;
 }
 
@@ -160,6 +160,7 @@ public:
     M = std::make_unique<TargetModel>();
     M->Name = D.Name;
     M->Description = D.Description;
+    M->Library = D.Library;
     M->SwitchCycles = D.SwitchCycles;
     M->FunctionalModel = D.FunctionalModel;
     if (D.Name.empty())
@@ -177,6 +178,7 @@ public:
     buildPatterns();
     buildKernels();
     buildCosts();
+    buildScratch();
     buildDeviceModel(
         D, *M, Diags,
         [&](const std::string &N, const Loc &At) { return version(N, At); },
@@ -985,48 +987,74 @@ private:
     }
   }
 
-  /// Groups the costs by operator, each by version; one cost per operator
-  /// and version.
-  void buildCosts() {
-    std::map<const OpDef *, std::map<unsigned, const CostDecl *>> ByOp;
+  /// One value of an operator from a version on, as declared.
+  struct ValueDecl {
+    const std::string &Op, &Since, &Text;
+    const Loc &At, &TextAt;
+  };
+
+  /// Groups values (costs, scratch sizes) by operator, each by version; one
+  /// per operator and version. \p What names them in errors ("cost",
+  /// "scratch size"); \p IntOnly requires int expressions.
+  std::vector<OpValues> buildValues(const std::vector<ValueDecl> &Decls,
+                                    llvm::StringRef What, bool IntOnly) {
+    std::map<const OpDef *, std::map<unsigned, const ValueDecl *>> ByOp;
     std::vector<const OpDef *> Order;
-    for (const CostDecl &C : D.Costs) {
+    for (const ValueDecl &C : Decls) {
       const OpDef *Op = op(C.Op, C.At);
       std::optional<unsigned> Since = version(C.Since, C.At);
       if (!Op || !Since)
         continue;
       auto [It, New] = ByOp[Op].insert({*Since, &C});
       if (!New) {
-        Diags.error(C.At,
-                    llvm::formatv("operator '{0}' already has a cost "
-                                  "for version {1} (at {2})",
-                                  C.Op, C.Since, formatLoc(It->second->At)));
+        Diags.error(C.At, llvm::formatv("operator '{0}' already has a {1} "
+                                        "for version {2} (at {3})",
+                                        C.Op, What, C.Since,
+                                        formatLoc(It->second->At)));
         continue;
       }
       if (ByOp[Op].size() == 1)
         Order.push_back(Op);
     }
+    std::vector<OpValues> Out;
     for (const OpDef *Op : Order) {
-      OpCosts Costs;
-      Costs.Op = Op;
+      OpValues Values;
+      Values.Op = Op;
       constraint::Scope S = Op->scope();
       for (const auto &[Since, C] : ByOp[Op]) {
-        CostDef Def;
+        ValueStep Def;
         Def.Op = Op;
         Def.Since = Since;
-        Def.Text = C->Cycles;
-        auto E = constraint::parseValue(C->Cycles, S);
+        Def.Text = C->Text;
+        auto E = IntOnly ? constraint::parseIntValue(C->Text, S)
+                         : constraint::parseValue(C->Text, S);
         if (!E) {
           parseError(E.takeError(),
-                     "cost of '" + C->Op + "' from version " + C->Since,
-                     C->Cycles, C->At, C->CyclesAt);
+                     What + " of '" + C->Op + "' from version " + C->Since,
+                     C->Text, C->At, C->TextAt);
           continue;
         }
         Def.Parsed = std::move(*E);
-        Costs.Steps.push_back(std::move(Def));
+        Values.Steps.push_back(std::move(Def));
       }
-      M->Costs.push_back(std::move(Costs));
+      Out.push_back(std::move(Values));
     }
+    return Out;
+  }
+
+  void buildCosts() {
+    std::vector<ValueDecl> Decls;
+    for (const CostDecl &C : D.Costs)
+      Decls.push_back({C.Op, C.Since, C.Cycles, C.At, C.CyclesAt});
+    M->Costs = buildValues(Decls, "cost", /*IntOnly=*/false);
+  }
+
+  /// Scratch sizes are int byte counts.
+  void buildScratch() {
+    std::vector<ValueDecl> Decls;
+    for (const ScratchDecl &C : D.Scratch)
+      Decls.push_back({C.Op, C.Since, C.Bytes, C.At, C.BytesAt});
+    M->Scratch = buildValues(Decls, "scratch size", /*IntOnly=*/true);
   }
 };
 

@@ -150,22 +150,23 @@ struct KernelDef {
   std::vector<std::string> Types;
 };
 
-/// The estimated cycles of an operator from version Since on, until the
-/// next cost of the same operator.
-struct CostDef {
+/// A value of an operator (its estimated cycles, its scratch bytes) from
+/// version Since on, until the next step of the same operator.
+struct ValueStep {
   const OpDef *Op = nullptr;
   unsigned Since = 0;
-  /// The expression as written, and parsed (int or float).
+  /// The expression as written, and parsed (int or float for a cost, int for
+  /// a scratch size).
   std::string Text;
   std::shared_ptr<const constraint::Expr> Parsed;
 };
 
-/// The costs of one operator, by ascending version.
-struct OpCosts {
+/// The costs (or scratch sizes) of one operator, by ascending version.
+struct OpValues {
   const OpDef *Op = nullptr;
-  std::vector<CostDef> Steps;
-  /// The cost in force at version \p V, or null.
-  const CostDef *at(unsigned V) const;
+  std::vector<ValueStep> Steps;
+  /// The step in force at version \p V, or null.
+  const ValueStep *at(unsigned V) const;
   /// The last version \p Step is in force at, given \p NumVersions.
   unsigned until(size_t Step, unsigned NumVersions) const;
 };
@@ -212,6 +213,8 @@ struct DeviceAt {
 struct TargetModel {
   std::string Name;
   std::string Description;
+  /// The library of a library-call target ("CMSIS-NN"); empty otherwise.
+  std::string Library;
   std::vector<VersionDef> Versions;
   /// Every operator the description can refer to, by key, in a stable order.
   std::vector<std::unique_ptr<OpDef>> Ops;
@@ -225,7 +228,10 @@ struct TargetModel {
   std::vector<PatternDef> Patterns; ///< By descending benefit, then name.
   std::vector<KernelDef> Kernels;
   /// Operators with any cost, in declaration order of their first cost.
-  std::vector<OpCosts> Costs;
+  std::vector<OpValues> Costs;
+  /// Operators whose function needs scratch memory (library-call targets),
+  /// in declaration order of their first size.
+  std::vector<OpValues> Scratch;
   /// Cycles of moving one tensor between the accelerator and the CPU.
   int64_t SwitchCycles = 0;
   /// Programs run on the functional model.

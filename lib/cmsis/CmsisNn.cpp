@@ -4,10 +4,9 @@
 // mapping whose target operator is named after the arm_* function); the
 // parameters come from the reference kernels' builders (computeKernelCall),
 // which fill them as TensorFlow Lite Micro does, and are printed as CMSIS-NN
-// structs. The scratch sizes follow CMSIS-NN 7.0's *_get_buffer_size
-// functions: the DSP formula always (it covers the plain C paths the host
-// and Cortex-M3 run), and the larger of it and the Helium formula for the
-// 55 family.
+// structs. The scratch size of each call is the description's (its Scratch
+// records, CMSIS-NN 7.0's *_get_buffer_size functions as expressions); one
+// area, the largest, follows the tensors in the arena.
 //
 //===----------------------------------------------------------------------===//
 #include "cmsis/CmsisNn.h"
@@ -46,11 +45,6 @@ const CpuInfo Cpus[] = {
      "mps3-an547", 0, 0x80000, 0x20000000, 0x80000},
 };
 
-/// The Helium lanes one depthwise block covers (CH_IN_BLOCK_MVE).
-constexpr int64_t ChInBlockMve = 124;
-
-int64_t ceilDiv(int64_t A, int64_t B) { return (A + B - 1) / B; }
-
 /// A cmsis_nn_dims initializer {n, h, w, c}.
 std::string dims(int64_t N, int64_t H, int64_t W, int64_t C) {
   return formatv("{{{0}, {1}, {2}, {3}}", N, H, W, C).str();
@@ -59,60 +53,6 @@ std::string dims(int64_t N, int64_t H, int64_t W, int64_t C) {
 /// Dimension \p I of tensor \p T, 1 past its rank.
 int64_t dim(const ir::Tensor &T, size_t I) {
   return I < T.Shape.size() ? T.Shape[I] : 1;
-}
-
-/// The scratch bytes of \p Function for \p Op, on the largest family up to
-/// \p Mve.
-int64_t scratchBytes(StringRef Function, const ir::Graph &G,
-                     const ir::Operator &Op, int64_t PadW, bool Mve) {
-  const ir::Tensor &In = G.tensor(Op.Inputs[0]);
-  const int64_t C = dim(In, 3);
-  if (Function == "arm_convolve_s8" || Function == "arm_convolve_1_x_n_s8") {
-    const ir::Tensor &F = G.tensor(Op.Inputs[1]);
-    const int64_t Cols = dim(F, 1) * dim(F, 2) * C;
-    // arm_convolve_s8_get_buffer_size: two int16 im2col columns.
-    int64_t Dsp = 2 * ((Cols + 3) / 4 * 4) * 2;
-    int64_t Helium = 0;
-    if (Mve) {
-      // arm_convolve_s8_get_buffer_size_mve: four 16-lane columns.
-      Helium = 4 * ceilDiv(Cols, 16) * 16;
-      if (Function == "arm_convolve_1_x_n_s8") {
-        // arm_convolve_1_x_n_s8_get_buffer_size_mve.
-        const ir::Tensor &Out = G.tensor(Op.Outputs[0]);
-        const int64_t InX = dim(In, 2), KX = dim(F, 2), OutX = dim(Out, 2);
-        const int64_t S = Op.getInt("stride_w", 1);
-        const int64_t TotalPad = (OutX - 1) * S + KX - InX;
-        const int64_t Asym = TotalPad % 2;
-        const int64_t Right =
-            PadW + Asym != 0 ? std::max<int64_t>(1, ceilDiv(PadW + Asym, S))
-                             : 0;
-        const int64_t Left =
-            PadW != 0 ? std::max<int64_t>(1, ceilDiv(PadW, S)) : 0;
-        const int64_t NoPad = std::max<int64_t>(OutX - (Right + Left), 0);
-        if (Right + NoPad + Left == OutX) {
-          const int64_t PadLeft = PadW * C;
-          const int64_t PadRight = Asym ? Right * C : PadLeft;
-          const int64_t ElemLeft = KX * C, ElemRight = ElemLeft - C;
-          Helium = std::max(ElemLeft + PadLeft, ElemRight + PadRight);
-        }
-      }
-    }
-    return std::max(Dsp, Helium);
-  }
-  if (Function == "arm_convolve_1x1_s8_fast")
-    // Two int16 rows with Arm Compiler 6's DSP path; 0 with gcc.
-    return 2 * C * 2;
-  if (Function == "arm_depthwise_conv_s8_opt") {
-    const ir::Tensor &F = G.tensor(Op.Inputs[1]);
-    const int64_t Taps = dim(F, 1) * dim(F, 2);
-    int64_t Bytes = C * Taps * 2;
-    if (Mve)
-      Bytes = std::max(Bytes, 4 * ChInBlockMve * Taps);
-    return Bytes;
-  }
-  if (Function == "arm_avgpool_s8")
-    return C * 4;
-  return 0;
 }
 
 /// Appends "static const int32_t NAME[N] = {...};" to \p OS.
@@ -453,7 +393,8 @@ OpChoice chooseFunction(const ir::Graph &G, size_t Index,
     C.Reason = join(Parts, "; ");
     return C;
   }
-  std::string Function = Setup->CreateOperation(G, Op, Version).Type;
+  const ir::Operator Created = Setup->CreateOperation(G, Op, Version);
+  const std::string &Function = Created.Type;
   if (!StringRef(Function).startswith("arm_")) {
     C.Reason = "no mapping to an arm_* function";
     return C;
@@ -463,13 +404,10 @@ OpChoice chooseFunction(const ir::Graph &G, size_t Index,
     C.Reason = toString(Call.takeError());
     return C;
   }
-  int64_t PadW = 0;
-  if (const auto *P =
-          std::get_if<kernels::FamilyParams<ref_conv2d_params>>(&Call->Params))
-    PadW = P->Scalars.pad_left;
-  const bool Mve = StringRef(T.versions().at(Version)) == "55";
   C.Function = Function;
-  C.ScratchBytes = scratchBytes(Function, G, Op, PadW, Mve);
+  // The description's Scratch for the function, in force at the version.
+  C.ScratchBytes =
+      std::max<int64_t>(0, T.scratchBytes(G, Created, Version).value_or(0));
   return C;
 }
 

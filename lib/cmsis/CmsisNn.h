@@ -9,9 +9,9 @@
 // reference kernels, so the arithmetic is TensorFlow Lite's), weights and
 // per-channel multipliers and shifts as constant arrays, the fully connected
 // kernel sums the Helium path reads precomputed, and one scratch area, the
-// largest any call needs on any Cortex-M family, planned at the end of the
-// arena. It also knows the CPUs a build can select and how QEMU emulates
-// each.
+// largest any call needs on the CPU family (the description's Scratch
+// records), planned at the end of the arena. It also knows the CPUs a build can
+// select and how QEMU emulates each.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ACCELGEN_CMSIS_CMSISNN_H
@@ -63,7 +63,8 @@ struct OpChoice {
   /// Why it falls back (every failing constraint, or that CMSIS-NN has no
   /// function for the operator); empty when Function is set.
   std::string Reason;
-  /// Scratch bytes the function needs on the largest of the CPU families.
+  /// Scratch bytes the function needs on the version (the description's
+  /// Scratch records).
   int64_t ScratchBytes = 0;
 };
 

@@ -63,6 +63,19 @@ public:
                                        unsigned Version) const {
     return Cost ? Cost(G, Op, Version) : std::nullopt;
   }
+  /// Scratch bytes the function running one operator needs at a version;
+  /// nullopt when the target declares no size for it.
+  using ScratchFn = std::optional<int64_t> (*)(const ir::Graph &G,
+                                               const ir::Operator &Op,
+                                               unsigned Version);
+  void setScratchModel(ScratchFn Fn) { Scratch = Fn; }
+  /// The scratch bytes of \p Op (a target operator, as its mapping creates
+  /// it) at \p Version, or nullopt without a size for its type.
+  std::optional<int64_t> scratchBytes(const ir::Graph &G,
+                                      const ir::Operator &Op,
+                                      unsigned Version) const {
+    return Scratch ? Scratch(G, Op, Version) : std::nullopt;
+  }
   /// Cycles to move one tensor between this target and the CPU.
   void setSwitchCycles(double C) { SwitchCycles = C; }
   double switchCycles() const { return SwitchCycles; }
@@ -74,6 +87,11 @@ public:
   DeviceRules deviceRules(unsigned Version) const {
     return DeviceRules(Device, Version);
   }
+  /// For a library-call target, the library its operators call
+  /// ("CMSIS-NN"); empty for an accelerator.
+  void setLibrary(std::string L) { Library = std::move(L); }
+  const std::string &library() const { return Library; }
+
   /// Whether this target's programs run on the functional model.
   bool hasFunctionalModel() const { return Device && Device->FunctionalModel; }
 
@@ -83,6 +101,8 @@ private:
   std::map<std::string, std::unique_ptr<OpSetup>, std::less<>> Setups;
   llvm::ArrayRef<PatternDesc> Patterns;
   CostFn Cost = nullptr;
+  ScratchFn Scratch = nullptr;
+  std::string Library;
   double SwitchCycles = 0;
   const DeviceRulesDesc *Device = nullptr;
 };

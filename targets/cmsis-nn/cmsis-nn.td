@@ -19,8 +19,8 @@
 // The functions and their constraints are the same on all three; where the
 // wrapper chooses differently (the 3x3 depthwise path exists outside MVE
 // only), a mapping says so from its version on. The scratch buffer each
-// function needs per family is computed by lib/cmsis (CmsisNn.cpp), which
-// follows the *_get_buffer_size functions of the same release.
+// function needs per family is a Scratch record below, following the
+// *_get_buffer_size functions of the same release.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,6 +32,7 @@ def CmsisM55 : Version<"55">;
 def CmsisNn : Target<"cmsis-nn", [CmsisM3, CmsisM4, CmsisM55]> {
   let Description = "Arm Cortex-M through CMSIS-NN calls (arm_*), the "
                     "reference kernels for the rest";
+  let Library = "CMSIS-NN";
 }
 
 // The target operators: one per CMSIS-NN function.
@@ -184,3 +185,65 @@ def : Mapping<MaxPool2D, ArmMaxPool, CmsisNn>;
 def : Mapping<Softmax, ArmSoftmax, CmsisNn>;
 def : Mapping<Add, ArmAdd, CmsisNn>;
 def : Mapping<Mul, ArmMul, CmsisNn>;
+
+// The scratch buffer of each function, as the *_get_buffer_size functions
+// of CMSIS-NN 7.0 compute it (arm_convolve_get_buffer_sizes_s8.c,
+// arm_depthwise_conv_get_buffer_sizes_s8.c,
+// arm_avgpool_get_buffer_sizes_s8.c). The plain C and DSP formula holds from
+// Cortex-M3 on: the host and Cortex-M3 builds run the plain C paths, which
+// need no more. For the 55 family the size is the larger of it and the
+// Helium formula, so one image also runs the other paths. Operators without
+// a Scratch need none.
+defvar InC = "input(0).channels";
+defvar Taps = "input(1).dim(1) * input(1).dim(2)";
+defvar ConvCols = !strconcat(Taps, " * ", InC);
+// arm_convolve_s8_get_buffer_size: two int16 im2col columns, the column
+// length rounded up to a multiple of 4.
+defvar ConvDsp = !strconcat("2 * align(", ConvCols, ", 4) * 2");
+// arm_convolve_s8_get_buffer_size_mve: four columns of whole 16-byte lanes.
+defvar ConvMve = !strconcat("4 * align(", ConvCols, ", 16)");
+def : Scratch<ArmConvolve, CmsisNn, CmsisM3, ConvDsp>;
+def : Scratch<ArmConvolve, CmsisNn, CmsisM55,
+              !strconcat("max(", ConvDsp, ", ", ConvMve, ")")>;
+
+// arm_convolve_1_x_n_s8_get_buffer_size_mve: when the output columns split
+// into those with right padding, those with left padding and the rest, one
+// input row with its padding; otherwise what arm_convolve_s8 needs. The
+// padding is TensorFlow Lite's (SAME: half the total, rounded down; VALID:
+// none), the total padding as CMSIS-NN computes it (negative for a VALID
+// window that leaves input columns unread).
+defvar KX = "input(1).dim(2)";
+defvar OutX = "output(0).dim(2)";
+defvar TotalPad = !strconcat("((", OutX, " - 1) * stride_w + ", KX,
+                             " - input(0).dim(2))");
+defvar PadX = !strconcat("(max(", TotalPad, ", 0) / 2)");
+defvar AsymPad = !strconcat("(", TotalPad, " % 2)");
+defvar RightPads = !strconcat("select(", PadX, " + ", AsymPad,
+                              " != 0, max(1, (", PadX, " + ", AsymPad,
+                              " + stride_w - 1) / stride_w), 0)");
+defvar LeftPads = !strconcat("select(", PadX, " != 0, max(1, (", PadX,
+                             " + stride_w - 1) / stride_w), 0)");
+defvar Row1xN = !strconcat("max(", KX, " * ", InC, " + ", PadX, " * ", InC,
+                           ", (", KX, " - 1) * ", InC, " + select(", AsymPad,
+                           " != 0, ", RightPads, " * ", InC, ", ", PadX,
+                           " * ", InC, "))");
+def : Scratch<ArmConvolve1xN, CmsisNn, CmsisM3, ConvDsp>;
+def : Scratch<ArmConvolve1xN, CmsisNn, CmsisM55,
+              !strconcat("max(", ConvDsp, ", select(", RightPads, " + ",
+                         LeftPads, " <= ", OutX, ", ", Row1xN, ", ", ConvMve,
+                         "))")>;
+
+// arm_convolve_1x1_s8_fast_get_buffer_size_dsp: two int16 rows (Arm
+// Compiler 6's path; gcc's needs none, the buffer is kept for it).
+def : Scratch<ArmConvolve1x1Fast, CmsisNn, CmsisM3,
+              !strconcat("2 * ", InC, " * 2")>;
+
+// arm_depthwise_conv_s8_opt_get_buffer_size: an int16 im2col of every tap
+// and channel; _mve: four blocks of CH_IN_BLOCK_MVE (124) channels' taps.
+defvar DwDsp = !strconcat(InC, " * ", Taps, " * 2");
+def : Scratch<ArmDepthwiseOpt, CmsisNn, CmsisM3, DwDsp>;
+def : Scratch<ArmDepthwiseOpt, CmsisNn, CmsisM55,
+              !strconcat("max(", DwDsp, ", 4 * 124 * ", Taps, ")")>;
+
+// arm_avgpool_s8_get_buffer_size: an int32 sum per channel.
+def : Scratch<ArmAvgPool, CmsisNn, CmsisM3, !strconcat(InC, " * 4")>;

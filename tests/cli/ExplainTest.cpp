@@ -112,6 +112,70 @@ TEST_CASE("explain --json") {
   CHECK(*Why.getString("hint") == "legal from demo2.0");
 }
 
+TEST_CASE("explain names the CMSIS-NN function of each operator of cmsis-nn") {
+  std::string Model =
+      test::sharedDir() + "/models/tflm_micro_speech_int8.tflite";
+  REQUIRE(llvm::sys::fs::exists(Model));
+  test::RunResult R =
+      test::runAccelgen({"explain", Model, "--target", "cmsis-nn55"});
+  INFO(R.Stderr);
+  REQUIRE(R.ExitCode == 0);
+  // A library-call target: no accelerator, subgraphs or cycles.
+  std::vector<std::string> L = lines(R.Stdout);
+  REQUIRE(L.size() == 7);
+  CHECK(L[0] == "tflm_micro_speech_int8.tflite on cmsis-nn55: 3 of 4 "
+                "operators as CMSIS-NN calls, the rest on the reference "
+                "kernels");
+  CHECK(L[1] == "  #  from  operator                                   device "
+                "   quantization  output");
+  CHECK(L[2] == "  0  #0    RESHAPE                                    ref   "
+                "    -             Reshape_2");
+  CHECK(L[3] == "     unsupported_operator: operator RESHAPE is not supported "
+                "by target cmsis-nn: no rule of its description names this "
+                "operator");
+  // On Cortex-M55 the depthwise convolution of one input channel is a
+  // convolution.
+  CHECK(L[4] == "  1  #1    DEPTHWISE_CONV_2D -> arm_convolve_s8       "
+                "CMSIS-NN  -             Relu");
+  CHECK(L[5] == "  2  #2    FULLY_CONNECTED -> arm_fully_connected_s8  "
+                "CMSIS-NN  -             add_1");
+  CHECK(L[6] == "  3  #3    SOFTMAX -> arm_softmax_s8                  "
+                "CMSIS-NN  -             labels_softmax");
+  CHECK(R.Stdout.find("accelerator") == std::string::npos);
+
+  test::RunResult J =
+      test::runAccelgen({"explain", Model, "--target", "cmsis-nn4", "--json"});
+  INFO(J.Stderr);
+  REQUIRE(J.ExitCode == 0);
+  llvm::Expected<llvm::json::Value> V = llvm::json::parse(J.Stdout);
+  REQUIRE(static_cast<bool>(V));
+  const llvm::json::Object &O = *V->getAsObject();
+  CHECK(*O.getString("library") == "CMSIS-NN");
+  const llvm::json::Array &Ops = *O.getArray("operators");
+  REQUIRE(Ops.size() == 4);
+  const char *Expected[][2] = {{"RESHAPE", "ref"},
+                               {"arm_depthwise_conv_s8", "CMSIS-NN"},
+                               {"arm_fully_connected_s8", "CMSIS-NN"},
+                               {"arm_softmax_s8", "CMSIS-NN"}};
+  for (size_t I = 0; I < Ops.size(); ++I) {
+    const llvm::json::Object &P = *Ops[I].getAsObject();
+    CHECK(*P.getString("type") == Expected[I][0]);
+    CHECK(*P.getString("device") == Expected[I][1]);
+  }
+
+  // The drawing has every operator and no subgraph clusters.
+  test::TempDir Dir;
+  test::RunResult D = test::runAccelgen(
+      {"explain", Model, "--target", "cmsis-nn", "--dot", Dir.file("g.dot")});
+  INFO(D.Stderr);
+  REQUIRE(D.ExitCode == 0);
+  std::string Dot = test::readFileText(Dir.file("g.dot"));
+  for (int I = 0; I < 4; ++I)
+    CHECK(Dot.find("  op" + std::to_string(I) + " [label=") !=
+          std::string::npos);
+  CHECK(Dot.find("cluster") == std::string::npos);
+}
+
 TEST_CASE("explain --dot draws devices and subgraphs") {
   test::TempDir Dir;
   std::string Dot = Dir.file("kws.dot");

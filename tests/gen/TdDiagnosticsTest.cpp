@@ -982,6 +982,41 @@ def : Cost<Add, T, V2,
 }
 
 //===----------------------------------------------------------------------===//
+// Scratch sizes
+//===----------------------------------------------------------------------===//
+
+TEST_CASE("diagnostic: two scratch sizes for one operator and version") {
+  Td D(Head + R"td(def : Scratch<Conv2D, T, V1, "1">;
+def : Scratch<Conv2D, T, V1, "2">;
+)td");
+  D.rejects(D.at(6, 1) +
+            "operator 'Conv2D' already has a scratch size for version 1.0 "
+            "(at " +
+            D.path() + ":5:1)\n");
+}
+
+TEST_CASE("diagnostic: scratch size that is not an int") {
+  // Located at the expression's first column, within the string.
+  Td D(Head + R"td(def : Scratch<Conv2D, T, V1, "input(0).channels * 1.5">;
+def : Scratch<Add, T, V2, "input(0).rank == 4">;
+)td");
+  D.rejects(D.at(5, 31) +
+            "scratch size of 'Conv2D' from version 1.0: expression must be an "
+            "int, found float (column 1 of \"input(0).channels * 1.5\")\n" +
+            D.at(6, 28) +
+            "scratch size of 'Add' from version 2.0: expression must be an "
+            "int, found bool (column 1 of \"input(0).rank == 4\")\n");
+}
+
+TEST_CASE("diagnostic: unknown attribute in a scratch size") {
+  Td D(Head + R"td(def : Scratch<Add, T, V1, "stride_w * 4">;
+)td");
+  D.rejects(D.at(5, 28) + "scratch size of 'Add' from version 1.0: unknown "
+                          "attribute 'stride_w' (column 1 of "
+                          "\"stride_w * 4\")\n");
+}
+
+//===----------------------------------------------------------------------===//
 // Device semantics
 //===----------------------------------------------------------------------===//
 

@@ -149,6 +149,40 @@ TEST_CASE("scratch sizes follow the get_buffer_size formulas") {
   // The 3x3 path needs none.
   CHECK(choose(conv("DEPTHWISE_CONV_2D", 8, 8, 8, 3, 3, 8), M4).ScratchBytes ==
         0);
+  // arm_avgpool_s8: an int32 per channel; arm_convolve_1x1_s8_fast: two
+  // int16 rows of the input channels.
+  CHECK(choose(conv("CONV_2D", 8, 8, 16, 1, 1, 8), M3).ScratchBytes ==
+        2 * 16 * 2);
+}
+
+TEST_CASE("the 1 x N scratch follows arm_convolve_1_x_n_s8_get_buffer_size") {
+  // A 1 x 5 filter on one column, SAME: output 1, total padding 4, 2 each
+  // side: one right-padded and one left-padded output column would need 2,
+  // more than the 1 output, so the Helium size is arm_convolve_s8's, 4 *
+  // ceil(20 / 16) * 16 = 128, over the DSP size 2 * 20 * 2 = 80.
+  ir::Graph Narrow =
+      conv("CONV_2D", 1, 1, 4, 1, 5, 8, {{"padding", std::string("SAME")}});
+  REQUIRE(choose(Narrow, M55).Function == "arm_convolve_1_x_n_s8");
+  CHECK(choose(Narrow, M3).ScratchBytes == 80);
+  CHECK(choose(Narrow, M4).ScratchBytes == 80);
+  CHECK(choose(Narrow, M55).ScratchBytes == 128);
+  // 16 columns, a 1 x 3 filter, 4 channels, SAME: padding 1 each side, one
+  // right and one left padded column of 16; the row with its padding, max(3
+  // * 4 + 1 * 4, 2 * 4 + 1 * 4) = 16, is below the DSP size 2 * 12 * 2 = 48.
+  ir::Graph Wide =
+      conv("CONV_2D", 1, 16, 4, 1, 3, 8, {{"padding", std::string("SAME")}});
+  REQUIRE(choose(Wide, M55).Function == "arm_convolve_1_x_n_s8");
+  CHECK(choose(Wide, M55).ScratchBytes == 48);
+  // 8 channels, a 1 x 7 filter over 3 columns, stride 2, SAME: output 2,
+  // total padding (2 - 1) * 2 + 7 - 3 = 6, 3 each side; right columns
+  // max(1, ceil(3 / 2)) = 2, left 2, 4 > 2 outputs: arm_convolve_s8's
+  // Helium size, 4 * ceil(56 / 16) * 16 = 256, over 2 * 56 * 2 = 224.
+  ir::Graph Strided =
+      conv("CONV_2D", 1, 3, 8, 1, 7, 8,
+           {{"padding", std::string("SAME")}, {"stride_w", int64_t(2)}});
+  REQUIRE(choose(Strided, M55).Function == "arm_convolve_1_x_n_s8");
+  CHECK(choose(Strided, M4).ScratchBytes == 224);
+  CHECK(choose(Strided, M55).ScratchBytes == 256);
 }
 
 TEST_CASE("operators CMSIS-NN cannot run fall back with the reason") {

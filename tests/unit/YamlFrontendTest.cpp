@@ -357,6 +357,35 @@ costs:
   CHECK(Plain.Decl.Costs.empty());
 }
 
+TEST_CASE("scratch sizes and the library read into the TargetDecl") {
+  Read R = read(R"yaml(target:
+  name: t
+  versions: ["1.0", "2.0"]
+  library: CMSIS-NN
+scratch:
+  - {op: Conv2D, since: "1.0", bytes: "input(0).channels * 4"}
+  - op: Conv2D
+    since: 2.0
+    bytes: max(input(0).channels * 4, 64)
+)yaml");
+  INFO(R.Errors);
+  REQUIRE(R.Ok);
+  const TargetDecl &D = R.Decl;
+  CHECK(D.Library == "CMSIS-NN");
+  REQUIRE(D.Scratch.size() == 2);
+  CHECK(D.Scratch[0].Op == "Conv2D");
+  CHECK(D.Scratch[0].Since == "1.0");
+  CHECK(D.Scratch[0].Bytes == "input(0).channels * 4");
+  checkLoc(D.Scratch[0].At, 6, 5);
+  CHECK(D.Scratch[1].Since == "2.0");
+  CHECK(D.Scratch[1].Bytes == "max(input(0).channels * 4, 64)");
+  checkLoc(D.Scratch[1].At, 7, 5);
+  Read Plain = read(Head);
+  REQUIRE(Plain.Ok);
+  CHECK(Plain.Decl.Scratch.empty());
+  CHECK(Plain.Decl.Library.empty());
+}
+
 //===----------------------------------------------------------------------===//
 // The file and YAML itself
 //===----------------------------------------------------------------------===//

@@ -118,17 +118,36 @@ std::vector<std::string> outputNames(const partition::PartitionResult &R,
   return Names;
 }
 
+/// Where operator \p P runs: "accelerator" or "cpu", or for a library-call
+/// target (\p Library not empty), whose operators all run on the CPU, the
+/// library's name or "ref" (the reference kernels).
+std::string deviceText(const partition::PlacedOp &P, StringRef Library) {
+  if (Library.empty())
+    return partition::deviceName(P.Placement);
+  return P.Placement == partition::Device::Accelerator ? Library.str() : "ref";
+}
+
 /// One row of the text table per operator; its reasons follow it, indented.
 /// Column widths are those of the widest cell; the last column is not
-/// padded.
-void printText(raw_ostream &OS, const partition::PartitionResult &R) {
-  OS << formatv("{0} on {1}: {2} of {3} operators on the accelerator in {4} "
-                "subgraph{5}",
-                sys::path::filename(ExplainModel), R.Target,
-                R.numOnAccelerator(), R.Ops.size(), R.Subgraphs.size(),
-                R.Subgraphs.size() == 1 ? "" : "s");
-  OS << formatv(", estimated {0:F0} accelerator cycles\n",
-                R.acceleratorCycles());
+/// padded. A library-call target (\p Library not empty) has no subgraphs or
+/// cycles of a device: its operators are calls on the same CPU.
+void printText(raw_ostream &OS, const partition::PartitionResult &R,
+               StringRef Library) {
+  const bool IsLibrary = !Library.empty();
+  if (IsLibrary) {
+    OS << formatv("{0} on {1}: {2} of {3} operators as {4} calls, the rest "
+                  "on the reference kernels\n",
+                  sys::path::filename(ExplainModel), R.Target,
+                  R.numOnAccelerator(), R.Ops.size(), Library);
+  } else {
+    OS << formatv("{0} on {1}: {2} of {3} operators on the accelerator in "
+                  "{4} subgraph{5}",
+                  sys::path::filename(ExplainModel), R.Target,
+                  R.numOnAccelerator(), R.Ops.size(), R.Subgraphs.size(),
+                  R.Subgraphs.size() == 1 ? "" : "s");
+    OS << formatv(", estimated {0:F0} accelerator cycles\n",
+                  R.acceleratorCycles());
+  }
 
   // The columns; numbers (Index, Cycles) are right-aligned.
   enum Column { Index, From, Operator, Device, Sub, Cycles, Quant, Output };
@@ -141,13 +160,16 @@ void printText(raw_ostream &OS, const partition::PartitionResult &R) {
     Rows.push_back(
         {std::to_string(I), sourcesText(P),
          P.SourceType == P.Type ? P.Type : P.SourceType + " -> " + P.Type,
-         partition::deviceName(P.Placement),
+         deviceText(P, Library),
          P.Subgraph >= 0 ? std::to_string(P.Subgraph) : "-",
          P.Cycles ? formatv("{0:F0}", *P.Cycles).str() : "-",
          P.Quant == target::QuantOutcome::Unchanged ? "-" : quantName(P.Quant),
          join(outputNames(R, I), ", ")});
   }
-  std::vector<size_t> Width(Header.size(), 0);
+  if (IsLibrary)
+    for (std::vector<std::string> &Row : Rows)
+      Row.erase(Row.begin() + Sub, Row.begin() + Cycles + 1);
+  std::vector<size_t> Width(Rows.front().size(), 0);
   for (const std::vector<std::string> &Row : Rows)
     for (size_t C = 0; C < Row.size(); ++C)
       Width[C] = std::max(Width[C], Row[C].size());
@@ -159,7 +181,7 @@ void printText(raw_ostream &OS, const partition::PartitionResult &R) {
     for (size_t C = 0; C < Row.size(); ++C) {
       if (C)
         OS << "  ";
-      if (C == Index || C == Cycles)
+      if (C == Index || (!IsLibrary && C == Cycles))
         OS << right_justify(Row[C], Width[C]);
       else if (C + 1 == Row.size())
         OS << Row[C];
@@ -176,7 +198,7 @@ void printText(raw_ostream &OS, const partition::PartitionResult &R) {
       OS << "\n";
     }
   }
-  for (size_t S = 0; S < R.Subgraphs.size(); ++S) {
+  for (size_t S = 0; !IsLibrary && S < R.Subgraphs.size(); ++S) {
     const partition::Subgraph &Sub = R.Subgraphs[S];
     OS << formatv("subgraph {0}: operators {1}-{2}, {3} input(s), {4} "
                   "output(s), {5:F0} cycles + {6:F0} switch cycles\n",
@@ -195,7 +217,9 @@ json::Array indices(const std::vector<size_t> &V) {
   return A;
 }
 
-json::Value toJSON(const partition::PartitionResult &R) {
+/// The JSON form; a library-call target (\p Library not empty) names the
+/// library as the device of its operators and under "library".
+json::Value toJSON(const partition::PartitionResult &R, StringRef Library) {
   json::Array Ops;
   for (size_t I = 0; I < R.Ops.size(); ++I) {
     const partition::PlacedOp &P = R.Ops[I];
@@ -208,7 +232,7 @@ json::Value toJSON(const partition::PartitionResult &R) {
                    {"source_type", P.SourceType},
                    {"type", P.Type},
                    {"outputs", json::Array(outputNames(R, I))},
-                   {"device", partition::deviceName(P.Placement)},
+                   {"device", deviceText(P, Library)},
                    {"subgraph", P.Subgraph},
                    {"quantization", quantName(P.Quant)},
                    {"reasons", std::move(Reasons)}};
@@ -232,13 +256,16 @@ json::Value toJSON(const partition::PartitionResult &R) {
   for (const auto &[Pattern, Why] : R.RejectedFusions)
     Fusions.push_back(
         json::Object{{"pattern", Pattern}, {"reasons", json::Array(Why)}});
-  return json::Object{{"model", sys::path::filename(ExplainModel).str()},
-                      {"target", R.Target},
-                      {"operators", std::move(Ops)},
-                      {"subgraphs", std::move(Subgraphs)},
-                      {"rejected_fusions", std::move(Fusions)},
-                      {"on_accelerator", int64_t(R.numOnAccelerator())},
-                      {"accelerator_cycles", R.acceleratorCycles()}};
+  json::Object Out{{"model", sys::path::filename(ExplainModel).str()},
+                   {"target", R.Target},
+                   {"operators", std::move(Ops)},
+                   {"subgraphs", std::move(Subgraphs)},
+                   {"rejected_fusions", std::move(Fusions)},
+                   {"on_accelerator", int64_t(R.numOnAccelerator())},
+                   {"accelerator_cycles", R.acceleratorCycles()}};
+  if (!Library.empty())
+    Out["library"] = Library;
+  return Out;
 }
 
 /// \p S escaped for a quoted Graphviz string: quotes and backslashes
@@ -273,9 +300,11 @@ std::string dotLabel(ArrayRef<std::string> Lines) {
 }
 
 /// Graph inputs (`in<i>`) and outputs (`out<i>`) are ellipses, operators
-/// (`op<i>`) boxes coloured by device, each accelerator subgraph a cluster;
-/// edges run from producer to consumer, labelled with the tensor's shape.
-void printDot(raw_ostream &OS, const partition::PartitionResult &R) {
+/// (`op<i>`) boxes coloured by device, each accelerator subgraph a cluster
+/// (none for a library-call target, \p Library not empty); edges run from
+/// producer to consumer, labelled with the tensor's shape.
+void printDot(raw_ostream &OS, const partition::PartitionResult &R,
+              StringRef Library) {
   const ir::Graph &G = R.Graph;
   OS << "digraph " << dotString(sys::path::filename(ExplainModel)) << " {\n"
      << "  rankdir=TB;\n  fontname=Helvetica;\n"
@@ -309,7 +338,9 @@ void printDot(raw_ostream &OS, const partition::PartitionResult &R) {
     Terminal("in", "input", K, G.Inputs[K]);
   for (size_t K = 0; K < G.Outputs.size(); ++K)
     Terminal("out", "output", K, G.Outputs[K]);
-  for (size_t S = 0; S < R.Subgraphs.size(); ++S) {
+  // A library-call target's operators are separate calls on the CPU: no
+  // subgraphs are drawn.
+  for (size_t S = 0; Library.empty() && S < R.Subgraphs.size(); ++S) {
     OS << formatv("  subgraph cluster_{0} {{\n    label=\"subgraph {0}\";\n"
                   "    style=rounded;\n",
                   S);
@@ -318,7 +349,7 @@ void printDot(raw_ostream &OS, const partition::PartitionResult &R) {
     OS << "  }\n";
   }
   for (size_t I = 0; I < R.Ops.size(); ++I)
-    if (R.Ops[I].Subgraph < 0)
+    if (!Library.empty() || R.Ops[I].Subgraph < 0)
       OS << Node(I);
   // Where each tensor comes from: an operator, or a graph input.
   std::map<int32_t, std::string> Producer;
@@ -412,15 +443,15 @@ int runExplain() {
   if (!ExplainDot.empty()) {
     std::string Text;
     raw_string_ostream Dot(Text);
-    printDot(Dot, R);
+    printDot(Dot, R, Target->first->library());
     if (Error E = writeFileAtomically(ExplainDot, Dot.str()))
       return reportError(ExplainDot, toString(std::move(E)));
     renderSvg(ExplainDot);
   }
   if (ExplainJSON)
-    outs() << formatv("{0:2}", toJSON(R)) << "\n";
+    outs() << formatv("{0:2}", toJSON(R, Target->first->library())) << "\n";
   else
-    printText(outs(), R);
+    printText(outs(), R, Target->first->library());
   return 0;
 }
 

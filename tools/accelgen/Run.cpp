@@ -99,6 +99,12 @@ static cl::opt<std::string> RunSaveImage(
     cl::desc("With --cpu: also copy the built image (ELF) to this file, for "
              "measuring it (bench/cortex-m.sh)"),
     cl::value_desc("file"), cl::sub(RunCommand), cl::cat(category()));
+static cl::opt<std::string> RunSaveCallGraph(
+    "save-call-graph",
+    cl::desc("With --cpu: also copy GCC's call-graph files of the image "
+             "(-fcallgraph-info=su, one .ci per source file, CMSIS-NN's "
+             "included) into this folder, for accelgen-stack-bound"),
+    cl::value_desc("dir"), cl::sub(RunCommand), cl::cat(category()));
 static cl::opt<unsigned> RunTimeout(
     "timeout", cl::init(600),
     cl::desc("With --cpu: seconds QEMU may run before it is stopped"),
@@ -247,6 +253,24 @@ static std::vector<std::string> cmsisSources(StringRef Dir) {
   return Files;
 }
 
+/// Copies the call-graph files (*.ci) of folder \p From into \p To.
+static Error copyCallGraphs(StringRef From, StringRef To) {
+  std::error_code EC;
+  for (sys::fs::directory_iterator F(From, EC), End; F != End && !EC;
+       F.increment(EC)) {
+    if (!StringRef(F->path()).endswith(".ci"))
+      continue;
+    SmallString<256> Target(To);
+    sys::path::append(Target, sys::path::filename(F->path()));
+    if (std::error_code CE = sys::fs::copy_file(F->path(), Target))
+      return createStringError(CE, "cannot copy " + F->path() + ": " +
+                                       CE.message());
+  }
+  if (EC)
+    return createStringError(EC, "cannot list " + From + ": " + EC.message());
+  return Error::success();
+}
+
 static Expected<std::string> buildCmsisLibrary(StringRef CmsisDir,
                                                ArrayRef<std::string> Compiler,
                                                ArrayRef<std::string> Flags,
@@ -318,6 +342,9 @@ static Expected<std::string> buildCmsisLibrary(StringRef CmsisDir,
   SmallString<256> Built(Temp);
   sys::path::append(Built, "libcmsis-nn.a");
   sys::fs::create_directories(Entry);
+  // The call-graph files, when the flags ask for them, stay with the library.
+  if (Error E = copyCallGraphs(Temp, Entry))
+    return std::move(E);
   if (sys::fs::rename(Built, Lib) && !sys::fs::exists(Lib))
     return createStringError(inconvertibleErrorCode(),
                              "cannot move the CMSIS-NN library into " + Entry);
@@ -463,7 +490,10 @@ static Expected<std::string> buildImage(const CompiledModel &C,
   StringRef(Cpu.Flags).split(Words, ' ', -1, false);
   for (StringRef W : Words)
     Flags.push_back(W.str());
-  for (const char *F : {"-O2", "-ffunction-sections", "-fdata-sections"})
+  // The stack usage and call graph of every function, for a static stack
+  // bound (accelgen-stack-bound); they do not change the code.
+  for (const char *F : {"-O2", "-ffunction-sections", "-fdata-sections",
+                        "-fstack-usage", "-fcallgraph-info=su"})
     Flags.push_back(F);
 
   std::vector<std::string> Compiler = {"arm-none-eabi-gcc"};
@@ -523,6 +553,9 @@ static Expected<std::string> buildImage(const CompiledModel &C,
   if (Error E = runIn(Temp, Args, Log))
     return createStringError(inconvertibleErrorCode(),
                              "building the image: " + toString(std::move(E)));
+  // The library's call graphs beside the image's (image.elf-*.ci).
+  if (Error E = copyCallGraphs(sys::path::parent_path(*Lib), Temp))
+    return std::move(E);
   if (sys::fs::rename(Temp, Entry) && !sys::fs::exists(Image))
     return createStringError(inconvertibleErrorCode(),
                              "cannot move the build into " + Entry);
@@ -651,6 +684,13 @@ int runRun() {
     if (!RunSaveImage.empty())
       if (std::error_code EC = sys::fs::copy_file(*Image, RunSaveImage))
         return reportError(RunSaveImage, "cannot write: " + EC.message());
+    if (!RunSaveCallGraph.empty()) {
+      if (std::error_code EC = sys::fs::create_directories(RunSaveCallGraph))
+        return reportError(RunSaveCallGraph, "cannot create: " + EC.message());
+      if (Error E =
+              copyCallGraphs(sys::path::parent_path(*Image), RunSaveCallGraph))
+        return reportError(RunSaveCallGraph, toString(std::move(E)));
+    }
     return runImage(*C, *Cpu, *Image);
   }
 
