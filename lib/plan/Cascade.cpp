@@ -305,8 +305,7 @@ int32_t Planner::overlayOf(const Cascade &C) const {
     if (!overlayable(G, Op, I) || C.windowOf(In) >= 0)
       continue;
     const Buffer *B = Base.find(In);
-    const Buffer *O = Base.find(Out);
-    if (!B || !O)
+    if (!B || !Base.find(Out))
       continue;
     // The bytes In lives in, views of it included: nothing after the
     // cascade reads them, and no graph output holds them.
@@ -366,7 +365,7 @@ int64_t Planner::wholeBytes(int32_t First, int32_t Last,
 int64_t Planner::layerBytes(int32_t Op) const {
   int64_t Sum = wholeBytes(Op, Op, {});
   const Buffer *Out = Layer.find(G.Operators[Op].output(0));
-  if (Out && Out->AliasOf >= 0 && Out->FirstOp <= Op &&
+  if (Out && Out->AliasOf >= 0 &&
       !llvm::is_contained(layerOptions(Opts).AliasOps, G.Operators[Op].code()))
     Sum -= alignUp(Out->Size, Layer.Alignment);
   return Sum;
