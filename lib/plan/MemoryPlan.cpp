@@ -1,9 +1,8 @@
-//===- MemoryPlan.cpp - Static working-memory plan of a graph
-//--------------===//
+//===- MemoryPlan.cpp - Static working-memory plan of a graph --------------===//
 //
 // Three steps: lifetimes of the tensors the graph refers to, the aliases view
-// operators introduce (which merge lifetimes into the buffer they share), and
-// greedy placement of the remaining buffers in each requested order, keeping
+// operators and in-place operators introduce (which merge lifetimes into the
+// buffer they share), and greedy placement of the remaining buffers in each requested order, keeping
 // the smallest arena. The checker lives apart, in VerifyPlan.cpp, so that it
 // shares no code with what it checks.
 //

@@ -1,5 +1,4 @@
-//===- MemoryPlan.h - Static working-memory plan of a graph
-//----------------===//
+//===- MemoryPlan.h - Static working-memory plan of a graph ----------------===//
 //
 // Places every non-constant tensor of a graph in one statically sized arena,
 // so that emitted code needs no allocator. Each tensor is live from the

@@ -1,5 +1,4 @@
-//===- VerifyPlan.cpp - Independent check of a memory plan
-//-----------------===//
+//===- VerifyPlan.cpp - Independent check of a memory plan -----------------===//
 //
 // Checks a plan against its graph with nothing taken from the planner but the
 // buffers themselves: which tensors are live at each operator is recomputed
