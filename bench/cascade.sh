@@ -7,7 +7,9 @@
 # and time both on seed 1's inputs. Prints one Markdown table row per model:
 # the arenas, TensorFlow Lite Micro's arena (tflm_arena.txt) where there is
 # one, the cascades, the model's MACs and the extra MACs cascading computes,
-# the bytes the windows move per invocation, and the mean latency of both.
+# the bytes the windows move per invocation, and the mean latency of both;
+# then the arena and latency with --cascade --inputs-in-place (the graph input
+# read in the caller's buffer, which the harness passes).
 #
 # Usage: bench/cascade.sh [BUILD_DIR]          (default: build)
 # Environment: SHARED (default ../shared), REPEAT (default 10), CC, CFLAGS.
@@ -30,25 +32,29 @@ if command -v taskset >/dev/null 2>&1; then PIN="taskset -c 0"; fi
 # The value of "key" in a one-level JSON object printed by python3.
 json() { python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print($2)" "$1"; }
 
-echo "| model | layer arena B | cascaded arena B | TFLM arena B | cascades | MACs | extra MACs | moved B | layer us | cascaded us |"
-echo "|---|---|---|---|---|---|---|---|---|---|"
+echo "| model | layer arena B | cascaded arena B | TFLM arena B | cascades | MACs | extra MACs | moved B | layer us | cascaded us | cascaded, input in place B | its us |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
 for NAME in coral_mobilenet_v2_10_224_quant_uint8 \
             mlperf_tiny_vww_mobilenetv1_025_96_int8 tflm_person_detect_int8_qdimfix; do
   MODEL=$SHARED/models/$NAME.tflite
   IN=$SHARED/vectors/$NAME/seed1
-  for MODE in layer cascaded; do
+  for MODE in layer cascaded inplace; do
     D=$WORK/$NAME/$MODE
     mkdir -p "$D/out"
     EXTRA=""
     [ "$MODE" = cascaded ] && EXTRA=--cascade
+    [ "$MODE" = inplace ] && EXTRA="--cascade --inputs-in-place"
     "$ACCELGEN" compile "$MODEL" --target ref -o "$D/src" --main $EXTRA >/dev/null 2>&1
     $CC -std=c99 $CFLAGS -o "$D/prog" "$D"/src/*.c -lm
     $PIN "$D/prog" "$IN" "$D/out" --repeat "$REPEAT" |
       awk '{ for (i = 1; i < NF; ++i) if ($i == "mean_us") printf "%.0f", $(i + 1) }' >"$D/us"
   done
   R=$WORK/$NAME/cascaded/src/report.json
-  cmp -s "$WORK/$NAME/layer/out/output_0.bin" "$WORK/$NAME/cascaded/out/output_0.bin" ||
-    { echo "error: $NAME: cascaded output differs" >&2; exit 1; }
+  for MODE in cascaded inplace; do
+    cmp -s "$WORK/$NAME/layer/out/output_0.bin" "$WORK/$NAME/$MODE/out/output_0.bin" ||
+      { echo "error: $NAME: $MODE output differs" >&2; exit 1; }
+  done
+  P=$WORK/$NAME/inplace/src/report.json
   TFLM=$(sed -n 's/^arena_used=//p' "$SHARED/vectors/$NAME/tflm_arena.txt" 2>/dev/null || true)
-  echo "| $NAME | $(json "$R" "r['cascading']['layer_arena_bytes']") | $(json "$R" "r['cascading']['arena_bytes']") | ${TFLM:-n/a} | $(json "$R" "len(r['cascading']['cascades'])") | $(json "$R" "r['cascading']['macs']") | $(json "$R" "r['cascading']['extra_macs']") | $(json "$R" "r['cascading']['moved_bytes']") | $(cat "$WORK/$NAME/layer/us") | $(cat "$WORK/$NAME/cascaded/us") |"
+  echo "| $NAME | $(json "$R" "r['cascading']['layer_arena_bytes']") | $(json "$R" "r['cascading']['arena_bytes']") | ${TFLM:-n/a} | $(json "$R" "len(r['cascading']['cascades'])") | $(json "$R" "r['cascading']['macs']") | $(json "$R" "r['cascading']['extra_macs']") | $(json "$R" "r['cascading']['moved_bytes']") | $(cat "$WORK/$NAME/layer/us") | $(cat "$WORK/$NAME/cascaded/us") | $(json "$P" "r['cascading']['arena_bytes']") | $(cat "$WORK/$NAME/inplace/us") |"
 done

@@ -103,6 +103,14 @@ class Op<string name, list<Operand> operands, list<Attr> attrs = [],
   bit IsBuiltin = 1;
   /// Which input rows a stripe of output rows reads (see StripeRows).
   StripeRows Rows = RowsWhole;
+  /// The operands whose bytes output 0 may take over (an in-place operator):
+  /// every kernel of the operator reads each element of such an operand
+  /// before it writes the same element of the output, so when the output has
+  /// the operand's shape and byte size and the operator is the operand's last
+  /// use, the memory planner (docs/memory-plan.md) may place the output where
+  /// the operand is. Element-wise operators, activations, (re)quantization.
+  /// Only -gen-op-vocabulary reads it, for canonical operators.
+  list<Operand> OutputOverlays = [];
 }
 
 //===----------------------------------------------------------------------===//

@@ -88,10 +88,15 @@ def AveragePool2D : Op<"AVERAGE_POOL_2D", [Input], PoolAttrs> {
 }
 def MaxPool2D : Op<"MAX_POOL_2D", [Input], PoolAttrs> { let Rows = PoolRows; }
 
+// The element-wise kernels (ref, cpu, CMSIS-NN's arm_elementwise_*_s8) read
+// both inputs' elements (or a block of them) before they write the same
+// elements of the output.
 let Rows = RowsIdentity in {
+let OutputOverlays = [Input, Input2] in {
 def Add : Op<"ADD", [Input, Input2], [FusedActivationAttr, PotScaleInt16Attr]>;
 def Sub : Op<"SUB", [Input, Input2], [FusedActivationAttr, PotScaleInt16Attr]>;
 def Mul : Op<"MUL", [Input, Input2], [FusedActivationAttr]>;
+}
 def Maximum : Op<"MAXIMUM", [Input, Input2]>;
 def Minimum : Op<"MINIMUM", [Input, Input2]>;
 }
@@ -119,7 +124,9 @@ def Sum : Op<"SUM", [Input, Operand<"axes">], [KeepDimsAttr]>;
 def ReduceMax : Op<"REDUCE_MAX", [Input, Operand<"axes">], [KeepDimsAttr]>;
 
 def Softmax : Op<"SOFTMAX", [Input], [BetaAttr]>;
-let Rows = RowsIdentity in {
+// The activation and (re)quantization kernels compute output[i] from
+// input[i] alone, reading it first.
+let Rows = RowsIdentity, OutputOverlays = [Input] in {
 def Logistic : Op<"LOGISTIC", [Input]>;
 def Tanh : Op<"TANH", [Input]>;
 def Relu : Op<"RELU", [Input]>;
@@ -132,10 +139,13 @@ def Exp : Op<"EXP", [Input]>;
 def Rsqrt : Op<"RSQRT", [Input]>;
 
 let Rows = RowsIdentity in {
-def Quantize : Op<"QUANTIZE", [Input]>;
+def Quantize : Op<"QUANTIZE", [Input]> { let OutputOverlays = [Input]; }
 def Dequantize : Op<"DEQUANTIZE", [Input]>;
 /// Changes quantization parameters only; inserted by quantization rules.
-def Requantize : Op<"REQUANTIZE", [Input]> { let IsBuiltin = 0; }
+def Requantize : Op<"REQUANTIZE", [Input]> {
+  let IsBuiltin = 0;
+  let OutputOverlays = [Input];
+}
 }
 
 def UnidirectionalSequenceLSTM

@@ -37,6 +37,8 @@ const char *const Preamble =
 //     rows reads (Kind: Whole, Identity, Shifted, Window; for a window the
 //     attribute names of stride, dilation and kernel height, "" when unset,
 //     and the operand whose dimension 1 is the kernel height, -1 when unset)
+//   ACCELGEN_OP_OVERLAYS(Enumerator, Mask)      every operator of ops.td: the
+//     operands its output may take the bytes of, one bit per operand index
 // Each section undefines its macro.
 //===----------------------------------------------------------------------===//
 )";
@@ -76,6 +78,11 @@ public:
                           cppString(O.Dilation), cppString(O.Kernel),
                           O.KernelOperand);
     OS << "#undef ACCELGEN_OP_ROWS\n#endif\n";
+    OS << "\n#ifdef ACCELGEN_OP_OVERLAYS\n";
+    for (const Vocabulary::OpEntry &O : V.Ops)
+      OS << llvm::formatv("ACCELGEN_OP_OVERLAYS({0}, {1}u)\n", O.Enumerator,
+                          O.OverlayMask);
+    OS << "#undef ACCELGEN_OP_OVERLAYS\n#endif\n";
   }
 
 private:

@@ -74,6 +74,9 @@ VocabularyDecl readVocabularyRecords(const llvm::RecordKeeper &Records) {
       for (const llvm::Record *A : R->getValueAsListOfDefs("Attrs"))
         O.AttrNames.push_back(A->getValueAsString("Name").str());
       O.Rows = readStripeRows(*R);
+      for (const llvm::Record *Operand :
+           R->getValueAsListOfDefs("OutputOverlays"))
+        O.OutputOverlays.push_back(Operand->getValueAsString("Name").str());
       D.Ops.push_back(std::move(O));
     }
   for (const llvm::Record *R : definedOrder(Records, "TFLiteBuiltin"))

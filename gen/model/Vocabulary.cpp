@@ -118,6 +118,31 @@ bool checkStripeRows(const VocabularyOpDecl &O, Vocabulary::OpEntry &E,
   return true;
 }
 
+/// Checks operator \p O's `OutputOverlays` and fills \p E's mask; false
+/// after reporting a mistake.
+bool checkOverlays(const VocabularyOpDecl &O, Vocabulary::OpEntry &E,
+                   Diagnostics &Diags) {
+  for (const std::string &Name : O.OutputOverlays) {
+    auto It = llvm::find(O.OperandNames, Name);
+    if (It == O.OperandNames.end()) {
+      Diags.error(O.At, llvm::formatv("operator '{0}': output overlay operand "
+                                      "'{1}' is not one of its operands",
+                                      O.Key, Name));
+      return false;
+    }
+    size_t Index = It - O.OperandNames.begin();
+    if (O.NumResults != 1 || Index >= 32) {
+      Diags.error(O.At, llvm::formatv("operator '{0}': only the one result of "
+                                      "an operator may overlay one of its "
+                                      "first 32 operands",
+                                      O.Key));
+      return false;
+    }
+    E.OverlayMask |= uint32_t(1) << Index;
+  }
+  return true;
+}
+
 } // namespace
 
 std::optional<Vocabulary> buildVocabulary(const VocabularyDecl &D,
@@ -193,7 +218,7 @@ std::optional<Vocabulary> buildVocabulary(const VocabularyDecl &D,
     E.MinOperands = O.MinOperands;
     E.MaxOperands = O.MaxOperands;
     E.NumResults = O.NumResults;
-    if (!checkStripeRows(O, E, Diags))
+    if (!checkStripeRows(O, E, Diags) || !checkOverlays(O, E, Diags))
       continue;
     V.Ops.push_back(std::move(E));
   }

@@ -48,6 +48,8 @@ struct VocabularyOpDecl {
   /// The names of its attributes and operands, in order.
   std::vector<std::string> AttrNames, OperandNames;
   StripeRowsDecl Rows;
+  /// The operands output 0 may take the bytes of (`OutputOverlays`), by name.
+  std::vector<std::string> OutputOverlays;
 };
 
 /// A builtin operator code of the TensorFlow Lite format as written.
@@ -86,6 +88,8 @@ struct Vocabulary {
     std::string RowKind = "Whole";
     std::string Stride, Dilation, Kernel;
     int32_t KernelOperand = -1;
+    /// The operands output 0 may overlay, one bit per operand index.
+    uint32_t OverlayMask = 0;
   };
   struct BuiltinEntry {
     int32_t Code = 0;

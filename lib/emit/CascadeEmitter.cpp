@@ -148,6 +148,15 @@ std::string cascadeLoop(const ir::Graph &G, const plan::Cascade &C,
     StringRef(M.Call).split(Lines, '\n');
     for (StringRef Line : Lines)
       Out += "    " + Line.str() + "\n";
+    // The stripe's rows, for a layer dump.
+    const ir::Tensor &Ten = G.tensor(T);
+    const std::string Lo =
+        C.windowOf(T) >= 0 ? formatv(" - lo{0}", T).str() : std::string();
+    Out +=
+        formatv("        TRACE({0}, {1}, t{1} + (size_t)(e[0]{2}) * {3},\n"
+                "              (size_t)(e[1] - e[0]) * {4});\n",
+                M.Op, T, Lo, elementsPerRow(Ten), Ten.byteSize() / Ten.Shape[1])
+            .str();
     Out += "      }\n";
   }
   Out += "    }\n  }";
@@ -188,7 +197,8 @@ json::Object cascadingReport(const ir::Graph &G, const plan::CascadePlan &P) {
                      {"steps", static_cast<int64_t>(C.Steps.size())},
                      {"windows", std::move(Windows)},
                      {"moved_bytes", C.MovedBytes},
-                     {"extra_macs", CExtra}});
+                     {"extra_macs", CExtra},
+                     {"output_in_place_of", C.Overlaid}});
   }
   for (int64_t B : P.LiveBefore)
     Before.push_back(B);

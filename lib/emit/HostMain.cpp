@@ -63,7 +63,10 @@ Expected<EmittedFile> emitHostMain(const ir::Graph &G,
   }
   std::vector<int32_t> Dump = layerDumpTensors(G);
   for (size_t K = 0; K < Dump.size(); ++K)
-    Layers.push_back(Value(Value::Map{{"index", K}, {"tensor", Dump[K]}}));
+    Layers.push_back(
+        Value(Value::Map{{"index", K},
+                         {"tensor", Dump[K]},
+                         {"bytes", G.tensor(Dump[K]).byteSize()}}));
 
   tmpl::Bindings B;
   B["BANNER"] = cBanner("main.c.in");

@@ -226,9 +226,14 @@ Error ModelWriter::emitOperator(size_t Index, Value::List &Ops,
 
   const int32_t Output = Op.Outputs[0];
   const plan::Buffer *OutBuf = Plan.find(Output);
-  const bool Aliased = kernels::familyOf(Call->Params).MayAlias &&
-                       !Call->DataInputs.empty() &&
-                       OutBuf->AliasOf == Call->DataInputs[0];
+  // A view whose output shares its input's bytes (directly, or through the
+  // bytes the input itself shares) copies nothing.
+  const plan::Buffer *InBuf =
+      Call->DataInputs.empty() ? nullptr : Plan.find(Call->DataInputs[0]);
+  const bool Aliased =
+      kernels::familyOf(Call->Params).MayAlias && OutBuf && InBuf &&
+      OutBuf->AliasOf >= 0 &&
+      OutBuf->AliasOf == (InBuf->AliasOf < 0 ? InBuf->Tensor : InBuf->AliasOf);
 
   auto In = [&](size_t I) {
     return I < Call->DataInputs.size() ? Call->DataInputs[I] : -1;
@@ -382,7 +387,6 @@ Error ModelWriter::emitCascade(const plan::Cascade &C, Value::List &Ops,
   }
   const std::string Name = formatv("cascade{0}", C.FirstOp).str();
   Decls.push_back(cascadeTable(C, Name));
-  const int32_t Out = G.Operators[C.LastOp].output(0);
   Ops.push_back(Value(Value::Map{
       {"index", C.FirstOp},
       {"type", "cascade"},
@@ -391,8 +395,8 @@ Error ModelWriter::emitCascade(const plan::Cascade &C, Value::List &Ops,
                    .str()},
       {"decls", join(Decls, "\n")},
       {"call", cascadeLoop(G, C, Members, Name)},
-      {"outputs", Value(Value::List{Value(Value::Map{
-                      {"tensor", Out}, {"bytes", G.tensor(Out).byteSize()}})})},
+      // The loop traces every stripe of every member's output itself.
+      {"outputs", Value(Value::List())},
   }));
   return Error::success();
 }

@@ -58,5 +58,19 @@ RowMap rowMap(OpCode Code) {
   return RowMap{};
 }
 
+bool mayOverlay(OpCode Code, unsigned Operand) {
+  uint32_t Mask = 0;
+  switch (Code) {
+#define ACCELGEN_OP_OVERLAYS(Enumerator, Bits)                                 \
+  case OpCode::Enumerator:                                                     \
+    Mask = Bits;                                                               \
+    break;
+#include "ir/OpVocabulary.inc"
+  case OpCode::Unknown:
+    break;
+  }
+  return Operand < 32 && (Mask >> Operand & 1u) != 0;
+}
+
 } // namespace ir
 } // namespace accelgen

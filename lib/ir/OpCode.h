@@ -65,6 +65,12 @@ struct RowMap {
 /// The stripe transform of \p Code (Whole for Unknown).
 RowMap rowMap(OpCode Code);
 
+/// Whether output 0 of an operator of \p Code may take the bytes of its
+/// operand \p Operand (`OutputOverlays` in defs/ops.td): its kernels read
+/// each element of that operand before writing the same element of the
+/// output. False for Unknown.
+bool mayOverlay(OpCode Code, unsigned Operand);
+
 /// The attribute names of defs/ops.td's operators, as constants.
 namespace attr {
 #define ACCELGEN_ATTR(Constant, Name)                                          \

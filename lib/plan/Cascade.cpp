@@ -143,11 +143,20 @@ PlanOptions layerOptions(const CascadeOptions &Opts) {
   return P;
 }
 
+/// Without overlays: every tensor with bytes of its own, which a span's
+/// working memory sums before taking its overlay off.
+PlanOptions baseOptions(const CascadeOptions &Opts) {
+  PlanOptions P = layerOptions(Opts);
+  P.Overlays = false;
+  return P;
+}
+
 /// Every operator's layer-at-a-time facts the planner needs.
 class Planner {
 public:
   Planner(const ir::Graph &G, const CascadeOptions &Opts)
-      : G(G), Opts(Opts), Layer(planMemory(G, layerOptions(Opts))) {
+      : G(G), Opts(Opts), Layer(planMemory(G, layerOptions(Opts))),
+        Base(planMemory(G, baseOptions(Opts))) {
     const size_t N = G.Operators.size();
     Stripable.resize(N);
     for (size_t K = 0; K < N; ++K)
@@ -191,6 +200,12 @@ private:
   /// Whole bytes live over [First, Last] other than the span's windows.
   int64_t wholeBytes(int32_t First, int32_t Last,
                      const std::vector<int32_t> &Windowed) const;
+  /// Operator \p Op's bytes layer at a time, its output taking over an
+  /// operand's bytes where the layer-at-a-time plan lets it.
+  int64_t layerBytes(int32_t Op) const;
+  /// The whole tensor whose bytes the output of \p C's last operator may
+  /// take over, or -1.
+  int32_t overlayOf(const Cascade &C) const;
   int64_t spanBytes(const Cascade &C) const;
   SpanChoice bestSpan(int32_t First, int32_t Last, int64_t Target) const;
   std::vector<Cascade> choose(int64_t Target, bool &Feasible, int64_t &Peak,
@@ -199,7 +214,8 @@ private:
 
   const ir::Graph &G;
   const CascadeOptions &Opts;
-  MemoryPlan Layer;
+  /// The layer-at-a-time plan, and the same without overlays.
+  MemoryPlan Layer, Base;
   std::vector<bool> Stripable;
   std::vector<int32_t> LastRead, Producer;
 };
@@ -277,21 +293,89 @@ Cascade Planner::simulate(int32_t First, int32_t Last, int32_t Rows) const {
     }
     C.Steps.push_back(std::move(Step));
   }
+  C.Overlaid = overlayOf(C);
   return C;
+}
+
+int32_t Planner::overlayOf(const Cascade &C) const {
+  const ir::Operator &Op = G.Operators[C.LastOp];
+  const int32_t Out = Op.output(0);
+  for (size_t I = 0; I < Op.Inputs.size(); ++I) {
+    const int32_t In = Op.Inputs[I];
+    if (!overlayable(G, Op, I) || C.windowOf(In) >= 0)
+      continue;
+    const Buffer *B = Base.find(In);
+    if (!B || !Base.find(Out))
+      continue;
+    // The bytes In lives in, views of it included: nothing after the
+    // cascade reads them, and no graph output holds them.
+    const int32_t Root = B->AliasOf < 0 ? In : B->AliasOf;
+    const Buffer *R = Base.find(Root);
+    bool Pinned = false;
+    for (int32_t T : G.Outputs) {
+      const Buffer *TB = T >= 0 ? Base.find(T) : nullptr;
+      Pinned |= TB && (T == Root || TB->AliasOf == Root);
+    }
+    if (!R || Pinned || R->LastOp > C.LastOp)
+      continue;
+    // No stripe reads rows of those bytes that an earlier stripe of Out has
+    // overwritten: Out's rows are written in order, [0, Written).
+    int32_t Written = 0;
+    bool Safe = true;
+    for (const std::vector<StripeStep> &Step : C.Steps) {
+      for (int32_t K = C.FirstOp; K <= C.LastOp && Safe; ++K) {
+        const StripeStep &S = Step[K - C.FirstOp];
+        const ir::Operator &Reader = G.Operators[K];
+        if (S.Out.empty())
+          continue;
+        const bool Window =
+            ir::rowMap(Reader.code()).Kind == ir::RowKind::Window;
+        for (size_t X = 0; X < Reader.Inputs.size(); ++X) {
+          const int32_t T = Reader.Inputs[X];
+          const Buffer *TB = T >= 0 ? Base.find(T) : nullptr;
+          if (!TB || (T != Root && TB->AliasOf != Root))
+            continue;
+          if (G.tensor(T).Shape != G.tensor(Out).Shape)
+            Safe = false; // a view whose rows are not Out's
+          const RowRange Read = Window && X == 0 ? S.In : S.Out;
+          if (!Read.empty() && Read.Begin < Written)
+            Safe = false;
+        }
+      }
+      const StripeStep &Last = Step[C.LastOp - C.FirstOp];
+      if (!Last.Out.empty())
+        Written = Last.Out.End;
+    }
+    if (Safe)
+      return In;
+  }
+  return -1;
 }
 
 int64_t Planner::wholeBytes(int32_t First, int32_t Last,
                             const std::vector<int32_t> &Windowed) const {
   int64_t Sum = 0;
-  for (const Buffer &B : Layer.Buffers)
+  for (const Buffer &B : Base.Buffers)
     if (B.AliasOf < 0 && B.FirstOp <= Last && First <= B.LastOp &&
         !llvm::is_contained(Windowed, B.Tensor))
-      Sum += alignUp(B.Size, Layer.Alignment);
+      Sum += alignUp(B.Size, Base.Alignment);
+  return Sum;
+}
+
+int64_t Planner::layerBytes(int32_t Op) const {
+  int64_t Sum = wholeBytes(Op, Op, {});
+  const Buffer *Out = Layer.find(G.Operators[Op].output(0));
+  if (Out && Out->AliasOf >= 0 &&
+      !llvm::is_contained(layerOptions(Opts).AliasOps, G.Operators[Op].code()))
+    Sum -= alignUp(Out->Size, Layer.Alignment);
   return Sum;
 }
 
 int64_t Planner::spanBytes(const Cascade &C) const {
   int64_t Sum = wholeBytes(C.FirstOp, C.LastOp, C.Windowed);
+  if (C.Overlaid >= 0)
+    Sum -= alignUp(G.tensor(G.Operators[C.LastOp].output(0)).byteSize(),
+                   Layer.Alignment);
   for (size_t I = 0; I < C.Windowed.size(); ++I)
     Sum += alignUp(C.WindowRows[I] * C.RowBytes[I], Layer.Alignment);
   return Sum;
@@ -335,7 +419,7 @@ std::vector<Cascade> Planner::choose(int64_t Target, bool &Feasible,
     for (int32_t Last = K; Last < N && Last < K + MaxCascadeOps; ++Last) {
       SpanChoice Span;
       if (Last == K)
-        Span = {true, wholeBytes(K, K, {}), 0};
+        Span = {true, layerBytes(K), 0};
       else if (!Opts.Enabled)
         break;
       else
@@ -369,7 +453,7 @@ std::vector<Cascade> Planner::choose(int64_t Target, bool &Feasible,
       Chosen.push_back(simulate(First, Last, S.StripeRows));
       Bytes = spanBytes(Chosen.back());
     } else {
-      Bytes = wholeBytes(First, First, {});
+      Bytes = layerBytes(First);
     }
     if (Bytes >= PeakSpan) {
       PeakSpan = Bytes;
@@ -388,6 +472,8 @@ CascadePlan Planner::place(std::vector<Cascade> Cascades) const {
     P.Options.Groups.push_back({C.FirstOp, C.LastOp});
     for (size_t I = 0; I < C.Windowed.size(); ++I)
       P.Options.HeldBytes[C.Windowed[I]] = C.WindowRows[I] * C.RowBytes[I];
+    if (C.Overlaid >= 0)
+      P.Options.GroupOverlays[G.Operators[C.LastOp].output(0)] = C.Overlaid;
   }
   P.Memory = planMemory(G, P.Options);
   P.LayerMemory = Layer;

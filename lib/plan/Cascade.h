@@ -72,6 +72,11 @@ struct Cascade {
   std::vector<std::vector<StripeStep>> Steps;
   /// Bytes the windows move per invocation to keep their rows.
   int64_t MovedBytes = 0;
+  /// The whole tensor whose bytes LastOp's output takes over (an in-place
+  /// operator, PlanOptions::GroupOverlays), or -1: one whose bytes nothing
+  /// reads after the cascade, and whose rows no later stripe reads once
+  /// LastOp has written them.
+  int32_t Overlaid = -1;
 
   int32_t numOps() const { return LastOp - FirstOp + 1; }
   /// The window index of tensor \p T, or -1 if it is whole.
@@ -122,7 +127,8 @@ llvm::Expected<CascadePlan> planCascades(const ir::Graph &G,
 
 /// Checks \p Plan against \p G by replaying every cascade's steps: every row
 /// each operator reads is in its input's window (or whole input) when it
-/// runs, every row of every output is computed exactly once, windows never
+/// runs, and not yet overwritten by an output that takes over the input's
+/// bytes, every row of every output is computed exactly once, windows never
 /// hold more rows than planned, the arena options match the cascades, and
 /// the arena passes verifyPlan. Returns one message per problem.
 std::vector<std::string> verifyCascades(const ir::Graph &G,

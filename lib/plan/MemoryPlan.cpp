@@ -1,8 +1,8 @@
 //===- MemoryPlan.cpp - Static working-memory plan of a graph --------------===//
 //
 // Three steps: lifetimes of the tensors the graph refers to, the aliases view
-// operators introduce (which merge lifetimes into the buffer they share), and
-// greedy placement of the remaining buffers in each requested order, keeping
+// operators and in-place operators introduce (which merge lifetimes into the
+// buffer they share), and greedy placement of the remaining buffers in each requested order, keeping
 // the smallest arena. The checker lives apart, in VerifyPlan.cpp, so that it
 // shares no code with what it checks.
 //
@@ -107,27 +107,82 @@ Lifetimes computeLifetimes(const ir::Graph &G) {
   return L;
 }
 
+} // namespace
+
+bool overlayable(const ir::Graph &G, const ir::Operator &Op, size_t I) {
+  if (Op.Outputs.size() != 1 || !ir::mayOverlay(Op.code(), I))
+    return false;
+  int32_t In = Op.Inputs[I], Out = Op.output(0);
+  if (!G.isValidTensor(In) || !G.isValidTensor(Out) || In == Out)
+    return false;
+  const ir::Tensor &InT = G.tensor(In), &OutT = G.tensor(Out);
+  return !InT.IsConstant && !InT.IsVariable && !OutT.IsVariable &&
+         InT.Shape == OutT.Shape && InT.byteSize() == OutT.byteSize();
+}
+
+namespace {
+
 /// For every tensor, the tensor whose bytes it uses (itself when it has its
-/// own), merging each alias's lifetime into the buffer it shares.
+/// own), merging each alias's lifetime into the buffer it shares: views of
+/// their input, then in-place outputs over an operand whose bytes nothing
+/// reads after the operator (or its group) and no graph output holds.
 std::vector<int32_t> resolveAliases(const ir::Graph &G, Lifetimes &L,
                                     const PlanOptions &Opts) {
   std::vector<int32_t> Root(G.Tensors.size());
   std::iota(Root.begin(), Root.end(), 0);
-  for (const ir::Operator &Op : G.Operators) {
-    if (!llvm::is_contained(Opts.AliasOps, Op.code()))
-      continue;
-    int32_t In = Op.input(0), Out = Op.output(0);
-    if (!G.isValidTensor(In) || !G.isValidTensor(Out) || In == Out ||
-        !L.planned(In) || !L.planned(Out))
-      continue;
-    const ir::Tensor &InT = G.tensor(In), &OutT = G.tensor(Out);
-    if (InT.IsVariable || OutT.IsVariable || InT.byteSize() != OutT.byteSize())
-      continue;
-    // Operators run in order, so In's own root is already final.
-    int32_t R = Root[In];
+  // Bytes a graph output or state holds; by root.
+  std::vector<bool> Pinned(G.Tensors.size(), false);
+  for (int32_t T : G.Outputs)
+    if (G.isValidTensor(T))
+      Pinned[T] = true;
+  for (size_t T = 0; T < G.Tensors.size(); ++T)
+    if (G.Tensors[T].IsVariable)
+      Pinned[T] = true;
+  auto Share = [&](int32_t Out, int32_t R) {
     Root[Out] = R;
+    Pinned[R] = Pinned[R] || Pinned[Out];
     L.First[R] = std::min(L.First[R], L.First[Out]);
     L.Last[R] = std::max(L.Last[R], L.Last[Out]);
+  };
+  for (size_t K = 0; K < G.Operators.size(); ++K) {
+    const ir::Operator &Op = G.Operators[K];
+    if (llvm::is_contained(Opts.AliasOps, Op.code())) {
+      int32_t In = Op.input(0), Out = Op.output(0);
+      if (!G.isValidTensor(In) || !G.isValidTensor(Out) || In == Out ||
+          !L.planned(In) || !L.planned(Out))
+        continue;
+      const ir::Tensor &InT = G.tensor(In), &OutT = G.tensor(Out);
+      if (InT.IsVariable || OutT.IsVariable ||
+          InT.byteSize() != OutT.byteSize())
+        continue;
+      // Operators run in order, so In's own root is already final.
+      Share(Out, Root[In]);
+      continue;
+    }
+    if (!Opts.Overlays)
+      continue;
+    int32_t End = static_cast<int32_t>(K);
+    bool InGroup = false;
+    for (const auto &[First, Last] : Opts.Groups)
+      if (First <= End && End <= Last) {
+        End = Last;
+        InGroup = true;
+      }
+    for (size_t I = 0; I < Op.Inputs.size(); ++I) {
+      if (!overlayable(G, Op, I))
+        continue;
+      int32_t In = Op.Inputs[I], Out = Op.output(0), R = Root[In];
+      if (!L.planned(In) || !L.planned(Out) || Root[Out] != Out || Pinned[R] ||
+          L.Last[R] > End)
+        continue;
+      if (InGroup) {
+        auto It = Opts.GroupOverlays.find(Out);
+        if (It == Opts.GroupOverlays.end() || It->second != In)
+          continue;
+      }
+      Share(Out, R);
+      break;
+    }
   }
   return Root;
 }

@@ -5,13 +5,18 @@
 // operator that writes it to the last operator that reads it; tensors whose
 // lifetimes overlap get disjoint byte ranges, the others may share memory.
 // The outputs of view operators (RESHAPE, SQUEEZE, EXPAND_DIMS by default)
-// share their input's bytes instead of being copied.
+// share their input's bytes instead of being copied, and the output of an
+// in-place operator (ir::mayOverlay: element-wise operators, activations,
+// (re)quantization) takes the bytes of an operand whose last use it is.
 //
 // Conventions, which the emitted code follows:
 //
 //  - Lifetimes are closed intervals of operator indices, [FirstOp, LastOp];
 //    an operator's inputs and outputs are live together, so no operator
-//    writes over what it reads.
+//    writes over what it reads, with one exception: an in-place operator's
+//    output may take the bytes of an operand it reads for the last time
+//    (PlanOptions::Overlays), which its kernels read element by element
+//    before writing the same element.
 //  - Graph inputs are in the arena, live from operator 0: the caller's data is
 //    copied in before the first operator runs.
 //  - Graph outputs are in the arena, live to the last operator: they are read
@@ -61,8 +66,9 @@ struct Buffer {
   int32_t FirstOp = 0;
   int32_t LastOp = 0;
   /// The tensor whose bytes this one shares (the output of a view operator
-  /// sharing its input's), or -1 when the tensor has bytes of its own.
-  /// Always names a tensor with bytes of its own, never another alias.
+  /// sharing its input's, or of an in-place operator taking over an
+  /// operand's), or -1 when the tensor has bytes of its own. Always names a
+  /// tensor with bytes of its own, never another alias.
   int32_t AliasOf = -1;
 };
 
@@ -94,9 +100,20 @@ struct PlanOptions {
   std::vector<PlacementOrder> Orders = {
       PlacementOrder::Size, PlacementOrder::FirstUse,
       PlacementOrder::SizeTimesLifetime, PlacementOrder::Lifetime};
+  /// The output of an operator that may overlay one of its operands
+  /// (ir::mayOverlay, from `OutputOverlays` in defs/ops.td) takes the
+  /// operand's bytes when it has the operand's shape and byte size, neither
+  /// is variable or constant, no graph output shares those bytes and the
+  /// operator is their last use. Off where the order in which a kernel reads
+  /// and writes is not known (accelerator programs).
+  bool Overlays = true;
   /// Operator spans [first, last] that run interleaved, as one step (a
   /// cascade): a tensor live at one of their operators is live at all.
   std::vector<std::pair<int32_t, int32_t>> Groups;
+  /// Inside a group only these overlays are made, output tensor to the
+  /// operand tensor whose bytes it takes: the cascade planner checks that no
+  /// later stripe reads rows the output has overwritten.
+  std::map<int32_t, int32_t> GroupOverlays;
   /// Tensors held in fewer bytes than their size (a cascade's row windows),
   /// and those bytes.
   std::map<int32_t, int64_t> HeldBytes;
@@ -105,6 +122,11 @@ struct PlanOptions {
   /// that are also graph outputs or variable.
   bool InputsInPlace = false;
 };
+
+/// Whether output 0 of \p Op may take the bytes of its operand \p Operand
+/// by the operator (ir::mayOverlay) and the two tensors' shapes, byte sizes
+/// and kinds; lifetimes decide the rest (PlanOptions::Overlays).
+bool overlayable(const ir::Graph &G, const ir::Operator &Op, size_t Operand);
 
 /// True if graph input \p T stays in the caller's buffer under \p Opts.
 bool inputInPlace(const ir::Graph &G, int32_t T, const PlanOptions &Opts);
@@ -134,10 +156,15 @@ MemoryPlan planMemory(const ir::Graph &G, const PlanOptions &Opts = {});
 /// non-constant tensor the graph refers to has exactly one buffer of its
 /// byte size (or held bytes) at an aligned offset inside the arena; every
 /// alias is the output of one of \p Opts' view operators sharing its input's
-/// offset; and no two tensors live at the same operator (lifetimes recomputed
-/// from the graph, the groups of \p Opts run as one step) have overlapping
-/// bytes unless they share them through aliasing. Returns one message per
-/// problem; empty when the plan is sound.
+/// offset, or, with \p Opts' Overlays, of an operator that may overlay an
+/// operand of its shape and byte size whose bytes it takes; and no two
+/// tensors live at the same operator (lifetimes recomputed from the graph,
+/// the groups of \p Opts run as one step) have overlapping bytes unless they
+/// are views of one value, or an overlaid operand and the output taking it
+/// over at the operator (or group) that writes it, after which nothing reads
+/// the operand. Returns one message per problem; empty when the plan is
+/// sound. (That no stripe of a group reads rows already overwritten is
+/// verifyCascades' check.)
 std::vector<std::string> verifyPlan(const ir::Graph &G, const MemoryPlan &Plan,
                                     const PlanOptions &Opts = {});
 

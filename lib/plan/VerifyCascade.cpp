@@ -104,6 +104,41 @@ std::vector<std::string> verifyCascades(const ir::Graph &G,
       Done[T].assign(G.tensor(T).Shape[1], 0);
       Lo[T] = Hi[T] = 0;
     }
+    // An output that takes over other tensors' bytes (an in-place operator)
+    // must be whole, and so must they; by overwritten tensor, the output
+    // overwriting it row by row.
+    std::map<int32_t, int32_t> OverwrittenBy;
+    auto StorageOf = [&](int32_t T) {
+      const Buffer *B = Plan.Memory.find(T);
+      return !B ? -1 : B->AliasOf < 0 ? T : B->AliasOf;
+    };
+    for (int32_t K = C.FirstOp; K <= C.LastOp; ++K) {
+      int32_t Out = G.Operators[K].output(0);
+      const Buffer *B = Plan.Memory.find(Out);
+      if (!B || B->AliasOf < 0)
+        continue;
+      if (K < C.LastOp) {
+        Report(llvm::formatv("{0}: tensor {1} is held as a window but takes "
+                             "over another tensor's bytes",
+                             Who, Out));
+        continue;
+      }
+      for (int32_t J = C.FirstOp; J <= C.LastOp; ++J)
+        for (int32_t In : G.Operators[J].Inputs) {
+          if (In < 0 || In == Out || StorageOf(In) != B->AliasOf)
+            continue;
+          if (Lo.count(In))
+            Report(llvm::formatv("{0}: tensor {1} takes over the bytes of "
+                                 "tensor {2}, held as a window",
+                                 Who, Out, In));
+          else if (G.tensor(In).Shape != G.tensor(Out).Shape)
+            Report(llvm::formatv("{0}: tensor {1} takes over the bytes of "
+                                 "tensor {2}, whose rows are not its rows",
+                                 Who, Out, In));
+          else
+            OverwrittenBy[In] = Out;
+        }
+    }
     for (size_t S = 0; S < C.Steps.size(); ++S) {
       if (C.Steps[S].size() != static_cast<size_t>(C.numOps())) {
         Report(llvm::formatv("{0}: step {1} has the wrong operator count", Who,
@@ -143,6 +178,22 @@ std::vector<std::string> verifyCascades(const ir::Graph &G,
           int32_t In = Op.Inputs[X];
           if (In < 0 || G.tensor(In).IsConstant)
             continue;
+          auto Over = OverwrittenBy.find(In);
+          if (Over != OverwrittenBy.end()) {
+            // Rows an earlier operator of this step or an earlier step has
+            // overwritten; the operator's own writes follow its reads.
+            const std::vector<int32_t> &Written = Done[Over->second];
+            const bool Windowed =
+                ir::rowMap(Op.code()).Kind == ir::RowKind::Window;
+            RowRange Read = Windowed && X != 0 ? RowRange{} : Need;
+            for (int32_t R = Read.Begin; R < Read.End; ++R)
+              if (R < static_cast<int32_t>(Written.size()) && Written[R] > 0) {
+                Report(llvm::formatv("{0}: reads row {1} of tensor {2} after "
+                                     "tensor {3} overwrote it",
+                                     Where(), R, In, Over->second));
+                break;
+              }
+          }
           if (!Lo.count(In))
             continue; // whole, made before the cascade
           if (Need.Begin < Lo[In] || Need.End > Hi[In])

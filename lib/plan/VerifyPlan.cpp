@@ -154,45 +154,116 @@ std::vector<std::string> verifyPlan(const ir::Graph &G, const MemoryPlan &Plan,
     Report(describe(G, T) + " is used but has no buffer");
 
   // Aliases: the output of a view operator, sharing the offset of its input's
-  // bytes, which are nobody's alias.
+  // bytes, which are nobody's alias; or the output of an operator that may
+  // overlay an operand, taking that operand's bytes.
   auto Storage = [&](const Buffer &B) {
     return B.AliasOf == -1 ? B.Tensor : B.AliasOf;
   };
-  for (const auto &[T, B] : ByTensor) {
-    if (B->AliasOf == -1)
-      continue;
-    std::string Who = describe(G, T);
-    auto Target = ByTensor.find(B->AliasOf);
-    if (Target == ByTensor.end()) {
-      Report(llvm::formatv("{0} aliases tensor {1}, which has no buffer", Who,
-                           B->AliasOf));
-      continue;
-    }
-    if (Target->second->AliasOf != -1)
-      Report(llvm::formatv("{0} aliases {1}, itself an alias", Who,
-                           describe(G, B->AliasOf)));
-    if (B->Offset != Target->second->Offset)
-      Report(llvm::formatv("{0} aliases {1} but sits at offset {2}, not {3}",
-                           Who, describe(G, B->AliasOf), B->Offset,
-                           Target->second->Offset));
-    bool Legal = false;
-    for (const ir::Operator &Op : G.Operators) {
-      if (Op.output(0) != T || !llvm::is_contained(Opts.AliasOps, Op.code()))
+  auto StorageOf = [&](int32_t T) {
+    auto It = ByTensor.find(T);
+    return It == ByTensor.end() ? -1 : Storage(*It->second);
+  };
+  // The value each tensor holds: its own, or for a view its input's. By
+  // tensor; overlaid operand and operator for outputs taking one over.
+  std::vector<int32_t> Value(G.Tensors.size());
+  for (size_t T = 0; T < Value.size(); ++T)
+    Value[T] = static_cast<int32_t>(T);
+  std::map<int32_t, std::pair<int32_t, size_t>> Overlay;
+  for (size_t K = 0; K < G.Operators.size(); ++K) {
+    const ir::Operator &Op = G.Operators[K];
+    for (int32_t T : Op.Outputs) {
+      auto It = ByTensor.find(T);
+      if (It == ByTensor.end() || It->second->AliasOf == -1)
         continue;
-      int32_t In = Op.input(0);
-      auto InBuffer = ByTensor.find(In);
-      if (InBuffer == ByTensor.end() ||
-          Storage(*InBuffer->second) != B->AliasOf)
+      const Buffer *B = It->second;
+      std::string Who = describe(G, T);
+      auto Target = ByTensor.find(B->AliasOf);
+      if (Target == ByTensor.end()) {
+        Report(llvm::formatv("{0} aliases tensor {1}, which has no buffer", Who,
+                             B->AliasOf));
         continue;
-      const ir::Tensor &InT = G.tensor(In), &OutT = G.tensor(T);
-      Legal = !InT.IsConstant && !InT.IsVariable && !OutT.IsVariable &&
-              InT.byteSize() == OutT.byteSize();
+      }
+      if (Target->second->AliasOf != -1)
+        Report(llvm::formatv("{0} aliases {1}, itself an alias", Who,
+                             describe(G, B->AliasOf)));
+      if (B->Offset != Target->second->Offset)
+        Report(llvm::formatv("{0} aliases {1} but sits at offset {2}, not {3}",
+                             Who, describe(G, B->AliasOf), B->Offset,
+                             Target->second->Offset));
+      const ir::Tensor &OutT = G.tensor(T);
+      bool View = false, Overlaid = false;
+      if (llvm::is_contained(Opts.AliasOps, Op.code()) && Op.output(0) == T &&
+          G.isValidTensor(Op.input(0)) &&
+          StorageOf(Op.input(0)) == B->AliasOf) {
+        const ir::Tensor &InT = G.tensor(Op.input(0));
+        View = !InT.IsConstant && !InT.IsVariable && !OutT.IsVariable &&
+               InT.byteSize() == OutT.byteSize();
+        if (View)
+          Value[T] = Value[Op.input(0)];
+      }
+      for (size_t I = 0; !View && !Overlaid && I < Op.Inputs.size(); ++I) {
+        int32_t In = Op.Inputs[I];
+        if (!Opts.Overlays || Op.Outputs.size() != 1 ||
+            !ir::mayOverlay(Op.code(), I) || !G.isValidTensor(In) || In == T ||
+            StorageOf(In) != B->AliasOf)
+          continue;
+        const ir::Tensor &InT = G.tensor(In);
+        Overlaid = !InT.IsConstant && !InT.IsVariable && !OutT.IsVariable &&
+                   InT.Shape == OutT.Shape && InT.byteSize() == OutT.byteSize();
+        if (Overlaid)
+          Overlay[T] = {In, K};
+      }
+      if (!View && !Overlaid)
+        Report(llvm::formatv("{0} aliases {1} but is neither a same-size view "
+                             "of it by one of the aliasing operators nor the "
+                             "output of an operator that may overlay it",
+                             Who, describe(G, B->AliasOf)));
     }
-    if (!Legal)
-      Report(llvm::formatv("{0} aliases {1} but is not a same-size view of it "
-                           "by one of the aliasing operators",
-                           Who, describe(G, B->AliasOf)));
   }
+  for (const auto &[T, B] : ByTensor)
+    if (B->AliasOf != -1 && llvm::none_of(G.Operators, [&](const auto &Op) {
+          return llvm::is_contained(Op.Outputs, T);
+        }))
+      Report(llvm::formatv("{0} aliases {1} but no operator writes it",
+                           describe(G, T), describe(G, B->AliasOf)));
+
+  // The step an overlay's operator belongs to: itself, or its group.
+  auto StepOf = [&](size_t K) {
+    std::pair<size_t, size_t> Step{K, K};
+    for (const auto &[First, Last] : Opts.Groups)
+      if (First >= 0 && static_cast<size_t>(First) <= K &&
+          K <= static_cast<size_t>(Last))
+        Step = {static_cast<size_t>(First), static_cast<size_t>(Last)};
+    return Step;
+  };
+  // Nothing holding an overlaid value is live after the overlay's step.
+  std::vector<int64_t> LastLive(G.Tensors.size(), -1);
+  for (size_t K = 0; K < Live.size(); ++K)
+    for (int32_t T : Live[K])
+      LastLive[T] = static_cast<int64_t>(K);
+  for (const auto &[Out, From] : Overlay) {
+    const auto &[In, K] = From;
+    size_t End = StepOf(K).second;
+    for (size_t T = 0; T < G.Tensors.size(); ++T)
+      if (Value[T] == Value[In] &&
+          StorageOf(static_cast<int32_t>(T)) == StorageOf(Out) &&
+          LastLive[T] > static_cast<int64_t>(End))
+        Report(llvm::formatv(
+            "{0} takes over the bytes of {1} at {2}, but "
+            "{3} is live until {4}",
+            describe(G, Out), describe(G, In), describeOp(G, K),
+            describe(G, static_cast<int32_t>(T)), describeOp(G, LastLive[T])));
+  }
+  // Two values in the same bytes at once: only an overlaid operand's and
+  // the output taking it over, at the step that writes the output.
+  auto OverlayAt = [&](int32_t A, int32_t B, size_t Step) {
+    auto It = Overlay.find(A);
+    if (It == Overlay.end())
+      return false;
+    const auto &[In, K] = It->second;
+    return Value[B] == Value[In] && StepOf(K).first <= Step &&
+           Step <= StepOf(K).second;
+  };
 
   // Tensors live together: disjoint bytes unless they share storage.
   std::set<std::pair<int32_t, int32_t>> Reported;
@@ -204,8 +275,19 @@ std::vector<std::string> verifyPlan(const ir::Graph &G, const MemoryPlan &Plan,
         if (A == ByTensor.end() || B == ByTensor.end())
           continue;
         const Buffer &BA = *A->second, &BB = *B->second;
-        if (Storage(BA) == Storage(BB) || BA.Size == 0 || BB.Size == 0)
+        if (BA.Size == 0 || BB.Size == 0)
           continue;
+        if (Storage(BA) == Storage(BB)) {
+          if (Value[Set[I]] == Value[Set[J]] || OverlayAt(Set[I], Set[J], K) ||
+              OverlayAt(Set[J], Set[I], K) ||
+              !Reported.emplace(Set[I], Set[J]).second)
+            continue;
+          Report(llvm::formatv("{0} and {1} share bytes but hold different "
+                               "values, both live at {2}",
+                               describe(G, Set[I]), describe(G, Set[J]),
+                               describeOp(G, K)));
+          continue;
+        }
         bool Overlap =
             BA.Offset < BB.Offset + BB.Size && BB.Offset < BA.Offset + BA.Size;
         if (!Overlap || !Reported.emplace(Set[I], Set[J]).second)

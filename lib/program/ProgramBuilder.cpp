@@ -361,8 +361,15 @@ llvm::Error Builder::buildSubgraph(size_t Index) {
 llvm::Error Builder::run(llvm::StringRef Generator) {
   if (llvm::Error E = executionOrder())
     return E;
-  M.Plan = plan::planMemory(M.Graph);
-  std::vector<std::string> Problems = plan::verifyPlan(M.Graph, M.Plan);
+  // No in-place operators: a program's operators run through the device's
+  // commands (converted copies in scratch memory, tiles), in an order of
+  // reads and writes the plan does not see; the CPU operators share the
+  // arena with them.
+  plan::PlanOptions PlanOpts;
+  PlanOpts.Overlays = false;
+  M.Plan = plan::planMemory(M.Graph, PlanOpts);
+  std::vector<std::string> Problems =
+      plan::verifyPlan(M.Graph, M.Plan, PlanOpts);
   if (!Problems.empty())
     return failure("the memory plan is unsound: " + Problems.front());
 

@@ -114,3 +114,31 @@ TEST_CASE("explain --memory: a budget below any schedule") {
   CHECK(E.Stderr.find("a memory budget of 1000 bytes is too small: operator "
                       "0 (CONV_2D) needs ") != std::string::npos);
 }
+
+TEST_CASE("explain --memory names the tensor a cascade's output replaces") {
+  // MobileNetV2's residual ADDs end cascades and take the block input's
+  // bytes (docs/cascading.md).
+  std::string Model = test::sharedDir() +
+                      "/models/coral_mobilenet_v2_10_224_quant_uint8.tflite";
+  REQUIRE_MESSAGE(llvm::sys::fs::exists(Model),
+                  Model << " is missing (set ACCELGEN_SHARED_DIR)");
+  std::vector<std::string> Args = {"explain", Model,      "--target",
+                                   "ref",     "--memory", "--inputs-in-place"};
+  test::RunResult Text = test::runProgram(test::accelgenPath(), Args);
+  REQUIRE_MESSAGE(Text.ExitCode == 0, Text.Stderr);
+  CHECK(count(Text.Stdout, "; its output in place of tensor ") >= 1);
+  Args.push_back("--json");
+  test::RunResult Json = test::runProgram(test::accelgenPath(), Args);
+  REQUIRE_MESSAGE(Json.ExitCode == 0, Json.Stderr);
+  auto V = llvm::json::parse(Json.Stdout);
+  REQUIRE(bool(V));
+  const llvm::json::Array *Cascades = V->getAsObject()->getArray("cascades");
+  REQUIRE(Cascades);
+  size_t InPlace = 0;
+  for (const llvm::json::Value &C : *Cascades) {
+    auto Of = C.getAsObject()->getInteger("output_in_place_of");
+    REQUIRE(Of.hasValue());
+    InPlace += *Of >= 0;
+  }
+  CHECK(InPlace == count(Text.Stdout, "; its output in place of tensor "));
+}

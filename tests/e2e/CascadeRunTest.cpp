@@ -14,8 +14,10 @@
 //===----------------------------------------------------------------------===//
 #include "E2ESupport.h"
 
+#include "plan/Cascade.h"
 #include "plan/MemoryPlan.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
@@ -164,7 +166,43 @@ void checkHalfway(const std::string &Name) {
   checkAtBudget(Name, (Smallest + Layer) / 2, {}, /*Strict=*/false);
 }
 
+/// Every seed of \p Name on \p Target with --cascade (the least working
+/// memory), and seed 1's every layer, dumped stripe by stripe, against the
+/// vectors; the plan must cascade, and a residual ADD must write its sum over
+/// the block's input inside one cascade when \p WantOverlay.
+void checkCascadedLayers(const std::string &Target, const std::string &Name,
+                         bool WantOverlay) {
+  requireSharedDir();
+  plan::CascadeOptions O;
+  O.Enabled = true;
+  const ir::Graph G = importGraph(Name);
+  llvm::Expected<plan::CascadePlan> P = plan::planCascades(G, O);
+  REQUIRE_MESSAGE(bool(P), llvm::toString(P.takeError()));
+  CHECK_FALSE(P->Cascades.empty());
+  if (WantOverlay)
+    CHECK(llvm::any_of(P->Cascades,
+                       [](const plan::Cascade &C) { return C.Overlaid >= 0; }));
+  checkModel(Name, Name, /*CompareLayers=*/true,
+             [&](const std::string &Model, const std::string &In,
+                 const std::string &Out, bool Layers) {
+               return runModelOn(Target, {"--cascade"}, Model, In, Out, Layers);
+             });
+}
+
 } // namespace
+
+TEST_CASE("layers dumped stripe by stripe: ic_resnet8 cascaded on ref") {
+  checkCascadedLayers("ref", "mlperf_tiny_ic_resnet8_int8", false);
+}
+
+TEST_CASE("layers dumped stripe by stripe: VWW cascaded on ref") {
+  checkCascadedLayers("ref", "mlperf_tiny_vww_mobilenetv1_025_96_int8", false);
+}
+
+TEST_CASE("target cpu cascades: ic_resnet8 and VWW, every layer bit-exact") {
+  checkCascadedLayers("cpu", "mlperf_tiny_ic_resnet8_int8", false);
+  checkCascadedLayers("cpu", "mlperf_tiny_vww_mobilenetv1_025_96_int8", false);
+}
 
 TEST_CASE("every stateless shared model has a cascaded test") {
   size_t Stateless = 0;

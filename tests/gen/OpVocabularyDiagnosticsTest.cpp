@@ -60,6 +60,10 @@ TEST_CASE("defs/ops.td gives the same vocabulary every time") {
                       "\"dilation_h\", \"\", 1)\n") != std::string::npos);
   CHECK(A.Stdout.find("ACCELGEN_OP_ROWS(MaxPool2D, Window, \"stride_h\", "
                       "\"\", \"filter_h\", -1)\n") != std::string::npos);
+  CHECK(A.Stdout.find("ACCELGEN_OP_OVERLAYS(Add, 3u)\n") != std::string::npos);
+  CHECK(A.Stdout.find("ACCELGEN_OP_OVERLAYS(Relu, 1u)\n") != std::string::npos);
+  CHECK(A.Stdout.find("ACCELGEN_OP_OVERLAYS(Conv2D, 0u)\n") !=
+        std::string::npos);
   CHECK(A.Stdout == B.Stdout);
 }
 
@@ -162,4 +166,18 @@ TEST_CASE("diagnostic: a stripe rows kind the planner does not know") {
      "let Rows = StripeRows<\"diagonal\">; }")
       .rejects("operator 'Bad': stripe rows kind 'diagonal' is not one of "
                "whole, identity, shifted, window");
+}
+
+TEST_CASE("diagnostic: an output overlay that is not one of its operands") {
+  Td("def Bad : Op<\"BAD\", [Input]> { let IsBuiltin = 0; "
+     "let OutputOverlays = [Input2]; }")
+      .rejects("operator 'Bad': output overlay operand 'input2' is not one "
+               "of its operands");
+}
+
+TEST_CASE("diagnostic: an output overlay of an operator with two results") {
+  Td("def Bad : Op<\"BAD\", [Input], [], 2> { let IsBuiltin = 0; "
+     "let OutputOverlays = [Input]; }")
+      .rejects("operator 'Bad': only the one result of an operator may "
+               "overlay one of its first 32 operands");
 }

@@ -229,8 +229,8 @@ TEST_CASE("views that may not alias get buffers of their own") {
   G.Tensors[State].IsVariable = true;
   int32_t StateView = add(G, tensor("state_view", {4, 4}));
   int32_t Out = add(G, tensor("out", {16}));
-  G.Operators = {op("RESHAPE", {K}, {KView}),    // constant input
-                 op("RESHAPE", {In}, {Wide}),    // byte size changes
+  G.Operators = {op("RESHAPE", {K}, {KView}),         // constant input
+                 op("RESHAPE", {In}, {Wide}),         // byte size changes
                  op("RESHAPE", {State}, {StateView}), // variable input
                  op("ADD", {KView, Wide, StateView}, {Out})};
   G.Inputs = {In};
@@ -389,7 +389,8 @@ TEST_CASE("verifyPlan finds what is wrong with a plan") {
   SUBCASE("an alias's lifetime counts: out may not take x's bytes") {
     MemoryPlan P = Good;
     Mutable(P, R.Out).Offset = Mutable(P, R.X).Offset;
-    CHECK(Mentions(plan::verifyPlan(R.G, P), "'y' [0, 512) and tensor 7 'out'"));
+    CHECK(
+        Mentions(plan::verifyPlan(R.G, P), "'y' [0, 512) and tensor 7 'out'"));
   }
   SUBCASE("misaligned, wrong size, outside the arena") {
     MemoryPlan P = Good;
@@ -412,19 +413,231 @@ TEST_CASE("verifyPlan finds what is wrong with a plan") {
     Mutable(P, R.Out).AliasOf = R.X;
     Mutable(P, R.Out).Offset = Mutable(P, R.X).Offset;
     CHECK(Mentions(plan::verifyPlan(R.G, P),
-                   "'out' aliases tensor 3 'x' but is not a same-size view"));
+                   "'out' aliases tensor 3 'x' but is neither a same-size "
+                   "view"));
   }
   SUBCASE("an alias when aliasing is off") {
     PlanOptions NoAlias;
     NoAlias.AliasOps.clear();
     CHECK(Mentions(plan::verifyPlan(R.G, Good, NoAlias),
-                   "'y' aliases tensor 3 'x' but is not a same-size view"));
+                   "'y' aliases tensor 3 'x' but is neither a same-size "
+                   "view"));
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// In-place operators
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// A residual block: in -> A -> x (1 KiB) -> B -> y (1 KiB), ADD(x, y) ->
+/// sum (1 KiB) -> C -> out (16 bytes).
+struct Residual {
+  ir::Graph G;
+  int32_t In, X, Y, Sum, Out;
+  Residual() {
+    In = add(G, tensor("in", {1, 16}));
+    X = add(G, tensor("x", {1, 4, 16, 16}));
+    Y = add(G, tensor("y", {1, 4, 16, 16}));
+    Sum = add(G, tensor("sum", {1, 4, 16, 16}));
+    Out = add(G, tensor("out", {1, 16}));
+    G.Operators = {op("A", {In}, {X}), op("B", {X}, {Y}),
+                   op("ADD", {X, Y}, {Sum}), op("C", {Sum}, {Out})};
+    G.Inputs = {In};
+    G.Outputs = {Out};
+  }
+};
+
+} // namespace
+
+TEST_CASE("in-place operators: the fact comes from defs/ops.td") {
+  CHECK(ir::mayOverlay(ir::OpCode::Add, 0));
+  CHECK(ir::mayOverlay(ir::OpCode::Add, 1));
+  CHECK(ir::mayOverlay(ir::OpCode::Mul, 1));
+  CHECK(ir::mayOverlay(ir::OpCode::Relu, 0));
+  CHECK(ir::mayOverlay(ir::OpCode::Quantize, 0));
+  CHECK_FALSE(ir::mayOverlay(ir::OpCode::Relu, 1));
+  CHECK_FALSE(ir::mayOverlay(ir::OpCode::Conv2D, 0));
+  CHECK_FALSE(ir::mayOverlay(ir::OpCode::Softmax, 0));
+  CHECK_FALSE(ir::mayOverlay(ir::OpCode::Unknown, 0));
+}
+
+TEST_CASE("an in-place ADD takes the bytes of the operand it reads last") {
+  Residual R;
+  MemoryPlan Plan = planChecked(R.G);
+  // x and y are both read last by the ADD; it takes the first, x.
+  const Buffer &Sum = buffer(Plan, R.Sum), &X = buffer(Plan, R.X);
+  CHECK(Sum.AliasOf == R.X);
+  CHECK(Sum.Offset == X.Offset);
+  CHECK(X.FirstOp == 0);
+  CHECK(X.LastOp == 3);
+  CHECK_FALSE(overlap(X, buffer(Plan, R.Y)));
+  // x and y at operator 2 (the ADD's output in x's bytes): 2 KiB, against 3
+  // KiB without.
+  CHECK(Plan.ArenaBytes == 2048);
+  CHECK(Plan.LowerBound == 2048);
+  PlanOptions Off;
+  Off.Overlays = false;
+  MemoryPlan Without = planChecked(R.G, Off);
+  CHECK(buffer(Without, R.Sum).AliasOf == -1);
+  CHECK(Without.ArenaBytes == 3072);
+
+  SUBCASE("not over an operand read later") {
+    R.G.Operators[3].Inputs.push_back(R.X);
+    MemoryPlan P = planChecked(R.G);
+    CHECK(buffer(P, R.Sum).AliasOf == R.Y);
+    R.G.Operators[3].Inputs.push_back(R.Y);
+    CHECK(buffer(planChecked(R.G), R.Sum).AliasOf == -1);
+  }
+  SUBCASE("not over a graph output, nor one a view of which is an output") {
+    R.G.Outputs = {R.Out, R.X, R.Y};
+    CHECK(buffer(planChecked(R.G), R.Sum).AliasOf == -1);
+  }
+  SUBCASE("not when broadcasting: an operand of another shape") {
+    R.G.Tensors[R.Y].Shape = {1, 1, 16, 16};
+    R.G.Tensors[R.X].Shape = {1, 1, 16, 64};
+    MemoryPlan P = planChecked(R.G);
+    CHECK(buffer(P, R.Sum).AliasOf == -1);
+  }
+  SUBCASE("not over a graph input read in place") {
+    R.G.Operators = {op("ADD", {R.In, R.In}, {R.Out})};
+    R.G.Tensors[R.In].Shape = {1, 16};
+    PlanOptions InPlace;
+    InPlace.InputsInPlace = true;
+    MemoryPlan P = planChecked(R.G, InPlace);
+    CHECK(buffer(P, R.Out).AliasOf == -1);
+    // In the arena it is the ADD's to take.
+    CHECK(buffer(planChecked(R.G), R.Out).AliasOf == R.In);
+  }
+  SUBCASE("chains: a RESHAPE of the sum and a RELU of that share x's bytes") {
+    int32_t Shape = add(R.G, tensor("shape", {2}, ir::DType::I32, true));
+    int32_t Flat = add(R.G, tensor("flat", {1, 1024}));
+    int32_t Act = add(R.G, tensor("act", {1, 1024}));
+    R.G.Operators[3] = op("RESHAPE", {R.Sum, Shape}, {Flat});
+    R.G.Operators.push_back(op("RELU", {Flat}, {Act}));
+    R.G.Operators.push_back(op("C", {Act}, {R.Out}));
+    MemoryPlan P = planChecked(R.G);
+    CHECK(buffer(P, Flat).AliasOf == R.X);
+    CHECK(buffer(P, Act).AliasOf == R.X);
+  }
+  SUBCASE("inside a group only the overlays the cascade planner lists") {
+    PlanOptions Grouped;
+    Grouped.Groups = {{1, 2}};
+    CHECK(buffer(planChecked(R.G, Grouped), R.Sum).AliasOf == -1);
+    Grouped.GroupOverlays[R.Sum] = R.X;
+    MemoryPlan P = planChecked(R.G, Grouped);
+    CHECK(buffer(P, R.Sum).AliasOf == R.X);
+  }
+}
+
+TEST_CASE("verifyPlan accepts exactly the overlays in-place operators allow") {
+  Residual R;
+  MemoryPlan Good = plan::planMemory(R.G);
+  REQUIRE(buffer(Good, R.Sum).AliasOf == R.X);
+  auto Mutable = [](MemoryPlan &P, int32_t T) -> Buffer & {
+    return *const_cast<Buffer *>(P.find(T));
+  };
+  auto Found = [](const std::vector<std::string> &Problems,
+                  llvm::StringRef Text) {
+    return llvm::any_of(Problems, [&](const std::string &P) {
+      return llvm::StringRef(P).contains(Text);
+    });
+  };
+
+  SUBCASE("an operand read after the operator that overwrote it") {
+    R.G.Operators[3].Inputs.push_back(R.X);
+    std::vector<std::string> Problems = plan::verifyPlan(R.G, Good);
+    CHECK_MESSAGE(Found(Problems, "tensor 3 'sum' takes over the bytes of "
+                                  "tensor 1 'x' at operator 2 (ADD), but "
+                                  "tensor 1 'x' is live until operator 3 (C)"),
+                  joined(Problems));
+  }
+  SUBCASE("an operator that may not overlay its operand") {
+    MemoryPlan P = Good;
+    Mutable(P, R.Y).AliasOf = R.X;
+    Mutable(P, R.Y).Offset = buffer(P, R.X).Offset;
+    std::vector<std::string> Problems = plan::verifyPlan(R.G, P);
+    CHECK_MESSAGE(Found(Problems, "tensor 2 'y' aliases tensor 1 'x' but is "
+                                  "neither a same-size view"),
+                  joined(Problems));
+    CHECK_MESSAGE(Found(Problems, "'x' and tensor 2 'y' share bytes but hold "
+                                  "different values, both live at operator "
+                                  "1 (B)"),
+                  joined(Problems));
+  }
+  SUBCASE("a broadcast operand") {
+    ir::Graph G = R.G;
+    G.Tensors[R.X].Shape = {1, 4, 1, 256};
+    CHECK(Found(plan::verifyPlan(G, Good), "'sum' aliases tensor 1 'x' but "
+                                           "is neither"));
+  }
+  SUBCASE("with overlays off") {
+    PlanOptions Off;
+    Off.Overlays = false;
+    CHECK(Found(plan::verifyPlan(R.G, Good, Off),
+                "'sum' aliases tensor 1 'x' but is neither"));
+  }
+  SUBCASE("the same bytes without saying so") {
+    MemoryPlan P = Good;
+    Mutable(P, R.Sum).AliasOf = -1;
+    std::vector<std::string> Problems = plan::verifyPlan(R.G, P);
+    CHECK_MESSAGE(Found(Problems, "and tensor 3 'sum' ["), joined(Problems));
+    CHECK_MESSAGE(Found(Problems, "overlap and are both live at operator 2 "
+                                  "(ADD)"),
+                  joined(Problems));
   }
 }
 
 //===----------------------------------------------------------------------===//
 // The shared models
 //===----------------------------------------------------------------------===//
+
+TEST_CASE("ic_resnet8: the residual ADDs write their sums in place") {
+  std::string Path =
+      test::sharedDir() + "/models/mlperf_tiny_ic_resnet8_int8.tflite";
+  REQUIRE_MESSAGE(llvm::sys::fs::exists(Path),
+                  "the shared conformance folder is missing: " << Path);
+  auto Imported = tflite::importModelFile(Path);
+  REQUIRE_MESSAGE(Imported, llvm::toString(Imported.takeError()));
+  const ir::Graph &G = Imported->Model->main();
+  MemoryPlan Plan = planChecked(G);
+  PlanOptions Off;
+  Off.Overlays = false;
+  MemoryPlan Without = planChecked(G, Off);
+  // The bytes of their own live at operator K.
+  auto LiveAt = [](const MemoryPlan &P, int32_t K) {
+    int64_t Sum = 0;
+    for (const Buffer &B : P.Buffers)
+      if (B.AliasOf < 0 && B.FirstOp <= K && K <= B.LastOp)
+        Sum += B.Size;
+    return Sum;
+  };
+  int Adds = 0, InPlace = 0;
+  for (size_t K = 0; K < G.Operators.size(); ++K) {
+    const ir::Operator &Op = G.Operators[K];
+    if (Op.code() != ir::OpCode::Add)
+      continue;
+    ++Adds;
+    // Two activations of the ADD's size live at it, not three.
+    const int64_t Bytes = G.tensor(Op.output(0)).byteSize();
+    CHECK(LiveAt(Plan, static_cast<int32_t>(K)) == 2 * Bytes);
+    CHECK(LiveAt(Without, static_cast<int32_t>(K)) == 3 * Bytes);
+    const Buffer &Out = buffer(Plan, Op.output(0));
+    // The bytes of one of its inputs.
+    InPlace += Out.AliasOf >= 0 && llvm::any_of(Op.Inputs, [&](int32_t In) {
+                 const Buffer *B = In >= 0 ? Plan.find(In) : nullptr;
+                 return B && (B->AliasOf < 0 ? In : B->AliasOf) == Out.AliasOf;
+               });
+  }
+  CHECK(Adds == 3);
+  CHECK(InPlace == Adds);
+  // The arena is the same: its peak is the first block's second
+  // convolution, where the block's input and both convolutions' outputs
+  // (16 KiB each) are live.
+  CHECK(Plan.ArenaBytes == 49152);
+  CHECK(Without.ArenaBytes == 49152);
+}
 
 namespace {
 
@@ -454,16 +667,16 @@ const std::map<std::string, std::string> &sameGraphAs() {
 
 /// The `arena_used=N` figure of vectors/<Stem>/tflm_arena.txt, or -1.
 int64_t tflmArena(llvm::StringRef Stem) {
-  std::string Path = pathJoin(pathJoin(pathJoin(test::sharedDir(), "vectors"), Stem),
-                          "tflm_arena.txt");
+  std::string Path = pathJoin(
+      pathJoin(pathJoin(test::sharedDir(), "vectors"), Stem), "tflm_arena.txt");
   if (!llvm::sys::fs::exists(Path))
     return -1;
   std::string Text = test::readFileText(Path);
   llvm::StringRef Value = llvm::StringRef(Text).trim();
   int64_t N = -1;
-  REQUIRE_MESSAGE((Value.consume_front("arena_used=") &&
-                   !Value.getAsInteger(10, N)),
-                  Path << " does not read arena_used=N: " << Text);
+  REQUIRE_MESSAGE(
+      (Value.consume_front("arena_used=") && !Value.getAsInteger(10, N)),
+      Path << " does not read arena_used=N: " << Text);
   return N;
 }
 
@@ -487,8 +700,9 @@ TEST_CASE("every shared model plans within TensorFlow Lite Micro's arena") {
   REQUIRE_MESSAGE(!Files.empty(), "no .tflite model in " << Models);
   std::sort(Files.begin(), Files.end());
 
-  std::string Table = "\n| model | arena | TFLM arena | lower bound | order "
-                      "| buffers | aliases |\n|---|---:|---:|---:|---|---:|---:|\n";
+  std::string Table =
+      "\n| model | arena | TFLM arena | lower bound | order "
+      "| buffers | aliases |\n|---|---:|---:|---:|---|---:|---:|\n";
   for (const std::string &File : Files) {
     std::string Stem = llvm::sys::path::stem(File).str();
     CAPTURE(Stem);

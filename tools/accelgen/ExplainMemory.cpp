@@ -59,6 +59,8 @@ void printMemoryText(raw_ostream &OS, StringRef Model, const ir::Graph &G,
                     C.WindowRows[I], G.tensor(C.Windowed[I]).Shape[1],
                     int64_t(C.WindowRows[I]) * C.RowBytes[I],
                     I + 1 < C.Windowed.size() ? "," : "");
+    if (C.Overlaid >= 0)
+      OS << formatv("; its output in place of tensor {0}", C.Overlaid);
     OS << "\n";
   }
 }

@@ -648,10 +648,6 @@ int runRun() {
   }
   const plan::CascadeOptions Cascading =
       cascadeOptions(RunCascade, RunBudget, RunInPlace);
-  if (Cascading.Enabled && RunDumpLayers)
-    return reportError("", "--dump-layers needs every tensor whole, which a "
-                           "cascade does not keep; drop --cascade and "
-                           "--memory-budget");
   std::optional<CompiledModel> C =
       compileModel(RunModel, Target, RunName, Cascading);
   if (!C)
