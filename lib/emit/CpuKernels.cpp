@@ -564,7 +564,7 @@ specialiseCpuKernel(const ir::Graph &G, size_t Index,
         for (int64_t T = 0; T < KH * KW; ++T)
           for (int64_t Ch = 0; Ch < C; ++Ch)
             Widened[T * CPad + Ch] =
-                elementAt(Filter, T * C + Ch) + S.filter_offset;
+                (elementAt(Filter, T * C + Ch) + S.filter_offset) & 0xFFFF;
         std::copy(Hoisted->begin(), Hoisted->end(), Folded.begin());
         std::copy(Bias->begin(), Bias->end(), Raw.begin());
         B["S"] = Unsigned ? "u8" : "i8";
