@@ -1,18 +1,21 @@
 #!/bin/sh
-# bench/cpu_latency.sh - whole-model latency of targets cpu and ref against
-# native TensorFlow Lite 2.9, interleaved in one run.
+# bench/cpu_latency.sh - whole-model latency of targets cpu (portable and
+# with --cpu's SIMD kernels) and ref against native TensorFlow Lite 2.9,
+# interleaved in one run.
 #
 # For every shared model without state (the LSTM ones are left out, as in
-# latency.sh): compile it with `accelgen compile --target ref --main` and
-# `--target cpu --main`, build both with the same compiler and flags, and
+# latency.sh): compile it with `accelgen compile --target ref --main`,
+# `--target cpu --main` and `--target cpu --cpu SIMD --main`, build the three
+# with the same compiler and flags, and
 # time them single-threaded on seed 1's inputs together with native
 # TensorFlow Lite 2.9 (the oracle of ../shared/tools/oracle, one thread, its
-# built-in kernels). The three run in turn, ROUNDS times, each round timing
+# built-in kernels). The four run in turn, ROUNDS times, each round timing
 # REPEAT invocations after a warm-up; the figure is the median over the
 # rounds of each round's mean, so a burst of load from other processes hits
-# all three alike. Prints one Markdown row per model: its multiply-
-# accumulates (report.json), the three latencies in microseconds, the ratios
-# cpu / TensorFlow Lite and ref / TensorFlow Lite, whether the goal holds
+# all four alike. Prints one Markdown row per model: its multiply-
+# accumulates (report.json), the four latencies in microseconds, the ratios
+# cpu / TensorFlow Lite, SIMD / TensorFlow Lite and ref / TensorFlow Lite,
+# whether the goal holds
 # (cpu at most 0.5x TensorFlow Lite on models above one million MACs), and the
 # code size: `size` text of cpu_kernels.o against the reference kernel
 # objects cpu replaces, and of the whole program's kernels for each target.
@@ -24,6 +27,8 @@
 #   ROUNDS   interleaved rounds (default 5); REPEAT runs per round (default 10)
 #   CC       the C compiler (default cc); CFLAGS (default -O3 -march=native)
 #   MODELS   a blank-separated subset of model names (default: all)
+#   SIMD     the --cpu value of the SIMD build (default native; the default
+#            CFLAGS must then let the compiler use its instructions)
 set -eu
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -34,6 +39,7 @@ ROUNDS=${ROUNDS:-5}
 REPEAT=${REPEAT:-10}
 CC=${CC:-cc}
 CFLAGS=${CFLAGS:--O3 -march=native}
+SIMD=${SIMD:-native}
 
 [ -x "$ACCELGEN" ] || { echo "error: $ACCELGEN not built" >&2; exit 1; }
 [ -d "$SHARED/models" ] || { echo "error: $SHARED/models is missing (set SHARED)" >&2; exit 1; }
@@ -64,16 +70,20 @@ if [ -z "${MODELS:-}" ]; then
   MODELS=$(for M in "$SHARED"/models/*.tflite; do basename "$M" .tflite; done)
 fi
 
-echo "| model | MACs | ref us | cpu us | TFLite 2.9 us | cpu / TFLite | ref / TFLite | goal | cpu_kernels.o text B | ref kernels it replaces, text B | all kernels text B, ref / cpu |"
-echo "|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|"
+echo "| model | MACs | ref us | cpu us | cpu --cpu $SIMD us | TFLite 2.9 us | cpu / TFLite | SIMD / TFLite | ref / TFLite | goal | cpu_kernels.o text B, portable / SIMD | ref kernels it replaces, text B | all kernels text B, ref / cpu |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|"
 for NAME in $MODELS; do
   case $NAME in *lstm*) continue ;; esac
   MODEL=$SHARED/models/$NAME.tflite
   IN=$SHARED/vectors/$NAME/seed1
   D=$WORK/$NAME
-  for T in ref cpu; do
+  for T in ref cpu simd; do
     mkdir -p "$D/$T/obj" "$D/$T/out"
-    "$ACCELGEN" compile "$MODEL" --target $T -o "$D/$T/src" --main >/dev/null 2>"$D/$T/warnings"
+    case $T in
+      simd) OPTS="--target cpu --cpu $SIMD" ;;
+      *) OPTS="--target $T" ;;
+    esac
+    "$ACCELGEN" compile "$MODEL" $OPTS -o "$D/$T/src" --main >/dev/null 2>"$D/$T/warnings"
     for C in "$D/$T"/src/*.c; do
       $CC -std=c99 $CFLAGS -c "$C" -o "$D/$T/obj/$(basename "$C" .c).o"
     done
@@ -83,7 +93,7 @@ for NAME in $MODELS; do
   mkdir -p "$D/tflite"
   TFL_OK=1
   for R in $(seq "$ROUNDS"); do
-    for T in ref cpu; do
+    for T in ref cpu simd; do
       $PIN "$D/$T/prog" "$IN" "$D/$T/out" --repeat "$REPEAT" |
         awk '{ for (i = 1; i < NF; ++i) if ($i == "mean_us") print $(i + 1) }' >>"$D/$T.us"
     done
@@ -97,8 +107,10 @@ for NAME in $MODELS; do
   done
   REF=$(median <"$D/ref.us")
   CPU=$(median <"$D/cpu.us")
+  SIMDUS=$(median <"$D/simd.us")
   # The reference kernel objects whose functions cpu_kernels.o replaces.
   CPU_TEXT=$(text "$D/cpu/obj/cpu_kernels.o" 2>/dev/null || echo 0)
+  SIMD_TEXT=$(text "$D/simd/obj/cpu_kernels.o" 2>/dev/null || echo 0)
   REPLACED=0
   for K in conv depthwise_conv fully_connected; do
     if [ -f "$D/ref/obj/ref_$K.o" ] && [ ! -f "$D/cpu/obj/ref_$K.o" ]; then
@@ -110,14 +122,15 @@ for NAME in $MODELS; do
   if [ $TFL_OK = 1 ]; then
     TFL=$(median <"$D/tflite.us")
     RC=$(awk -v a="$CPU" -v b="$TFL" 'BEGIN { printf "%.2f", a / b }')
+    RS=$(awk -v a="$SIMDUS" -v b="$TFL" 'BEGIN { printf "%.2f", a / b }')
     RR=$(awk -v a="$REF" -v b="$TFL" 'BEGIN { printf "%.2f", a / b }')
     GOAL=$(awk -v r="$RC" -v m="$MACS" 'BEGIN { if (m <= 1000000) print "n/a (<= 1 M MACs)"; else if (r <= 0.5) print "met"; else print "not met" }')
     TFL=$(printf "%.1f" "$TFL")
   else
     echo "$NAME: the oracle failed: $(tail -n 1 "$D/oracle.err")" >&2
-    TFL="failed"; RC="-"; RR="-"; GOAL="-"
+    TFL="failed"; RC="-"; RS="-"; RR="-"; GOAL="-"
   fi
-  printf "| %s | %s | %.1f | %.1f | %s | %s | %s | %s | %s | %s | %s / %s |\n" \
-    "$NAME" "$MACS" "$REF" "$CPU" "$TFL" "$RC" "$RR" "$GOAL" "$CPU_TEXT" \
-    "$REPLACED" "$ALL_REF" "$ALL_CPU"
+  printf "| %s | %s | %.1f | %.1f | %.1f | %s | %s | %s | %s | %s | %s / %s | %s | %s / %s |\n" \
+    "$NAME" "$MACS" "$REF" "$CPU" "$SIMDUS" "$TFL" "$RC" "$RS" "$RR" "$GOAL" \
+    "$CPU_TEXT" "$SIMD_TEXT" "$REPLACED" "$ALL_REF" "$ALL_CPU"
 done

@@ -26,6 +26,7 @@
 
 #include <cstring>
 #include <limits>
+#include <set>
 
 using namespace llvm;
 
@@ -154,6 +155,10 @@ bool bindGemm(tmpl::Bindings &B, const ir::Tensor &Filter,
   B["WEIGHTS"] = initializer(Weights);
   B["SUBTRACT_ZP"] = Unsigned;
   B["ZP"] = -Scalars.input_offset;
+  B["ROW_T"] = "int16_t";
+  B["CONVERT_PRE"] = Unsigned ? "(int16_t)(" : "";
+  B["CONVERT_POST"] =
+      Unsigned ? formatv(" - {0})", -Scalars.input_offset).str() : "";
   B["PAD"] = Unsigned ? 0 : -Scalars.input_offset;
   if (Unsigned) {
     B["BIAS"] = initializer(Bias);
@@ -164,6 +169,123 @@ bool bindGemm(tmpl::Bindings &B, const ir::Tensor &Filter,
   if (!Hoisted)
     return false;
   B["BIAS"] = initializer(*Hoisted);
+  return true;
+}
+
+/// The requantization of cpu_simd.c.in's cpu_requantize_store for \p N
+/// columns padded to \p NPad, \p Lanes per vector: per vector, the lanes'
+/// multipliers, left shifts, right shifts, masks and half masks;
+/// std::nullopt for a multiplier of INT32_MIN or a shift outside
+/// [-31, 30], which the vector code does not cover.
+template <typename P>
+std::optional<std::vector<int64_t>> requantTable(const P &Params,
+                                                 bool PerChannel, int64_t N,
+                                                 int64_t NPad, int64_t Lanes) {
+  std::vector<int64_t> Q(5 * NPad, 0);
+  for (int64_t C = 0; C < N; ++C) {
+    const int64_t M = PerChannel ? Params.per_channel_multiplier[C]
+                                 : Params.Scalars.output_multiplier;
+    const int64_t S = PerChannel ? Params.per_channel_left_shift[C]
+                                 : Params.Scalars.output_left_shift;
+    if (M == std::numeric_limits<int32_t>::min() || S < -31 || S > 30)
+      return std::nullopt;
+    const int64_t Right = S > 0 ? 0 : -S, Mask = (int64_t(1) << Right) - 1;
+    const int64_t Base = (C / Lanes) * 5 * Lanes + C % Lanes;
+    Q[Base] = M;
+    Q[Base + Lanes] = S > 0 ? S : 0;
+    Q[Base + 2 * Lanes] = Right;
+    Q[Base + 3 * Lanes] = Mask;
+    Q[Base + 4 * Lanes] = Mask >> 1;
+  }
+  return Q;
+}
+
+/// True if a requantTable \p Q with \p Lanes per vector has a left shift.
+bool anyLeftShift(ArrayRef<int64_t> Q, int64_t Lanes) {
+  for (size_t I = 0; I < Q.size(); ++I)
+    if ((I / Lanes) % 5 == 1 && Q[I] != 0)
+      return true;
+  return false;
+}
+
+/// The bindings of cpu_gemm_simd.c.in for a GEMM of M x K by K x N on \p Isa
+/// (see the template for the algebra): the tile, the packed filter, the
+/// bias with the corrections folded in, the requantization table, and the
+/// conversion of the rows (also the im2col row's, cpu_patch.c.in). False
+/// when a folded value leaves int32 or the requantization is one the vector
+/// code does not cover: the portable kernel runs then.
+template <typename P>
+bool bindGemmSimd(tmpl::Bindings &B, const ir::Tensor &Filter,
+                  ArrayRef<int64_t> Bias, const P &Params, bool PerChannel,
+                  int64_t M, int64_t N, int64_t K, CpuIsaLevel Isa) {
+  const auto &S = Params.Scalars;
+  const bool Unsigned = Filter.Type == ir::DType::U8;
+  const bool Vnni = Isa == CpuIsaLevel::Avx512Vnni;
+  const int64_t Lanes = Isa == CpuIsaLevel::Avx2 ? 8 : 16, KG = Vnni ? 4 : 2;
+  const int64_t KP = (K + KG - 1) / KG * KG, Vectors = (N + Lanes - 1) / Lanes,
+                NPad = Vectors * Lanes;
+  // A row sum of uint8 values times a scale of at most 255 must fit int32.
+  if (K > 65000)
+    return false;
+  // The tile: MR rows by NV vectors of accumulators, within the registers
+  // (16 with AVX2, 32 with AVX-512) with the NV filter vectors and a row's.
+  int64_t NV = 1, MR = 8;
+  if (Isa == CpuIsaLevel::Avx2) {
+    NV = Vectors % 2 == 0 ? 2 : 1;
+    MR = NV == 2 ? 4 : 8;
+  } else {
+    for (int64_t D : {4, 3, 2, 1})
+      if (Vectors % D == 0) {
+        NV = D;
+        break;
+      }
+    MR = NV == 4 ? 6 : NV == 3 ? 8 : 12;
+  }
+  MR = std::min(MR, M);
+  auto Q = requantTable(Params, PerChannel, N, NPad, Lanes);
+  if (!Q)
+    return false;
+  std::vector<int64_t> Packed(KP * NPad, 0), Folded(NPad, 0);
+  for (int64_t C = 0; C < N; ++C) {
+    int64_t Sum = 0;
+    for (int64_t I = 0; I < K; ++I) {
+      const int64_t W = elementAt(Filter, C * K + I);
+      Packed[((I / KG) * NPad + C) * KG + I % KG] = Unsigned ? W - 128 : W;
+      Sum += Unsigned ? W + S.filter_offset : W;
+    }
+    Folded[C] = Bias[C] + (Unsigned ? int64_t(S.input_offset)
+                                    : int64_t(S.input_offset) - 128) *
+                              Sum;
+    if (!fitsInt32(Folded[C]))
+      return false;
+  }
+  const int64_t ZeroPoint = -int64_t(S.input_offset);
+  const int64_t Pad = Unsigned ? ZeroPoint : ZeroPoint + 128;
+  if (Pad < 0 || Pad > 255)
+    return false;
+  B["ISA"] = isaName(Isa).str();
+  B["LANES"] = Lanes;
+  B["KG"] = KG;
+  B["KP"] = KP;
+  B["NPAD"] = NPad;
+  B["NV"] = NV;
+  B["MR"] = MR;
+  B["ET"] = Vnni ? "uint8_t" : "int16_t";
+  B["FT"] = Vnni ? "int8_t" : "int16_t";
+  B["ROW_T"] = B["ET"];
+  B["CONVERT_PRE"] = Unsigned ? (Vnni ? "" : "(int16_t)")
+                              : (Vnni ? "(uint8_t)(" : "(int16_t)(uint8_t)(");
+  B["CONVERT_POST"] = Unsigned ? "" : " ^ 0x80)";
+  B["PAD"] = Pad;
+  B["FILTER"] = initializer(Packed);
+  B["BIAS"] = initializer(Folded);
+  B["Q"] = initializer(*Q);
+  B["ANY_LEFT"] = anyLeftShift(*Q, Lanes);
+  B["ROWSUM"] = Unsigned;
+  B["ROWSUM_SCALE"] = 128 + int64_t(S.filter_offset);
+  B["OUTPUT_OFFSET"] = S.output_offset;
+  B["ACT_MIN"] = S.act_min;
+  B["ACT_MAX"] = S.act_max;
   return true;
 }
 
@@ -264,7 +386,8 @@ specialiseElementwise(const ir::Graph &G, size_t Index,
 
 Expected<std::optional<CpuKernel>>
 specialiseCpuKernel(const ir::Graph &G, size_t Index,
-                    const kernels::KernelCall &Call, StringRef Function) {
+                    const kernels::KernelCall &Call, StringRef Function,
+                    CpuIsaLevel Isa) {
   const ir::Operator &Op = G.Operators[Index];
   const bool PerChannel = Call.Variant == "per_channel";
   if (oneOf({"ref_add_i8", "ref_sub_i8", "ref_mul_i8", "ref_add_u8",
@@ -289,6 +412,7 @@ specialiseCpuKernel(const ir::Graph &G, size_t Index,
   B["T"] = cType(Out.Type).str();
   const bool Unsigned = Out.Type == ir::DType::U8;
   std::string Template;
+  bool Simd = false;
   if (oneOf({"ref_conv2d_i8", "ref_conv2d_i8_per_channel", "ref_conv2d_u8"},
             Call.Function)) {
     const auto &P =
@@ -303,7 +427,11 @@ specialiseCpuKernel(const ir::Graph &G, size_t Index,
                   KW = Filter.Shape[2], OH = Out.Shape[1], OW = Out.Shape[2];
     const int64_t M = Batches * OH * OW, K = KH * KW * IC;
     auto Bias = constantBias(G, Call.DataInputs[2], OC);
-    if (!Bias || !bindGemm(B, Filter, *Bias, S, M, OC, K))
+    if (!Bias)
+      return std::nullopt;
+    Simd = Isa != CpuIsaLevel::Portable &&
+           bindGemmSimd(B, Filter, *Bias, P, PerChannel, M, OC, K, Isa);
+    if (!Simd && !bindGemm(B, Filter, *Bias, S, M, OC, K))
       return std::nullopt;
     const bool Direct = KH == 1 && KW == 1 && S.stride_h == 1 &&
                         S.stride_w == 1 && S.pad_top == 0 && S.pad_left == 0 &&
@@ -322,8 +450,16 @@ specialiseCpuKernel(const ir::Graph &G, size_t Index,
     B["DIRECT"] = Direct;
     B["IC"] = IC;
     bindWindow(B, IH, IW, OH, OW, KH, KW, S);
-    bindRequantization(B, P, PerChannel);
-    Template = "cpu/cpu_gemm.c.in";
+    if (!Simd)
+      bindRequantization(B, P, PerChannel);
+    B["PATCH"] = "";
+    if (!Direct) {
+      Expected<std::string> Patch = renderTemplate("cpu/cpu_patch.c.in", B);
+      if (!Patch)
+        return Patch.takeError();
+      B["PATCH"] = StringRef(*Patch).rtrim("\n").str();
+    }
+    Template = Simd ? "cpu/cpu_gemm_simd.c.in" : "cpu/cpu_gemm.c.in";
   } else if (oneOf({"ref_fully_connected_i8",
                     "ref_fully_connected_i8_per_channel",
                     "ref_fully_connected_u8"},
@@ -339,7 +475,11 @@ specialiseCpuKernel(const ir::Graph &G, size_t Index,
       return std::nullopt;
     const int64_t M = In.numElements() / K;
     auto Bias = constantBias(G, Call.DataInputs[2], N);
-    if (!Bias || !bindGemm(B, Filter, *Bias, S, M, N, K))
+    if (!Bias)
+      return std::nullopt;
+    Simd = Isa != CpuIsaLevel::Portable &&
+           bindGemmSimd(B, Filter, *Bias, P, PerChannel, M, N, K, Isa);
+    if (!Simd && !bindGemm(B, Filter, *Bias, S, M, N, K))
       return std::nullopt;
     B["COMMENT"] = formatv("operator {0}: FULLY_CONNECTED {1} -> {2}, filter "
                            "{3}; the input is the GEMM's left matrix",
@@ -350,8 +490,10 @@ specialiseCpuKernel(const ir::Graph &G, size_t Index,
     B["K"] = K;
     B["N"] = N;
     B["DIRECT"] = true;
-    bindRequantization(B, P, PerChannel);
-    Template = "cpu/cpu_gemm.c.in";
+    B["PATCH"] = "";
+    if (!Simd)
+      bindRequantization(B, P, PerChannel);
+    Template = Simd ? "cpu/cpu_gemm_simd.c.in" : "cpu/cpu_gemm.c.in";
   } else if (oneOf({"ref_depthwise_conv2d_i8",
                     "ref_depthwise_conv2d_i8_per_channel",
                     "ref_depthwise_conv2d_u8"},
@@ -412,8 +554,36 @@ specialiseCpuKernel(const ir::Graph &G, size_t Index,
     B["FILTER_OFFSET"] = S.filter_offset;
     B["BIAS"] = initializer(*Hoisted);
     B["RAW_BIAS"] = initializer(*Bias);
-    bindRequantization(B, P, PerChannel);
     Template = "cpu/cpu_depthwise_conv.c.in";
+    if (Isa != CpuIsaLevel::Portable) {
+      const int64_t Lanes = Isa == CpuIsaLevel::Avx2 ? 8 : 16,
+                    CPad = (C + Lanes - 1) / Lanes * Lanes;
+      if (auto Q = requantTable(P, PerChannel, C, CPad, Lanes)) {
+        std::vector<int64_t> Widened(KH * KW * CPad, 0), Folded(CPad, 0),
+            Raw(CPad, 0);
+        for (int64_t T = 0; T < KH * KW; ++T)
+          for (int64_t Ch = 0; Ch < C; ++Ch)
+            Widened[T * CPad + Ch] =
+                (elementAt(Filter, T * C + Ch) + S.filter_offset) & 0xFFFF;
+        std::copy(Hoisted->begin(), Hoisted->end(), Folded.begin());
+        std::copy(Bias->begin(), Bias->end(), Raw.begin());
+        B["S"] = Unsigned ? "u8" : "i8";
+        B["LANES"] = Lanes;
+        B["CPAD"] = CPad;
+        B["FILTER"] = initializer(Widened);
+        B["BIAS"] = initializer(Folded);
+        B["RAW_BIAS"] = initializer(Raw);
+        B["Q"] = initializer(*Q);
+        B["ANY_LEFT"] = anyLeftShift(*Q, Lanes);
+        B["OUTPUT_OFFSET"] = S.output_offset;
+        B["ACT_MIN"] = S.act_min;
+        B["ACT_MAX"] = S.act_max;
+        Template = "cpu/cpu_depthwise_simd.c.in";
+        Simd = true;
+      }
+    }
+    if (!Simd)
+      bindRequantization(B, P, PerChannel);
   } else {
     return std::nullopt;
   }
@@ -423,7 +593,7 @@ specialiseCpuKernel(const ir::Graph &G, size_t Index,
     return Text.takeError();
   CpuKernel K;
   K.Function = Function.str();
-  const bool Gemm = Template == "cpu/cpu_gemm.c.in";
+  const bool Gemm = StringRef(Template).startswith("cpu/cpu_gemm");
   K.Declaration = declaration(
       Function,
       formatv(Gemm ? "const {0} *input, {0} *output"
@@ -433,18 +603,52 @@ specialiseCpuKernel(const ir::Graph &G, size_t Index,
   K.Definition = StringRef(*Text).rtrim("\n").str();
   K.Arguments = Gemm ? std::vector<int32_t>{InId, OutId}
                      : std::vector<int32_t>{InId, FilterId, OutId};
+  K.Simd = Simd;
   return std::optional<CpuKernel>(std::move(K));
 }
 
 Expected<std::vector<std::pair<std::string, std::string>>>
-renderCpuKernelFiles(ArrayRef<CpuKernel> Kernels, StringRef Name) {
+renderCpuKernelFiles(ArrayRef<CpuKernel> Kernels, StringRef Name,
+                     const CpuChoice &Cpu) {
   Value::List Definitions, Declarations;
+  bool Simd = false;
   for (const CpuKernel &K : Kernels) {
     Definitions.push_back(K.Definition);
     Declarations.push_back(K.Declaration);
+    Simd |= K.Simd;
   }
   std::vector<std::pair<std::string, std::string>> Files;
   tmpl::Bindings B;
+  B["SIMD"] = "";
+  if (Simd) {
+    tmpl::Bindings P;
+    P["ISA"] = isaName(Cpu.Level).str();
+    std::vector<std::string> Defined;
+    for (const char *Macro : isaMacros(Cpu.Level))
+      Defined.push_back(formatv("defined({0})", Macro).str());
+    P["GUARD"] = join(Defined, " && ");
+    P["CPU"] = Cpu.Name;
+    P["FLAGS"] = Cpu.Flags;
+    // The primitives the kernels call: every word "cpu_..." before a "(".
+    std::set<std::string> Used;
+    for (const CpuKernel &K : Kernels)
+      for (size_t At = K.Definition.find("cpu_"); At != std::string::npos;
+           At = K.Definition.find("cpu_", At + 1)) {
+        size_t End = At;
+        while (End < K.Definition.size() &&
+               (isAlnum(K.Definition[End]) || K.Definition[End] == '_'))
+          ++End;
+        if (End < K.Definition.size() && K.Definition[End] == '(' &&
+            (At == 0 || !isAlnum(K.Definition[At - 1])))
+          Used.insert(K.Definition.substr(At, End - At));
+      }
+    Value::List UsedList(Used.begin(), Used.end());
+    P["USED"] = Value(std::move(UsedList));
+    Expected<std::string> Text = renderTemplate("cpu/cpu_simd.c.in", P);
+    if (!Text)
+      return Text.takeError();
+    B["SIMD"] = StringRef(*Text).rtrim("\n").str();
+  }
   B["FUNCTIONS"] = Value(std::move(Definitions));
   B["DECLARATIONS"] = Value(std::move(Declarations));
   B["GUARD"] = StringRef(Name).upper() + "_CPU_KERNELS_H";

@@ -13,6 +13,7 @@
 #ifndef ACCELGEN_EMIT_CPUKERNELS_H
 #define ACCELGEN_EMIT_CPUKERNELS_H
 
+#include "emit/CpuIsa.h"
 #include "ir/Graph.h"
 #include "kernels/KernelParams.h"
 
@@ -39,19 +40,26 @@ struct CpuKernel {
   std::string Definition;
   /// The tensors it is called with, in its parameters' order.
   std::vector<int32_t> Arguments;
+  /// True if it uses the vector primitives of cpu_simd.c.in.
+  bool Simd = false;
 };
 
 /// The specialised kernel of operator \p Index of \p G, whose reference call
-/// is \p Call, named \p Function; std::nullopt when the templates do not
-/// cover the operator (it then keeps the reference kernel). Fails only when
-/// a template fails to render.
+/// is \p Call, named \p Function, in \p Isa's variant where it has one
+/// (the GEMM and depthwise kernels) and the portable one otherwise;
+/// std::nullopt when the templates do not cover the operator (it then keeps
+/// the reference kernel). Fails only when a template fails to render.
 llvm::Expected<std::optional<CpuKernel>>
 specialiseCpuKernel(const ir::Graph &G, size_t Index,
-                    const kernels::KernelCall &Call, llvm::StringRef Function);
+                    const kernels::KernelCall &Call, llvm::StringRef Function,
+                    CpuIsaLevel Isa = CpuIsaLevel::Portable);
 
-/// cpu_kernels.c and cpu_kernels.h holding \p Kernels, in this order.
+/// cpu_kernels.c and cpu_kernels.h holding \p Kernels, in this order; with
+/// the vector primitives of \p Cpu's instruction set when a kernel uses
+/// them.
 llvm::Expected<std::vector<std::pair<std::string, std::string>>>
-renderCpuKernelFiles(llvm::ArrayRef<CpuKernel> Kernels, llvm::StringRef Name);
+renderCpuKernelFiles(llvm::ArrayRef<CpuKernel> Kernels, llvm::StringRef Name,
+                     const CpuChoice &Cpu = {});
 
 } // namespace emit
 } // namespace accelgen

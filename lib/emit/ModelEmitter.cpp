@@ -246,7 +246,8 @@ Error ModelWriter::emitOperator(size_t Index, Value::List &Ops,
   std::optional<CpuKernel> Special;
   if (Specialise && !Aliased && !Piece) {
     Expected<std::optional<CpuKernel>> S = specialiseCpuKernel(
-        G, Index, *Call, formatv("{0}_op{1}", Opts.Name, Index).str());
+        G, Index, *Call, formatv("{0}_op{1}", Opts.Name, Index).str(),
+        Opts.Cpu.Level);
     if (!S)
       return S.takeError();
     Special = std::move(*S);
@@ -557,7 +558,7 @@ Error ModelWriter::run(EmittedModel &Out) {
     Includers = Opts.Accelerator->Files;
   std::vector<EmittedFile> CpuFiles;
   if (!CpuKernels.empty()) {
-    auto Files = renderCpuKernelFiles(CpuKernels, Opts.Name);
+    auto Files = renderCpuKernelFiles(CpuKernels, Opts.Name, Opts.Cpu);
     if (!Files)
       return Files.takeError();
     for (auto &F : *Files)

@@ -1,15 +1,15 @@
 //===- ModelEmitter.h - A graph as a self-contained C99 project -*- C++ -*-===//
 //
-// Turns one graph into C99 sources for the `ref` or `cpu` target: model.c and model.h
-// (weights as `static const` arrays, one static arena from the memory plan,
-// every operator an unpacked call of a reference kernel with its parameters
-// folded into `static const` structs, one typed entry point), the kernel
-// sources those calls need, and report.json (what runs where, memory, work).
-// Target `cpu` replaces the reference calls of int8 convolutions, depthwise
-// convolutions and fully connected layers by kernels specialised to each
-// operator (CpuKernels.h), in cpu_kernels.c.
-// The generated code allocates nothing and needs no runtime library beyond
-// the C standard library's memcpy and the float math the kernels use.
+// Turns one graph into C99 sources for the `ref` or `cpu` target: model.c and
+// model.h (weights as `static const` arrays, one static arena from the memory
+// plan, every operator an unpacked call of a reference kernel with its
+// parameters folded into `static const` structs, one typed entry point), the
+// kernel sources those calls need, and report.json (what runs where, memory,
+// work). Target `cpu` replaces the reference calls of int8 convolutions,
+// depthwise convolutions and fully connected layers by kernels specialised to
+// each operator (CpuKernels.h), in cpu_kernels.c. The generated code allocates
+// nothing and needs no runtime library beyond the C standard library's memcpy
+// and the float math the kernels use.
 //
 // Emission happens in memory: either every operator is supported and all
 // files are produced, or nothing is, with an error naming the first operator
@@ -19,6 +19,7 @@
 #ifndef ACCELGEN_EMIT_MODELEMITTER_H
 #define ACCELGEN_EMIT_MODELEMITTER_H
 
+#include "emit/CpuIsa.h"
 #include "ir/Graph.h"
 #include "plan/Cascade.h"
 #include "plan/MemoryPlan.h"
@@ -101,6 +102,8 @@ struct EmitOptions {
   /// The CPU kernels of the operators an accelerator does not run: "ref" or
   /// "cpu" (one of emitTargets()). Without an accelerator, Target decides.
   std::string CpuKernels = "ref";
+  /// The instruction set of target cpu's kernels (`--cpu`, CpuIsa.h).
+  CpuChoice Cpu;
   /// Striped execution under a working-memory budget (docs/cascading.md);
   /// the ref target only.
   plan::CascadeOptions Cascading;

@@ -7,7 +7,10 @@
 // shape, stride, padding, zero point and multiplier a compile-time constant
 // and the zero-point corrections folded into the bias
 // (lib/emit/CpuKernels.cpp); everything else calls ref's kernels. It is the
-// CPU part of the accelerator targets' generated code.
+// CPU part of the accelerator targets' generated code. `--cpu` chooses the
+// kernels' x86-64 instruction set (portable C, AVX2, AVX-512, AVX-512 VNNI)
+// and the compiler flags, from the one table in lib/emit/CpuIsa.cpp
+// (docs/compile.md).
 //
 //===----------------------------------------------------------------------===//
 

@@ -268,5 +268,29 @@ void checkModel(const std::string &Name, const std::string &LayersFrom,
   }
 }
 
+void checkAgainstRef(const std::string &Name,
+                     const std::vector<std::string> &Extra) {
+  requireSharedDir();
+  const ir::Graph G = importGraph(Name);
+  for (const std::string &Seed : seedDirs(Name)) {
+    INFO(Name << " " << llvm::sys::path::filename(Seed).str());
+    test::TempDir Cpu, Ref;
+    test::RunResult R =
+        runModelOn("cpu", Extra, modelPath(Name), Seed, Cpu.path(), false);
+    REQUIRE_MESSAGE(R.ExitCode == 0, R.Stderr << R.ErrorMessage);
+    R = runModel(modelPath(Name), Seed, Ref.path(), false);
+    REQUIRE_MESSAGE(R.ExitCode == 0, R.Stderr << R.ErrorMessage);
+    for (size_t I = 0; I < G.Outputs.size(); ++I) {
+      const std::string File = "output_" + std::to_string(I) + ".bin";
+      const auto Got = test::readFileBytes(pathJoin(Cpu.path(), File));
+      const auto Want = test::readFileBytes(pathJoin(Ref.path(), File));
+      CHECK_MESSAGE(
+          Got == Want,
+          "output " << I << ": "
+                    << describeDiff(Got, Want, G.tensor(G.Outputs[I]).Type));
+    }
+  }
+}
+
 } // namespace e2e
 } // namespace accelgen

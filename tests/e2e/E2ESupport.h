@@ -75,6 +75,12 @@ using RunFn = std::function<test::RunResult(
 void checkModel(const std::string &Name, const std::string &LayersFrom,
                 bool CompareLayers, const RunFn &Run);
 
+/// `accelgen run --target cpu EXTRA...` on every seed of shared model \p Name
+/// (one without expected outputs, such as the uint8 Coral MobileNetV2):
+/// every output must equal target ref's byte for byte.
+void checkAgainstRef(const std::string &Name,
+                     const std::vector<std::string> &Extra);
+
 /// How \p Got differs from \p Want, read as elements of \p T: "3 of 640
 /// bytes differ, first at 17 (got -5, want -4), largest step 1", or
 /// "identical".

@@ -88,6 +88,13 @@ plan::CascadeOptions cascadeOptions(bool Cascade,
   return O;
 }
 
+static cl::opt<std::string> CompileCpu(
+    "cpu",
+    cl::desc("Instruction set of target cpu's kernels (also an accelerator "
+             "target's CPU operators): generic (default), x86-64-v3, "
+             "x86-64-v4, icelake-server, znver4, native (docs/targets/cpu.md)"),
+    cl::value_desc("cpu"), cl::sub(CompileCommand), cl::cat(category()));
+
 static cl::opt<bool> CompileMain(
     "main",
     cl::desc("Also write main.c, a host program running the model on raw "
@@ -179,9 +186,31 @@ static bool prepareCmsis(CompiledModel &C, StringRef Path, StringRef Target) {
   return true;
 }
 
-std::optional<CompiledModel>
-compileModel(StringRef Path, StringRef Target, StringRef Name,
-             const plan::CascadeOptions &Cascading) {
+std::optional<emit::CpuChoice> chooseCpu(StringRef Name, StringRef Target) {
+  Expected<emit::CpuChoice> Cpu = emit::resolveCpu(Name);
+  if (!Cpu) {
+    reportError("", toString(Cpu.takeError()));
+    return std::nullopt;
+  }
+  if (Name.empty())
+    return *Cpu;
+  if (Target != "cpu" && !llvm::is_contained(acceleratorLabels(), Target)) {
+    reportError("", formatv("--cpu selects target cpu's kernels: give "
+                            "--target cpu or an accelerator target, not '{0}'",
+                            Target)
+                        .str());
+    return std::nullopt;
+  }
+  if (Cpu->Name == "native")
+    errs() << formatv("note: --cpu native: {0} kernels, built with {1}\n",
+                      emit::isaName(Cpu->Level), Cpu->Flags);
+  return *Cpu;
+}
+
+std::optional<CompiledModel> compileModel(StringRef Path, StringRef Target,
+                                          StringRef Name,
+                                          const plan::CascadeOptions &Cascading,
+                                          const emit::CpuChoice &Cpu) {
   CompiledModel C;
   auto Buf = support::readInputFile(Path, support::MaxModelBytes);
   if (!Buf) {
@@ -207,6 +236,7 @@ compileModel(StringRef Path, StringRef Target, StringRef Name,
   C.Options.ModelFileName = sys::path::filename(Path).str();
   C.Options.GeneratorVersion = ACCELGEN_VERSION;
   C.Options.Cascading = Cascading;
+  C.Options.Cpu = Cpu;
   if (llvm::is_contained(acceleratorLabels(), Target) &&
       !prepareAccelerator(C, Path, Target, Name))
     return std::nullopt;
@@ -298,9 +328,12 @@ int runCompile() {
                                    "(letters, digits and '_', starting with "
                                    "a letter)",
                                    CompileName.getValue()));
+  std::optional<emit::CpuChoice> Cpu = chooseCpu(CompileCpu, CompileTarget);
+  if (!Cpu)
+    return 1;
   std::optional<CompiledModel> C = compileModel(
       CompileModelPath, CompileTarget, CompileName,
-      cascadeOptions(CompileCascade, CompileBudget, CompileInPlace));
+      cascadeOptions(CompileCascade, CompileBudget, CompileInPlace), *Cpu);
   if (!C)
     return 1;
   if (CompileMain) {

@@ -46,11 +46,20 @@ struct CompiledModel {
 };
 
 /// Reads, imports and emits the model at \p Path for \p Target with symbol
-/// prefix \p Name, cascading as \p Cascading says. On failure prints the
-/// error line and returns nothing.
+/// prefix \p Name, cascading as \p Cascading says, target cpu's kernels
+/// (its own or an accelerator target's CPU operators) for \p Cpu. On
+/// failure prints the error line and returns nothing.
 std::optional<CompiledModel>
 compileModel(llvm::StringRef Path, llvm::StringRef Target, llvm::StringRef Name,
-             const plan::CascadeOptions &Cascading = {});
+             const plan::CascadeOptions &Cascading = {},
+             const emit::CpuChoice &Cpu = {});
+
+/// The choice of `--cpu` \p Name for \p Target: an x86-64 instruction set
+/// for target cpu's kernels (emit/CpuIsa.h). Prints an error and returns
+/// nothing for an unknown name, or for a target that runs none of target
+/// cpu's kernels; says which instruction set `native` chose.
+std::optional<emit::CpuChoice> chooseCpu(llvm::StringRef Name,
+                                         llvm::StringRef Target);
 
 /// The cascading options of `--cascade`, `--memory-budget BYTES` and
 /// `--inputs-in-place`: a budget cascades as little as fits it, --cascade

@@ -88,12 +88,15 @@ static cl::opt<std::string> RunCmsisNn(
              "against (its Include/ and Source/); default $CMSIS_NN_PATH"),
     cl::value_desc("dir"), cl::sub(RunCommand), cl::cat(category()));
 
-static cl::opt<std::string>
-    RunCpu("cpu",
-           cl::desc("With --target cmsis-nn: build a bare-metal image for this "
-                    "Cortex-M (cortex-m3, cortex-m4, cortex-m55) with "
-                    "arm-none-eabi-gcc and run it under qemu-system-arm"),
-           cl::value_desc("cpu"), cl::sub(RunCommand), cl::cat(category()));
+static cl::opt<std::string> RunCpu(
+    "cpu",
+    cl::desc("With --target cpu or an accelerator target: the instruction "
+             "set of target cpu's kernels and the -march they are built with "
+             "(generic, x86-64-v3, x86-64-v4, icelake-server, znver4, native). "
+             "With --target cmsis-nn: build a bare-metal image for this "
+             "Cortex-M (cortex-m3, cortex-m4, cortex-m55) with "
+             "arm-none-eabi-gcc and run it under qemu-system-arm"),
+    cl::value_desc("cpu"), cl::sub(RunCommand), cl::cat(category()));
 static cl::opt<std::string> RunSaveImage(
     "save-image",
     cl::desc("With --cpu: also copy the built image (ELF) to this file, for "
@@ -160,6 +163,7 @@ std::string cacheKey(const CompiledModel &C, const emit::EmittedFile &Main,
   Add("accelgen run cache 1");
   Add(toolVersion());
   Add(C.Options.Target);
+  Add(C.Options.Cpu.Flags);
   for (const std::string &W : Compiler)
     Add(W);
   Add(StringRef(reinterpret_cast<const char *>(C.Bytes.data()),
@@ -404,8 +408,18 @@ Expected<std::string> buildProgram(const CompiledModel &C,
   };
   std::vector<std::string> Args = Compiler;
   Args[0] = *CC;
-  for (const char *Flag : {"-std=c99", "-O2", "-o"})
-    Args.push_back(Flag);
+  // Target cpu's kernels are written for the compiler to vectorise (-O3)
+  // and, with --cpu, for an instruction set (its -march); the reference
+  // kernels keep -O2.
+  const bool CpuKernels = C.Options.Target == "cpu" ||
+                          (C.Accelerated && C.Options.CpuKernels == "cpu");
+  Args.push_back("-std=c99");
+  Args.push_back(CpuKernels ? "-O3" : "-O2");
+  SmallVector<StringRef, 4> CpuFlags;
+  StringRef(C.Options.Cpu.Flags).split(CpuFlags, ' ', -1, false);
+  for (StringRef F : CpuFlags)
+    Args.push_back(F.str());
+  Args.push_back("-o");
   Args.push_back(InTemp(ProgramName));
   Args.push_back("-D" + StringRef(RunName).upper() + "_TRACE");
   for (const emit::EmittedFile &F : Files)
@@ -631,7 +645,12 @@ int runRun() {
     return 1;
   std::string Target = RunTarget;
   const cmsis::CpuInfo *Cpu = nullptr;
-  if (!RunCpu.empty()) {
+  std::optional<emit::CpuChoice> X86 = emit::CpuChoice();
+  if (!RunCpu.empty() && !isCmsisTarget(Target) && !cmsis::findCpu(RunCpu)) {
+    X86 = chooseCpu(RunCpu, Target);
+    if (!X86)
+      return 1;
+  } else if (!RunCpu.empty()) {
     Cpu = cmsis::findCpu(RunCpu);
     std::vector<std::string> Names;
     for (const cmsis::CpuInfo &I : cmsis::cpus())
@@ -649,7 +668,7 @@ int runRun() {
   const plan::CascadeOptions Cascading =
       cascadeOptions(RunCascade, RunBudget, RunInPlace);
   std::optional<CompiledModel> C =
-      compileModel(RunModel, Target, RunName, Cascading);
+      compileModel(RunModel, Target, RunName, Cascading, *X86);
   if (!C)
     return 1;
   const ir::Graph &G = C->graph();
