@@ -28,15 +28,6 @@ using namespace accelgen::e2e;
 
 namespace {
 
-/// The models this file runs: every shared model without state.
-std::set<std::string> statelessModels() {
-  std::set<std::string> Models;
-  for (const std::string &M : runnableModels())
-    if (!test::sharedModelHasState(M))
-      Models.insert(M);
-  return Models;
-}
-
 /// checkModel with the cpu target.
 void checkOnCpu(const std::string &Name, const std::string &LayersFrom = "") {
   checkModel(Name, LayersFrom, true,

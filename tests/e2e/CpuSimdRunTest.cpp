@@ -69,15 +69,6 @@ void checkWithCpu(const std::string &Cpu, const std::string &Name,
              });
 }
 
-/// The models this file runs: every shared model without state.
-std::set<std::string> statelessModels() {
-  std::set<std::string> Models;
-  for (const std::string &M : runnableModels())
-    if (!test::sharedModelHasState(M))
-      Models.insert(M);
-  return Models;
-}
-
 /// `accelgen compile MODEL --target cpu --cpu CPU` into \p Out.
 void compileWithCpu(const std::string &Model, const std::string &Cpu,
                     const test::TempDir &Out) {

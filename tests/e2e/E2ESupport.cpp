@@ -85,6 +85,14 @@ const std::vector<std::string> &runnableModels() {
   return test::sharedModelNames();
 }
 
+std::set<std::string> statelessModels() {
+  std::set<std::string> Models;
+  for (const std::string &M : runnableModels())
+    if (!test::sharedModelHasState(M))
+      Models.insert(M);
+  return Models;
+}
+
 std::vector<std::string> seedDirs(llvm::StringRef Name) {
   std::vector<std::string> Seeds;
   std::error_code EC;

@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,10 @@ void requireSharedDir();
 /// The models the ref target runs: every shared model
 /// (test::sharedModelNames()).
 const std::vector<std::string> &runnableModels();
+
+/// The shared models without state (no variable tensors), the ones the
+/// fast CPU kernels run.
+std::set<std::string> statelessModels();
 
 /// The seed folders of model \p Name's vectors (seed1, seed2, ...), sorted.
 std::vector<std::string> seedDirs(llvm::StringRef Name);
