@@ -47,16 +47,7 @@ SIMD=${SIMD:-native}
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/accelgen-cpu-bench.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 
-if [ -z "${ORACLE:-}" ]; then
-  echo "building the TensorFlow Lite 2.9 oracle in $WORK/oracle ..." >&2
-  cp -r "$SHARED/tools/oracle" "$WORK/oracle"
-  chmod -R u+w "$WORK/oracle"
-  (cd "$WORK/oracle" && npm ci --no-audit --no-fund >/dev/null 2>&1 &&
-     sh build_native.sh >/dev/null) ||
-    { echo "error: cannot build the oracle (see $SHARED/tools/oracle/README.md)" >&2; exit 1; }
-  ORACLE=$WORK/oracle/build/tflite_c_runner
-fi
-[ -x "$ORACLE" ] || { echo "error: $ORACLE is not an executable" >&2; exit 1; }
+. "$ROOT/bench/oracle.sh"
 
 PIN=""
 if command -v taskset >/dev/null 2>&1; then PIN="taskset -c 0"; fi

@@ -35,17 +35,7 @@ CFLAGS=${CFLAGS:--O2}
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/accelgen-bench.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 
-if [ -z "${ORACLE:-}" ]; then
-  echo "building the TensorFlow Lite 2.9 oracle in $WORK/oracle ..." >&2
-  cp -r "$SHARED/tools/oracle" "$WORK/oracle"
-  chmod -R u+w "$WORK/oracle"
-  (cd "$WORK/oracle" && npm ci --no-audit --no-fund >/dev/null 2>&1 &&
-     sh build_native.sh >/dev/null) ||
-    { echo "error: cannot build the oracle (see $SHARED/tools/oracle/README.md)" >&2; exit 1; }
-  ORACLE=$WORK/oracle/build/tflite_c_runner
-fi
-
-[ -x "$ORACLE" ] || { echo "error: $ORACLE is not an executable" >&2; exit 1; }
+. "$ROOT/bench/oracle.sh"
 
 # One CPU, so both runtimes see the same core (when taskset exists).
 PIN=""
