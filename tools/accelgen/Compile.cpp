@@ -92,7 +92,7 @@ static cl::opt<std::string> CompileCpu(
     "cpu",
     cl::desc("Instruction set of target cpu's kernels (also an accelerator "
              "target's CPU operators): generic (default), x86-64-v3, "
-             "x86-64-v4, icelake-server, znver4, native (docs/targets/cpu.md)"),
+             "x86-64-v4, icelake-server, znver4, native (docs/compile.md)"),
     cl::value_desc("cpu"), cl::sub(CompileCommand), cl::cat(category()));
 
 static cl::opt<bool> CompileMain(
