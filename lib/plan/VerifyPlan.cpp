@@ -1,4 +1,5 @@
-//===- VerifyPlan.cpp - Independent check of a memory plan -----------------===//
+//===- VerifyPlan.cpp - Independent check of a memory plan
+//-----------------===//
 //
 // Checks a plan against its graph with nothing taken from the planner but the
 // buffers themselves: which tensors are live at each operator is recomputed
@@ -220,12 +221,16 @@ std::vector<std::string> verifyPlan(const ir::Graph &G, const MemoryPlan &Plan,
                              Who, describe(G, B->AliasOf)));
     }
   }
-  for (const auto &[T, B] : ByTensor)
+  for (const auto &Entry : ByTensor) {
+    // A structured binding cannot be captured in C++17.
+    const auto T = Entry.first;
+    const auto &B = Entry.second;
     if (B->AliasOf != -1 && llvm::none_of(G.Operators, [&](const auto &Op) {
           return llvm::is_contained(Op.Outputs, T);
         }))
       Report(llvm::formatv("{0} aliases {1} but no operator writes it",
                            describe(G, T), describe(G, B->AliasOf)));
+  }
 
   // The step an overlay's operator belongs to: itself, or its group.
   auto StepOf = [&](size_t K) {
