@@ -63,11 +63,7 @@ TEST_CASE("every shared model without state has a test case") {
 
 TEST_CASE("covered operators run their specialised kernels") {
   requireSharedDir();
-  for (const std::string Name :
-       {"mlperf_tiny_ic_resnet8_int8", "mlperf_tiny_kws_dscnn_int8",
-        "mlperf_tiny_vww_mobilenetv1_025_96_int8",
-        "mlperf_tiny_ad_autoencoder_int8",
-        "coral_mobilenet_v2_10_224_quant_uint8"}) {
+  for (const std::string &Name : convolutionalModels()) {
     INFO(Name);
     const ir::Graph G = importGraph(Name);
     const std::vector<std::string> Kernels = cpuKernels(Name);

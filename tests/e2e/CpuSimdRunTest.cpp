@@ -85,11 +85,7 @@ TEST_CASE("every shared model without state has a test case") {
 
 TEST_CASE("convolutions and fully connected layers run the SIMD kernels") {
   requireSharedDir();
-  for (const std::string Name :
-       {"mlperf_tiny_ic_resnet8_int8", "mlperf_tiny_kws_dscnn_int8",
-        "mlperf_tiny_vww_mobilenetv1_025_96_int8",
-        "mlperf_tiny_ad_autoencoder_int8",
-        "coral_mobilenet_v2_10_224_quant_uint8"}) {
+  for (const std::string &Name : convolutionalModels()) {
     for (const char *Cpu : SimdCpus) {
       INFO(Name << " --cpu " << std::string(Cpu));
       const ir::Graph G = importGraph(Name);

@@ -85,6 +85,15 @@ const std::vector<std::string> &runnableModels() {
   return test::sharedModelNames();
 }
 
+const std::vector<std::string> &convolutionalModels() {
+  static const std::vector<std::string> Models = {
+      "mlperf_tiny_ic_resnet8_int8", "mlperf_tiny_kws_dscnn_int8",
+      "mlperf_tiny_vww_mobilenetv1_025_96_int8",
+      "mlperf_tiny_ad_autoencoder_int8",
+      "coral_mobilenet_v2_10_224_quant_uint8"};
+  return Models;
+}
+
 std::set<std::string> statelessModels() {
   std::set<std::string> Models;
   for (const std::string &M : runnableModels())

@@ -45,6 +45,10 @@ const std::vector<std::string> &runnableModels();
 /// fast CPU kernels run.
 std::set<std::string> statelessModels();
 
+/// Shared models whose convolutions, depthwise convolutions and fully
+/// connected layers the fast CPU kernels cover, int8 and uint8.
+const std::vector<std::string> &convolutionalModels();
+
 /// The seed folders of model \p Name's vectors (seed1, seed2, ...), sorted.
 std::vector<std::string> seedDirs(llvm::StringRef Name);
 
