@@ -11,8 +11,13 @@
 # then the arena and latency with --cascade --inputs-in-place (the graph input
 # read in the caller's buffer, which the harness passes).
 #
+# TARGET=cpu times target cpu instead (its specialised kernels, which its
+# cascades call stripe by stripe), with CPU as its --cpu value (default
+# generic, the portable kernels) and -O3 -march=native as the default CFLAGS.
+#
 # Usage: bench/cascade.sh [BUILD_DIR]          (default: build)
-# Environment: SHARED (default ../shared), REPEAT (default 10), CC, CFLAGS.
+# Environment: SHARED (default ../shared), REPEAT (default 10), TARGET
+# (default ref), CPU, CC, CFLAGS (default -O2 for ref).
 set -eu
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -20,8 +25,16 @@ BUILD=${1:-$ROOT/build}
 ACCELGEN=$BUILD/tools/accelgen/accelgen
 SHARED=${SHARED:-$ROOT/../shared}
 REPEAT=${REPEAT:-10}
+TARGET=${TARGET:-ref}
+CPU=${CPU:-generic}
 CC=${CC:-cc}
-CFLAGS=${CFLAGS:--O2}
+if [ "$TARGET" = ref ]; then
+  CFLAGS=${CFLAGS:--O2}
+  TARGET_ARGS="--target ref"
+else
+  CFLAGS=${CFLAGS:--O3 -march=native}
+  TARGET_ARGS="--target $TARGET --cpu $CPU"
+fi
 
 [ -x "$ACCELGEN" ] || { echo "error: $ACCELGEN not built" >&2; exit 1; }
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/accelgen-cascade.XXXXXX")
@@ -44,7 +57,7 @@ for NAME in coral_mobilenet_v2_10_224_quant_uint8 \
     EXTRA=""
     [ "$MODE" = cascaded ] && EXTRA=--cascade
     [ "$MODE" = inplace ] && EXTRA="--cascade --inputs-in-place"
-    "$ACCELGEN" compile "$MODEL" --target ref -o "$D/src" --main $EXTRA >/dev/null 2>&1
+    "$ACCELGEN" compile "$MODEL" $TARGET_ARGS -o "$D/src" --main $EXTRA >/dev/null 2>&1
     $CC -std=c99 $CFLAGS -o "$D/prog" "$D"/src/*.c -lm
     $PIN "$D/prog" "$IN" "$D/out" --repeat "$REPEAT" |
       awk '{ for (i = 1; i < NF; ++i) if ($i == "mean_us") printf "%.0f", $(i + 1) }' >"$D/us"

@@ -323,11 +323,20 @@ std::string declaration(StringRef Function, StringRef Parameters) {
   return formatv("void {0}({1});", Function, Parameters).str();
 }
 
+/// The data arguments of tensors \p Tensors.
+std::vector<CpuKernelArg> kernelArgs(ArrayRef<int32_t> Tensors) {
+  std::vector<CpuKernelArg> Args;
+  for (int32_t T : Tensors)
+    Args.push_back({CpuKernelArg::Data, T});
+  return Args;
+}
+
 /// ADD, SUB or MUL of two int8 or uint8 inputs with the output's element
-/// count.
+/// count (in a stripe, \p Stripe: a count argument).
 Expected<std::optional<CpuKernel>>
 specialiseElementwise(const ir::Graph &G, size_t Index,
-                      const kernels::KernelCall &Call, StringRef Function) {
+                      const kernels::KernelCall &Call, StringRef Function,
+                      bool Stripe) {
   const ir::Operator &Op = G.Operators[Index];
   if (Call.DataInputs.size() != 2 || Op.Outputs.empty() ||
       Call.DataInputs[0] < 0 || Call.DataInputs[1] < 0)
@@ -355,6 +364,7 @@ specialiseElementwise(const ir::Graph &G, size_t Index,
                          shapeText(B2.Shape), shapeText(Out.Shape))
                      .str();
   B["OP"] = OpName;
+  B["STRIPE"] = Stripe;
   B["COUNT"] = Out.numElements();
   B["INPUT1_OFFSET"] = S.input1_offset;
   B["INPUT2_OFFSET"] = S.input2_offset;
@@ -374,11 +384,15 @@ specialiseElementwise(const ir::Graph &G, size_t Index,
   CpuKernel K;
   K.Function = Function.str();
   K.Declaration = declaration(
-      Function, formatv("const {0} *input1, const {0} *input2, {0} *output",
-                        cType(Out.Type))
+      Function, formatv("const {0} *input1, const {0} *input2, {0} *output{1}",
+                        cType(Out.Type), Stripe ? ", int32_t count" : "")
                     .str());
   K.Definition = StringRef(*Text).rtrim("\n").str();
-  K.Arguments = {Call.DataInputs[0], Call.DataInputs[1], Op.Outputs[0]};
+  const int32_t Tensors[] = {Call.DataInputs[0], Call.DataInputs[1],
+                             Op.Outputs[0]};
+  K.Arguments = kernelArgs(Tensors);
+  if (Stripe)
+    K.Arguments.push_back({CpuKernelArg::Count, -1});
   return std::optional<CpuKernel>(std::move(K));
 }
 
@@ -387,13 +401,13 @@ specialiseElementwise(const ir::Graph &G, size_t Index,
 Expected<std::optional<CpuKernel>>
 specialiseCpuKernel(const ir::Graph &G, size_t Index,
                     const kernels::KernelCall &Call, StringRef Function,
-                    CpuIsaLevel Isa) {
+                    CpuIsaLevel Isa, bool Stripe) {
   const ir::Operator &Op = G.Operators[Index];
   const bool PerChannel = Call.Variant == "per_channel";
   if (oneOf({"ref_add_i8", "ref_sub_i8", "ref_mul_i8", "ref_add_u8",
              "ref_sub_u8", "ref_mul_u8"},
             Call.Function))
-    return specialiseElementwise(G, Index, Call, Function);
+    return specialiseElementwise(G, Index, Call, Function, Stripe);
   if (Call.DataInputs.size() != 3 || Op.Outputs.empty())
     return std::nullopt;
   const int32_t InId = Call.DataInputs[0], FilterId = Call.DataInputs[1],
@@ -406,9 +420,13 @@ specialiseCpuKernel(const ir::Graph &G, size_t Index,
       Filter.Type != Out.Type || !Filter.IsConstant ||
       static_cast<int64_t>(Filter.Data.size()) != Filter.numElements())
     return std::nullopt;
+  // A stripe is of one image (plan::whyNotStripable).
+  if (Stripe && (In.rank() != 4 || In.Shape[0] != 1))
+    return std::nullopt;
 
   tmpl::Bindings B;
   B["FUNCTION"] = Function.str();
+  B["STRIPE"] = Stripe;
   B["T"] = cType(Out.Type).str();
   const bool Unsigned = Out.Type == ir::DType::U8;
   std::string Template;
@@ -464,6 +482,9 @@ specialiseCpuKernel(const ir::Graph &G, size_t Index,
                     "ref_fully_connected_i8_per_channel",
                     "ref_fully_connected_u8"},
                    Call.Function)) {
+    // Its output is no image: it never runs in a cascade.
+    if (Stripe)
+      return std::nullopt;
     const auto &P = std::get<kernels::FamilyParams<ref_fully_connected_params>>(
         Call.Params);
     const ref_fully_connected_params &S = P.Scalars;
@@ -594,15 +615,25 @@ specialiseCpuKernel(const ir::Graph &G, size_t Index,
   CpuKernel K;
   K.Function = Function.str();
   const bool Gemm = StringRef(Template).startswith("cpu/cpu_gemm");
-  K.Declaration = declaration(
-      Function,
-      formatv(Gemm ? "const {0} *input, {0} *output"
-                   : "const {0} *input, const {0} *filter, {0} *output",
-              cType(Out.Type))
-          .str());
+  const char *Parameters =
+      Stripe ? (Gemm ? "const {0} *input, int32_t in_lo, {0} *output, "
+                       "int32_t oy0, int32_t oy1"
+                     : "const {0} *input, int32_t in_lo, const {0} *filter, "
+                       "{0} *output, int32_t oy0, int32_t oy1")
+             : (Gemm ? "const {0} *input, {0} *output"
+                     : "const {0} *input, const {0} *filter, {0} *output");
+  K.Declaration =
+      declaration(Function, formatv(Parameters, cType(Out.Type)).str());
   K.Definition = StringRef(*Text).rtrim("\n").str();
-  K.Arguments = Gemm ? std::vector<int32_t>{InId, OutId}
-                     : std::vector<int32_t>{InId, FilterId, OutId};
+  std::vector<int32_t> Tensors = {InId, OutId};
+  if (!Gemm)
+    Tensors.insert(Tensors.begin() + 1, FilterId);
+  K.Arguments = kernelArgs(Tensors);
+  if (Stripe) {
+    K.Arguments.insert(K.Arguments.begin() + 1, {CpuKernelArg::InputRow, -1});
+    K.Arguments.push_back({CpuKernelArg::OutputBegin, -1});
+    K.Arguments.push_back({CpuKernelArg::OutputEnd, -1});
+  }
   K.Simd = Simd;
   return std::optional<CpuKernel>(std::move(K));
 }

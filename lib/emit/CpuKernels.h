@@ -27,32 +27,55 @@
 namespace accelgen {
 namespace emit {
 
+/// One argument of a specialised kernel's call.
+struct CpuKernelArg {
+  enum Kind {
+    /// The data of tensor Tensor (in a stripe: at the stripe's first row).
+    Data,
+    /// In a stripe: the first row of input 0 its data pointer holds.
+    InputRow,
+    /// In a stripe: the output rows [begin, end) to write.
+    OutputBegin,
+    OutputEnd,
+    /// In a stripe: the output's element count.
+    Count,
+  };
+  Kind K = Data;
+  int32_t Tensor = -1;
+};
+
 /// One operator's specialised kernel.
 struct CpuKernel {
   /// The C function: `void FUNCTION(const int8_t *input, int8_t *output)`
   /// for CONV_2D and FULLY_CONNECTED (which hold their filter as an int16
   /// table), `(input, filter, output)` for DEPTHWISE_CONV_2D, `(input1,
-  /// input2, output)` for ADD, SUB and MUL.
+  /// input2, output)` for ADD, SUB and MUL. As a stripe of a cascade, the
+  /// convolutions take `(input, in_lo, [filter,] output, oy0, oy1)`: the
+  /// output rows [oy0, oy1) of the whole output, written from output on,
+  /// from input holding the input's rows from in_lo on (every row the stripe
+  /// reads); ADD, SUB and MUL take the element count last.
   std::string Function;
   /// Its prototype, for cpu_kernels.h.
   std::string Declaration;
   /// Its definition with its constant tables, for cpu_kernels.c.
   std::string Definition;
-  /// The tensors it is called with, in its parameters' order.
-  std::vector<int32_t> Arguments;
+  /// What it is called with, in its parameters' order.
+  std::vector<CpuKernelArg> Arguments;
   /// True if it uses the vector primitives of cpu_simd.c.in.
   bool Simd = false;
 };
 
 /// The specialised kernel of operator \p Index of \p G, whose reference call
 /// is \p Call, named \p Function, in \p Isa's variant where it has one
-/// (the GEMM and depthwise kernels) and the portable one otherwise;
+/// (the GEMM and depthwise kernels) and the portable one otherwise; with
+/// \p Stripe, the variant a cascade calls stripe by stripe (plan/Cascade.h).
 /// std::nullopt when the templates do not cover the operator (it then keeps
 /// the reference kernel). Fails only when a template fails to render.
 llvm::Expected<std::optional<CpuKernel>>
 specialiseCpuKernel(const ir::Graph &G, size_t Index,
                     const kernels::KernelCall &Call, llvm::StringRef Function,
-                    CpuIsaLevel Isa = CpuIsaLevel::Portable);
+                    CpuIsaLevel Isa = CpuIsaLevel::Portable,
+                    bool Stripe = false);
 
 /// cpu_kernels.c and cpu_kernels.h holding \p Kernels, in this order; with
 /// the vector primitives of \p Cpu's instruction set when a kernel uses

@@ -241,22 +241,40 @@ Error ModelWriter::emitOperator(size_t Index, Value::List &Ops,
   std::string Text, Note, Kernel = Call->Function;
   if (Aliased && Piece)
     return Unsupported("it shares its input's bytes, which a stripe cannot");
-  // A stripe runs the reference kernel: the specialised ones are made for
-  // whole tensors.
+  // In a cascade, the specialised kernel's stripe variant.
   std::optional<CpuKernel> Special;
-  if (Specialise && !Aliased && !Piece) {
+  if (Specialise && !Aliased) {
     Expected<std::optional<CpuKernel>> S = specialiseCpuKernel(
         G, Index, *Call, formatv("{0}_op{1}", Opts.Name, Index).str(),
-        Opts.Cpu.Level);
+        Opts.Cpu.Level, /*Stripe=*/Piece != nullptr);
     if (!S)
       return S.takeError();
     Special = std::move(*S);
   }
   if (Special) {
     std::vector<std::string> Args;
-    for (int32_t T : Special->Arguments)
-      Args.push_back(data(T));
-    Text = wrapCall(Special->Function, Args);
+    for (const CpuKernelArg &A : Special->Arguments)
+      switch (A.K) {
+      case CpuKernelArg::Data:
+        Args.push_back(data(A.Tensor));
+        break;
+      case CpuKernelArg::InputRow:
+        Args.push_back("e[3]");
+        break;
+      case CpuKernelArg::OutputBegin:
+        Args.push_back("e[0]");
+        break;
+      case CpuKernelArg::OutputEnd:
+        Args.push_back("e[1]");
+        break;
+      case CpuKernelArg::Count:
+        Args.push_back(Stripe->count(Output));
+        break;
+      }
+    if (Piece)
+      Piece->Call = wrapCall(Special->Function, Args, "    ");
+    else
+      Text = wrapCall(Special->Function, Args);
     Kernel = Special->Function;
     CpuKernels.push_back(std::move(*Special));
   } else if (Aliased) {
@@ -328,7 +346,8 @@ Error ModelWriter::emitOperator(size_t Index, Value::List &Ops,
 
   if (Piece) {
     Piece->Op = static_cast<int32_t>(Index);
-    Piece->Decls = StringRef(Params->Declarations).rtrim("\n").str();
+    if (!Special)
+      Piece->Decls = StringRef(Params->Declarations).rtrim("\n").str();
   }
   Value::List Outputs;
   for (int32_t T : Op.Outputs) {

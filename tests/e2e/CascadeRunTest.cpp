@@ -9,7 +9,10 @@
 // has none (see ModelRunTest), must give exactly the layer-at-a-time program's
 // outputs. The arena report.json states must fit the budget, with no extra
 // MACs, and the cascaded model.c of the smallest budget must build without a
-// warning under strict C99 (gcc and clang-14).
+// warning under strict C99 (gcc and clang-14). Target cpu runs every such
+// model cascaded too, with its specialised kernels in the stripes (portable,
+// and the SIMD ones where this processor has the instructions), some of them
+// layer by layer.
 //
 //===----------------------------------------------------------------------===//
 #include "E2ESupport.h"
@@ -189,6 +192,63 @@ void checkCascadedLayers(const std::string &Target, const std::string &Name,
              });
 }
 
+/// Every seed of \p Name on target cpu with --cascade (its specialised
+/// kernels stripe by stripe), and seed 1's every layer, against the vectors
+/// (person_detect's layers are its fixed twin's); the uint8 Coral
+/// MobileNetV2 against target ref's outputs.
+void checkCpuCascaded(const std::string &Name) {
+  requireSharedDir();
+  if (Name == "coral_mobilenet_v2_10_224_quant_uint8") {
+    checkAgainstRef(Name, {"--cascade"});
+    return;
+  }
+  checkModel(Name,
+             Name == "tflm_person_detect_int8"
+                 ? "tflm_person_detect_int8_qdimfix"
+                 : "",
+             /*CompareLayers=*/true,
+             [&](const std::string &Model, const std::string &In,
+                 const std::string &Out, bool Layers) {
+               return runModelOn("cpu", {"--cascade"}, Model, In, Out, Layers);
+             });
+}
+
+/// Compiles \p Name for target cpu with --cascade and \p Extra: every
+/// member of a cascade that is a CONV_2D, DEPTHWISE_CONV_2D or ADD must call
+/// its specialised kernel (report.json's "kernel" is no reference kernel),
+/// and there must be such members.
+void checkCpuStripeKernels(const std::string &Name,
+                           const std::vector<std::string> &Extra) {
+  requireSharedDir();
+  test::TempDir Out;
+  std::vector<std::string> Args = {"compile", modelPath(Name), "--target",
+                                   "cpu",     "--cascade",     "-o",
+                                   Out.path()};
+  Args.insert(Args.end(), Extra.begin(), Extra.end());
+  test::RunResult R = runAccelgen(Args);
+  REQUIRE_MESSAGE(R.ExitCode == 0, R.Stderr);
+  auto V = llvm::json::parse(
+      test::readFileText(pathJoin(Out.path(), "report.json")));
+  REQUIRE(bool(V));
+  const llvm::json::Array *Ops = V->getAsObject()->getArray("operators");
+  REQUIRE(Ops);
+  int Specialised = 0;
+  for (const llvm::json::Value &O : *Ops) {
+    const llvm::json::Object &Op = *O.getAsObject();
+    if (!Op.getInteger("cascade"))
+      continue;
+    const std::string Type = Op.getString("type").getValueOr("").str();
+    const std::string Kernel = Op.getString("kernel").getValueOr("").str();
+    if (Type != "CONV_2D" && Type != "DEPTHWISE_CONV_2D" && Type != "ADD")
+      continue;
+    INFO(Name << " operator " << Op.getInteger("index").getValueOr(-1) << " ("
+              << Type << ")");
+    CHECK_MESSAGE(llvm::StringRef(Kernel).startswith("model_op"), Kernel);
+    ++Specialised;
+  }
+  CHECK(Specialised > 0);
+}
+
 } // namespace
 
 TEST_CASE("layers dumped stripe by stripe: ic_resnet8 cascaded on ref") {
@@ -204,6 +264,31 @@ TEST_CASE("target cpu cascades: ic_resnet8 and VWW, every layer bit-exact") {
   checkCascadedLayers("cpu", "mlperf_tiny_vww_mobilenetv1_025_96_int8", false);
 }
 
+TEST_CASE("target cpu's stripes run its specialised kernels") {
+  for (const char *Name :
+       {"mlperf_tiny_ic_resnet8_int8", "mlperf_tiny_vww_mobilenetv1_025_96_int8",
+        "coral_mobilenet_v2_10_224_quant_uint8"})
+    checkCpuStripeKernels(Name, {});
+  checkCpuStripeKernels("mlperf_tiny_vww_mobilenetv1_025_96_int8",
+                        {"--cpu", "znver4"});
+  checkCpuStripeKernels("mlperf_tiny_ic_resnet8_int8", {"--cpu", "x86-64-v3"});
+}
+
+TEST_CASE("target cpu cascades with the SIMD kernels, every layer bit-exact") {
+  for (const char *Cpu : {"x86-64-v3", "znver4"}) {
+    if (!hostRuns(Cpu))
+      continue;
+    for (const char *Name : {"mlperf_tiny_ic_resnet8_int8",
+                             "mlperf_tiny_vww_mobilenetv1_025_96_int8"})
+      checkModel(Name, Name, /*CompareLayers=*/true,
+                 [&](const std::string &Model, const std::string &In,
+                     const std::string &Out, bool Layers) {
+                   return runModelOn("cpu", {"--cascade", "--cpu", Cpu}, Model,
+                                     In, Out, Layers);
+                 });
+  }
+}
+
 TEST_CASE("every stateless shared model has a cascaded test") {
   size_t Stateless = 0;
   for (const std::string &Name : test::sharedModelNames())
@@ -217,7 +302,8 @@ TEST_CASE("every stateless shared model has a cascaded test") {
   TEST_CASE(NAME " halfway to layer at a time") { checkHalfway(NAME); }        \
   TEST_CASE(NAME " with inputs in place at the smallest budget") {             \
     checkSmallest(NAME, {"--inputs-in-place"});                                \
-  }
+  }                                                                            \
+  TEST_CASE(NAME " on target cpu with --cascade") { checkCpuCascaded(NAME); }
 
 CASCADED("coral_mobilenet_v2_10_224_quant_uint8")
 CASCADED("mlperf_tiny_ad_autoencoder_int8")

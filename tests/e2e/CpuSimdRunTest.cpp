@@ -41,17 +41,6 @@ emit::CpuChoice cpuChoice(const std::string &Name) {
   return *C;
 }
 
-/// False, after saying why, when this processor cannot run --cpu \p Cpu's
-/// programs.
-bool hostRuns(const std::string &Cpu) {
-  if (emit::hostSupports(cpuChoice(Cpu).Level))
-    return true;
-  MESSAGE("skipped: this processor lacks the "
-          << emit::isaName(cpuChoice(Cpu).Level).str()
-          << " instructions of --cpu " << Cpu);
-  return false;
-}
-
 /// The stateless model \p Name on target cpu with --cpu \p Cpu, as
 /// CpuRunTest checks it without (\p LayersFrom as checkModel's).
 void checkWithCpu(const std::string &Cpu, const std::string &Name,

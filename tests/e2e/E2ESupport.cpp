@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "E2ESupport.h"
 
+#include "emit/CpuIsa.h"
 #include "emit/ModelEmitter.h"
 #include "import/TFLiteImporter.h"
 #include "target/BuiltinTargets.h"
@@ -283,6 +284,17 @@ void checkModel(const std::string &Name, const std::string &LayersFrom,
     if (Layers)
       checkLayers(G, RefLayers, Out.path(), Name);
   }
+}
+
+bool hostRuns(const std::string &Cpu) {
+  llvm::Expected<emit::CpuChoice> C = emit::resolveCpu(Cpu);
+  REQUIRE_MESSAGE(bool(C), llvm::toString(C.takeError()));
+  if (emit::hostSupports(C->Level))
+    return true;
+  MESSAGE("skipped: this processor lacks the "
+          << emit::isaName(C->Level).str() << " instructions of --cpu "
+          << Cpu);
+  return false;
 }
 
 void checkAgainstRef(const std::string &Name,

@@ -90,6 +90,11 @@ void checkModel(const std::string &Name, const std::string &LayersFrom,
 void checkAgainstRef(const std::string &Name,
                      const std::vector<std::string> &Extra);
 
+/// False, after saying why, when this processor cannot run the programs of
+/// target cpu's `--cpu` \p Cpu (a test case then passes without running
+/// them); fails the test for an unknown value.
+bool hostRuns(const std::string &Cpu);
+
 /// How \p Got differs from \p Want, read as elements of \p T: "3 of 640
 /// bytes differ, first at 17 (got -5, want -4), largest step 1", or
 /// "identical".
