@@ -72,7 +72,8 @@ def RowsWhole : StripeRows<"whole">;
 /// activations, CONCATENATION along a later axis, a RESHAPE keeping rows).
 def RowsIdentity : StripeRows<"identity">;
 /// Rows [a - p, b - p) of input 0, clipped to it, where p is the padding
-/// before dimension 1 (PAD).
+/// before dimension 1: element [1][0] of operand 1, the constant [4][2]
+/// paddings (PAD; ir::rowShift).
 def RowsShifted : StripeRows<"shifted">;
 /// A sliding window (convolutions, pools): rows [a*s - p, (b-1)*s + (k-1)*d
 /// + 1 - p) of input 0, clipped to it. s is attribute Stride, d attribute

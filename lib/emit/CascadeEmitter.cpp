@@ -29,7 +29,7 @@ int64_t elementsPerRow(const ir::Tensor &T) {
 
 bool StripeNames::readsWindowRows(int32_t T) const {
   const ir::Operator &O = G.Operators[Op];
-  return ir::rowMap(O.code()).Kind == ir::RowKind::Window && T == O.input(0);
+  return ir::mapsInputRows(O.code()) && T == O.input(0);
 }
 
 std::string StripeNames::rows(int32_t T) const {
@@ -58,7 +58,8 @@ std::string StripeNames::count(int32_t Out) {
 Error StripeNames::params(const kernels::AnyParams &Params,
                           const std::string &Argument,
                           std::vector<std::string> &Args) {
-  if (ir::rowMap(G.Operators[Op].code()).Kind != ir::RowKind::Window)
+  const ir::RowKind Kind = ir::rowMap(G.Operators[Op].code()).Kind;
+  if (Kind != ir::RowKind::Window && Kind != ir::RowKind::Shifted)
     return Error::success();
   const kernels::KernelFamilyInfo &F = kernels::familyOf(Params);
   StringRef Arg(Argument);
@@ -69,8 +70,11 @@ Error StripeNames::params(const kernels::AnyParams &Params,
   for (std::string &A : Args)
     if (A == Argument)
       A = "&pv";
-  ParamsLines = formatv("        {0} pv = {1};\n        pv.pad_top = e[5];\n",
-                        F.Struct, Arg)
+  // The rows of padding above the stripe's first input row: a window's
+  // pad_top, PAD's padding before dimension 1.
+  ParamsLines = formatv("        {0} pv = {1};\n        pv.{2} = e[5];\n",
+                        F.Struct, Arg,
+                        Kind == ir::RowKind::Window ? "pad_top" : "before[1]")
                     .str();
   return Error::success();
 }

@@ -46,9 +46,9 @@ public:
   std::string shape(int32_t T);
   /// The element count of output \p Out's stripe.
   std::string count(int32_t Out);
-  /// For a window: replaces the parameters argument \p Argument in \p Args by
-  /// a copy with the stripe's top padding; fails for parameters passed by
-  /// value.
+  /// For a window or PAD: replaces the parameters argument \p Argument in
+  /// \p Args by a copy with the stripe's top padding; fails for parameters
+  /// passed by value.
   llvm::Error params(const kernels::AnyParams &Params,
                      const std::string &Argument,
                      std::vector<std::string> &Args);

@@ -2,6 +2,7 @@
 //-------------------------------------===//
 #include "ir/Graph.h"
 
+#include "llvm/Support/Endian.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <cstdint>
@@ -26,6 +27,31 @@ uint8_t Tensor::stateFillByte() const {
   if (Type != DType::I8 || !Quant)
     return 0;
   return static_cast<uint8_t>(static_cast<int8_t>(Quant->zeroPoint()));
+}
+
+std::optional<int64_t> Tensor::intAt(int64_t I) const {
+  const int64_t Size = Type == DType::I32 ? 4 : Type == DType::I64 ? 8 : 0;
+  if (!IsConstant || Size == 0 || I < 0 ||
+      I >= static_cast<int64_t>(Data.size()) / Size)
+    return std::nullopt;
+  if (Size == 4)
+    return static_cast<int32_t>(
+        llvm::support::endian::read32le(Data.data() + 4 * I));
+  return static_cast<int64_t>(
+      llvm::support::endian::read64le(Data.data() + 8 * I));
+}
+
+std::optional<int32_t> rowShift(const Graph &G, const Operator &Op) {
+  const int32_t P = Op.input(1);
+  if (!G.isValidTensor(P))
+    return std::nullopt;
+  const Tensor &T = G.tensor(P);
+  if (T.Shape != std::vector<int32_t>{4, 2})
+    return std::nullopt;
+  const std::optional<int64_t> Before = T.intAt(2);
+  if (!Before || *Before < 0 || *Before >= (1 << 15))
+    return std::nullopt;
+  return static_cast<int32_t>(*Before);
 }
 
 OpCode Operator::code() const {

@@ -72,6 +72,9 @@ struct Tensor {
   /// otherwise, as TensorFlow Lite Micro's ResetVariableTensors sets them.
   uint8_t stateFillByte() const;
   unsigned rank() const { return static_cast<unsigned>(Shape.size()); }
+  /// Element \p I of a constant int32 or int64 tensor; std::nullopt for
+  /// another tensor or an index outside its data.
+  std::optional<int64_t> intAt(int64_t I) const;
 };
 
 /// The value of an operator attribute.
@@ -150,6 +153,12 @@ struct Model {
   const Graph &main() const { return Graphs.front(); }
   Graph &main() { return Graphs.front(); }
 };
+
+/// The row shift p of an operator whose stripe transform is shifted
+/// (RowKind::Shifted, PAD): the padding before dimension 1, element [1][0]
+/// of operand 1 (the constant [rank][2] paddings); std::nullopt when that is
+/// not a constant of rank 4 x 2 with values in [0, 2^15).
+std::optional<int32_t> rowShift(const Graph &G, const Operator &Op);
 
 /// Formats an attribute value for people: 3, 0.5, true, SAME, [1,2].
 std::string formatAttr(const AttrValue &V);

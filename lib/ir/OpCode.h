@@ -65,6 +65,13 @@ struct RowMap {
 /// The stripe transform of \p Code (Whole for Unknown).
 RowMap rowMap(OpCode Code);
 
+/// True when the rows of input 0 an operator of \p Code reads follow from
+/// its output rows through a map (window, shifted) rather than being them.
+inline bool mapsInputRows(OpCode Code) {
+  const RowKind K = rowMap(Code).Kind;
+  return K == RowKind::Window || K == RowKind::Shifted;
+}
+
 /// Whether output 0 of an operator of \p Code may take the bytes of its
 /// operand \p Operand (`OutputOverlays` in defs/ops.td): its kernels read
 /// each element of that operand before writing the same element of the

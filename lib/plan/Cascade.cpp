@@ -61,7 +61,9 @@ std::optional<std::string> whyNotStripable(const ir::Graph &G, size_t Index) {
   case ir::RowKind::Whole:
     return "its stripe transform is 'whole'";
   case ir::RowKind::Shifted:
-    return "shifted rows (PAD) are not emitted stripe by stripe yet";
+    if (!ir::rowShift(G, Op))
+      return "its row padding is not a constant of the expected shape";
+    break;
   case ir::RowKind::Identity:
   case ir::RowKind::Window:
     break;
@@ -87,7 +89,7 @@ std::optional<std::string> whyNotStripable(const ir::Graph &G, size_t Index) {
     const ir::Tensor &In = G.tensor(T);
     if (In.IsVariable)
       return "it reads state";
-    if (Map.Kind == ir::RowKind::Window) {
+    if (ir::mapsInputRows(Op.code())) {
       if (I == 0 && (!isBatchOneImage(In) || In.IsConstant))
         return "its input is not one NHWC image";
       if (I != 0 && !In.IsConstant)
@@ -113,6 +115,15 @@ RowRange stripeInputRows(const ir::Graph &G, const ir::Operator &Op,
   const ir::RowMap Map = ir::rowMap(Op.code());
   const ir::Tensor &In = G.tensor(Op.input(0));
   const int32_t InRows = In.Shape[1];
+  if (Map.Kind == ir::RowKind::Shifted) {
+    // Output row r is input row r - p; rows outside the input are padding,
+    // PadTop of them above the first row read.
+    const int32_t Shift = ir::rowShift(G, Op).value_or(0);
+    const int32_t Begin = Out.Begin - Shift;
+    const int32_t First = std::clamp(Begin, 0, InRows);
+    PadTop = std::max(0, First - Begin);
+    return {First, std::max(First, std::clamp(Out.End - Shift, 0, InRows))};
+  }
   if (Map.Kind != ir::RowKind::Window)
     return Out;
   const int32_t Stride = static_cast<int32_t>(Op.getInt(Map.Stride, 1));
@@ -277,12 +288,15 @@ Cascade Planner::simulate(int32_t First, int32_t Last, int32_t Rows) const {
       if (S.Out.empty())
         continue;
       S.In = stripeInputRows(G, Op, S.Out, S.PadTop);
-      const ir::RowMap Map = ir::rowMap(Op.code());
+      const bool Mapped = ir::mapsInputRows(Op.code());
       for (size_t X = 0; X < Op.Inputs.size(); ++X) {
         int32_t I = Op.Inputs[X] < 0 ? -1 : C.windowOf(Op.Inputs[X]);
-        if (I < 0 || (Map.Kind == ir::RowKind::Window && X != 0))
+        if (I < 0 || (Mapped && X != 0))
           continue;
-        RowRange R = Map.Kind == ir::RowKind::Window ? S.In : S.Out;
+        RowRange R = Mapped ? S.In : S.Out;
+        // A stripe of padding alone reads nothing.
+        if (R.empty())
+          continue;
         if (!Needed[I])
           Need[I] = R;
         else
@@ -328,8 +342,7 @@ int32_t Planner::overlayOf(const Cascade &C) const {
         const ir::Operator &Reader = G.Operators[K];
         if (S.Out.empty())
           continue;
-        const bool Window =
-            ir::rowMap(Reader.code()).Kind == ir::RowKind::Window;
+        const bool Window = ir::mapsInputRows(Reader.code());
         for (size_t X = 0; X < Reader.Inputs.size(); ++X) {
           const int32_t T = Reader.Inputs[X];
           const Buffer *TB = T >= 0 ? Base.find(T) : nullptr;

@@ -51,7 +51,8 @@ struct StripeStep {
   /// cascade's output, which is whole).
   int32_t WindowBegin = 0;
   /// The rows of input 0 it reads, and the padding rows before them that the
-  /// kernel must assume (a window's SAME padding at the top edge).
+  /// kernel must assume (a window's SAME padding at the top edge; PAD's rows
+  /// of padding above the first row it copies).
   RowRange In;
   int32_t PadTop = 0;
 };

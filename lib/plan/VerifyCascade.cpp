@@ -27,9 +27,18 @@ RowRange requiredRows(const ir::Graph &G, const ir::Operator &Op, int32_t A,
                       int32_t B, int32_t &Pad) {
   const ir::RowMap M = ir::rowMap(Op.code());
   Pad = 0;
+  const int64_t H = G.tensor(Op.input(0)).Shape[1];
+  if (M.Kind == ir::RowKind::Shifted) {
+    // PAD: output row r copies input row r - p, if there is one.
+    const int64_t P = ir::rowShift(G, Op).value_or(0);
+    int64_t First = std::min(std::max<int64_t>(A - P, 0), H);
+    int64_t Last = std::min(std::max<int64_t>(B - P, 0), H);
+    Pad = static_cast<int32_t>(std::max<int64_t>(First - (A - P), 0));
+    return {static_cast<int32_t>(First),
+            static_cast<int32_t>(std::max(First, Last))};
+  }
   if (M.Kind != ir::RowKind::Window)
     return {A, B};
-  const int64_t H = G.tensor(Op.input(0)).Shape[1];
   const int64_t OutH = G.tensor(Op.output(0)).Shape[1];
   const int64_t S = Op.getInt(M.Stride, 1);
   const int64_t D = M.Dilation.empty() ? 1 : Op.getInt(M.Dilation, 1);
@@ -167,7 +176,7 @@ std::vector<std::string> verifyCascades(const ir::Graph &G,
         // Its reads.
         int32_t Pad = 0;
         RowRange Need = requiredRows(G, Op, St.Out.Begin, St.Out.End, Pad);
-        if (ir::rowMap(Op.code()).Kind == ir::RowKind::Window &&
+        if (ir::mapsInputRows(Op.code()) &&
             (St.In.Begin != Need.Begin || St.In.End != Need.End ||
              St.PadTop != Pad))
           Report(llvm::formatv("{0}: reads rows [{1}, {2}) with padding {3}, "
@@ -183,8 +192,7 @@ std::vector<std::string> verifyCascades(const ir::Graph &G,
             // Rows an earlier operator of this step or an earlier step has
             // overwritten; the operator's own writes follow its reads.
             const std::vector<int32_t> &Written = Done[Over->second];
-            const bool Windowed =
-                ir::rowMap(Op.code()).Kind == ir::RowKind::Window;
+            const bool Windowed = ir::mapsInputRows(Op.code());
             RowRange Read = Windowed && X != 0 ? RowRange{} : Need;
             for (int32_t R = Read.Begin; R < Read.End; ++R)
               if (R < static_cast<int32_t>(Written.size()) && Written[R] > 0) {
@@ -194,8 +202,8 @@ std::vector<std::string> verifyCascades(const ir::Graph &G,
                 break;
               }
           }
-          if (!Lo.count(In))
-            continue; // whole, made before the cascade
+          if (!Lo.count(In) || Need.empty())
+            continue; // whole, made before the cascade, or not read
           if (Need.Begin < Lo[In] || Need.End > Hi[In])
             Report(llvm::formatv("{0}: needs rows [{1}, {2}) of tensor {3}, "
                                  "whose window holds [{4}, {5})",

@@ -17,6 +17,8 @@
 //===----------------------------------------------------------------------===//
 #include "E2ESupport.h"
 
+#include "import/TFLiteImporter.h"
+#include "import/TFLiteWriter.h"
 #include "plan/Cascade.h"
 #include "plan/MemoryPlan.h"
 
@@ -249,7 +251,77 @@ void checkCpuStripeKernels(const std::string &Name,
   CHECK(Specialised > 0);
 }
 
+/// ic_resnet8 with its second convolution's SAME padding made a PAD of one
+/// row and column on each side and the convolution VALID: the same
+/// arithmetic (PAD fills the input zero point, which the reference's SAME
+/// convolution skips, contributing (zp + input_offset) * w = 0), so the same
+/// outputs. Written to \p Path; returns the PAD's operator index.
+size_t writePaddedResnet8(const std::string &Path) {
+  llvm::Expected<tflite::ImportResult> M =
+      tflite::importModelFile(modelPath("mlperf_tiny_ic_resnet8_int8"));
+  REQUIRE_MESSAGE(bool(M), llvm::toString(M.takeError()));
+  ir::Graph &G = M->Model->main();
+  const size_t At = 1;
+  REQUIRE(G.Operators[At].Type == "CONV_2D");
+  REQUIRE(G.Operators[At].getString(ir::attr::Padding) == "SAME");
+  REQUIRE(G.Operators[At].getInt(ir::attr::StrideH, 0) == 1);
+  const int32_t In = G.Operators[At].Inputs[0];
+  REQUIRE(G.tensor(G.Operators[At].Inputs[1]).Shape[1] == 3);
+  ir::Tensor Padded = G.tensor(In);
+  Padded.Name += "_padded";
+  Padded.Shape[1] += 2;
+  Padded.Shape[2] += 2;
+  ir::Tensor Paddings;
+  Paddings.Name = "paddings";
+  Paddings.Shape = {4, 2};
+  Paddings.Type = ir::DType::I32;
+  Paddings.IsConstant = true;
+  for (int32_t V : {0, 0, 1, 1, 1, 1, 0, 0})
+    for (int Byte = 0; Byte < 4; ++Byte)
+      Paddings.Data.push_back(static_cast<uint8_t>(uint32_t(V) >> (8 * Byte)));
+  G.Tensors.push_back(std::move(Padded));
+  const int32_t PaddedId = static_cast<int32_t>(G.Tensors.size() - 1);
+  G.Tensors.push_back(std::move(Paddings));
+  ir::Operator Pad;
+  Pad.Type = "PAD";
+  Pad.Inputs = {In, static_cast<int32_t>(G.Tensors.size() - 1)};
+  Pad.Outputs = {PaddedId};
+  G.Operators[At].Inputs[0] = PaddedId;
+  G.Operators[At].setAttr(ir::attr::Padding, std::string("VALID"));
+  G.Operators.insert(G.Operators.begin() + At, std::move(Pad));
+  REQUIRE_FALSE(llvm::errorToBool(tflite::writeModelFile(*M->Model, Path)));
+  return At;
+}
+
 } // namespace
+
+TEST_CASE("a PAD runs stripe by stripe, on ref and cpu, bit-exact") {
+  requireSharedDir();
+  test::TempDir Dir;
+  const std::string Model = Dir.file("resnet8_pad.tflite");
+  const size_t Pad = writePaddedResnet8(Model);
+  llvm::Expected<tflite::ImportResult> M = tflite::importModelFile(Model);
+  REQUIRE_MESSAGE(bool(M), llvm::toString(M.takeError()));
+  plan::CascadeOptions O;
+  O.Enabled = true;
+  llvm::Expected<plan::CascadePlan> P =
+      plan::planCascades(M->Model->main(), O);
+  REQUIRE_MESSAGE(bool(P), llvm::toString(P.takeError()));
+  REQUIRE_MESSAGE(P->cascadeOf(static_cast<int32_t>(Pad)),
+                  "the least-memory plan does not cascade the PAD");
+  for (const char *Target : {"ref", "cpu"})
+    for (const std::string &Seed : seedDirs("mlperf_tiny_ic_resnet8_int8")) {
+      INFO(Target << " " << llvm::sys::path::filename(Seed).str());
+      test::TempDir Out;
+      test::RunResult R =
+          runModelOn(Target, {"--cascade"}, Model, Seed, Out.path(), false);
+      REQUIRE_MESSAGE(R.ExitCode == 0, R.Stderr << R.ErrorMessage);
+      const auto Got =
+          test::readFileBytes(pathJoin(Out.path(), "output_0.bin"));
+      const auto Want = test::readFileBytes(pathJoin(Seed, "expected_0.bin"));
+      CHECK_MESSAGE(Got == Want, describeDiff(Got, Want, ir::DType::I8));
+    }
+}
 
 TEST_CASE("layers dumped stripe by stripe: ic_resnet8 cascaded on ref") {
   checkCascadedLayers("ref", "mlperf_tiny_ic_resnet8_int8", false);

@@ -120,6 +120,38 @@ ir::Graph residual(bool Expanded) {
   return G;
 }
 
+/// Input 1x5x4x2, CONV_2D 3x3 SAME to 1x5x4x8, PAD rows [2, 1] and columns
+/// [1, 1] to 1x8x6x8, CONV_2D 3x3 VALID to 1x6x4x2; float32.
+ir::Graph padded() {
+  ir::Graph G;
+  int32_t In = add(G, tensor({1, 5, 4, 2}));
+  int32_t A = add(G, tensor({1, 5, 4, 8}));
+  int32_t B = add(G, tensor({1, 8, 6, 8}));
+  int32_t C = add(G, tensor({1, 6, 4, 2}));
+  int32_t FA = add(G, tensor({8, 3, 3, 2}, true));
+  int32_t FC = add(G, tensor({2, 3, 3, 8}, true));
+  ir::Tensor Paddings;
+  Paddings.Name = "paddings";
+  Paddings.Shape = {4, 2};
+  Paddings.Type = ir::DType::I32;
+  Paddings.IsConstant = true;
+  for (int32_t V : {0, 0, 2, 1, 1, 1, 0, 0})
+    for (int Byte = 0; Byte < 4; ++Byte)
+      Paddings.Data.push_back(static_cast<uint8_t>(uint32_t(V) >> (8 * Byte)));
+  int32_t P = add(G, Paddings);
+  G.Operators.push_back(window("CONV_2D", In, FA, A, 1));
+  ir::Operator Pad;
+  Pad.Type = "PAD";
+  Pad.Inputs = {A, P};
+  Pad.Outputs = {B};
+  G.Operators.push_back(Pad);
+  G.Operators.push_back(window("CONV_2D", B, FC, C, 1));
+  G.Operators.back().setAttr(ir::attr::Padding, std::string("VALID"));
+  G.Inputs = {In};
+  G.Outputs = {C};
+  return G;
+}
+
 std::string joined(const std::vector<std::string> &Lines) {
   return llvm::join(Lines, "\n");
 }
@@ -178,6 +210,73 @@ TEST_CASE("a window's input rows: stride, kernel and SAME padding") {
   CHECK(R.Begin == 2);
   CHECK(R.End == 3);
   CHECK(Pad == 0);
+}
+
+TEST_CASE("PAD's input rows: shifted by the padding before the rows") {
+  // Output row r copies input row r - 2 of 5; the rest are padding.
+  ir::Graph G = padded();
+  REQUIRE(ir::rowShift(G, G.Operators[1]) == 2);
+  const ir::Operator &Pad = G.Operators[1];
+  int32_t PadTop = -1;
+  // Only padding: nothing read.
+  plan::RowRange R = plan::stripeInputRows(G, Pad, {0, 2}, PadTop);
+  CHECK(R.empty());
+  CHECK(R.Begin == 0);
+  CHECK(PadTop == 2);
+  // One row of padding, then input rows 0 and 1.
+  R = plan::stripeInputRows(G, Pad, {1, 4}, PadTop);
+  CHECK(R.Begin == 0);
+  CHECK(R.End == 2);
+  CHECK(PadTop == 1);
+  R = plan::stripeInputRows(G, Pad, {3, 7}, PadTop);
+  CHECK(R.Begin == 1);
+  CHECK(R.End == 5);
+  CHECK(PadTop == 0);
+  // The last row is padding after the input.
+  R = plan::stripeInputRows(G, Pad, {7, 8}, PadTop);
+  CHECK(R.empty());
+  CHECK(PadTop == 0);
+  // A paddings tensor that is not constant makes PAD whole.
+  ir::Graph Bad = padded();
+  Bad.tensor(Bad.Operators[1].Inputs[1]).IsConstant = false;
+  CHECK(plan::whyNotStripable(Bad, 1) ==
+        std::optional<std::string>(
+            "its row padding is not a constant of the expected shape"));
+  CHECK_FALSE(plan::whyNotStripable(G, 1));
+}
+
+TEST_CASE("a PAD inside a cascade, and the checker on its steps") {
+  ir::Graph G = padded();
+  REQUIRE(ir::verifyGraph(G).empty());
+  CascadePlan P = planned(G);
+  const plan::Cascade *C = P.cascadeOf(1);
+  REQUIRE(C);
+  CHECK(P.Memory.ArenaBytes < P.LayerMemory.ArenaBytes);
+  // Every row of the padded tensor is written once, from the rows of A it
+  // shifts.
+  bool SawPadding = false;
+  for (const std::vector<plan::StripeStep> &Step : C->Steps) {
+    const plan::StripeStep &S = Step[1 - C->FirstOp];
+    if (S.Out.empty())
+      continue;
+    int32_t PadTop = 0;
+    plan::RowRange R = plan::stripeInputRows(G, G.Operators[1], S.Out, PadTop);
+    CHECK(S.In.Begin == R.Begin);
+    CHECK(S.In.End == R.End);
+    CHECK(S.PadTop == PadTop);
+    SawPadding |= S.PadTop > 0;
+  }
+  CHECK(SawPadding);
+  // A step that claims other padding rows is found.
+  CascadePlan Broken = P;
+  plan::Cascade &B = Broken.Cascades[C - P.Cascades.data()];
+  for (std::vector<plan::StripeStep> &Step : B.Steps)
+    if (Step[1 - B.FirstOp].PadTop > 0) {
+      Step[1 - B.FirstOp].PadTop += 1;
+      break;
+    }
+  const std::string Found = joined(plan::verifyCascades(G, Broken));
+  CHECK(Found.find("operator 1 (PAD): reads rows") != std::string::npos);
 }
 
 TEST_CASE("a chain runs as one cascade with windows worked out by hand") {
