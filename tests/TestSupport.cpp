@@ -180,6 +180,19 @@ void checkSameOperator(const ir::Operator &E, const ir::Operator &A) {
 
 } // namespace
 
+ir::Tensor int32Constant(std::string Name, std::vector<int32_t> Shape,
+                         llvm::ArrayRef<int32_t> Values) {
+  ir::Tensor T;
+  T.Name = std::move(Name);
+  T.Shape = std::move(Shape);
+  T.Type = ir::DType::I32;
+  T.IsConstant = true;
+  for (int32_t V : Values)
+    for (int Byte = 0; Byte < 4; ++Byte)
+      T.Data.push_back(static_cast<uint8_t>(uint32_t(V) >> (8 * Byte)));
+  return T;
+}
+
 void checkSameModel(const ir::Model &Expected, const ir::Model &Actual) {
   CHECK(Actual.Description == Expected.Description);
   CHECK(Actual.SchemaVersion == Expected.SchemaVersion);

@@ -119,6 +119,11 @@ std::string readFileText(llvm::StringRef Path);
 /// Writes \p Bytes to \p Path; fails the current test on error.
 void writeFileBytes(llvm::StringRef Path, llvm::ArrayRef<uint8_t> Bytes);
 
+/// A constant int32 tensor named \p Name of shape \p Shape holding
+/// \p Values (little-endian, as the IR keeps constant data).
+ir::Tensor int32Constant(std::string Name, std::vector<int32_t> Shape,
+                         llvm::ArrayRef<int32_t> Values);
+
 /// Checks, with one doctest assertion per field, that \p Actual has the same
 /// graphs, tensors (data and quantization included), operators and
 /// attributes as \p Expected.

@@ -271,17 +271,10 @@ size_t writePaddedResnet8(const std::string &Path) {
   Padded.Name += "_padded";
   Padded.Shape[1] += 2;
   Padded.Shape[2] += 2;
-  ir::Tensor Paddings;
-  Paddings.Name = "paddings";
-  Paddings.Shape = {4, 2};
-  Paddings.Type = ir::DType::I32;
-  Paddings.IsConstant = true;
-  for (int32_t V : {0, 0, 1, 1, 1, 1, 0, 0})
-    for (int Byte = 0; Byte < 4; ++Byte)
-      Paddings.Data.push_back(static_cast<uint8_t>(uint32_t(V) >> (8 * Byte)));
   G.Tensors.push_back(std::move(Padded));
   const int32_t PaddedId = static_cast<int32_t>(G.Tensors.size() - 1);
-  G.Tensors.push_back(std::move(Paddings));
+  G.Tensors.push_back(
+      test::int32Constant("paddings", {4, 2}, {0, 0, 1, 1, 1, 1, 0, 0}));
   ir::Operator Pad;
   Pad.Type = "PAD";
   Pad.Inputs = {In, static_cast<int32_t>(G.Tensors.size() - 1)};

@@ -130,15 +130,8 @@ ir::Graph padded() {
   int32_t C = add(G, tensor({1, 6, 4, 2}));
   int32_t FA = add(G, tensor({8, 3, 3, 2}, true));
   int32_t FC = add(G, tensor({2, 3, 3, 8}, true));
-  ir::Tensor Paddings;
-  Paddings.Name = "paddings";
-  Paddings.Shape = {4, 2};
-  Paddings.Type = ir::DType::I32;
-  Paddings.IsConstant = true;
-  for (int32_t V : {0, 0, 2, 1, 1, 1, 0, 0})
-    for (int Byte = 0; Byte < 4; ++Byte)
-      Paddings.Data.push_back(static_cast<uint8_t>(uint32_t(V) >> (8 * Byte)));
-  int32_t P = add(G, Paddings);
+  int32_t P = add(G, test::int32Constant("paddings", {4, 2},
+                                         {0, 0, 2, 1, 1, 1, 0, 0}));
   G.Operators.push_back(window("CONV_2D", In, FA, A, 1));
   ir::Operator Pad;
   Pad.Type = "PAD";
