@@ -723,7 +723,10 @@ Expected<EmittedModel> emitModel(const ir::Graph &G, const EmitOptions &Opts) {
   std::optional<plan::CascadePlan> Cascading;
   if (Opts.Cascading.Enabled || Opts.Cascading.InputsInPlace) {
     if (Opts.Accelerator)
-      return makeError(formatv("cascading runs on the ref target only, not {0}",
+      return makeError(formatv("--cascade, --memory-budget and "
+                               "--inputs-in-place work on targets ref and cpu "
+                               "only, not {0}: its accelerator program runs "
+                               "on whole tensors",
                                Opts.Target));
     Expected<plan::CascadePlan> P = plan::planCascades(G, Opts.Cascading);
     if (!P)

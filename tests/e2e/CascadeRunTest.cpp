@@ -316,6 +316,22 @@ TEST_CASE("a PAD runs stripe by stripe, on ref and cpu, bit-exact") {
     }
 }
 
+TEST_CASE("an accelerator target refuses cascading, saying which targets "
+          "cascade") {
+  requireSharedDir();
+  for (const char *Option : {"--cascade", "--inputs-in-place"}) {
+    test::TempDir Out;
+    test::RunResult R = runAccelgen(
+        {"compile", modelPath("mlperf_tiny_ic_resnet8_int8"), "--target",
+         "mdla2.0", Option, "-o", Out.path()});
+    CHECK(R.ExitCode == 1);
+    CHECK(R.Stderr.find("--cascade, --memory-budget and --inputs-in-place "
+                        "work on targets ref and cpu only, not mdla2.0: its "
+                        "accelerator program runs on whole tensors") !=
+          std::string::npos);
+  }
+}
+
 TEST_CASE("layers dumped stripe by stripe: ic_resnet8 cascaded on ref") {
   checkCascadedLayers("ref", "mlperf_tiny_ic_resnet8_int8", false);
 }
