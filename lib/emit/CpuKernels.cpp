@@ -523,18 +523,21 @@ specialiseCpuKernel(const ir::Graph &G, size_t Index,
         std::get<kernels::FamilyParams<ref_depthwise_conv2d_params>>(
             Call.Params);
     const ref_depthwise_conv2d_params &S = P.Scalars;
+    // Output channel c reads input channel c / DM.
+    const int64_t DM = S.depth_multiplier;
     if (In.Shape.size() != 4 || Filter.Shape.size() != 4 ||
-        Out.Shape.size() != 4 || S.depth_multiplier != 1 ||
-        Filter.Shape[0] != 1 || Filter.Shape[3] != In.Shape[3] ||
-        Out.Shape[3] != In.Shape[3] || (!Unsigned && S.filter_offset != 0))
+        Out.Shape.size() != 4 || DM < 1 || Filter.Shape[0] != 1 ||
+        Filter.Shape[3] != In.Shape[3] * DM ||
+        Out.Shape[3] != In.Shape[3] * DM ||
+        (!Unsigned && S.filter_offset != 0))
       return std::nullopt;
     const int64_t Batches = In.Shape[0], IH = In.Shape[1], IW = In.Shape[2],
                   C = In.Shape[3], KH = Filter.Shape[1], KW = Filter.Shape[2],
-                  OH = Out.Shape[1], OW = Out.Shape[2];
-    auto Bias = constantBias(G, Call.DataInputs[2], C);
+                  OH = Out.Shape[1], OW = Out.Shape[2], OC = C * DM;
+    auto Bias = constantBias(G, Call.DataInputs[2], OC);
     if (!Bias)
       return std::nullopt;
-    auto Hoisted = hoistedBias(Filter, *Bias, C, KH * KW, S.input_offset,
+    auto Hoisted = hoistedBias(Filter, *Bias, OC, KH * KW, S.input_offset,
                                S.filter_offset, /*Interleaved=*/true);
     if (!Hoisted)
       return std::nullopt;
@@ -566,6 +569,7 @@ specialiseCpuKernel(const ir::Graph &G, size_t Index,
             .str();
     B["B"] = Batches;
     B["C"] = C;
+    B["DM"] = DM;
     bindWindow(B, IH, IW, OH, OW, KH, KW, S);
     B["OY0"] = OY0;
     B["OY1"] = OY1;
@@ -576,7 +580,9 @@ specialiseCpuKernel(const ir::Graph &G, size_t Index,
     B["BIAS"] = initializer(*Hoisted);
     B["RAW_BIAS"] = initializer(*Bias);
     Template = "cpu/cpu_depthwise_conv.c.in";
-    if (Isa != CpuIsaLevel::Portable) {
+    // The SIMD kernels take one output channel per input channel; a depth
+    // multiplier runs the portable kernel, which the compiler vectorises.
+    if (Isa != CpuIsaLevel::Portable && DM == 1) {
       const int64_t Lanes = Isa == CpuIsaLevel::Avx2 ? 8 : 16,
                     CPad = (C + Lanes - 1) / Lanes * Lanes;
       if (auto Q = requantTable(P, PerChannel, C, CPad, Lanes)) {

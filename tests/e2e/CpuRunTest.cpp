@@ -88,6 +88,27 @@ TEST_CASE("covered operators run their specialised kernels") {
   }
 }
 
+TEST_CASE("a depthwise convolution with a depth multiplier runs its "
+          "specialised kernel") {
+  // micro_speech's one DEPTHWISE_CONV_2D makes 8 channels of its 1; its
+  // results are checked layer by layer below.
+  requireSharedDir();
+  const std::string Name = "tflm_micro_speech_int8";
+  const ir::Graph G = importGraph(Name);
+  const std::vector<std::string> Kernels = cpuKernels(Name);
+  REQUIRE(Kernels.size() == G.Operators.size());
+  size_t Found = 0;
+  for (size_t I = 0; I < G.Operators.size(); ++I) {
+    const ir::Operator &Op = G.Operators[I];
+    if (Op.Type != "DEPTHWISE_CONV_2D")
+      continue;
+    CHECK(Op.getInt(ir::attr::DepthMultiplier, 1) == 8);
+    CHECK(Kernels[I] == "model_op" + std::to_string(I));
+    ++Found;
+  }
+  CHECK(Found == 1);
+}
+
 #define CPU_MODEL_TEST(Model)                                                  \
   ACCELGEN_COVER_MODEL(Model)                                                  \
   TEST_CASE(Model) { checkOnCpu(Model); }
