@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 #include "E2ESupport.h"
 
+#include "emit/CpuIsa.h"
 #include "import/TFLiteImporter.h"
 #include "import/TFLiteWriter.h"
 #include "plan/Cascade.h"
@@ -215,20 +216,34 @@ void checkCpuCascaded(const std::string &Name) {
              });
 }
 
-/// Compiles \p Name for target cpu with --cascade and \p Extra: every
+/// Compiles \p Name for target cpu with --cascade and --cpu \p Cpu: every
 /// member of a cascade that is a CONV_2D, DEPTHWISE_CONV_2D or ADD must call
 /// its specialised kernel (report.json's "kernel" is no reference kernel),
-/// and there must be such members.
-void checkCpuStripeKernels(const std::string &Name,
-                           const std::vector<std::string> &Extra) {
+/// there must be such members, and cpu_kernels.c, stripe variants included,
+/// must build without a warning under strict C99 with gcc and clang-14 given
+/// the --cpu value's flags.
+void checkCpuStripeKernels(const std::string &Name, const std::string &Cpu) {
   requireSharedDir();
   test::TempDir Out;
-  std::vector<std::string> Args = {"compile", modelPath(Name), "--target",
-                                   "cpu",     "--cascade",     "-o",
-                                   Out.path()};
-  Args.insert(Args.end(), Extra.begin(), Extra.end());
-  test::RunResult R = runAccelgen(Args);
+  test::RunResult R =
+      runAccelgen({"compile", modelPath(Name), "--target", "cpu", "--cpu", Cpu,
+                   "--cascade", "-o", Out.path()});
   REQUIRE_MESSAGE(R.ExitCode == 0, R.Stderr);
+  llvm::Expected<emit::CpuChoice> Choice = emit::resolveCpu(Cpu);
+  REQUIRE_MESSAGE(bool(Choice), llvm::toString(Choice.takeError()));
+  for (const char *CC : {"gcc", "clang-14"}) {
+    auto Path = llvm::sys::findProgramByName(CC);
+    REQUIRE_MESSAGE(bool(Path), CC << " is not installed");
+    std::vector<std::string> Flags = {"-std=c99", "-O1",     "-Wall",
+                                      "-Wextra",  "-Werror", "-pedantic"};
+    for (llvm::StringRef F : llvm::split(Choice->Flags, ' '))
+      if (!F.empty())
+        Flags.push_back(F.str());
+    Flags.insert(Flags.end(), {"-c", pathJoin(Out.path(), "cpu_kernels.c"),
+                               "-o", pathJoin(Out.path(), "k.o")});
+    test::RunResult C = test::runProgram(*Path, Flags);
+    CHECK_MESSAGE(C.ExitCode == 0, CC << " " << Cpu << ": " << C.Stderr);
+  }
   auto V = llvm::json::parse(
       test::readFileText(pathJoin(Out.path(), "report.json")));
   REQUIRE(bool(V));
@@ -348,11 +363,9 @@ TEST_CASE("target cpu cascades: ic_resnet8 and VWW, every layer bit-exact") {
 TEST_CASE("target cpu's stripes run its specialised kernels") {
   for (const char *Name :
        {"mlperf_tiny_ic_resnet8_int8", "mlperf_tiny_vww_mobilenetv1_025_96_int8",
-        "coral_mobilenet_v2_10_224_quant_uint8"})
-    checkCpuStripeKernels(Name, {});
-  checkCpuStripeKernels("mlperf_tiny_vww_mobilenetv1_025_96_int8",
-                        {"--cpu", "znver4"});
-  checkCpuStripeKernels("mlperf_tiny_ic_resnet8_int8", {"--cpu", "x86-64-v3"});
+        "mlperf_tiny_kws_dscnn_int8"})
+    for (const char *Cpu : {"generic", "x86-64-v3", "x86-64-v4", "znver4"})
+      checkCpuStripeKernels(Name, Cpu);
 }
 
 TEST_CASE("target cpu cascades with the SIMD kernels, every layer bit-exact") {
