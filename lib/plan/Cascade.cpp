@@ -65,8 +65,26 @@ std::optional<std::string> whyNotStripable(const ir::Graph &G, size_t Index) {
       return "its row padding is not a constant of the expected shape";
     break;
   case ir::RowKind::Identity:
-  case ir::RowKind::Window:
     break;
+  case ir::RowKind::Window: {
+    // A geometry in the range where the row arithmetic (int32) cannot
+    // overflow: rows, strides, dilations and kernel extents below 2^15.
+    const int64_t Stride = Op.getInt(Map.Stride, 1);
+    const int64_t Dilation =
+        Map.Dilation.empty() ? 1 : Op.getInt(Map.Dilation, 1);
+    int64_t Kernel = Op.getInt(Map.Kernel, 1);
+    if (Map.KernelOperand >= 0) {
+      const int32_t K = Op.input(static_cast<unsigned>(Map.KernelOperand));
+      if (!G.isValidTensor(K) || G.tensor(K).rank() < 2)
+        return "its kernel operand has no height";
+      Kernel = G.tensor(K).Shape[1];
+    }
+    constexpr int64_t Limit = int64_t(1) << 15;
+    if (Stride < 1 || Stride >= Limit || Dilation < 1 || Dilation >= Limit ||
+        Kernel < 1 || Kernel >= Limit || (Kernel - 1) * Dilation >= Limit)
+      return "its stride, dilation or kernel height is outside [1, 2^15)";
+    break;
+  }
   }
   if (Op.code() == ir::OpCode::Reshape)
     return "RESHAPE shares its input's bytes";
@@ -105,6 +123,18 @@ std::optional<std::string> whyNotStripable(const ir::Graph &G, size_t Index) {
     }
     if (!isBatchOneImage(In) || In.Shape[1] != Out.Shape[1])
       return "an input does not have the output's rows";
+  }
+  if (Map.Kind == ir::RowKind::Window) {
+    // Every output row's window meets the input, as it does wherever the
+    // output's rows follow from the input's by SAME or VALID padding; then
+    // the rows read, clipped to the input, only move down from row to row,
+    // which the windows rely on.
+    int32_t Pad = 0;
+    const RowRange First = stripeInputRows(G, Op, {0, 1}, Pad);
+    const RowRange Last =
+        stripeInputRows(G, Op, {Out.Shape[1] - 1, Out.Shape[1]}, Pad);
+    if (First.empty() || Last.empty())
+      return "its output rows do not follow from its input's by its stride";
   }
   return std::nullopt;
 }
@@ -270,6 +300,16 @@ Cascade Planner::simulate(int32_t First, int32_t Last, int32_t Rows) const {
         S.Out = {Begin, std::min(OutRows, Begin + Rows)};
       } else {
         int32_t I = C.windowOf(Op.output(0));
+        // The last step also computes the rows no consumer reads (a VALID
+        // window's last rows), so that every row is computed once, as layer
+        // at a time.
+        if (Begin + Rows >= OutRows) {
+          const int32_t AllRows = G.tensor(Op.output(0)).Shape[1];
+          if (!Needed[I])
+            Need[I] = {Hi[I], AllRows};
+          Need[I].End = AllRows;
+          Needed[I] = true;
+        }
         if (Needed[I] && Need[I].End > Hi[I]) {
           // The new rows follow the kept ones, [Lo, Hi), from the rows the
           // consumers still need (or the new ones, if none is kept).

@@ -1,11 +1,14 @@
 //===- PipelineFuzzer.cpp - libFuzzer target for import to emitted C ------===//
 //
 // Drives a model through the whole compiler: import, then for `ref` the C
-// emitter, and for mdla2.0 partitioning, the memory plan, the accelerator
-// program (read back and checked by the functional model) and the C emitter.
-// Every stage may reject the model with an error; none may crash or trip the
-// sanitizers. No C is compiled here (tests/fuzz/SanitizedRunTest.cpp does that
-// for a sample).
+// emitter, for mdla2.0 partitioning, the memory plan, the accelerator
+// program (read back and checked by the functional model) and the C emitter,
+// and the cascading planner at the least working memory, whose plan must
+// pass its independent checker (an unsound plan stops the fuzzer), with
+// target cpu's emitter (stripe variants of its kernels). Every stage may
+// reject the model with an error; none may crash or trip the sanitizers. No
+// C is compiled here (tests/fuzz/SanitizedRunTest.cpp does that for a
+// sample).
 //
 // The custom mutator imports the input and applies structured mutations
 // (ModelMutator.h) before writing it back, so the fuzzer explores models that
@@ -22,6 +25,8 @@
 #include "emit/ModelEmitter.h"
 #include "import/TFLiteImporter.h"
 #include "import/TFLiteWriter.h"
+#include "ir/Verifier.h"
+#include "plan/Cascade.h"
 #include "program/AcceleratorEmit.h"
 #include "program/ProgramBuilder.h"
 #include "target/BuiltinTargets.h"
@@ -30,6 +35,8 @@
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 using namespace accelgen;
@@ -71,6 +78,32 @@ void emitMdla(const ir::Graph &G) {
   llvm::consumeError(emit::emitModel(M->Graph, EOpts).takeError());
 }
 
+/// Cascading at the least working memory: the plan checked by
+/// verifyCascades, then target cpu's emitter with it.
+void cascade(const ir::Graph &G) {
+  // The planners assume a well-formed graph, as the emitter checks first.
+  if (!ir::verifyGraph(G).empty())
+    return;
+  plan::CascadeOptions O;
+  O.Enabled = true;
+  llvm::Expected<plan::CascadePlan> P = plan::planCascades(G, O);
+  if (!P) {
+    llvm::consumeError(P.takeError());
+    return;
+  }
+  std::vector<std::string> Problems = plan::verifyCascades(G, *P);
+  if (!Problems.empty()) {
+    std::fprintf(stderr, "unsound cascaded plan: %s\n",
+                 Problems.front().c_str());
+    std::abort();
+  }
+  emit::EmitOptions E;
+  E.Target = "cpu";
+  E.Name = "model";
+  E.Cascading = O;
+  llvm::consumeError(emit::emitModel(G, E).takeError());
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
@@ -82,6 +115,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   const ir::Graph &G = R->Model->main();
   emitRef(G);
   emitMdla(G);
+  cascade(G);
   return 0;
 }
 

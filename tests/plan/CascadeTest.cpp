@@ -272,6 +272,62 @@ TEST_CASE("a PAD inside a cascade, and the checker on its steps") {
   CHECK(Found.find("operator 1 (PAD): reads rows") != std::string::npos);
 }
 
+TEST_CASE("a window out of the row arithmetic's range stays whole") {
+  // Found by the pipeline fuzzer: a dilation of 2^31 - 1 overflowed the
+  // planner's int32 rows, and the checker rejected the plan.
+  ir::Graph G = chain();
+  G.Operators[1].setAttr(ir::attr::DilationH, int64_t(2147483647));
+  CHECK(plan::whyNotStripable(G, 1) ==
+        std::optional<std::string>(
+            "its stride, dilation or kernel height is outside [1, 2^15)"));
+  G.Operators[1].setAttr(ir::attr::DilationH, int64_t(1));
+  G.Operators[1].setAttr(ir::attr::StrideH, int64_t(0));
+  CHECK(plan::whyNotStripable(G, 1).has_value());
+  G.Operators[1].setAttr(ir::attr::StrideH, int64_t(2));
+  G.Operators[1].Inputs[1] = -1;
+  CHECK(plan::whyNotStripable(G, 1) ==
+        std::optional<std::string>("its kernel operand has no height"));
+  // An output taller than the stride gives (found by the pipeline fuzzer:
+  // a window reading rows the window had already let go): row 3 of 4 at
+  // stride 4 over 7 rows would start past the input.
+  ir::Graph Tall = chain();
+  Tall.Operators[1].setAttr(ir::attr::StrideH, int64_t(4));
+  CHECK(plan::whyNotStripable(Tall, 1) ==
+        std::optional<std::string>(
+            "its output rows do not follow from its input's by its stride"));
+  planned(Tall);
+  // A plan around such an operator is still sound.
+  ir::Graph H = chain();
+  H.Operators[1].setAttr(ir::attr::DilationH, int64_t(2147483647));
+  planned(H);
+}
+
+TEST_CASE("rows no consumer reads are computed too, once") {
+  // Found by the pipeline fuzzer: a 1x1 VALID convolution of stride 2 over 8
+  // rows reads rows 0, 2, 4 and 6 only; row 7 of its input must still be
+  // computed (layer dumps show every row), and once.
+  ir::Graph G;
+  int32_t In = add(G, tensor({1, 8, 4, 2}));
+  int32_t A = add(G, tensor({1, 8, 4, 8}));
+  int32_t B = add(G, tensor({1, 4, 2, 8}));
+  int32_t FA = add(G, tensor({8, 3, 3, 2}, true));
+  int32_t FB = add(G, tensor({8, 1, 1, 8}, true));
+  G.Operators.push_back(window("CONV_2D", In, FA, A, 1));
+  G.Operators.push_back(window("CONV_2D", A, FB, B, 2));
+  G.Operators.back().setAttr(ir::attr::Padding, std::string("VALID"));
+  G.Inputs = {In};
+  G.Outputs = {B};
+  REQUIRE(ir::verifyGraph(G).empty());
+  CascadePlan P = planned(G);
+  REQUIRE(P.Cascades.size() == 1);
+  const plan::Cascade &C = P.Cascades[0];
+  std::vector<int> Computed(8, 0);
+  for (const std::vector<plan::StripeStep> &Step : C.Steps)
+    for (int32_t R = Step[0].Out.Begin; R < Step[0].Out.End; ++R)
+      ++Computed[R];
+  CHECK(Computed == std::vector<int>(8, 1));
+}
+
 TEST_CASE("a chain runs as one cascade with windows worked out by hand") {
   ir::Graph G = chain();
   REQUIRE(ir::verifyGraph(G).empty());
