@@ -38,6 +38,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 
 using namespace accelgen;
 
@@ -78,18 +79,14 @@ void emitMdla(const ir::Graph &G) {
   llvm::consumeError(emit::emitModel(M->Graph, EOpts).takeError());
 }
 
-/// Cascading at the least working memory: the plan checked by
-/// verifyCascades, then target cpu's emitter with it.
-void cascade(const ir::Graph &G) {
-  // The planners assume a well-formed graph, as the emitter checks first.
-  if (!ir::verifyGraph(G).empty())
-    return;
-  plan::CascadeOptions O;
-  O.Enabled = true;
+/// A cascaded plan under \p O, checked by verifyCascades (an unsound plan
+/// is a finding); std::nullopt when the planner refuses.
+std::optional<plan::CascadePlan> checkedPlan(const ir::Graph &G,
+                                             const plan::CascadeOptions &O) {
   llvm::Expected<plan::CascadePlan> P = plan::planCascades(G, O);
   if (!P) {
     llvm::consumeError(P.takeError());
-    return;
+    return std::nullopt;
   }
   std::vector<std::string> Problems = plan::verifyCascades(G, *P);
   if (!Problems.empty()) {
@@ -97,6 +94,23 @@ void cascade(const ir::Graph &G) {
                  Problems.front().c_str());
     std::abort();
   }
+  return std::move(*P);
+}
+
+/// Cascading at the least working memory and halfway to layer at a time,
+/// each plan checked, then target cpu's emitter with the first.
+void cascade(const ir::Graph &G) {
+  // The planners assume a well-formed graph, as the emitter checks first.
+  if (!ir::verifyGraph(G).empty())
+    return;
+  plan::CascadeOptions O;
+  O.Enabled = true;
+  std::optional<plan::CascadePlan> P = checkedPlan(G, O);
+  if (!P)
+    return;
+  plan::CascadeOptions Half = O;
+  Half.Budget = (P->Memory.ArenaBytes + P->LayerMemory.ArenaBytes) / 2;
+  checkedPlan(G, Half);
   emit::EmitOptions E;
   E.Target = "cpu";
   E.Name = "model";
