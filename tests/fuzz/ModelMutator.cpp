@@ -142,8 +142,50 @@ void mutateOperand(ir::Graph &G, Random &R) {
   }
 }
 
+/// Puts a PAD in front of an operator's first input: usually paddings that
+/// fit the new shape (1 to 3 rows and columns on each side), sometimes not.
+void insertPad(ir::Graph &G, Random &R) {
+  if (G.Operators.empty())
+    return;
+  const size_t At = R.below(G.Operators.size());
+  const int32_t In = G.Operators[At].input(0);
+  if (!G.isValidTensor(In) || G.tensor(In).rank() != 4 ||
+      G.tensor(In).IsConstant)
+    return;
+  int32_t Pads[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+  for (int D = 2; D < 6; ++D)
+    Pads[D] = static_cast<int32_t>(R.below(4));
+  ir::Tensor Padded = G.tensor(In);
+  Padded.Name += "_padded";
+  Padded.Shape[1] += Pads[2] + Pads[3];
+  Padded.Shape[2] += Pads[4] + Pads[5];
+  if (R.below(4) == 0)
+    Pads[R.below(8)] = static_cast<int32_t>(pick(R, Ints));
+  ir::Tensor Paddings;
+  Paddings.Name = "paddings";
+  Paddings.Shape = {4, 2};
+  Paddings.Type = ir::DType::I32;
+  Paddings.IsConstant = true;
+  Paddings.Data.resize(32);
+  for (int I = 0; I < 8; ++I)
+    llvm::support::endian::write32le(Paddings.Data.data() + 4 * I,
+                                     static_cast<uint32_t>(Pads[I]));
+  G.Tensors.push_back(std::move(Padded));
+  const int32_t Out = static_cast<int32_t>(G.Tensors.size() - 1);
+  G.Tensors.push_back(std::move(Paddings));
+  ir::Operator Pad;
+  Pad.Type = "PAD";
+  Pad.Inputs = {In, static_cast<int32_t>(G.Tensors.size() - 1)};
+  Pad.Outputs = {Out};
+  G.Operators[At].Inputs[0] = Out;
+  G.Operators.insert(G.Operators.begin() + At, std::move(Pad));
+}
+
 void mutateGraph(ir::Graph &G, Random &R) {
-  switch (R.below(3)) {
+  switch (R.below(4)) {
+  case 3:
+    insertPad(G, R);
+    break;
   case 0: // An output that may have no writer.
     if (int32_t T = anyTensor(G, R); T >= 0)
       G.Outputs.push_back(T);

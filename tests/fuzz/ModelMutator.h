@@ -5,7 +5,8 @@
 // changes one thing in the Graph IR the way a hostile or broken converter
 // might (a scale of 1e-45 or NaN, a zero point of 300, a stride of 0, an int64
 // constant of 2^32 + 1, an operand pointing elsewhere, an output nothing
-// writes, a huge version) and writes the model back with TFLiteWriter, which
+// writes, a huge version, a PAD put in front of an operator) and writes the
+// model back with TFLiteWriter, which
 // writes without checking. The same mutations, from fixed seeds, give the
 // sanitizer test its models.
 //
