@@ -46,6 +46,11 @@ public:
   std::string shape(int32_t T);
   /// The element count of output \p Out's stripe.
   std::string count(int32_t Out);
+  /// The first row of input 0 its stripe reads (where data() of input 0
+  /// points), and the output rows [begin, end) it writes.
+  static std::string inputRow() { return "e[3]"; }
+  static std::string outputBegin() { return "e[0]"; }
+  static std::string outputEnd() { return "e[1]"; }
   /// For a window or PAD: replaces the parameters argument \p Argument in
   /// \p Args by a copy with the stripe's top padding; fails for parameters
   /// passed by value.

@@ -259,13 +259,13 @@ Error ModelWriter::emitOperator(size_t Index, Value::List &Ops,
         Args.push_back(data(A.Tensor));
         break;
       case CpuKernelArg::InputRow:
-        Args.push_back("e[3]");
+        Args.push_back(StripeNames::inputRow());
         break;
       case CpuKernelArg::OutputBegin:
-        Args.push_back("e[0]");
+        Args.push_back(StripeNames::outputBegin());
         break;
       case CpuKernelArg::OutputEnd:
-        Args.push_back("e[1]");
+        Args.push_back(StripeNames::outputEnd());
         break;
       case CpuKernelArg::Count:
         Args.push_back(Stripe->count(Output));
