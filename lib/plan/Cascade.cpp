@@ -289,6 +289,9 @@ Cascade Planner::simulate(int32_t First, int32_t Last, int32_t Rows) const {
   std::vector<int32_t> Lo(W, 0), Hi(W, 0);
 
   const int32_t OutRows = G.tensor(G.Operators[Last].output(0)).Shape[1];
+  // First the rows each operator writes and reads in each step, and the
+  // first row each window's consumers read in each step (INT32_MAX: none).
+  std::vector<std::vector<int32_t>> NeedBegin;
   for (int32_t Begin = 0; Begin < OutRows; Begin += Rows) {
     std::vector<StripeStep> Step(C.numOps());
     std::vector<RowRange> Need(W, RowRange{0, 0});
@@ -310,20 +313,9 @@ Cascade Planner::simulate(int32_t First, int32_t Last, int32_t Rows) const {
           Need[I].End = AllRows;
           Needed[I] = true;
         }
-        if (Needed[I] && Need[I].End > Hi[I]) {
-          // The new rows follow the kept ones, [Lo, Hi), from the rows the
-          // consumers still need (or the new ones, if none is kept).
-          S.Out = {Hi[I], Need[I].End};
-          int32_t NewLo = std::max(Lo[I], std::min(Need[I].Begin, Hi[I]));
-          if (NewLo != Lo[I])
-            C.MovedBytes += int64_t(Hi[I] - NewLo) * C.RowBytes[I];
-          Lo[I] = NewLo;
-          Hi[I] = Need[I].End;
-        } else {
-          S.Out = {Hi[I], Hi[I]};
-        }
-        S.WindowBegin = Lo[I];
-        C.WindowRows[I] = std::max(C.WindowRows[I], Hi[I] - Lo[I]);
+        // The new rows follow the ones computed before.
+        S.Out = {Hi[I], Needed[I] ? std::max(Hi[I], Need[I].End) : Hi[I]};
+        Hi[I] = S.Out.End;
       }
       if (S.Out.empty())
         continue;
@@ -345,8 +337,37 @@ Cascade Planner::simulate(int32_t First, int32_t Last, int32_t Rows) const {
         Needed[I] = true;
       }
     }
+    std::vector<int32_t> Begins(W, std::numeric_limits<int32_t>::max());
+    for (size_t I = 0; I < W; ++I)
+      if (Needed[I])
+        Begins[I] = Need[I].Begin;
+    NeedBegin.push_back(std::move(Begins));
     C.Steps.push_back(std::move(Step));
   }
+  // Then the windows: when an operator appends rows, its window keeps the
+  // rows [Lo, Hi) from the first row any consumer reads in this step or a
+  // later one (a consumer may read nothing for a while, as a PAD does over
+  // its padding, and then rows below the others').
+  for (size_t S = NeedBegin.size(); S-- > 1;)
+    for (size_t I = 0; I < W; ++I)
+      NeedBegin[S - 1][I] = std::min(NeedBegin[S - 1][I], NeedBegin[S][I]);
+  std::fill(Lo.begin(), Lo.end(), 0);
+  std::fill(Hi.begin(), Hi.end(), 0);
+  for (size_t Si = 0; Si < C.Steps.size(); ++Si)
+    for (int32_t K = First; K < Last; ++K) {
+      StripeStep &S = C.Steps[Si][K - First];
+      const int32_t I = C.windowOf(G.Operators[K].output(0));
+      if (!S.Out.empty()) {
+        const int32_t NewLo =
+            std::max(Lo[I], std::min(NeedBegin[Si][I], Hi[I]));
+        if (NewLo != Lo[I])
+          C.MovedBytes += int64_t(Hi[I] - NewLo) * C.RowBytes[I];
+        Lo[I] = NewLo;
+        Hi[I] = S.Out.End;
+      }
+      S.WindowBegin = Lo[I];
+      C.WindowRows[I] = std::max(C.WindowRows[I], Hi[I] - Lo[I]);
+    }
   C.Overlaid = overlayOf(C);
   return C;
 }

@@ -328,6 +328,66 @@ TEST_CASE("rows no consumer reads are computed too, once") {
   CHECK(Computed == std::vector<int>(8, 1));
 }
 
+TEST_CASE("a window keeps the rows a consumer reads after a pause") {
+  // Found by the pipeline fuzzer: X is read by an ADD row by row and, through
+  // a PAD of 5 rows, by a convolution that reads only padding for its first
+  // three rows and then X's row 0. The window of X must still hold row 0
+  // then, though the ADD has moved on.
+  ir::Graph G;
+  int32_t In = add(G, tensor({1, 16, 8, 16}));
+  int32_t X = add(G, tensor({1, 16, 8, 16}));
+  int32_t P = add(G, tensor({1, 21, 8, 16}));
+  int32_t Y = add(G, tensor({1, 16, 8, 16}));
+  int32_t Z = add(G, tensor({1, 16, 8, 16}));
+  int32_t F0 = add(G, tensor({16, 3, 3, 16}, true));
+  int32_t F1 = add(G, tensor({16, 3, 3, 16}, true));
+  int32_t Pads = add(G, test::int32Constant("paddings", {4, 2},
+                                            {0, 0, 5, 0, 0, 0, 0, 0}));
+  G.Operators.push_back(window("CONV_2D", In, F0, X, 1));
+  ir::Operator Pad;
+  Pad.Type = "PAD";
+  Pad.Inputs = {X, Pads};
+  Pad.Outputs = {P};
+  G.Operators.push_back(Pad);
+  G.Operators.push_back(window("CONV_2D", P, F1, Y, 1));
+  ir::Operator Add;
+  Add.Type = "ADD";
+  Add.Inputs = {X, Y};
+  Add.Outputs = {Z};
+  Add.setAttr(ir::attr::FusedActivation, std::string("NONE"));
+  G.Operators.push_back(Add);
+  G.Inputs = {In};
+  G.Outputs = {Z};
+  REQUIRE(ir::verifyGraph(G).empty());
+  for (int64_t Budget : {int64_t(-1), int64_t(20000), int64_t(26000)}) {
+    CascadeOptions O;
+    O.Enabled = true;
+    O.Budget = Budget;
+    llvm::Expected<CascadePlan> Plan = plan::planCascades(G, O);
+    if (!Plan) {
+      llvm::consumeError(Plan.takeError());
+      continue;
+    }
+    CHECK_MESSAGE(plan::verifyCascades(G, *Plan).empty(),
+                  joined(plan::verifyCascades(G, *Plan)));
+  }
+  // With the input in place the least memory cascades all four operators,
+  // and X's window holds rows 0 to 3 when the convolution first reads row 0
+  // (step 3).
+  CascadeOptions O;
+  O.Enabled = true;
+  O.InputsInPlace = true;
+  llvm::Expected<CascadePlan> Whole = plan::planCascades(G, O);
+  REQUIRE_MESSAGE(bool(Whole), llvm::toString(Whole.takeError()));
+  const CascadePlan &Least = *Whole;
+  CHECK_MESSAGE(plan::verifyCascades(G, Least).empty(),
+                joined(plan::verifyCascades(G, Least)));
+  const plan::Cascade *C = Least.cascadeOf(0);
+  REQUIRE(C);
+  REQUIRE(Least.cascadeOf(3) == C);
+  CHECK(C->WindowRows[C->windowOf(X)] >= 4);
+}
+
 TEST_CASE("a chain runs as one cascade with windows worked out by hand") {
   ir::Graph G = chain();
   REQUIRE(ir::verifyGraph(G).empty());
