@@ -172,40 +172,42 @@ bool bindGemm(tmpl::Bindings &B, const ir::Tensor &Filter,
   return true;
 }
 
-/// The requantization of cpu_simd.c.in's cpu_requantize_store for \p N
-/// columns padded to \p NPad, \p Lanes per vector: per vector, the lanes'
-/// multipliers, left shifts, right shifts, masks and half masks;
-/// std::nullopt for a multiplier of INT32_MIN or a shift outside
-/// [-31, 30], which the vector code does not cover.
-template <typename P>
-std::optional<std::vector<int64_t>> requantTable(const P &Params,
-                                                 bool PerChannel, int64_t N,
-                                                 int64_t NPad, int64_t Lanes) {
-  std::vector<int64_t> Q(5 * NPad, 0);
-  for (int64_t C = 0; C < N; ++C) {
-    const int64_t M = PerChannel ? Params.per_channel_multiplier[C]
-                                 : Params.Scalars.output_multiplier;
-    const int64_t S = PerChannel ? Params.per_channel_left_shift[C]
-                                 : Params.Scalars.output_left_shift;
-    if (M == std::numeric_limits<int32_t>::min() || S < -31 || S > 30)
-      return std::nullopt;
-    const int64_t Right = S > 0 ? 0 : -S, Mask = (int64_t(1) << Right) - 1;
-    const int64_t Base = (C / Lanes) * 5 * Lanes + C % Lanes;
-    Q[Base] = M;
-    Q[Base + Lanes] = S > 0 ? S : 0;
-    Q[Base + 2 * Lanes] = Right;
-    Q[Base + 3 * Lanes] = Mask;
-    Q[Base + 4 * Lanes] = Mask >> 1;
+/// \p Values as a braced C initializer: "{1, 2, 3}", wrapped before 80
+/// columns with continuation lines indented by \p Indent spaces, the first
+/// line starting at column \p Column.
+std::string bracedList(ArrayRef<int64_t> Values, size_t Column, size_t Indent) {
+  std::string Out = "{";
+  size_t At = Column + 1;
+  for (size_t I = 0; I < Values.size(); ++I) {
+    const std::string Word =
+        std::to_string(Values[I]) + (I + 1 < Values.size() ? "," : "}");
+    if (I > 0 && At + 1 + Word.size() > 79) {
+      Out += "\n" + std::string(Indent, ' ');
+      At = Indent;
+    } else if (I > 0) {
+      Out += " ";
+      ++At;
+    }
+    Out += Word;
+    At += Word.size();
   }
-  return Q;
+  return Out;
 }
 
-/// True if a requantTable \p Q with \p Lanes per vector has a left shift.
-bool anyLeftShift(ArrayRef<int64_t> Q, int64_t Lanes) {
-  for (size_t I = 0; I < Q.size(); ++I)
-    if ((I / Lanes) % 5 == 1 && Q[I] != 0)
-      return true;
-  return false;
+/// The multipliers and left shifts of \p Params for \p N columns, and its
+/// requantization table for \p Isa.
+template <typename P>
+std::optional<CpuRequantTable> kernelRequantTable(const P &Params,
+                                                  bool PerChannel, int64_t N,
+                                                  CpuIsaLevel Isa) {
+  std::vector<int32_t> M(N), S(N);
+  for (int64_t C = 0; C < N; ++C) {
+    M[C] = PerChannel ? Params.per_channel_multiplier[C]
+                      : Params.Scalars.output_multiplier;
+    S[C] = PerChannel ? Params.per_channel_left_shift[C]
+                      : Params.Scalars.output_left_shift;
+  }
+  return cpuRequantTable(M, S, Params.Scalars.output_offset, Isa);
 }
 
 /// The bindings of cpu_gemm_simd.c.in for a GEMM of M x K by K x N on \p Isa
@@ -242,7 +244,7 @@ bool bindGemmSimd(tmpl::Bindings &B, const ir::Tensor &Filter,
     MR = NV == 4 ? 6 : NV == 3 ? 8 : 12;
   }
   MR = std::min(MR, M);
-  auto Q = requantTable(Params, PerChannel, N, NPad, Lanes);
+  auto Q = kernelRequantTable(Params, PerChannel, N, Isa);
   if (!Q)
     return false;
   std::vector<int64_t> Packed(KP * NPad, 0), Folded(NPad, 0);
@@ -279,8 +281,10 @@ bool bindGemmSimd(tmpl::Bindings &B, const ir::Tensor &Filter,
   B["PAD"] = Pad;
   B["FILTER"] = initializer(Packed);
   B["BIAS"] = initializer(Folded);
-  B["Q"] = initializer(*Q);
-  B["ANY_LEFT"] = anyLeftShift(*Q, Lanes);
+  B["Q"] = Q->Initializer;
+  B["ANY_LEFT"] = Q->AnyLeft;
+  B["Q_OFFSET"] = Q->Offset;
+  B["S"] = Unsigned ? "u8" : "i8";
   B["ROWSUM"] = Unsigned;
   B["ROWSUM_SCALE"] = 128 + int64_t(S.filter_offset);
   B["OUTPUT_OFFSET"] = S.output_offset;
@@ -383,6 +387,102 @@ specialiseElementwise(const ir::Graph &G, size_t Index,
 }
 
 } // namespace
+
+std::optional<CpuRequantTable> cpuRequantTable(ArrayRef<int32_t> Multipliers,
+                                               ArrayRef<int32_t> LeftShifts,
+                                               int32_t OutputOffset,
+                                               CpuIsaLevel Isa) {
+  assert(Isa != CpuIsaLevel::Portable &&
+         Multipliers.size() == LeftShifts.size());
+  const bool Avx2 = Isa == CpuIsaLevel::Avx2;
+  const size_t Lanes = Avx2 ? 8 : 16;
+  CpuRequantTable Table;
+  Table.Vectors = (Multipliers.size() + Lanes - 1) / Lanes;
+  const int64_t One = 1;
+  // AVX-512 folds the offset into add (see below) when |offset| < 2^(29-s)
+  // for every right shift s (none for s >= 30); then add stays under 2^61
+  // and a product's p + add - sub (|p| < 2^62) within int64.
+  const int64_t AbsOffset =
+      OutputOffset < 0 ? -int64_t(OutputOffset) : int64_t(OutputOffset);
+  bool Fold = !Avx2;
+  for (size_t C = 0; C < Multipliers.size(); ++C) {
+    const int64_t R = LeftShifts[C] > 0 ? 0 : -int64_t(LeftShifts[C]);
+    if (AbsOffset != 0 && (R >= 30 || AbsOffset >= (One << (29 - R))))
+      Fold = false;
+  }
+  const int64_t Folded = Fold ? OutputOffset : 0;
+  Table.Offset = Fold ? 0 : OutputOffset;
+  for (int64_t V = 0; V < Table.Vectors; ++V) {
+    // Per lane; the AVX-512 64-bit fields hold the even lanes, then the odd
+    // ones.
+    std::vector<int64_t> Mult(Lanes, 0), Left(Lanes, 0), Right(Lanes, 0),
+        Mask(Lanes, 0), Half(Lanes, 0), Add(Lanes, 0), Sub(Lanes, 0),
+        Shift(Lanes, 0);
+    for (size_t L = 0; L < Lanes; ++L) {
+      const size_t C = V * Lanes + L;
+      const int64_t M = C < Multipliers.size() ? Multipliers[C] : 0;
+      const int64_t E = C < Multipliers.size() ? LeftShifts[C] : 0;
+      if (M == std::numeric_limits<int32_t>::min() || E < -31 || E > 30)
+        return std::nullopt;
+      const int64_t R = E > 0 ? 0 : -E;
+      Left[L] = E > 0 ? E : 0;
+      if (Avx2) {
+        Mult[L] = M;
+        Right[L] = R;
+        Mask[L] = (One << R) - 1;
+        Half[L] = Mask[L] >> 1;
+        continue;
+      }
+      // cpu_requantize: add = 2^30 + [R > 0] 2^(30+R) + offset 2^(31+R),
+      // sub = [R > 0] 2^31.
+      const size_t Slot = (L % 2) * (Lanes / 2) + L / 2;
+      Mult[Slot] = M;
+      Add[Slot] = (One << 30) + (R > 0 ? One << (30 + R) : 0) +
+                  Folded * (One << (31 + R));
+      Sub[Slot] = R > 0 ? One << 31 : 0;
+      Shift[Slot] = 31 + R;
+    }
+    Table.AnyLeft |= llvm::any_of(Left, [](int64_t S) { return S != 0; });
+    std::vector<std::pair<StringRef, ArrayRef<int64_t>>> Fields;
+    if (Avx2)
+      Fields = {{"mult", Mult},
+                {"left", Left},
+                {"right", Right},
+                {"mask", Mask},
+                {"half", Half}};
+    else
+      Fields = {{"left", Left},
+                {"mult", Mult},
+                {"add", Add},
+                {"sub", Sub},
+                {"shift", Shift}};
+    for (size_t F = 0; F < Fields.size(); ++F) {
+      const std::string Head =
+          (F == 0 ? "    {." : "     .") + Fields[F].first.str() + " = ";
+      Table.Initializer +=
+          Head + bracedList(Fields[F].second, Head.size(), Head.size() + 1) +
+          (F + 1 < Fields.size() ? ",\n" : "},\n");
+    }
+  }
+  return Table;
+}
+
+Expected<std::string> renderCpuSimdPrimitives(const CpuChoice &Cpu,
+                                              ArrayRef<std::string> Used) {
+  tmpl::Bindings P;
+  P["ISA"] = isaName(Cpu.Level).str();
+  std::vector<std::string> Defined;
+  for (const char *Macro : isaMacros(Cpu.Level))
+    Defined.push_back(formatv("defined({0})", Macro).str());
+  P["GUARD"] = join(Defined, " && ");
+  P["CPU"] = Cpu.Name;
+  P["FLAGS"] = Cpu.Flags;
+  P["USED"] = Value(Value::List(Used.begin(), Used.end()));
+  Expected<std::string> Text = renderTemplate("cpu/cpu_simd.c.in", P);
+  if (!Text)
+    return Text.takeError();
+  return StringRef(*Text).rtrim("\n").str();
+}
 
 Expected<std::optional<CpuKernel>>
 specialiseCpuKernel(const ir::Graph &G, size_t Index,
@@ -558,7 +658,7 @@ specialiseCpuKernel(const ir::Graph &G, size_t Index,
     if (Isa != CpuIsaLevel::Portable) {
       const int64_t Lanes = Isa == CpuIsaLevel::Avx2 ? 8 : 16,
                     CPad = (C + Lanes - 1) / Lanes * Lanes;
-      if (auto Q = requantTable(P, PerChannel, C, CPad, Lanes)) {
+      if (auto Q = kernelRequantTable(P, PerChannel, C, Isa)) {
         std::vector<int64_t> Widened(KH * KW * CPad, 0), Folded(CPad, 0),
             Raw(CPad, 0);
         for (int64_t T = 0; T < KH * KW; ++T)
@@ -573,8 +673,9 @@ specialiseCpuKernel(const ir::Graph &G, size_t Index,
         B["FILTER"] = initializer(Widened);
         B["BIAS"] = initializer(Folded);
         B["RAW_BIAS"] = initializer(Raw);
-        B["Q"] = initializer(*Q);
-        B["ANY_LEFT"] = anyLeftShift(*Q, Lanes);
+        B["Q"] = Q->Initializer;
+        B["ANY_LEFT"] = Q->AnyLeft;
+        B["Q_OFFSET"] = Q->Offset;
         B["OUTPUT_OFFSET"] = S.output_offset;
         B["ACT_MIN"] = S.act_min;
         B["ACT_MAX"] = S.act_max;
@@ -621,14 +722,6 @@ renderCpuKernelFiles(ArrayRef<CpuKernel> Kernels, StringRef Name,
   tmpl::Bindings B;
   B["SIMD"] = "";
   if (Simd) {
-    tmpl::Bindings P;
-    P["ISA"] = isaName(Cpu.Level).str();
-    std::vector<std::string> Defined;
-    for (const char *Macro : isaMacros(Cpu.Level))
-      Defined.push_back(formatv("defined({0})", Macro).str());
-    P["GUARD"] = join(Defined, " && ");
-    P["CPU"] = Cpu.Name;
-    P["FLAGS"] = Cpu.Flags;
     // The primitives the kernels call: every word "cpu_..." before a "(".
     std::set<std::string> Used;
     for (const CpuKernel &K : Kernels)
@@ -642,12 +735,11 @@ renderCpuKernelFiles(ArrayRef<CpuKernel> Kernels, StringRef Name,
             (At == 0 || !isAlnum(K.Definition[At - 1])))
           Used.insert(K.Definition.substr(At, End - At));
       }
-    Value::List UsedList(Used.begin(), Used.end());
-    P["USED"] = Value(std::move(UsedList));
-    Expected<std::string> Text = renderTemplate("cpu/cpu_simd.c.in", P);
+    Expected<std::string> Text = renderCpuSimdPrimitives(
+        Cpu, std::vector<std::string>(Used.begin(), Used.end()));
     if (!Text)
       return Text.takeError();
-    B["SIMD"] = StringRef(*Text).rtrim("\n").str();
+    B["SIMD"] = *Text;
   }
   B["FUNCTIONS"] = Value(std::move(Definitions));
   B["DECLARATIONS"] = Value(std::move(Declarations));
