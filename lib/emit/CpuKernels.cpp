@@ -293,6 +293,105 @@ bool bindGemmSimd(tmpl::Bindings &B, const ir::Tensor &Filter,
   return true;
 }
 
+/// The bindings of cpu_depthwise_vnni.c.in for a depthwise convolution of
+/// \p C channels with a KH x KW filter over an input \p IW wide (see the
+/// template for the layout and the algebra): the run, the tap offsets, the
+/// filter quads, the folded bias, the zero point's row and the
+/// requantization table, all in the quads' element order. False when a
+/// folded value leaves int32, a uint8 filter value is not the sum of two
+/// int8 or the zero point is not a value of the input type.
+template <typename P>
+bool bindDepthwiseVnni(tmpl::Bindings &B, const ir::Tensor &Filter,
+                       ArrayRef<int64_t> Bias, const P &Params, bool PerChannel,
+                       int64_t C, int64_t KH, int64_t KW, int64_t IW) {
+  const auto &S = Params.Scalars;
+  const bool Unsigned = Filter.Type == ir::DType::U8;
+  const int64_t Taps = KH * KW, NQ = (Taps + 3) / 4;
+  const int64_t Run =
+      S.stride_w == 1 && (C == 4 || C == 8 || C == 16 || C == 32) ? 64 / C : 1;
+  const int64_t G = (Run * C + 63) / 64, Elements = Run * C;
+  const int64_t ZeroPoint = -int64_t(S.input_offset);
+  if (Unsigned ? (ZeroPoint < 0 || ZeroPoint > 255)
+               : (ZeroPoint < -128 || ZeroPoint > 127))
+    return false;
+  // Each channel's filter values (v, plus the filter offset for uint8), its
+  // sum and its folded bias.
+  std::vector<int64_t> V(Taps * C), Folded(C);
+  bool Split = false;
+  for (int64_t Ch = 0; Ch < C; ++Ch) {
+    int64_t Sum = 0;
+    for (int64_t T = 0; T < Taps; ++T) {
+      const int64_t W = elementAt(Filter, T * C + Ch) + S.filter_offset;
+      if (W < -256 || W > 254)
+        return false;
+      Split |= W < -128 || W > 127;
+      V[T * C + Ch] = W;
+      Sum += W;
+    }
+    Folded[Ch] =
+        Bias[Ch] + (int64_t(S.input_offset) - (Unsigned ? 0 : 128)) * Sum;
+    if (!fitsInt32(Folded[Ch]))
+      return false;
+  }
+  // Element e of group g in vector r, dword L: 64 g + 16 (L / 4) + 4 r +
+  // L % 4; -1 past the run.
+  auto ChannelAt = [&](int64_t Gi, int64_t R, int64_t L) -> int64_t {
+    const int64_t E = 64 * Gi + 16 * (L / 4) + 4 * R + L % 4;
+    return E < Elements ? E % C : -1;
+  };
+  std::vector<int64_t> Filter1(G * NQ * 256, 0), Filter2(G * NQ * 256, 0),
+      BiasQ(G * 64, 0);
+  std::vector<int32_t> Multipliers(G * 64, 0), Shifts(G * 64, 0);
+  for (int64_t Gi = 0; Gi < G; ++Gi)
+    for (int64_t R = 0; R < 4; ++R)
+      for (int64_t L = 0; L < 16; ++L) {
+        const int64_t Ch = ChannelAt(Gi, R, L);
+        if (Ch < 0)
+          continue;
+        BiasQ[Gi * 64 + R * 16 + L] = Folded[Ch];
+        Multipliers[Gi * 64 + R * 16 + L] =
+            PerChannel ? Params.per_channel_multiplier[Ch]
+                       : S.output_multiplier;
+        Shifts[Gi * 64 + R * 16 + L] = PerChannel
+                                           ? Params.per_channel_left_shift[Ch]
+                                           : S.output_left_shift;
+        for (int64_t T = 0; T < Taps; ++T) {
+          const int64_t W = V[T * C + Ch];
+          const int64_t At = ((Gi * NQ + T / 4) * 4 + R) * 64 + 4 * L + T % 4;
+          // v = v1 + v2 with both in int8 when Split (floor and ceiling of
+          // v / 2).
+          Filter1[At] = Split ? (W >= 0 ? W / 2 : -((1 - W) / 2)) : W;
+          Filter2[At] = W - Filter1[At];
+        }
+      }
+  auto Q = cpuRequantTable(Multipliers, Shifts, S.output_offset,
+                           CpuIsaLevel::Avx512Vnni);
+  if (!Q)
+    return false;
+  Value::List Offsets;
+  for (int64_t T = 0; T < NQ * 4; ++T) {
+    const int64_t Tap = std::min(T, Taps - 1);
+    Offsets.push_back(Value(
+        ((Tap / KW) * S.dilation_h * IW + (Tap % KW) * S.dilation_w) * C));
+  }
+  B["S"] = Unsigned ? "u8" : "i8";
+  B["P"] = Run;
+  B["G"] = G;
+  B["NQ"] = NQ;
+  B["TAP_OFFSETS"] = Value(std::move(Offsets));
+  B["SPLIT"] = Split;
+  B["FILTER"] = initializer(Filter1);
+  B["FILTER2"] = initializer(Filter2);
+  B["BIAS"] = initializer(BiasQ);
+  B["ZERO"] = initializer(std::vector<int64_t>(G * 64, ZeroPoint));
+  B["Q"] = Q->Initializer;
+  B["ANY_LEFT"] = Q->AnyLeft;
+  B["Q_OFFSET"] = Q->Offset;
+  B["ACT_MIN"] = S.act_min;
+  B["ACT_MAX"] = S.act_max;
+  return true;
+}
+
 /// The window of a convolution-like operator: input and output height and
 /// width, kernel size, and the strides, dilations and padding of its
 /// parameters \p S (IH, IW, OH, OW, KH, KW, SH, SW, DH, DW, PT, PL).
@@ -655,7 +754,11 @@ specialiseCpuKernel(const ir::Graph &G, size_t Index,
     B["BIAS"] = initializer(*Hoisted);
     B["RAW_BIAS"] = initializer(*Bias);
     Template = "cpu/cpu_depthwise_conv.c.in";
-    if (Isa != CpuIsaLevel::Portable) {
+    if (Isa == CpuIsaLevel::Avx512Vnni &&
+        bindDepthwiseVnni(B, Filter, *Bias, P, PerChannel, C, KH, KW, IW)) {
+      Template = "cpu/cpu_depthwise_vnni.c.in";
+      Simd = true;
+    } else if (Isa != CpuIsaLevel::Portable) {
       const int64_t Lanes = Isa == CpuIsaLevel::Avx2 ? 8 : 16,
                     CPad = (C + Lanes - 1) / Lanes * Lanes;
       if (auto Q = kernelRequantTable(P, PerChannel, C, Isa)) {
