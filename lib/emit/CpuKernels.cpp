@@ -290,6 +290,7 @@ bool bindGemmSimd(tmpl::Bindings &B, const ir::Tensor &Filter,
   B["OUTPUT_OFFSET"] = S.output_offset;
   B["ACT_MIN"] = S.act_min;
   B["ACT_MAX"] = S.act_max;
+  B["TIES_BELOW"] = S.act_min < S.output_offset;
   return true;
 }
 
@@ -389,6 +390,7 @@ bool bindDepthwiseVnni(tmpl::Bindings &B, const ir::Tensor &Filter,
   B["Q_OFFSET"] = Q->Offset;
   B["ACT_MIN"] = S.act_min;
   B["ACT_MAX"] = S.act_max;
+  B["TIES_BELOW"] = S.act_min < S.output_offset;
   return true;
 }
 
@@ -782,6 +784,7 @@ specialiseCpuKernel(const ir::Graph &G, size_t Index,
         B["OUTPUT_OFFSET"] = S.output_offset;
         B["ACT_MIN"] = S.act_min;
         B["ACT_MAX"] = S.act_max;
+        B["TIES_BELOW"] = S.act_min < S.output_offset;
         Template = "cpu/cpu_depthwise_simd.c.in";
         Simd = true;
       }

@@ -25,6 +25,7 @@
 
 #include "llvm/Support/Program.h"
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 #include <random>
@@ -135,40 +136,48 @@ std::vector<int32_t> accumulators(int32_t M, int32_t E, size_t Count,
 }
 
 /// The test program: the primitives, \p Table, and a main that reads rows
-/// of one accumulator per column and writes cpu_requantize's results.
+/// of one accumulator per column and writes, per row, cpu_requantize's
+/// results with ties_below 1, then with ties_below 0.
 std::string harness(const std::string &Primitives,
                     const emit::CpuRequantTable &Table, size_t Lanes) {
-  return "#include <stdint.h>\n#include <stdio.h>\n\n" + Primitives +
-         "\n\nstatic const cpu_requant q[" + std::to_string(Table.Vectors) +
-         "] = {\n" + Table.Initializer +
-         "};\n\n"
-         "int main(int argc, char **argv) {\n"
-         "  static int32_t row[" +
-         std::to_string(Table.Vectors * Lanes) + "], result[" +
-         std::to_string(Table.Vectors * Lanes) +
-         "];\n"
-         "  FILE *in, *out;\n"
-         "  int v;\n"
-         "  if (argc != 3 || !(in = fopen(argv[1], \"rb\")) ||\n"
-         "      !(out = fopen(argv[2], \"wb\")))\n"
-         "    return 2;\n"
-         "  while (fread(row, sizeof row, 1, in) == 1) {\n"
-         "    for (v = 0; v < " +
-         std::to_string(Table.Vectors) +
-         "; ++v) {\n"
-         "      const cpu_v r = cpu_requantize(cpu_load(row + v * " +
-         std::to_string(Lanes) + "), q + v, " + (Table.AnyLeft ? "1" : "0") +
-         ", " + std::to_string(Table.Offset) +
-         ");\n"
-         "      memcpy(result + v * " +
-         std::to_string(Lanes) +
-         ", &r, sizeof r);\n"
-         "    }\n"
-         "    if (fwrite(result, sizeof result, 1, out) != 1)\n"
-         "      return 3;\n"
-         "  }\n"
-         "  return fclose(out) == 0 ? 0 : 4;\n"
-         "}\n";
+  std::string Main = R"(
+static const cpu_requant q[@VECTORS@] = {
+@TABLE@};
+
+int main(int argc, char **argv) {
+  static int32_t row[@COLUMNS@], result[2][@COLUMNS@];
+  FILE *in, *out;
+  int v;
+  if (argc != 3 || !(in = fopen(argv[1], "rb")) ||
+      !(out = fopen(argv[2], "wb")))
+    return 2;
+  while (fread(row, sizeof row, 1, in) == 1) {
+    for (v = 0; v < @VECTORS@; ++v) {
+      const cpu_v x = cpu_load(row + v * @LANES@);
+      const cpu_v exact = cpu_requantize(x, q + v, @ANY_LEFT@, @OFFSET@, 1);
+      const cpu_v above = cpu_requantize(x, q + v, @ANY_LEFT@, @OFFSET@, 0);
+      memcpy(result[0] + v * @LANES@, &exact, sizeof exact);
+      memcpy(result[1] + v * @LANES@, &above, sizeof above);
+    }
+    if (fwrite(result, sizeof result, 1, out) != 1)
+      return 3;
+  }
+  return fclose(out) == 0 ? 0 : 4;
+}
+)";
+  const std::pair<const char *, std::string> Values[] = {
+      {"@VECTORS@", std::to_string(Table.Vectors)},
+      {"@TABLE@", Table.Initializer},
+      {"@COLUMNS@", std::to_string(Table.Vectors * Lanes)},
+      {"@LANES@", std::to_string(Lanes)},
+      {"@ANY_LEFT@", Table.AnyLeft ? "1" : "0"},
+      {"@OFFSET@", std::to_string(Table.Offset)}};
+  for (const auto &[Name, Text] : Values)
+    for (size_t At = Main.find(Name); At != std::string::npos;
+         At = Main.find(Name, At + Text.size()))
+      Main.replace(At, strlen(Name), Text);
+  return "#include <stdint.h>\n#include <stdio.h>\n\n" + Primitives + "\n" +
+         Main;
 }
 
 /// How often the inputs met the turning points the test is after.
@@ -226,20 +235,27 @@ void checkTable(const emit::CpuChoice &Cpu, const Columns &Cols, int32_t Offset,
       Dir.file("requantize"), {Dir.file("in.bin"), Dir.file("out.bin")}, 120);
   REQUIRE_MESSAGE(Ran.ExitCode == 0, Ran.Stderr << Ran.ErrorMessage);
   const std::vector<uint8_t> Bytes = test::readFileBytes(Dir.file("out.bin"));
-  REQUIRE(Bytes.size() == In.size() * 4);
+  REQUIRE(Bytes.size() == In.size() * 8);
 
+  // Exact with ties_below 1; with 0, the same once clamped from below at
+  // the offset.
   size_t Wrong = 0;
   for (size_t I = 0; I < In.size(); ++I) {
-    const size_t C = I % N;
+    const size_t C = I % N, Row = I / N;
     const int32_t M = Cols.Multipliers[C], E = Cols.Shifts[C];
     const int32_t Expected =
         int32_t(uint32_t(ref_multiply_by_quantized_multiplier(In[I], M, E)) +
                 uint32_t(Offset));
-    int32_t Got;
-    std::memcpy(&Got, Bytes.data() + 4 * I, 4);
+    int32_t Got, Above;
+    std::memcpy(&Got, Bytes.data() + 4 * (2 * Row * N + C), 4);
+    std::memcpy(&Above, Bytes.data() + 4 * ((2 * Row + 1) * N + C), 4);
     if (Got != Expected && ++Wrong <= 10)
       FAIL_CHECK("x " << In[I] << ", multiplier " << M << ", left shift " << E
                       << ": " << Got << ", the reference " << Expected);
+    if (std::max(Above, Offset) != std::max(Expected, Offset) && ++Wrong <= 10)
+      FAIL_CHECK("ties_below 0: x " << In[I] << ", multiplier " << M
+                                    << ", left shift " << E << ": " << Above
+                                    << ", the reference " << Expected);
     const int64_t P = product(In[I], M, E);
     if ((P % (int64_t(1) << 31) + (int64_t(1) << 31)) % (int64_t(1) << 31) ==
         (int64_t(1) << 30))
