@@ -194,20 +194,31 @@ std::string bracedList(ArrayRef<int64_t> Values, size_t Column, size_t Indent) {
   return Out;
 }
 
-/// The multipliers and left shifts of \p Params for \p N columns, and its
-/// requantization table for \p Isa.
+/// The requantization table for \p Isa of the columns \p Columns (in the
+/// table's order; -1 for a padding column) of \p Params.
 template <typename P>
-std::optional<CpuRequantTable> kernelRequantTable(const P &Params,
-                                                  bool PerChannel, int64_t N,
-                                                  CpuIsaLevel Isa) {
-  std::vector<int32_t> M(N), S(N);
-  for (int64_t C = 0; C < N; ++C) {
-    M[C] = PerChannel ? Params.per_channel_multiplier[C]
+std::optional<CpuRequantTable>
+kernelRequantTable(const P &Params, bool PerChannel,
+                   ArrayRef<int64_t> Columns, CpuIsaLevel Isa) {
+  std::vector<int32_t> M(Columns.size(), 0), S(Columns.size(), 0);
+  for (size_t I = 0; I < Columns.size(); ++I) {
+    const int64_t C = Columns[I];
+    if (C < 0)
+      continue;
+    M[I] = PerChannel ? Params.per_channel_multiplier[C]
                       : Params.Scalars.output_multiplier;
-    S[C] = PerChannel ? Params.per_channel_left_shift[C]
+    S[I] = PerChannel ? Params.per_channel_left_shift[C]
                       : Params.Scalars.output_left_shift;
   }
   return cpuRequantTable(M, S, Params.Scalars.output_offset, Isa);
+}
+
+/// 0, 1, ..., \p N - 1.
+std::vector<int64_t> identityColumns(int64_t N) {
+  std::vector<int64_t> Columns(N);
+  for (int64_t C = 0; C < N; ++C)
+    Columns[C] = C;
+  return Columns;
 }
 
 /// The bindings of cpu_gemm_simd.c.in for a GEMM of M x K by K x N on \p Isa
@@ -244,7 +255,7 @@ bool bindGemmSimd(tmpl::Bindings &B, const ir::Tensor &Filter,
     MR = NV == 4 ? 6 : NV == 3 ? 8 : 12;
   }
   MR = std::min(MR, M);
-  auto Q = kernelRequantTable(Params, PerChannel, N, Isa);
+  auto Q = kernelRequantTable(Params, PerChannel, identityColumns(N), Isa);
   if (!Q)
     return false;
   std::vector<int64_t> Packed(KP * NPad, 0), Folded(NPad, 0);
@@ -341,8 +352,7 @@ bool bindDepthwiseVnni(tmpl::Bindings &B, const ir::Tensor &Filter,
     return E < Elements ? E % C : -1;
   };
   std::vector<int64_t> Filter1(G * NQ * 256, 0), Filter2(G * NQ * 256, 0),
-      BiasQ(G * 64, 0);
-  std::vector<int32_t> Multipliers(G * 64, 0), Shifts(G * 64, 0);
+      BiasQ(G * 64, 0), Columns(G * 64, -1);
   for (int64_t Gi = 0; Gi < G; ++Gi)
     for (int64_t R = 0; R < 4; ++R)
       for (int64_t L = 0; L < 16; ++L) {
@@ -350,12 +360,7 @@ bool bindDepthwiseVnni(tmpl::Bindings &B, const ir::Tensor &Filter,
         if (Ch < 0)
           continue;
         BiasQ[Gi * 64 + R * 16 + L] = Folded[Ch];
-        Multipliers[Gi * 64 + R * 16 + L] =
-            PerChannel ? Params.per_channel_multiplier[Ch]
-                       : S.output_multiplier;
-        Shifts[Gi * 64 + R * 16 + L] = PerChannel
-                                           ? Params.per_channel_left_shift[Ch]
-                                           : S.output_left_shift;
+        Columns[Gi * 64 + R * 16 + L] = Ch;
         for (int64_t T = 0; T < Taps; ++T) {
           const int64_t W = V[T * C + Ch];
           const int64_t At = ((Gi * NQ + T / 4) * 4 + R) * 64 + 4 * L + T % 4;
@@ -365,8 +370,8 @@ bool bindDepthwiseVnni(tmpl::Bindings &B, const ir::Tensor &Filter,
           Filter2[At] = W - Filter1[At];
         }
       }
-  auto Q = cpuRequantTable(Multipliers, Shifts, S.output_offset,
-                           CpuIsaLevel::Avx512Vnni);
+  auto Q = kernelRequantTable(Params, PerChannel, Columns,
+                              CpuIsaLevel::Avx512Vnni);
   if (!Q)
     return false;
   Value::List Offsets;
@@ -763,7 +768,8 @@ specialiseCpuKernel(const ir::Graph &G, size_t Index,
     } else if (Isa != CpuIsaLevel::Portable) {
       const int64_t Lanes = Isa == CpuIsaLevel::Avx2 ? 8 : 16,
                     CPad = (C + Lanes - 1) / Lanes * Lanes;
-      if (auto Q = kernelRequantTable(P, PerChannel, C, Isa)) {
+      if (auto Q = kernelRequantTable(P, PerChannel, identityColumns(C),
+                                      Isa)) {
         std::vector<int64_t> Widened(KH * KW * CPad, 0), Folded(CPad, 0),
             Raw(CPad, 0);
         for (int64_t T = 0; T < KH * KW; ++T)
