@@ -399,6 +399,58 @@ bool bindDepthwiseVnni(tmpl::Bindings &B, const ir::Tensor &Filter,
   return true;
 }
 
+/// cpu_gemm_simd.c.in's tiles read packed rows: DIRECT's copies of the
+/// input rows, or PATCH's im2col rows.
+void bindPackedRows(tmpl::Bindings &B) {
+  B["WINDOW"] = false;
+  B["ROW_STRIDE"] = B["KP"];
+  B["KOFF"] = "k";
+  B["KOFFS"] = "";
+}
+
+/// Where the tiles of cpu_gemm_simd.c.in, bound by bindGemmSimd, read the
+/// rows of a convolution with parameters \p S: packed rows, or, for int8
+/// with an input depth \p IC that is a multiple of KG and at most two
+/// vectors of columns per tile (uint8 sums its rows as it packs them),
+/// WINDOW: per output row a buffer of the KH input rows
+/// its windows read (converted, padded with the zero point), each tile's
+/// rows and depth at constant offsets in it, so that no window is copied.
+template <typename P>
+void bindGemmRows(tmpl::Bindings &B, bool Direct, bool Unsigned,
+                  int64_t Batches, int64_t IC, int64_t IW, int64_t OW,
+                  int64_t KH, int64_t KW, const P &S) {
+  bindPackedRows(B);
+  const int64_t KG = B["KG"].getInt(), KP = B["KP"].getInt();
+  // Tiles do not cross output rows: as few as the tile allows, of equal
+  // height.
+  const int64_t Tiles = (OW + B["MR"].getInt() - 1) / B["MR"].getInt(),
+                MR = (OW + Tiles - 1) / Tiles;
+  // The buffer's row: the widest reach of a row's last tile, its rows past
+  // the row's end included.
+  const int64_t Row = std::max<int64_t>(
+      ((OW - 1 + MR) * S.stride_w + (KW - 1) * S.dilation_w + 1) * IC,
+      (S.pad_left + IW) * IC);
+  // Windows of one tap do not overlap, so there is nothing to save; with
+  // four vectors of columns per tile the dot products outweigh the copies
+  // (and the shorter tiles cost more than they save).
+  if (Direct || Unsigned || IC % KG != 0 || KH * KW == 1 || KH * Row > 32768 ||
+      B["NV"].getInt() > 2)
+    return;
+  B["WINDOW"] = true;
+  B["MR"] = MR;
+  B["B"] = Batches;
+  B["BUF_ROW"] = Row;
+  B["ROW_STRIDE"] = S.stride_w * IC;
+  B["KOFF"] =
+      B["FUNCTION"].getString() + "_koff[k / " + std::to_string(KG) + "]";
+  std::vector<int64_t> Offsets;
+  for (int64_t K = 0; K < KP; K += KG) {
+    const int64_t Tap = K / IC, C = K % IC;
+    Offsets.push_back((Tap / KW) * Row + (Tap % KW) * S.dilation_w * IC + C);
+  }
+  B["KOFFS"] = initializer(Offsets);
+}
+
 /// The window of a convolution-like operator: input and output height and
 /// width, kernel size, and the strides, dilations and padding of its
 /// parameters \p S (IH, IW, OH, OW, KH, KW, SH, SW, DH, DW, PT, PL).
@@ -665,6 +717,8 @@ specialiseCpuKernel(const ir::Graph &G, size_t Index,
         return Patch.takeError();
       B["PATCH"] = StringRef(*Patch).rtrim("\n").str();
     }
+    if (Simd)
+      bindGemmRows(B, Direct, Unsigned, Batches, IC, IW, OW, KH, KW, S);
     Template = Simd ? "cpu/cpu_gemm_simd.c.in" : "cpu/cpu_gemm.c.in";
   } else if (oneOf({"ref_fully_connected_i8",
                     "ref_fully_connected_i8_per_channel",
@@ -699,6 +753,8 @@ specialiseCpuKernel(const ir::Graph &G, size_t Index,
     B["PATCH"] = "";
     if (!Simd)
       bindRequantization(B, P, PerChannel);
+    else
+      bindPackedRows(B);
     Template = Simd ? "cpu/cpu_gemm_simd.c.in" : "cpu/cpu_gemm.c.in";
   } else if (oneOf({"ref_depthwise_conv2d_i8",
                     "ref_depthwise_conv2d_i8_per_channel",
