@@ -263,7 +263,11 @@ bool bindGemmSimd(tmpl::Bindings &B, const ir::Tensor &Filter,
     int64_t Sum = 0;
     for (int64_t I = 0; I < K; ++I) {
       const int64_t W = elementAt(Filter, C * K + I);
-      Packed[((I / KG) * NPad + C) * KG + I % KG] = Unsigned ? W - 128 : W;
+      // [NPad / Block][KP / KG][Block][KG]: a tile's columns are one
+      // stream.
+      const int64_t Block = NV * Lanes;
+      Packed[((C / Block * (KP / KG) + I / KG) * Block + C % Block) * KG +
+             I % KG] = Unsigned ? W - 128 : W;
       Sum += Unsigned ? W + S.filter_offset : W;
     }
     Folded[C] = Bias[C] + (Unsigned ? int64_t(S.input_offset)
