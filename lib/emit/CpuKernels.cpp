@@ -11,9 +11,11 @@
 // taps inside the input, plus the bias. Where every tap is inside, that is
 // sum(x * w) + (bias + input_offset * sum(w)). The GEMM kernel also feeds
 // taps outside the input, as the input zero point z = -input_offset, so each
-// adds z * w - z * w = 0 to the same sum; the depthwise kernel computes its
-// border outputs the reference's way instead. Each sum is the same integer,
-// so requantization (ref_fixedpoint.h's) gives the same bytes.
+// adds z * w - z * w = 0 to the same sum, and so does the VNNI depthwise
+// kernel; the other depthwise kernels compute their border outputs the
+// reference's way instead. Each sum is the same integer, so requantization
+// (ref_fixedpoint.h's, or the SIMD kernels' cpu_requantize, which
+// CpuRequantizeTest holds to it) gives the same bytes.
 //
 //===----------------------------------------------------------------------===//
 #include "emit/CpuKernels.h"
