@@ -438,9 +438,10 @@ void bindGemmRows(tmpl::Bindings &B, bool Direct, bool Unsigned,
       (S.pad_left + IW) * IC);
   // Windows of one tap do not overlap, so there is nothing to save; with
   // four vectors of columns per tile the dot products outweigh the copies
-  // (and the shorter tiles cost more than they save).
-  if (Direct || Unsigned || IC % KG != 0 || KH * KW == 1 || KH * Row > 32768 ||
-      B["NV"].getInt() > 2)
+  // (and the shorter tiles cost more than they save). The buffer is on the
+  // stack: at most 16 KB (bytes with VNNI, else int16).
+  if (Direct || Unsigned || IC % KG != 0 || KH * KW == 1 ||
+      KH * Row * (KG == 4 ? 1 : 2) > 16384 || B["NV"].getInt() > 2)
     return;
   B["WINDOW"] = true;
   B["MR"] = MR;
