@@ -11,9 +11,11 @@
 // taps inside the input, plus the bias. Where every tap is inside, that is
 // sum(x * w) + (bias + input_offset * sum(w)). The GEMM kernel also feeds
 // taps outside the input, as the input zero point z = -input_offset, so each
-// adds z * w - z * w = 0 to the same sum; the depthwise kernel computes its
-// border outputs the reference's way instead. Each sum is the same integer,
-// so requantization (ref_fixedpoint.h's) gives the same bytes.
+// adds z * w - z * w = 0 to the same sum, and so does the VNNI depthwise
+// kernel; the other depthwise kernels compute their border outputs the
+// reference's way instead. Each sum is the same integer, so requantization
+// (ref_fixedpoint.h's, or the SIMD kernels' cpu_requantize, which
+// CpuRequantizeTest holds to it) gives the same bytes.
 //
 //===----------------------------------------------------------------------===//
 #include "emit/CpuKernels.h"
@@ -172,40 +174,53 @@ bool bindGemm(tmpl::Bindings &B, const ir::Tensor &Filter,
   return true;
 }
 
-/// The requantization of cpu_simd.c.in's cpu_requantize_store for \p N
-/// columns padded to \p NPad, \p Lanes per vector: per vector, the lanes'
-/// multipliers, left shifts, right shifts, masks and half masks;
-/// std::nullopt for a multiplier of INT32_MIN or a shift outside
-/// [-31, 30], which the vector code does not cover.
-template <typename P>
-std::optional<std::vector<int64_t>> requantTable(const P &Params,
-                                                 bool PerChannel, int64_t N,
-                                                 int64_t NPad, int64_t Lanes) {
-  std::vector<int64_t> Q(5 * NPad, 0);
-  for (int64_t C = 0; C < N; ++C) {
-    const int64_t M = PerChannel ? Params.per_channel_multiplier[C]
-                                 : Params.Scalars.output_multiplier;
-    const int64_t S = PerChannel ? Params.per_channel_left_shift[C]
-                                 : Params.Scalars.output_left_shift;
-    if (M == std::numeric_limits<int32_t>::min() || S < -31 || S > 30)
-      return std::nullopt;
-    const int64_t Right = S > 0 ? 0 : -S, Mask = (int64_t(1) << Right) - 1;
-    const int64_t Base = (C / Lanes) * 5 * Lanes + C % Lanes;
-    Q[Base] = M;
-    Q[Base + Lanes] = S > 0 ? S : 0;
-    Q[Base + 2 * Lanes] = Right;
-    Q[Base + 3 * Lanes] = Mask;
-    Q[Base + 4 * Lanes] = Mask >> 1;
+/// \p Values as a braced C initializer: "{1, 2, 3}", wrapped before 80
+/// columns with continuation lines indented by \p Indent spaces, the first
+/// line starting at column \p Column.
+std::string bracedList(ArrayRef<int64_t> Values, size_t Column, size_t Indent) {
+  std::string Out = "{";
+  size_t At = Column + 1;
+  for (size_t I = 0; I < Values.size(); ++I) {
+    const std::string Word =
+        std::to_string(Values[I]) + (I + 1 < Values.size() ? "," : "}");
+    if (I > 0 && At + 1 + Word.size() > 79) {
+      Out += "\n" + std::string(Indent, ' ');
+      At = Indent;
+    } else if (I > 0) {
+      Out += " ";
+      ++At;
+    }
+    Out += Word;
+    At += Word.size();
   }
-  return Q;
+  return Out;
 }
 
-/// True if a requantTable \p Q with \p Lanes per vector has a left shift.
-bool anyLeftShift(ArrayRef<int64_t> Q, int64_t Lanes) {
-  for (size_t I = 0; I < Q.size(); ++I)
-    if ((I / Lanes) % 5 == 1 && Q[I] != 0)
-      return true;
-  return false;
+/// The requantization table for \p Isa of the columns \p Columns (in the
+/// table's order; -1 for a padding column) of \p Params.
+template <typename P>
+std::optional<CpuRequantTable>
+kernelRequantTable(const P &Params, bool PerChannel,
+                   ArrayRef<int64_t> Columns, CpuIsaLevel Isa) {
+  std::vector<int32_t> M(Columns.size(), 0), S(Columns.size(), 0);
+  for (size_t I = 0; I < Columns.size(); ++I) {
+    const int64_t C = Columns[I];
+    if (C < 0)
+      continue;
+    M[I] = PerChannel ? Params.per_channel_multiplier[C]
+                      : Params.Scalars.output_multiplier;
+    S[I] = PerChannel ? Params.per_channel_left_shift[C]
+                      : Params.Scalars.output_left_shift;
+  }
+  return cpuRequantTable(M, S, Params.Scalars.output_offset, Isa);
+}
+
+/// 0, 1, ..., \p N - 1.
+std::vector<int64_t> identityColumns(int64_t N) {
+  std::vector<int64_t> Columns(N);
+  for (int64_t C = 0; C < N; ++C)
+    Columns[C] = C;
+  return Columns;
 }
 
 /// The bindings of cpu_gemm_simd.c.in for a GEMM of M x K by K x N on \p Isa
@@ -242,7 +257,7 @@ bool bindGemmSimd(tmpl::Bindings &B, const ir::Tensor &Filter,
     MR = NV == 4 ? 6 : NV == 3 ? 8 : 12;
   }
   MR = std::min(MR, M);
-  auto Q = requantTable(Params, PerChannel, N, NPad, Lanes);
+  auto Q = kernelRequantTable(Params, PerChannel, identityColumns(N), Isa);
   if (!Q)
     return false;
   std::vector<int64_t> Packed(KP * NPad, 0), Folded(NPad, 0);
@@ -250,7 +265,11 @@ bool bindGemmSimd(tmpl::Bindings &B, const ir::Tensor &Filter,
     int64_t Sum = 0;
     for (int64_t I = 0; I < K; ++I) {
       const int64_t W = elementAt(Filter, C * K + I);
-      Packed[((I / KG) * NPad + C) * KG + I % KG] = Unsigned ? W - 128 : W;
+      // [NPad / Block][KP / KG][Block][KG]: a tile's columns are one
+      // stream.
+      const int64_t Block = NV * Lanes;
+      Packed[((C / Block * (KP / KG) + I / KG) * Block + C % Block) * KG +
+             I % KG] = Unsigned ? W - 128 : W;
       Sum += Unsigned ? W + S.filter_offset : W;
     }
     Folded[C] = Bias[C] + (Unsigned ? int64_t(S.input_offset)
@@ -279,14 +298,164 @@ bool bindGemmSimd(tmpl::Bindings &B, const ir::Tensor &Filter,
   B["PAD"] = Pad;
   B["FILTER"] = initializer(Packed);
   B["BIAS"] = initializer(Folded);
-  B["Q"] = initializer(*Q);
-  B["ANY_LEFT"] = anyLeftShift(*Q, Lanes);
+  B["Q"] = Q->Initializer;
+  B["ANY_LEFT"] = Q->AnyLeft;
+  B["Q_OFFSET"] = Q->Offset;
+  B["S"] = Unsigned ? "u8" : "i8";
   B["ROWSUM"] = Unsigned;
   B["ROWSUM_SCALE"] = 128 + int64_t(S.filter_offset);
   B["OUTPUT_OFFSET"] = S.output_offset;
   B["ACT_MIN"] = S.act_min;
   B["ACT_MAX"] = S.act_max;
+  B["TIES_BELOW"] = S.act_min < S.output_offset;
   return true;
+}
+
+/// The bindings of cpu_depthwise_vnni.c.in for a depthwise convolution of
+/// \p C channels with a KH x KW filter over an input \p IW wide (see the
+/// template for the layout and the algebra): the run, the tap offsets, the
+/// filter quads, the folded bias, the zero point's row and the
+/// requantization table, all in the quads' element order. False when a
+/// folded value leaves int32, a uint8 filter value is not the sum of two
+/// int8 or the zero point is not a value of the input type.
+template <typename P>
+bool bindDepthwiseVnni(tmpl::Bindings &B, const ir::Tensor &Filter,
+                       ArrayRef<int64_t> Bias, const P &Params, bool PerChannel,
+                       int64_t C, int64_t KH, int64_t KW, int64_t IW) {
+  const auto &S = Params.Scalars;
+  const bool Unsigned = Filter.Type == ir::DType::U8;
+  const int64_t Taps = KH * KW, NQ = (Taps + 3) / 4;
+  const int64_t Run =
+      S.stride_w == 1 && (C == 4 || C == 8 || C == 16 || C == 32) ? 64 / C : 1;
+  const int64_t G = (Run * C + 63) / 64, Elements = Run * C;
+  const int64_t ZeroPoint = -int64_t(S.input_offset);
+  if (Unsigned ? (ZeroPoint < 0 || ZeroPoint > 255)
+               : (ZeroPoint < -128 || ZeroPoint > 127))
+    return false;
+  // Each channel's filter values (v, plus the filter offset for uint8), its
+  // sum and its folded bias.
+  std::vector<int64_t> V(Taps * C), Folded(C);
+  bool Split = false;
+  for (int64_t Ch = 0; Ch < C; ++Ch) {
+    int64_t Sum = 0;
+    for (int64_t T = 0; T < Taps; ++T) {
+      const int64_t W = elementAt(Filter, T * C + Ch) + S.filter_offset;
+      if (W < -256 || W > 254)
+        return false;
+      Split |= W < -128 || W > 127;
+      V[T * C + Ch] = W;
+      Sum += W;
+    }
+    Folded[Ch] =
+        Bias[Ch] + (int64_t(S.input_offset) - (Unsigned ? 0 : 128)) * Sum;
+    if (!fitsInt32(Folded[Ch]))
+      return false;
+  }
+  // Element e of group g in vector r, dword L: 64 g + 16 (L / 4) + 4 r +
+  // L % 4; -1 past the run.
+  auto ChannelAt = [&](int64_t Gi, int64_t R, int64_t L) -> int64_t {
+    const int64_t E = 64 * Gi + 16 * (L / 4) + 4 * R + L % 4;
+    return E < Elements ? E % C : -1;
+  };
+  std::vector<int64_t> Filter1(G * NQ * 256, 0), Filter2(G * NQ * 256, 0),
+      BiasQ(G * 64, 0), Columns(G * 64, -1);
+  for (int64_t Gi = 0; Gi < G; ++Gi)
+    for (int64_t R = 0; R < 4; ++R)
+      for (int64_t L = 0; L < 16; ++L) {
+        const int64_t Ch = ChannelAt(Gi, R, L);
+        if (Ch < 0)
+          continue;
+        BiasQ[Gi * 64 + R * 16 + L] = Folded[Ch];
+        Columns[Gi * 64 + R * 16 + L] = Ch;
+        for (int64_t T = 0; T < Taps; ++T) {
+          const int64_t W = V[T * C + Ch];
+          const int64_t At = ((Gi * NQ + T / 4) * 4 + R) * 64 + 4 * L + T % 4;
+          // v = v1 + v2 with both in int8 when Split (floor and ceiling of
+          // v / 2).
+          Filter1[At] = Split ? (W >= 0 ? W / 2 : -((1 - W) / 2)) : W;
+          Filter2[At] = W - Filter1[At];
+        }
+      }
+  auto Q = kernelRequantTable(Params, PerChannel, Columns,
+                              CpuIsaLevel::Avx512Vnni);
+  if (!Q)
+    return false;
+  Value::List Offsets;
+  for (int64_t T = 0; T < NQ * 4; ++T) {
+    const int64_t Tap = std::min(T, Taps - 1);
+    Offsets.push_back(Value(
+        ((Tap / KW) * S.dilation_h * IW + (Tap % KW) * S.dilation_w) * C));
+  }
+  B["S"] = Unsigned ? "u8" : "i8";
+  B["P"] = Run;
+  B["G"] = G;
+  B["NQ"] = NQ;
+  B["TAP_OFFSETS"] = Value(std::move(Offsets));
+  B["SPLIT"] = Split;
+  B["FILTER"] = initializer(Filter1);
+  B["FILTER2"] = initializer(Filter2);
+  B["BIAS"] = initializer(BiasQ);
+  B["ZERO"] = initializer(std::vector<int64_t>(G * 64, ZeroPoint));
+  B["Q"] = Q->Initializer;
+  B["ANY_LEFT"] = Q->AnyLeft;
+  B["Q_OFFSET"] = Q->Offset;
+  B["ACT_MIN"] = S.act_min;
+  B["ACT_MAX"] = S.act_max;
+  B["TIES_BELOW"] = S.act_min < S.output_offset;
+  return true;
+}
+
+/// cpu_gemm_simd.c.in's tiles read packed rows: DIRECT's copies of the
+/// input rows, or PATCH's im2col rows.
+void bindPackedRows(tmpl::Bindings &B) {
+  B["WINDOW"] = false;
+  B["ROW_STRIDE"] = B["KP"];
+  B["KOFF"] = "k";
+  B["KOFFS"] = "";
+}
+
+/// Where the tiles of cpu_gemm_simd.c.in, bound by bindGemmSimd, read the
+/// rows of a convolution with parameters \p S: packed rows, or, for int8
+/// with an input depth \p IC that is a multiple of KG and at most two
+/// vectors of columns per tile (uint8 sums its rows as it packs them),
+/// WINDOW: per output row a buffer of the KH input rows
+/// its windows read (converted, padded with the zero point), each tile's
+/// rows and depth at constant offsets in it, so that no window is copied.
+template <typename P>
+void bindGemmRows(tmpl::Bindings &B, bool Direct, bool Unsigned,
+                  int64_t Batches, int64_t IC, int64_t IW, int64_t OW,
+                  int64_t KH, int64_t KW, const P &S) {
+  bindPackedRows(B);
+  const int64_t KG = B["KG"].getInt(), KP = B["KP"].getInt();
+  // Tiles do not cross output rows: as few as the tile allows, of equal
+  // height.
+  const int64_t Tiles = (OW + B["MR"].getInt() - 1) / B["MR"].getInt(),
+                MR = (OW + Tiles - 1) / Tiles;
+  // The buffer's row: the widest reach of a row's last tile, its rows past
+  // the row's end included.
+  const int64_t Row = std::max<int64_t>(
+      ((OW - 1 + MR) * S.stride_w + (KW - 1) * S.dilation_w + 1) * IC,
+      (S.pad_left + IW) * IC);
+  // Windows of one tap do not overlap, so there is nothing to save; with
+  // four vectors of columns per tile the dot products outweigh the copies
+  // (and the shorter tiles cost more than they save). The buffer is on the
+  // stack: at most 16 KB (bytes with VNNI, else int16).
+  if (Direct || Unsigned || IC % KG != 0 || KH * KW == 1 ||
+      KH * Row * (KG == 4 ? 1 : 2) > 16384 || B["NV"].getInt() > 2)
+    return;
+  B["WINDOW"] = true;
+  B["MR"] = MR;
+  B["B"] = Batches;
+  B["BUF_ROW"] = Row;
+  B["ROW_STRIDE"] = S.stride_w * IC;
+  B["KOFF"] =
+      B["FUNCTION"].getString() + "_koff[k / " + std::to_string(KG) + "]";
+  std::vector<int64_t> Offsets;
+  for (int64_t K = 0; K < KP; K += KG) {
+    const int64_t Tap = K / IC, C = K % IC;
+    Offsets.push_back((Tap / KW) * Row + (Tap % KW) * S.dilation_w * IC + C);
+  }
+  B["KOFFS"] = initializer(Offsets);
 }
 
 /// The window of a convolution-like operator: input and output height and
@@ -398,6 +567,102 @@ specialiseElementwise(const ir::Graph &G, size_t Index,
 
 } // namespace
 
+std::optional<CpuRequantTable> cpuRequantTable(ArrayRef<int32_t> Multipliers,
+                                               ArrayRef<int32_t> LeftShifts,
+                                               int32_t OutputOffset,
+                                               CpuIsaLevel Isa) {
+  assert(Isa != CpuIsaLevel::Portable &&
+         Multipliers.size() == LeftShifts.size());
+  const bool Avx2 = Isa == CpuIsaLevel::Avx2;
+  const size_t Lanes = Avx2 ? 8 : 16;
+  CpuRequantTable Table;
+  Table.Vectors = (Multipliers.size() + Lanes - 1) / Lanes;
+  const int64_t One = 1;
+  // AVX-512 folds the offset into add (see below) when |offset| < 2^(29-s)
+  // for every right shift s (none for s >= 30); then add stays under 2^61
+  // and a product's p + add - sub (|p| < 2^62) within int64.
+  const int64_t AbsOffset =
+      OutputOffset < 0 ? -int64_t(OutputOffset) : int64_t(OutputOffset);
+  bool Fold = !Avx2;
+  for (size_t C = 0; C < Multipliers.size(); ++C) {
+    const int64_t R = LeftShifts[C] > 0 ? 0 : -int64_t(LeftShifts[C]);
+    if (AbsOffset != 0 && (R >= 30 || AbsOffset >= (One << (29 - R))))
+      Fold = false;
+  }
+  const int64_t Folded = Fold ? OutputOffset : 0;
+  Table.Offset = Fold ? 0 : OutputOffset;
+  for (int64_t V = 0; V < Table.Vectors; ++V) {
+    // Per lane; the AVX-512 64-bit fields hold the even lanes, then the odd
+    // ones.
+    std::vector<int64_t> Mult(Lanes, 0), Left(Lanes, 0), Right(Lanes, 0),
+        Mask(Lanes, 0), Half(Lanes, 0), Add(Lanes, 0), Sub(Lanes, 0),
+        Shift(Lanes, 0);
+    for (size_t L = 0; L < Lanes; ++L) {
+      const size_t C = V * Lanes + L;
+      const int64_t M = C < Multipliers.size() ? Multipliers[C] : 0;
+      const int64_t E = C < Multipliers.size() ? LeftShifts[C] : 0;
+      if (M == std::numeric_limits<int32_t>::min() || E < -31 || E > 30)
+        return std::nullopt;
+      const int64_t R = E > 0 ? 0 : -E;
+      Left[L] = E > 0 ? E : 0;
+      if (Avx2) {
+        Mult[L] = M;
+        Right[L] = R;
+        Mask[L] = (One << R) - 1;
+        Half[L] = Mask[L] >> 1;
+        continue;
+      }
+      // cpu_requantize: add = 2^30 + [R > 0] 2^(30+R) + offset 2^(31+R),
+      // sub = [R > 0] 2^31.
+      const size_t Slot = (L % 2) * (Lanes / 2) + L / 2;
+      Mult[Slot] = M;
+      Add[Slot] = (One << 30) + (R > 0 ? One << (30 + R) : 0) +
+                  Folded * (One << (31 + R));
+      Sub[Slot] = R > 0 ? One << 31 : 0;
+      Shift[Slot] = 31 + R;
+    }
+    Table.AnyLeft |= llvm::any_of(Left, [](int64_t S) { return S != 0; });
+    std::vector<std::pair<StringRef, ArrayRef<int64_t>>> Fields;
+    if (Avx2)
+      Fields = {{"mult", Mult},
+                {"left", Left},
+                {"right", Right},
+                {"mask", Mask},
+                {"half", Half}};
+    else
+      Fields = {{"left", Left},
+                {"mult", Mult},
+                {"add", Add},
+                {"sub", Sub},
+                {"shift", Shift}};
+    for (size_t F = 0; F < Fields.size(); ++F) {
+      const std::string Head =
+          (F == 0 ? "    {." : "     .") + Fields[F].first.str() + " = ";
+      Table.Initializer +=
+          Head + bracedList(Fields[F].second, Head.size(), Head.size() + 1) +
+          (F + 1 < Fields.size() ? ",\n" : "},\n");
+    }
+  }
+  return Table;
+}
+
+Expected<std::string> renderCpuSimdPrimitives(const CpuChoice &Cpu,
+                                              ArrayRef<std::string> Used) {
+  tmpl::Bindings P;
+  P["ISA"] = isaName(Cpu.Level).str();
+  std::vector<std::string> Defined;
+  for (const char *Macro : isaMacros(Cpu.Level))
+    Defined.push_back(formatv("defined({0})", Macro).str());
+  P["GUARD"] = join(Defined, " && ");
+  P["CPU"] = Cpu.Name;
+  P["FLAGS"] = Cpu.Flags;
+  P["USED"] = Value(Value::List(Used.begin(), Used.end()));
+  Expected<std::string> Text = renderTemplate("cpu/cpu_simd.c.in", P);
+  if (!Text)
+    return Text.takeError();
+  return StringRef(*Text).rtrim("\n").str();
+}
+
 Expected<std::optional<CpuKernel>>
 specialiseCpuKernel(const ir::Graph &G, size_t Index,
                     const kernels::KernelCall &Call, StringRef Function,
@@ -477,6 +742,8 @@ specialiseCpuKernel(const ir::Graph &G, size_t Index,
         return Patch.takeError();
       B["PATCH"] = StringRef(*Patch).rtrim("\n").str();
     }
+    if (Simd)
+      bindGemmRows(B, Direct, Unsigned, Batches, IC, IW, OW, KH, KW, S);
     Template = Simd ? "cpu/cpu_gemm_simd.c.in" : "cpu/cpu_gemm.c.in";
   } else if (oneOf({"ref_fully_connected_i8",
                     "ref_fully_connected_i8_per_channel",
@@ -514,6 +781,8 @@ specialiseCpuKernel(const ir::Graph &G, size_t Index,
     B["PATCH"] = "";
     if (!Simd)
       bindRequantization(B, P, PerChannel);
+    else
+      bindPackedRows(B);
     Template = Simd ? "cpu/cpu_gemm_simd.c.in" : "cpu/cpu_gemm.c.in";
   } else if (oneOf({"ref_depthwise_conv2d_i8",
                     "ref_depthwise_conv2d_i8_per_channel",
@@ -582,10 +851,15 @@ specialiseCpuKernel(const ir::Graph &G, size_t Index,
     Template = "cpu/cpu_depthwise_conv.c.in";
     // The SIMD kernels take one output channel per input channel; a depth
     // multiplier runs the portable kernel, which the compiler vectorises.
-    if (Isa != CpuIsaLevel::Portable && DM == 1) {
+    if (DM == 1 && Isa == CpuIsaLevel::Avx512Vnni &&
+        bindDepthwiseVnni(B, Filter, *Bias, P, PerChannel, C, KH, KW, IW)) {
+      Template = "cpu/cpu_depthwise_vnni.c.in";
+      Simd = true;
+    } else if (Isa != CpuIsaLevel::Portable && DM == 1) {
       const int64_t Lanes = Isa == CpuIsaLevel::Avx2 ? 8 : 16,
                     CPad = (C + Lanes - 1) / Lanes * Lanes;
-      if (auto Q = requantTable(P, PerChannel, C, CPad, Lanes)) {
+      if (auto Q = kernelRequantTable(P, PerChannel, identityColumns(C),
+                                      Isa)) {
         std::vector<int64_t> Widened(KH * KW * CPad, 0), Folded(CPad, 0),
             Raw(CPad, 0);
         for (int64_t T = 0; T < KH * KW; ++T)
@@ -600,11 +874,13 @@ specialiseCpuKernel(const ir::Graph &G, size_t Index,
         B["FILTER"] = initializer(Widened);
         B["BIAS"] = initializer(Folded);
         B["RAW_BIAS"] = initializer(Raw);
-        B["Q"] = initializer(*Q);
-        B["ANY_LEFT"] = anyLeftShift(*Q, Lanes);
+        B["Q"] = Q->Initializer;
+        B["ANY_LEFT"] = Q->AnyLeft;
+        B["Q_OFFSET"] = Q->Offset;
         B["OUTPUT_OFFSET"] = S.output_offset;
         B["ACT_MIN"] = S.act_min;
         B["ACT_MAX"] = S.act_max;
+        B["TIES_BELOW"] = S.act_min < S.output_offset;
         Template = "cpu/cpu_depthwise_simd.c.in";
         Simd = true;
       }
@@ -658,14 +934,6 @@ renderCpuKernelFiles(ArrayRef<CpuKernel> Kernels, StringRef Name,
   tmpl::Bindings B;
   B["SIMD"] = "";
   if (Simd) {
-    tmpl::Bindings P;
-    P["ISA"] = isaName(Cpu.Level).str();
-    std::vector<std::string> Defined;
-    for (const char *Macro : isaMacros(Cpu.Level))
-      Defined.push_back(formatv("defined({0})", Macro).str());
-    P["GUARD"] = join(Defined, " && ");
-    P["CPU"] = Cpu.Name;
-    P["FLAGS"] = Cpu.Flags;
     // The primitives the kernels call: every word "cpu_..." before a "(".
     std::set<std::string> Used;
     for (const CpuKernel &K : Kernels)
@@ -679,12 +947,11 @@ renderCpuKernelFiles(ArrayRef<CpuKernel> Kernels, StringRef Name,
             (At == 0 || !isAlnum(K.Definition[At - 1])))
           Used.insert(K.Definition.substr(At, End - At));
       }
-    Value::List UsedList(Used.begin(), Used.end());
-    P["USED"] = Value(std::move(UsedList));
-    Expected<std::string> Text = renderTemplate("cpu/cpu_simd.c.in", P);
+    Expected<std::string> Text = renderCpuSimdPrimitives(
+        Cpu, std::vector<std::string>(Used.begin(), Used.end()));
     if (!Text)
       return Text.takeError();
-    B["SIMD"] = StringRef(*Text).rtrim("\n").str();
+    B["SIMD"] = *Text;
   }
   B["FUNCTIONS"] = Value(std::move(Definitions));
   B["DECLARATIONS"] = Value(std::move(Declarations));

@@ -77,6 +77,37 @@ specialiseCpuKernel(const ir::Graph &G, size_t Index,
                     CpuIsaLevel Isa = CpuIsaLevel::Portable,
                     bool Stripe = false);
 
+/// The requantization table of cpu_simd.c.in's cpu_requantize.
+struct CpuRequantTable {
+  /// The C initializer's elements (`{.left = {...}, ...},` lines), one
+  /// `cpu_requant` per vector of columns.
+  std::string Initializer;
+  /// How many: the columns over the lanes, rounded up.
+  int64_t Vectors = 0;
+  /// True unless every left shift is 0 (cpu_requantize's any_left).
+  bool AnyLeft = false;
+  /// The output offset when the table does not hold it (AVX2's, or one
+  /// too large to fold at some shift), else 0: cpu_requantize's offset.
+  int32_t Offset = 0;
+};
+
+/// The table with which \p Isa's cpu_requantize (not Portable's) computes,
+/// for column c, ref_multiply_by_quantized_multiplier(x, \p Multipliers[c],
+/// \p LeftShifts[c]) + \p OutputOffset; the columns past the last of the
+/// last vector have multiplier 0. AVX-512 folds the offset into the table
+/// where every shift allows it. std::nullopt for what the vector code does
+/// not cover: a multiplier of INT32_MIN or a shift outside [-31, 30].
+std::optional<CpuRequantTable>
+cpuRequantTable(llvm::ArrayRef<int32_t> Multipliers,
+                llvm::ArrayRef<int32_t> LeftShifts, int32_t OutputOffset,
+                CpuIsaLevel Isa);
+
+/// The vector primitives of \p Cpu's instruction set
+/// (templates/cpu/cpu_simd.c.in) that cpu_kernels.c holds, with the ones
+/// named in \p Used.
+llvm::Expected<std::string>
+renderCpuSimdPrimitives(const CpuChoice &Cpu, llvm::ArrayRef<std::string> Used);
+
 /// cpu_kernels.c and cpu_kernels.h holding \p Kernels, in this order; with
 /// the vector primitives of \p Cpu's instruction set when a kernel uses
 /// them.

@@ -91,18 +91,21 @@ TEST_CASE("convolutions and fully connected layers run the SIMD kernels") {
         if (Type != "CONV_2D" && Type != "DEPTHWISE_CONV_2D" &&
             Type != "FULLY_CONNECTED")
           continue;
-        // The function's text: from its definition to the next kernel's
-        // comment.
-        const std::string Head = "void model_op" + std::to_string(I) + "(";
+        // The kernel's text: from its comment (its tables, helpers and
+        // function follow) to the next kernel's.
+        const std::string Head = "/* operator " + std::to_string(I) + ": ";
         const size_t Begin = Text.find(Head);
         REQUIRE_MESSAGE(Begin != std::string::npos,
                         "operator " << I << " has no kernel");
-        const size_t End = Text.find("\n/* operator ", Begin);
+        const size_t End = Text.find("\n/* operator ", Begin + 1);
         const llvm::StringRef Body =
             T.substr(Begin, End == std::string::npos ? End : End - Begin);
         INFO("operator " << I << " (" << Type << ")");
-        CHECK(Body.contains("cpu_requantize_store("));
-        if (Type != "DEPTHWISE_CONV_2D")
+        CHECK(Body.contains("void model_op" + std::to_string(I) + "("));
+        CHECK(Body.contains("cpu_requantize("));
+        // Depthwise layers take dot products of four taps with VNNI.
+        if (Type != "DEPTHWISE_CONV_2D" ||
+            cpuChoice(Cpu).Level == emit::CpuIsaLevel::Avx512Vnni)
           CHECK(Body.contains("cpu_dot("));
         ++Simd;
       }
