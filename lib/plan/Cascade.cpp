@@ -143,6 +143,9 @@ RowRange stripeInputRows(const ir::Graph &G, const ir::Operator &Op,
                          RowRange Out, int32_t &PadTop) {
   PadTop = 0;
   const ir::RowMap Map = ir::rowMap(Op.code());
+  // Identity: the same rows (input 0 may be a constant broadcast along them).
+  if (!ir::mapsInputRows(Op.code()))
+    return Out;
   const ir::Tensor &In = G.tensor(Op.input(0));
   const int32_t InRows = In.Shape[1];
   if (Map.Kind == ir::RowKind::Shifted) {
@@ -154,8 +157,6 @@ RowRange stripeInputRows(const ir::Graph &G, const ir::Operator &Op,
     PadTop = std::max(0, First - Begin);
     return {First, std::max(First, std::clamp(Out.End - Shift, 0, InRows))};
   }
-  if (Map.Kind != ir::RowKind::Window)
-    return Out;
   const int32_t Stride = static_cast<int32_t>(Op.getInt(Map.Stride, 1));
   const int32_t Dilation =
       Map.Dilation.empty() ? 1

@@ -27,6 +27,8 @@ RowRange requiredRows(const ir::Graph &G, const ir::Operator &Op, int32_t A,
                       int32_t B, int32_t &Pad) {
   const ir::RowMap M = ir::rowMap(Op.code());
   Pad = 0;
+  if (M.Kind != ir::RowKind::Window && M.Kind != ir::RowKind::Shifted)
+    return {A, B};
   const int64_t H = G.tensor(Op.input(0)).Shape[1];
   if (M.Kind == ir::RowKind::Shifted) {
     // PAD: output row r copies input row r - p, if there is one.
@@ -37,8 +39,6 @@ RowRange requiredRows(const ir::Graph &G, const ir::Operator &Op, int32_t A,
     return {static_cast<int32_t>(First),
             static_cast<int32_t>(std::max(First, Last))};
   }
-  if (M.Kind != ir::RowKind::Window)
-    return {A, B};
   const int64_t OutH = G.tensor(Op.output(0)).Shape[1];
   const int64_t S = Op.getInt(M.Stride, 1);
   const int64_t D = M.Dilation.empty() ? 1 : Op.getInt(M.Dilation, 1);
@@ -76,6 +76,26 @@ std::vector<std::string> verifyCascades(const ir::Graph &G,
     }
     PrevLast = C.LastOp;
     Spans.push_back({C.FirstOp, C.LastOp});
+
+    // Every member writes one image with rows, and one whose rows follow
+    // from input 0's reads an image.
+    auto IsImage = [&](int32_t T) {
+      return G.isValidTensor(T) && G.tensor(T).rank() == 4 &&
+             G.tensor(T).Shape[1] > 0;
+    };
+    bool Cuttable = true;
+    for (int32_t K = C.FirstOp; K <= C.LastOp && Cuttable; ++K) {
+      const ir::Operator &Op = G.Operators[K];
+      if (Op.Outputs.size() != 1 || !IsImage(Op.output(0)) ||
+          (ir::mapsInputRows(Op.code()) && !IsImage(Op.input(0)))) {
+        Report(llvm::formatv("{0}: operator {1} ({2}) does not work on "
+                             "images a stripe can cut",
+                             Who, K, Op.Type));
+        Cuttable = false;
+      }
+    }
+    if (!Cuttable)
+      continue;
 
     // The windows: the outputs of all but the last operator, read only
     // inside the cascade.

@@ -388,6 +388,41 @@ TEST_CASE("a window keeps the rows a consumer reads after a pause") {
   CHECK(C->WindowRows[C->windowOf(X)] >= 4);
 }
 
+TEST_CASE("a constant first operand of an element-wise operator") {
+  // Found by the coverage-guided pipeline fuzzer under ASan: the rows an
+  // ADD reads were taken from dimension 1 of its input 0, a constant of rank
+  // 1 broadcast along the rows, past its one dimension.
+  ir::Graph G = chain();
+  int32_t Bias = add(G, tensor({2}, true));
+  int32_t Out = add(G, tensor({1, 4, 3, 2}));
+  ir::Operator Add;
+  Add.Type = "ADD";
+  Add.Inputs = {Bias, G.Outputs[0]};
+  Add.Outputs = {Out};
+  Add.setAttr(ir::attr::FusedActivation, std::string("NONE"));
+  G.Operators.push_back(Add);
+  G.Outputs = {Out};
+  REQUIRE(ir::verifyGraph(G).empty());
+  CHECK_FALSE(plan::whyNotStripable(G, 3));
+  int32_t Pad = -1;
+  plan::RowRange R = plan::stripeInputRows(G, G.Operators[3], {1, 3}, Pad);
+  CHECK(R.Begin == 1);
+  CHECK(R.End == 3);
+  CHECK(Pad == 0);
+  // The planner tries every span, this ADD's included (under ASan the old
+  // read past the shape fails here).
+  CascadePlan P = planned(G);
+  REQUIRE_FALSE(P.Cascades.empty());
+  // The checker refuses a cascade over an operator that writes no image.
+  ir::Graph Flat = G;
+  Flat.tensor(Out).Shape = {8, 3};
+  CascadePlan Bad = P;
+  Bad.Cascades.front().LastOp = 3;
+  const std::string Found = joined(plan::verifyCascades(Flat, Bad));
+  CHECK(Found.find("operator 3 (ADD) does not work on images a stripe can "
+                   "cut") != std::string::npos);
+}
+
 TEST_CASE("a chain runs as one cascade with windows worked out by hand") {
   ir::Graph G = chain();
   REQUIRE(ir::verifyGraph(G).empty());
