@@ -297,6 +297,14 @@ bool hostRuns(const std::string &Cpu) {
   return false;
 }
 
+std::optional<emit::CpuChoice> hostCpu(const std::string &Cpu) {
+  if (!hostRuns(Cpu))
+    return std::nullopt;
+  llvm::Expected<emit::CpuChoice> C = emit::resolveCpu(Cpu);
+  REQUIRE_MESSAGE(bool(C), llvm::toString(C.takeError()));
+  return *C;
+}
+
 void checkAgainstRef(const std::string &Name,
                      const std::vector<std::string> &Extra) {
   requireSharedDir();

@@ -10,6 +10,7 @@
 
 #include "TestSupport.h"
 
+#include "emit/CpuIsa.h"
 #include "ir/Graph.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -17,6 +18,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -94,6 +96,10 @@ void checkAgainstRef(const std::string &Name,
 /// target cpu's `--cpu` \p Cpu (a test case then passes without running
 /// them); fails the test for an unknown value.
 bool hostRuns(const std::string &Cpu);
+
+/// The choice of `--cpu` \p Cpu when this processor runs its programs;
+/// otherwise std::nullopt, after saying why (as hostRuns).
+std::optional<emit::CpuChoice> hostCpu(const std::string &Cpu);
 
 /// How \p Got differs from \p Want, read as elements of \p T: "3 of 640
 /// bytes differ, first at 17 (got -5, want -4), largest step 1", or

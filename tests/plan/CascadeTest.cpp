@@ -120,6 +120,19 @@ ir::Graph residual(bool Expanded) {
   return G;
 }
 
+/// A PAD of \p In into \p Out with the paddings [[0, 0], [Top, Bottom],
+/// [Left, Right], [0, 0]].
+ir::Operator pad(ir::Graph &G, int32_t In, int32_t Out, int32_t Top,
+                 int32_t Bottom, int32_t Left, int32_t Right) {
+  ir::Operator Pad;
+  Pad.Type = "PAD";
+  Pad.Inputs = {In, add(G, test::int32Constant("paddings", {4, 2},
+                                               {0, 0, Top, Bottom, Left,
+                                                Right, 0, 0}))};
+  Pad.Outputs = {Out};
+  return Pad;
+}
+
 /// Input 1x5x4x2, CONV_2D 3x3 SAME to 1x5x4x8, PAD rows [2, 1] and columns
 /// [1, 1] to 1x8x6x8, CONV_2D 3x3 VALID to 1x6x4x2; float32.
 ir::Graph padded() {
@@ -130,14 +143,8 @@ ir::Graph padded() {
   int32_t C = add(G, tensor({1, 6, 4, 2}));
   int32_t FA = add(G, tensor({8, 3, 3, 2}, true));
   int32_t FC = add(G, tensor({2, 3, 3, 8}, true));
-  int32_t P = add(G, test::int32Constant("paddings", {4, 2},
-                                         {0, 0, 2, 1, 1, 1, 0, 0}));
   G.Operators.push_back(window("CONV_2D", In, FA, A, 1));
-  ir::Operator Pad;
-  Pad.Type = "PAD";
-  Pad.Inputs = {A, P};
-  Pad.Outputs = {B};
-  G.Operators.push_back(Pad);
+  G.Operators.push_back(pad(G, A, B, 2, 1, 1, 1));
   G.Operators.push_back(window("CONV_2D", B, FC, C, 1));
   G.Operators.back().setAttr(ir::attr::Padding, std::string("VALID"));
   G.Inputs = {In};
@@ -341,14 +348,8 @@ TEST_CASE("a window keeps the rows a consumer reads after a pause") {
   int32_t Z = add(G, tensor({1, 16, 8, 16}));
   int32_t F0 = add(G, tensor({16, 3, 3, 16}, true));
   int32_t F1 = add(G, tensor({16, 3, 3, 16}, true));
-  int32_t Pads = add(G, test::int32Constant("paddings", {4, 2},
-                                            {0, 0, 5, 0, 0, 0, 0, 0}));
   G.Operators.push_back(window("CONV_2D", In, F0, X, 1));
-  ir::Operator Pad;
-  Pad.Type = "PAD";
-  Pad.Inputs = {X, Pads};
-  Pad.Outputs = {P};
-  G.Operators.push_back(Pad);
+  G.Operators.push_back(pad(G, X, P, 5, 0, 0, 0));
   G.Operators.push_back(window("CONV_2D", P, F1, Y, 1));
   ir::Operator Add;
   Add.Type = "ADD";
