@@ -156,23 +156,14 @@ void check(const Shape &S, uint32_t Seed) {
     Opts.Name = "shape";
     Opts.ModelFileName = "shape.tflite";
     Opts.GeneratorVersion = test::accelgenVersion();
-    auto M = emit::emitModel(G, Opts);
-    REQUIRE_MESSAGE(bool(M), llvm::toString(M.takeError()));
-    auto Main = emit::emitHostMain(G, Opts);
-    REQUIRE_MESSAGE(bool(Main), llvm::toString(Main.takeError()));
-    M->Files.push_back(*Main);
     test::TempDir Src, In, Out;
     std::vector<std::string> Args = {"-std=c99", "-O2", "-Wall", "-Werror"};
     llvm::SmallVector<llvm::StringRef, 4> Flags;
     llvm::StringRef(Cpu->Flags).split(Flags, ' ', -1, false);
     for (llvm::StringRef F : Flags)
       Args.push_back(F.str());
-    for (const emit::EmittedFile &F : M->Files) {
-      test::writeFileBytes(Src.file(F.Name), llvm::arrayRefFromStringRef(
-                                                 llvm::StringRef(F.Text)));
-      if (llvm::StringRef(F.Name).endswith(".c"))
-        Args.push_back(Src.file(F.Name));
-    }
+    for (const std::string &Source : e2e::writeProgram(G, Opts, Src))
+      Args.push_back(Source);
     const std::string Kernels = test::readFileText(Src.file("cpu_kernels.c"));
     CHECK(llvm::StringRef(Kernels).contains("cpu_requantize("));
     if (Cpu->Level == emit::CpuIsaLevel::Avx512Vnni) {

@@ -286,6 +286,24 @@ void checkModel(const std::string &Name, const std::string &LayersFrom,
   }
 }
 
+std::vector<std::string> writeProgram(const ir::Graph &G,
+                                      const emit::EmitOptions &Opts,
+                                      const test::TempDir &Dir) {
+  auto M = emit::emitModel(G, Opts);
+  REQUIRE_MESSAGE(bool(M), llvm::toString(M.takeError()));
+  auto Main = emit::emitHostMain(G, Opts);
+  REQUIRE_MESSAGE(bool(Main), llvm::toString(Main.takeError()));
+  M->Files.push_back(*Main);
+  std::vector<std::string> Sources;
+  for (const emit::EmittedFile &F : M->Files) {
+    test::writeFileBytes(Dir.file(F.Name),
+                         llvm::arrayRefFromStringRef(llvm::StringRef(F.Text)));
+    if (llvm::StringRef(F.Name).endswith(".c"))
+      Sources.push_back(Dir.file(F.Name));
+  }
+  return Sources;
+}
+
 bool hostRuns(const std::string &Cpu) {
   llvm::Expected<emit::CpuChoice> C = emit::resolveCpu(Cpu);
   REQUIRE_MESSAGE(bool(C), llvm::toString(C.takeError()));

@@ -11,6 +11,7 @@
 #include "TestSupport.h"
 
 #include "emit/CpuIsa.h"
+#include "emit/ModelEmitter.h"
 #include "ir/Graph.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -91,6 +92,12 @@ void checkModel(const std::string &Name, const std::string &LayersFrom,
 /// every output must equal target ref's byte for byte.
 void checkAgainstRef(const std::string &Name,
                      const std::vector<std::string> &Extra);
+
+/// Emits \p G with \p Opts and a host main.c into \p Dir; the paths of the C
+/// sources written. Fails the test if the emitter does.
+std::vector<std::string> writeProgram(const ir::Graph &G,
+                                      const emit::EmitOptions &Opts,
+                                      const test::TempDir &Dir);
 
 /// False, after saying why, when this processor cannot run the programs of
 /// target cpu's `--cpu` \p Cpu (a test case then passes without running

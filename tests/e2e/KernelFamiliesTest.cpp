@@ -179,19 +179,8 @@ TEST_CASE("every kernel call shape matches the kernels called directly") {
   Opts.Name = "families";
   Opts.ModelFileName = "families.tflite";
   Opts.GeneratorVersion = test::accelgenVersion();
-  auto M = emit::emitModel(G, Opts);
-  REQUIRE_MESSAGE(bool(M), llvm::toString(M.takeError()));
-  auto Main = emit::emitHostMain(G, Opts);
-  REQUIRE_MESSAGE(bool(Main), llvm::toString(Main.takeError()));
-  M->Files.push_back(*Main);
   test::TempDir Src, In;
-  std::vector<std::string> Sources;
-  for (const emit::EmittedFile &F : M->Files) {
-    test::writeFileBytes(Src.file(F.Name),
-                         llvm::arrayRefFromStringRef(llvm::StringRef(F.Text)));
-    if (llvm::StringRef(F.Name).endswith(".c"))
-      Sources.push_back(Src.file(F.Name));
-  }
+  const std::vector<std::string> Sources = writeProgram(G, Opts, Src);
   test::writeFileBytes(In.file("input_0.bin"), XBytes);
   const std::string ModelC = test::readFileText(Src.file("model.c"));
   // The aliased RESHAPE is no call; the RESHAPE of a constant is one.
