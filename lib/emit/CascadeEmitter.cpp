@@ -156,11 +156,12 @@ std::string cascadeLoop(const ir::Graph &G, const plan::Cascade &C,
     const ir::Tensor &Ten = G.tensor(T);
     const std::string Lo =
         C.windowOf(T) >= 0 ? formatv(" - lo{0}", T).str() : std::string();
-    Out +=
-        formatv("        TRACE({0}, {1}, t{1} + (size_t)(e[0]{2}) * {3},\n"
-                "              (size_t)(e[1] - e[0]) * {4});\n",
-                M.Op, T, Lo, elementsPerRow(Ten), Ten.byteSize() / Ten.Shape[1])
-            .str();
+    if (!M.TracesItself)
+      Out += formatv("        TRACE({0}, {1}, t{1} + (size_t)(e[0]{2}) * "
+                     "{3},\n              (size_t)(e[1] - e[0]) * {4});\n",
+                     M.Op, T, Lo, elementsPerRow(Ten),
+                     Ten.byteSize() / Ten.Shape[1])
+                 .str();
     Out += "      }\n";
   }
   Out += "    }\n  }";

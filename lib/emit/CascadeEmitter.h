@@ -31,6 +31,8 @@ namespace emit {
 struct CascadeMember {
   int32_t Op = -1;
   std::string Decls, Prologue, Call;
+  /// The call traces the stripe's rows itself (an accelerator's operator).
+  bool TracesItself = false;
 };
 
 /// The C names of one cascade operator's stripe: the model emitter prints the

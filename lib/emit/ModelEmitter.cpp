@@ -140,6 +140,8 @@ private:
   Error emitOperator(size_t Index, Value::List &Ops,
                      std::set<std::string> &Functions, json::Array &Report,
                      CascadeMember *Piece = nullptr);
+  void emitStripeCall(size_t Index, const StripeCall &S, json::Array &Report,
+                      CascadeMember &Piece);
   Error emitCascade(const plan::Cascade &C, Value::List &Ops,
                     std::set<std::string> &Functions, json::Array &Report);
   void emitRegion(const OffloadRegion &R, Value::List &Ops,
@@ -387,6 +389,47 @@ Error ModelWriter::emitOperator(size_t Index, Value::List &Ops,
   return Error::success();
 }
 
+/// A cascade member the accelerator runs: one functional-model call per
+/// stripe, with the first row each operand's buffer holds.
+void ModelWriter::emitStripeCall(size_t Index, const StripeCall &S,
+                                 json::Array &Report, CascadeMember &Piece) {
+  const plan::Cascade &C = Stripe->cascade();
+  std::vector<std::string> Rows;
+  for (int32_t T : S.Operands)
+    Rows.push_back(T >= 0 && C.windowOf(T) >= 0 ? "lo" + std::to_string(T)
+                                                : "0");
+  // The loop moves the output's window through its pointer.
+  const int32_t Output = S.Operands.back();
+  if (C.windowOf(Output) >= 0)
+    UsedArena.insert(Output);
+  Piece.Op = static_cast<int32_t>(Index);
+  Piece.TracesItself = true;
+  Piece.Call =
+      formatv("    {{\n      const int32_t first_row[{0}] = {{{1}};\n",
+              Rows.size(), join(Rows, ", "))
+          .str() +
+      wrapCall("accel_stripe_run",
+               {std::to_string(S.Subgraph), std::to_string(S.Op), "e",
+                "first_row", std::to_string(Rows.size()), "arena.bytes",
+                "sizeof(arena.bytes)"},
+               "      ") +
+      "\n    }";
+  const ir::Operator &Op = G.Operators[Index];
+  json::Array Ins, Outs;
+  for (int32_t T : Op.Inputs)
+    Ins.push_back(T);
+  for (int32_t T : Op.Outputs)
+    Outs.push_back(T);
+  Report.push_back(json::Object{{"index", static_cast<int64_t>(Index)},
+                                {"type", Op.Type},
+                                {"placement", "accelerator"},
+                                {"macs", analysis::operatorMacs(G, Op)},
+                                {"cascade", C.FirstOp},
+                                {"stripe_rows", C.StripeRows},
+                                {"inputs", std::move(Ins)},
+                                {"outputs", std::move(Outs)}});
+}
+
 Error ModelWriter::emitCascade(const plan::Cascade &C, Value::List &Ops,
                                std::set<std::string> &Functions,
                                json::Array &Report) {
@@ -396,7 +439,16 @@ Error ModelWriter::emitCascade(const plan::Cascade &C, Value::List &Ops,
     StripeNames Names(G, C, K);
     Stripe = &Names;
     CascadeMember M;
-    Error E = emitOperator(K, Ops, Functions, Report, &M);
+    const StripeCall *OnDevice = nullptr;
+    if (Opts.Accelerator) {
+      auto S = Opts.Accelerator->Stripes.find(K);
+      if (S != Opts.Accelerator->Stripes.end())
+        OnDevice = &S->second;
+    }
+    if (OnDevice)
+      emitStripeCall(K, *OnDevice, Report, M);
+    Error E = OnDevice ? Error::success()
+                       : emitOperator(K, Ops, Functions, Report, &M);
     Stripe = nullptr;
     if (E)
       return E;
@@ -721,11 +773,16 @@ Expected<EmittedModel> emitModel(const ir::Graph &G, const EmitOptions &Opts) {
   if (!Problems.empty())
     return makeError("the graph is malformed: " + Problems.front());
   std::optional<plan::CascadePlan> Cascading;
-  if (Opts.Cascading.Enabled || Opts.Cascading.InputsInPlace) {
+  if (Opts.Accelerator && Opts.Accelerator->Cascading) {
+    // Planned with the program, which runs the cascades' accelerator
+    // operators stripe by stripe.
+    Cascading = Opts.Accelerator->Cascading;
+  } else if (Opts.Cascading.Enabled || Opts.Cascading.InputsInPlace) {
     if (Opts.Accelerator)
       return makeError(formatv("--cascade, --memory-budget and "
-                               "--inputs-in-place work on targets ref and cpu "
-                               "only, not {0}: its accelerator program runs "
+                               "--inputs-in-place work on targets ref, cpu "
+                               "and the accelerator targets with a "
+                               "functional model, not {0}: its kernels run "
                                "on whole tensors",
                                Opts.Target));
     Expected<plan::CascadePlan> P = plan::planCascades(G, Opts.Cascading);

@@ -61,9 +61,26 @@ struct OffloadRegion {
   std::string Call;
 };
 
+/// An operator an accelerator runs a stripe at a time inside a cascade.
+struct StripeCall {
+  /// The program subgraph, and the operator's index in it (counted through
+  /// its layers).
+  int32_t Subgraph = -1;
+  int32_t Op = -1;
+  /// Its data operands, the inputs in the program's order then the result:
+  /// tensors of the graph, -1 for an omitted one.
+  std::vector<int32_t> Operands;
+};
+
 /// What a target with an accelerator adds to the emitted model.
 struct Offload {
   std::vector<OffloadRegion> Regions;
+  /// The cascades the program was built for, and the operators inside them
+  /// the accelerator runs, by index; the emitter calls
+  /// `accel_stripe_run(subgraph, op, e, first_row, operands, arena, size)`
+  /// (declared in Declarations) for each stripe of each.
+  std::optional<plan::CascadePlan> Cascading;
+  std::map<size_t, StripeCall> Stripes;
   /// The memory plan the regions were made for; the emitter uses it.
   plan::MemoryPlan Plan;
   /// File-scope C the statements use, placed after the operator parameters.
@@ -104,8 +121,8 @@ struct EmitOptions {
   std::string CpuKernels = "ref";
   /// The instruction set of target cpu's kernels (`--cpu`, CpuIsa.h).
   CpuChoice Cpu;
-  /// Striped execution under a working-memory budget (docs/cascading.md);
-  /// the ref target only.
+  /// Striped execution under a working-memory budget (docs/cascading.md).
+  /// With an accelerator, its Offload brings the cascades it was built for.
   plan::CascadeOptions Cascading;
 };
 

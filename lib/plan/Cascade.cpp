@@ -182,6 +182,7 @@ namespace {
 PlanOptions layerOptions(const CascadeOptions &Opts) {
   PlanOptions P;
   P.InputsInPlace = Opts.InputsInPlace;
+  P.Overlays = Opts.Overlays;
   return P;
 }
 
@@ -202,7 +203,8 @@ public:
     const size_t N = G.Operators.size();
     Stripable.resize(N);
     for (size_t K = 0; K < N; ++K)
-      Stripable[K] = !whyNotStripable(G, K).has_value();
+      Stripable[K] = !whyNotStripable(G, K).has_value() &&
+                     !Opts.NotStripable.count(static_cast<int32_t>(K));
     LastRead.assign(G.Tensors.size(), -1);
     Producer.assign(G.Tensors.size(), -1);
     for (size_t K = 0; K < N; ++K) {
@@ -265,6 +267,9 @@ private:
 bool Planner::validSpan(int32_t First, int32_t Last) const {
   for (int32_t K = First; K <= Last; ++K)
     if (!Stripable[K])
+      return false;
+  for (const auto &[A, B] : Opts.Unsplit)
+    if ((First > A && First <= B) || (Last >= A && Last < B))
       return false;
   // Every tensor made before the last operator is read only inside the span.
   for (int32_t K = First; K < Last; ++K) {
@@ -374,6 +379,8 @@ Cascade Planner::simulate(int32_t First, int32_t Last, int32_t Rows) const {
 }
 
 int32_t Planner::overlayOf(const Cascade &C) const {
+  if (!Opts.Overlays)
+    return -1;
   const ir::Operator &Op = G.Operators[C.LastOp];
   const int32_t Out = Op.output(0);
   for (size_t I = 0; I < Op.Inputs.size(); ++I) {

@@ -93,6 +93,15 @@ struct CascadeOptions {
   /// Graph inputs stay in the caller's buffers (PlanOptions::InputsInPlace),
   /// for both plans.
   bool InputsInPlace = false;
+  /// Outputs may take their operands' bytes (PlanOptions::Overlays), inside
+  /// cascades too; off for accelerator programs.
+  bool Overlays = true;
+  /// Operator spans [first, last] a cascade takes whole or not at all (an
+  /// accelerator's fused layers).
+  std::vector<std::pair<int32_t, int32_t>> Unsplit;
+  /// Operators that may not run stripe by stripe here, each with why (an
+  /// accelerator kernel its functional model cannot stripe).
+  std::map<int32_t, std::string> NotStripable;
 };
 
 /// A memory plan with cascades.

@@ -44,9 +44,12 @@ std::string byteInitializer(llvm::ArrayRef<uint8_t> Bytes) {
 }
 
 /// The file-scope C: the program, the scratch memory, the trace hook and
-/// the function each region calls.
+/// the functions the regions and the cascades' stripes call.
 std::string declarations(const Program &P, llvm::ArrayRef<uint8_t> Bytes,
                          llvm::StringRef Upper, llvm::StringRef Name) {
+  bool Whole = false, Striped = false;
+  for (const Subgraph &S : P.Subgraphs)
+    (S.Striped ? Striped : Whole) = true;
   std::string Out;
   llvm::raw_string_ostream OS(Out);
   OS << llvm::formatv(
@@ -65,23 +68,58 @@ std::string declarations(const Program &P, llvm::ArrayRef<uint8_t> Bytes,
   OS << llvm::formatv("#ifdef {0}_TRACE\n#define ACCEL_TRACE {1}_trace\n"
                       "#else\n#define ACCEL_TRACE NULL\n#endif\n\n",
                       Upper, Name);
-  OS << "/* Runs accelerator subgraph `index` on the arena, unless an earlier\n"
-        " * one failed. */\n"
-        "static void accel_run(int32_t index, uint8_t *arena_bytes,\n"
-        "                      size_t arena_size) {\n"
+  OS << "/* The arena and the scratch memory, for the functional model. */\n"
+        "static accel_memory accel_memory_of(uint8_t *arena_bytes,\n"
+        "                                    size_t arena_size) {\n"
         "  accel_memory memory;\n"
-        "  if (accel_status != 0)\n"
-        "    return;\n"
         "  memory.arena = arena_bytes;\n"
         "  memory.arena_bytes = arena_size;\n"
         "  memory.scratch = accel_scratch.bytes;\n"
         "  memory.scratch_bytes = sizeof(accel_scratch.bytes);\n"
-        "  accel_status = accel_run_subgraph(accel_program.bytes,\n"
-        "                                   sizeof(accel_program.bytes), "
-        "index,\n"
-        "                                   &memory, ACCEL_TRACE, "
-        "&accel_cycles);\n"
+        "  return memory;\n"
         "}\n";
+  if (Whole)
+    OS << "\n/* Runs accelerator subgraph `index` on the arena, unless an "
+          "earlier\n * call failed. */\n"
+          "static void accel_run(int32_t index, uint8_t *arena_bytes,\n"
+          "                      size_t arena_size) {\n"
+          "  accel_memory memory = accel_memory_of(arena_bytes, arena_size);\n"
+          "  if (accel_status != 0)\n"
+          "    return;\n"
+          "  accel_status = accel_run_subgraph(accel_program.bytes,\n"
+          "                                   sizeof(accel_program.bytes), "
+          "index,\n"
+          "                                   &memory, ACCEL_TRACE, "
+          "&accel_cycles);\n"
+          "}\n";
+  if (Striped)
+    OS << "\n/* Runs one stripe of operator `op` of striped subgraph `index`,\n"
+          " * unless an earlier call failed: the rows of cascade step entry "
+          "`e`\n * (output rows [e0, e1), input rows [e3, e4), padding e5), "
+          "each\n * operand's buffer holding rows from first_row[i]. */\n"
+          "static void accel_stripe_run(int32_t index, int32_t op, "
+          "const int16_t *e,\n"
+          "                             const int32_t *first_row, "
+          "int32_t operands,\n"
+          "                             uint8_t *arena_bytes, size_t "
+          "arena_size) {\n"
+          "  accel_memory memory = accel_memory_of(arena_bytes, arena_size);\n"
+          "  accel_stripe stripe;\n"
+          "  if (accel_status != 0)\n"
+          "    return;\n"
+          "  stripe.out_begin = e[0];\n"
+          "  stripe.out_end = e[1];\n"
+          "  stripe.in_begin = e[3];\n"
+          "  stripe.in_end = e[4];\n"
+          "  stripe.pad_top = e[5];\n"
+          "  stripe.first_row = first_row;\n"
+          "  stripe.operands = operands;\n"
+          "  accel_status = accel_run_stripe(accel_program.bytes,\n"
+          "                                  sizeof(accel_program.bytes), "
+          "index, op,\n"
+          "                                  &stripe, &memory, ACCEL_TRACE,\n"
+          "                                  &accel_cycles);\n"
+          "}\n";
   return OS.str();
 }
 
@@ -98,6 +136,7 @@ llvm::Expected<emit::Offload> makeOffload(const AcceleratedModel &M,
 
   emit::Offload O;
   O.Plan = M.Plan;
+  O.Cascading = M.Cascading;
   // Without a subgraph there is nothing to run: no program, no functional
   // model, only the (zero) cycles.
   if (!P.Subgraphs.empty()) {
@@ -121,22 +160,35 @@ llvm::Expected<emit::Offload> makeOffload(const AcceleratedModel &M,
   for (size_t S = 0; S < P.Subgraphs.size(); ++S) {
     const Subgraph &Sub = P.Subgraphs[S];
     const auto [First, Count] = M.Regions[S];
-    emit::OffloadRegion R;
-    R.FirstOp = First;
-    R.NumOps = Count;
-    R.Comment = llvm::formatv("operators {0}-{1} run on {2}, subgraph {3} "
-                              "({4} layers)",
-                              First, First + Count - 1, Label, Sub.Index,
-                              Sub.Layers.size())
-                    .str();
-    R.Call =
-        llvm::formatv("  accel_run({0}, arena.bytes, sizeof(arena.bytes));", S)
-            .str();
-    O.Regions.push_back(std::move(R));
+    if (!Sub.Striped) {
+      emit::OffloadRegion R;
+      R.FirstOp = First;
+      R.NumOps = Count;
+      R.Comment = llvm::formatv("operators {0}-{1} run on {2}, subgraph {3} "
+                                "({4} layers)",
+                                First, First + Count - 1, Label, Sub.Index,
+                                Sub.Layers.size())
+                      .str();
+      R.Call = llvm::formatv(
+                   "  accel_run({0}, arena.bytes, sizeof(arena.bytes));", S)
+                   .str();
+      O.Regions.push_back(std::move(R));
+    }
 
     size_t Op = First;
+    int32_t InSubgraph = 0;
     for (size_t L = 0; L < Sub.Layers.size(); ++L)
       for (const program::Op &PO : Sub.Layers[L].Ops) {
+        if (Sub.Striped) {
+          emit::StripeCall Call;
+          Call.Subgraph = static_cast<int32_t>(S);
+          Call.Op = InSubgraph;
+          for (int32_t I : PO.Inputs)
+            Call.Operands.push_back(I < 0 ? -1 : Sub.Tensors[I].Id);
+          Call.Operands.push_back(Sub.Tensors[PO.Outputs.front()].Id);
+          O.Stripes[Op] = std::move(Call);
+        }
+        ++InSubgraph;
         llvm::json::Object Extra{{"device", "accelerator"},
                                  {"subgraph", Sub.Index},
                                  {"source_index", PO.SourceIndex},
@@ -165,7 +217,8 @@ llvm::Expected<emit::Offload> makeOffload(const AcceleratedModel &M,
         {"converted_outputs", static_cast<int64_t>(Sub.ConvertOut.size())},
         {"cycles", Sub.Cycles},
         {"switch_cycles", Sub.SwitchCycles},
-        {"scratch_bytes", Sub.ScratchBytes}});
+        {"scratch_bytes", Sub.ScratchBytes},
+        {"striped", Sub.Striped}});
   }
   for (size_t I = 0; I < M.Graph.Operators.size(); ++I)
     if (!O.OperatorReport.count(I))

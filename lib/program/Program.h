@@ -71,6 +71,9 @@ struct Tensor {
   int32_t Layer = -1;
   /// A fused group's intermediate result: read inside its layer only.
   bool Internal = false;
+  /// In a striped subgraph, the rows the arena holds of a tensor held as a
+  /// window of rows; 0 when it is whole.
+  int32_t HeldRows = 0;
 
   /// True when the accelerator stores it in another format (int8 stored as
   /// uint8, as the target's DeviceStorage rules say).
@@ -115,6 +118,9 @@ struct Subgraph {
   double Cycles = 0;
   double SwitchCycles = 0;
   int64_t ScratchBytes = 0;
+  /// A cascade's operators, run by the host a stripe at a time
+  /// (accel_run_stripe); no converted copies in scratch memory.
+  bool Striped = false;
 };
 
 struct Program {

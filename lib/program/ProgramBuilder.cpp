@@ -15,6 +15,8 @@
 #include "kernels/KernelParams.h"
 #include "program/DeviceRules.h"
 
+#include "accel_functional.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -49,23 +51,32 @@ int64_t paddedBytes(const Tensor &T, int32_t Align) {
 class Builder {
 public:
   Builder(AcceleratedModel &M, const ir::Graph &Input,
-          const target::TargetInfo &T, unsigned Version)
-      : M(M), Input(Input), T(T), Version(Version),
+          const target::TargetInfo &T, unsigned Version,
+          const plan::CascadeOptions &Cascading)
+      : M(M), Input(Input), T(T), Version(Version), Cascading(Cascading),
         Rules(T.deviceRules(Version)) {}
 
   llvm::Error run(llvm::StringRef Generator);
 
 private:
   llvm::Error executionOrder();
-  llvm::Error buildSubgraph(size_t Index);
+  llvm::Error planMemory();
+  std::optional<std::string> whyNotStriped(size_t Pos) const;
+  int32_t cascadeAt(size_t Pos) const;
+  llvm::Error buildSubgraph(size_t Index, llvm::ArrayRef<size_t> Ops);
   int32_t local(Subgraph &S, int32_t GraphTensor);
   void assignMemory(Subgraph &S, const std::set<int32_t> &Written);
-  int64_t scratchFor(const Subgraph &S) const;
+  int64_t scratchFor(const Subgraph &S, const plan::Cascade *C,
+                     size_t First) const;
 
   AcceleratedModel &M;
   const ir::Graph &Input;
   const target::TargetInfo &T;
   unsigned Version;
+  const plan::CascadeOptions &Cascading;
+  /// Where each operator of the partitioned graph starts in the execution
+  /// order; one past the end last.
+  std::vector<size_t> Start;
   target::DeviceRules Rules;
   std::vector<std::string> Known = functionalModelKernels();
   /// Graph tensor to its index in the current subgraph's tensors.
@@ -193,21 +204,45 @@ void Builder::assignMemory(Subgraph &S, const std::set<int32_t> &Written) {
 
 /// The scratch memory the functional model takes for \p S: the converted
 /// inputs' copies, then per operator its temporaries, allocated as the
-/// functional model does (each at the next multiple of 16).
-int64_t Builder::scratchFor(const Subgraph &S) const {
+/// functional model does (each at the next multiple of 16). In a striped
+/// subgraph (\p C's operators, the first at position \p First), the
+/// temporaries of its tallest stripes, and none for its inputs and outputs,
+/// which stay in the model's format.
+int64_t Builder::scratchFor(const Subgraph &S, const plan::Cascade *C,
+                            size_t First) const {
   int64_t Base = 0;
   for (const Tensor &Ten : S.Tensors)
     if (Ten.Where == Memory::Scratch)
       Base = std::max(Base, Ten.DeviceOffset + Ten.Bytes);
   int64_t Most = Base;
+  size_t Pos = First;
   for (const Layer &L : S.Layers)
     for (const Op &O : L.Ops) {
       int64_t Top = Base;
       auto Alloc = [&](int64_t Bytes) { Top = align16(Top) + Bytes; };
+      const size_t OpPos = Pos++;
       if (O.Outputs.empty() || O.Inputs.empty())
         continue;
-      const Tensor &Out = S.Tensors[O.Outputs.front()];
-      const Tensor &In0 = S.Tensors[O.Inputs.front()];
+      // The operand as one stripe of it: the most rows a step reads.
+      auto View = [&](int32_t I, bool Window) {
+        Tensor Ten = S.Tensors[I];
+        if (!C || Ten.Where == Memory::Constant || Ten.Shape.size() != 4 ||
+            Ten.Shape[1] <= 0)
+          return Ten;
+        int32_t Rows = 0;
+        for (const std::vector<plan::StripeStep> &Step : C->Steps) {
+          const plan::StripeStep &St = Step[OpPos - C->FirstOp];
+          Rows = std::max(Rows, Window ? St.In.size() : St.Out.size());
+        }
+        Ten.Bytes = Ten.Bytes / Ten.Shape[1] * Rows;
+        Ten.Shape[1] = Rows;
+        if (llvm::is_contained(S.Inputs, I) || llvm::is_contained(S.Outputs, I))
+          Ten.DeviceType = Ten.Type;
+        return Ten;
+      };
+      const bool Window = ir::mapsInputRows(M.Graph.Operators[OpPos].code());
+      const Tensor Out = View(O.Outputs.front(), false);
+      const Tensor In0 = View(O.Inputs.front(), Window);
       const bool Skip =
           kernels::familyOf(O.Params).MayAlias && In0.Where == Out.Where &&
           (In0.Where == Memory::Scratch ? In0.DeviceOffset == Out.DeviceOffset
@@ -216,7 +251,7 @@ int64_t Builder::scratchFor(const Subgraph &S) const {
         for (size_t I = 0; I < O.Inputs.size(); ++I) {
           if (O.Inputs[I] < 0)
             continue;
-          const Tensor &In = S.Tensors[O.Inputs[I]];
+          const Tensor In = View(O.Inputs[I], Window && I == 0);
           if (I == 0 && O.ChannelAlign)
             Alloc(paddedBytes(In, O.ChannelAlign));
           else if (In.isConverted())
@@ -244,14 +279,28 @@ bool channelWise(const kernels::AnyParams &Params, size_t Rank) {
   return false;
 }
 
-llvm::Error Builder::buildSubgraph(size_t Index) {
+/// Builds the program subgraph of operators \p Ops of partition subgraph
+/// \p Index: all of them, or the run of them inside one cascade or between
+/// cascades. Each runs on the device in one go (with its switches), or
+/// stripe by stripe.
+llvm::Error Builder::buildSubgraph(size_t Index, llvm::ArrayRef<size_t> Ops) {
   const partition::PartitionResult &R = M.Partition;
   const partition::Subgraph &PS = R.Subgraphs[Index];
-  const auto [First, Count] = M.Regions[Index];
+  const size_t First = Start[Ops.front()];
+  const size_t Count = Start[Ops.back() + 1] - First;
+  M.Regions.push_back({First, Count});
+  const int32_t CascadeFirst = cascadeAt(First);
+  const plan::Cascade *C =
+      CascadeFirst >= 0 ? M.Cascading->cascadeOf(CascadeFirst) : nullptr;
   Subgraph S;
   S.Index = static_cast<int32_t>(Index);
-  S.Cycles = PS.Cycles;
   S.SwitchCycles = PS.SwitchCycles;
+  S.Striped = C != nullptr;
+  if (Ops.size() == PS.Ops.size())
+    S.Cycles = PS.Cycles;
+  else
+    for (size_t I : Ops)
+      S.Cycles += R.Ops[I].Cycles.value_or(0);
   Local.clear();
 
   std::set<int32_t> Written;
@@ -259,7 +308,7 @@ llvm::Error Builder::buildSubgraph(size_t Index) {
   std::map<int32_t, std::string> WriterType;      // graph tensor -> op type
   std::map<int32_t, std::set<std::string>> Users; // graph tensor -> op types
   size_t Pos = First;
-  for (size_t OpIndex : PS.Ops) {
+  for (size_t OpIndex : Ops) {
     const partition::PlacedOp &P = R.Ops[OpIndex];
     Layer L;
     L.Type = P.Type;
@@ -286,7 +335,15 @@ llvm::Error Builder::buildSubgraph(size_t Index) {
         return Unsupported("its kernel reads no data");
       for (int32_t In : Call->DataInputs)
         if (In >= 0 && !M.Graph.tensor(In).IsConstant && !M.Plan.find(In))
-          return Unsupported(llvm::formatv("tensor {0} has no data", In));
+          return Unsupported(
+              llvm::is_contained(M.Graph.Inputs, In) && Cascading.InputsInPlace
+                  ? llvm::formatv("it reads graph input tensor {0}, which "
+                                  "--inputs-in-place leaves in the caller's "
+                                  "buffer, and the accelerator reads the "
+                                  "arena only; leave the option out",
+                                  In)
+                        .str()
+                  : llvm::formatv("tensor {0} has no data", In).str());
       if (!M.Plan.find(Op.Outputs[0]))
         return Unsupported("its result is not in working memory");
 
@@ -350,9 +407,14 @@ llvm::Error Builder::buildSubgraph(size_t Index) {
     }
     if (Ten.Where != Memory::Constant && Ten.Shape.size() == 4)
       Ten.TensorLayout = tensorLayout(Rules, Ten.Shape[3], Users[Id]);
+    if (C && C->windowOf(Id) >= 0)
+      Ten.HeldRows = C->WindowRows[C->windowOf(Id)];
   }
-  assignMemory(S, Written);
-  S.ScratchBytes = scratchFor(S);
+  // A striped subgraph's inputs and outputs are converted per stripe, as
+  // the functional model reads and writes them.
+  if (!S.Striped)
+    assignMemory(S, Written);
+  S.ScratchBytes = scratchFor(S, C, First);
   M.Prog.ScratchBytes = std::max(M.Prog.ScratchBytes, S.ScratchBytes);
   M.Prog.Subgraphs.push_back(std::move(S));
   return llvm::Error::success();
@@ -361,33 +423,111 @@ llvm::Error Builder::buildSubgraph(size_t Index) {
 llvm::Error Builder::run(llvm::StringRef Generator) {
   if (llvm::Error E = executionOrder())
     return E;
-  // No in-place operators: a program's operators run through the device's
-  // commands (converted copies in scratch memory, tiles), in an order of
-  // reads and writes the plan does not see; the CPU operators share the
-  // arena with them.
-  plan::PlanOptions PlanOpts;
-  PlanOpts.Overlays = false;
-  M.Plan = plan::planMemory(M.Graph, PlanOpts);
-  std::vector<std::string> Problems =
-      plan::verifyPlan(M.Graph, M.Plan, PlanOpts);
-  if (!Problems.empty())
-    return failure("the memory plan is unsound: " + Problems.front());
-
   // The operators of each subgraph, consecutive in the execution order.
-  std::vector<size_t> Start(M.Partition.Ops.size() + 1, 0);
+  Start.assign(M.Partition.Ops.size() + 1, 0);
   for (size_t I = 0; I < M.Partition.Ops.size(); ++I)
     Start[I + 1] = Start[I] + M.Partition.Ops[I].Sources.size();
-  for (const partition::Subgraph &S : M.Partition.Subgraphs)
-    M.Regions.push_back(
-        {Start[S.Ops.front()], Start[S.Ops.back() + 1] - Start[S.Ops.front()]});
+  if (llvm::Error E = planMemory())
+    return E;
 
   M.Prog.Target = T.name();
   M.Prog.Version = T.versions().at(Version);
   M.Prog.Generator = Generator.str();
   M.Prog.ArenaBytes = M.Plan.ArenaBytes;
-  for (size_t I = 0; I < M.Partition.Subgraphs.size(); ++I)
-    if (llvm::Error E = buildSubgraph(I))
-      return E;
+  // A program subgraph per partition subgraph, split where cascades begin
+  // and end: the runs inside a cascade go stripe by stripe.
+  for (size_t I = 0; I < M.Partition.Subgraphs.size(); ++I) {
+    const std::vector<size_t> &Ops = M.Partition.Subgraphs[I].Ops;
+    for (size_t K = 0; K < Ops.size();) {
+      const int32_t C = cascadeAt(Start[Ops[K]]);
+      size_t End = K + 1;
+      while (End < Ops.size() && cascadeAt(Start[Ops[End]]) == C)
+        ++End;
+      if (llvm::Error E = buildSubgraph(
+              I, llvm::makeArrayRef(Ops).slice(K, End - K)))
+        return E;
+      K = End;
+    }
+  }
+  return llvm::Error::success();
+}
+
+/// The first operator of the cascade running the operator at position
+/// \p Pos, or -1.
+int32_t Builder::cascadeAt(size_t Pos) const {
+  const plan::Cascade *C =
+      M.Cascading ? M.Cascading->cascadeOf(static_cast<int32_t>(Pos))
+                  : nullptr;
+  return C ? C->FirstOp : -1;
+}
+
+/// Why the accelerator cannot run the operator at position \p Pos stripe by
+/// stripe: its kernel reads whole tensors on the functional model, or maps
+/// rows otherwise than the operator's stripe transform says.
+std::optional<std::string> Builder::whyNotStriped(size_t Pos) const {
+  const ir::Operator &Op = M.Graph.Operators[Pos];
+  llvm::Expected<kernels::KernelCall> Call =
+      kernels::computeKernelCall(M.Graph, Op);
+  if (!Call) // building its subgraph reports it
+    return llvm::toString(Call.takeError());
+  const int Rows = accel_stripe_rows(Call->Function.c_str());
+  int Expected = ACCEL_ROWS_SAME;
+  if (ir::mapsInputRows(Op.code()))
+    Expected = ir::rowMap(Op.code()).Kind == ir::RowKind::Shifted
+                   ? ACCEL_ROWS_SHIFTED
+                   : ACCEL_ROWS_WINDOW;
+  if (Rows == ACCEL_ROWS_NONE)
+    return "the functional model runs " + Call->Function +
+           " on whole tensors only";
+  if (Rows != Expected)
+    return Call->Function + " maps rows otherwise than " + Op.Type +
+           "'s stripe transform";
+  return std::nullopt;
+}
+
+llvm::Error Builder::planMemory() {
+  // No in-place operators: a program's operators run through the device's
+  // commands (converted copies in scratch memory, tiles), in an order of
+  // reads and writes the plan does not see; the CPU operators share the
+  // arena with them.
+  if (!Cascading.Enabled && !Cascading.InputsInPlace) {
+    plan::PlanOptions PlanOpts;
+    PlanOpts.Overlays = false;
+    M.Plan = plan::planMemory(M.Graph, PlanOpts);
+    std::vector<std::string> Problems =
+        plan::verifyPlan(M.Graph, M.Plan, PlanOpts);
+    if (!Problems.empty())
+      return failure("the memory plan is unsound: " + Problems.front());
+    return llvm::Error::success();
+  }
+  plan::CascadeOptions Opts = Cascading;
+  Opts.Overlays = false;
+  const partition::PartitionResult &R = M.Partition;
+  for (size_t I = 0; I < R.Ops.size(); ++I) {
+    if (R.Ops[I].Sources.size() > 1)
+      Opts.Unsplit.push_back({static_cast<int32_t>(Start[I]),
+                              static_cast<int32_t>(Start[I + 1] - 1)});
+    if (R.Ops[I].Placement != partition::Device::Accelerator)
+      continue;
+    for (size_t Pos = Start[I]; Pos < Start[I + 1]; ++Pos)
+      if (std::optional<std::string> Why = whyNotStriped(Pos))
+        Opts.NotStripable[static_cast<int32_t>(Pos)] = *Why;
+  }
+  llvm::Expected<plan::CascadePlan> P = plan::planCascades(M.Graph, Opts);
+  if (!P)
+    return P.takeError();
+  std::vector<std::string> Problems = plan::verifyCascades(M.Graph, *P);
+  if (!Problems.empty())
+    return failure("the cascaded memory plan is unsound: " + Problems.front());
+  M.Plan = P->Memory;
+  M.Cascading = std::move(*P);
+  // Every fused layer inside one cascade or none.
+  for (size_t I = 0; I < R.Ops.size(); ++I)
+    for (size_t Pos = Start[I]; Pos < Start[I + 1]; ++Pos)
+      if (cascadeAt(Pos) != cascadeAt(Start[I]))
+        return failure(llvm::formatv("a cascade splits the fused operator {0} "
+                                     "({1}) of the partitioned graph",
+                                     I, R.Ops[I].Type));
   return llvm::Error::success();
 }
 
@@ -396,7 +536,8 @@ llvm::Error Builder::run(llvm::StringRef Generator) {
 llvm::Expected<AcceleratedModel>
 buildAcceleratedModel(const ir::Graph &G, const target::TargetInfo &T,
                       unsigned Version, const partition::PartitionOptions &Opts,
-                      llvm::StringRef Generator) {
+                      llvm::StringRef Generator,
+                      const plan::CascadeOptions &Cascading) {
   // The memory planner and the kernels' parameter code assume a well-formed
   // graph.
   std::vector<std::string> Problems = ir::verifyGraph(G);
@@ -404,7 +545,7 @@ buildAcceleratedModel(const ir::Graph &G, const target::TargetInfo &T,
     return failure("the graph is malformed: " + Problems.front());
   AcceleratedModel M;
   M.Partition = partition::partition(G, T, Version, Opts);
-  Builder B(M, G, T, Version);
+  Builder B(M, G, T, Version, Cascading);
   if (llvm::Error E = B.run(Generator))
     return std::move(E);
   return M;

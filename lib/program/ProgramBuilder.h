@@ -22,6 +22,7 @@
 #define ACCELGEN_PROGRAM_PROGRAMBUILDER_H
 
 #include "partition/Partitioner.h"
+#include "plan/Cascade.h"
 #include "plan/MemoryPlan.h"
 #include "program/Program.h"
 
@@ -45,17 +46,27 @@ struct AcceleratedModel {
   /// For each program subgraph, the operators of Graph it runs:
   /// [first, first + count).
   std::vector<std::pair<size_t, size_t>> Regions;
+  /// The cascades, when built with them: Plan is then their memory plan,
+  /// and each accelerator run inside a cascade is a subgraph of its own,
+  /// striped (Subgraph::Striped).
+  std::optional<plan::CascadePlan> Cascading;
 };
 
 /// Partitions \p G for version \p Version of \p T (with \p Opts) and builds
-/// the program. Fails, naming the operator, when the result cannot be run
-/// exactly: an operator the partitioner inserted (the functional model runs
-/// the input model's operators), one without a reference kernel, or a kernel
-/// the functional model lacks.
+/// the program, with cascades when \p Cascading enables them (or keeps the
+/// inputs in place). Fails, naming the operator, when the result cannot be
+/// run exactly: an operator the partitioner inserted (the functional model
+/// runs the input model's operators), one without a reference kernel, or a
+/// kernel the functional model lacks.
+///
+/// Cascades take an accelerator's fused layers whole, run no operator the
+/// functional model cannot stripe, and make no output take an operand's
+/// bytes (the device's order of reads and writes is not the plan's).
 llvm::Expected<AcceleratedModel>
 buildAcceleratedModel(const ir::Graph &G, const target::TargetInfo &T,
                       unsigned Version, const partition::PartitionOptions &Opts,
-                      llvm::StringRef Generator);
+                      llvm::StringRef Generator,
+                      const plan::CascadeOptions &Cascading = {});
 
 } // namespace program
 } // namespace accelgen

@@ -226,6 +226,7 @@ llvm::Expected<Program> readProgram(llvm::ArrayRef<uint8_t> Bytes) {
       S.Cycles = FS->cycles();
       S.SwitchCycles = FS->switch_cycles();
       S.ScratchBytes = FS->scratch_bytes();
+      S.Striped = FS->striped();
       const size_t NumTensors = FS->tensors() ? FS->tensors()->size() : 0;
       auto Indices = [&](const flatbuffers::Vector<int32_t> *V,
                          llvm::StringRef What, bool AllowNone) {
@@ -264,6 +265,7 @@ llvm::Expected<Program> readProgram(llvm::ArrayRef<uint8_t> Bytes) {
           T.Buffer = FT->buffer();
           T.Layer = FT->layer();
           T.Internal = FT->internal();
+          T.HeldRows = FT->held_rows();
           if (T.Where == Memory::Constant &&
               (T.Buffer < 0 ||
                static_cast<size_t>(T.Buffer) >= P.Buffers.size()))

@@ -78,7 +78,8 @@ Offset<fbs::Tensor> tensor(FlatBufferBuilder &B, const Tensor &T) {
                            toFb(T.DeviceType), quantization(B, T.DeviceQuant),
                            static_cast<fbs::Layout>(T.TensorLayout), T.Bytes,
                            T.ArenaOffset, static_cast<fbs::Memory>(T.Where),
-                           T.DeviceOffset, T.Buffer, T.Layer, T.Internal);
+                           T.DeviceOffset, T.Buffer, T.Layer, T.Internal,
+                           T.HeldRows);
 }
 
 Offset<fbs::Op> op(FlatBufferBuilder &B, const Op &O) {
@@ -111,7 +112,7 @@ Offset<fbs::Subgraph> subgraph(FlatBufferBuilder &B, const Subgraph &S) {
       B, S.Index, B.CreateVector(Tensors), B.CreateVector(S.Inputs),
       B.CreateVector(S.Outputs), B.CreateVector(S.ConvertIn),
       B.CreateVector(S.ConvertOut), B.CreateVector(Layers), S.Cycles,
-      S.SwitchCycles, S.ScratchBytes);
+      S.SwitchCycles, S.ScratchBytes, S.Striped);
 }
 
 } // namespace

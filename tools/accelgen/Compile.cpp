@@ -139,7 +139,8 @@ static bool prepareAccelerator(CompiledModel &C, StringRef Path,
   partition::PartitionOptions Opts;
   Opts.Cpu = Cpu->first;
   Expected<program::AcceleratedModel> M = program::buildAcceleratedModel(
-      C.graph(), *T->first, T->second, Opts, "accelgen " + toolVersion().str());
+      C.graph(), *T->first, T->second, Opts, "accelgen " + toolVersion().str(),
+      C.Options.Cascading);
   if (!M) {
     reportError(Path, toString(M.takeError()));
     return false;

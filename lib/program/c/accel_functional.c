@@ -203,7 +203,8 @@ enum {
   S_CONVERT_OUT = 5,
   S_LAYERS = 6,
   S_SWITCH_CYCLES = 8,
-  S_SCRATCH_BYTES = 9
+  S_SCRATCH_BYTES = 9,
+  S_STRIPED = 10
 };
 enum { L_OPS = 3, L_CYCLES = 4 };
 enum {
@@ -223,7 +224,8 @@ enum {
   T_ARENA_OFFSET = 9,
   T_MEMORY = 10,
   T_DEVICE_OFFSET = 11,
-  T_BUFFER = 12
+  T_BUFFER = 12,
+  T_HELD_ROWS = 15
 };
 
 /* Element types and memories, as in the schema. */
@@ -336,12 +338,18 @@ const char *accel_kernel_name(int32_t index) {
 
 /* One tensor of a subgraph, decoded and checked. */
 typedef struct tensor {
+  /* Its index in the subgraph, and in the input model. */
+  int32_t index;
   int32_t id;
   int dtype;
   /* Stored by the accelerator as uint8, q + 128, for int8 q. */
   int shifted;
   ref_shape shape;
   size_t bytes;
+  /* Rows of a tensor held as a window in a striped subgraph (0: whole), and
+   * the bytes the arena holds of it. */
+  int32_t held_rows;
+  size_t held_bytes;
   /* The host copy in the arena, or NO_OFFSET. */
   size_t host;
   /* The accelerator's copy: a memory and an offset, or constant data. */
@@ -362,6 +370,12 @@ typedef struct machine {
   /* Scratch memory above the subgraph's tensors: per-operator temporaries. */
   size_t temp_base, temp_top;
   accel_trace_fn trace;
+  /* The subgraph runs stripe by stripe (accel_run_stripe); the stripe being
+   * run, null while only checking. */
+  int striped;
+  const accel_stripe *stripe;
+  /* The subgraph's inputs and outputs. */
+  fb_vec sub_inputs, sub_outputs;
 } machine;
 
 static int check_range(machine *m, size_t off, size_t bytes, size_t limit) {
@@ -387,7 +401,9 @@ static int read_tensor(machine *m, int32_t index, tensor *t) {
     return 0;
   }
   tt = vec_table(r, m->tensors, (uint32_t)index);
+  t->index = index;
   t->id = fb_i32(r, &tt, T_ID, 0);
+  t->held_rows = fb_i32(r, &tt, T_HELD_ROWS, 0);
   t->dtype = fb_i8(r, &tt, T_DTYPE, DT_I8);
   device_dtype = fb_i8(r, &tt, T_DEVICE_DTYPE, DT_I8);
   shape = fb_vector(r, &tt, T_SHAPE, 4);
@@ -418,6 +434,16 @@ static int read_tensor(machine *m, int32_t index, tensor *t) {
     fail(r, ACCEL_ERR_PROGRAM);
     return 0;
   }
+  /* A window holds rows of a batch-one image, at most all of them. */
+  t->held_bytes = t->bytes;
+  if (t->held_rows != 0) {
+    if (t->held_rows < 0 || t->shape.rank != 4 || t->shape.dims[0] != 1 ||
+        t->held_rows > t->shape.dims[1] || t->memory != MEM_ARENA) {
+      fail(r, ACCEL_ERR_PROGRAM);
+      return 0;
+    }
+    t->held_bytes = t->bytes / (size_t)t->shape.dims[1] * (size_t)t->held_rows;
+  }
   /* The only conversion the accelerator makes in memory: int8 stored as
    * uint8 with the offset 128. */
   if (device_dtype != t->dtype) {
@@ -429,7 +455,8 @@ static int read_tensor(machine *m, int32_t index, tensor *t) {
     t->shifted = 1;
   }
   t->host = host < 0 ? NO_OFFSET : (size_t)host;
-  if (t->host != NO_OFFSET && !check_range(m, t->host, t->bytes, m->arena_bytes))
+  if (t->host != NO_OFFSET &&
+      !check_range(m, t->host, t->held_bytes, m->arena_bytes))
     return 0;
   switch (t->memory) {
   case MEM_ARENA:
@@ -1230,7 +1257,200 @@ static void copy_rows(uint8_t *dst, const uint8_t *src, size_t rows,
 /* True if two byte ranges of one memory overlap. */
 static int overlap(const tensor *a, const tensor *b) {
   return a->memory == b->memory && a->memory != MEM_CONSTANT &&
-         a->device < b->device + b->bytes && b->device < a->device + a->bytes;
+         a->device < b->device + b->held_bytes &&
+         b->device < a->device + a->held_bytes;
+}
+
+/*===----------------------------------------------------------------------===*
+ * Stripes
+ *===----------------------------------------------------------------------===*/
+
+/* How the operators of a kernel family map rows in a stripe. */
+static int family_rows(int family) {
+  switch (family) {
+  case FAM_conv2d:
+  case FAM_depthwise_conv2d:
+  case FAM_pool2d:
+    return ACCEL_ROWS_WINDOW;
+  case FAM_pad:
+    return ACCEL_ROWS_SHIFTED;
+  case FAM_elementwise:
+  case FAM_concat:
+  case FAM_relu:
+  case FAM_leaky_relu:
+  case FAM_hard_swish:
+  case FAM_sigmoid:
+  case FAM_softmax:
+  case FAM_quantize:
+  case FAM_dequantize:
+  case FAM_requantize:
+    return ACCEL_ROWS_SAME;
+  default:
+    return ACCEL_ROWS_NONE;
+  }
+}
+
+int accel_stripe_rows(const char *kernel) {
+  int32_t i;
+  if (!kernel)
+    return ACCEL_ROWS_NONE;
+  for (i = 0; i < K_COUNT; ++i)
+    if (strcmp(kernel, kernels[i].name) == 0)
+      return family_rows(kernels[i].family);
+  return ACCEL_ROWS_NONE;
+}
+
+/* True if `list` (a subgraph's inputs or outputs) holds tensor `index`. */
+static int listed(reader *r, fb_vec list, int32_t index) {
+  uint32_t i;
+  for (i = 0; i < list.len; ++i)
+    if (vec_i32(r, list, i) == index)
+      return 1;
+  return 0;
+}
+
+/* The rows of input 0 that rows [out_begin, out_end) of the result read,
+ * and the padding rows above them, as the cascade planner computes them:
+ * a window `extent` rows tall every `stride` rows from row -pad (convolutions
+ * and pools), or rows shifted down by `pad` (PAD). True if `s` says exactly
+ * these, so that the kernel sees the whole layer's geometry. */
+static int stripe_input_ok(const accel_stripe *s, int kind, int64_t in_rows,
+                           int64_t stride, int64_t extent, int64_t pad) {
+  const int64_t first = (int64_t)s->out_begin * stride - pad;
+  int64_t lo, hi, top;
+  if (kind == ACCEL_ROWS_SHIFTED) {
+    const int64_t last = (int64_t)s->out_end - pad;
+    lo = first < 0 ? 0 : first > in_rows ? in_rows : first;
+    hi = last < 0 ? 0 : last > in_rows ? in_rows : last;
+    if (hi < lo)
+      hi = lo;
+    top = lo - first > 0 ? lo - first : 0;
+  } else {
+    const int64_t last = (int64_t)(s->out_end - 1) * stride + extent - pad;
+    lo = first < 0 ? 0 : first;
+    hi = last < in_rows ? last : in_rows;
+    top = lo - first;
+    /* Every result row reads some input row. */
+    if (lo >= hi)
+      return 0;
+  }
+  return s->in_begin == lo && s->in_end == hi && s->pad_top == top;
+}
+
+/* Narrows `t` to its rows [begin, end), its buffer holding rows from
+ * `base`; false if the buffer does not hold them. */
+static int narrow(tensor *t, int32_t begin, int32_t end, int32_t base) {
+  const int32_t held = t->held_rows ? t->held_rows : t->shape.dims[1];
+  size_t row, off;
+  if (begin < 0 || begin > end || end > t->shape.dims[1] || base < 0 ||
+      base > begin || end - base > held)
+    return 0;
+  row = t->bytes / (size_t)t->shape.dims[1];
+  off = (size_t)(begin - base) * row;
+  t->host += off;
+  t->device += off;
+  t->shape.dims[1] = end - begin;
+  t->bytes = t->held_bytes = (size_t)(end - begin) * row;
+  t->held_rows = 0;
+  return 1;
+}
+
+/* A striped subgraph's operator: checks it can run stripe by stripe and,
+ * when a stripe is given, narrows its operands to the stripe's rows and its
+ * padding to the stripe's. The subgraph's inputs and outputs stay in the
+ * model's format in the arena (the device converts a stripe's rows as it
+ * loads and stores them, which the kernels' own reads undo); its
+ * intermediates, held as windows, in the device's. */
+static void stripe_operands(machine *m, int family, params *p, operands *o) {
+  reader *r = &m->r;
+  const accel_stripe *s = m->stripe;
+  const int kind = family_rows(family);
+  int32_t i;
+  if (kind == ACCEL_ROWS_NONE) {
+    fail(r, ACCEL_ERR_UNSUPPORTED);
+    return;
+  }
+  if (family == FAM_concat && p->concat.axis < 2) {
+    fail(r, ACCEL_ERR_PROGRAM);
+    return;
+  }
+  for (i = 0; i <= o->count; ++i) {
+    tensor *t = i < o->count ? &o->in[i] : &o->out;
+    if (i < o->count && !o->present[i])
+      continue;
+    if (t->memory == MEM_CONSTANT) {
+      /* Filters and biases; a constant operand of a row-wise operator is
+       * broadcast along the rows. */
+      if (kind == ACCEL_ROWS_SAME && t->shape.rank == 4 &&
+          t->shape.dims[1] != 1) {
+        fail(r, ACCEL_ERR_PROGRAM);
+        return;
+      }
+      continue;
+    }
+    if (t->memory != MEM_ARENA || t->shape.rank != 4 ||
+        t->shape.dims[0] != 1 || t->shape.dims[1] < 1 ||
+        (kind != ACCEL_ROWS_SAME && i > 0 && i < o->count)) {
+      fail(r, ACCEL_ERR_PROGRAM);
+      return;
+    }
+    if (listed(r, m->sub_inputs, t->index) ||
+        listed(r, m->sub_outputs, t->index))
+      t->shifted = 0;
+  }
+  if (!s || r->status)
+    return;
+  if (s->operands != o->count + 1 || !s->first_row || s->out_begin < 0 ||
+      s->out_begin >= s->out_end || s->out_end > o->out.shape.dims[1]) {
+    fail(r, ACCEL_ERR_ARGUMENT);
+    return;
+  }
+  if (kind != ACCEL_ROWS_SAME) {
+    int64_t stride = 1, extent = 1, pad = 0;
+    int32_t *pad_field = NULL;
+    switch (family) {
+    case FAM_conv2d:
+      stride = p->conv2d.stride_h;
+      extent = (int64_t)(o->in[1].shape.dims[1] - 1) * p->conv2d.dilation_h + 1;
+      pad = p->conv2d.pad_top;
+      pad_field = &p->conv2d.pad_top;
+      break;
+    case FAM_depthwise_conv2d:
+      stride = p->depthwise_conv2d.stride_h;
+      extent = (int64_t)(o->in[1].shape.dims[1] - 1) *
+                   p->depthwise_conv2d.dilation_h + 1;
+      pad = p->depthwise_conv2d.pad_top;
+      pad_field = &p->depthwise_conv2d.pad_top;
+      break;
+    case FAM_pool2d:
+      stride = p->pool2d.stride_h;
+      extent = p->pool2d.filter_h;
+      pad = p->pool2d.pad_top;
+      pad_field = &p->pool2d.pad_top;
+      break;
+    default: /* FAM_pad */
+      pad = p->pad.before[1];
+      pad_field = &p->pad.before[1];
+      break;
+    }
+    if (!stripe_input_ok(s, kind, o->in[0].shape.dims[1], stride, extent,
+                         pad)) {
+      fail(r, ACCEL_ERR_ARGUMENT);
+      return;
+    }
+    *pad_field = s->pad_top;
+  }
+  for (i = 0; i <= o->count; ++i) {
+    tensor *t = i < o->count ? &o->in[i] : &o->out;
+    const int window = kind != ACCEL_ROWS_SAME && i == 0;
+    if ((i < o->count && !o->present[i]) || t->memory == MEM_CONSTANT)
+      continue;
+    if (!narrow(t, window ? s->in_begin : s->out_begin,
+                window ? s->in_end : s->out_end, s->first_row[i])) {
+      fail(r, ACCEL_ERR_ARGUMENT);
+      return;
+    }
+  }
 }
 
 /* The arguments of the kernel table's calls, in run_op's variables. */
@@ -1320,6 +1540,18 @@ static void run_op(machine *m, const fb_table *op) {
     fail(r, ACCEL_ERR_PROGRAM);
     return;
   }
+  /* Windows of rows only in striped subgraphs. */
+  if (!m->striped) {
+    for (i = 0; i < o.count; ++i)
+      if (o.present[i] && o.in[i].held_rows) {
+        fail(r, ACCEL_ERR_PROGRAM);
+        return;
+      }
+    if (o.out.held_rows) {
+      fail(r, ACCEL_ERR_PROGRAM);
+      return;
+    }
+  }
 
   if (check_operands(k, &p, &o, &channels)) {
     fail(r, ACCEL_ERR_PROGRAM);
@@ -1348,6 +1580,18 @@ static void run_op(machine *m, const fb_table *op) {
         fail(r, ACCEL_ERR_PROGRAM);
         return;
       }
+  }
+
+  if (m->striped) {
+    if (skip) {
+      fail(r, ACCEL_ERR_PROGRAM);
+      return;
+    }
+    stripe_operands(m, k->family, &p, &o);
+    /* Checking the program only: the temporaries are a stripe's, checked
+     * with each stripe. */
+    if (r->status || !m->stripe)
+      return;
   }
 
   /* 16C: channel-wise operators on padded channels. */
@@ -1508,10 +1752,22 @@ static void run_subgraph(machine *m, const fb_table *sub, double *cycles) {
   tensor t;
 
   m->tensors = fb_vector(r, sub, S_TENSORS, 4);
-  (void)fb_vector(r, sub, S_INPUTS, 4);
-  (void)fb_vector(r, sub, S_OUTPUTS, 4);
+  m->sub_inputs = fb_vector(r, sub, S_INPUTS, 4);
+  m->sub_outputs = fb_vector(r, sub, S_OUTPUTS, 4);
+  m->striped = fb_i8(r, sub, S_STRIPED, 0) != 0;
+  m->stripe = NULL;
   if (r->status)
     return;
+  /* A striped subgraph runs one stripe of one operator at a time, its
+   * conversions per stripe, nothing in scratch memory but temporaries. */
+  if (m->striped && m->arena) {
+    fail(r, ACCEL_ERR_ARGUMENT);
+    return;
+  }
+  if (m->striped && (convert_in.len || convert_out.len)) {
+    fail(r, ACCEL_ERR_PROGRAM);
+    return;
+  }
   if (declared < 0 || (uint64_t)declared > m->scratch_bytes ||
       m->tensors.len > ACCEL_MAX_TENSORS) {
     fail(r, declared < 0 || m->tensors.len > ACCEL_MAX_TENSORS
@@ -1526,6 +1782,10 @@ static void run_subgraph(machine *m, const fb_table *sub, double *cycles) {
       return;
     if (t.memory == MEM_SCRATCH && t.device + t.bytes > m->temp_base)
       m->temp_base = t.device + t.bytes;
+  }
+  if (m->striped && m->temp_base) {
+    fail(r, ACCEL_ERR_PROGRAM);
+    return;
   }
 
   /* The accelerator's inputs, converted to its formats. */
@@ -1604,6 +1864,91 @@ int accel_run_subgraph(const uint8_t *program, size_t program_bytes,
   m.arena = memory->arena;
   m.scratch = memory->scratch;
   run_subgraph(&m, &sub, cycles);
+  return m.r.status;
+}
+
+int accel_run_stripe(const uint8_t *program, size_t program_bytes,
+                     int32_t subgraph, int32_t op, const accel_stripe *stripe,
+                     const accel_memory *memory, accel_trace_fn trace,
+                     double *cycles) {
+  machine m;
+  fb_vec subgraphs, layers, ops = {0, 0};
+  fb_table sub, layer = {0, 0, 0, 0}, found;
+  uint32_t i;
+  int32_t left = op;
+  double layer_cycles = -1;
+  int last_of_layer = 0;
+  memset(&m, 0, sizeof(m));
+  if (!memory || !memory->arena || !stripe || op < 0 ||
+      (!memory->scratch && memory->scratch_bytes != 0) ||
+      ((uintptr_t)memory->scratch & 7u))
+    return ACCEL_ERR_ARGUMENT;
+  open_program(&m.r, program, program_bytes, &subgraphs, &m.buffers);
+  if (m.r.status)
+    return m.r.status;
+  if (subgraph < 0 || (uint32_t)subgraph >= subgraphs.len)
+    return ACCEL_ERR_ARGUMENT;
+  m.arena_bytes = memory->arena_bytes;
+  m.scratch_bytes = memory->scratch_bytes;
+  m.trace = trace;
+  sub = vec_table(&m.r, subgraphs, (uint32_t)subgraph);
+  if (!sub.pos)
+    fail(&m.r, ACCEL_ERR_PROGRAM);
+  m.tensors = fb_vector(&m.r, &sub, S_TENSORS, 4);
+  m.sub_inputs = fb_vector(&m.r, &sub, S_INPUTS, 4);
+  m.sub_outputs = fb_vector(&m.r, &sub, S_OUTPUTS, 4);
+  m.striped = fb_i8(&m.r, &sub, S_STRIPED, 0) != 0;
+  layers = fb_vector(&m.r, &sub, S_LAYERS, 4);
+  if (m.r.status)
+    return m.r.status;
+  if (!m.striped || fb_i64(&m.r, &sub, S_SCRATCH_BYTES, 0) < 0 ||
+      (uint64_t)fb_i64(&m.r, &sub, S_SCRATCH_BYTES, 0) > m.scratch_bytes)
+    return m.striped ? ACCEL_ERR_MEMORY : ACCEL_ERR_ARGUMENT;
+  /* Operator `op` of the subgraph, counting through its layers. */
+  for (i = 0; i < layers.len && !m.r.status; ++i) {
+    layer = vec_table(&m.r, layers, i);
+    ops = fb_vector(&m.r, &layer, L_OPS, 4);
+    if (!layer.pos)
+      fail(&m.r, ACCEL_ERR_PROGRAM);
+    if ((uint32_t)left < ops.len)
+      break;
+    left -= (int32_t)ops.len;
+  }
+  if (m.r.status)
+    return m.r.status;
+  if (i == layers.len)
+    return ACCEL_ERR_ARGUMENT;
+  layer_cycles = fb_f64(&m.r, &layer, L_CYCLES, -1);
+  last_of_layer = (uint32_t)left + 1 == ops.len;
+  found = vec_table(&m.r, ops, (uint32_t)left);
+  if (!found.pos)
+    fail(&m.r, ACCEL_ERR_PROGRAM);
+  /* Temporaries only: a striped subgraph keeps no tensor in scratch. */
+  m.temp_base = 0;
+  m.stripe = stripe;
+  /* Check first, so that a malformed program or stripe writes nothing. */
+  run_op(&m, &found);
+  if (m.r.status)
+    return m.r.status;
+  m.arena = memory->arena;
+  m.scratch = memory->scratch;
+  run_op(&m, &found);
+  if (m.r.status)
+    return m.r.status;
+  /* The cycles: the subgraph's device switches with each stripe of its
+   * first operator, and each layer's share of its rows with its last
+   * operator's. */
+  if (cycles) {
+    fb_vec outputs = fb_vector(&m.r, &found, O_OUTPUTS, 4);
+    tensor t;
+    if (op == 0)
+      *cycles += fb_f64(&m.r, &sub, S_SWITCH_CYCLES, 0);
+    if (last_of_layer && layer_cycles > 0 &&
+        read_tensor(&m, vec_i32(&m.r, outputs, 0), &t) &&
+        t.shape.rank == 4 && t.shape.dims[1] > 0)
+      *cycles += layer_cycles * (double)(stripe->out_end - stripe->out_begin) /
+                 (double)t.shape.dims[1];
+  }
   return m.r.status;
 }
 

@@ -68,10 +68,52 @@ typedef struct accel_memory {
  * `program` (8-byte aligned): reads its inputs from the arena, writes its
  * outputs there. Calls `trace` (may be null) after every operator and adds
  * the subgraph's estimated cycles to *cycles (may be null). Returns ACCEL_OK
- * or an error status; on error the arena's contents are unspecified. */
+ * or an error status; on error the arena's contents are unspecified. A
+ * striped subgraph runs only through accel_run_stripe (ACCEL_ERR_ARGUMENT). */
 int accel_run_subgraph(const uint8_t *program, size_t program_bytes,
                        int32_t subgraph, const accel_memory *memory,
                        accel_trace_fn trace, double *cycles);
+
+/* How an operator maps rows when it runs stripe by stripe
+ * (accel_stripe_rows). */
+#define ACCEL_ROWS_NONE (-1)  /* it cannot: it reads whole tensors */
+#define ACCEL_ROWS_SAME 0     /* every operand has the result's rows */
+#define ACCEL_ROWS_WINDOW 1   /* input 0's rows through a window (conv, pool) */
+#define ACCEL_ROWS_SHIFTED 2  /* input 0's rows shifted by padding (PAD) */
+
+/* How the operators of kernel `kernel` map rows in a stripe. */
+int accel_stripe_rows(const char *kernel);
+
+/* One stripe of one operator of a striped subgraph: it computes the rows
+ * [out_begin, out_end) of its result; a WINDOW or SHIFTED operator reads the
+ * rows [in_begin, in_end) of its input 0 with pad_top rows of padding above
+ * them (exactly the rows those result rows need), the other operands have
+ * the result's rows. first_row[i] is the first row the arena holds of data
+ * operand i (the operator's inputs in the program's order, then its result;
+ * `operands` of them): 0 for a whole tensor, the row its window starts with
+ * for a tensor held as a window of rows. */
+typedef struct accel_stripe {
+  int32_t out_begin, out_end;
+  int32_t in_begin, in_end;
+  int32_t pad_top;
+  const int32_t *first_row;
+  int32_t operands;
+} accel_stripe;
+
+/* Runs one stripe of operator `op` (counted through the layers) of striped
+ * subgraph `subgraph`: the host runs a striped subgraph's operators a stripe
+ * at a time, interleaved with its own, moving the windows' rows. Its
+ * inputs and outputs are read and written in the model's format, its
+ * intermediates in the accelerator's. Calls `trace` (may be null) for the
+ * stripe's rows of the result and adds their share of the layer's estimated
+ * cycles to *cycles (may be null), and the subgraph's switch cycles with
+ * each stripe of its first operator. Returns ACCEL_OK or an error status;
+ * ACCEL_ERR_ARGUMENT for a stripe that is not one the operator's geometry
+ * gives or whose rows its operands' buffers do not hold. */
+int accel_run_stripe(const uint8_t *program, size_t program_bytes,
+                     int32_t subgraph, int32_t op, const accel_stripe *stripe,
+                     const accel_memory *memory, accel_trace_fn trace,
+                     double *cycles);
 
 /* Checks the whole program without computing anything, for an arena of
  * `arena_bytes` and scratch memory of `scratch_bytes`: everything
