@@ -202,8 +202,18 @@ llvm::Expected<emit::Offload> makeOffload(const AcceleratedModel &M,
           Extra["channel_align"] = PO.ChannelAlign;
         O.OperatorReport[Op++] = std::move(Extra);
       }
-    Cycles += Sub.Cycles + Sub.SwitchCycles;
-    SwitchCycles += Sub.SwitchCycles;
+    // A striped subgraph switches the device with every stripe of its first
+    // operator (accel_run_stripe counts them so).
+    double Switches = 1;
+    if (Sub.Striped && M.Cascading)
+      if (const plan::Cascade *C =
+              M.Cascading->cascadeOf(static_cast<int32_t>(First))) {
+        Switches = 0;
+        for (const std::vector<plan::StripeStep> &Step : C->Steps)
+          Switches += !Step[First - C->FirstOp].Out.empty();
+      }
+    Cycles += Sub.Cycles + Sub.SwitchCycles * Switches;
+    SwitchCycles += Sub.SwitchCycles * Switches;
     Offloaded += Count;
     Layers += Sub.Layers.size();
     Subgraphs.push_back(llvm::json::Object{
@@ -216,7 +226,8 @@ llvm::Expected<emit::Offload> makeOffload(const AcceleratedModel &M,
         {"converted_inputs", static_cast<int64_t>(Sub.ConvertIn.size())},
         {"converted_outputs", static_cast<int64_t>(Sub.ConvertOut.size())},
         {"cycles", Sub.Cycles},
-        {"switch_cycles", Sub.SwitchCycles},
+        {"switch_cycles", Sub.SwitchCycles * Switches},
+        {"device_runs", Switches},
         {"scratch_bytes", Sub.ScratchBytes},
         {"striped", Sub.Striped}});
   }

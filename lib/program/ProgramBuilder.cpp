@@ -415,6 +415,11 @@ llvm::Error Builder::buildSubgraph(size_t Index, llvm::ArrayRef<size_t> Ops) {
   if (!S.Striped)
     assignMemory(S, Written);
   S.ScratchBytes = scratchFor(S, C, First);
+  // A part of a partition subgraph switches the device at its own inputs
+  // and outputs.
+  if (Ops.size() != PS.Ops.size())
+    S.SwitchCycles = T.switchCycles() *
+                     static_cast<double>(S.Inputs.size() + S.Outputs.size());
   M.Prog.ScratchBytes = std::max(M.Prog.ScratchBytes, S.ScratchBytes);
   M.Prog.Subgraphs.push_back(std::move(S));
   return llvm::Error::success();
