@@ -528,6 +528,52 @@ TEST_CASE("a residual ADD ending a cascade writes over its whole operand") {
   CHECK(P.Memory.ArenaBytes == 256 + 768 + 256 + 32);
 }
 
+TEST_CASE("an accelerator's rules: layers unsplit, operators kept whole, "
+          "no overlays") {
+  ir::Graph G = residual(true);
+  CascadeOptions O;
+  O.Enabled = true;
+  auto Plan = [&] {
+    llvm::Expected<CascadePlan> P = plan::planCascades(G, O);
+    REQUIRE_MESSAGE(bool(P), llvm::toString(P.takeError()));
+    CHECK_MESSAGE(plan::verifyCascades(G, *P).empty(),
+                  joined(plan::verifyCascades(G, *P)));
+    return std::move(*P);
+  };
+  // Unconstrained, operators 1-4 are one cascade (the test above).
+  REQUIRE(Plan().cascadeOf(1));
+  REQUIRE(Plan().cascadeOf(1)->FirstOp == 1);
+  SUBCASE("no overlay: the ADD writes bytes of its own") {
+    O.Overlays = false;
+    const CascadePlan P = Plan();
+    for (const plan::Cascade &C : P.Cascades)
+      CHECK(C.Overlaid == -1);
+    CHECK(P.Options.GroupOverlays.empty());
+    const int32_t Out = G.Operators.back().output(0);
+    REQUIRE(P.Memory.find(Out));
+    CHECK(P.Memory.find(Out)->AliasOf == -1);
+  }
+  SUBCASE("a layer of operators 0-1 is in one cascade whole or in none") {
+    O.Unsplit = {{0, 1}};
+    const CascadePlan P = Plan();
+    CHECK(P.cascadeOf(0) == P.cascadeOf(1));
+    const plan::Cascade *C = P.cascadeOf(1);
+    CHECK((C == nullptr || C->FirstOp == 0));
+  }
+  SUBCASE("a layer with an operator that may not stripe stays whole") {
+    O.Unsplit = {{1, 2}};
+    O.NotStripable = {{2, "its kernel reads whole tensors"}};
+    const CascadePlan P = Plan();
+    CHECK(P.cascadeOf(1) == nullptr);
+    CHECK(P.cascadeOf(2) == nullptr);
+  }
+  SUBCASE("an operator that may not stripe stays whole") {
+    O.NotStripable = {{2, "its kernel reads whole tensors"}};
+    const CascadePlan P = Plan();
+    CHECK(P.cascadeOf(2) == nullptr);
+  }
+}
+
 TEST_CASE("verifyCascades: no stripe reads rows the ADD has overwritten") {
   // A 3x3 convolution of x feeding the ADD through identity rows reads row
   // s - 1 of x in step s, after the ADD wrote row s - 1 in step s - 1. The

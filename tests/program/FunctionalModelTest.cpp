@@ -7,7 +7,10 @@
 // mdla1.5's uint8 and the 16C padding must change nothing. Hand-built graphs
 // reach the cases the shared models do not: average pooling ties that a
 // plain uint8 average would round the other way, channels that are no
-// multiple of 16, and a view sharing a converted input's bytes.
+// multiple of 16, and a view sharing a converted input's bytes. Cascaded,
+// every striped subgraph's stripes (accel_run_stripe) must give the
+// reference's rows, and wrong stripes must be refused before anything is
+// written.
 //
 //===----------------------------------------------------------------------===//
 #include "ProgramTestSupport.h"
@@ -20,8 +23,10 @@
 
 #include "llvm/Support/FormatVariadic.h"
 
+#include <cstring>
 #include <map>
 #include <random>
+#include <set>
 #include <sstream>
 
 using namespace accelgen;
@@ -409,4 +414,228 @@ TEST_CASE("accel_check_kernel checks one operator as a program's would be") {
     CHECK(accel_check_kernel("ref_relu_i8", &P, sizeof(P), &In, 1, nullptr,
                              &Why) == ACCEL_ERR_ARGUMENT);
   }
+}
+
+namespace {
+
+/// \p G partitioned for MDLA version \p Version with the cascades of least
+/// working memory.
+program::AcceleratedModel accelerateCascaded(const ir::Graph &G,
+                                             unsigned Version) {
+  partition::PartitionOptions Opts;
+  Opts.Cpu = &refTarget();
+  plan::CascadeOptions Cascading;
+  Cascading.Enabled = true;
+  auto M = program::buildAcceleratedModel(G, mdlaTarget(), Version, Opts,
+                                          "accelgen test", Cascading);
+  REQUIRE_MESSAGE(bool(M), llvm::toString(M.takeError()));
+  REQUIRE(M->Cascading);
+  return std::move(*M);
+}
+
+/// Where a striped subgraph's operator is: subgraph, index in it, operator.
+struct StripedOp {
+  int32_t Subgraph = -1;
+  int32_t Index = -1;
+  const program::Op *Op = nullptr;
+};
+
+/// The rows [Begin, End) of \p T in \p Ref.
+std::vector<uint8_t> rowsOf(const ir::Tensor &T, const std::vector<uint8_t> &Ref,
+                            int32_t Begin, int32_t End) {
+  const size_t Row = static_cast<size_t>(T.byteSize() / T.Shape[1]);
+  return std::vector<uint8_t>(Ref.begin() + Begin * Row,
+                              Ref.begin() + End * Row);
+}
+
+/// Counts what checkStripes saw.
+struct StripeCounts {
+  int Stripes = 0;
+  int Refusals = 0;
+};
+
+/// Runs the cascades of \p M the way model.c's loops do: the windows slide
+/// (a memmove of the rows kept), the accelerator's operators run through
+/// accel_run_stripe, and the CPU's stripes are the reference's rows. Every
+/// stripe an accelerator operator traces must equal the reference's rows,
+/// and the first stripe of each striped subgraph must be refused, writing
+/// nothing, when its table entry or its window rows are wrong.
+StripeCounts checkStripes(const program::AcceleratedModel &M,
+                          const TensorBuffers &Ref) {
+  StripeCounts Counts;
+  const std::vector<uint8_t> Bytes = program::writeProgram(M.Prog);
+  std::vector<uint64_t> Program(Bytes.size() / 8 + 1);
+  std::memcpy(Program.data(), Bytes.data(), Bytes.size());
+  const auto *P = reinterpret_cast<const uint8_t *>(Program.data());
+  std::vector<uint64_t> Arena(static_cast<size_t>(M.Prog.ArenaBytes) / 8 + 1);
+  std::vector<uint64_t> Scratch(static_cast<size_t>(M.Prog.ScratchBytes) / 8 +
+                                1);
+  auto *A = reinterpret_cast<uint8_t *>(Arena.data());
+  accel_memory Memory;
+  Memory.arena = A;
+  Memory.arena_bytes = static_cast<size_t>(M.Prog.ArenaBytes);
+  Memory.scratch = reinterpret_cast<uint8_t *>(Scratch.data());
+  Memory.scratch_bytes = static_cast<size_t>(M.Prog.ScratchBytes);
+
+  std::map<size_t, StripedOp> OnDevice;
+  for (size_t S = 0; S < M.Prog.Subgraphs.size(); ++S) {
+    const program::Subgraph &Sub = M.Prog.Subgraphs[S];
+    // Whole runs refuse striped subgraphs.
+    if (Sub.Striped)
+      CHECK(accel_run_subgraph(P, Bytes.size(), static_cast<int32_t>(S),
+                               &Memory, nullptr, nullptr) ==
+            ACCEL_ERR_ARGUMENT);
+    int32_t K = 0;
+    size_t Pos = M.Regions[S].first;
+    for (const program::Layer &L : Sub.Layers)
+      for (const program::Op &O : L.Ops) {
+        if (Sub.Striped)
+          OnDevice[Pos] = {static_cast<int32_t>(S), K, &O};
+        ++K;
+        ++Pos;
+      }
+  }
+
+  std::set<int32_t> Refused;
+  for (const plan::Cascade &C : M.Cascading->Cascades) {
+    // The cascade's whole inputs, from the reference.
+    std::set<int32_t> Made;
+    for (int32_t K = C.FirstOp; K <= C.LastOp; ++K)
+      Made.insert(M.Graph.Operators[K].output(0));
+    for (int32_t K = C.FirstOp; K <= C.LastOp; ++K)
+      for (int32_t T : M.Graph.Operators[K].Inputs)
+        if (T >= 0 && !M.Graph.tensor(T).IsConstant && !Made.count(T))
+          std::memcpy(A + M.Plan.find(T)->Offset, Ref.at(T).data(),
+                      Ref.at(T).size());
+    std::map<int32_t, int32_t> Lo;
+    auto Base = [&](int32_t T) {
+      return T >= 0 && C.windowOf(T) >= 0 ? Lo[T] : 0;
+    };
+    for (const std::vector<plan::StripeStep> &Step : C.Steps)
+      for (int32_t K = C.FirstOp; K <= C.LastOp; ++K) {
+        const plan::StripeStep &E = Step[K - C.FirstOp];
+        if (E.Out.empty())
+          continue;
+        const int32_t Out = M.Graph.Operators[K].output(0);
+        const ir::Tensor &T = M.Graph.tensor(Out);
+        const size_t Row = static_cast<size_t>(T.byteSize() / T.Shape[1]);
+        uint8_t *Buf = A + M.Plan.find(Out)->Offset;
+        if (C.windowOf(Out) >= 0 && Lo[Out] != E.WindowBegin) {
+          std::memmove(Buf, Buf + (E.WindowBegin - Lo[Out]) * Row,
+                       (E.Out.Begin - E.WindowBegin) * Row);
+          Lo[Out] = E.WindowBegin;
+        }
+        auto It = OnDevice.find(static_cast<size_t>(K));
+        if (It == OnDevice.end()) { // the CPU's rows
+          const std::vector<uint8_t> Rows =
+              rowsOf(T, Ref.at(Out), E.Out.Begin, E.Out.End);
+          std::memcpy(Buf + (E.Out.Begin - Base(Out)) * Row, Rows.data(),
+                      Rows.size());
+          continue;
+        }
+        const StripedOp &D = It->second;
+        const program::Subgraph &Sub = M.Prog.Subgraphs[D.Subgraph];
+        std::vector<int32_t> FirstRow;
+        for (int32_t I : D.Op->Inputs)
+          FirstRow.push_back(I < 0 ? 0 : Base(Sub.Tensors[I].Id));
+        FirstRow.push_back(Base(Out));
+        accel_stripe St{E.Out.Begin, E.Out.End, E.In.Begin, E.In.End,
+                        E.PadTop,    FirstRow.data(),
+                        static_cast<int32_t>(FirstRow.size())};
+        INFO("operator " << K << " (" << D.Op->Type << ") rows "
+                         << E.Out.Begin << "-" << E.Out.End);
+        if (Refused.insert(D.Subgraph).second) {
+          // Wrong entries and rows the windows do not hold write nothing.
+          const std::vector<uint8_t> Before(A, A + M.Prog.ArenaBytes);
+          std::vector<accel_stripe> Wrong(5, St);
+          std::vector<int32_t> Negative = FirstRow;
+          Negative.front() = -1;
+          if (accel_stripe_rows(D.Op->Kernel.c_str()) != ACCEL_ROWS_SAME) {
+            Wrong[0].pad_top += 1;
+            Wrong[1].in_end += 1;
+          } else {
+            Wrong[0].out_begin = -1;
+            Wrong[1].first_row = Negative.data();
+          }
+          Wrong[2].out_end = T.Shape[1] + 1;
+          Wrong[3].operands -= 1;
+          std::vector<int32_t> Late = FirstRow;
+          Late.back() = E.Out.Begin + 1;
+          Wrong[4].first_row = Late.data();
+          for (const accel_stripe &W : Wrong)
+            CHECK(accel_run_stripe(P, Bytes.size(), D.Subgraph, D.Index, &W,
+                                   &Memory, nullptr,
+                                   nullptr) == ACCEL_ERR_ARGUMENT);
+          CHECK(std::vector<uint8_t>(A, A + M.Prog.ArenaBytes) == Before);
+          Counts.Refusals += 1;
+        }
+        TraceLog.clear();
+        const int Status = accel_run_stripe(P, Bytes.size(), D.Subgraph,
+                                            D.Index, &St, &Memory, collect,
+                                            nullptr);
+        REQUIRE_MESSAGE(Status == ACCEL_OK, accel_status_name(Status));
+        REQUIRE(TraceLog.size() == 1);
+        CHECK(TraceLog[0].Tensor == Out);
+        const std::vector<uint8_t> Want =
+            rowsOf(T, Ref.at(Out), E.Out.Begin, E.Out.End);
+        if (TraceLog[0].Bytes != Want)
+          FAIL("operator " << K << " (" << D.Op->Type << ", " << D.Op->Kernel
+                           << ") rows " << E.Out.Begin << "-" << E.Out.End
+                           << ": " << diffText(TraceLog[0].Bytes, Want));
+        ++Counts.Stripes;
+      }
+    // The cascade's output, whole and in the model's format.
+    const int32_t Out = M.Graph.Operators[C.LastOp].output(0);
+    const int64_t Off = M.Plan.find(Out)->Offset;
+    CHECK_MESSAGE(std::vector<uint8_t>(A + Off, A + Off + Ref.at(Out).size()) ==
+                      Ref.at(Out),
+                  "cascade " << C.FirstOp << "-" << C.LastOp << " output");
+  }
+  return Counts;
+}
+
+} // namespace
+
+TEST_CASE("accel_stripe_rows says how each kernel family maps rows") {
+  CHECK(accel_stripe_rows("ref_conv2d_i8_per_channel") == ACCEL_ROWS_WINDOW);
+  CHECK(accel_stripe_rows("ref_max_pool2d_u8") == ACCEL_ROWS_WINDOW);
+  CHECK(accel_stripe_rows("ref_pad_i8") == ACCEL_ROWS_SHIFTED);
+  CHECK(accel_stripe_rows("ref_add_i8") == ACCEL_ROWS_SAME);
+  CHECK(accel_stripe_rows("ref_requantize_u8_i8") == ACCEL_ROWS_SAME);
+  CHECK(accel_stripe_rows("ref_fully_connected_i8") == ACCEL_ROWS_NONE);
+  CHECK(accel_stripe_rows("ref_mean_i8") == ACCEL_ROWS_NONE);
+  CHECK(accel_stripe_rows("no_such_kernel") == ACCEL_ROWS_NONE);
+  CHECK(accel_stripe_rows(nullptr) == ACCEL_ROWS_NONE);
+}
+
+TEST_CASE("striped subgraphs compute the reference's rows, stripe by stripe") {
+  int Stripes = 0, Refusals = 0;
+  for (const std::string &Name : programModels()) {
+    const ir::Graph G = sharedGraph(Name);
+    auto Runner = ModelRunner::create(G);
+    REQUIRE_MESSAGE(bool(Runner), llvm::toString(Runner.takeError()));
+    TensorBuffers Ref = Runner->initialBuffers();
+    randomInputs(G, Ref, 11);
+    llvm::Error E = Runner->runAll(Ref);
+    REQUIRE_MESSAGE(!E, llvm::toString(std::move(E)));
+    for (const auto &[Label, Version] : mdlaVersions()) {
+      INFO(Name << " " << Label);
+      const program::AcceleratedModel M = accelerateCascaded(G, Version);
+      // Fused layers whole in one cascade or none.
+      for (size_t S = 0; S < M.Prog.Subgraphs.size(); ++S) {
+        const auto [First, Count] = M.Regions[S];
+        const plan::Cascade *C =
+            M.Cascading->cascadeOf(static_cast<int32_t>(First));
+        CHECK(M.Prog.Subgraphs[S].Striped == (C != nullptr));
+        for (size_t K = First; K < First + Count; ++K)
+          CHECK(M.Cascading->cascadeOf(static_cast<int32_t>(K)) == C);
+      }
+      const StripeCounts N = checkStripes(M, Ref);
+      Stripes += N.Stripes;
+      Refusals += N.Refusals;
+    }
+  }
+  // The shared models put accelerator operators in cascades.
+  CHECK(Stripes > 1000);
+  CHECK(Refusals > 5);
 }
