@@ -583,8 +583,21 @@ llvm::Expected<CascadePlan> Planner::run() {
   // The least memory any schedule the planner knows reaches.
   std::vector<Cascade> Least = choose(-1, Feasible, Peak, PeakOp);
   CascadePlan LeastPlan = place(Least);
-  if (Opts.Budget < 0)
+  if (Opts.Budget < 0) {
+    // The same peak cascading as few operators as reach it: the search for
+    // the least peak compares peaks so far, and keeps cascades that lower a
+    // peak a later operator raises again.
+    bool Fits = true;
+    int64_t FewestPeak = 0;
+    int32_t FewestPeakOp = 0;
+    std::vector<Cascade> Fewest = choose(Peak, Fits, FewestPeak, FewestPeakOp);
+    if (Fits) {
+      CascadePlan FewestPlan = place(std::move(Fewest));
+      if (FewestPlan.Memory.ArenaBytes <= LeastPlan.Memory.ArenaBytes)
+        return FewestPlan;
+    }
     return LeastPlan;
+  }
   if (LeastPlan.Memory.ArenaBytes > Opts.Budget) {
     const ir::Operator &Op = G.Operators[PeakOp];
     return llvm::createStringError(

@@ -13,7 +13,8 @@
 // the price is a memmove of the kept rows per stripe.
 //
 // planCascades chooses which operators to cascade and the stripe height of
-// each cascade: with no budget the schedule of least working memory, with a
+// each cascade: with no budget the schedule of least working memory (of
+// those, the one cascading the fewest operators), with a
 // budget the schedule that cascades the fewest operators (with the tallest
 // stripes) whose arena fits. verifyCascades checks a plan by replaying its
 // stripes, sharing no code with the planner. docs/cascading.md has the rules.

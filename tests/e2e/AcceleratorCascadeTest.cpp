@@ -217,7 +217,7 @@ TEST_CASE("mdla1.5 cascades under budgets, every layer bit-exact") {
 }
 
 TEST_CASE("npu55 cascades under budgets, every layer bit-exact") {
-  for (const char *Name : {"mlperf_tiny_kws_dscnn_int8",
+  for (const char *Name : {"mlperf_tiny_ic_resnet8_int8",
                            "mlperf_tiny_vww_mobilenetv1_025_96_int8"})
     checkBudgets("npu55", Name);
 }

@@ -377,7 +377,7 @@ TEST_CASE("target cpu cascades: ic_resnet8 and VWW, every layer bit-exact") {
 TEST_CASE("target cpu's stripes run its specialised kernels") {
   for (const char *Name :
        {"mlperf_tiny_ic_resnet8_int8", "mlperf_tiny_vww_mobilenetv1_025_96_int8",
-        "mlperf_tiny_kws_dscnn_int8"})
+        "tflm_person_detect_int8"})
     for (const char *Cpu : {"generic", "x86-64-v3", "x86-64-v4", "znver4"})
       checkCpuStripeKernels(Name, Cpu);
 }

@@ -3,7 +3,8 @@
 // Drives a model through the whole compiler: import, then for `ref` the C
 // emitter, for mdla2.0 partitioning, the memory plan, the accelerator
 // program (read back and checked by the functional model) and the C emitter,
-// and the cascading planner at the least working memory, whose plan must
+// the same for mdla1.5 with cascades (striped subgraphs; an unsound plan
+// stops the fuzzer), and the cascading planner at the least working memory, whose plan must
 // pass its independent checker (an unsound plan stops the fuzzer), with
 // target cpu's emitter (stripe variants of its kernels). Every stage may
 // reject the model with an error; none may crash or trip the sanitizers. No
@@ -52,19 +53,25 @@ void emitRef(const ir::Graph &G) {
   llvm::consumeError(emit::emitModel(G, Opts).takeError());
 }
 
-/// Partition, plan, program and emitter for mdla2.0 with ref as the CPU.
-void emitMdla(const ir::Graph &G) {
+/// Partition, plan, program and emitter for \p Label with ref as the CPU,
+/// with \p Cascading; an unsound plan is a finding.
+void emitAccelerated(const ir::Graph &G, const char *Label,
+                     const plan::CascadeOptions &Cascading) {
   target::registerBuiltinTargets();
-  auto T = target::TargetRegistry::resolve("mdla2.0");
+  auto T = target::TargetRegistry::resolve(Label);
   auto Cpu = target::TargetRegistry::resolve("ref");
   if (!T || !Cpu)
     return;
   partition::PartitionOptions Opts;
   Opts.Cpu = Cpu->first;
   llvm::Expected<program::AcceleratedModel> M = program::buildAcceleratedModel(
-      G, *T->first, T->second, Opts, "accelgen fuzz");
+      G, *T->first, T->second, Opts, "accelgen fuzz", Cascading);
   if (!M) {
-    llvm::consumeError(M.takeError());
+    const std::string Msg = llvm::toString(M.takeError());
+    if (Msg.find("plan is unsound") != std::string::npos) {
+      std::fprintf(stderr, "%s: %s\n", Label, Msg.c_str());
+      std::abort();
+    }
     return;
   }
   llvm::Expected<emit::Offload> O = program::makeOffload(*M, "model");
@@ -73,7 +80,7 @@ void emitMdla(const ir::Graph &G) {
     return;
   }
   emit::EmitOptions EOpts;
-  EOpts.Target = "mdla2.0";
+  EOpts.Target = Label;
   EOpts.Name = "model";
   EOpts.Accelerator = &*O;
   llvm::consumeError(emit::emitModel(M->Graph, EOpts).takeError());
@@ -128,7 +135,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   }
   const ir::Graph &G = R->Model->main();
   emitRef(G);
-  emitMdla(G);
+  emitAccelerated(G, "mdla2.0", {});
+  // mdla1.5 stores int8 as uint8: its striped subgraphs convert per stripe.
+  plan::CascadeOptions Least;
+  Least.Enabled = true;
+  emitAccelerated(G, "mdla1.5", Least);
   cascade(G);
   return 0;
 }
