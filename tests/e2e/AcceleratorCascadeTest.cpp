@@ -10,7 +10,8 @@
 // put accelerator operators in cascades. mdla1.5 (int8 stored as uint8, converted per stripe) and npu55
 // also compare every layer, dumped stripe by stripe, and run at the smallest
 // budget and halfway to the layer-at-a-time arena. The generated model.c
-// must build without a warning under strict C99.
+// must build without a warning under strict C99, and run bit-exact under
+// ASan+UBSan.
 //
 //===----------------------------------------------------------------------===//
 #include "E2ESupport.h"
@@ -22,6 +23,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 
+#include <cstdlib>
 #include <regex>
 
 using namespace accelgen;
@@ -239,4 +241,27 @@ TEST_CASE("striped model.c builds without a warning under strict C99") {
       CHECK_MESSAGE(C.ExitCode == 0, Label << " " << CC << ": " << C.Stderr);
     }
   }
+}
+
+TEST_CASE("striped programs run under ASan+UBSan, bit-exact") {
+  requireSharedDir();
+  // `run` builds with $CC; the sanitizers stop the program at the first
+  // report, which `run` shows as a failure of the compiled model.
+  const char *Old = std::getenv("CC");
+  const std::string Saved = Old ? Old : "";
+  REQUIRE(setenv("CC",
+                 "cc -fsanitize=address,undefined -fno-sanitize-recover=all "
+                 "-fno-omit-frame-pointer",
+                 1) == 0);
+  for (const char *Label : {"mdla1.5", "npu55"})
+    for (const char *Name : {"mlperf_tiny_ic_resnet8_int8",
+                             "mlperf_tiny_vww_mobilenetv1_025_96_int8"}) {
+      test::TempDir Dir;
+      REQUIRE(compileOn(Label, Name, {"--cascade"}, Dir).StripedSubgraphs > 0);
+      checkSeed(Label, Name, seedDirs(Name).front(), {"--cascade"});
+    }
+  if (Old)
+    setenv("CC", Saved.c_str(), 1);
+  else
+    unsetenv("CC");
 }
