@@ -179,7 +179,9 @@ Value ModelWriter::tensorInfo(int32_t T, StringRef Role, size_t Index) {
     M["source"] = "arena.bytes + " + std::to_string(B->Offset);
   } else {
     M["offset"] = 0;
-    M["source"] = data(T);
+    // An input read in place is bound in invoke() only if an operator's
+    // call there reads it (an accelerator may read it instead).
+    M["source"] = Role == "input" ? std::string() : data(T);
   }
   return Value(std::move(M));
 }
@@ -678,6 +680,7 @@ Error ModelWriter::run(EmittedModel &Out) {
   B["OPS"] = Value(std::move(Ops));
   B["OPERATOR_COUNT"] = G.Operators.size();
   B["ACCELERATOR"] = Opts.Accelerator != nullptr && Opts.Accelerator->HasDevice;
+  B["ACCEL_INPUTS"] = Opts.Accelerator != nullptr && Opts.Accelerator->ReadsInputs;
   B["ACCEL_DECLS"] = Opts.Accelerator
                          ? StringRef(Opts.Accelerator->Declarations).rtrim("\n")
                          : StringRef();

@@ -98,6 +98,10 @@ struct Offload {
   /// True for a device that reports a status and cycles (model.c then keeps
   /// accel_status and accel_cycles); false for a library the CPU calls.
   bool HasDevice = true;
+  /// The device reads graph inputs in the caller's buffers
+  /// (--inputs-in-place): model.c's entry point sets `accel_inputs[i]`
+  /// (declared in Declarations) to each before it runs the operators.
+  bool ReadsInputs = false;
 };
 
 /// What to generate.

@@ -379,7 +379,7 @@ Cascade Planner::simulate(int32_t First, int32_t Last, int32_t Rows) const {
 }
 
 int32_t Planner::overlayOf(const Cascade &C) const {
-  if (!Opts.Overlays)
+  if (!Opts.CascadeOverlays)
     return -1;
   const ir::Operator &Op = G.Operators[C.LastOp];
   const int32_t Out = Op.output(0);

@@ -94,9 +94,12 @@ struct CascadeOptions {
   /// Graph inputs stay in the caller's buffers (PlanOptions::InputsInPlace),
   /// for both plans.
   bool InputsInPlace = false;
-  /// Outputs may take their operands' bytes (PlanOptions::Overlays), inside
-  /// cascades too; off for accelerator programs.
+  /// Outputs may take their operands' bytes layer at a time
+  /// (PlanOptions::Overlays); off for accelerator programs.
   bool Overlays = true;
+  /// A cascade's last operator may take over a whole operand's bytes
+  /// (Cascade::Overlaid).
+  bool CascadeOverlays = true;
   /// Operator spans [first, last] a cascade takes whole or not at all (an
   /// accelerator's fused layers).
   std::vector<std::pair<int32_t, int32_t>> Unsplit;

@@ -159,8 +159,6 @@ std::vector<int32_t> resolveAliases(const ir::Graph &G, Lifetimes &L,
       Share(Out, Root[In]);
       continue;
     }
-    if (!Opts.Overlays)
-      continue;
     int32_t End = static_cast<int32_t>(K);
     bool InGroup = false;
     for (const auto &[First, Last] : Opts.Groups)
@@ -168,6 +166,8 @@ std::vector<int32_t> resolveAliases(const ir::Graph &G, Lifetimes &L,
         End = Last;
         InGroup = true;
       }
+    if (!Opts.Overlays && !InGroup)
+      continue;
     for (size_t I = 0; I < Op.Inputs.size(); ++I) {
       if (!overlayable(G, Op, I))
         continue;

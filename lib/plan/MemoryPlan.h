@@ -105,7 +105,8 @@ struct PlanOptions {
   /// operand's bytes when it has the operand's shape and byte size, neither
   /// is variable or constant, no graph output shares those bytes and the
   /// operator is their last use. Off where the order in which a kernel reads
-  /// and writes is not known (accelerator programs).
+  /// and writes is not known (accelerator programs). Outside groups only:
+  /// inside one, GroupOverlays decides.
   bool Overlays = true;
   /// Operator spans [first, last] that run interleaved, as one step (a
   /// cascade): a tensor live at one of their operators is live at all.

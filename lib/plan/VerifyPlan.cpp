@@ -204,7 +204,8 @@ std::vector<std::string> verifyPlan(const ir::Graph &G, const MemoryPlan &Plan,
       }
       for (size_t I = 0; !View && !Overlaid && I < Op.Inputs.size(); ++I) {
         int32_t In = Op.Inputs[I];
-        if (!Opts.Overlays || Op.Outputs.size() != 1 ||
+        if ((!Opts.Overlays && !Opts.GroupOverlays.count(T)) ||
+            Op.Outputs.size() != 1 ||
             !ir::mayOverlay(Op.code(), I) || !G.isValidTensor(In) || In == T ||
             StorageOf(In) != B->AliasOf)
           continue;

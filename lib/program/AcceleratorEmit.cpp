@@ -46,7 +46,8 @@ std::string byteInitializer(llvm::ArrayRef<uint8_t> Bytes) {
 /// The file-scope C: the program, the scratch memory, the trace hook and
 /// the functions the regions and the cascades' stripes call.
 std::string declarations(const Program &P, llvm::ArrayRef<uint8_t> Bytes,
-                         llvm::StringRef Upper, llvm::StringRef Name) {
+                         llvm::StringRef Upper, llvm::StringRef Name,
+                         size_t Inputs) {
   bool Whole = false, Striped = false;
   for (const Subgraph &S : P.Subgraphs)
     (S.Striped ? Striped : Whole) = true;
@@ -68,6 +69,11 @@ std::string declarations(const Program &P, llvm::ArrayRef<uint8_t> Bytes,
   OS << llvm::formatv("#ifdef {0}_TRACE\n#define ACCEL_TRACE {1}_trace\n"
                       "#else\n#define ACCEL_TRACE NULL\n#endif\n\n",
                       Upper, Name);
+  if (Inputs)
+    OS << llvm::formatv("/* The graph inputs read in the caller's buffers, set "
+                        "by {0}_run_io. */\n"
+                        "static const void *accel_inputs[{1}];\n\n",
+                        Name, Inputs);
   OS << "/* The arena and the scratch memory, for the functional model. */\n"
         "static accel_memory accel_memory_of(uint8_t *arena_bytes,\n"
         "                                    size_t arena_size) {\n"
@@ -75,8 +81,15 @@ std::string declarations(const Program &P, llvm::ArrayRef<uint8_t> Bytes,
         "  memory.arena = arena_bytes;\n"
         "  memory.arena_bytes = arena_size;\n"
         "  memory.scratch = accel_scratch.bytes;\n"
-        "  memory.scratch_bytes = sizeof(accel_scratch.bytes);\n"
-        "  return memory;\n"
+        "  memory.scratch_bytes = sizeof(accel_scratch.bytes);\n";
+  if (Inputs)
+    OS << "  memory.inputs = accel_inputs;\n"
+          "  memory.input_count = sizeof(accel_inputs) / "
+          "sizeof(accel_inputs[0]);\n";
+  else
+    OS << "  memory.inputs = NULL;\n"
+          "  memory.input_count = 0;\n";
+  OS << "  return memory;\n"
         "}\n";
   if (Whole)
     OS << "\n/* Runs accelerator subgraph `index` on the arena, unless an "
@@ -149,8 +162,12 @@ llvm::Expected<emit::Offload> makeOffload(const AcceleratedModel &M,
                        .str()});
     for (const std::string &K : functionalModelKernels())
       O.KernelFunctions.insert(K);
+    for (const Subgraph &S : P.Subgraphs)
+      for (const Tensor &T : S.Tensors)
+        O.ReadsInputs |= T.Input >= 0;
     O.Declarations =
-        declarations(P, Bytes, llvm::StringRef(Name).upper(), Name);
+        declarations(P, Bytes, llvm::StringRef(Name).upper(), Name,
+                     O.ReadsInputs ? M.Graph.Inputs.size() : 0);
   }
 
   const std::string Label = P.Target + P.Version;

@@ -74,6 +74,10 @@ struct Tensor {
   /// In a striped subgraph, the rows the arena holds of a tensor held as a
   /// window of rows; 0 when it is whole.
   int32_t HeldRows = 0;
+  /// A graph input read in the caller's buffer (--inputs-in-place): its
+  /// index among the graph inputs (ArenaOffset is then 0, in that buffer);
+  /// -1 for a tensor in the arena.
+  int32_t Input = -1;
 
   /// True when the accelerator stores it in another format (int8 stored as
   /// uint8, as the target's DeviceStorage rules say).

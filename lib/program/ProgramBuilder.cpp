@@ -154,8 +154,15 @@ int32_t Builder::local(Subgraph &S, int32_t Id) {
       M.Prog.Buffers.push_back(G.Data);
     Ten.Buffer = B->second;
   } else {
-    // Checked by the caller: every non-constant operand has a buffer.
-    Ten.ArenaOffset = M.Plan.find(Id)->Offset;
+    // Checked by the caller: every non-constant operand has a buffer, or is
+    // a graph input read in the caller's buffer.
+    if (const plan::Buffer *B = M.Plan.find(Id)) {
+      Ten.ArenaOffset = B->Offset;
+    } else {
+      Ten.ArenaOffset = 0;
+      Ten.Input = static_cast<int32_t>(llvm::find(M.Graph.Inputs, Id) -
+                                       M.Graph.Inputs.begin());
+    }
     // The one conversion programs make (the generator admits no other):
     // int8 stored as uint8, q + 128, zero point + 128.
     Ten.DeviceType = Rules.storedAs(G.Type, G.Quant);
@@ -334,16 +341,10 @@ llvm::Error Builder::buildSubgraph(size_t Index, llvm::ArrayRef<size_t> Ops) {
       if (Call->DataInputs.empty() || Call->DataInputs.front() < 0)
         return Unsupported("its kernel reads no data");
       for (int32_t In : Call->DataInputs)
-        if (In >= 0 && !M.Graph.tensor(In).IsConstant && !M.Plan.find(In))
-          return Unsupported(
-              llvm::is_contained(M.Graph.Inputs, In) && Cascading.InputsInPlace
-                  ? llvm::formatv("it reads graph input tensor {0}, which "
-                                  "--inputs-in-place leaves in the caller's "
-                                  "buffer, and the accelerator reads the "
-                                  "arena only; leave the option out",
-                                  In)
-                        .str()
-                  : llvm::formatv("tensor {0} has no data", In).str());
+        if (In >= 0 && !M.Graph.tensor(In).IsConstant && !M.Plan.find(In) &&
+            !(M.Cascading &&
+              plan::inputInPlace(M.Graph, In, M.Cascading->Options)))
+          return Unsupported(llvm::formatv("tensor {0} has no data", In));
       if (!M.Plan.find(Op.Outputs[0]))
         return Unsupported("its result is not in working memory");
 

@@ -59,9 +59,11 @@ struct AcceleratedModel {
 /// runs the input model's operators), one without a reference kernel, or a
 /// kernel the functional model lacks.
 ///
-/// Cascades take an accelerator's fused layers whole, run no operator the
-/// functional model cannot stripe, and make no output take an operand's
-/// bytes (the device's order of reads and writes is not the plan's).
+/// Cascades take an accelerator's fused layers whole and run no operator the
+/// functional model cannot stripe. Layer at a time no output takes an
+/// operand's bytes (the device's order of reads and writes is not the
+/// plan's); a cascade's last operator may, stripe by stripe, where it is
+/// element-wise (the functional model checks each stripe).
 llvm::Expected<AcceleratedModel>
 buildAcceleratedModel(const ir::Graph &G, const target::TargetInfo &T,
                       unsigned Version, const partition::PartitionOptions &Opts,

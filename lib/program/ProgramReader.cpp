@@ -266,6 +266,7 @@ llvm::Expected<Program> readProgram(llvm::ArrayRef<uint8_t> Bytes) {
           T.Layer = FT->layer();
           T.Internal = FT->internal();
           T.HeldRows = FT->held_rows();
+          T.Input = FT->input();
           if (T.Where == Memory::Constant &&
               (T.Buffer < 0 ||
                static_cast<size_t>(T.Buffer) >= P.Buffers.size()))

@@ -79,7 +79,7 @@ Offset<fbs::Tensor> tensor(FlatBufferBuilder &B, const Tensor &T) {
                            static_cast<fbs::Layout>(T.TensorLayout), T.Bytes,
                            T.ArenaOffset, static_cast<fbs::Memory>(T.Where),
                            T.DeviceOffset, T.Buffer, T.Layer, T.Internal,
-                           T.HeldRows);
+                           T.HeldRows, T.Input);
 }
 
 Offset<fbs::Op> op(FlatBufferBuilder &B, const Op &O) {

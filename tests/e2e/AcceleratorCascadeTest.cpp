@@ -224,12 +224,47 @@ TEST_CASE("npu55 cascades under budgets, every layer bit-exact") {
     checkBudgets("npu55", Name);
 }
 
+TEST_CASE("accelerators read the graph inputs in the caller's buffers") {
+  requireSharedDir();
+  const std::string VWW = "mlperf_tiny_vww_mobilenetv1_025_96_int8";
+  for (const char *Label : {"mdla1.5", "mdla2.0", "npu55"}) {
+    test::TempDir Copied, InPlace;
+    const int64_t Arena = compileOn(Label, VWW, {"--cascade"}, Copied).Arena;
+    const CascadeReport R =
+        compileOn(Label, VWW, {"--cascade", "--inputs-in-place"}, InPlace);
+    CHECK(R.Arena < Arena);
+    CHECK(R.StripedSubgraphs > 0);
+    // The 96x96 input is read by the first operator, on the accelerator.
+    CHECK(test::readFileText(pathJoin(InPlace.path(), "model.c"))
+              .find("accel_inputs[0] = io->input0;") != std::string::npos);
+    for (const std::string &Seed : seedDirs(VWW)) {
+      checkSeed(Label, VWW, Seed, {"--inputs-in-place"});
+      checkSeed(Label, VWW, Seed, {"--cascade", "--inputs-in-place"});
+    }
+  }
+}
+
+TEST_CASE("MobileNetV2-224 on mdla1.5 within 172 kB, inputs in place") {
+  requireSharedDir();
+  const std::string Name = "coral_mobilenet_v2_10_224_quant_uint8";
+  const std::vector<std::string> Extra = {"--cascade", "--inputs-in-place"};
+  test::TempDir Dir;
+  const CascadeReport R = compileOn("mdla1.5", Name, Extra, Dir);
+  CHECK(R.Arena <= 172000);
+  CHECK(R.ExtraMacs == 0);
+  CHECK(R.AcceleratorInCascades > 0);
+  checkSeed("mdla1.5", Name, seedDirs(Name).front(), Extra);
+}
+
 TEST_CASE("striped model.c builds without a warning under strict C99") {
   requireSharedDir();
-  for (const char *Label : {"mdla1.5", "npu55"}) {
+  for (const char *Label : {"mdla1.5", "npu55"})
+  for (const std::vector<std::string> &Extra :
+       {std::vector<std::string>{"--cascade"},
+        std::vector<std::string>{"--cascade", "--inputs-in-place"}}) {
     test::TempDir Dir;
-    const CascadeReport Report = compileOn(
-        Label, "mlperf_tiny_ic_resnet8_int8", {"--cascade"}, Dir);
+    const CascadeReport Report =
+        compileOn(Label, "mlperf_tiny_ic_resnet8_int8", Extra, Dir);
     REQUIRE(Report.StripedSubgraphs > 0);
     for (const char *CC : {"gcc", "clang-14"}) {
       auto Path = llvm::sys::findProgramByName(CC);

@@ -347,19 +347,6 @@ TEST_CASE("cmsis-nn refuses cascading, saying which targets cascade") {
   }
 }
 
-TEST_CASE("an accelerator reading a graph input refuses --inputs-in-place") {
-  requireSharedDir();
-  test::TempDir Out;
-  test::RunResult R = runAccelgen(
-      {"compile", modelPath("mlperf_tiny_vww_mobilenetv1_025_96_int8"),
-       "--target", "mdla2.0", "--inputs-in-place", "-o", Out.path()});
-  CHECK(R.ExitCode == 1);
-  CHECK(R.Stderr.find("operator 0 (CONV_2D) cannot run on mdla2.0's "
-                      "functional model: it reads graph input tensor 0, "
-                      "which --inputs-in-place leaves in the caller's "
-                      "buffer, and the accelerator reads the arena only; "
-                      "leave the option out") != std::string::npos);
-}
 
 TEST_CASE("layers dumped stripe by stripe: ic_resnet8 cascaded on ref") {
   checkCascadedLayers("ref", "mlperf_tiny_ic_resnet8_int8", false);

@@ -543,8 +543,16 @@ TEST_CASE("an accelerator's rules: layers unsplit, operators kept whole, "
   // Unconstrained, operators 1-4 are one cascade (the test above).
   REQUIRE(Plan().cascadeOf(1));
   REQUIRE(Plan().cascadeOf(1)->FirstOp == 1);
+  SUBCASE("no overlay layer at a time: the cascade's ADD still takes x") {
+    O.Overlays = false;
+    const CascadePlan P = Plan();
+    REQUIRE(P.cascadeOf(4));
+    CHECK(P.cascadeOf(4)->Overlaid == 1);
+    CHECK_FALSE(P.Options.Overlays);
+  }
   SUBCASE("no overlay: the ADD writes bytes of its own") {
     O.Overlays = false;
+    O.CascadeOverlays = false;
     const CascadePlan P = Plan();
     for (const plan::Cascade &C : P.Cascades)
       CHECK(C.Overlaid == -1);

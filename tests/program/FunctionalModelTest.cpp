@@ -96,7 +96,7 @@ void checkAgainstReference(const program::AcceleratedModel &M,
   std::vector<uint64_t> Scratch(static_cast<size_t>(M.Prog.ScratchBytes) / 8 +
                                 1);
   auto *A = reinterpret_cast<uint8_t *>(Arena.data());
-  accel_memory Memory;
+  accel_memory Memory{};
   Memory.arena = A;
   Memory.arena_bytes = static_cast<size_t>(M.Prog.ArenaBytes);
   Memory.scratch = reinterpret_cast<uint8_t *>(Scratch.data());
@@ -419,13 +419,15 @@ TEST_CASE("accel_check_kernel checks one operator as a program's would be") {
 namespace {
 
 /// \p G partitioned for MDLA version \p Version with the cascades of least
-/// working memory.
+/// working memory, the graph inputs read in the caller's buffers when
+/// \p InPlace.
 program::AcceleratedModel accelerateCascaded(const ir::Graph &G,
-                                             unsigned Version) {
+                                             unsigned Version, bool InPlace) {
   partition::PartitionOptions Opts;
   Opts.Cpu = &refTarget();
   plan::CascadeOptions Cascading;
   Cascading.Enabled = true;
+  Cascading.InputsInPlace = InPlace;
   auto M = program::buildAcceleratedModel(G, mdlaTarget(), Version, Opts,
                                           "accelgen test", Cascading);
   REQUIRE_MESSAGE(bool(M), llvm::toString(M.takeError()));
@@ -452,6 +454,8 @@ std::vector<uint8_t> rowsOf(const ir::Tensor &T, const std::vector<uint8_t> &Ref
 struct StripeCounts {
   int Stripes = 0;
   int Refusals = 0;
+  /// Stripes reading a graph input in the caller's buffer.
+  int FromInputs = 0;
 };
 
 /// Runs the cascades of \p M the way model.c's loops do: the windows slide
@@ -471,11 +475,17 @@ StripeCounts checkStripes(const program::AcceleratedModel &M,
   std::vector<uint64_t> Scratch(static_cast<size_t>(M.Prog.ScratchBytes) / 8 +
                                 1);
   auto *A = reinterpret_cast<uint8_t *>(Arena.data());
-  accel_memory Memory;
+  accel_memory Memory{};
   Memory.arena = A;
   Memory.arena_bytes = static_cast<size_t>(M.Prog.ArenaBytes);
   Memory.scratch = reinterpret_cast<uint8_t *>(Scratch.data());
   Memory.scratch_bytes = static_cast<size_t>(M.Prog.ScratchBytes);
+  // Graph inputs without arena bytes are read in their own buffers.
+  std::vector<const void *> Inputs;
+  for (int32_t T : M.Graph.Inputs)
+    Inputs.push_back(Ref.at(T).data());
+  Memory.inputs = Inputs.data();
+  Memory.input_count = Inputs.size();
 
   std::map<size_t, StripedOp> OnDevice;
   for (size_t S = 0; S < M.Prog.Subgraphs.size(); ++S) {
@@ -504,7 +514,8 @@ StripeCounts checkStripes(const program::AcceleratedModel &M,
       Made.insert(M.Graph.Operators[K].output(0));
     for (int32_t K = C.FirstOp; K <= C.LastOp; ++K)
       for (int32_t T : M.Graph.Operators[K].Inputs)
-        if (T >= 0 && !M.Graph.tensor(T).IsConstant && !Made.count(T))
+        if (T >= 0 && !M.Graph.tensor(T).IsConstant && !Made.count(T) &&
+            M.Plan.find(T))
           std::memcpy(A + M.Plan.find(T)->Offset, Ref.at(T).data(),
                       Ref.at(T).size());
     std::map<int32_t, int32_t> Lo;
@@ -536,8 +547,12 @@ StripeCounts checkStripes(const program::AcceleratedModel &M,
         const StripedOp &D = It->second;
         const program::Subgraph &Sub = M.Prog.Subgraphs[D.Subgraph];
         std::vector<int32_t> FirstRow;
-        for (int32_t I : D.Op->Inputs)
+        bool ReadsInput = false;
+        for (int32_t I : D.Op->Inputs) {
           FirstRow.push_back(I < 0 ? 0 : Base(Sub.Tensors[I].Id));
+          ReadsInput |= I >= 0 && Sub.Tensors[I].Input >= 0;
+        }
+        Counts.FromInputs += ReadsInput;
         FirstRow.push_back(Base(Out));
         accel_stripe St{E.Out.Begin, E.Out.End, E.In.Begin, E.In.End,
                         E.PadTop,    FirstRow.data(),
@@ -566,6 +581,14 @@ StripeCounts checkStripes(const program::AcceleratedModel &M,
             CHECK(accel_run_stripe(P, Bytes.size(), D.Subgraph, D.Index, &W,
                                    &Memory, nullptr,
                                    nullptr) == ACCEL_ERR_ARGUMENT);
+          if (ReadsInput) { // without the caller's input buffers
+            accel_memory NoInputs = Memory;
+            NoInputs.inputs = nullptr;
+            NoInputs.input_count = 0;
+            CHECK(accel_run_stripe(P, Bytes.size(), D.Subgraph, D.Index, &St,
+                                   &NoInputs, nullptr,
+                                   nullptr) == ACCEL_ERR_ARGUMENT);
+          }
           CHECK(std::vector<uint8_t>(A, A + M.Prog.ArenaBytes) == Before);
           Counts.Refusals += 1;
         }
@@ -609,7 +632,7 @@ TEST_CASE("accel_stripe_rows says how each kernel family maps rows") {
 }
 
 TEST_CASE("striped subgraphs compute the reference's rows, stripe by stripe") {
-  int Stripes = 0, Refusals = 0;
+  int Stripes = 0, Refusals = 0, FromInputs = 0;
   for (const std::string &Name : programModels()) {
     const ir::Graph G = sharedGraph(Name);
     auto Runner = ModelRunner::create(G);
@@ -618,9 +641,11 @@ TEST_CASE("striped subgraphs compute the reference's rows, stripe by stripe") {
     randomInputs(G, Ref, 11);
     llvm::Error E = Runner->runAll(Ref);
     REQUIRE_MESSAGE(!E, llvm::toString(std::move(E)));
-    for (const auto &[Label, Version] : mdlaVersions()) {
-      INFO(Name << " " << Label);
-      const program::AcceleratedModel M = accelerateCascaded(G, Version);
+    for (const auto &[Label, Version] : mdlaVersions())
+    for (const bool InPlace : {false, true}) {
+      INFO(Name << " " << Label << (InPlace ? " inputs in place" : ""));
+      const program::AcceleratedModel M =
+          accelerateCascaded(G, Version, InPlace);
       // Fused layers whole in one cascade or none.
       for (size_t S = 0; S < M.Prog.Subgraphs.size(); ++S) {
         const auto [First, Count] = M.Regions[S];
@@ -633,8 +658,10 @@ TEST_CASE("striped subgraphs compute the reference's rows, stripe by stripe") {
       const StripeCounts N = checkStripes(M, Ref);
       Stripes += N.Stripes;
       Refusals += N.Refusals;
+      FromInputs += N.FromInputs;
     }
   }
+  CHECK(FromInputs > 10);
   // The shared models put accelerator operators in cascades.
   CHECK(Stripes > 1000);
   CHECK(Refusals > 5);

@@ -63,6 +63,7 @@ void checkSameProgram(const program::Program &A, const program::Program &B) {
     CHECK(X.Cycles == Y.Cycles);
     CHECK(X.SwitchCycles == Y.SwitchCycles);
     CHECK(X.ScratchBytes == Y.ScratchBytes);
+    CHECK(X.Striped == Y.Striped);
     REQUIRE(X.Tensors.size() == Y.Tensors.size());
     for (size_t I = 0; I < X.Tensors.size(); ++I) {
       const program::Tensor &T = X.Tensors[I], &U = Y.Tensors[I];
@@ -82,6 +83,8 @@ void checkSameProgram(const program::Program &A, const program::Program &B) {
       CHECK(T.Buffer == U.Buffer);
       CHECK(T.Layer == U.Layer);
       CHECK(T.Internal == U.Internal);
+      CHECK(T.HeldRows == U.HeldRows);
+      CHECK(T.Input == U.Input);
     }
     REQUIRE(X.Layers.size() == Y.Layers.size());
     for (size_t L = 0; L < X.Layers.size(); ++L) {
@@ -124,7 +127,7 @@ void runAnyway(llvm::ArrayRef<uint8_t> Bytes, int64_t ArenaBytes,
   AlignedBytes A(Bytes);
   std::vector<uint64_t> Arena(static_cast<size_t>(ArenaBytes) / 8 + 1);
   std::vector<uint64_t> Scratch(static_cast<size_t>(ScratchBytes) / 8 + 1);
-  accel_memory Memory;
+  accel_memory Memory{};
   Memory.arena = reinterpret_cast<uint8_t *>(Arena.data());
   Memory.arena_bytes = static_cast<size_t>(ArenaBytes);
   Memory.scratch = reinterpret_cast<uint8_t *>(Scratch.data());
@@ -287,11 +290,28 @@ TEST_CASE("layers record the MDLA's 16C operators and fused intermediates") {
 }
 
 TEST_CASE("programs survive writing and reading unchanged") {
+  // Layer at a time, and cascaded with the inputs in the caller's buffers
+  // (striped subgraphs, windows, inputs read in place).
+  plan::CascadeOptions Cascaded;
+  Cascaded.Enabled = true;
+  Cascaded.InputsInPlace = true;
+  int Striped = 0, InPlace = 0;
   for (const std::string &Name : programModels()) {
     const ir::Graph G = sharedGraph(Name);
-    for (const auto &[Label, Version] : mdlaVersions()) {
-      INFO(Name << " " << Label);
-      const program::AcceleratedModel M = accelerate(G, Version);
+    for (const auto &[Label, Version] : mdlaVersions())
+    for (const plan::CascadeOptions &Opts : {plan::CascadeOptions(), Cascaded}) {
+      INFO(Name << " " << Label << (Opts.Enabled ? " cascaded" : ""));
+      partition::PartitionOptions P;
+      P.Cpu = &refTarget();
+      auto Built = program::buildAcceleratedModel(G, mdlaTarget(), Version, P,
+                                                  "accelgen test", Opts);
+      REQUIRE_MESSAGE(bool(Built), llvm::toString(Built.takeError()));
+      const program::AcceleratedModel &M = *Built;
+      for (const program::Subgraph &S : M.Prog.Subgraphs) {
+        Striped += S.Striped;
+        for (const program::Tensor &T : S.Tensors)
+          InPlace += T.Input >= 0;
+      }
       const std::vector<uint8_t> Bytes = program::writeProgram(M.Prog);
       llvm::Expected<program::Program> Back = program::readProgram(Bytes);
       REQUIRE_MESSAGE(bool(Back), llvm::toString(Back.takeError()));
@@ -302,6 +322,8 @@ TEST_CASE("programs survive writing and reading unchanged") {
             static_cast<int32_t>(M.Prog.Subgraphs.size()));
     }
   }
+  CHECK(Striped > 0);
+  CHECK(InPlace > 0);
 }
 
 TEST_CASE("the reader names what is wrong") {

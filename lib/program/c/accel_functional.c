@@ -225,7 +225,8 @@ enum {
   T_MEMORY = 10,
   T_DEVICE_OFFSET = 11,
   T_BUFFER = 12,
-  T_HELD_ROWS = 15
+  T_HELD_ROWS = 15,
+  T_INPUT = 16
 };
 
 /* Element types and memories, as in the schema. */
@@ -350,6 +351,9 @@ typedef struct tensor {
    * the bytes the arena holds of it. */
   int32_t held_rows;
   size_t held_bytes;
+  /* The graph input whose caller's buffer holds the host copy (at offset
+   * `host` in it), or -1 for the arena. */
+  int32_t input;
   /* The host copy in the arena, or NO_OFFSET. */
   size_t host;
   /* The accelerator's copy: a memory and an offset, or constant data. */
@@ -376,6 +380,9 @@ typedef struct machine {
   const accel_stripe *stripe;
   /* The subgraph's inputs and outputs. */
   fb_vec sub_inputs, sub_outputs;
+  /* The graph inputs in the caller's buffers (null while checking). */
+  const void *const *inputs;
+  size_t input_count;
 } machine;
 
 static int check_range(machine *m, size_t off, size_t bytes, size_t limit) {
@@ -404,6 +411,7 @@ static int read_tensor(machine *m, int32_t index, tensor *t) {
   t->index = index;
   t->id = fb_i32(r, &tt, T_ID, 0);
   t->held_rows = fb_i32(r, &tt, T_HELD_ROWS, 0);
+  t->input = fb_i32(r, &tt, T_INPUT, -1);
   t->dtype = fb_i8(r, &tt, T_DTYPE, DT_I8);
   device_dtype = fb_i8(r, &tt, T_DEVICE_DTYPE, DT_I8);
   shape = fb_vector(r, &tt, T_SHAPE, 4);
@@ -455,9 +463,23 @@ static int read_tensor(machine *m, int32_t index, tensor *t) {
     t->shifted = 1;
   }
   t->host = host < 0 ? NO_OFFSET : (size_t)host;
-  if (t->host != NO_OFFSET &&
-      !check_range(m, t->host, t->held_bytes, m->arena_bytes))
+  /* A graph input read in the caller's buffer: the whole of it, whose
+   * buffer the caller must have given when running. */
+  if (t->input != -1) {
+    if (t->input < 0 || t->host != 0 || t->held_rows ||
+        t->memory == MEM_CONSTANT) {
+      fail(r, ACCEL_ERR_PROGRAM);
+      return 0;
+    }
+    if (m->arena && ((size_t)t->input >= m->input_count || !m->inputs ||
+                     !m->inputs[t->input])) {
+      fail(r, ACCEL_ERR_ARGUMENT);
+      return 0;
+    }
+  } else if (t->host != NO_OFFSET &&
+             !check_range(m, t->host, t->held_bytes, m->arena_bytes)) {
     return 0;
+  }
   switch (t->memory) {
   case MEM_ARENA:
     if (t->host == NO_OFFSET) {
@@ -502,17 +524,25 @@ static int read_tensor(machine *m, int32_t index, tensor *t) {
   return r->status == ACCEL_OK;
 }
 
+/* The host memory `t` is in: the arena, or the caller's input buffer
+ * (null while checking). Inputs are only read. */
+static uint8_t *host_base(const machine *m, const tensor *t) {
+  if (!m->arena)
+    return NULL;
+  return t->input >= 0 ? (uint8_t *)(uintptr_t)m->inputs[t->input] : m->arena;
+}
+
 /* Where the accelerator's copy of `t` is (null while checking). */
 static uint8_t *device_ptr(const machine *m, const tensor *t) {
   if (t->memory == MEM_CONSTANT)
     return (uint8_t *)(uintptr_t)t->constant;
   if (t->memory == MEM_ARENA)
-    return m->arena ? m->arena + t->device : NULL;
+    return m->arena ? host_base(m, t) + t->device : NULL;
   return m->scratch ? m->scratch + t->device : NULL;
 }
 
 static uint8_t *host_ptr(const machine *m, const tensor *t) {
-  return m->arena ? m->arena + t->host : NULL;
+  return m->arena ? host_base(m, t) + t->host : NULL;
 }
 
 /* Copies `bytes` bytes, converting int8 to and from uint8 (q ^ 0x80 is
@@ -1257,6 +1287,7 @@ static void copy_rows(uint8_t *dst, const uint8_t *src, size_t rows,
 /* True if two byte ranges of one memory overlap. */
 static int overlap(const tensor *a, const tensor *b) {
   return a->memory == b->memory && a->memory != MEM_CONSTANT &&
+         (a->memory == MEM_SCRATCH || a->input == b->input) &&
          a->device < b->device + b->held_bytes &&
          b->device < a->device + a->held_bytes;
 }
@@ -1335,6 +1366,25 @@ static int stripe_input_ok(const accel_stripe *s, int kind, int64_t in_rows,
       return 0;
   }
   return s->in_begin == lo && s->in_end == hi && s->pad_top == top;
+}
+
+/* True if the family's kernels compute each output element from the same
+ * element of their inputs, read before it is written, so that the result
+ * may be written over an input it has the shape of (element-wise
+ * arithmetic, activations, (re)quantization). */
+static int family_overlays(int family) {
+  switch (family) {
+  case FAM_elementwise:
+  case FAM_relu:
+  case FAM_leaky_relu:
+  case FAM_hard_swish:
+  case FAM_sigmoid:
+  case FAM_quantize:
+  case FAM_requantize:
+    return 1;
+  default:
+    return 0;
+  }
 }
 
 /* Narrows `t` to its rows [begin, end), its buffer holding rows from
@@ -1453,6 +1503,25 @@ static void stripe_operands(machine *m, int family, params *p, operands *o) {
   }
 }
 
+/* A striped subgraph's operator reads no bytes its result writes, except
+ * an element-wise one writing over exactly the rows of an input (a
+ * cascade's last operator taking over its operand's bytes). Checked on the
+ * stripe's operands, or the whole ones while checking the program. */
+static void stripe_overlaps(machine *m, int family, const operands *o) {
+  int32_t i;
+  for (i = 0; i < o->count; ++i) {
+    const tensor *t = &o->in[i];
+    if (!o->present[i] || !overlap(t, &o->out))
+      continue;
+    if (!family_overlays(family) || t->device != o->out.device ||
+        t->held_bytes != o->out.held_bytes ||
+        t->shifted != o->out.shifted) {
+      fail(&m->r, ACCEL_ERR_PROGRAM);
+      return;
+    }
+  }
+}
+
 /* The arguments of the kernel table's calls, in run_op's variables. */
 #define REF_KERNEL_ARG_PARAMS(family) &p.family
 #define REF_KERNEL_ARG_FIELD(family, field) p.family.field
@@ -1536,7 +1605,7 @@ static void run_op(machine *m, const fb_table *op) {
     o.present[i] = 0;
   if (!read_tensor(m, vec_i32(r, outputs, 0), &o.out))
     return;
-  if (o.out.memory == MEM_CONSTANT) {
+  if (o.out.memory == MEM_CONSTANT || o.out.input >= 0) {
     fail(r, ACCEL_ERR_PROGRAM);
     return;
   }
@@ -1568,13 +1637,13 @@ static void run_op(machine *m, const fb_table *op) {
 
   /* A RESHAPE whose result shares its input's bytes moves nothing. */
   if (family_may_alias(k->family) && o.in[0].memory == o.out.memory &&
-      o.in[0].device == o.out.device) {
+      o.in[0].input == o.out.input && o.in[0].device == o.out.device) {
     if (o.in[0].shifted != o.out.shifted) {
       fail(r, ACCEL_ERR_PROGRAM);
       return;
     }
     skip = 1;
-  } else {
+  } else if (!m->striped) { /* stripe_operands checks a stripe's */
     for (i = 0; i < o.count; ++i)
       if (o.present[i] && overlap(&o.in[i], &o.out)) {
         fail(r, ACCEL_ERR_PROGRAM);
@@ -1588,6 +1657,8 @@ static void run_op(machine *m, const fb_table *op) {
       return;
     }
     stripe_operands(m, k->family, &p, &o);
+    if (!r->status)
+      stripe_overlaps(m, k->family, &o);
     /* Checking the program only: the temporaries are a stripe's, checked
      * with each stripe. */
     if (r->status || !m->stripe)
@@ -1820,7 +1891,7 @@ static void run_subgraph(machine *m, const fb_table *sub, double *cycles) {
   for (i = 0; i < convert_out.len && !r->status; ++i) {
     if (!read_tensor(m, vec_i32(r, convert_out, i), &t))
       return;
-    if (t.host == NO_OFFSET || t.memory == MEM_CONSTANT) {
+    if (t.host == NO_OFFSET || t.memory == MEM_CONSTANT || t.input >= 0) {
       fail(r, ACCEL_ERR_PROGRAM);
       return;
     }
@@ -1852,6 +1923,8 @@ int accel_run_subgraph(const uint8_t *program, size_t program_bytes,
   m.scratch = memory->scratch;
   m.scratch_bytes = memory->scratch_bytes;
   m.trace = trace;
+  m.inputs = memory->inputs;
+  m.input_count = memory->input_count;
   sub = vec_table(&m.r, subgraphs, (uint32_t)subgraph);
   if (!sub.pos)
     fail(&m.r, ACCEL_ERR_PROGRAM);
@@ -1891,6 +1964,8 @@ int accel_run_stripe(const uint8_t *program, size_t program_bytes,
   m.arena_bytes = memory->arena_bytes;
   m.scratch_bytes = memory->scratch_bytes;
   m.trace = trace;
+  m.inputs = memory->inputs;
+  m.input_count = memory->input_count;
   sub = vec_table(&m.r, subgraphs, (uint32_t)subgraph);
   if (!sub.pos)
     fail(&m.r, ACCEL_ERR_PROGRAM);

@@ -62,6 +62,12 @@ typedef struct accel_memory {
   /* At least the program's scratch_bytes; 8-byte aligned. */
   uint8_t *scratch;
   size_t scratch_bytes;
+  /* The graph inputs the caller keeps in its own buffers (an emitted model
+   * compiled with --inputs-in-place), by input index: the tensors whose
+   * `input` the program sets are read there. May be null (0 inputs) when
+   * the program reads none. */
+  const void *const *inputs;
+  size_t input_count;
 } accel_memory;
 
 /* Runs subgraph `subgraph` of the program of `program_bytes` bytes at
