@@ -100,6 +100,22 @@ std::string wrapCall(StringRef Function, ArrayRef<std::string> Args,
   return Out;
 }
 
+/// report.json's entry for operator \p Index, which an accelerator runs.
+json::Object acceleratorEntry(const ir::Graph &G, size_t Index) {
+  const ir::Operator &Op = G.Operators[Index];
+  json::Array Ins, Outs;
+  for (int32_t T : Op.Inputs)
+    Ins.push_back(T);
+  for (int32_t T : Op.Outputs)
+    Outs.push_back(T);
+  return json::Object{{"index", static_cast<int64_t>(Index)},
+                      {"type", Op.Type},
+                      {"placement", "accelerator"},
+                      {"macs", analysis::operatorMacs(G, Op)},
+                      {"inputs", std::move(Ins)},
+                      {"outputs", std::move(Outs)}};
+}
+
 /// Collects what the emitted code refers to while the calls are printed.
 class ModelWriter {
 public:
@@ -416,20 +432,10 @@ void ModelWriter::emitStripeCall(size_t Index, const StripeCall &S,
                 "sizeof(arena.bytes)"},
                "      ") +
       "\n    }";
-  const ir::Operator &Op = G.Operators[Index];
-  json::Array Ins, Outs;
-  for (int32_t T : Op.Inputs)
-    Ins.push_back(T);
-  for (int32_t T : Op.Outputs)
-    Outs.push_back(T);
-  Report.push_back(json::Object{{"index", static_cast<int64_t>(Index)},
-                                {"type", Op.Type},
-                                {"placement", "accelerator"},
-                                {"macs", analysis::operatorMacs(G, Op)},
-                                {"cascade", C.FirstOp},
-                                {"stripe_rows", C.StripeRows},
-                                {"inputs", std::move(Ins)},
-                                {"outputs", std::move(Outs)}});
+  json::Object R = acceleratorEntry(G, Index);
+  R["cascade"] = C.FirstOp;
+  R["stripe_rows"] = C.StripeRows;
+  Report.push_back(std::move(R));
 }
 
 Error ModelWriter::emitCascade(const plan::Cascade &C, Value::List &Ops,
@@ -486,20 +492,8 @@ void ModelWriter::emitRegion(const OffloadRegion &R, Value::List &Ops,
                                  {"decls", ""},
                                  {"call", R.Call},
                                  {"outputs", Value(Value::List())}}));
-  for (size_t I = R.FirstOp; I < R.FirstOp + R.NumOps; ++I) {
-    const ir::Operator &Op = G.Operators[I];
-    json::Array Ins, Outs;
-    for (int32_t T : Op.Inputs)
-      Ins.push_back(T);
-    for (int32_t T : Op.Outputs)
-      Outs.push_back(T);
-    Report.push_back(json::Object{{"index", static_cast<int64_t>(I)},
-                                  {"type", Op.Type},
-                                  {"placement", "accelerator"},
-                                  {"macs", analysis::operatorMacs(G, Op)},
-                                  {"inputs", std::move(Ins)},
-                                  {"outputs", std::move(Outs)}});
-  }
+  for (size_t I = R.FirstOp; I < R.FirstOp + R.NumOps; ++I)
+    Report.push_back(acceleratorEntry(G, I));
 }
 
 Error ModelWriter::run(EmittedModel &Out) {

@@ -24,7 +24,6 @@
 #include "llvm/Support/Program.h"
 
 #include <cstdlib>
-#include <regex>
 
 using namespace accelgen;
 using namespace accelgen::e2e;
@@ -129,37 +128,13 @@ void checkEveryLabel(const std::string &Name) {
     CHECK_MESSAGE(Striped > 0, "no label cascades accelerator operators");
 }
 
-/// The smallest budget \p Label reaches for \p Name, from the error a budget
-/// of one byte gets.
-int64_t smallestBudget(const std::string &Label, const std::string &Name) {
-  test::TempDir Out;
-  test::RunResult R = runModelOn(Label, {"--memory-budget", "1"},
-                                 modelPath(Name), seedDirs(Name).front(),
-                                 Out.path(), false);
-  REQUIRE(R.ExitCode == 1);
-  std::smatch M;
-  static const std::regex Message(
-      "a memory budget of 1 bytes is too small: operator [0-9]+ "
-      "\\([A-Z0-9_]+\\) needs [0-9]+ bytes of working memory in any "
-      "schedule; the smallest budget that works is ([0-9]+) bytes\n$");
-  REQUIRE_MESSAGE(std::regex_search(R.Stderr, M, Message), R.Stderr);
-  return std::stoll(M[1]);
-}
 
 /// \p Name on \p Label: every layer of seed 1 dumped stripe by stripe with
 /// --cascade, then every seed at the smallest budget (one byte less fails)
 /// and halfway to the layer-at-a-time arena.
 void checkBudgets(const std::string &Label, const std::string &Name) {
   requireSharedDir();
-  checkModel(Name,
-             Name == "tflm_person_detect_int8"
-                 ? "tflm_person_detect_int8_qdimfix"
-                 : "",
-             /*CompareLayers=*/true,
-             [&](const std::string &Model, const std::string &In,
-                 const std::string &Out, bool Layers) {
-               return runModelOn(Label, {"--cascade"}, Model, In, Out, Layers);
-             });
+  checkCascadedOn(Label, Name);
   const int64_t Smallest = smallestBudget(Label, Name);
   test::TempDir Dir;
   const CascadeReport Layer = compileOn(Label, Name, {"--cascade"}, Dir);

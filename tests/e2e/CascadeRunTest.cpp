@@ -28,7 +28,6 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 
-#include <regex>
 
 using namespace accelgen;
 using namespace accelgen::e2e;
@@ -49,25 +48,6 @@ test::RunResult runWith(const std::string &Name, const std::string &Seed,
   return runAccelgen(Args);
 }
 
-/// The smallest budget that works, from the error a budget of one byte gets.
-int64_t smallestBudget(const std::string &Name,
-                       const std::vector<std::string> &Extra) {
-  test::TempDir Out;
-  std::vector<std::string> Args = {"--memory-budget", "1"};
-  Args.insert(Args.end(), Extra.begin(), Extra.end());
-  test::RunResult R = runWith(Name, seedDirs(Name).front(), Out.path(), Args);
-  INFO(R.Stderr);
-  REQUIRE(R.ExitCode == 1);
-  // The last line (import warnings may come first).
-  std::smatch M;
-  static const std::regex Message(
-      "error: [^:\n]*: a memory budget of 1 bytes is too small: operator "
-      "[0-9]+ \\([A-Z0-9_]+\\) needs [0-9]+ bytes of working memory in any "
-      "schedule; the smallest budget that works is ([0-9]+) bytes\n$");
-  REQUIRE(std::regex_search(R.Stderr, M, Message));
-  CHECK(M.position(0) + M.length(0) == static_cast<long>(R.Stderr.size()));
-  return std::stoll(M[1]);
-}
 
 /// Compiles \p Name with \p Extra; with \p Strict, model.c must build
 /// without a warning under strict C99 with gcc and clang-14. Returns the
@@ -144,7 +124,7 @@ void checkSmallest(const std::string &Name,
                    const std::vector<std::string> &Extra = {}) {
   requireSharedDir();
   REQUIRE_FALSE(test::sharedModelHasState(Name));
-  const int64_t Smallest = smallestBudget(Name, Extra);
+  const int64_t Smallest = smallestBudget("ref", Name, Extra);
   CHECK(Smallest <= plan::planMemory(importGraph(Name)).ArenaBytes);
   test::TempDir Out;
   std::vector<std::string> Args = {"--memory-budget",
@@ -167,7 +147,7 @@ void checkSmallest(const std::string &Name,
 /// Halfway between the smallest budget and the layer-at-a-time arena.
 void checkHalfway(const std::string &Name) {
   requireSharedDir();
-  const int64_t Smallest = smallestBudget(Name, {});
+  const int64_t Smallest = smallestBudget("ref", Name);
   const int64_t Layer = plan::planMemory(importGraph(Name)).ArenaBytes;
   checkAtBudget(Name, (Smallest + Layer) / 2, {}, /*Strict=*/false);
 }
@@ -205,15 +185,7 @@ void checkCpuCascaded(const std::string &Name) {
     checkAgainstRef(Name, {"--cascade"});
     return;
   }
-  checkModel(Name,
-             Name == "tflm_person_detect_int8"
-                 ? "tflm_person_detect_int8_qdimfix"
-                 : "",
-             /*CompareLayers=*/true,
-             [&](const std::string &Model, const std::string &In,
-                 const std::string &Out, bool Layers) {
-               return runModelOn("cpu", {"--cascade"}, Model, In, Out, Layers);
-             });
+  checkCascadedOn("cpu", Name);
 }
 
 /// Compiles \p Name for target cpu with --cascade and --cpu \p Cpu: every

@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <map>
+#include <regex>
 #include <sstream>
 
 #ifndef ACCELGEN_E2E_CACHE_DIR
@@ -345,6 +346,38 @@ void checkAgainstRef(const std::string &Name,
                     << describeDiff(Got, Want, G.tensor(G.Outputs[I]).Type));
     }
   }
+}
+
+void checkCascadedOn(const std::string &Target, const std::string &Name) {
+  checkModel(Name,
+             Name == "tflm_person_detect_int8"
+                 ? "tflm_person_detect_int8_qdimfix"
+                 : "",
+             /*CompareLayers=*/true,
+             [&](const std::string &Model, const std::string &In,
+                 const std::string &Out, bool Layers) {
+               return runModelOn(Target, {"--cascade"}, Model, In, Out, Layers);
+             });
+}
+
+int64_t smallestBudget(const std::string &Target, const std::string &Name,
+                       const std::vector<std::string> &Extra) {
+  test::TempDir Out;
+  std::vector<std::string> Args = {"--memory-budget", "1"};
+  Args.insert(Args.end(), Extra.begin(), Extra.end());
+  test::RunResult R = runModelOn(Target, Args, modelPath(Name),
+                                 seedDirs(Name).front(), Out.path(), false);
+  INFO(R.Stderr);
+  REQUIRE(R.ExitCode == 1);
+  // The last line (import warnings may come first).
+  std::smatch M;
+  static const std::regex Message(
+      "error: [^:\n]*: a memory budget of 1 bytes is too small: operator "
+      "[0-9]+ \\([A-Z0-9_]+\\) needs [0-9]+ bytes of working memory in any "
+      "schedule; the smallest budget that works is ([0-9]+) bytes\n$");
+  REQUIRE(std::regex_search(R.Stderr, M, Message));
+  CHECK(M.position(0) + M.length(0) == static_cast<long>(R.Stderr.size()));
+  return std::stoll(M[1]);
 }
 
 } // namespace e2e

@@ -93,6 +93,17 @@ void checkModel(const std::string &Name, const std::string &LayersFrom,
 void checkAgainstRef(const std::string &Name,
                      const std::vector<std::string> &Extra);
 
+/// Every seed of shared int8 model \p Name on \p Target with --cascade,
+/// and seed 1's every layer, dumped stripe by stripe, against the vectors
+/// (person_detect's layers are its fixed twin's).
+void checkCascadedOn(const std::string &Target, const std::string &Name);
+
+/// The smallest working-memory budget that works for shared model \p Name
+/// on \p Target with \p Extra, from the error a budget of one byte gets,
+/// which must be the last line `accelgen run` prints.
+int64_t smallestBudget(const std::string &Target, const std::string &Name,
+                       const std::vector<std::string> &Extra = {});
+
 /// Emits \p G with \p Opts and a host main.c into \p Dir; the paths of the C
 /// sources written. Fails the test if the emitter does.
 std::vector<std::string> writeProgram(const ir::Graph &G,

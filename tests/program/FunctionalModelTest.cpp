@@ -82,25 +82,39 @@ void randomInputs(const ir::Graph &G, TensorBuffers &B, unsigned Seed) {
   }
 }
 
+/// A program written for the functional model (8-byte aligned), with an
+/// arena and scratch memory of the sizes it asks for.
+struct Machine {
+  std::vector<uint8_t> Bytes;
+  std::vector<uint64_t> Program, Arena, Scratch;
+  accel_memory Memory{};
+
+  explicit Machine(const program::Program &Prog)
+      : Bytes(program::writeProgram(Prog)), Program(Bytes.size() / 8 + 1),
+        Arena(static_cast<size_t>(Prog.ArenaBytes) / 8 + 1),
+        Scratch(static_cast<size_t>(Prog.ScratchBytes) / 8 + 1) {
+    std::memcpy(Program.data(), Bytes.data(), Bytes.size());
+    Memory.arena = reinterpret_cast<uint8_t *>(Arena.data());
+    Memory.arena_bytes = static_cast<size_t>(Prog.ArenaBytes);
+    Memory.scratch = reinterpret_cast<uint8_t *>(Scratch.data());
+    Memory.scratch_bytes = static_cast<size_t>(Prog.ScratchBytes);
+  }
+  const uint8_t *program() const {
+    return reinterpret_cast<const uint8_t *>(Program.data());
+  }
+};
+
 /// Runs every subgraph of \p M's program on the reference values of its
 /// inputs (\p Ref, from the reference kernels), and checks each operator's
 /// result and each subgraph output against \p Ref; the first difference
 /// fails the test naming its layer.
 void checkAgainstReference(const program::AcceleratedModel &M,
                            const TensorBuffers &Ref) {
-  const std::vector<uint8_t> Bytes = program::writeProgram(M.Prog);
-  std::vector<uint64_t> Program(Bytes.size() / 8 + 1);
-  std::memcpy(Program.data(), Bytes.data(), Bytes.size());
-  const auto *P = reinterpret_cast<const uint8_t *>(Program.data());
-  std::vector<uint64_t> Arena(static_cast<size_t>(M.Prog.ArenaBytes) / 8 + 1);
-  std::vector<uint64_t> Scratch(static_cast<size_t>(M.Prog.ScratchBytes) / 8 +
-                                1);
-  auto *A = reinterpret_cast<uint8_t *>(Arena.data());
-  accel_memory Memory{};
-  Memory.arena = A;
-  Memory.arena_bytes = static_cast<size_t>(M.Prog.ArenaBytes);
-  Memory.scratch = reinterpret_cast<uint8_t *>(Scratch.data());
-  Memory.scratch_bytes = static_cast<size_t>(M.Prog.ScratchBytes);
+  Machine Mach(M.Prog);
+  const std::vector<uint8_t> &Bytes = Mach.Bytes;
+  const uint8_t *P = Mach.program();
+  accel_memory &Memory = Mach.Memory;
+  uint8_t *A = Memory.arena;
 
   for (size_t S = 0; S < M.Prog.Subgraphs.size(); ++S) {
     const program::Subgraph &Sub = M.Prog.Subgraphs[S];
@@ -467,19 +481,11 @@ struct StripeCounts {
 StripeCounts checkStripes(const program::AcceleratedModel &M,
                           const TensorBuffers &Ref) {
   StripeCounts Counts;
-  const std::vector<uint8_t> Bytes = program::writeProgram(M.Prog);
-  std::vector<uint64_t> Program(Bytes.size() / 8 + 1);
-  std::memcpy(Program.data(), Bytes.data(), Bytes.size());
-  const auto *P = reinterpret_cast<const uint8_t *>(Program.data());
-  std::vector<uint64_t> Arena(static_cast<size_t>(M.Prog.ArenaBytes) / 8 + 1);
-  std::vector<uint64_t> Scratch(static_cast<size_t>(M.Prog.ScratchBytes) / 8 +
-                                1);
-  auto *A = reinterpret_cast<uint8_t *>(Arena.data());
-  accel_memory Memory{};
-  Memory.arena = A;
-  Memory.arena_bytes = static_cast<size_t>(M.Prog.ArenaBytes);
-  Memory.scratch = reinterpret_cast<uint8_t *>(Scratch.data());
-  Memory.scratch_bytes = static_cast<size_t>(M.Prog.ScratchBytes);
+  Machine Mach(M.Prog);
+  const std::vector<uint8_t> &Bytes = Mach.Bytes;
+  const uint8_t *P = Mach.program();
+  accel_memory &Memory = Mach.Memory;
+  uint8_t *A = Memory.arena;
   // Graph inputs without arena bytes are read in their own buffers.
   std::vector<const void *> Inputs;
   for (int32_t T : M.Graph.Inputs)

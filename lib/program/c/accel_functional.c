@@ -1902,35 +1902,43 @@ static void run_subgraph(machine *m, const fb_table *sub, double *cycles) {
     *cycles += total;
 }
 
-int accel_run_subgraph(const uint8_t *program, size_t program_bytes,
-                      int32_t subgraph, const accel_memory *memory,
-                      accel_trace_fn trace, double *cycles) {
-  machine m;
+/* Starts a run of subgraph `subgraph` in `memory` (arena and scratch memory
+ * still null: the run checks first): the machine, *sub; or a status. */
+static int start_run(machine *m, const uint8_t *program, size_t program_bytes,
+                     int32_t subgraph, const accel_memory *memory,
+                     accel_trace_fn trace, fb_table *sub) {
   fb_vec subgraphs;
-  fb_table sub;
-  memset(&m, 0, sizeof(m));
+  memset(m, 0, sizeof(*m));
   if (!memory || !memory->arena ||
       (!memory->scratch && memory->scratch_bytes != 0) ||
       ((uintptr_t)memory->scratch & 7u))
     return ACCEL_ERR_ARGUMENT;
-  open_program(&m.r, program, program_bytes, &subgraphs, &m.buffers);
-  if (m.r.status)
-    return m.r.status;
+  open_program(&m->r, program, program_bytes, &subgraphs, &m->buffers);
+  if (m->r.status)
+    return m->r.status;
   if (subgraph < 0 || (uint32_t)subgraph >= subgraphs.len)
     return ACCEL_ERR_ARGUMENT;
-  m.arena = memory->arena;
-  m.arena_bytes = memory->arena_bytes;
-  m.scratch = memory->scratch;
-  m.scratch_bytes = memory->scratch_bytes;
-  m.trace = trace;
-  m.inputs = memory->inputs;
-  m.input_count = memory->input_count;
-  sub = vec_table(&m.r, subgraphs, (uint32_t)subgraph);
-  if (!sub.pos)
-    fail(&m.r, ACCEL_ERR_PROGRAM);
+  m->arena_bytes = memory->arena_bytes;
+  m->scratch_bytes = memory->scratch_bytes;
+  m->trace = trace;
+  m->inputs = memory->inputs;
+  m->input_count = memory->input_count;
+  *sub = vec_table(&m->r, subgraphs, (uint32_t)subgraph);
+  if (!sub->pos)
+    fail(&m->r, ACCEL_ERR_PROGRAM);
+  return m->r.status;
+}
+
+int accel_run_subgraph(const uint8_t *program, size_t program_bytes,
+                      int32_t subgraph, const accel_memory *memory,
+                      accel_trace_fn trace, double *cycles) {
+  machine m;
+  fb_table sub;
+  const int status =
+      start_run(&m, program, program_bytes, subgraph, memory, trace, &sub);
+  if (status)
+    return status;
   /* Check everything first, so that a malformed program writes nothing. */
-  m.arena = NULL;
-  m.scratch = NULL;
   run_subgraph(&m, &sub, NULL);
   if (m.r.status)
     return m.r.status;
@@ -1945,30 +1953,18 @@ int accel_run_stripe(const uint8_t *program, size_t program_bytes,
                      const accel_memory *memory, accel_trace_fn trace,
                      double *cycles) {
   machine m;
-  fb_vec subgraphs, layers, ops = {0, 0};
+  fb_vec layers, ops = {0, 0};
   fb_table sub, layer = {0, 0, 0, 0}, found;
   uint32_t i;
   int32_t left = op;
   double layer_cycles = -1;
   int last_of_layer = 0;
-  memset(&m, 0, sizeof(m));
-  if (!memory || !memory->arena || !stripe || op < 0 ||
-      (!memory->scratch && memory->scratch_bytes != 0) ||
-      ((uintptr_t)memory->scratch & 7u))
+  int status;
+  if (!stripe || op < 0)
     return ACCEL_ERR_ARGUMENT;
-  open_program(&m.r, program, program_bytes, &subgraphs, &m.buffers);
-  if (m.r.status)
-    return m.r.status;
-  if (subgraph < 0 || (uint32_t)subgraph >= subgraphs.len)
-    return ACCEL_ERR_ARGUMENT;
-  m.arena_bytes = memory->arena_bytes;
-  m.scratch_bytes = memory->scratch_bytes;
-  m.trace = trace;
-  m.inputs = memory->inputs;
-  m.input_count = memory->input_count;
-  sub = vec_table(&m.r, subgraphs, (uint32_t)subgraph);
-  if (!sub.pos)
-    fail(&m.r, ACCEL_ERR_PROGRAM);
+  status = start_run(&m, program, program_bytes, subgraph, memory, trace, &sub);
+  if (status)
+    return status;
   m.tensors = fb_vector(&m.r, &sub, S_TENSORS, 4);
   m.sub_inputs = fb_vector(&m.r, &sub, S_INPUTS, 4);
   m.sub_outputs = fb_vector(&m.r, &sub, S_OUTPUTS, 4);
