@@ -20,6 +20,7 @@
 #include "emit/CascadeEmitter.h"
 #include "import/TFLiteImporter.h"
 #include "partition/Partitioner.h"
+#include "program/ProgramBuilder.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -32,6 +33,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 using namespace llvm;
 using namespace accelgen;
@@ -412,8 +414,26 @@ int runExplain() {
   if (ExplainMemory) {
     plan::CascadeOptions CO =
         cascadeOptions(true, ExplainBudget, ExplainInPlace);
-    const ir::Graph &G = M->Model->main();
-    Expected<plan::CascadePlan> P = plan::planCascades(G, CO);
+    // An accelerator target plans with its program: its partition's order,
+    // its rules (docs/cascading.md), as compile does.
+    std::optional<program::AcceleratedModel> Accelerated;
+    if (Target->first->hasFunctionalModel()) {
+      auto Cpu = resolveTarget("cpu");
+      if (!Cpu)
+        return reportError("", toString(Cpu.takeError()));
+      partition::PartitionOptions Opts;
+      Opts.Cpu = Cpu->first;
+      Expected<program::AcceleratedModel> A = program::buildAcceleratedModel(
+          M->Model->main(), *Target->first, Target->second, Opts,
+          "accelgen " + toolVersion().str(), CO);
+      if (!A)
+        return reportError(ExplainModel, toString(A.takeError()));
+      Accelerated = std::move(*A);
+    }
+    const ir::Graph &G = Accelerated ? Accelerated->Graph : M->Model->main();
+    Expected<plan::CascadePlan> P =
+        Accelerated ? Expected<plan::CascadePlan>(*Accelerated->Cascading)
+                    : plan::planCascades(G, CO);
     if (!P)
       return reportError(ExplainModel, toString(P.takeError()));
     StringRef Name = sys::path::filename(ExplainModel);
