@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Fuzzes the whole compiler (import, ref emitter, mdla2.0 partition, program
-# and emitter) for SECONDS (default 60) with structured model mutations.
+# and emitter, mdla1.5 and cpu with cascades) for SECONDS (default 60) with
+# structured model mutations.
 #
 # Configures build-fuzz/ with clang and -DACCELGEN_FUZZ=ON (as scripts/fuzz.sh
 # does), builds accelgen-pipeline-fuzzer and seeds it with the bundled example

@@ -16,7 +16,10 @@
  *  - operators running in the 16C layout compute on activations whose
  *    channels are padded to a multiple of 16 bytes, then unpadded;
  *  - the estimated cycles of the layers run and of the subgraph's device
- *    switches are added up.
+ *    switches are added up;
+ *  - a striped subgraph (a cascade's operators, docs/cascading.md) runs one
+ *    stripe of rows of one operator at a time (accel_run_stripe), its
+ *    tensors held as windows of rows that the host slides.
  *
  * The program is read with a small bounds-checked FlatBuffers reader: every
  * offset, length, memory range and operand shape is checked before use, and
