@@ -1,11 +1,13 @@
 //===- ConstraintFuzzer.cpp - libFuzzer entry point for constraints -------===//
 //
-// Feeds arbitrary text to the constraint language (gen/constraint) as a
-// constraint and as a cost value, in a scope with attributes of every kind,
-// three operands, one result and a fusion-pattern capture. A rejected text
-// must come back as a ParseError with a column inside the text (or just past
-// it); an accepted one is printed, described, emitted as a C++ check and
-// probed, and its printed form must parse again to the same printed form.
+// Feeds arbitrary text to the constraint language (gen/constraint) as an
+// operator's constraint (a scope with attributes of every kind, three
+// operands and one result), as a fusion pattern's (one capture of such an
+// operator, and nothing else, as the target model scopes patterns), and as
+// a cost value. A rejected text must come back as a ParseError with a column
+// inside the text (or just past it); an accepted one is printed, described,
+// emitted as a C++ check of its kind and probed, and its printed form must
+// parse again to the same printed form.
 //
 //===----------------------------------------------------------------------===//
 #include "constraint/Constraint.h"
@@ -27,7 +29,9 @@ void check(bool Condition, const char *What) {
   std::abort();
 }
 
-constraint::Scope makeScope() {
+/// An operator's scope: attributes of every kind, three operands, one
+/// result.
+constraint::Scope operatorScope() {
   using constraint::AttrInfo;
   constraint::Scope S;
   S.Attrs = {{"stride_h", AttrInfo::Int},   {"stride_w", AttrInfo::Int},
@@ -35,8 +39,15 @@ constraint::Scope makeScope() {
              {"padding", AttrInfo::String}, {"dims", AttrInfo::Ints}};
   S.NumOperands = 3;
   S.NumResults = 1;
-  constraint::Scope Conv = S;
-  S.Captures["conv"] = Conv;
+  return S;
+}
+
+/// A fusion pattern's scope: one capture of such an operator and nothing
+/// else, as the target model builds it (a pattern's constraints name
+/// captured operators only).
+constraint::Scope patternScope() {
+  constraint::Scope S;
+  S.Captures["conv"] = operatorScope();
   return S;
 }
 
@@ -49,31 +60,43 @@ void checkRejected(llvm::Error Err, size_t Length) {
   });
 }
 
+/// Parses \p Text as a constraint in \p S: a rejection must be a
+/// ParseError inside the text; an accepted constraint is printed, described,
+/// emitted as a check of kind \p Kind and probed, and its printed form must
+/// parse again to the same printed form.
+void fuzzConstraint(const std::string &Text, const constraint::Scope &S,
+                    constraint::CheckKind Kind) {
+  auto E = constraint::parse(Text, S);
+  if (!E) {
+    checkRejected(E.takeError(), Text.size());
+    return;
+  }
+  std::string Printed = constraint::print(**E);
+  (void)constraint::describe(**E);
+  std::string Code;
+  llvm::raw_string_ostream OS(Code);
+  constraint::emitCheckDefinition(OS, **E, "fuzz", "summary", Kind);
+  (void)constraint::boundaryCases(**E);
+  (void)constraint::probeCases(**E);
+  auto Again = constraint::parse(Printed, S);
+  check(bool(Again), "the printed form does not parse");
+  if (Again)
+    check(constraint::print(**Again) == Printed,
+          "the printed form does not print the same");
+  else
+    llvm::consumeError(Again.takeError());
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
-  static const constraint::Scope S = makeScope();
+  static const constraint::Scope Operator = operatorScope();
+  static const constraint::Scope Pattern = patternScope();
   std::string Text(reinterpret_cast<const char *>(Data), Size);
-  auto E = constraint::parse(Text, S);
-  if (!E) {
-    checkRejected(E.takeError(), Size);
-  } else {
-    std::string Printed = constraint::print(**E);
-    (void)constraint::describe(**E);
-    std::string Code;
-    llvm::raw_string_ostream OS(Code);
-    constraint::emitCheckDefinition(OS, **E, "fuzz", "summary");
-    (void)constraint::boundaryCases(**E);
-    (void)constraint::probeCases(**E);
-    auto Again = constraint::parse(Printed, S);
-    check(bool(Again), "the printed form does not parse");
-    if (Again)
-      check(constraint::print(**Again) == Printed,
-            "the printed form does not print the same");
-    else
-      llvm::consumeError(Again.takeError());
-  }
-  auto V = constraint::parseValue(Text, S);
+  fuzzConstraint(Text, Operator, constraint::CheckKind::Operator);
+  fuzzConstraint(Text, Pattern, constraint::CheckKind::Pattern);
+  // Cost values are an operator's.
+  auto V = constraint::parseValue(Text, Operator);
   if (!V) {
     checkRejected(V.takeError(), Size);
   } else {
