@@ -463,8 +463,19 @@ private:
                    First.isIdent("num_inputs") ||
                    First.isIdent("num_outputs") || First.isIdent("macs") ||
                    First.isIdent("op");
-    if (Keyword || !ahead(1).is(Tok::Dot))
+    if (Keyword || !ahead(1).is(Tok::Dot)) {
+      // A pattern's scope has captures only: operands, counts, MACs and the
+      // type are a captured operator's (an unqualified attribute is unknown
+      // there).
+      if (Keyword && !Top.Captures.empty())
+        return fail(First.Column,
+                    "'" + First.Text +
+                        "' names no captured operator; in a pattern, "
+                        "qualify it with a capture ('" +
+                        Top.Captures.begin()->first + "." + First.Text +
+                        "')");
       return parseName(Top, "", First.Column);
+    }
     auto It = Top.Captures.find(First.Text.str());
     if (It == Top.Captures.end())
       return fail(First.Column, "unknown capture '" + First.Text + "'");

@@ -269,6 +269,26 @@ TEST_CASE("the documented examples parse and type-check") {
                patternScope()));
 }
 
+TEST_CASE("a pattern names every operand through a capture") {
+  // Unqualified, num_inputs and its kind would be no operator's: a pattern's
+  // check has captured operators only (the emitter stops on such a name).
+  for (const char *Name : {"num_inputs", "num_outputs", "macs", "op",
+                           "input(0).rank", "output(0).rank"}) {
+    const std::string Text = std::string(Name) + " == 1";
+    CAPTURE(Text);
+    std::optional<Failure> F = failure(Text, patternScope());
+    REQUIRE(F);
+    CHECK(F->Column == 1);
+    const std::string Word = llvm::StringRef(Name).take_until(
+        [](char C) { return C == '('; }).str();
+    CHECK(F->Message == "'" + Word +
+                            "' names no captured operator; in a pattern, "
+                            "qualify it with a capture ('act." +
+                            Word + "')");
+  }
+  CHECK(parsed("conv.num_inputs == 3 && act.macs > 0", patternScope()));
+}
+
 TEST_CASE("macs and the built-in functions parse and type-check") {
   struct Typed {
     const char *Text;
