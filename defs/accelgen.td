@@ -123,6 +123,34 @@ class Op<string name, list<Operand> operands, list<Attr> attrs = [],
 /// later one until a later rule overrides it.
 class Version<string name> { string Name = name; }
 
+/// How a target's operators become code that runs: the accelgen backend that
+/// compiles them, registered under Name (lib/driver/Backend.h). `accelgen
+/// compile` and `run` ask the target's backend and nothing else; a target
+/// whose backend this accelgen does not have can only be explained. A plugin
+/// may declare and register a backend of its own.
+class Backend<string name> {
+  string Name = name;
+  /// Its programs run on the functional model (lib/program/c): the target's
+  /// operators compute like the framework's, under the device semantics the
+  /// description declares (see "Device semantics"), so the reference kernels
+  /// compute them exactly and the target needs no C of its own. The device
+  /// limits (DeviceRules.h) then decide legality too.
+  bit FunctionalModel = 0;
+}
+/// No backend: the target can only be explained.
+def NoBackend : Backend<"">;
+/// The reference C kernels on the host CPU (lib/kernels, templates/ref).
+def RefKernels : Backend<"ref-kernels">;
+/// C kernels specialised per operator on the host CPU (targets/cpu).
+def CpuKernels : Backend<"cpu-kernels">;
+/// Direct calls of CMSIS-NN's arm_* functions on Arm Cortex-M
+/// (targets/cmsis-nn).
+def CmsisNnCalls : Backend<"cmsis-nn-calls">;
+/// Accelerator programs (lib/program) run by the functional model.
+def FunctionalModelPrograms : Backend<"functional-model"> {
+  let FunctionalModel = 1;
+}
+
 /// An accelerator (or the CPU) that operators can be placed on.
 class Target<string name, list<Version> versions> {
   string Name = name;
@@ -131,11 +159,12 @@ class Target<string name, list<Version> versions> {
   /// Estimated cycles of moving one tensor between this target and the CPU,
   /// paid for every tensor crossing a partition boundary (see Cost).
   int SwitchCycles = 0;
-  /// Programs of this target run on the functional model (lib/program/c):
-  /// its operators compute like the framework's, under the device semantics
-  /// the description declares (see "Device semantics"), so the reference
-  /// kernels compute them exactly and the target needs no C of its own.
-  bit FunctionalModel = 0;
+  /// The backend that compiles the operators placed on this target.
+  Backend Backend = NoBackend;
+  /// The target (a label, "cpu") whose rules and backend take the operators
+  /// this target does not run; empty for a target that runs every operator
+  /// itself on the host CPU (ref, cpu).
+  string CpuFallback = "cpu";
   /// Non-empty for a library-call target: the library whose functions its
   /// operators become ("CMSIS-NN"), named where an accelerator target says
   /// "the accelerator" (`accelgen explain`).

@@ -28,7 +28,7 @@ def MyNpu : Target<"mynpu", [MyNpu1, MyNpu2]> {
   // The NPU computes what TensorFlow Lite computes, so its programs run on
   // accelgen's functional model with the reference kernels: `accelgen
   // compile` and `accelgen run` work for it (section 4).
-  let FunctionalModel = 1;
+  let Backend = FunctionalModelPrograms;
 }
 
 //===----------------------------------------------------------------------===//

@@ -106,6 +106,9 @@ void dumpModel(const TargetModel &M, raw_ostream &OS) {
     for (const ValueStep &Step : S.Steps)
       OS << formatv("scratch {0} from {1}: {2}\n", S.Op->name(),
                     M.versionLabel(Step.Since), Step.Text);
+  OS << formatv("backend {0}\n", M.Backend.empty() ? "none" : M.Backend);
+  OS << formatv("cpu fallback {0}\n",
+                M.CpuFallback.empty() ? "none" : M.CpuFallback);
   OS << formatv("functional model {0}\n", M.FunctionalModel ? "yes" : "no");
   for (const LayoutDef &L : M.Layouts)
     OS << formatv("layout {0} ({1}): at most {2} channels, padded to {3} "

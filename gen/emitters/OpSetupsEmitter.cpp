@@ -118,6 +118,10 @@ namespace {{
           "  T.setSwitchCycles(TargetSwitchCycles);\n";
     if (!M.Library.empty())
       OS << formatv("  T.setLibrary({0});\n", cppString(M.Library));
+    if (!M.Backend.empty())
+      OS << formatv("  T.setBackend({0});\n", cppString(M.Backend));
+    if (!M.CpuFallback.empty())
+      OS << formatv("  T.setCpuFallback({0});\n", cppString(M.CpuFallback));
     OS << formatv(R"(}
 
 // Defined in Patterns.inc and DeviceRules.inc.

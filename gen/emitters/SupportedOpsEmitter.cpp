@@ -55,6 +55,17 @@ public:
     OS << formatv("Versions, oldest first: {0}. A rule holds from the version "
                   "it names until a later version changes it.\n\n",
                   join(Labels));
+    if (M.Backend.empty())
+      OS << "It names no backend: accelgen can explain models for it, not "
+            "compile them.\n\n";
+    else
+      OS << formatv("Its operators are compiled by the `{0}` backend{1}.\n\n",
+                    M.Backend,
+                    M.CpuFallback.empty()
+                        ? std::string()
+                        : formatv("; the rest run as on target `{0}`",
+                                  M.CpuFallback)
+                              .str());
     for (const OpLegality &L : M.Legality)
       emitOp(OS, L);
     emitOpSets(OS);

@@ -295,6 +295,10 @@ void readOperatorRecords(const RecordKeeper &Records, TargetDecl &Out) {
     }
     Out.KernelFamilies.push_back(std::move(F));
   }
+  for (Record *R : inOrder(Records, "Backend"))
+    if (!R->getValueAsString("Name").empty())
+      Out.KnownBackends.emplace_back(R->getValueAsString("Name").str(),
+                                     R->getValueAsBit("FunctionalModel"));
 }
 
 bool readTargetRecords(const RecordKeeper &Records, TargetDecl &Out,
@@ -321,7 +325,10 @@ bool readTargetRecords(const RecordKeeper &Records, TargetDecl &Out,
   Out.Name = T.getValueAsString("Name").str();
   Out.Description = T.getValueAsString("Description").str();
   Out.SwitchCycles = T.getValueAsInt("SwitchCycles");
-  Out.FunctionalModel = T.getValueAsBit("FunctionalModel");
+  const Record *B = T.getValueAsDef("Backend");
+  Out.Backend = B->getValueAsString("Name").str();
+  Out.FunctionalModel = B->getValueAsBit("FunctionalModel");
+  Out.CpuFallback = T.getValueAsString("CpuFallback").str();
   Out.Library = T.getValueAsString("Library").str();
   for (Record *V : T.getValueAsListOfDefs("Versions")) {
     Out.Versions.push_back(V->getValueAsString("Name").str());

@@ -202,7 +202,8 @@ const KeySpec TargetKeys[] = {{"name", Required},
                               {"versions", Required},
                               {"description", Optional},
                               {"switch_cycles", Optional},
-                              {"functional_model", Optional},
+                              {"backend", Optional},
+                              {"cpu_fallback", Optional},
                               {"library", Optional}};
 const KeySpec OpKeys[] = {{"name", Required},
                           {"operands", Required},
@@ -617,9 +618,27 @@ void Reader::readTarget(const Entries &Top, TargetDecl &Out) {
   text(*E, "description", Out.Description);
   texts(*E, "versions", Out.Versions);
   integer(*E, "switch_cycles", Out.SwitchCycles);
-  flag(*E, "functional_model", Out.FunctionalModel);
   text(*E, "library", Out.Library);
   Out.At = loc(N);
+  Out.BackendAt = Out.At;
+  Out.CpuFallback = "cpu";
+  text(*E, "cpu_fallback", Out.CpuFallback);
+  if (E->has("backend") && text(*E, "backend", Out.Backend)) {
+    Out.BackendAt = loc(E->value("backend"));
+    auto Known = llvm::find_if(Out.KnownBackends, [&](const auto &B) {
+      return B.first == Out.Backend;
+    });
+    if (Known != Out.KnownBackends.end()) {
+      Out.FunctionalModel = Known->second;
+    } else {
+      std::vector<std::string> Names;
+      for (const auto &B : Out.KnownBackends)
+        Names.push_back(B.first);
+      error(Out.BackendAt,
+                  formatv("unknown backend '{0}' (known: {1})", Out.Backend,
+                          llvm::join(Names, ", ")));
+    }
+  }
 }
 
 void Reader::readOps(const Entries &Top, TargetDecl &Out) {

@@ -218,8 +218,19 @@ struct TargetDecl {
   std::vector<Loc> VersionsAt;
   /// Cycles of moving one tensor between the accelerator and the CPU.
   int64_t SwitchCycles = 0;
-  /// Programs run on the functional model.
+  /// The backend that compiles the target's operators (a `Backend` record's
+  /// name; empty for none), and whether it is the functional model's.
+  std::string Backend;
   bool FunctionalModel = false;
+  /// Where the backend is named; At when it is not.
+  Loc BackendAt;
+  /// The target whose rules and backend take the operators this one does not
+  /// run; empty for a target running every operator on the host CPU itself.
+  std::string CpuFallback;
+  /// The backends the description language declares (`Backend` records), by
+  /// name, with whether each is the functional model's; the YAML front end
+  /// resolves `backend:` against them.
+  std::vector<std::pair<std::string, bool>> KnownBackends;
   Loc At;
   std::vector<OpDecl> Ops;
   std::vector<LegalDecl> Legals;

@@ -162,7 +162,15 @@ public:
     M->Description = D.Description;
     M->Library = D.Library;
     M->SwitchCycles = D.SwitchCycles;
+    M->Backend = D.Backend;
     M->FunctionalModel = D.FunctionalModel;
+    M->CpuFallback = D.CpuFallback;
+    if (D.CpuFallback == D.Name)
+      Diags.error(D.BackendAt,
+                  llvm::formatv("target '{0}' cannot be its own CPU fallback; "
+                                "a target running every operator on the host "
+                                "CPU leaves CpuFallback empty",
+                                D.Name));
     if (D.Name.empty())
       Diags.error(D.At, "target has no name");
     if (D.SwitchCycles < 0)

@@ -234,8 +234,13 @@ struct TargetModel {
   std::vector<OpValues> Scratch;
   /// Cycles of moving one tensor between the accelerator and the CPU.
   int64_t SwitchCycles = 0;
-  /// Programs run on the functional model.
+  /// The backend that compiles the target's operators; empty for none.
+  std::string Backend;
+  /// Programs run on the functional model (the backend is its).
   bool FunctionalModel = false;
+  /// The target taking the operators this one does not run; empty for a
+  /// target running every operator on the host CPU itself.
+  std::string CpuFallback;
   /// Layouts of activations in the device's memory, by preference.
   std::vector<LayoutDef> Layouts;
   /// The device semantics of each version.

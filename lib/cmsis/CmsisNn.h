@@ -32,9 +32,6 @@
 namespace accelgen {
 namespace cmsis {
 
-/// The name the target is registered under.
-constexpr const char *TargetName = "cmsis-nn";
-
 /// A Cortex-M CPU a build can select (`--cpu`).
 struct CpuInfo {
   /// "cortex-m55", as gcc's -mcpu and the command line name it.

@@ -36,8 +36,6 @@ namespace emit {
 
 using tmpl::Value;
 
-std::vector<std::string> emitTargets() { return {"ref", "cpu"}; }
-
 namespace {
 
 Error makeError(const Twine &Msg) {
@@ -125,8 +123,7 @@ public:
         Plan(this->Cascading    ? this->Cascading->Memory
              : Opts.Accelerator ? Opts.Accelerator->Plan
                                 : plan::planMemory(G)),
-        Specialise((Opts.Accelerator ? Opts.CpuKernels : Opts.Target) ==
-                   "cpu") {}
+        Specialise(Opts.SpecialiseCpuKernels) {}
 
   Error run(EmittedModel &Out);
 
@@ -755,12 +752,6 @@ Error ModelWriter::run(EmittedModel &Out) {
 } // namespace
 
 Expected<EmittedModel> emitModel(const ir::Graph &G, const EmitOptions &Opts) {
-  if (!Opts.Accelerator && !is_contained(emitTargets(), Opts.Target))
-    return makeError(formatv("unknown target '{0}' (known: {1})", Opts.Target,
-                             join(emitTargets(), ", ")));
-  if (!is_contained(emitTargets(), Opts.CpuKernels))
-    return makeError(formatv("unknown CPU kernels '{0}' (known: {1})",
-                             Opts.CpuKernels, join(emitTargets(), ", ")));
   if (!isCIdentifier(Opts.Name))
     return makeError(formatv("the name '{0}' is not a C identifier (letters, "
                              "digits and '_', starting with a letter)",

@@ -37,9 +37,6 @@
 namespace accelgen {
 namespace emit {
 
-/// The targets the C emitter can generate code for.
-std::vector<std::string> emitTargets();
-
 /// One generated file.
 struct EmittedFile {
   std::string Name;
@@ -106,8 +103,7 @@ struct Offload {
 
 /// What to generate.
 struct EmitOptions {
-  /// The target; one of emitTargets(), or the label of an accelerator's
-  /// target with Accelerator set.
+  /// The target's label, for banners, messages and the report.
   std::string Target = "ref";
   /// The prefix of every exported symbol (NAME_run, NAME_io, ...); a C
   /// identifier.
@@ -120,9 +116,10 @@ struct EmitOptions {
   /// The accelerator's part, for a target with one (then Target may be any
   /// label); null for the CPU alone.
   const Offload *Accelerator = nullptr;
-  /// The CPU kernels of the operators an accelerator does not run: "ref" or
-  /// "cpu" (one of emitTargets()). Without an accelerator, Target decides.
-  std::string CpuKernels = "ref";
+  /// The operators the CPU runs call target cpu's kernels, specialised per
+  /// operator (CpuKernels.h), where they cover them; else the reference
+  /// kernels.
+  bool SpecialiseCpuKernels = false;
   /// The instruction set of target cpu's kernels (`--cpu`, CpuIsa.h).
   CpuChoice Cpu;
   /// Striped execution under a working-memory budget (docs/cascading.md).

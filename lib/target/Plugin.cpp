@@ -73,10 +73,16 @@ llvm::Error loadPlugin(llvm::StringRef Path) {
                                  "; rebuild it against this accelgen");
   llvm::StringRef Version =
       Info->AccelgenVersion ? Info->AccelgenVersion : "(none)";
-  if (Version != ACCELGEN_VERSION_STRING)
+  llvm::StringRef Fingerprint =
+      Info->AbiFingerprint ? Info->AbiFingerprint : "(none)";
+  if (Version != ACCELGEN_VERSION_STRING ||
+      Fingerprint != ACCELGEN_ABI_FINGERPRINT)
     return pluginError(Path, "built against accelgen " + Version +
+                                 " with SDK fingerprint " + Fingerprint +
                                  ", this is accelgen " +
                                  ACCELGEN_VERSION_STRING +
+                                 " with fingerprint " +
+                                 ACCELGEN_ABI_FINGERPRINT +
                                  "; rebuild it against this accelgen");
   llvm::StringRef Name = Info->TargetName ? Info->TargetName : "";
   if (Name.empty() || !Info->Create)

@@ -5,15 +5,17 @@
 // loads with `--load <module>` or from the folders in ACCELGEN_PLUGIN_PATH.
 // The module is self-contained (it carries its own copy of the target
 // library) and exports one C symbol, accelgenPluginInfo, returning a
-// PluginInfo: the plugin ABI and accelgen version it was built against, the
+// PluginInfo: the plugin ABI, accelgen version and ABI fingerprint (a hash of
+// the SDK headers, target/AbiFingerprint.h) it was built against, the
 // target's name and its factory. accelgen refuses a module built against
-// another version (the classes it shares with the module must be laid out
+// other headers (the classes it shares with the module must be laid out
 // alike), and a target whose name is already registered.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ACCELGEN_TARGET_PLUGIN_H
 #define ACCELGEN_TARGET_PLUGIN_H
 
+#include "target/AbiFingerprint.h"
 #include "target/TargetInfo.h"
 #include "target/Version.h"
 
@@ -30,7 +32,7 @@ namespace target {
 /// The layout of PluginInfo; raised whenever that layout changes, so that a
 /// module of another layout is refused before any of its fields is read
 /// beyond the first two.
-constexpr uint32_t PluginAbiVersion = 1;
+constexpr uint32_t PluginAbiVersion = 2;
 
 /// What a plugin module describes of itself.
 struct PluginInfo {
@@ -38,6 +40,10 @@ struct PluginInfo {
   uint32_t AbiVersion;
   /// ACCELGEN_VERSION_STRING of the headers the module was compiled with.
   const char *AccelgenVersion;
+  /// ACCELGEN_ABI_FINGERPRINT of the headers the module was compiled with:
+  /// it must be accelgen's own, since the classes they declare (TargetInfo,
+  /// OpSetup, ...) cross the module boundary.
+  const char *AbiFingerprint;
   /// The target's name ("acme").
   const char *TargetName;
   /// Builds the target's tables.
@@ -76,7 +82,8 @@ llvm::Error loadPluginsFromPath(llvm::StringRef SearchPath);
   const accelgen::target::PluginInfo *                                         \
   accelgenPluginInfo() {                                                       \
     static const accelgen::target::PluginInfo Info = {                         \
-        accelgen::target::PluginAbiVersion, ACCELGEN_VERSION_STRING, #NAME,    \
+        accelgen::target::PluginAbiVersion, ACCELGEN_VERSION_STRING,           \
+        ACCELGEN_ABI_FINGERPRINT, #NAME,                                       \
         &accelgen::targets::NAME::createTargetInfo};                           \
     return &Info;                                                              \
   }

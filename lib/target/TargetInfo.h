@@ -92,6 +92,17 @@ public:
   void setLibrary(std::string L) { Library = std::move(L); }
   const std::string &library() const { return Library; }
 
+  /// The backend that compiles this target's operators, as the description
+  /// names it (`Backend` in defs/accelgen.td; "functional-model"); empty when
+  /// the target names none and can only be explained.
+  void setBackend(std::string B) { Backend = std::move(B); }
+  const std::string &backend() const { return Backend; }
+  /// The label of the target whose rules and backend take the operators this
+  /// one does not run ("cpu"); empty for a target that runs every operator
+  /// on the host CPU itself.
+  void setCpuFallback(std::string L) { CpuFallback = std::move(L); }
+  const std::string &cpuFallback() const { return CpuFallback; }
+
   /// Whether this target's programs run on the functional model.
   bool hasFunctionalModel() const { return Device && Device->FunctionalModel; }
 
@@ -103,6 +114,8 @@ private:
   CostFn Cost = nullptr;
   ScratchFn Scratch = nullptr;
   std::string Library;
+  std::string Backend;
+  std::string CpuFallback;
   double SwitchCycles = 0;
   const DeviceRulesDesc *Device = nullptr;
 };

@@ -33,6 +33,8 @@ def CmsisNn : Target<"cmsis-nn", [CmsisM3, CmsisM4, CmsisM55]> {
   let Description = "Arm Cortex-M through CMSIS-NN calls (arm_*), the "
                     "reference kernels for the rest";
   let Library = "CMSIS-NN";
+  let Backend = CmsisNnCalls;
+  let CpuFallback = "ref";
 }
 
 // The target operators: one per CMSIS-NN function.

@@ -19,6 +19,8 @@ include "hostcpu.td"
 def Cpu1 : Version<"1">;
 def Cpu : Target<"cpu", [Cpu1]> {
   let Description = "Shape-specialised C kernels on the host CPU";
+  let Backend = CpuKernels;
+  let CpuFallback = "";
 }
 
 defm : HostCpuRules<Cpu, Cpu1, "cpu">;

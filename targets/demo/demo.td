@@ -187,7 +187,8 @@ def : Cost<DemoConvAdd, Demo, V2_0,
 // wins over the rule for every operator, and a later one for the same
 // operators replaces it). Asymmetric int8 is stored as uint8 on 1.0 only.
 // Fused intermediates stay in the device from 2.0, except a CONV_2D's from
-// 3.0. No functional model runs the demo's programs (FunctionalModel = 0).
+// 3.0. The demo names no backend: it can only be explained, and no functional
+// model runs its programs.
 def DemoNhwc : Layout<"NHWC">;
 def Demo16C : Layout<"16C"> { let ChannelBytes = 16; }
 def : DeviceLayout<Demo, V1_0, [], [DemoNhwc]>;

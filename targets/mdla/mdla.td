@@ -58,7 +58,7 @@ def MDLA : Target<"mdla", [Mdla1_5, Mdla2_0, Mdla3_0]> {
   // Every MDLA operator computes what the TFLite operator it stands for
   // computes, in the layouts and storage types of section 8, so the
   // functional model runs its programs with the reference kernels.
-  let FunctionalModel = 1;
+  let Backend = FunctionalModelPrograms;
 }
 
 // Layers the Neuron compiler builds: the results of mappings and fusions.

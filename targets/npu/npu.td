@@ -45,7 +45,7 @@ def NPU : Target<"npu", [U55, U65]> {
   // Every NPU operator computes what the TFLite operator it stands for
   // computes (Vela's outputs are bit-exact with TFLite's int8 reference), so
   // the functional model runs its programs with the reference kernels.
-  let FunctionalModel = 1;
+  let Backend = FunctionalModelPrograms;
 }
 
 /// A CONV_2D with a RELU or RELU6 that followed it fused into its output

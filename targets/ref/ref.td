@@ -13,6 +13,8 @@ include "hostcpu.td"
 def Ref1 : Version<"1">;
 def Ref : Target<"ref", [Ref1]> {
   let Description = "Reference C kernels on the host CPU";
+  let Backend = RefKernels;
+  let CpuFallback = "";
 }
 
 defm : HostCpuRules<Ref, Ref1, "ref">;

@@ -124,8 +124,7 @@ TEST_CASE("explain names the CMSIS-NN function of each operator of cmsis-nn") {
   std::vector<std::string> L = lines(R.Stdout);
   REQUIRE(L.size() == 7);
   CHECK(L[0] == "tflm_micro_speech_int8.tflite on cmsis-nn55: 3 of 4 "
-                "operators as CMSIS-NN calls, the rest on the reference "
-                "kernels");
+                "operators as CMSIS-NN calls, the rest as on ref");
   CHECK(L[1] == "  #  from  operator                                   device "
                 "   quantization  output");
   CHECK(L[2] == "  0  #0    RESHAPE                                    ref   "

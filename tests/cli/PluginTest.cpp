@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "TestSupport.h"
+#include "target/AbiFingerprint.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FileSystem.h"
@@ -190,13 +191,29 @@ TEST_CASE("modules accelgen refuses: one line, exit code 1") {
   CHECK(oneErrorLine(test::runAccelgen(
             {"targets", "--load", badPlugin("old_version")})) ==
         "error: plugin '" + badPlugin("old_version") +
-            "': built against accelgen 0.0.1, this is accelgen " +
-            test::accelgenVersion() + "; rebuild it against this accelgen");
+            "': built against accelgen 0.0.1 with SDK fingerprint " +
+            ACCELGEN_ABI_FINGERPRINT + ", this is accelgen " +
+            test::accelgenVersion() + " with fingerprint " +
+            ACCELGEN_ABI_FINGERPRINT + "; rebuild it against this accelgen");
+  // Built against the same version whose target/TargetInfo.h has one more
+  // member: the fingerprints differ, and the module is refused.
+  const std::string Drifted = oneErrorLine(
+      test::runAccelgen({"targets", "--load", badPlugin("drifted")}));
+  const std::string Prefix = "error: plugin '" + badPlugin("drifted") +
+                             "': built against accelgen " +
+                             test::accelgenVersion() + " with SDK fingerprint ";
+  REQUIRE(llvm::StringRef(Drifted).startswith(Prefix));
+  const std::string Theirs = Drifted.substr(Prefix.size(), 16);
+  CHECK(Theirs != ACCELGEN_ABI_FINGERPRINT);
+  CHECK(Drifted == Prefix + Theirs + ", this is accelgen " +
+                       test::accelgenVersion() + " with fingerprint " +
+                       ACCELGEN_ABI_FINGERPRINT +
+                       "; rebuild it against this accelgen");
   CHECK(oneErrorLine(
             test::runAccelgen({"targets", "--load", badPlugin("old_abi")})) ==
         "error: plugin '" + badPlugin("old_abi") +
-            "': built for plugin interface 42, this accelgen loads interface "
-            "1; rebuild it against this accelgen");
+            "': built for plugin interface 43, this accelgen loads interface "
+            "2; rebuild it against this accelgen");
   CHECK(oneErrorLine(
             test::runAccelgen({"targets", "--load", badPlugin("clash")})) ==
         "error: plugin '" + badPlugin("clash") +

@@ -462,7 +462,7 @@ TEST_CASE("bad command lines") {
   checkFails({"compile", M, "--target", "ref"}, "-o");
   checkFails({"compile", "--target", "ref", "-o", Out}, "");
   checkFails({"compile", M, "--target", "mdla9", "-o", Out},
-             "error: unknown target 'mdla9' (known: " + compileTargetList() +
+             "error: unknown target 'mdla9' (targets: " + targetLabelList() +
                  ")");
   checkFails({"compile", M, "--target", "ref", "-o", Out, "--name", "9lives"},
              "--name '9lives' is not a C identifier");

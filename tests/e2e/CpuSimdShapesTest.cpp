@@ -152,6 +152,7 @@ void check(const Shape &S, uint32_t Seed) {
       continue;
     emit::EmitOptions Opts;
     Opts.Target = "cpu";
+    Opts.SpecialiseCpuKernels = true;
     Opts.Cpu = *Cpu;
     Opts.Name = "shape";
     Opts.ModelFileName = "shape.tflite";

@@ -69,18 +69,9 @@ functionalModelLabels(llvm::ArrayRef<llvm::StringRef> Except) {
   return Labels;
 }
 
-std::string compileTargetList() {
-  std::vector<std::string> Known = emit::emitTargets();
-  for (std::string &L : functionalModelLabels())
-    Known.push_back(std::move(L));
-  // The library-call target: its name (its newest family), then each family.
+std::string targetLabelList() {
   target::registerBuiltinTargets();
-  if (const target::TargetInfo *T = target::TargetRegistry::get("cmsis-nn")) {
-    Known.push_back("cmsis-nn");
-    for (unsigned V = 0; V < T->versions().size(); ++V)
-      Known.push_back(T->versionLabel(V));
-  }
-  return llvm::join(Known, ", ");
+  return llvm::join(target::TargetRegistry::labels(), ", ");
 }
 
 const std::vector<std::string> &runnableModels() {

@@ -131,11 +131,8 @@ std::string describeDiff(const std::vector<uint8_t> &Got,
 std::vector<std::string>
 functionalModelLabels(llvm::ArrayRef<llvm::StringRef> Except = {});
 
-/// The targets `accelgen compile` and `run` accept, as their "unknown
-/// target" error lists them: the emitter's ("ref"), then every label of every
-/// registered target with a functional model, then "cmsis-nn" and its
-/// labels.
-std::string compileTargetList();
+/// Every target label, as an "unknown target" error lists them.
+std::string targetLabelList();
 
 /// True if a file or folder exists at \p Path.
 bool exists(llvm::StringRef Path);

@@ -120,6 +120,7 @@ void cascade(const ir::Graph &G) {
   checkedPlan(G, Half);
   emit::EmitOptions E;
   E.Target = "cpu";
+  E.SpecialiseCpuKernels = true;
   E.Name = "model";
   E.Cascading = O;
   llvm::consumeError(emit::emitModel(G, E).takeError());

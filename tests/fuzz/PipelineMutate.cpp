@@ -4,8 +4,10 @@
 // pipeline fuzz target (PipelineFuzzer.cpp) over COUNT mutants of each MODEL,
 // each made by one to three structured mutations (ModelMutator.h) from a
 // generator seeded with SEED, and prints how many imported. A crash stops the
-// run inside the target; the mutant is first written to
-// pipeline-mutant.tflite in the working folder, to be kept as a regression.
+// run inside the target; the mutant is first written to a temporary file
+// (accelgen-pipeline-mutant-*.tflite in the system's temporary folder, named
+// on standard error at the start and removed after a clean run), to be kept
+// as a regression.
 // Coverage does not guide it: it is the fallback where a clang libFuzzer build
 // is not at hand, and a quick smoke run in any build (sanitized ones too).
 //
@@ -15,6 +17,7 @@
 #include "import/TFLiteImporter.h"
 #include "import/TFLiteWriter.h"
 
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -35,6 +38,14 @@ int main(int argc, char **argv) {
   fuzz::Random R(static_cast<uint32_t>(std::strtoul(argv[2], nullptr, 10)));
   const auto Start = std::chrono::steady_clock::now();
   long Runs = 0, Imported = 0;
+  llvm::SmallString<256> Mutant;
+  if (std::error_code EC = llvm::sys::fs::createTemporaryFile(
+          "accelgen-pipeline-mutant", "tflite", Mutant)) {
+    llvm::errs() << "error: cannot create a temporary file: " << EC.message()
+                 << "\n";
+    return 1;
+  }
+  llvm::errs() << "a crash leaves its mutant in " << Mutant << "\n";
   for (int A = 3; A < argc; ++A) {
     auto Base = tflite::importModelFile(argv[A]);
     if (!Base) {
@@ -48,7 +59,7 @@ int main(int argc, char **argv) {
         fuzz::mutateModel(M, R);
       std::vector<uint8_t> Bytes = tflite::writeModel(M);
       {
-        std::ofstream Out("pipeline-mutant.tflite", std::ios::binary);
+        std::ofstream Out(Mutant.c_str(), std::ios::binary);
         Out.write(reinterpret_cast<const char *>(Bytes.data()),
                   static_cast<std::streamsize>(Bytes.size()));
       }
@@ -64,6 +75,7 @@ int main(int argc, char **argv) {
   const double Seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
           .count();
+  llvm::sys::fs::remove(Mutant);
   llvm::outs() << "ran " << Runs << " mutants (" << Imported << " imported) in "
                << llvm::format("%.1f", Seconds) << " s: no crash\n";
   return 0;

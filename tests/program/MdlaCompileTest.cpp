@@ -145,9 +145,9 @@ TEST_CASE("compile --target mdla: errors") {
   test::TempDir Out;
   test::RunResult R =
       runAccelgen({"compile", modelPath("tflm_hello_world_int8"), "--target",
-                   "mdla", "-o", Out.file("x")});
+                   "mdla4.0", "-o", Out.file("x")});
   CHECK(R.ExitCode == 1);
-  CHECK(R.Stderr.find("unknown target 'mdla' (known: " + compileTargetList() +
-                      ")") != std::string::npos);
+  CHECK(R.Stderr.find("unknown target 'mdla4.0' (targets: " +
+                      targetLabelList() + ")") != std::string::npos);
   CHECK(R.Stderr.find("mdla1.5, mdla2.0, mdla3.0") != std::string::npos);
 }

@@ -41,6 +41,9 @@ Read read(llvm::StringRef Yaml) {
   Relu.Key = "Relu";
   Relu.Name = "RELU";
   R.Decl.Ops.push_back(Relu);
+  // As defs/accelgen.td declares them.
+  R.Decl.KnownBackends = {{"ref-kernels", false},
+                          {"functional-model", true}};
   std::string Text;
   llvm::raw_string_ostream OS(Text);
   Diagnostics Diags(OS);
@@ -888,6 +891,34 @@ TEST_CASE("diagnostic: a cost expression with a type error, located at the "
 }
 
 //===----------------------------------------------------------------------===//
+// Backends
+//===----------------------------------------------------------------------===//
+
+TEST_CASE("backend and CPU fallback read into the TargetDecl") {
+  Read R = read(R"yaml(target:
+  name: t
+  versions: ["1.0"]
+  backend: ref-kernels
+  cpu_fallback: ""
+)yaml");
+  REQUIRE(R.Ok);
+  CHECK(R.Decl.Backend == "ref-kernels");
+  CHECK_FALSE(R.Decl.FunctionalModel);
+  CHECK(R.Decl.CpuFallback.empty());
+}
+
+TEST_CASE("an unknown backend is an error at its location") {
+  Read R = read(R"yaml(target:
+  name: t
+  versions: ["1.0"]
+  backend: fpga-sim
+)yaml");
+  CHECK_FALSE(R.Ok);
+  CHECK(R.Errors == "t.yaml:4:12: error: unknown backend 'fpga-sim' (known: "
+                    "ref-kernels, functional-model)\n");
+}
+
+//===----------------------------------------------------------------------===//
 // Device semantics
 //===----------------------------------------------------------------------===//
 
@@ -895,7 +926,7 @@ TEST_CASE("device semantics read into the TargetDecl") {
   Read R = read(R"yaml(target:
   name: t
   versions: ["1.0", "2.0"]
-  functional_model: true
+  backend: functional-model
 layouts:
   L4: {name: 4C, max_channels: 4, channel_pixels: 4}
   L16: {name: 16C, channel_bytes: 16}
@@ -910,6 +941,8 @@ device_residency:
   REQUIRE(R.Ok);
   const TargetDecl &D = R.Decl;
   CHECK(D.FunctionalModel);
+  CHECK(D.Backend == "functional-model");
+  checkLoc(D.BackendAt, 4, 12);
   REQUIRE(D.Layouts.size() == 2);
   CHECK(D.Layouts[0].Key == "L4");
   CHECK(D.Layouts[0].Name == "4C");
@@ -931,9 +964,12 @@ device_residency:
   REQUIRE(D.DeviceResidency.size() == 1);
   CHECK(D.DeviceResidency[0].Keeps == "fused_intermediates");
   checkLoc(D.DeviceResidency[0].At, 14, 5);
-  // Without the keys: no functional model and no device rule.
+  // Without the keys: no backend, the CPU fallback cpu, no functional model
+  // and no device rule.
   Read Plain = read(Head);
   REQUIRE(Plain.Ok);
+  CHECK(Plain.Decl.Backend.empty());
+  CHECK(Plain.Decl.CpuFallback == "cpu");
   CHECK_FALSE(Plain.Decl.FunctionalModel);
   CHECK(Plain.Decl.Layouts.empty());
   CHECK(Plain.Decl.DeviceLayouts.empty());

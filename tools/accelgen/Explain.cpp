@@ -1,7 +1,7 @@
 //===- Explain.cpp - `accelgen explain`: where each operator runs and why -===//
 //
 // Partitions a model for one target version (partition/Partitioner.h) with
-// ref as the CPU and prints, per operator of the partitioned graph: the
+// the target's CPU fallback as the CPU and prints, per operator of the partitioned graph: the
 // input operators it stands for, the operator it became, the tensor it
 // writes (its name in the model, so operators can be found by name), where it
 // runs, its accelerator subgraph and estimated cycles, and every reason it is
@@ -18,9 +18,7 @@
 #include "Targets.h"
 
 #include "emit/CascadeEmitter.h"
-#include "import/TFLiteImporter.h"
 #include "partition/Partitioner.h"
-#include "program/ProgramBuilder.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -122,11 +120,13 @@ std::vector<std::string> outputNames(const partition::PartitionResult &R,
 
 /// Where operator \p P runs: "accelerator" or "cpu", or for a library-call
 /// target (\p Library not empty), whose operators all run on the CPU, the
-/// library's name or "ref" (the reference kernels).
-std::string deviceText(const partition::PlacedOp &P, StringRef Library) {
+/// library's name or that of the CPU fallback \p Fallback.
+std::string deviceText(const partition::PlacedOp &P, StringRef Library,
+                       StringRef Fallback) {
   if (Library.empty())
     return partition::deviceName(P.Placement);
-  return P.Placement == partition::Device::Accelerator ? Library.str() : "ref";
+  return P.Placement == partition::Device::Accelerator ? Library.str()
+                                                       : Fallback.str();
 }
 
 /// One row of the text table per operator; its reasons follow it, indented.
@@ -134,13 +134,15 @@ std::string deviceText(const partition::PlacedOp &P, StringRef Library) {
 /// padded. A library-call target (\p Library not empty) has no subgraphs or
 /// cycles of a device: its operators are calls on the same CPU.
 void printText(raw_ostream &OS, const partition::PartitionResult &R,
-               StringRef Library) {
+               const target::TargetInfo &T) {
+  const StringRef Library = T.library();
   const bool IsLibrary = !Library.empty();
   if (IsLibrary) {
     OS << formatv("{0} on {1}: {2} of {3} operators as {4} calls, the rest "
-                  "on the reference kernels\n",
+                  "as on {5}\n",
                   sys::path::filename(ExplainModel), R.Target,
-                  R.numOnAccelerator(), R.Ops.size(), Library);
+                  R.numOnAccelerator(), R.Ops.size(), Library,
+                  T.cpuFallback());
   } else {
     OS << formatv("{0} on {1}: {2} of {3} operators on the accelerator in "
                   "{4} subgraph{5}",
@@ -162,7 +164,7 @@ void printText(raw_ostream &OS, const partition::PartitionResult &R,
     Rows.push_back(
         {std::to_string(I), sourcesText(P),
          P.SourceType == P.Type ? P.Type : P.SourceType + " -> " + P.Type,
-         deviceText(P, Library),
+         deviceText(P, Library, T.cpuFallback()),
          P.Subgraph >= 0 ? std::to_string(P.Subgraph) : "-",
          P.Cycles ? formatv("{0:F0}", *P.Cycles).str() : "-",
          P.Quant == target::QuantOutcome::Unchanged ? "-" : quantName(P.Quant),
@@ -221,7 +223,8 @@ json::Array indices(const std::vector<size_t> &V) {
 
 /// The JSON form; a library-call target (\p Library not empty) names the
 /// library as the device of its operators and under "library".
-json::Value toJSON(const partition::PartitionResult &R, StringRef Library) {
+json::Value toJSON(const partition::PartitionResult &R, const target::TargetInfo &T) {
+  const StringRef Library = T.library();
   json::Array Ops;
   for (size_t I = 0; I < R.Ops.size(); ++I) {
     const partition::PlacedOp &P = R.Ops[I];
@@ -234,7 +237,7 @@ json::Value toJSON(const partition::PartitionResult &R, StringRef Library) {
                    {"source_type", P.SourceType},
                    {"type", P.Type},
                    {"outputs", json::Array(outputNames(R, I))},
-                   {"device", deviceText(P, Library)},
+                   {"device", deviceText(P, Library, T.cpuFallback())},
                    {"subgraph", P.Subgraph},
                    {"quantization", quantName(P.Quant)},
                    {"reasons", std::move(Reasons)}};
@@ -306,7 +309,8 @@ std::string dotLabel(ArrayRef<std::string> Lines) {
 /// (none for a library-call target, \p Library not empty); edges run from
 /// producer to consumer, labelled with the tensor's shape.
 void printDot(raw_ostream &OS, const partition::PartitionResult &R,
-              StringRef Library) {
+              const target::TargetInfo &T) {
+  const StringRef Library = T.library();
   const ir::Graph &G = R.Graph;
   OS << "digraph " << dotString(sys::path::filename(ExplainModel)) << " {\n"
      << "  rankdir=TB;\n  fontname=Helvetica;\n"
@@ -402,46 +406,28 @@ int runExplain() {
   if (ExplainTarget.empty())
     return reportError("",
                        "explain needs --target, e.g. --target ref (targets: " +
-                           llvm::join(knownTargetLabels(), ", ") + ")");
-  auto Target = resolveTarget(ExplainTarget);
-  if (!Target)
-    return reportError("", toString(Target.takeError()));
-  Expected<tflite::ImportResult> M = importModelFile(ExplainModel);
-  if (!M)
-    return reportError(ExplainModel, toString(M.takeError()));
-  for (const std::string &W : M->Warnings)
-    reportWarning(ExplainModel, W);
+                           llvm::join(driver::targetLabels(), ", ") + ")");
+  driver::Options O;
+  O.Target = ExplainTarget;
+  O.Cascading = cascadeOptions(true, ExplainBudget, ExplainInPlace);
+  std::unique_ptr<driver::Compilation> C =
+      compileModel(ExplainModel, O, /*ExplainOnly=*/true);
+  if (!C)
+    return 1;
+  const target::TargetInfo &Target = *C->target().Info;
   if (ExplainMemory) {
-    plan::CascadeOptions CO =
-        cascadeOptions(true, ExplainBudget, ExplainInPlace);
-    // An accelerator target plans with its program: its partition's order,
-    // its rules (docs/cascading.md), as compile does.
-    std::optional<program::AcceleratedModel> Accelerated;
-    if (Target->first->hasFunctionalModel()) {
-      auto Cpu = resolveTarget("cpu");
-      if (!Cpu)
-        return reportError("", toString(Cpu.takeError()));
-      partition::PartitionOptions Opts;
-      Opts.Cpu = Cpu->first;
-      Expected<program::AcceleratedModel> A = program::buildAcceleratedModel(
-          M->Model->main(), *Target->first, Target->second, Opts,
-          "accelgen " + toolVersion().str(), CO);
-      if (!A)
-        return reportError(ExplainModel, toString(A.takeError()));
-      Accelerated = std::move(*A);
-    }
-    const ir::Graph &G = Accelerated ? Accelerated->Graph : M->Model->main();
-    Expected<plan::CascadePlan> P =
-        Accelerated ? Expected<plan::CascadePlan>(*Accelerated->Cascading)
-                    : plan::planCascades(G, CO);
+    // The plan compile makes: an accelerator target's with its program.
+    Expected<plan::CascadePlan> P = C->memoryPlan();
     if (!P)
       return reportError(ExplainModel, toString(P.takeError()));
+    const ir::Graph &G = C->emittedGraph();
     StringRef Name = sys::path::filename(ExplainModel);
     if (!ExplainSvg.empty()) {
       // A bare file name is in the current folder.
       SmallString<256> Svg(ExplainSvg);
       sys::fs::make_absolute(Svg);
-      if (Error E = writeFileAtomically(Svg, memorySvg(Name, G, *P, CO.Budget)))
+      if (Error E = writeFileAtomically(
+              Svg, memorySvg(Name, G, *P, O.Cascading.Budget)))
         return reportError(ExplainSvg, toString(std::move(E)));
     }
     if (ExplainJSON)
@@ -451,27 +437,19 @@ int runExplain() {
       printMemoryText(outs(), Name, G, *P);
     return 0;
   }
-  auto Cpu = resolveTarget("ref");
-  if (!Cpu)
-    return reportError("", toString(Cpu.takeError()));
-  partition::PartitionOptions Opts;
-  Opts.Cpu = Cpu->first;
-  Opts.UseCostModel = !ExplainNoCost;
-  partition::PartitionResult R = partition::partition(
-      M->Model->main(), *Target->first, Target->second, Opts);
-
+  partition::PartitionResult R = C->partition(!ExplainNoCost);
   if (!ExplainDot.empty()) {
     std::string Text;
     raw_string_ostream Dot(Text);
-    printDot(Dot, R, Target->first->library());
+    printDot(Dot, R, Target);
     if (Error E = writeFileAtomically(ExplainDot, Dot.str()))
       return reportError(ExplainDot, toString(std::move(E)));
     renderSvg(ExplainDot);
   }
   if (ExplainJSON)
-    outs() << formatv("{0:2}", toJSON(R, Target->first->library())) << "\n";
+    outs() << formatv("{0:2}", toJSON(R, Target)) << "\n";
   else
-    printText(outs(), R, Target->first->library());
+    printText(outs(), R, Target);
   return 0;
 }
 

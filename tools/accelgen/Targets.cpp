@@ -10,8 +10,7 @@
 #include "Targets.h"
 #include "Commands.h"
 
-#include "cmsis/CmsisNn.h"
-#include "emit/ModelEmitter.h"
+#include "driver/Backend.h"
 #include "target/BuiltinTargets.h"
 #include "target/Plugin.h"
 
@@ -37,7 +36,10 @@ static cl::opt<bool> TargetsJSON("json",
                                  cl::desc("Print machine-readable JSON"),
                                  cl::sub(TargetsCommand), cl::cat(category()));
 
-void registerTargets() { target::registerBuiltinTargets(); }
+void registerTargets() {
+  target::registerBuiltinTargets();
+  driver::registerBuiltinBackends();
+}
 
 Error loadPlugins(ArrayRef<std::string> Modules) {
   registerTargets();
@@ -68,17 +70,17 @@ resolveTarget(llvm::StringRef Label) {
 
 TargetAbilities abilities(const target::TargetInfo &T) {
   TargetAbilities A;
-  if (llvm::is_contained(emit::emitTargets(), T.name())) {
+  driver::registerBuiltinBackends();
+  const driver::Backend *B =
+      T.backend().empty() ? nullptr : driver::BackendRegistry::get(T.backend());
+  if (B) {
     A.Compile = A.Run = true;
-    A.How = "CPU kernels";
-  } else if (T.name() == cmsis::TargetName) {
-    A.Compile = A.Run = true;
-    A.How = "CMSIS-NN calls + CPU kernels";
-  } else if (T.hasFunctionalModel()) {
-    A.Compile = A.Run = true;
-    A.How = "CPU kernels + programs on the functional model";
+    A.How = B->summary().str();
+  } else if (T.backend().empty()) {
+    A.How = "explain only (no backend)";
   } else {
-    A.How = "explain only (no functional model)";
+    A.How = "explain only (backend '" + T.backend() +
+            "' is not in this accelgen)";
   }
   return A;
 }
@@ -107,6 +109,8 @@ int runTargets() {
           {"plugin",
            Origin.empty() ? json::Value(nullptr) : json::Value(Origin)},
           {"operators", static_cast<int64_t>(T->opNames().size())},
+          {"backend", T->backend().empty() ? json::Value(nullptr)
+                                           : json::Value(T->backend())},
           {"compile", A.Compile},
           {"run", A.Run},
       });

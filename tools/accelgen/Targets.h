@@ -15,7 +15,8 @@
 namespace accelgen {
 namespace cli {
 
-/// Registers every built-in target with target::TargetRegistry (once).
+/// Registers every built-in target with target::TargetRegistry and every
+/// built-in backend with driver::BackendRegistry (once).
 void registerTargets();
 
 /// Registers the built-in targets, then loads the plugin modules in the
@@ -39,8 +40,8 @@ struct TargetAbilities {
   std::string How;
 };
 
-/// \p T's abilities: the emitter's CPU targets and targets with a functional
-/// model compile and run.
+/// \p T's abilities: a target whose backend this accelgen has compiles and
+/// runs.
 TargetAbilities abilities(const target::TargetInfo &T);
 
 } // namespace cli

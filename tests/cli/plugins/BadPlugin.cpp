@@ -5,7 +5,9 @@
 //   no_entry      exports no entry point;
 //   old_version   built against accelgen 0.0.1;
 //   old_abi       a plugin interface that does not exist;
-//   clash         a target named "ref", which is built in.
+//   clash         a target named "ref", which is built in;
+//   drifted       built against an SDK with one header changed (its
+//                 target/AbiFingerprint.h is found first; CMakeLists.txt).
 // No factory is ever called: each is refused before.
 //
 //===----------------------------------------------------------------------===//
@@ -15,6 +17,7 @@
 #define KIND_old_version 2
 #define KIND_old_abi 3
 #define KIND_clash 4
+#define KIND_drifted 5
 #define CAT(A, B) A##B
 #define KIND(K) CAT(KIND_, K)
 
@@ -32,15 +35,20 @@ const accelgen::target::PluginInfo *
 accelgenPluginInfo() {
 #if KIND(ACCELGEN_BAD_PLUGIN) == KIND_old_version
   static const accelgen::target::PluginInfo Info = {
-      accelgen::target::PluginAbiVersion, "0.0.1", "old", &neverCalled};
+      accelgen::target::PluginAbiVersion, "0.0.1", ACCELGEN_ABI_FINGERPRINT,
+      "old", &neverCalled};
 #elif KIND(ACCELGEN_BAD_PLUGIN) == KIND_old_abi
   static const accelgen::target::PluginInfo Info = {
-      accelgen::target::PluginAbiVersion + 41, ACCELGEN_VERSION_STRING, "abi",
-      &neverCalled};
+      accelgen::target::PluginAbiVersion + 41, ACCELGEN_VERSION_STRING,
+      ACCELGEN_ABI_FINGERPRINT, "abi", &neverCalled};
+#elif KIND(ACCELGEN_BAD_PLUGIN) == KIND_drifted
+  static const accelgen::target::PluginInfo Info = {
+      accelgen::target::PluginAbiVersion, ACCELGEN_VERSION_STRING,
+      ACCELGEN_ABI_FINGERPRINT, "drifted", &neverCalled};
 #else
   static const accelgen::target::PluginInfo Info = {
-      accelgen::target::PluginAbiVersion, ACCELGEN_VERSION_STRING, "ref",
-      &neverCalled};
+      accelgen::target::PluginAbiVersion, ACCELGEN_VERSION_STRING,
+      ACCELGEN_ABI_FINGERPRINT, "ref", &neverCalled};
 #endif
   return &Info;
 }

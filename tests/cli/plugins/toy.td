@@ -12,7 +12,7 @@ include "kernels.td"
 def Toy1 : Version<"1">;
 def Toy : Target<"toy", [Toy1]> {
   let Description = "A toy accelerator loaded as a plugin";
-  let FunctionalModel = 1;
+  let Backend = FunctionalModelPrograms;
 }
 
 def : Legal<Conv2D, Toy, Toy1, [i8], [

@@ -14,7 +14,7 @@ def A1 : Version<"1">;
 def A2 : Version<"2">;
 def Acme : Target<"acme", [A1, A2]> {
   let Description = "ACME NPU";
-  let FunctionalModel = 1;
+  let Backend = FunctionalModelPrograms;
 }
 
 def AcmeConvRelu : TargetOp<Acme, "ACME_CONV_RELU", [Input, Filter, OptionalBias],
