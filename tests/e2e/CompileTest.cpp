@@ -464,6 +464,10 @@ TEST_CASE("bad command lines") {
   checkFails({"compile", M, "--target", "mdla9", "-o", Out},
              "error: unknown target 'mdla9' (targets: " + targetLabelList() +
                  ")");
+  // A target whose description names no backend can only be explained.
+  checkFails({"compile", M, "--target", "demo2.0", "-o", Out},
+             "error: 'demo2.0' can only explain: its description names no "
+             "backend that compiles");
   checkFails({"compile", M, "--target", "ref", "-o", Out, "--name", "9lives"},
              "--name '9lives' is not a C identifier");
   checkFails({"compile", M, "--target", "ref", "-o", Out, "--name", "a-b"},
