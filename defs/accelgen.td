@@ -420,16 +420,6 @@ class KernelFamily<string name, string template, string builder> {
   list<KernelInstance> Instances = [];
 }
 
-/// The kernels of `family` run operator `op` on `target` for inputs of the
-/// element types `types` (each must be one of the family's instances for
-/// the operator).
-class Kernel<Op op, Target target, KernelFamily family, list<DType> types> {
-  Op Operator = op;
-  Target OnTarget = target;
-  KernelFamily Family = family;
-  list<DType> Types = types;
-}
-
 //===----------------------------------------------------------------------===//
 // Cost estimates
 //===----------------------------------------------------------------------===//

@@ -1,8 +1,9 @@
 //===- hostcpu.td - The rules of the host CPU targets ---------------------===//
 //
 // What the C kernels of the host CPU targets (ref and cpu) run: the
-// operators, types and limits of the kernels, and the kernel family of
-// defs/kernels.td that computes each operator. Both targets run the same
+// operators, types and limits of the kernels (which kernel family computes
+// an operator is the families' own fact, their Instances in
+// defs/kernels.td). Both targets run the same
 // operators with the same results byte for byte (cpu specialises some
 // kernels per operator), so their descriptions instantiate these rules once
 // each: `defm : HostCpuRules<Target, Version, "prefix">`, the prefix starting
@@ -74,35 +75,4 @@ multiclass HostCpuRules<Target T, Version V, string P> {
   def : Legal<UnidirectionalSequenceLSTM, T, V, [i8, f32]>;
   def : Legal<Dequantize, T, V, [i8, u8]>;
   def : Legal<Requantize, T, V, [i8, u8]>;
-
-  // Each operator's kernels: the family of defs/kernels.td whose functions
-  // run it. Every legal operator has one, for the types it is legal with.
-  def : Kernel<Conv2D, T, Conv2DKernels, AllTypes>;
-  def : Kernel<DepthwiseConv2D, T, DepthwiseConv2DKernels, AllTypes>;
-  def : Kernel<FullyConnected, T, FullyConnectedKernels, AllTypes>;
-  def : Kernel<AveragePool2D, T, Pool2DKernels, AllTypes>;
-  def : Kernel<MaxPool2D, T, Pool2DKernels, AllTypes>;
-  def : Kernel<Add, T, ElementwiseKernels, AllTypes>;
-  def : Kernel<Sub, T, ElementwiseKernels, AllTypes>;
-  def : Kernel<Mul, T, ElementwiseKernels, AllTypes>;
-  def : Kernel<Reshape, T, ReshapeKernels, AllTypes>;
-  def : Kernel<Squeeze, T, ReshapeKernels, AllTypes>;
-  def : Kernel<ExpandDims, T, ReshapeKernels, AllTypes>;
-  def : Kernel<Transpose, T, TransposeKernels, AllTypes>;
-  def : Kernel<Pad, T, PadKernels, AllTypes>;
-  def : Kernel<Concatenation, T, ConcatKernels, AllTypes>;
-  def : Kernel<StridedSlice, T, StridedSliceKernels, AllTypes>;
-  def : Kernel<Mean, T, MeanKernels, AllTypes>;
-  def : Kernel<Softmax, T, SoftmaxKernels, AllTypes>;
-  def : Kernel<Logistic, T, SigmoidKernels, AllTypes>;
-  def : Kernel<Tanh, T, SigmoidKernels, AllTypes>;
-  def : Kernel<Relu, T, ReluKernels, AllTypes>;
-  def : Kernel<Relu6, T, ReluKernels, AllTypes>;
-  def : Kernel<LeakyRelu, T, LeakyReluKernels, AllTypes>;
-  def : Kernel<HardSwish, T, HardSwishKernels, AllTypes>;
-  def : Kernel<Quantize, T, QuantizeKernels, [f32]>;
-  def : Kernel<Quantize, T, RequantizeKernels, [i8, u8]>;
-  def : Kernel<Dequantize, T, DequantizeKernels, [i8, u8]>;
-  def : Kernel<Requantize, T, RequantizeKernels, [i8, u8]>;
-  def : Kernel<UnidirectionalSequenceLSTM, T, LstmKernels, [i8, f32]>;
 }

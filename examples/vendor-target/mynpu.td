@@ -64,12 +64,3 @@ def : Cost<DepthwiseConv2D, MyNpu, MyNpu1, "macs / 16.0">;
 def : Cost<FullyConnected, MyNpu, MyNpu1, "macs / 64.0">;
 def : Cost<AveragePool2D, MyNpu, MyNpu2,
            "output(0).num_elements * filter_h * filter_w / 8.0">;
-
-//===----------------------------------------------------------------------===//
-// 4. Kernels: the reference kernel family computing each operator
-//===----------------------------------------------------------------------===//
-
-def : Kernel<Conv2D, MyNpu, Conv2DKernels, [i8]>;
-def : Kernel<DepthwiseConv2D, MyNpu, DepthwiseConv2DKernels, [i8]>;
-def : Kernel<AveragePool2D, MyNpu, Pool2DKernels, [i8]>;
-def : Kernel<FullyConnected, MyNpu, FullyConnectedKernels, [i8]>;

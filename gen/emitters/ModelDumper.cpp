@@ -94,9 +94,6 @@ void dumpModel(const TargetModel &M, raw_ostream &OS) {
     for (const ConstraintDef *C : P.Constraints)
       OS << "  " << constraintText(*C) << "\n";
   }
-  for (const KernelDef &K : M.Kernels)
-    OS << formatv("kernel {0} {1} {2}\n", K.Op->name(), K.Family,
-                  join(K.Types, ","));
   for (const OpValues &C : M.Costs)
     for (const ValueStep &Step : C.Steps)
       OS << formatv("cost {0} from {1}: {2} ({3})\n", C.Op->name(),

@@ -285,16 +285,6 @@ void readOperatorRecords(const RecordKeeper &Records, TargetDecl &Out) {
     O.At = recordLoc(*R);
     Out.Ops.push_back(std::move(O));
   }
-  for (Record *R : inOrder(Records, "KernelFamily")) {
-    KernelFamilyDecl F;
-    F.Key = R->getName().str();
-    F.Name = R->getValueAsString("Name").str();
-    for (Record *I : R->getValueAsListOfDefs("Instances")) {
-      F.Instances.push_back(
-          {opKey(*I->getValueAsDef("Operator")), nameOf(*I, "Type")});
-    }
-    Out.KernelFamilies.push_back(std::move(F));
-  }
   for (Record *R : inOrder(Records, "Backend"))
     if (!R->getValueAsString("Name").empty())
       Out.KnownBackends.emplace_back(R->getValueAsString("Name").str(),
@@ -418,14 +408,6 @@ bool readTargetRecords(const RecordKeeper &Records, TargetDecl &Out,
     P.Constraints = readConstraints(*R, "Constraints");
     P.Benefit = R->getValueAsInt("Benefit");
     Out.Patterns.push_back(std::move(P));
-  }
-  for (Record *R : inOrder(Records, "Kernel")) {
-    KernelDecl K;
-    K.Op = opKey(*R->getValueAsDef("Operator"));
-    K.Family = R->getValueAsDef("Family")->getName().str();
-    K.Types = namesOf(*R, "Types");
-    K.At = recordLoc(*R);
-    Out.Kernels.push_back(std::move(K));
   }
   for (Record *R : inOrder(Records, "Cost")) {
     CostDecl C;

@@ -22,9 +22,8 @@ namespace gen {
 /// The location of \p R's definition.
 Loc recordLoc(const llvm::Record &R);
 
-/// Reads every operator record (canonical and target) into \p Out.Ops, the
-/// kernel families into Out.KernelFamilies and the backends into
-/// Out.KnownBackends.
+/// Reads every operator record (canonical and target) into \p Out.Ops and
+/// the backends into Out.KnownBackends.
 void readOperatorRecords(const llvm::RecordKeeper &Records, TargetDecl &Out);
 
 /// Reads the one target in \p Records and its rules into \p Out; false (after

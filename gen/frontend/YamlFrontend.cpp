@@ -194,8 +194,8 @@ const KeySpec TopKeys[] = {
     {"constraints", Optional},    {"legal", Optional},
     {"removed", Optional},        {"mappings", Optional},
     {"quant_rules", Optional},    {"op_sets", Optional},
-    {"patterns", Optional},       {"kernels", Optional},
-    {"costs", Optional},          {"scratch", Optional},
+    {"patterns", Optional},       {"costs", Optional},
+    {"scratch", Optional},
     {"layouts", Optional},        {"device_layouts", Optional},
     {"device_storage", Optional}, {"device_residency", Optional}};
 const KeySpec TargetKeys[] = {{"name", Required},
@@ -232,8 +232,6 @@ const KeySpec OpSetKeys[] = {
 const KeySpec PatternKeys[] = {
     {"name", Required},  {"source", Required},      {"result", Required},
     {"since", Optional}, {"constraints", Optional}, {"benefit", Optional}};
-const KeySpec KernelKeys[] = {
-    {"op", Required}, {"family", Required}, {"types", Required}};
 const KeySpec CostKeys[] = {
     {"op", Required}, {"since", Required}, {"cycles", Required}};
 const KeySpec ScratchKeys[] = {
@@ -372,7 +370,6 @@ private:
   void readQuantRules(const Entries &Top, TargetDecl &Out);
   void readOpSets(const Entries &Top, TargetDecl &Out);
   void readPatterns(const Entries &Top, TargetDecl &Out);
-  void readKernels(const Entries &Top, TargetDecl &Out);
   void readCosts(const Entries &Top, TargetDecl &Out);
   void readScratch(const Entries &Top, TargetDecl &Out);
   void readDevice(const Entries &Top, TargetDecl &Out);
@@ -601,7 +598,6 @@ void Reader::readDocument(const YAML::Node &Root, TargetDecl &Out) {
   readQuantRules(*Top, Out);
   readOpSets(*Top, Out);
   readPatterns(*Top, Out);
-  readKernels(*Top, Out);
   readCosts(*Top, Out);
   readScratch(*Top, Out);
   readDevice(*Top, Out);
@@ -848,22 +844,6 @@ void Reader::readPatterns(const Entries &Top, TargetDecl &Out) {
     integer(*E, "benefit", P.Benefit);
     if (Diags.errorCount() == Before)
       Out.Patterns.push_back(std::move(P));
-  });
-}
-
-void Reader::readKernels(const Entries &Top, TargetDecl &Out) {
-  forEachItem(Top, "kernels", [&](const YAML::Node &N) {
-    unsigned Before = Diags.errorCount();
-    std::optional<Entries> E = entries(N, "a kernel", KernelKeys);
-    if (!E)
-      return;
-    KernelDecl K;
-    K.At = loc(N);
-    text(*E, "op", K.Op);
-    text(*E, "family", K.Family);
-    texts(*E, "types", K.Types);
-    if (Diags.errorCount() == Before)
-      Out.Kernels.push_back(std::move(K));
   });
 }
 

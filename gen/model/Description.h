@@ -133,21 +133,6 @@ struct PatternDecl {
   Loc At;
 };
 
-/// A target's operator run by the functions of a kernel family.
-struct KernelDecl {
-  std::string Op;
-  std::string Family; ///< The KernelFamily record's name.
-  std::vector<std::string> Types;
-  Loc At;
-};
-
-/// What the target model needs of a kernel family (defs/kernels.td): its
-/// name and which operators it computes for which input type ("" for any).
-struct KernelFamilyDecl {
-  std::string Key;
-  std::string Name;
-  std::vector<std::pair<std::string, std::string>> Instances;
-};
 
 /// Estimated cycles of an operator from a version on: an int or float
 /// expression in the operator's scope.
@@ -238,11 +223,8 @@ struct TargetDecl {
   std::vector<QuantRuleDecl> QuantRules;
   std::vector<OpSetDecl> OpSets;
   std::vector<PatternDecl> Patterns;
-  std::vector<KernelDecl> Kernels;
   std::vector<CostDecl> Costs;
   std::vector<ScratchDecl> Scratch;
-  /// Every kernel family the description can name.
-  std::vector<KernelFamilyDecl> KernelFamilies;
   std::vector<LayoutDecl> Layouts;
   std::vector<DeviceLayoutDecl> DeviceLayouts;
   std::vector<DeviceStorageDecl> DeviceStorage;

@@ -184,7 +184,6 @@ public:
     buildMappings();
     buildQuantRules();
     buildPatterns();
-    buildKernels();
     buildCosts();
     buildScratch();
     buildDeviceModel(
@@ -953,45 +952,6 @@ private:
         for (const ConstraintDecl &C : Constraints)
           fits(C, Alt, AltUse);
       }
-    }
-  }
-
-  void buildKernels() {
-    for (const KernelDecl &K : D.Kernels) {
-      KernelDef Def;
-      Def.Op = op(K.Op, K.At);
-      if (!Def.Op || !checkTypes(K.Types, K.At))
-        continue;
-      const KernelFamilyDecl *Family = nullptr;
-      for (const KernelFamilyDecl &F : D.KernelFamilies)
-        if (F.Key == K.Family)
-          Family = &F;
-      if (!Family) {
-        Diags.error(K.At, llvm::formatv("kernel of '{0}' names '{1}', which "
-                                        "is not a kernel family",
-                                        K.Op, K.Family));
-        continue;
-      }
-      std::vector<std::string> Offered;
-      for (const auto &[Op, Type] : Family->Instances)
-        if (Op == K.Op && !llvm::is_contained(Offered, Type))
-          Offered.push_back(Type);
-      if (Offered.empty()) {
-        Diags.error(K.At, llvm::formatv("kernel family '{0}' does not compute "
-                                        "'{1}'",
-                                        K.Family, K.Op));
-        continue;
-      }
-      for (const std::string &T : K.Types)
-        if (!llvm::is_contained(Offered, T) &&
-            !llvm::is_contained(Offered, std::string()))
-          Diags.error(K.At, llvm::formatv("kernel family '{0}' has no '{1}' "
-                                          "kernel for {2} (it has: {3})",
-                                          K.Family, K.Op, T,
-                                          llvm::join(Offered, ", ")));
-      Def.Family = Family->Name;
-      Def.Types = K.Types;
-      M->Kernels.push_back(std::move(Def));
     }
   }
 

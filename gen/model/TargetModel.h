@@ -143,13 +143,6 @@ struct PatternDef {
   int64_t Benefit = 1;
 };
 
-/// The kernel family whose functions run an operator on the target.
-struct KernelDef {
-  const OpDef *Op = nullptr;
-  std::string Family; ///< The family's name ("conv2d").
-  std::vector<std::string> Types;
-};
-
 /// A value of an operator (its estimated cycles, its scratch bytes) from
 /// version Since on, until the next step of the same operator.
 struct ValueStep {
@@ -226,7 +219,6 @@ struct TargetModel {
   /// Operator sets, in declaration order.
   std::vector<std::unique_ptr<OpSetDef>> OpSets;
   std::vector<PatternDef> Patterns; ///< By descending benefit, then name.
-  std::vector<KernelDef> Kernels;
   /// Operators with any cost, in declaration order of their first cost.
   std::vector<OpValues> Costs;
   /// Operators whose function needs scratch memory (library-call targets),

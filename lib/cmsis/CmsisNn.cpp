@@ -13,6 +13,7 @@
 
 #include "emit/CLiteral.h"
 #include "emit/TemplateRender.h"
+#include "ir/Placement.h"
 #include "kernels/KernelParams.h"
 #include "plan/MemoryPlan.h"
 #include "target/OpSetup.h"
@@ -434,7 +435,7 @@ makeOffload(const ir::Graph &G, const target::TargetInfo &T, unsigned Version) {
   for (size_t I = 0; I < G.Operators.size(); ++I) {
     const OpChoice &C = Choices[I];
     json::Object R;
-    R["placement"] = "cpu";
+    R["placement"] = ir::deviceName(ir::Device::Cpu);
     if (C.Function.empty()) {
       R["cmsis_nn"] = "reference kernels: " + C.Reason;
       O.OperatorReport[I] = std::move(R);

@@ -3,7 +3,7 @@
 // The `cmsis-nn-calls` backend: the operators the description maps to
 // CMSIS-NN functions become direct arm_* calls (CmsisNn.h), the rest run the
 // CPU fallback's kernels. `run` builds CMSIS-NN from a source tree given by
-// path (RunOptions::LibraryDir, else $CMSIS_NN_PATH) and either links it into
+// path (its run option `--cmsis-nn DIR`, else $CMSIS_NN_PATH) and either links it into
 // a host program, whose CMSIS-NN takes its plain C paths, or, with `--cpu
 // cortex-m3|cortex-m4|cortex-m55` (which selects the target version of that
 // CPU family), builds a bare-metal image with arm-none-eabi-gcc and runs it
@@ -33,9 +33,15 @@ Error makeError(const Twine &Msg) {
   return createStringError(inconvertibleErrorCode(), Msg);
 }
 
-/// The CMSIS-NN tree: R.LibraryDir, else $CMSIS_NN_PATH; an error if neither.
+/// The run options this backend reads (`accelgen run --NAME VALUE`).
+constexpr const char *TreeOption = "cmsis-nn";
+constexpr const char *TimeoutOption = "timeout";
+constexpr const char *SaveImageOption = "save-image";
+constexpr const char *SaveCallGraphOption = "save-call-graph";
+
+/// The CMSIS-NN tree: --cmsis-nn, else $CMSIS_NN_PATH; an error if neither.
 Expected<std::string> cmsisDir(const driver::RunOptions &R) {
-  std::string Dir = R.LibraryDir;
+  std::string Dir = R.value(TreeOption);
   if (Dir.empty())
     if (Optional<std::string> P = sys::Process::GetEnv("CMSIS_NN_PATH"))
       Dir = *P;
@@ -252,6 +258,7 @@ Expected<std::string> buildImage(const driver::Compilation &C,
 /// holding the inputs; what it wrote.
 Expected<std::vector<emit::EmittedFile>>
 runImage(const driver::Compilation &C, const driver::RunOptions &R,
+         unsigned Timeout,
          const cmsis::CpuInfo &Cpu, StringRef Image) {
   Expected<std::string> Qemu =
       driver::findTool("qemu-system-arm", "qemu-system-arm");
@@ -276,7 +283,7 @@ runImage(const driver::Compilation &C, const driver::RunOptions &R,
   SmallString<256> Log(Work);
   sys::path::append(Log, "qemu.log");
   std::vector<std::string> Args = {"timeout",
-                                   std::to_string(R.Timeout),
+                                   std::to_string(Timeout),
                                    *Qemu,
                                    "-M",
                                    Cpu.Machine,
@@ -303,6 +310,33 @@ public:
 
   // `--cpu cortex-m4` selects the target version of that CPU family, and a
   // bare-metal run.
+  std::string cpuHelp() const override {
+    std::vector<std::string> Names;
+    for (const cmsis::CpuInfo &I : cmsis::cpus())
+      Names.push_back(I.Name);
+    return "a Cortex-M, whose bare-metal image `run` builds with "
+           "arm-none-eabi-gcc and runs under qemu-system-arm (" +
+           join(Names, ", ") + ")";
+  }
+
+  std::vector<driver::BackendOption> runOptions() const override {
+    return {
+        {TreeOption, "dir",
+         "The CMSIS-NN source tree (its Include/ and Source/) the calls are "
+         "built against; default $CMSIS_NN_PATH"},
+        {TimeoutOption, "seconds",
+         "With --cpu: seconds QEMU may run before it is stopped (default "
+         "600)"},
+        {SaveImageOption, "file",
+         "With --cpu: also copy the built image (ELF) to this file, for "
+         "measuring it (bench/cortex-m.sh)"},
+        {SaveCallGraphOption, "dir",
+         "With --cpu: also copy GCC's call-graph files of the image "
+         "(-fcallgraph-info=su, one .ci per source file, CMSIS-NN's "
+         "included) into this folder, for accelgen-stack-bound"},
+    };
+  }
+
   Expected<bool> selectCpu(StringRef Name,
                            driver::Compilation &C) const override {
     const cmsis::CpuInfo *Cpu = cmsis::findCpu(Name);
@@ -367,20 +401,27 @@ public:
     const auto *Cpu = static_cast<const cmsis::CpuInfo *>(C.backendState());
     if (!Cpu)
       return driver::runOnHost(C, R);
+    const std::string Seconds = R.value(TimeoutOption, "600");
+    unsigned Timeout = 0;
+    if (StringRef(Seconds).getAsInteger(10, Timeout) || Timeout == 0)
+      return makeError(formatv("--{0} '{1}' is not a number of seconds",
+                               TimeoutOption, Seconds));
     Expected<std::string> Image = buildImage(C, R, *Cpu);
     if (!Image)
       return Image.takeError();
-    if (!R.SaveImage.empty())
-      if (std::error_code EC = sys::fs::copy_file(*Image, R.SaveImage))
-        return makeError(R.SaveImage + ": cannot write: " + EC.message());
-    if (!R.SaveCallGraph.empty()) {
-      if (std::error_code EC = sys::fs::create_directories(R.SaveCallGraph))
-        return makeError(R.SaveCallGraph + ": cannot create: " + EC.message());
+    const std::string SaveImage = R.value(SaveImageOption);
+    if (!SaveImage.empty())
+      if (std::error_code EC = sys::fs::copy_file(*Image, SaveImage))
+        return makeError(SaveImage + ": cannot write: " + EC.message());
+    const std::string SaveCallGraph = R.value(SaveCallGraphOption);
+    if (!SaveCallGraph.empty()) {
+      if (std::error_code EC = sys::fs::create_directories(SaveCallGraph))
+        return makeError(SaveCallGraph + ": cannot create: " + EC.message());
       if (Error E =
-              copyCallGraphs(sys::path::parent_path(*Image), R.SaveCallGraph))
+              copyCallGraphs(sys::path::parent_path(*Image), SaveCallGraph))
         return std::move(E);
     }
-    return runImage(C, R, *Cpu, *Image);
+    return runImage(C, R, Timeout, *Cpu, *Image);
   }
 
   std::string ranOn(const driver::Compilation &C) const override {

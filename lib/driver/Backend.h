@@ -40,6 +40,17 @@ struct HostBuild {
   std::vector<std::string> KeyParts;
 };
 
+/// An option of `accelgen run` that one backend defines and reads
+/// (`--NAME VALUE`): the command line offers it without knowing the backend.
+struct BackendOption {
+  /// Its name on the command line, without dashes ("timeout").
+  std::string Name;
+  /// What its value is, for --help ("dir").
+  std::string ValueDesc;
+  /// What it does, for --help.
+  std::string Help;
+};
+
 /// One backend; stateless, shared by every compilation.
 class Backend {
 public:
@@ -53,6 +64,13 @@ public:
   /// True when its targets run every operator on the host CPU themselves:
   /// such a target has no CPU fallback and may be another's.
   virtual bool runsOnHostCpu() const { return false; }
+
+  /// What `--cpu` selects for it, for --help ("an x86-64 instruction set of
+  /// ...: generic, x86-64-v3"); empty when it takes no `--cpu`.
+  virtual std::string cpuHelp() const { return std::string(); }
+
+  /// The options of `accelgen run` it reads from RunOptions::Values.
+  virtual std::vector<BackendOption> runOptions() const { return {}; }
 
   /// Takes `--cpu` \p Name for compilation \p C: true if it took it, false if
   /// the name means nothing to this backend (the driver then asks the CPU

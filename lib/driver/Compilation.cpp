@@ -22,6 +22,11 @@ Error makeError(const Twine &Msg) {
 
 } // namespace
 
+std::string RunOptions::value(StringRef Name, StringRef Default) const {
+  auto It = Values.find(Name.str());
+  return It == Values.end() ? Default.str() : It->second;
+}
+
 std::vector<std::string> targetLabels() {
   target::registerBuiltinTargets();
   return target::TargetRegistry::labels();
@@ -162,6 +167,20 @@ Expected<emit::EmittedFile> Compilation::hostMain() const {
 
 Expected<std::vector<emit::EmittedFile>>
 Compilation::run(const RunOptions &R) const {
+  // A backend's own option means nothing to another: given for a target
+  // whose backend (and CPU fallback's) does not read it, it is a mistake.
+  for (const auto &[Name, Value] : R.Values) {
+    auto Reads = [&, &Name = Name](const Backend *B) {
+      return B && llvm::any_of(B->runOptions(), [&](const BackendOption &O) {
+               return O.Name == Name;
+             });
+    };
+    if (!Reads(Target.Backend) && !Reads(Target.FallbackBackend))
+      return makeError(formatv("--{0} does not apply to target '{1}': "
+                               "neither its backend ({2}) nor a CPU "
+                               "fallback reads it",
+                               Name, Opts.Target, Target.Backend->name()));
+  }
   return Target.Backend->run(*this, R);
 }
 

@@ -23,6 +23,7 @@
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -60,14 +61,12 @@ struct RunOptions {
   /// Where built programs are kept; empty for $XDG_CACHE_HOME/accelgen or
   /// ~/.cache/accelgen.
   std::string CacheDir;
-  /// A source tree of a library the backend builds against (CMSIS-NN's);
-  /// empty for the backend's default.
-  std::string LibraryDir;
-  /// For a run on an emulated device: seconds before it is stopped, and
-  /// where to copy the image and its call-graph files (empty: nowhere).
-  unsigned Timeout = 600;
-  std::string SaveImage;
-  std::string SaveCallGraph;
+  /// The values of the backends' own run options (Backend::runOptions) that
+  /// were given, by option name.
+  std::map<std::string, std::string> Values;
+
+  /// The value of option \p Name, or \p Default when it was not given.
+  std::string value(llvm::StringRef Name, llvm::StringRef Default = "") const;
 };
 
 /// A target label resolved: everything the driver asks about a target.

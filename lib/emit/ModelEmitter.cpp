@@ -17,6 +17,7 @@
 #include "emit/TemplateRender.h"
 
 #include "analysis/ModelStats.h"
+#include "ir/Placement.h"
 #include "ir/Verifier.h"
 #include "kernels/KernelParams.h"
 
@@ -108,7 +109,7 @@ json::Object acceleratorEntry(const ir::Graph &G, size_t Index) {
     Outs.push_back(T);
   return json::Object{{"index", static_cast<int64_t>(Index)},
                       {"type", Op.Type},
-                      {"placement", "accelerator"},
+                      {"placement", ir::deviceName(ir::Device::Accelerator)},
                       {"macs", analysis::operatorMacs(G, Op)},
                       {"inputs", std::move(Ins)},
                       {"outputs", std::move(Outs)}};
@@ -386,7 +387,7 @@ Error ModelWriter::emitOperator(size_t Index, Value::List &Ops,
   json::Object R;
   R["index"] = static_cast<int64_t>(Index);
   R["type"] = Op.Type;
-  R["placement"] = "cpu";
+  R["placement"] = ir::deviceName(ir::Device::Cpu);
   R["kernel"] = Aliased ? "none (shares its input's bytes)" : Kernel;
   R["macs"] = analysis::operatorMacs(G, Op);
   if (Stripe) {
@@ -752,6 +753,8 @@ Error ModelWriter::run(EmittedModel &Out) {
 } // namespace
 
 Expected<EmittedModel> emitModel(const ir::Graph &G, const EmitOptions &Opts) {
+  if (Opts.Target.empty())
+    return makeError("no target label to emit for");
   if (!isCIdentifier(Opts.Name))
     return makeError(formatv("the name '{0}' is not a C identifier (letters, "
                              "digits and '_', starting with a letter)",

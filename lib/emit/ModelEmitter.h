@@ -103,8 +103,8 @@ struct Offload {
 
 /// What to generate.
 struct EmitOptions {
-  /// The target's label, for banners, messages and the report.
-  std::string Target = "ref";
+  /// The target's label, for banners, messages and the report; required.
+  std::string Target;
   /// The prefix of every exported symbol (NAME_run, NAME_io, ...); a C
   /// identifier.
   std::string Name = "model";

@@ -14,10 +14,6 @@
 namespace accelgen {
 namespace partition {
 
-const char *deviceName(Device D) {
-  return D == Device::Accelerator ? "accelerator" : "cpu";
-}
-
 size_t PartitionResult::numOnAccelerator() const {
   return llvm::count_if(Ops, [](const PlacedOp &Op) {
     return Op.Placement == Device::Accelerator;

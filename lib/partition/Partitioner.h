@@ -31,6 +31,7 @@
 #define ACCELGEN_PARTITION_PARTITIONER_H
 
 #include "ir/Graph.h"
+#include "ir/Placement.h"
 #include "target/Legalize.h"
 #include "target/OpSetup.h"
 #include "target/TargetInfo.h"
@@ -43,10 +44,8 @@
 namespace accelgen {
 namespace partition {
 
-enum class Device { Accelerator, Cpu };
-
-/// "accelerator" or "cpu".
-const char *deviceName(Device D);
+using ir::Device;
+using ir::deviceName;
 
 /// Where one operator of the partitioned graph runs, and why.
 struct PlacedOp {

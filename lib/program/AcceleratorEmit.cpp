@@ -3,6 +3,7 @@
 
 #include "emit/CLiteral.h"
 #include "emit/EmbeddedFiles.h"
+#include "ir/Placement.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
@@ -206,7 +207,7 @@ llvm::Expected<emit::Offload> makeOffload(const AcceleratedModel &M,
           O.Stripes[Op] = std::move(Call);
         }
         ++InSubgraph;
-        llvm::json::Object Extra{{"device", "accelerator"},
+        llvm::json::Object Extra{{"device", ir::deviceName(ir::Device::Accelerator)},
                                  {"subgraph", Sub.Index},
                                  {"source_index", PO.SourceIndex},
                                  {"kernel", PO.Kernel},
@@ -251,7 +252,7 @@ llvm::Expected<emit::Offload> makeOffload(const AcceleratedModel &M,
   for (size_t I = 0; I < M.Graph.Operators.size(); ++I)
     if (!O.OperatorReport.count(I))
       O.OperatorReport[I] =
-          llvm::json::Object{{"device", "cpu"},
+          llvm::json::Object{{"device", ir::deviceName(ir::Device::Cpu)},
                              {"subgraph", -1},
                              {"source_index", M.SourceIndex[I]}};
 

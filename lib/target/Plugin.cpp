@@ -84,7 +84,7 @@ llvm::Error loadPlugin(llvm::StringRef Path) {
                                  " with fingerprint " +
                                  ACCELGEN_ABI_FINGERPRINT +
                                  "; rebuild it against this accelgen");
-  llvm::StringRef Name = Info->TargetName ? Info->TargetName : "";
+  llvm::StringRef Name = Info->Target ? Info->Target : "";
   if (Name.empty() || !Info->Create)
     return pluginError(Path, "names no target or no factory");
   if (TargetRegistry::contains(Name)) {

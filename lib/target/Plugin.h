@@ -44,8 +44,8 @@ struct PluginInfo {
   /// it must be accelgen's own, since the classes they declare (TargetInfo,
   /// OpSetup, ...) cross the module boundary.
   const char *AbiFingerprint;
-  /// The target's name ("acme").
-  const char *TargetName;
+  /// The name of the target it adds ("acme").
+  const char *Target;
   /// Builds the target's tables.
   TargetRegistry::Factory Create;
 };

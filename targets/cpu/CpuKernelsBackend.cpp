@@ -28,6 +28,11 @@ public:
     return "CPU kernels specialised per operator";
   }
   bool runsOnHostCpu() const override { return true; }
+  std::string cpuHelp() const override {
+    return "an x86-64 instruction set the CPU kernels are specialised for "
+           "and built with (" +
+           emit::cpuNames() + ")";
+  }
 
   Expected<bool> selectCpu(StringRef Name,
                            driver::Compilation &C) const override {

@@ -159,11 +159,6 @@ def ConvAdd : Pattern<Demo,
   let Since = V2_0;
 }
 
-// The kernel families of defs/kernels.td that compute operators on the CPU
-// side of the functional model.
-def : Kernel<Conv2D, Demo, Conv2DKernels, [i8, u8]>;
-def : Kernel<Relu, Demo, ReluKernels, [i8]>;
-
 // Cost estimates for partitioning. 2.0 doubles the MAC array; the target
 // convolutions read input channels in groups of 16.
 def : Cost<Conv2D, Demo, V1_0, "macs / 256">;

@@ -195,7 +195,7 @@ def : Legal<Reshape, NPU, U55, Int8, [
 // computes a convolution, so a RELU or RELU6 reading a convolution (that has
 // no fused activation of its own) runs inside it; Vela fuses such
 // activations into the preceding NPU operator. The intermediate result never
-// leaves the NPU (section 7).
+// leaves the NPU (section 6).
 def NpuConvs : OpSet<"NPU_CONV", [Conv2D, DepthwiseConv2D],
                      [NpuConv2D, NpuDepthwiseConv2D]>;
 def NpuRelus : OpSet<"NPU_RELU", [Relu, Relu6]>;
@@ -206,29 +206,7 @@ def NpuConvRelu : Pattern<NPU, (NpuRelus:$act (NpuConvs:$conv $x, $w, $b)),
 ], 2>;
 
 //===----------------------------------------------------------------------===//
-// 5. Kernels
-//===----------------------------------------------------------------------===//
-
-// The reference kernel families that compute each operator the NPU runs,
-// bit for bit as the NPU does (the functional model calls them).
-def : Kernel<Conv2D, NPU, Conv2DKernels, Int8>;
-def : Kernel<DepthwiseConv2D, NPU, DepthwiseConv2DKernels, Int8>;
-def : Kernel<FullyConnected, NPU, FullyConnectedKernels, Int8>;
-def : Kernel<AveragePool2D, NPU, Pool2DKernels, Int8>;
-def : Kernel<MaxPool2D, NPU, Pool2DKernels, Int8>;
-def : Kernel<Add, NPU, ElementwiseKernels, Int8>;
-def : Kernel<Sub, NPU, ElementwiseKernels, Int8>;
-def : Kernel<Mul, NPU, ElementwiseKernels, Int8>;
-def : Kernel<Relu, NPU, ReluKernels, Int8>;
-def : Kernel<Relu6, NPU, ReluKernels, Int8>;
-def : Kernel<ReluN1To1, NPU, ReluKernels, Int8>;
-def : Kernel<Logistic, NPU, SigmoidKernels, Int8>;
-def : Kernel<Tanh, NPU, SigmoidKernels, Int8>;
-def : Kernel<Softmax, NPU, SoftmaxKernels, Int8>;
-def : Kernel<Reshape, NPU, ReshapeKernels, Int8>;
-
-//===----------------------------------------------------------------------===//
-// 6. Cost model
+// 5. Cost model
 //===----------------------------------------------------------------------===//
 //
 // Assumptions, stated so they can be refined (Vela's own performance model
@@ -265,7 +243,7 @@ def : Cost<Softmax, NPU, U65, "output(0).num_elements * 20 / 16.0">;
 def : Cost<Reshape, NPU, U55, "0">;
 
 //===----------------------------------------------------------------------===//
-// 7. Device semantics
+// 6. Device semantics
 //===----------------------------------------------------------------------===//
 
 // The NPU reads and writes feature maps as NHWC or as NHCWB16, bricks of 16

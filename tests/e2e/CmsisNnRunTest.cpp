@@ -156,3 +156,32 @@ TEST_CASE("every int8 model on the host through CMSIS-NN") {
     checkModel(M, layersOf(M), /*CompareLayers=*/true, runOnHost);
   }
 }
+
+TEST_CASE("the backend's own run options apply to its targets only") {
+  requireSharedDir();
+  const std::string Name = "mlperf_tiny_kws_dscnn_int8";
+  const std::string Model = modelPath(Name);
+  const std::string In = seedDirs(Name).front();
+  test::TempDir Out;
+  // --cmsis-nn is the cmsis-nn-calls backend's: ref neither reads it nor
+  // silently ignores it.
+  test::RunResult R = runAccelgen(
+      {"run", Model, "--target", "ref", "--cmsis-nn", ACCELGEN_CMSIS_NN_PATH,
+       "--inputs", In, "--outputs", Out.path()});
+  CHECK(R.ExitCode == 1);
+  CHECK(R.Stderr.find("--cmsis-nn does not apply to target 'ref': "
+                      "neither its backend (ref-kernels) nor a CPU fallback "
+                      "reads it") != std::string::npos);
+  // An option no backend defines is an unknown option.
+  R = runAccelgen({"run", Model, "--target", "cmsis-nn", "--no-such-option",
+                   "1", "--inputs", In, "--outputs", Out.path()});
+  CHECK(R.ExitCode == 1);
+  CHECK(llvm::StringRef(R.Stderr).startswith("error: "));
+  // Its values are checked where it reads them.
+  R = runAccelgen({"run", Model, "--target", "cmsis-nn", "--cpu", "cortex-m4",
+                   "--cmsis-nn", ACCELGEN_CMSIS_NN_PATH, "--timeout", "soon",
+                   "--inputs", In, "--outputs", Out.path()});
+  CHECK(R.ExitCode == 1);
+  CHECK(R.Stderr.find("--timeout 'soon' is not a number of seconds") !=
+        std::string::npos);
+}

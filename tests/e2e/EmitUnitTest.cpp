@@ -266,6 +266,7 @@ ir::Graph floatGraph() {
 TEST_CASE("a float graph, emitted, built and run") {
   const ir::Graph G = floatGraph();
   emit::EmitOptions Opts;
+  Opts.Target = "ref";
   Opts.Name = "tiny";
   Opts.ModelFileName = "tiny.tflite";
   Opts.GeneratorVersion = test::accelgenVersion();
@@ -320,6 +321,7 @@ TEST_CASE("the layer dump order: outputs, then operator outputs, once each") {
 
 TEST_CASE("bad names and malformed graphs are refused") {
   emit::EmitOptions Opts;
+  Opts.Target = "ref";
   Opts.Name = "no spaces";
   auto M = emit::emitModel(floatGraph(), Opts);
   REQUIRE_FALSE(bool(M));

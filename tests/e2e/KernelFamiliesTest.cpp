@@ -176,6 +176,7 @@ TEST_CASE("every kernel call shape matches the kernels called directly") {
 
   // The emitted program.
   emit::EmitOptions Opts;
+  Opts.Target = "ref";
   Opts.Name = "families";
   Opts.ModelFileName = "families.tflite";
   Opts.GeneratorVersion = test::accelgenVersion();

@@ -275,10 +275,8 @@ TEST_CASE("diagnostic: unknown data type") {
   // Reported once: not also as a Legal without types.
   Td D(Head + R"td(def bf16 : DType<"bf16">;
 def : Legal<Relu, T, V1, [i8, bf16]>;
-def : Kernel<Relu, T, ReluKernels, [bf16]>;
 )td");
-  D.rejects(D.at(6, 1) + "unknown data type 'bf16'\n" + D.at(7, 1) +
-            "unknown data type 'bf16'\n");
+  D.rejects(D.at(6, 1) + "unknown data type 'bf16'\n");
 }
 
 //===----------------------------------------------------------------------===//
@@ -740,22 +738,6 @@ TEST_CASE("diagnostic: pattern result capture not bound in the source") {
   Td D(Head + "def P : Pattern<T, (Relu $x), (Add $x, $y)>;\n");
   D.rejects(D.at(5, 1) + "pattern 'P': capture '$y' is used in the result but "
                          "not bound in the source\n");
-}
-
-//===----------------------------------------------------------------------===//
-// Kernels
-//===----------------------------------------------------------------------===//
-
-TEST_CASE("diagnostic: kernel family that does not compute the operator") {
-  Td D(Head + "def : Kernel<Softmax, T, ReluKernels, [i8]>;\n");
-  D.rejects(D.at(5, 1) +
-            "kernel family 'ReluKernels' does not compute 'Softmax'\n");
-}
-
-TEST_CASE("diagnostic: kernel family without the type") {
-  Td D(Head + "def : Kernel<Relu, T, ReluKernels, [i8, i16]>;\n");
-  D.rejects(D.at(5, 1) + "kernel family 'ReluKernels' has no 'Relu' kernel "
-                         "for i16 (it has: i8, u8, f32)\n");
 }
 
 //===----------------------------------------------------------------------===//

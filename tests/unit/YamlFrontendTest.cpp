@@ -155,8 +155,6 @@ patterns:
     result: "(TinyConv)"
     constraints: [Rank4]
     benefit: 3
-kernels:
-  - {op: TinyConv, family: TinyKernels, types: [i8, i16]}
 )yaml");
   REQUIRE(R.Ok);
   CHECK(R.Errors == "");
@@ -296,16 +294,10 @@ kernels:
   CHECK(P2.ResultArgs.empty());
   REQUIRE(P2.Constraints.size() == 1);
   CHECK(P2.Constraints[0].Id == "rank_4");
-
-  REQUIRE(D.Kernels.size() == 1);
-  CHECK(D.Kernels[0].Op == "TinyConv");
-  CHECK(D.Kernels[0].Family == "TinyKernels");
-  CHECK(D.Kernels[0].Types == std::vector<std::string>{"i8", "i16"});
-  checkLoc(D.Kernels[0].At, 54, 5);
 }
 
 TEST_CASE("empty sections are allowed") {
-  Read R = read(std::string(Head) + "ops:\nlegal:\nkernels: []\n");
+  Read R = read(std::string(Head) + "ops:\nlegal:\ncosts: []\n");
   CHECK(R.Ok);
   CHECK(R.Errors == "");
   CHECK(R.Decl.Legals.empty());
@@ -326,7 +318,6 @@ TEST_CASE("the demo target's YAML form reads without a mistake") {
   CHECK(D.Mappings.size() == 4);
   CHECK(D.QuantRules.size() == 5);
   CHECK(D.Patterns.size() == 2);
-  CHECK(D.Kernels.size() == 2);
   CHECK(D.Costs.size() == 9);
   CHECK(D.SwitchCycles == 100);
 }
@@ -476,8 +467,8 @@ TEST_CASE("diagnostic: a key that is not a name") {
 }
 
 TEST_CASE("diagnostic: a rule that is not a mapping") {
-  CHECK(diagnose(std::string(Head) + "kernels:\n  - Relu\n") ==
-        "t.yaml:3:5: error: a kernel must be a mapping\n");
+  CHECK(diagnose(std::string(Head) + "costs:\n  - Relu\n") ==
+        "t.yaml:3:5: error: a cost must be a mapping\n");
 }
 
 TEST_CASE("diagnostic: a section that is not a list") {
@@ -503,15 +494,15 @@ TEST_CASE("diagnostic: a value that is not a string") {
 TEST_CASE("diagnostic: a value that is not a list") {
   CHECK(
       diagnose(std::string(Head) +
-               "kernels:\n  - {op: Relu, family: ReluKernels, types: i8}\n") ==
-      "t.yaml:3:44: error: 'types' must be a list\n");
+               "legal:\n  - {op: Relu, since: \"1.0\", types: i8}\n") ==
+      "t.yaml:3:37: error: 'types' must be a list\n");
 }
 
 TEST_CASE("diagnostic: a list item that is not a string") {
   CHECK(diagnose(
             std::string(Head) +
-            "kernels:\n  - {op: Relu, family: ReluKernels, types: [[i8]]}\n") ==
-        "t.yaml:3:45: error: 'types' must be a list of strings\n");
+            "legal:\n  - {op: Relu, since: \"1.0\", types: [[i8]]}\n") ==
+        "t.yaml:3:38: error: 'types' must be a list of strings\n");
 }
 
 TEST_CASE("diagnostic: a value that is not an integer") {
@@ -1157,14 +1148,6 @@ patterns:
     constraints: [Stride1]
 )yaml") == "t.yaml:9:5: error: constraint 'stride_1' does not fit pattern "
            "'P': unknown attribute 'stride' (column 1 of \"stride == 1\")\n");
-}
-
-TEST_CASE("diagnostic: a kernel naming something that is not a kernel family") {
-  CHECK(
-      diagnoseModel(std::string(Head) +
-                    "kernels:\n  - {op: Relu, family: Nope, types: [i8]}\n") ==
-      "t.yaml:3:5: error: kernel of 'Relu' names 'Nope', which is not a "
-      "kernel family\n");
 }
 
 //===----------------------------------------------------------------------===//

@@ -11,6 +11,10 @@
 
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Error.h"
+
+#include <map>
+#include <string>
 
 namespace accelgen {
 namespace cli {
@@ -31,6 +35,15 @@ struct Command {
   llvm::cl::SubCommand *Sub;
   int (*Run)();
 };
+
+/// Registers the built-in backends, gives `--cpu` (of compile and run) its
+/// help from them and adds each backend's run options (Backend::runOptions)
+/// to `run`; an error when two backends define one option.
+llvm::Error addBackendOptions();
+/// `--cpu` as given, "" without it.
+std::string cpuOption();
+/// The backends' run options given on the command line, by name.
+std::map<std::string, std::string> backendOptionValues();
 
 extern llvm::cl::SubCommand InspectCommand;
 int runInspect();

@@ -15,6 +15,7 @@
 #include "emit/CLiteral.h"
 #include "import/TFLiteImporter.h"
 #include "support/InputFile.h"
+#include "target/Version.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -23,10 +24,6 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
-
-#ifndef ACCELGEN_VERSION
-#define ACCELGEN_VERSION "unknown"
-#endif
 
 using namespace llvm;
 using namespace accelgen;
@@ -86,26 +83,17 @@ plan::CascadeOptions cascadeOptions(bool Cascade,
   return O;
 }
 
-static cl::opt<std::string> CompileCpu(
-    "cpu",
-    cl::desc("The CPU the target's backend (or its CPU fallback's) builds "
-             "for: an x86-64 instruction set of target cpu's kernels, also "
-             "an accelerator target's CPU operators (generic, x86-64-v3, "
-             "x86-64-v4, icelake-server, znver4, native); a Cortex-M of "
-             "target cmsis-nn (docs/compile.md)"),
-    cl::value_desc("cpu"), cl::sub(CompileCommand), cl::cat(category()));
-
 static cl::opt<bool> CompileMain(
     "main",
     cl::desc("Also write main.c, a host program running the model on raw "
              "input files (see docs/compile.md)"),
     cl::sub(CompileCommand), cl::cat(category()));
 
-StringRef toolVersion() { return ACCELGEN_VERSION; }
+StringRef toolVersion() { return ACCELGEN_VERSION_STRING; }
 
 std::unique_ptr<driver::Compilation>
 compileModel(StringRef Path, driver::Options O, bool ExplainOnly) {
-  O.GeneratorVersion = ACCELGEN_VERSION;
+  O.GeneratorVersion = ACCELGEN_VERSION_STRING;
   Expected<std::unique_ptr<driver::Compilation>> C =
       driver::Compilation::create(std::move(O), ExplainOnly);
   if (!C) {
@@ -160,7 +148,7 @@ int runCompile() {
   driver::Options O;
   O.Target = CompileTarget;
   O.Name = CompileName;
-  O.Cpu = CompileCpu;
+  O.Cpu = cpuOption();
   O.Cascading = cascadeOptions(CompileCascade, CompileBudget, CompileInPlace);
   std::unique_ptr<driver::Compilation> C = compileModel(CompileModelPath, O);
   if (!C)

@@ -68,37 +68,6 @@ static cl::opt<std::string>
                 cl::value_desc("dir"), cl::sub(RunCommand),
                 cl::cat(category()));
 
-static cl::opt<std::string> RunCmsisNn(
-    "cmsis-nn",
-    cl::desc("CMSIS-NN source tree the cmsis-nn target's calls are built "
-             "against (its Include/ and Source/); default $CMSIS_NN_PATH"),
-    cl::value_desc("dir"), cl::sub(RunCommand), cl::cat(category()));
-
-static cl::opt<std::string> RunCpu(
-    "cpu",
-    cl::desc("With --target cpu or an accelerator target: the instruction "
-             "set of target cpu's kernels and the -march they are built with "
-             "(generic, x86-64-v3, x86-64-v4, icelake-server, znver4, native). "
-             "With --target cmsis-nn: build a bare-metal image for this "
-             "Cortex-M (cortex-m3, cortex-m4, cortex-m55) with "
-             "arm-none-eabi-gcc and run it under qemu-system-arm"),
-    cl::value_desc("cpu"), cl::sub(RunCommand), cl::cat(category()));
-static cl::opt<std::string> RunSaveImage(
-    "save-image",
-    cl::desc("With --cpu: also copy the built image (ELF) to this file, for "
-             "measuring it (bench/cortex-m.sh)"),
-    cl::value_desc("file"), cl::sub(RunCommand), cl::cat(category()));
-static cl::opt<std::string> RunSaveCallGraph(
-    "save-call-graph",
-    cl::desc("With --cpu: also copy GCC's call-graph files of the image "
-             "(-fcallgraph-info=su, one .ci per source file, CMSIS-NN's "
-             "included) into this folder, for accelgen-stack-bound"),
-    cl::value_desc("dir"), cl::sub(RunCommand), cl::cat(category()));
-static cl::opt<unsigned> RunTimeout(
-    "timeout", cl::init(600),
-    cl::desc("With --cpu: seconds QEMU may run before it is stopped"),
-    cl::sub(RunCommand), cl::cat(category()));
-
 int runRun() {
   if (requireOption(RunTarget, "run") || requireOption(RunInputs, "run") ||
       requireOption(RunOutputs, "run"))
@@ -106,7 +75,7 @@ int runRun() {
   driver::Options O;
   O.Target = RunTarget;
   O.Name = driver::RunName;
-  O.Cpu = RunCpu;
+  O.Cpu = cpuOption();
   O.Cascading = cascadeOptions(RunCascade, RunBudget, RunInPlace);
   std::unique_ptr<driver::Compilation> C = compileModel(RunModel, O);
   if (!C)
@@ -136,10 +105,7 @@ int runRun() {
   R.InputsDir = RunInputs;
   R.DumpLayers = RunDumpLayers;
   R.CacheDir = RunCacheDir;
-  R.LibraryDir = RunCmsisNn;
-  R.Timeout = RunTimeout;
-  R.SaveImage = RunSaveImage;
-  R.SaveCallGraph = RunSaveCallGraph;
+  R.Values = backendOptionValues();
   Expected<std::vector<emit::EmittedFile>> Outputs = C->run(R);
   if (!Outputs)
     return reportError(RunModel, toString(Outputs.takeError()));

@@ -12,16 +12,13 @@
 #include "Targets.h"
 
 #include "support/CommandLine.h"
+#include "target/Version.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <string>
-
-#ifndef ACCELGEN_VERSION
-#define ACCELGEN_VERSION "unknown"
-#endif
 
 using namespace llvm;
 
@@ -95,13 +92,16 @@ int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
   cl::HideUnrelatedOptions(category());
   cl::SetVersionPrinter(
-      [](raw_ostream &OS) { OS << "accelgen " << ACCELGEN_VERSION << "\n"; });
+      [](raw_ostream &OS) { OS << "accelgen " << ACCELGEN_VERSION_STRING << "\n"; });
 
   SmallVector<const char *, 16> Args(argv, argv + argc);
   Expected<std::vector<std::string>> Modules = takeLoadOptions(Args);
   if (!Modules)
     return reportError("", toString(Modules.takeError()));
   if (Error E = loadPlugins(*Modules))
+    return reportError("", toString(std::move(E)));
+  // The backends' own options join the command line before it is parsed.
+  if (Error E = addBackendOptions())
     return reportError("", toString(std::move(E)));
 
   // The overview lists the targets registered now, plugins included.

@@ -20,6 +20,3 @@ def : Legal<Conv2D, Toy, Toy1, [i8], [
              "stride must be 1 or 2">,
 ]>;
 def : Legal<DepthwiseConv2D, Toy, Toy1, [i8]>;
-
-def : Kernel<Conv2D, Toy, Conv2DKernels, [i8]>;
-def : Kernel<DepthwiseConv2D, Toy, DepthwiseConv2DKernels, [i8]>;

@@ -35,7 +35,3 @@ def : Mapping<Conv2D, AcmeConv, Acme>;
 def ConvRelu : Pattern<Acme, (Relu (Conv2D $x, $w, $b)), (AcmeConvRelu $x, $w, $b)> {
   let Since = A2;
 }
-
-def : Kernel<Conv2D, Acme, Conv2DKernels, [i8]>;
-def : Kernel<Add, Acme, ElementwiseKernels, [i8]>;
-def : Kernel<Relu, Acme, ReluKernels, [i8]>;
