@@ -105,10 +105,15 @@ function(accelgen_add_target name description)
                         POSITION_INDEPENDENT_CODE ON)
   add_dependencies(accelgen_target_${name} accelgen_${name}_generated)
   target_include_directories(accelgen_target_${name} PUBLIC "${outdir}")
+  # device_limits: what the functional model cannot run, which the generated
+  # device rules of a target whose backend is the functional model's point
+  # at (nothing of it is linked into other targets' programs).
   if(TARGET accelgen_target)
-    target_link_libraries(accelgen_target_${name} PUBLIC accelgen_target)
+    target_link_libraries(accelgen_target_${name} PUBLIC accelgen_target
+                          accelgen_device_limits)
   else()
-    target_link_libraries(accelgen_target_${name} PUBLIC accelgen::target)
+    target_link_libraries(accelgen_target_${name} PUBLIC accelgen::target
+                          accelgen::device_limits)
   endif()
   if(ARG_PLUGIN)
     _accelgen_add_plugin(${name} "${outdir}")

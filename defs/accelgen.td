@@ -64,7 +64,8 @@ class Operand<string name, bit optional = 0> {
 /// How the rows an operator reads (dimension 1 of an NHWC input) follow from
 /// a stripe of the rows it writes, rows [a, b) of output 0: an affine map the
 /// cascading planner (docs/cascading.md) uses to run a chain of operators
-/// stripe by stripe. Only -gen-op-vocabulary reads it.
+/// stripe by stripe. -gen-op-vocabulary reads it for the planner, and
+/// -gen-kernel-table for the functional model (each kernel's STRIPE row).
 class StripeRows<string kind> { string Kind = kind; }
 /// Not stripable: the operator needs all of its input at once.
 def RowsWhole : StripeRows<"whole">;
@@ -110,7 +111,8 @@ class Op<string name, list<Operand> operands, list<Attr> attrs = [],
   /// the operand's shape and byte size and the operator is the operand's last
   /// use, the memory planner (docs/memory-plan.md) may place the output where
   /// the operand is. Element-wise operators, activations, (re)quantization.
-  /// Only -gen-op-vocabulary reads it, for canonical operators.
+  /// -gen-op-vocabulary reads it for the memory planner and -gen-kernel-table
+  /// for the functional model, for canonical operators.
   list<Operand> OutputOverlays = [];
 }
 

@@ -39,7 +39,19 @@ extern const accelgen::target::DeviceRulesDesc TargetDeviceRules;
 
 #ifdef GET_DEVICE_RULES_IMPL
 #undef GET_DEVICE_RULES_IMPL
-namespace {0} {{
+)",
+                  NS);
+    if (M.FunctionalModel)
+      OS << R"(// The functional model's limits (program/DeviceLimits.h, in the
+// accelgen_device_limits library every target library links).
+namespace accelgen::program {
+bool checkDeviceLimits(const accelgen::ir::Graph &G,
+                       const accelgen::ir::Operator &Op,
+                       std::vector<accelgen::target::Rejection> &Why);
+} // namespace accelgen::program
+
+)";
+    OS << formatv(R"(namespace {0} {{
 namespace {{
 
 )",
@@ -76,7 +88,8 @@ const accelgen::target::DeviceRulesDesc TargetDeviceRules = {{
 } // namespace {4}
 #endif // GET_DEVICE_RULES_IMPL
 )",
-                  M.FunctionalModel ? "true" : "false",
+                  M.FunctionalModel ? "&accelgen::program::checkDeviceLimits"
+                                    : "nullptr",
                   M.Layouts.empty() ? "nullptr" : "DeviceLayouts",
                   M.Layouts.size(), M.Device.size(), NS);
   }

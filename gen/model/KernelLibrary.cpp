@@ -276,6 +276,29 @@ const KernelFamilyDef *KernelLibraryModel::family(StringRef Key) const {
   return nullptr;
 }
 
+KernelLibraryModel::OpStripe
+KernelLibraryModel::stripe(const KernelFunctionDef &Fn) const {
+  // What one of its operators allows, the function does: the planner asks
+  // the operator (a PADV2, which has no stripe rule, never reaches a stripe
+  // although its function is PAD's).
+  OpStripe S;
+  bool Conflict = false;
+  for (const std::string &Key : Fn.Ops) {
+    auto It = OpStripes.find(Key);
+    if (It == OpStripes.end())
+      continue;
+    const OpStripe &Op = It->second;
+    if (Op.Rows != "whole") {
+      Conflict |= S.Rows != "whole" && S.Rows != Op.Rows;
+      S.Rows = Op.Rows;
+    }
+    S.Overlays |= Op.Overlays;
+  }
+  if (Conflict)
+    S.Rows = "whole";
+  return S;
+}
+
 std::string KernelLibraryModel::opName(StringRef Key) const {
   for (const auto &[K, Name] : OpNames)
     if (K == Key)
@@ -316,9 +339,19 @@ buildKernelLibrary(const RecordKeeper &Records, const KernelSourceDirs &Dirs,
                                    F->Key, Fn.Name));
     M->Families.push_back(std::move(F));
   }
-  for (Record *R : inDeclarationOrder(Records, "Op"))
+  for (Record *R : inDeclarationOrder(Records, "Op")) {
     M->OpNames.push_back(
         {R->getName().str(), R->getValueAsString("Name").str()});
+    KernelLibraryModel::OpStripe S;
+    S.Rows = R->getValueAsDef("Rows")->getValueAsString("Kind").str();
+    const std::vector<Record *> Operands = R->getValueAsListOfDefs("Operands");
+    for (Record *O : R->getValueAsListOfDefs("OutputOverlays"))
+      for (size_t I = 0; I < Operands.size() && I < 32; ++I)
+        if (Operands[I]->getValueAsString("Name") ==
+            O->getValueAsString("Name"))
+          S.Overlays |= 1u << I;
+    M->OpStripes[R->getName().str()] = S;
+  }
   if (Diags.errorCount() != Before)
     return nullptr;
   return M;

@@ -15,6 +15,7 @@
 #include "model/Description.h"
 #include "model/Diagnostics.h"
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -98,6 +99,17 @@ struct KernelLibraryModel {
   /// The IR name of each operator record the families name (`Conv2D` ->
   /// `CONV_2D`).
   std::vector<std::pair<std::string, std::string>> OpNames;
+  /// How an operator runs on a stripe of rows, as defs/ops.td says: its
+  /// `Rows` kind ("whole", "identity", "shifted", "window") and the mask of
+  /// operands whose bytes its output may take (`OutputOverlays`).
+  struct OpStripe {
+    std::string Rows = "whole";
+    unsigned Overlays = 0;
+  };
+  std::map<std::string, OpStripe> OpStripes;
+  /// What function \p Fn runs as on a stripe: what any operator it computes
+  /// allows ("whole" where two of them map rows differently).
+  OpStripe stripe(const KernelFunctionDef &Fn) const;
 
   const KernelFamilyDef *family(llvm::StringRef Key) const;
   std::string opName(llvm::StringRef Key) const;

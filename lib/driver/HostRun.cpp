@@ -8,6 +8,7 @@
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -15,6 +16,8 @@
 #include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <set>
 
 using namespace llvm;
 
@@ -82,7 +85,6 @@ CacheKey buildKey(const Compilation &C, StringRef Kind,
   CacheKey K(Kind);
   K.add(C.options().GeneratorVersion);
   K.add(C.emitOptions().Target);
-  K.add(C.emitOptions().Cpu.Flags);
   K.add(StringRef(reinterpret_cast<const char *>(C.bytes().data()),
                   C.bytes().size()));
   for (const emit::EmittedFile &F : C.emitted().Files) {
@@ -207,6 +209,101 @@ Expected<std::string> makeTempFolder(StringRef Root, StringRef Prefix) {
 
 namespace {
 
+/// The local headers \p Text includes (`#include "x.h"`), and theirs, found
+/// in \p Files by name, added to \p Key in name order: with the source's
+/// own text they decide its object (the emitted folders are flat and every
+/// other include is the C library's).
+void addIncludedHeaders(StringRef Text, const StringMap<StringRef> &Files,
+                        CacheKey &Key) {
+  std::set<std::string> Seen;
+  std::vector<StringRef> Work = {Text};
+  while (!Work.empty()) {
+    StringRef T = Work.back();
+    Work.pop_back();
+    SmallVector<StringRef, 64> Lines;
+    T.split(Lines, '\n');
+    for (StringRef L : Lines) {
+      L = L.ltrim();
+      if (!L.consume_front("#"))
+        continue;
+      L = L.ltrim();
+      if (!L.consume_front("include"))
+        continue;
+      L = L.ltrim();
+      if (!L.consume_front("\""))
+        continue;
+      StringRef Name = L.take_until([](char C) { return C == '"'; });
+      auto It = Files.find(Name);
+      if (It != Files.end() && Seen.insert(Name.str()).second)
+        Work.push_back(It->second);
+    }
+  }
+  for (const std::string &Name : Seen) {
+    Key.add(Name);
+    Key.add(Files.lookup(Name));
+  }
+}
+
+/// Compiles each source of \p Files with \p Compile (the compiler and its
+/// flags, without -c and -o; \p KeyParts is what else decides the objects,
+/// HostBuild::KeyParts) into an object in the cache's objects/ folder,
+/// or finds it there: the reference kernels and the functional model are the
+/// same sources in most programs, so most programs compile only their
+/// model.c and main.c. \p Temp holds the written files and the logs. The
+/// objects' paths, in the order of the sources.
+Expected<std::vector<std::string>>
+compileObjects(ArrayRef<std::string> Compile, ArrayRef<std::string> KeyParts,
+               StringRef CC, StringRef Root, StringRef Temp,
+               ArrayRef<emit::EmittedFile> Files) {
+  StringMap<StringRef> ByName;
+  for (const emit::EmittedFile &F : Files)
+    ByName[F.Name] = F.Text;
+  SmallString<256> Objects(Root);
+  sys::path::append(Objects, "objects");
+  if (std::error_code EC = sys::fs::create_directories(Objects))
+    return makeError("cannot create " + Objects + ": " + EC.message());
+  std::vector<std::string> Out;
+  for (const emit::EmittedFile &F : Files) {
+    if (!StringRef(F.Name).endswith(".c"))
+      continue;
+    CacheKey Key("accelgen object 1");
+    for (const std::string &A : Compile)
+      Key.add(A);
+    for (const std::string &A : KeyParts)
+      Key.add(A);
+    Key.add(F.Name);
+    Key.add(F.Text);
+    addIncludedHeaders(F.Text, ByName, Key);
+    SmallString<256> Object(Objects);
+    sys::path::append(Object, Key.str() + ".o");
+    Out.push_back(std::string(Object));
+    if (sys::fs::exists(Object))
+      continue;
+    SmallString<256> Source(Temp), Built(Temp), Log(Temp);
+    sys::path::append(Source, F.Name);
+    sys::path::append(Built, F.Name + ".o");
+    sys::path::append(Log, "compile.log");
+    std::vector<std::string> Args(Compile.begin(), Compile.end());
+    Args[0] = CC.str();
+    Args.insert(Args.end(), {"-c", std::string(Source), "-o",
+                             std::string(Built)});
+    std::vector<StringRef> Argv(Args.begin(), Args.end());
+    Optional<StringRef> Redirects[] = {StringRef(""), StringRef(Log),
+                                       StringRef(Log)};
+    std::string ErrMsg;
+    if (sys::ExecuteAndWait(CC, Argv, None, Redirects, 0, 0, &ErrMsg) != 0)
+      return makeError(formatv("the C compiler failed on {0} ({1}){2}{3}",
+                               F.Name, Compile.front(),
+                               ErrMsg.empty() ? "" : ": " + ErrMsg,
+                               firstLineOf(Log)));
+    // Another process may have published the same object first: the bytes
+    // are the same.
+    if (sys::fs::rename(Built, Object) && !sys::fs::exists(Object))
+      return makeError("cannot move an object into " + Objects);
+  }
+  return Out;
+}
+
 /// Builds the program into the cache (or finds it there); its path.
 Expected<std::string> buildProgram(const Compilation &C, const RunOptions &R,
                                    const emit::EmittedFile &Main) {
@@ -245,27 +342,32 @@ Expected<std::string> buildProgram(const Compilation &C, const RunOptions &R,
     sys::path::append(P, Name);
     return std::string(P);
   };
+  std::vector<std::string> Compile = Compiler;
+  Compile.push_back("-std=c99");
+  Compile.insert(Compile.end(), B.Flags.begin(), B.Flags.end());
+  Compile.push_back("-D" + StringRef(RunName).upper() + "_TRACE");
+  Expected<std::vector<std::string>> Objects =
+      compileObjects(Compile, B.KeyParts, *CC, Root, *Temp, Files);
+  if (!Objects)
+    return Objects.takeError();
+
   std::vector<std::string> Args = Compiler;
   Args[0] = *CC;
-  Args.push_back("-std=c99");
   Args.insert(Args.end(), B.Flags.begin(), B.Flags.end());
   Args.push_back("-o");
   Args.push_back(InTemp(ProgramName));
-  Args.push_back("-D" + StringRef(RunName).upper() + "_TRACE");
-  for (const emit::EmittedFile &F : Files)
-    if (StringRef(F.Name).endswith(".c"))
-      Args.push_back(InTemp(F.Name));
+  Args.insert(Args.end(), Objects->begin(), Objects->end());
   Args.insert(Args.end(), B.Libraries.begin(), B.Libraries.end());
   Args.push_back("-lm");
 
-  std::string Log = InTemp("compile.log");
+  std::string Log = InTemp("link.log");
   std::vector<StringRef> Argv(Args.begin(), Args.end());
   Optional<StringRef> Redirects[] = {StringRef(""), StringRef(Log),
                                      StringRef(Log)};
   std::string ErrMsg;
   int RC = sys::ExecuteAndWait(*CC, Argv, None, Redirects, 0, 0, &ErrMsg);
   if (RC != 0)
-    return makeError(formatv("the C compiler failed ({0}){1}{2}", Args[0],
+    return makeError(formatv("the C compiler failed to link ({0}){1}{2}", Args[0],
                              ErrMsg.empty() ? "" : ": " + ErrMsg,
                              firstLineOf(Log)));
 

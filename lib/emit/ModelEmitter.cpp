@@ -11,7 +11,6 @@
 #include "emit/ModelEmitter.h"
 #include "emit/CLiteral.h"
 #include "emit/CascadeEmitter.h"
-#include "emit/CpuKernels.h"
 #include "emit/KernelFiles.h"
 #include "emit/ParamPrinter.h"
 #include "emit/TemplateRender.h"
@@ -123,8 +122,7 @@ public:
       : G(G), Opts(Opts), Cascading(std::move(Cascading)),
         Plan(this->Cascading    ? this->Cascading->Memory
              : Opts.Accelerator ? Opts.Accelerator->Plan
-                                : plan::planMemory(G)),
-        Specialise(Opts.SpecialiseCpuKernels) {}
+                                : plan::planMemory(G)) {}
 
   Error run(EmittedModel &Out);
 
@@ -166,8 +164,8 @@ private:
   const EmitOptions &Opts;
   std::optional<plan::CascadePlan> Cascading;
   plan::MemoryPlan Plan;
-  /// Target cpu's kernels replace the reference ones they cover.
-  bool Specialise;
+  /// The kernels Opts.CpuKernels specialised, which replace the reference
+  /// ones.
   std::vector<CpuKernel> CpuKernels;
   /// Set while a cascade's operator is printed: data and shapes of computed
   /// tensors become the stripe's.
@@ -261,10 +259,10 @@ Error ModelWriter::emitOperator(size_t Index, Value::List &Ops,
     return Unsupported("it shares its input's bytes, which a stripe cannot");
   // In a cascade, the specialised kernel's stripe variant.
   std::optional<CpuKernel> Special;
-  if (Specialise && !Aliased) {
-    Expected<std::optional<CpuKernel>> S = specialiseCpuKernel(
+  if (Opts.CpuKernels && !Aliased) {
+    Expected<std::optional<CpuKernel>> S = Opts.CpuKernels->specialise(
         G, Index, *Call, formatv("{0}_op{1}", Opts.Name, Index).str(),
-        Opts.Cpu.Level, /*Stripe=*/Piece != nullptr);
+        /*Stripe=*/Piece != nullptr);
     if (!S)
       return S.takeError();
     Special = std::move(*S);
@@ -623,7 +621,7 @@ Error ModelWriter::run(EmittedModel &Out) {
     Includers = Opts.Accelerator->Files;
   std::vector<EmittedFile> CpuFiles;
   if (!CpuKernels.empty()) {
-    auto Files = renderCpuKernelFiles(CpuKernels, Opts.Name, Opts.Cpu);
+    auto Files = Opts.CpuKernels->files(CpuKernels, Opts.Name);
     if (!Files)
       return Files.takeError();
     for (auto &F : *Files)
@@ -636,10 +634,10 @@ Error ModelWriter::run(EmittedModel &Out) {
   Value::List Headers;
   for (const std::string &H : Kernels->Headers)
     Headers.push_back(H);
-  if (!CpuFiles.empty()) {
-    Headers.push_back("cpu_kernels.h");
-    for (EmittedFile &F : CpuFiles)
-      Kernels->Files.push_back(std::move(F));
+  for (EmittedFile &F : CpuFiles) {
+    if (StringRef(F.Name).endswith(".h"))
+      Headers.push_back(F.Name);
+    Kernels->Files.push_back(std::move(F));
   }
   if (Opts.Accelerator) {
     for (const std::string &H : Opts.Accelerator->Headers)

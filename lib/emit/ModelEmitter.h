@@ -7,7 +7,7 @@
 // kernel sources those calls need, and report.json (what runs where, memory,
 // work). Target `cpu` replaces the reference calls of int8 convolutions,
 // depthwise convolutions and fully connected layers by kernels specialised to
-// each operator (CpuKernels.h), in cpu_kernels.c. The generated code allocates
+// each operator (CpuKernel.h), in files of their own. The generated code allocates
 // nothing and needs no runtime library beyond the C standard library's memcpy
 // and the float math the kernels use.
 //
@@ -19,7 +19,7 @@
 #ifndef ACCELGEN_EMIT_MODELEMITTER_H
 #define ACCELGEN_EMIT_MODELEMITTER_H
 
-#include "emit/CpuIsa.h"
+#include "emit/CpuKernel.h"
 #include "ir/Graph.h"
 #include "plan/Cascade.h"
 #include "plan/MemoryPlan.h"
@@ -31,6 +31,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -116,12 +117,10 @@ struct EmitOptions {
   /// The accelerator's part, for a target with one (then Target may be any
   /// label); null for the CPU alone.
   const Offload *Accelerator = nullptr;
-  /// The operators the CPU runs call target cpu's kernels, specialised per
-  /// operator (CpuKernels.h), where they cover them; else the reference
-  /// kernels.
-  bool SpecialiseCpuKernels = false;
-  /// The instruction set of target cpu's kernels (`--cpu`, CpuIsa.h).
-  CpuChoice Cpu;
+  /// The operators the CPU runs call the kernels this specialises per
+  /// operator (CpuKernel.h), where it covers them; the reference kernels
+  /// without one.
+  std::shared_ptr<const CpuKernelSpecialiser> CpuKernels;
   /// Striped execution under a working-memory budget (docs/cascading.md).
   /// With an accelerator, its Offload brings the cascades it was built for.
   plan::CascadeOptions Cascading;

@@ -16,18 +16,16 @@
 namespace accelgen {
 namespace emit {
 
-llvm::Expected<std::string> renderTemplate(llvm::StringRef Name,
-                                           const tmpl::Bindings &B) {
-  // Templates are embedded by file name; Name may start with a folder of
-  // templates/ ("cpu/cpu_gemm.c.in"), which banners and errors keep.
+llvm::Expected<std::string> renderTemplateIn(llvm::ArrayRef<EmbeddedFile> Files,
+                                             llvm::StringRef Path,
+                                             const tmpl::Bindings &B) {
   std::optional<llvm::StringRef> Text =
-      findEmbedded(templateFiles(), llvm::sys::path::filename(Name));
+      findEmbedded(Files, llvm::sys::path::filename(Path));
   if (!Text)
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "template " + Name +
+                                   "template " + Path +
                                        " is missing from this build");
-  llvm::Expected<tmpl::Template> T =
-      tmpl::Template::parse(*Text, ("templates/" + Name).str());
+  llvm::Expected<tmpl::Template> T = tmpl::Template::parse(*Text, Path);
   if (!T)
     return T.takeError();
   tmpl::RenderLimits Limits;
@@ -37,10 +35,17 @@ llvm::Expected<std::string> renderTemplate(llvm::StringRef Name,
   return T->render(B, Limits);
 }
 
+llvm::Expected<std::string> renderTemplate(llvm::StringRef Name,
+                                           const tmpl::Bindings &B) {
+  return renderTemplateIn(templateFiles(), ("templates/" + Name).str(), B);
+}
+
+std::string cBannerOf(llvm::StringRef Path) {
+  return llvm::StringRef(tmpl::banner(Path.str(), "/*")).rtrim("\n").str();
+}
+
 std::string cBanner(llvm::StringRef Name) {
-  return llvm::StringRef(tmpl::banner(("templates/" + Name).str(), "/*"))
-      .rtrim("\n")
-      .str();
+  return cBannerOf(("templates/" + Name).str());
 }
 
 } // namespace emit

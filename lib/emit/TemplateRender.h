@@ -8,6 +8,7 @@
 #ifndef ACCELGEN_EMIT_TEMPLATERENDER_H
 #define ACCELGEN_EMIT_TEMPLATERENDER_H
 
+#include "emit/EmbeddedFiles.h"
 #include "template/Value.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -27,6 +28,16 @@ llvm::Expected<std::string> renderTemplate(llvm::StringRef Name,
 /// The one-line banner for a file generated from template \p Name, as a C
 /// comment without the newline.
 std::string cBanner(llvm::StringRef Name);
+
+/// Renders template \p Path (its path in the source tree, which errors and
+/// banners show) from its copy in \p Files, found by file name: for the
+/// templates a target folder embeds of its own.
+llvm::Expected<std::string> renderTemplateIn(llvm::ArrayRef<EmbeddedFile> Files,
+                                             llvm::StringRef Path,
+                                             const tmpl::Bindings &B);
+
+/// The banner of a file generated from the template at \p Path.
+std::string cBannerOf(llvm::StringRef Path);
 
 } // namespace emit
 } // namespace accelgen

@@ -2,7 +2,6 @@
 #include "partition/Partitioner.h"
 
 #include "analysis/ModelStats.h"
-#include "target/DeviceLimits.h"
 #include "target/PatternMatcher.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -36,7 +35,7 @@ bool isLegal(const target::TargetInfo &T, const ir::Graph &G,
   const target::OpSetup *S = T.opSetup(Op.Type);
   std::vector<target::Rejection> Ignored;
   return S && S->IsSupported(G, Op, Version, Ignored) &&
-         (!T.hasFunctionalModel() || target::checkDeviceLimits(G, Op, Ignored));
+         T.withinDeviceLimits(G, Op, Ignored);
 }
 
 /// The CPU's estimate for \p Op: the CPU target's cost model, else one cycle

@@ -14,6 +14,7 @@
 
 #include "ir/DType.h"
 #include "ir/Graph.h"
+#include "target/OpSetup.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -75,7 +76,12 @@ struct DeviceVersionDesc {
 
 /// A target's device semantics, one entry per version.
 struct DeviceRulesDesc {
-  bool FunctionalModel;
+  /// For a target whose programs run on the functional model (its backend
+  /// says so): what that model cannot run, whatever the description allows
+  /// (program/DeviceLimits.h); null otherwise. Appends one Rejection per
+  /// limit \p Op exceeds; true when it exceeds none.
+  bool (*Limits)(const ir::Graph &G, const ir::Operator &Op,
+                 std::vector<Rejection> &Why);
   const LayoutDesc *Layouts;
   unsigned NumLayouts;
   const DeviceVersionDesc *Versions;

@@ -8,7 +8,6 @@
 //
 //===----------------------------------------------------------------------===//
 #include "target/Legalize.h"
-#include "target/DeviceLimits.h"
 #include "target/PatternMatcher.h"
 #include "target/QuantRules.h"
 #include "target/Quantize.h"
@@ -72,8 +71,8 @@ private:
       return nullptr;
     }
     // What the accelerator program and its functional model cannot hold,
-    // whatever the description allows (DeviceLimits.h).
-    if (T.hasFunctionalModel() && !checkDeviceLimits(G, Op, Entry.Why))
+    // whatever the description allows (program/DeviceLimits.h).
+    if (!T.withinDeviceLimits(G, Op, Entry.Why))
       return nullptr;
     return Setup;
   }

@@ -104,7 +104,14 @@ public:
   const std::string &cpuFallback() const { return CpuFallback; }
 
   /// Whether this target's programs run on the functional model.
-  bool hasFunctionalModel() const { return Device && Device->FunctionalModel; }
+  bool hasFunctionalModel() const { return Device && Device->Limits; }
+  /// True when \p Op of \p G is within the device limits of a target with a
+  /// functional model (DeviceRulesDesc::Limits), appending to \p Why each
+  /// limit it exceeds; always true for any other target.
+  bool withinDeviceLimits(const ir::Graph &G, const ir::Operator &Op,
+                          std::vector<Rejection> &Why) const {
+    return !hasFunctionalModel() || Device->Limits(G, Op, Why);
+  }
 
 private:
   std::string Name;

@@ -3,13 +3,13 @@
 // "cpu" runs every operator ref runs, on the host CPU, with the same results
 // byte for byte (defs/hostcpu.td, shared with ref). Its int8 convolutions,
 // depthwise convolutions (depth multiplier 1) and fully connected layers are
-// C functions generated for each operator from templates/cpu, with every
+// C functions generated for each operator from targets/cpu/templates, with every
 // shape, stride, padding, zero point and multiplier a compile-time constant
 // and the zero-point corrections folded into the bias
-// (lib/emit/CpuKernels.cpp); everything else calls ref's kernels. It is the
+// (targets/cpu/CpuKernels.cpp); everything else calls ref's kernels. It is the
 // CPU part of the accelerator targets' generated code. `--cpu` chooses the
 // kernels' x86-64 instruction set (portable C, AVX2, AVX-512, AVX-512 VNNI)
-// and the compiler flags, from the one table in lib/emit/CpuIsa.cpp
+// and the compiler flags, from the one table in targets/cpu/CpuIsa.cpp
 // (docs/compile.md).
 //
 //===----------------------------------------------------------------------===//

@@ -24,7 +24,7 @@ public:
     return Error::success();
   }
   void prepareCpuKernels(driver::Compilation &C) const override {
-    C.emitOptions().SpecialiseCpuKernels = false;
+    C.emitOptions().CpuKernels = nullptr;
   }
   Error addToHostBuild(const driver::Compilation &, const driver::RunOptions &,
                        driver::HostBuild &B) const override {

@@ -17,7 +17,7 @@
 //===----------------------------------------------------------------------===//
 #include "E2ESupport.h"
 
-#include "emit/CpuIsa.h"
+#include "cpu/CpuIsa.h"
 #include "import/TFLiteImporter.h"
 #include "import/TFLiteWriter.h"
 #include "plan/Cascade.h"
@@ -201,7 +201,7 @@ void checkCpuStripeKernels(const std::string &Name, const std::string &Cpu) {
       runAccelgen({"compile", modelPath(Name), "--target", "cpu", "--cpu", Cpu,
                    "--cascade", "-o", Out.path()});
   REQUIRE_MESSAGE(R.ExitCode == 0, R.Stderr);
-  llvm::Expected<emit::CpuChoice> Choice = emit::resolveCpu(Cpu);
+  llvm::Expected<cpu::CpuChoice> Choice = cpu::resolveCpu(Cpu);
   REQUIRE_MESSAGE(bool(Choice), llvm::toString(Choice.takeError()));
   for (const char *CC : {"gcc", "clang-14"}) {
     auto Path = llvm::sys::findProgramByName(CC);

@@ -1,7 +1,7 @@
 //===- CpuRequantizeTest.cpp - The SIMD kernels' requantization -----------===//
 //
 // cpu_requantize, the vector requantization of target cpu's SIMD kernels
-// (templates/cpu/cpu_simd.c.in, its table from emit::cpuRequantTable), for
+// (templates/cpu/cpu_simd.c.in, its table from cpu::cpuRequantTable), for
 // each instruction set against ref_multiply_by_quantized_multiplier plus
 // the output offset: about six million (accumulator, multiplier, shift)
 // triples per instruction set, every shift from -31 to 30 with edge and
@@ -20,8 +20,8 @@
 #include "E2ESupport.h"
 #include "TestSupport.h"
 
-#include "emit/CpuIsa.h"
-#include "emit/CpuKernels.h"
+#include "cpu/CpuIsa.h"
+#include "cpu/CpuKernels.h"
 #include "kernels/c/ref_fixedpoint.h"
 
 #include "llvm/Support/Program.h"
@@ -140,7 +140,7 @@ std::vector<int32_t> accumulators(int32_t M, int32_t E, size_t Count,
 /// of one accumulator per column and writes, per row, cpu_requantize's
 /// results with ties_below 1, then with ties_below 0.
 std::string harness(const std::string &Primitives,
-                    const emit::CpuRequantTable &Table, size_t Lanes) {
+                    const cpu::CpuRequantTable &Table, size_t Lanes) {
   std::string Main = R"(
 static const cpu_requant q[@VECTORS@] = {
 @TABLE@};
@@ -188,16 +188,16 @@ struct Ties {
 
 /// cpu_requantize of --cpu \p Cpu with \p Cols and \p Offset, \p Rows
 /// accumulators per column, against the reference.
-void checkTable(const emit::CpuChoice &Cpu, const Columns &Cols, int32_t Offset,
+void checkTable(const cpu::CpuChoice &Cpu, const Columns &Cols, int32_t Offset,
                 size_t Rows, uint32_t Seed, Ties &Seen) {
   INFO("offset " << Offset << ", shifts " << Cols.Shifts.front() << "...");
-  const size_t Lanes = Cpu.Level == emit::CpuIsaLevel::Avx2 ? 8 : 16;
+  const size_t Lanes = Cpu.Level == cpu::CpuIsaLevel::Avx2 ? 8 : 16;
   auto Table =
-      emit::cpuRequantTable(Cols.Multipliers, Cols.Shifts, Offset, Cpu.Level);
+      cpu::cpuRequantTable(Cols.Multipliers, Cols.Shifts, Offset, Cpu.Level);
   REQUIRE(Table);
   const size_t N = Table->Vectors * Lanes;
   REQUIRE(N == Cols.Multipliers.size());
-  auto Primitives = emit::renderCpuSimdPrimitives(Cpu, {"cpu_requantize"});
+  auto Primitives = cpu::renderCpuSimdPrimitives(Cpu, {"cpu_requantize"});
   REQUIRE_MESSAGE(bool(Primitives), llvm::toString(Primitives.takeError()));
 
   // Row-major: row r holds each column's r-th accumulator.
@@ -277,7 +277,7 @@ TEST_CASE("cpu_requantize is ref_multiply_by_quantized_multiplier plus the "
           "offset") {
   for (const char *Name : {"x86-64-v3", "x86-64-v4", "znver4"}) {
     INFO("--cpu " << std::string(Name));
-    const std::optional<emit::CpuChoice> Cpu = e2e::hostCpu(Name);
+    const std::optional<cpu::CpuChoice> Cpu = e2e::hostCpu(Name);
     if (!Cpu)
       continue;
     std::mt19937 Gen(2026);
@@ -298,26 +298,26 @@ TEST_CASE("cpu_requantize is ref_multiply_by_quantized_multiplier plus the "
 }
 
 TEST_CASE("the requantization tables cover what the vector code does") {
-  using emit::CpuIsaLevel;
+  using cpu::CpuIsaLevel;
   for (CpuIsaLevel Isa :
        {CpuIsaLevel::Avx2, CpuIsaLevel::Avx512, CpuIsaLevel::Avx512Vnni}) {
-    INFO(emit::isaName(Isa).str());
-    CHECK(emit::cpuRequantTable({1 << 30}, {-31}, 0, Isa));
-    CHECK(emit::cpuRequantTable({1 << 30}, {30}, 7, Isa));
-    CHECK_FALSE(emit::cpuRequantTable({Int32Min}, {-3}, 0, Isa));
-    CHECK_FALSE(emit::cpuRequantTable({1 << 30}, {31}, 0, Isa));
-    CHECK_FALSE(emit::cpuRequantTable({1 << 30}, {-32}, 0, Isa));
-    auto Padded = emit::cpuRequantTable({1 << 30, 1 << 30}, {-2, 1}, 0, Isa);
+    INFO(cpu::isaName(Isa).str());
+    CHECK(cpu::cpuRequantTable({1 << 30}, {-31}, 0, Isa));
+    CHECK(cpu::cpuRequantTable({1 << 30}, {30}, 7, Isa));
+    CHECK_FALSE(cpu::cpuRequantTable({Int32Min}, {-3}, 0, Isa));
+    CHECK_FALSE(cpu::cpuRequantTable({1 << 30}, {31}, 0, Isa));
+    CHECK_FALSE(cpu::cpuRequantTable({1 << 30}, {-32}, 0, Isa));
+    auto Padded = cpu::cpuRequantTable({1 << 30, 1 << 30}, {-2, 1}, 0, Isa);
     REQUIRE(Padded);
     CHECK(Padded->Vectors == 1);
     CHECK(Padded->AnyLeft);
-    CHECK_FALSE(emit::cpuRequantTable({1 << 30}, {-2}, 0, Isa)->AnyLeft);
+    CHECK_FALSE(cpu::cpuRequantTable({1 << 30}, {-2}, 0, Isa)->AnyLeft);
   }
   // AVX-512 folds the offset into 64-bit constants where |offset| is under
   // 2^(29-s) for every right shift s; AVX2 leaves it to the caller.
   auto OffsetLeft = [](int32_t Shift, int32_t Offset, CpuIsaLevel Isa) {
     auto Table =
-        emit::cpuRequantTable({1 << 30, 1 << 30}, {-2, Shift}, Offset, Isa);
+        cpu::cpuRequantTable({1 << 30, 1 << 30}, {-2, Shift}, Offset, Isa);
     REQUIRE(Table);
     return Table->Offset;
   };

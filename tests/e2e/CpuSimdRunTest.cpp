@@ -18,7 +18,7 @@
 
 #include "E2ESupport.h"
 
-#include "emit/CpuIsa.h"
+#include "cpu/CpuIsa.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -35,8 +35,8 @@ namespace {
 const char *const SimdCpus[] = {"x86-64-v3", "x86-64-v4", "znver4"};
 
 /// The choice of --cpu \p Name; fails the test for an unknown one.
-emit::CpuChoice cpuChoice(const std::string &Name) {
-  llvm::Expected<emit::CpuChoice> C = emit::resolveCpu(Name);
+cpu::CpuChoice cpuChoice(const std::string &Name) {
+  llvm::Expected<cpu::CpuChoice> C = cpu::resolveCpu(Name);
   REQUIRE_MESSAGE(bool(C), llvm::toString(C.takeError()));
   return *C;
 }
@@ -83,7 +83,7 @@ TEST_CASE("convolutions and fully connected layers run the SIMD kernels") {
       const std::string Text = test::readFileText(Out.file("cpu_kernels.c"));
       const llvm::StringRef T(Text);
       CHECK(T.contains(cpuChoice(Cpu).Flags));
-      CHECK(T.contains(emit::isaName(cpuChoice(Cpu).Level).str() +
+      CHECK(T.contains(cpu::isaName(cpuChoice(Cpu).Level).str() +
                        " kernels of --cpu"));
       size_t Simd = 0;
       for (size_t I = 0; I < G.Operators.size(); ++I) {
@@ -105,7 +105,7 @@ TEST_CASE("convolutions and fully connected layers run the SIMD kernels") {
         CHECK(Body.contains("cpu_requantize("));
         // Depthwise layers take dot products of four taps with VNNI.
         if (Type != "DEPTHWISE_CONV_2D" ||
-            cpuChoice(Cpu).Level == emit::CpuIsaLevel::Avx512Vnni)
+            cpuChoice(Cpu).Level == cpu::CpuIsaLevel::Avx512Vnni)
           CHECK(Body.contains("cpu_dot("));
         ++Simd;
       }
@@ -154,7 +154,7 @@ TEST_CASE("--cpu errors") {
                                    "pentium", "-o", Out.path()});
   CHECK(R.ExitCode != 0);
   CHECK(R.Stderr ==
-        "error: unknown --cpu 'pentium' (known: " + emit::cpuNames() + ")\n");
+        "error: unknown --cpu 'pentium' (known: " + cpu::cpuNames() + ")\n");
   R = runAccelgen({"compile", Model, "--target", "ref", "--cpu", "x86-64-v3",
                    "-o", Out.path()});
   CHECK(R.ExitCode != 0);
@@ -164,7 +164,7 @@ TEST_CASE("--cpu errors") {
                    "--inputs", Out.path(), "--outputs", Out.path()});
   CHECK(R.ExitCode != 0);
   CHECK(llvm::StringRef(R.Stderr).startswith(
-      "error: unknown --cpu 'pentium' (known: " + emit::cpuNames()));
+      "error: unknown --cpu 'pentium' (known: " + cpu::cpuNames()));
   // native says what it chose.
   R = runAccelgen({"compile", Model, "--target", "cpu", "--cpu", "native", "-o",
                    Out.path()});

@@ -15,7 +15,7 @@
 
 #include "../kernels/GraphBuilder.h"
 
-#include "emit/CpuIsa.h"
+#include "cpu/CpuKernels.h"
 #include "emit/ModelEmitter.h"
 
 #include "llvm/Support/Program.h"
@@ -147,13 +147,12 @@ void check(const Shape &S, uint32_t Seed) {
   REQUIRE_MESSAGE(bool(CC), "gcc is not installed");
   for (const char *Name : {"x86-64-v3", "x86-64-v4", "znver4"}) {
     INFO("--cpu " << std::string(Name));
-    const std::optional<emit::CpuChoice> Cpu = e2e::hostCpu(Name);
+    const std::optional<cpu::CpuChoice> Cpu = e2e::hostCpu(Name);
     if (!Cpu)
       continue;
     emit::EmitOptions Opts;
     Opts.Target = "cpu";
-    Opts.SpecialiseCpuKernels = true;
-    Opts.Cpu = *Cpu;
+    Opts.CpuKernels = std::make_shared<cpu::Specialiser>(*Cpu);
     Opts.Name = "shape";
     Opts.ModelFileName = "shape.tflite";
     Opts.GeneratorVersion = test::accelgenVersion();
@@ -167,7 +166,7 @@ void check(const Shape &S, uint32_t Seed) {
       Args.push_back(Source);
     const std::string Kernels = test::readFileText(Src.file("cpu_kernels.c"));
     CHECK(llvm::StringRef(Kernels).contains("cpu_requantize("));
-    if (Cpu->Level == emit::CpuIsaLevel::Avx512Vnni) {
+    if (Cpu->Level == cpu::CpuIsaLevel::Avx512Vnni) {
       CHECK(llvm::StringRef(Kernels).contains(S.Has));
       CHECK_FALSE(llvm::StringRef(Kernels).contains(S.Lacks));
     }

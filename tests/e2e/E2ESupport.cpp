@@ -6,7 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "E2ESupport.h"
 
-#include "emit/CpuIsa.h"
+#include "cpu/CpuIsa.h"
 #include "emit/ModelEmitter.h"
 #include "import/TFLiteImporter.h"
 #include "target/BuiltinTargets.h"
@@ -297,20 +297,20 @@ std::vector<std::string> writeProgram(const ir::Graph &G,
 }
 
 bool hostRuns(const std::string &Cpu) {
-  llvm::Expected<emit::CpuChoice> C = emit::resolveCpu(Cpu);
+  llvm::Expected<cpu::CpuChoice> C = cpu::resolveCpu(Cpu);
   REQUIRE_MESSAGE(bool(C), llvm::toString(C.takeError()));
-  if (emit::hostSupports(C->Level))
+  if (cpu::hostSupports(C->Level))
     return true;
   MESSAGE("skipped: this processor lacks the "
-          << emit::isaName(C->Level).str() << " instructions of --cpu "
+          << cpu::isaName(C->Level).str() << " instructions of --cpu "
           << Cpu);
   return false;
 }
 
-std::optional<emit::CpuChoice> hostCpu(const std::string &Cpu) {
+std::optional<cpu::CpuChoice> hostCpu(const std::string &Cpu) {
   if (!hostRuns(Cpu))
     return std::nullopt;
-  llvm::Expected<emit::CpuChoice> C = emit::resolveCpu(Cpu);
+  llvm::Expected<cpu::CpuChoice> C = cpu::resolveCpu(Cpu);
   REQUIRE_MESSAGE(bool(C), llvm::toString(C.takeError()));
   return *C;
 }

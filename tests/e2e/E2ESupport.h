@@ -10,7 +10,7 @@
 
 #include "TestSupport.h"
 
-#include "emit/CpuIsa.h"
+#include "cpu/CpuIsa.h"
 #include "emit/ModelEmitter.h"
 #include "ir/Graph.h"
 
@@ -117,7 +117,7 @@ bool hostRuns(const std::string &Cpu);
 
 /// The choice of `--cpu` \p Cpu when this processor runs its programs;
 /// otherwise std::nullopt, after saying why (as hostRuns).
-std::optional<emit::CpuChoice> hostCpu(const std::string &Cpu);
+std::optional<cpu::CpuChoice> hostCpu(const std::string &Cpu);
 
 /// How \p Got differs from \p Want, read as elements of \p T: "3 of 640
 /// bytes differ, first at 17 (got -5, want -4), largest step 1", or

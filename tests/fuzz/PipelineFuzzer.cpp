@@ -23,6 +23,7 @@
 //===----------------------------------------------------------------------===//
 #include "ModelMutator.h"
 
+#include "cpu/CpuKernels.h"
 #include "emit/ModelEmitter.h"
 #include "import/TFLiteImporter.h"
 #include "import/TFLiteWriter.h"
@@ -120,7 +121,7 @@ void cascade(const ir::Graph &G) {
   checkedPlan(G, Half);
   emit::EmitOptions E;
   E.Target = "cpu";
-  E.SpecialiseCpuKernels = true;
+  E.CpuKernels = std::make_shared<cpu::Specialiser>(cpu::CpuChoice());
   E.Name = "model";
   E.Cascading = O;
   llvm::consumeError(emit::emitModel(G, E).takeError());

@@ -19,6 +19,7 @@
 #include "../kernels/ModelRunner.h"
 
 #include "accel_functional.h"
+#include "ir/OpCode.h"
 #include "ref_activations.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -635,6 +636,58 @@ TEST_CASE("accel_stripe_rows says how each kernel family maps rows") {
   CHECK(accel_stripe_rows("ref_mean_i8") == ACCEL_ROWS_NONE);
   CHECK(accel_stripe_rows("no_such_kernel") == ACCEL_ROWS_NONE);
   CHECK(accel_stripe_rows(nullptr) == ACCEL_ROWS_NONE);
+}
+
+// The functional model's stripe rules come from defs/ops.td through the
+// kernel table; the cascade planner's through the operator vocabulary
+// (ir::rowMap, ir::mayOverlay). Both must say the same of every kernel: a
+// kernel computing several operators runs on stripes as those with a stripe
+// rule say (PAD's function also computes PADV2, which has none, and which
+// the planner therefore never puts in a stripe).
+TEST_CASE("every kernel's stripe rows and overlays are defs/ops.td's") {
+  std::map<std::string, std::vector<ir::OpCode>> OpsOf;
+#define REF_KERNEL_ROW(op, name, function, family)                             \
+  OpsOf[#function].push_back(ir::OpCode::op);
+#include "ref_kernel_table.inc"
+  REQUIRE(OpsOf.size() > 50);
+  auto RowsOf = [](ir::OpCode Op) {
+    switch (ir::rowMap(Op).Kind) {
+    case ir::RowKind::Identity:
+      return ACCEL_ROWS_SAME;
+    case ir::RowKind::Window:
+      return ACCEL_ROWS_WINDOW;
+    case ir::RowKind::Shifted:
+      return ACCEL_ROWS_SHIFTED;
+    case ir::RowKind::Whole:
+      break;
+    }
+    return ACCEL_ROWS_NONE;
+  };
+  for (const auto &[Function, Ops] : OpsOf) {
+    INFO(Function);
+    int Rows = ACCEL_ROWS_NONE;
+    bool Conflict = false;
+    unsigned Overlays = 0;
+    for (ir::OpCode Op : Ops) {
+      if (RowsOf(Op) != ACCEL_ROWS_NONE) {
+        Conflict |= Rows != ACCEL_ROWS_NONE && Rows != RowsOf(Op);
+        Rows = RowsOf(Op);
+      }
+      for (unsigned I = 0; I < 32; ++I)
+        if (ir::mayOverlay(Op, I))
+          Overlays |= 1u << I;
+    }
+    if (Conflict)
+      Rows = ACCEL_ROWS_NONE;
+    CHECK(accel_stripe_rows(Function.c_str()) == Rows);
+    CHECK(accel_stripe_overlays(Function.c_str()) == Overlays);
+  }
+  // SOFTMAX reads its whole row of channels but ops.td gives it no stripe
+  // rule, so no cascade holds it and the functional model refuses it too.
+  CHECK(accel_stripe_rows("ref_softmax_i8") == ACCEL_ROWS_NONE);
+  CHECK(accel_stripe_overlays("ref_add_i8") == 3u);
+  CHECK(accel_stripe_overlays("ref_relu_i8") == 1u);
+  CHECK(accel_stripe_overlays("ref_conv2d_i8") == 0u);
 }
 
 TEST_CASE("striped subgraphs compute the reference's rows, stripe by stripe") {

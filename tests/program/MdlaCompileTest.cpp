@@ -10,7 +10,7 @@
 // the trace hook.
 //
 //===----------------------------------------------------------------------===//
-#include "../e2e/E2ESupport.h"
+#include "E2ESupport.h"
 #include "ProgramTestSupport.h"
 
 #include "llvm/Support/FileSystem.h"

@@ -19,7 +19,7 @@
 // they compare final outputs only.
 //
 //===----------------------------------------------------------------------===//
-#include "../e2e/E2ESupport.h"
+#include "E2ESupport.h"
 #include "ProgramTestSupport.h"
 
 #include "emit/ModelEmitter.h"

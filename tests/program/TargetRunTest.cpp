@@ -16,7 +16,7 @@
 // ACCELGEN_OWN_RUN_TESTS and left to it, so no model runs twice.
 //
 //===----------------------------------------------------------------------===//
-#include "../e2e/E2ESupport.h"
+#include "E2ESupport.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"

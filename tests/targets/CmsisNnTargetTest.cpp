@@ -2,7 +2,7 @@
 //
 // targets/cmsis-nn/cmsis-nn.td decides, per operator and CPU family, which
 // arm_* function runs it or why it falls back to the reference kernels;
-// lib/cmsis reads that decision and sizes the scratch buffer. These tests
+// targets/cmsis-nn/CmsisNn.cpp reads that decision and sizes the scratch buffer. These tests
 // build small graphs and check the decisions against CMSIS-NN's wrappers
 // (arm_convolve_wrapper_s8, arm_depthwise_conv_wrapper_s8) and the scratch
 // sizes against the *_get_buffer_size formulas, computed here from the
@@ -12,7 +12,7 @@
 //===----------------------------------------------------------------------===//
 #include "../unit/TargetLibTestSupport.h"
 
-#include "cmsis/CmsisNn.h"
+#include "cmsis-nn/CmsisNn.h"
 #include "target/ConstraintProbe.h"
 #include "target/ConstraintRuntime.h"
 #include "target/Legality.h"

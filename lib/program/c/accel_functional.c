@@ -13,6 +13,7 @@
  *
  *===----------------------------------------------------------------------===*/
 #include "accel_functional.h"
+#include "accel_program_fields.h"
 
 #include "ref_kernels.h"
 
@@ -190,47 +191,59 @@ static int str_eq(reader *r, fb_vec v, const char *s) {
 }
 
 /*===----------------------------------------------------------------------===*
- * Field numbers (the order of accel_program.fbs)
+ * Field numbers and enum values (generated from accel_program.fbs)
  *===----------------------------------------------------------------------===*/
 
-enum { P_SUBGRAPHS = 3, P_BUFFERS = 4 };
-enum { B_DATA = 0 };
+/* accel_program_fields.h, generated from accel_program.fbs, numbers every
+ * table's fields (ACCEL_FB_<TABLE>_<FIELD>) and the enums' values; the
+ * short names below are this file's. */
+enum { P_SUBGRAPHS = ACCEL_FB_PROGRAM_SUBGRAPHS, P_BUFFERS = ACCEL_FB_PROGRAM_BUFFERS };
+enum { B_DATA = ACCEL_FB_BUFFER_DATA };
 enum {
-  S_TENSORS = 1,
-  S_INPUTS = 2,
-  S_OUTPUTS = 3,
-  S_CONVERT_IN = 4,
-  S_CONVERT_OUT = 5,
-  S_LAYERS = 6,
-  S_SWITCH_CYCLES = 8,
-  S_SCRATCH_BYTES = 9,
-  S_STRIPED = 10
+  S_TENSORS = ACCEL_FB_SUBGRAPH_TENSORS,
+  S_INPUTS = ACCEL_FB_SUBGRAPH_INPUTS,
+  S_OUTPUTS = ACCEL_FB_SUBGRAPH_OUTPUTS,
+  S_CONVERT_IN = ACCEL_FB_SUBGRAPH_CONVERT_IN,
+  S_CONVERT_OUT = ACCEL_FB_SUBGRAPH_CONVERT_OUT,
+  S_LAYERS = ACCEL_FB_SUBGRAPH_LAYERS,
+  S_SWITCH_CYCLES = ACCEL_FB_SUBGRAPH_SWITCH_CYCLES,
+  S_SCRATCH_BYTES = ACCEL_FB_SUBGRAPH_SCRATCH_BYTES,
+  S_STRIPED = ACCEL_FB_SUBGRAPH_STRIPED
 };
-enum { L_OPS = 3, L_CYCLES = 4 };
+enum { L_OPS = ACCEL_FB_LAYER_OPS, L_CYCLES = ACCEL_FB_LAYER_CYCLES };
 enum {
-  O_SOURCE_INDEX = 0,
-  O_KERNEL = 2,
-  O_PARAMS = 4,
-  O_INPUTS = 5,
-  O_OUTPUTS = 6,
-  O_CHANNEL_ALIGN = 7
+  O_SOURCE_INDEX = ACCEL_FB_OP_SOURCE_INDEX,
+  O_KERNEL = ACCEL_FB_OP_KERNEL,
+  O_PARAMS = ACCEL_FB_OP_PARAMS,
+  O_INPUTS = ACCEL_FB_OP_INPUTS,
+  O_OUTPUTS = ACCEL_FB_OP_OUTPUTS,
+  O_CHANNEL_ALIGN = ACCEL_FB_OP_CHANNEL_ALIGN
 };
 enum {
-  T_ID = 0,
-  T_DTYPE = 2,
-  T_SHAPE = 3,
-  T_DEVICE_DTYPE = 5,
-  T_BYTES = 8,
-  T_ARENA_OFFSET = 9,
-  T_MEMORY = 10,
-  T_DEVICE_OFFSET = 11,
-  T_BUFFER = 12,
-  T_HELD_ROWS = 15,
-  T_INPUT = 16
+  T_ID = ACCEL_FB_TENSOR_ID,
+  T_DTYPE = ACCEL_FB_TENSOR_DTYPE,
+  T_SHAPE = ACCEL_FB_TENSOR_SHAPE,
+  T_DEVICE_DTYPE = ACCEL_FB_TENSOR_DEVICE_DTYPE,
+  T_BYTES = ACCEL_FB_TENSOR_BYTES,
+  T_ARENA_OFFSET = ACCEL_FB_TENSOR_ARENA_OFFSET,
+  T_MEMORY = ACCEL_FB_TENSOR_MEMORY,
+  T_DEVICE_OFFSET = ACCEL_FB_TENSOR_DEVICE_OFFSET,
+  T_BUFFER = ACCEL_FB_TENSOR_BUFFER,
+  T_HELD_ROWS = ACCEL_FB_TENSOR_HELD_ROWS,
+  T_INPUT = ACCEL_FB_TENSOR_INPUT
 };
 
 /* Element types and memories, as in the schema. */
-enum { DT_I8, DT_U8, DT_I16, DT_I32, DT_I64, DT_F16, DT_F32, DT_BOOL };
+enum {
+  DT_I8 = ACCEL_FB_DTYPE_I8,
+  DT_U8 = ACCEL_FB_DTYPE_U8,
+  DT_I16 = ACCEL_FB_DTYPE_I16,
+  DT_I32 = ACCEL_FB_DTYPE_I32,
+  DT_I64 = ACCEL_FB_DTYPE_I64,
+  DT_F16 = ACCEL_FB_DTYPE_F16,
+  DT_F32 = ACCEL_FB_DTYPE_F32,
+  DT_BOOL = ACCEL_FB_DTYPE_BOOL
+};
 #define DT_ANY (-1)
 /* The C type of each element type of the kernel table. */
 #define CT_I8 int8_t
@@ -239,7 +252,11 @@ enum { DT_I8, DT_U8, DT_I16, DT_I32, DT_I64, DT_F16, DT_F32, DT_BOOL };
 #define CT_I32 int32_t
 #define CT_F32 float
 #define CT_ANY void
-enum { MEM_ARENA, MEM_SCRATCH, MEM_CONSTANT };
+enum {
+  MEM_ARENA = ACCEL_FB_MEMORY_ARENA,
+  MEM_SCRATCH = ACCEL_FB_MEMORY_SCRATCH,
+  MEM_CONSTANT = ACCEL_FB_MEMORY_CONSTANT
+};
 
 static size_t dtype_size(int t) {
   switch (t) {
@@ -323,6 +340,28 @@ static const kernel_info kernels[K_COUNT] = {
   {#name, FAM_##fam, DT_##t0, DT_##t1, DT_##t2, DT_##res, sizeof(variant) > 1},
 #include "ref_kernel_table.inc"
 };
+
+/* How each kernel runs on a stripe of rows (ACCEL_ROWS_*), and the mask of
+ * data operands whose bytes its result may take: the Rows and
+ * OutputOverlays of the operators it computes in defs/ops.td, as the kernel
+ * table carries them. */
+typedef struct kernel_stripe {
+  int rows;
+  unsigned overlays;
+} kernel_stripe;
+
+#define STRIPE_ROWS_whole ACCEL_ROWS_NONE
+#define STRIPE_ROWS_identity ACCEL_ROWS_SAME
+#define STRIPE_ROWS_window ACCEL_ROWS_WINDOW
+#define STRIPE_ROWS_shifted ACCEL_ROWS_SHIFTED
+static const kernel_stripe stripes[K_COUNT] = {
+#define REF_KERNEL_STRIPE(name, rows, overlays) {STRIPE_ROWS_##rows, overlays},
+#include "ref_kernel_table.inc"
+};
+#undef STRIPE_ROWS_whole
+#undef STRIPE_ROWS_identity
+#undef STRIPE_ROWS_window
+#undef STRIPE_ROWS_shifted
 const char *accel_kernel_name(int32_t index) {
   return index >= 0 && index < K_COUNT ? kernels[index].name : NULL;
 }
@@ -1297,28 +1336,14 @@ static int overlap(const tensor *a, const tensor *b) {
  *===----------------------------------------------------------------------===*/
 
 /* How the operators of a kernel family map rows in a stripe. */
-static int family_rows(int family) {
-  switch (family) {
-  case FAM_conv2d:
-  case FAM_depthwise_conv2d:
-  case FAM_pool2d:
-    return ACCEL_ROWS_WINDOW;
-  case FAM_pad:
-    return ACCEL_ROWS_SHIFTED;
-  case FAM_elementwise:
-  case FAM_concat:
-  case FAM_relu:
-  case FAM_leaky_relu:
-  case FAM_hard_swish:
-  case FAM_sigmoid:
-  case FAM_softmax:
-  case FAM_quantize:
-  case FAM_dequantize:
-  case FAM_requantize:
-    return ACCEL_ROWS_SAME;
-  default:
-    return ACCEL_ROWS_NONE;
-  }
+unsigned accel_stripe_overlays(const char *kernel) {
+  int32_t i;
+  if (!kernel)
+    return 0;
+  for (i = 0; i < K_COUNT; ++i)
+    if (strcmp(kernel, kernels[i].name) == 0)
+      return stripes[i].overlays;
+  return 0;
 }
 
 int accel_stripe_rows(const char *kernel) {
@@ -1327,7 +1352,7 @@ int accel_stripe_rows(const char *kernel) {
     return ACCEL_ROWS_NONE;
   for (i = 0; i < K_COUNT; ++i)
     if (strcmp(kernel, kernels[i].name) == 0)
-      return family_rows(kernels[i].family);
+      return stripes[i].rows;
   return ACCEL_ROWS_NONE;
 }
 
@@ -1372,21 +1397,6 @@ static int stripe_input_ok(const accel_stripe *s, int kind, int64_t in_rows,
  * element of their inputs, read before it is written, so that the result
  * may be written over an input it has the shape of (element-wise
  * arithmetic, activations, (re)quantization). */
-static int family_overlays(int family) {
-  switch (family) {
-  case FAM_elementwise:
-  case FAM_relu:
-  case FAM_leaky_relu:
-  case FAM_hard_swish:
-  case FAM_sigmoid:
-  case FAM_quantize:
-  case FAM_requantize:
-    return 1;
-  default:
-    return 0;
-  }
-}
-
 /* Narrows `t` to its rows [begin, end), its buffer holding rows from
  * `base`; false if the buffer does not hold them. */
 static int narrow(tensor *t, int32_t begin, int32_t end, int32_t base) {
@@ -1411,10 +1421,12 @@ static int narrow(tensor *t, int32_t begin, int32_t end, int32_t base) {
  * model's format in the arena (the device converts a stripe's rows as it
  * loads and stores them, which the kernels' own reads undo); its
  * intermediates, held as windows, in the device's. */
-static void stripe_operands(machine *m, int family, params *p, operands *o) {
+static void stripe_operands(machine *m, const kernel_info *k, params *p,
+                            operands *o) {
   reader *r = &m->r;
   const accel_stripe *s = m->stripe;
-  const int kind = family_rows(family);
+  const int family = k->family;
+  const int kind = stripes[k - kernels].rows;
   int32_t i;
   if (kind == ACCEL_ROWS_NONE) {
     fail(r, ACCEL_ERR_UNSUPPORTED);
@@ -1507,13 +1519,15 @@ static void stripe_operands(machine *m, int family, params *p, operands *o) {
  * an element-wise one writing over exactly the rows of an input (a
  * cascade's last operator taking over its operand's bytes). Checked on the
  * stripe's operands, or the whole ones while checking the program. */
-static void stripe_overlaps(machine *m, int family, const operands *o) {
+static void stripe_overlaps(machine *m, const kernel_info *k,
+                            const operands *o) {
   int32_t i;
   for (i = 0; i < o->count; ++i) {
     const tensor *t = &o->in[i];
     if (!o->present[i] || !overlap(t, &o->out))
       continue;
-    if (!family_overlays(family) || t->device != o->out.device ||
+    if (i >= 32 || !(stripes[k - kernels].overlays & (1u << i)) ||
+        t->device != o->out.device ||
         t->held_bytes != o->out.held_bytes ||
         t->shifted != o->out.shifted) {
       fail(&m->r, ACCEL_ERR_PROGRAM);
@@ -1656,9 +1670,9 @@ static void run_op(machine *m, const fb_table *op) {
       fail(r, ACCEL_ERR_PROGRAM);
       return;
     }
-    stripe_operands(m, k->family, &p, &o);
+    stripe_operands(m, k, &p, &o);
     if (!r->status)
-      stripe_overlaps(m, k->family, &o);
+      stripe_overlaps(m, k, &o);
     /* Checking the program only: the temporaries are a stripe's, checked
      * with each stripe. */
     if (r->status || !m->stripe)

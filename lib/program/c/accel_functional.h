@@ -93,6 +93,10 @@ int accel_run_subgraph(const uint8_t *program, size_t program_bytes,
 /* How the operators of kernel `kernel` map rows in a stripe. */
 int accel_stripe_rows(const char *kernel);
 
+/* The mask of data operands of kernel `kernel` whose bytes its result may
+ * take in a stripe (bit i: operand i); 0 for an unknown kernel. */
+unsigned accel_stripe_overlays(const char *kernel);
+
 /* One stripe of one operator of a striped subgraph: it computes the rows
  * [out_begin, out_end) of its result; a WINDOW or SHIFTED operator reads the
  * rows [in_begin, in_end) of its input 0 with pad_top rows of padding above

@@ -2,15 +2,15 @@
 //
 // The one table of `--cpu` values for target cpu (and for the accelerator
 // targets' CPU operators, which run its kernels): for each, the kernel
-// variant templates/cpu renders (portable C, AVX2, AVX-512, AVX-512 VNNI),
+// variant templates/ renders (portable C, AVX2, AVX-512, AVX-512 VNNI),
 // the C compiler flags the generated code needs, the predefined macros that
 // prove a build used them, and how to tell whether the host can run it.
 // `native` picks the best variant the host runs and builds with
 // -march=native.
 //
 //===----------------------------------------------------------------------===//
-#ifndef ACCELGEN_EMIT_CPUISA_H
-#define ACCELGEN_EMIT_CPUISA_H
+#ifndef ACCELGEN_CPU_CPUISA_H
+#define ACCELGEN_CPU_CPUISA_H
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -19,9 +19,9 @@
 #include <string>
 
 namespace accelgen {
-namespace emit {
+namespace cpu {
 
-/// The kernel variants of templates/cpu, each a value of the templates' ISA
+/// The kernel variants of templates/, each a value of the templates' ISA
 /// binding.
 enum class CpuIsaLevel { Portable, Avx2, Avx512, Avx512Vnni };
 
@@ -68,7 +68,7 @@ llvm::Expected<CpuChoice> resolveCpu(llvm::StringRef Name);
 /// "generic, x86-64-v3, ..., native".
 std::string cpuNames();
 
-} // namespace emit
+} // namespace cpu
 } // namespace accelgen
 
-#endif // ACCELGEN_EMIT_CPUISA_H
+#endif // ACCELGEN_CPU_CPUISA_H

@@ -2,7 +2,7 @@
 //
 // Target `cpu` runs int8 CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED and
 // ADD / SUB / MUL without broadcasting with one C function per operator,
-// rendered from templates/cpu with the operator's shapes, strides, padding,
+// rendered from targets/cpu/templates with the operator's shapes, strides, padding,
 // zero points and multipliers as constants and the input offset times each
 // filter sum folded into the bias; every other operator (and every case the
 // templates do not cover) calls the reference kernel computeKernelCall chose.
@@ -10,10 +10,11 @@
 // bytes.
 //
 //===----------------------------------------------------------------------===//
-#ifndef ACCELGEN_EMIT_CPUKERNELS_H
-#define ACCELGEN_EMIT_CPUKERNELS_H
+#ifndef ACCELGEN_CPU_CPUKERNELS_H
+#define ACCELGEN_CPU_CPUKERNELS_H
 
-#include "emit/CpuIsa.h"
+#include "cpu/CpuIsa.h"
+#include "emit/CpuKernel.h"
 #include "ir/Graph.h"
 #include "kernels/KernelParams.h"
 
@@ -25,45 +26,10 @@
 #include <vector>
 
 namespace accelgen {
-namespace emit {
+namespace cpu {
 
-/// One argument of a specialised kernel's call.
-struct CpuKernelArg {
-  enum Kind {
-    /// The data of tensor Tensor (in a stripe: at the stripe's first row).
-    Data,
-    /// In a stripe: the first row of input 0 its data pointer holds.
-    InputRow,
-    /// In a stripe: the output rows [begin, end) to write.
-    OutputBegin,
-    OutputEnd,
-    /// In a stripe: the output's element count.
-    Count,
-  };
-  Kind K = Data;
-  int32_t Tensor = -1;
-};
-
-/// One operator's specialised kernel.
-struct CpuKernel {
-  /// The C function: `void FUNCTION(const int8_t *input, int8_t *output)`
-  /// for CONV_2D and FULLY_CONNECTED (which hold their filter as an int16
-  /// table), `(input, filter, output)` for DEPTHWISE_CONV_2D, `(input1,
-  /// input2, output)` for ADD, SUB and MUL. As a stripe of a cascade, the
-  /// convolutions take `(input, in_lo, [filter,] output, oy0, oy1)`: the
-  /// output rows [oy0, oy1) of the whole output, written from output on,
-  /// from input holding the input's rows from in_lo on (every row the stripe
-  /// reads); ADD, SUB and MUL take the element count last.
-  std::string Function;
-  /// Its prototype, for cpu_kernels.h.
-  std::string Declaration;
-  /// Its definition with its constant tables, for cpu_kernels.c.
-  std::string Definition;
-  /// What it is called with, in its parameters' order.
-  std::vector<CpuKernelArg> Arguments;
-  /// True if it uses the vector primitives of cpu_simd.c.in.
-  bool Simd = false;
-};
+using emit::CpuKernel;
+using emit::CpuKernelArg;
 
 /// The specialised kernel of operator \p Index of \p G, whose reference call
 /// is \p Call, named \p Function, in \p Isa's variant where it has one
@@ -103,7 +69,7 @@ cpuRequantTable(llvm::ArrayRef<int32_t> Multipliers,
                 CpuIsaLevel Isa);
 
 /// The vector primitives of \p Cpu's instruction set
-/// (templates/cpu/cpu_simd.c.in) that cpu_kernels.c holds, with the ones
+/// (templates/cpu_simd.c.in) that cpu_kernels.c holds, with the ones
 /// named in \p Used.
 llvm::Expected<std::string>
 renderCpuSimdPrimitives(const CpuChoice &Cpu, llvm::ArrayRef<std::string> Used);
@@ -115,7 +81,29 @@ llvm::Expected<std::vector<std::pair<std::string, std::string>>>
 renderCpuKernelFiles(llvm::ArrayRef<CpuKernel> Kernels, llvm::StringRef Name,
                      const CpuChoice &Cpu = {});
 
-} // namespace emit
+/// Target cpu's kernels for one compilation, in the instruction set it chose
+/// (`--cpu`): what the C emitter calls for the operators they cover.
+class Specialiser final : public emit::CpuKernelSpecialiser {
+public:
+  explicit Specialiser(CpuChoice Cpu) : Cpu(std::move(Cpu)) {}
+  const CpuChoice &choice() const { return Cpu; }
+
+  llvm::Expected<std::optional<CpuKernel>>
+  specialise(const ir::Graph &G, size_t Index, const kernels::KernelCall &Call,
+             llvm::StringRef Function, bool Stripe) const override {
+    return specialiseCpuKernel(G, Index, Call, Function, Cpu.Level, Stripe);
+  }
+  llvm::Expected<std::vector<std::pair<std::string, std::string>>>
+  files(llvm::ArrayRef<CpuKernel> Kernels,
+        llvm::StringRef Name) const override {
+    return renderCpuKernelFiles(Kernels, Name, Cpu);
+  }
+
+private:
+  CpuChoice Cpu;
+};
+
+} // namespace cpu
 } // namespace accelgen
 
-#endif // ACCELGEN_EMIT_CPUKERNELS_H
+#endif // ACCELGEN_CPU_CPUKERNELS_H

@@ -21,20 +21,23 @@
 //    it runs), so nothing it would refuse reaches a program.
 //
 //===----------------------------------------------------------------------===//
-#ifndef ACCELGEN_TARGET_DEVICELIMITS_H
-#define ACCELGEN_TARGET_DEVICELIMITS_H
+#ifndef ACCELGEN_PROGRAM_DEVICELIMITS_H
+#define ACCELGEN_PROGRAM_DEVICELIMITS_H
 
 #include "target/OpSetup.h"
 
 namespace accelgen {
-namespace target {
+namespace program {
 
 /// Appends one Rejection per device limit \p Op of \p G exceeds (ids above);
 /// true when it exceeds none.
+/// A target description naming the functional-model backend has its
+/// generated device rules point at this (DeviceRulesDesc::Limits), so that
+/// legalization asks it without lib/target knowing the functional model.
 bool checkDeviceLimits(const ir::Graph &G, const ir::Operator &Op,
-                       std::vector<Rejection> &Why);
+                       std::vector<target::Rejection> &Why);
 
-} // namespace target
+} // namespace program
 } // namespace accelgen
 
-#endif // ACCELGEN_TARGET_DEVICELIMITS_H
+#endif // ACCELGEN_PROGRAM_DEVICELIMITS_H

@@ -6,7 +6,7 @@
 // -march=znver4, so that row names the instruction sets and tunes for Zen 3.
 //
 //===----------------------------------------------------------------------===//
-#include "emit/CpuIsa.h"
+#include "cpu/CpuIsa.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -14,7 +14,7 @@
 using namespace llvm;
 
 namespace accelgen {
-namespace emit {
+namespace cpu {
 
 ArrayRef<CpuIsa> cpuIsas() {
   static const CpuIsa Table[] = {
@@ -125,5 +125,5 @@ Expected<CpuChoice> resolveCpu(StringRef Name) {
       formatv("unknown --cpu '{0}' (known: {1})", Name, cpuNames()).str());
 }
 
-} // namespace emit
+} // namespace cpu
 } // namespace accelgen

@@ -4,7 +4,7 @@
 // time, what the reference kernels compute at run time: the geometry, the
 // bias with the input offset times each filter sum folded in (so the inner
 // loops multiply raw int8 values), and the rows and columns whose windows
-// lie inside the input. The templates of templates/cpu turn those values
+// lie inside the input. The templates of targets/cpu/templates turn those values
 // into C.
 //
 // Exactness: the reference accumulates sum((x + input_offset) * w) over the
@@ -18,7 +18,7 @@
 // CpuRequantizeTest holds to it) gives the same bytes.
 //
 //===----------------------------------------------------------------------===//
-#include "emit/CpuKernels.h"
+#include "cpu/CpuKernels.h"
 #include "emit/CLiteral.h"
 #include "emit/TemplateRender.h"
 
@@ -34,6 +34,20 @@ using namespace llvm;
 
 namespace accelgen {
 namespace emit {
+/// targets/cpu/templates/*.in, compiled in (EmbedFiles.cmake).
+llvm::ArrayRef<EmbeddedFile> cpuTemplateFiles();
+} // namespace emit
+
+namespace cpu {
+
+using namespace emit;
+
+/// Renders template \p Name of targets/cpu/templates.
+static Expected<std::string> renderTemplate(StringRef Name,
+                                            const tmpl::Bindings &B) {
+  return renderTemplateIn(cpuTemplateFiles(),
+                                ("targets/cpu/templates/" + Name).str(), B);
+}
 
 using tmpl::Value;
 
@@ -547,7 +561,7 @@ specialiseElementwise(const ir::Graph &G, size_t Index,
   B["OUTPUT_SHIFT"] = S.output_left_shift;
   B["ACT_MIN"] = S.act_min;
   B["ACT_MAX"] = S.act_max;
-  Expected<std::string> Text = renderTemplate("cpu/cpu_elementwise.c.in", B);
+  Expected<std::string> Text = renderTemplate("cpu_elementwise.c.in", B);
   if (!Text)
     return Text.takeError();
   CpuKernel K;
@@ -657,7 +671,7 @@ Expected<std::string> renderCpuSimdPrimitives(const CpuChoice &Cpu,
   P["CPU"] = Cpu.Name;
   P["FLAGS"] = Cpu.Flags;
   P["USED"] = Value(Value::List(Used.begin(), Used.end()));
-  Expected<std::string> Text = renderTemplate("cpu/cpu_simd.c.in", P);
+  Expected<std::string> Text = renderTemplate("cpu_simd.c.in", P);
   if (!Text)
     return Text.takeError();
   return StringRef(*Text).rtrim("\n").str();
@@ -737,14 +751,14 @@ specialiseCpuKernel(const ir::Graph &G, size_t Index,
       bindRequantization(B, P, PerChannel);
     B["PATCH"] = "";
     if (!Direct) {
-      Expected<std::string> Patch = renderTemplate("cpu/cpu_patch.c.in", B);
+      Expected<std::string> Patch = renderTemplate("cpu_patch.c.in", B);
       if (!Patch)
         return Patch.takeError();
       B["PATCH"] = StringRef(*Patch).rtrim("\n").str();
     }
     if (Simd)
       bindGemmRows(B, Direct, Unsigned, Batches, IC, IW, OW, KH, KW, S);
-    Template = Simd ? "cpu/cpu_gemm_simd.c.in" : "cpu/cpu_gemm.c.in";
+    Template = Simd ? "cpu_gemm_simd.c.in" : "cpu_gemm.c.in";
   } else if (oneOf({"ref_fully_connected_i8",
                     "ref_fully_connected_i8_per_channel",
                     "ref_fully_connected_u8"},
@@ -783,7 +797,7 @@ specialiseCpuKernel(const ir::Graph &G, size_t Index,
       bindRequantization(B, P, PerChannel);
     else
       bindPackedRows(B);
-    Template = Simd ? "cpu/cpu_gemm_simd.c.in" : "cpu/cpu_gemm.c.in";
+    Template = Simd ? "cpu_gemm_simd.c.in" : "cpu_gemm.c.in";
   } else if (oneOf({"ref_depthwise_conv2d_i8",
                     "ref_depthwise_conv2d_i8_per_channel",
                     "ref_depthwise_conv2d_u8"},
@@ -848,12 +862,12 @@ specialiseCpuKernel(const ir::Graph &G, size_t Index,
     B["FILTER_OFFSET"] = S.filter_offset;
     B["BIAS"] = initializer(*Hoisted);
     B["RAW_BIAS"] = initializer(*Bias);
-    Template = "cpu/cpu_depthwise_conv.c.in";
+    Template = "cpu_depthwise_conv.c.in";
     // The SIMD kernels take one output channel per input channel; a depth
     // multiplier runs the portable kernel, which the compiler vectorises.
     if (DM == 1 && Isa == CpuIsaLevel::Avx512Vnni &&
         bindDepthwiseVnni(B, Filter, *Bias, P, PerChannel, C, KH, KW, IW)) {
-      Template = "cpu/cpu_depthwise_vnni.c.in";
+      Template = "cpu_depthwise_vnni.c.in";
       Simd = true;
     } else if (Isa != CpuIsaLevel::Portable && DM == 1) {
       const int64_t Lanes = Isa == CpuIsaLevel::Avx2 ? 8 : 16,
@@ -881,7 +895,7 @@ specialiseCpuKernel(const ir::Graph &G, size_t Index,
         B["ACT_MIN"] = S.act_min;
         B["ACT_MAX"] = S.act_max;
         B["TIES_BELOW"] = S.act_min < S.output_offset;
-        Template = "cpu/cpu_depthwise_simd.c.in";
+        Template = "cpu_depthwise_simd.c.in";
         Simd = true;
       }
     }
@@ -896,7 +910,7 @@ specialiseCpuKernel(const ir::Graph &G, size_t Index,
     return Text.takeError();
   CpuKernel K;
   K.Function = Function.str();
-  const bool Gemm = StringRef(Template).startswith("cpu/cpu_gemm");
+  const bool Gemm = StringRef(Template).startswith("cpu_gemm");
   const char *Parameters =
       Stripe ? (Gemm ? "const {0} *input, int32_t in_lo, {0} *output, "
                        "int32_t oy0, int32_t oy1"
@@ -957,8 +971,8 @@ renderCpuKernelFiles(ArrayRef<CpuKernel> Kernels, StringRef Name,
   B["DECLARATIONS"] = Value(std::move(Declarations));
   B["GUARD"] = StringRef(Name).upper() + "_CPU_KERNELS_H";
   for (StringRef File : {"cpu_kernels.c", "cpu_kernels.h"}) {
-    std::string TemplateName = ("cpu/" + File + ".in").str();
-    B["BANNER"] = cBanner(TemplateName);
+    std::string TemplateName = (File + ".in").str();
+    B["BANNER"] = cBannerOf("targets/cpu/templates/" + TemplateName);
     Expected<std::string> Text = renderTemplate(TemplateName, B);
     if (!Text)
       return Text.takeError();
@@ -967,5 +981,5 @@ renderCpuKernelFiles(ArrayRef<CpuKernel> Kernels, StringRef Name,
   return Files;
 }
 
-} // namespace emit
+} // namespace cpu
 } // namespace accelgen

@@ -10,7 +10,7 @@
 // under qemu-system-arm.
 //
 //===----------------------------------------------------------------------===//
-#include "cmsis/CmsisNn.h"
+#include "cmsis-nn/CmsisNn.h"
 #include "driver/Backend.h"
 #include "driver/Compilation.h"
 #include "driver/HostRun.h"

@@ -9,7 +9,7 @@
 // area, the largest, follows the tensors in the arena.
 //
 //===----------------------------------------------------------------------===//
-#include "cmsis/CmsisNn.h"
+#include "cmsis-nn/CmsisNn.h"
 
 #include "emit/CLiteral.h"
 #include "emit/TemplateRender.h"
@@ -27,6 +27,13 @@
 #include <cstring>
 
 using namespace llvm;
+
+namespace accelgen {
+namespace emit {
+/// targets/cmsis-nn/templates/*.in, compiled in (EmbedFiles.cmake).
+llvm::ArrayRef<EmbeddedFile> cortexMTemplateFiles();
+} // namespace emit
+} // namespace accelgen
 
 namespace accelgen {
 namespace cmsis {
@@ -511,8 +518,10 @@ cortexMFiles(const ir::Graph &G, const emit::EmitOptions &Opts,
   for (StringRef Name :
        {"cortex_m_startup.c", "cortex_m_main.c", "cortex_m.ld"}) {
     std::string TemplateName = (Name + ".in").str();
-    B["BANNER"] = emit::cBanner(TemplateName);
-    Expected<std::string> Text = emit::renderTemplate(TemplateName, B);
+    const std::string Path = "targets/cmsis-nn/templates/" + TemplateName;
+    B["BANNER"] = emit::cBannerOf(Path);
+    Expected<std::string> Text =
+        emit::renderTemplateIn(emit::cortexMTemplateFiles(), Path, B);
     if (!Text)
       return Text.takeError();
     Files.push_back({Name.str(), std::move(*Text)});

@@ -5,7 +5,7 @@
 // comment of each names the C function it mirrors, which must change with it.
 //
 //===----------------------------------------------------------------------===//
-#include "target/DeviceLimits.h"
+#include "program/DeviceLimits.h"
 
 #include "accel_functional.h"
 #include "kernels/KernelParams.h"
@@ -20,7 +20,10 @@
 #include <cstdint>
 
 namespace accelgen {
-namespace target {
+namespace program {
+
+using target::FusedOpsAttr;
+using target::Rejection;
 
 namespace {
 
@@ -239,5 +242,5 @@ bool checkDeviceLimits(const ir::Graph &G, const ir::Operator &Op,
   return Why.size() == Before;
 }
 
-} // namespace target
+} // namespace program
 } // namespace accelgen
