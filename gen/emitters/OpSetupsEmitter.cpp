@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "emitters/EmitterSupport.h"
 #include "emitters/Emitters.h"
+#include "model/Vocabulary.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -22,19 +23,6 @@ namespace gen {
 
 namespace {
 
-std::string enumName(StringRef Snake) {
-  std::string Out;
-  bool Upper = true;
-  for (char C : Snake) {
-    if (C == '_') {
-      Upper = true;
-      continue;
-    }
-    Out += Upper ? static_cast<char>(toupper(C)) : C;
-    Upper = false;
-  }
-  return Out;
-}
 
 /// The C++ condition for versions [Since, Until]; "true" for all of them
 /// (no `Version >= 0`, which compilers flag as always true).
@@ -310,7 +298,7 @@ public:
                     Q.ScaleText.empty() ? "0.0" : Q.ScaleText, Q.ZeroPoint,
                     Q.Check ? Names(*Q.Check) : "nullptr",
                     cppString(Q.Check ? Q.Check->id() : ""),
-                    enumName(Q.Relation), enumName(Q.OnFail));
+                    enumeratorName(Q.Relation), enumeratorName(Q.OnFail));
     }
     OS << R"(    (void)G;
     (void)OpIndex;

@@ -39,6 +39,10 @@ const char *const Preamble =
 //     and the operand whose dimension 1 is the kernel height, -1 when unset)
 //   ACCELGEN_OP_OVERLAYS(Enumerator, Mask)      every operator of ops.td: the
 //     operands its output may take the bytes of, one bit per operand index
+//   ACCELGEN_QUANT_RELATION(Enumerator, Name)   every QuantRelation of
+//     accelgen.td (target::QuantRelation), in definition order
+//   ACCELGEN_QUANT_ACTION(Enumerator, Name)     every QuantAction
+//     (target::QuantAction), in definition order
 // Each section undefines its macro.
 //===----------------------------------------------------------------------===//
 )";
@@ -83,6 +87,16 @@ public:
       OS << llvm::formatv("ACCELGEN_OP_OVERLAYS({0}, {1}u)\n", O.Enumerator,
                           O.OverlayMask);
     OS << "#undef ACCELGEN_OP_OVERLAYS\n#endif\n";
+    OS << "\n#ifdef ACCELGEN_QUANT_RELATION\n";
+    for (const Vocabulary::AttrEntry &R : V.QuantRelations)
+      OS << llvm::formatv("ACCELGEN_QUANT_RELATION({0}, {1})\n", R.Constant,
+                          cppString(R.Name));
+    OS << "#undef ACCELGEN_QUANT_RELATION\n#endif\n";
+    OS << "\n#ifdef ACCELGEN_QUANT_ACTION\n";
+    for (const Vocabulary::AttrEntry &A : V.QuantActions)
+      OS << llvm::formatv("ACCELGEN_QUANT_ACTION({0}, {1})\n", A.Constant,
+                          cppString(A.Name));
+    OS << "#undef ACCELGEN_QUANT_ACTION\n#endif\n";
   }
 
 private:

@@ -121,6 +121,24 @@ Loc recordLoc(const Record &R) {
   return toLoc(R.getLoc().front());
 }
 
+std::vector<std::string> languageNames(const RecordKeeper &Records,
+                                       StringRef Class) {
+  const Record *C = Records.getClass(Class);
+  if (!C || C->getLoc().empty())
+    return {};
+  const unsigned Home = SrcMgr.FindBufferContainingLoc(C->getLoc().front());
+  std::vector<Record *> Defs = Records.getAllDerivedDefinitions(Class);
+  std::sort(Defs.begin(), Defs.end(), [](const Record *A, const Record *B) {
+    return A->getID() < B->getID();
+  });
+  std::vector<std::string> Names;
+  for (const Record *R : Defs)
+    if (!R->getLoc().empty() &&
+        SrcMgr.FindBufferContainingLoc(R->getLoc().front()) == Home)
+      Names.push_back(R->getValueAsString("Name").str());
+  return Names;
+}
+
 namespace {
 
 /// Records derived from \p Class, in the order they were defined.
@@ -289,6 +307,8 @@ void readOperatorRecords(const RecordKeeper &Records, TargetDecl &Out) {
     if (!R->getValueAsString("Name").empty())
       Out.KnownBackends.emplace_back(R->getValueAsString("Name").str(),
                                      R->getValueAsBit("FunctionalModel"));
+  Out.KnownQuantRelations = languageNames(Records, "QuantRelation");
+  Out.KnownQuantActions = languageNames(Records, "QuantAction");
 }
 
 bool readTargetRecords(const RecordKeeper &Records, TargetDecl &Out,

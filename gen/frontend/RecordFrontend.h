@@ -22,8 +22,17 @@ namespace gen {
 /// The location of \p R's definition.
 Loc recordLoc(const llvm::Record &R);
 
+/// The `Name`s of the records of class \p Class defined in the file that
+/// defines the class (defs/accelgen.td): the ones the description language
+/// itself declares, which accelgen implements, in definition order. A
+/// description defining more of them declares something accelgen does not
+/// have.
+std::vector<std::string> languageNames(const llvm::RecordKeeper &Records,
+                                       llvm::StringRef Class);
+
 /// Reads every operator record (canonical and target) into \p Out.Ops and
-/// the backends into Out.KnownBackends.
+/// the backends, quantization relations and actions into Out.KnownBackends,
+/// Out.KnownQuantRelations and Out.KnownQuantActions.
 void readOperatorRecords(const llvm::RecordKeeper &Records, TargetDecl &Out);
 
 /// Reads the one target in \p Records and its rules into \p Out; false (after

@@ -82,6 +82,8 @@ VocabularyDecl readVocabularyRecords(const llvm::RecordKeeper &Records) {
   for (const llvm::Record *R : definedOrder(Records, "TFLiteBuiltin"))
     D.Builtins.push_back({R->getValueAsInt("Code"),
                           R->getValueAsString("Name").str(), recordLoc(*R)});
+  D.QuantRelations = languageNames(Records, "QuantRelation");
+  D.QuantActions = languageNames(Records, "QuantAction");
   for (const llvm::Record *R : definedOrder(Records, "Attr"))
     D.Attrs.push_back({R->getValueAsString("Name").str(),
                        R->getValueAsDef("Kind")->getValueAsString("Name").str(),

@@ -216,6 +216,10 @@ struct TargetDecl {
   /// name, with whether each is the functional model's; the YAML front end
   /// resolves `backend:` against them.
   std::vector<std::pair<std::string, bool>> KnownBackends;
+  /// The quantization relations and actions the description language
+  /// declares (`QuantRelation`, `QuantAction` records), by name, in
+  /// definition order; the target model checks a rule's names against them.
+  std::vector<std::string> KnownQuantRelations, KnownQuantActions;
   Loc At;
   std::vector<OpDecl> Ops;
   std::vector<LegalDecl> Legals;

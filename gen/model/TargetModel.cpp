@@ -104,10 +104,6 @@ namespace {
 
 const char *const (&Schemes)[4] = QuantSchemeNames;
 const char *const AttrKinds[] = {"int", "float", "bool", "string", "ints"};
-const char *const Relations[] = {"same_scale", "forward_output_to_inputs",
-                                 "bias_scale_product", "fixed_output", "check"};
-const char *const Actions[] = {"reject", "insert_requantize_before",
-                               "insert_requantize_after"};
 
 template <size_t N>
 bool oneOf(const std::string &S, const char *const (&List)[N]) {
@@ -745,13 +741,15 @@ private:
       }
       R.Relation = Q.Relation;
       R.OnFail = Q.OnFail;
-      if (!oneOf(Q.Relation, Relations))
+      if (!llvm::is_contained(D.KnownQuantRelations, Q.Relation))
         Diags.error(Q.At, llvm::formatv("unknown quantization relation '{0}' "
                                         "(relations: {1})",
-                                        Q.Relation, listOf(Relations)));
-      if (!oneOf(Q.OnFail, Actions))
+                                        Q.Relation,
+                                        llvm::join(D.KnownQuantRelations, ", ")));
+      if (!llvm::is_contained(D.KnownQuantActions, Q.OnFail))
         Diags.error(Q.At, llvm::formatv("unknown action '{0}' (actions: {1})",
-                                        Q.OnFail, listOf(Actions)));
+                                        Q.OnFail,
+                                        llvm::join(D.KnownQuantActions, ", ")));
       if ((Q.Relation == "check") != Q.HasCheck)
         Diags.error(Q.At, Q.HasCheck
                               ? "only a 'check' quantization rule takes a "

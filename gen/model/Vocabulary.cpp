@@ -145,6 +145,20 @@ bool checkOverlays(const VocabularyOpDecl &O, Vocabulary::OpEntry &E,
 
 } // namespace
 
+std::string enumeratorName(llvm::StringRef Snake) {
+  std::string Out;
+  bool Upper = true;
+  for (char C : Snake) {
+    if (C == '_') {
+      Upper = true;
+      continue;
+    }
+    Out += Upper ? static_cast<char>(toupper(C)) : C;
+    Upper = false;
+  }
+  return Out;
+}
+
 std::optional<Vocabulary> buildVocabulary(const VocabularyDecl &D,
                                           Diagnostics &Diags) {
   unsigned ErrorsBefore = Diags.errorCount();
@@ -251,6 +265,10 @@ std::optional<Vocabulary> buildVocabulary(const VocabularyDecl &D,
   }
   for (const auto &[Name, A] : AttrByName)
     V.Attrs.push_back({attrConstant(Name), Name});
+  for (const std::string &N : D.QuantRelations)
+    V.QuantRelations.push_back({enumeratorName(N), N});
+  for (const std::string &N : D.QuantActions)
+    V.QuantActions.push_back({enumeratorName(N), N});
 
   if (Diags.errorCount() != ErrorsBefore)
     return std::nullopt;

@@ -71,6 +71,9 @@ struct VocabularyDecl {
   std::vector<VocabularyOpDecl> Ops;
   std::vector<BuiltinDecl> Builtins;
   std::vector<VocabularyAttrDecl> Attrs;
+  /// The names of the QuantRelation and QuantAction records of
+  /// defs/accelgen.td, in definition order ("same_scale", "reject").
+  std::vector<std::string> QuantRelations, QuantActions;
 };
 
 /// The validated vocabulary, in the order it is emitted.
@@ -105,7 +108,15 @@ struct Vocabulary {
   std::vector<BuiltinEntry> Builtins;
   /// Attribute names, sorted, each once.
   std::vector<AttrEntry> Attrs;
+  /// Quantization rule relations and actions in definition order: the
+  /// enumerator (target::QuantRelation, target::QuantAction: the name in
+  /// CamelCase, as generated targets spell it) and the name.
+  std::vector<AttrEntry> QuantRelations, QuantActions;
 };
+
+/// The C++ enumerator of a description's snake_case name ("same_scale" is
+/// SameScale), as the generated tables and lib/target spell them.
+std::string enumeratorName(llvm::StringRef Snake);
 
 /// Checks \p D and builds its vocabulary; reports every mistake to \p Diags
 /// and returns nothing if there was one.

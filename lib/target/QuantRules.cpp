@@ -21,28 +21,20 @@ namespace target {
 
 llvm::StringRef relationName(QuantRelation R) {
   switch (R) {
-  case QuantRelation::SameScale:
-    return "same_scale";
-  case QuantRelation::ForwardOutputToInputs:
-    return "forward_output_to_inputs";
-  case QuantRelation::BiasScaleProduct:
-    return "bias_scale_product";
-  case QuantRelation::FixedOutput:
-    return "fixed_output";
-  case QuantRelation::Check:
-    return "check";
+#define ACCELGEN_QUANT_RELATION(Enumerator, Name)                              \
+  case QuantRelation::Enumerator:                                              \
+    return Name;
+#include "ir/OpVocabulary.inc"
   }
   return "unknown";
 }
 
 llvm::StringRef actionName(QuantAction A) {
   switch (A) {
-  case QuantAction::Reject:
-    return "reject";
-  case QuantAction::InsertRequantizeBefore:
-    return "insert_requantize_before";
-  case QuantAction::InsertRequantizeAfter:
-    return "insert_requantize_after";
+#define ACCELGEN_QUANT_ACTION(Enumerator, Name)                                \
+  case QuantAction::Enumerator:                                                \
+    return Name;
+#include "ir/OpVocabulary.inc"
   }
   return "unknown";
 }

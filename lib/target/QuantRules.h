@@ -70,20 +70,17 @@ namespace target {
 /// the relation's name ("same_scale").
 constexpr const char QuantRuleAttr[] = "quant_rule";
 
-/// A relation between an operator's quantization parameters.
+/// A relation between an operator's quantization parameters: one per
+/// QuantRelation record of defs/accelgen.td (generated, ir/OpVocabulary.inc).
 enum class QuantRelation {
-  SameScale,
-  ForwardOutputToInputs,
-  BiasScaleProduct,
-  FixedOutput,
-  Check,
+#define ACCELGEN_QUANT_RELATION(Enumerator, Name) Enumerator,
+#include "ir/OpVocabulary.inc"
 };
 
-/// What to do when a relation does not hold.
+/// What to do when a relation does not hold: one per QuantAction record.
 enum class QuantAction {
-  Reject,
-  InsertRequantizeBefore,
-  InsertRequantizeAfter,
+#define ACCELGEN_QUANT_ACTION(Enumerator, Name) Enumerator,
+#include "ir/OpVocabulary.inc"
 };
 
 /// A generated predicate over an operator (the legality check signature):

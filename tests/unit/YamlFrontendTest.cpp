@@ -44,6 +44,10 @@ Read read(llvm::StringRef Yaml) {
   // As defs/accelgen.td declares them.
   R.Decl.KnownBackends = {{"ref-kernels", false},
                           {"functional-model", true}};
+  R.Decl.KnownQuantRelations = {"same_scale", "forward_output_to_inputs",
+                                "bias_scale_product", "fixed_output", "check"};
+  R.Decl.KnownQuantActions = {"reject", "insert_requantize_before",
+                              "insert_requantize_after"};
   std::string Text;
   llvm::raw_string_ostream OS(Text);
   Diagnostics Diags(OS);
