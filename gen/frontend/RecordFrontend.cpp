@@ -339,6 +339,7 @@ bool readTargetRecords(const RecordKeeper &Records, TargetDecl &Out,
   Out.Backend = B->getValueAsString("Name").str();
   Out.FunctionalModel = B->getValueAsBit("FunctionalModel");
   Out.CpuFallback = T.getValueAsString("CpuFallback").str();
+  Out.BackendAt = recordLoc(T);
   Out.Library = T.getValueAsString("Library").str();
   for (Record *V : T.getValueAsListOfDefs("Versions")) {
     Out.Versions.push_back(V->getValueAsString("Name").str());

@@ -86,9 +86,11 @@ struct ResolvedTarget {
   std::string label() const { return Info->versionLabel(Version); }
 };
 
-/// Registers the built-in targets and backends, then resolves \p Label;
-/// errors say what is true: an unknown label with the known ones, a target
-/// that can only be explained.
+/// Registers the built-in targets, then resolves \p Label against the
+/// backends registered so far (a program registers its own, usually with
+/// registerBuiltinBackends()); errors say what is true: an unknown label with
+/// the known ones, a target that can only be explained, a CPU fallback that
+/// is not a target or does not run on the host CPU.
 llvm::Expected<ResolvedTarget> resolveTarget(llvm::StringRef Label,
                                              bool NeedBackend);
 

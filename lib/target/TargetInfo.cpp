@@ -117,6 +117,13 @@ const TargetInfo *TargetRegistry::get(llvm::StringRef Name) {
   return It == R.Entries.end() ? nullptr : build(Name, It->second);
 }
 
+std::unique_ptr<TargetInfo> TargetRegistry::create(llvm::StringRef Name) {
+  Registry &R = registry();
+  std::lock_guard<std::recursive_mutex> Guard(R.Lock);
+  auto It = R.Entries.find(Name);
+  return It == R.Entries.end() ? nullptr : It->second.Make();
+}
+
 std::optional<std::pair<const TargetInfo *, unsigned>>
 TargetRegistry::resolve(llvm::StringRef Label) {
   Registry &R = registry();

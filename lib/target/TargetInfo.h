@@ -142,6 +142,9 @@ public:
   static std::string origin(llvm::StringRef Name);
   /// The target named \p Name ("demo"), or null.
   static const TargetInfo *get(llvm::StringRef Name);
+  /// A new instance of target \p Name from its factory (for a caller that
+  /// changes it, as tests do), or null.
+  static std::unique_ptr<TargetInfo> create(llvm::StringRef Name);
   /// Resolves "demo2.0" (target name followed by a version) to the target
   /// and version index; the newest version when only the name is given.
   /// Nothing when no registered target has that name and version.

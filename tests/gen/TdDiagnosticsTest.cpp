@@ -1139,3 +1139,20 @@ def P : Pattern<T, (Relu (Conv2D:$conv $x, $w, $b)), (Conv2D $x, $w, $b),
             "constraint 'stride_1' does not fit pattern 'P': unknown "
             "attribute 'stride_h' (column 1 of \"stride_h == 1\")\n");
 }
+
+//===----------------------------------------------------------------------===//
+// Backends
+//===----------------------------------------------------------------------===//
+
+TEST_CASE("diagnostic: a target that is its own CPU fallback") {
+  Td D(R"td(include "kernels.td"
+def V1 : Version<"1.0">;
+def T : Target<"t", [V1]> {
+  let Backend = RefKernels;
+  let CpuFallback = "t";
+}
+)td");
+  D.rejects(D.at(3, 1) + "target 't' cannot be its own CPU fallback; a "
+                         "target running every operator on the host CPU "
+                         "leaves CpuFallback empty\n");
+}

@@ -7,19 +7,11 @@
 // goes back to it.
 //
 //===----------------------------------------------------------------------===//
+#include "TestTargets.h"
 #include "../unit/TargetLibTestSupport.h"
 
 #include "partition/Partitioner.h"
 #include "target/TargetInfo.h"
-
-namespace accelgen::targets {
-namespace demo {
-std::unique_ptr<target::TargetInfo> createTargetInfo();
-}
-namespace ref {
-std::unique_ptr<target::TargetInfo> createTargetInfo();
-}
-} // namespace accelgen::targets
 
 using namespace accelgen;
 using namespace accelgen::partition;
@@ -77,8 +69,8 @@ std::vector<std::string> types(const PartitionResult &R) {
 } // namespace
 
 TEST_CASE("fusion, placement and subgraphs") {
-  auto Demo = targets::demo::createTargetInfo();
-  auto Ref = targets::ref::createTargetInfo();
+  auto Demo = test::builtinTarget("demo");
+  auto Ref = test::builtinTarget("ref");
   PartitionOptions Opts;
   Opts.Cpu = Ref.get();
   PartitionResult R = partition::partition(chain(5), *Demo, 0, Opts);
@@ -113,7 +105,7 @@ TEST_CASE("an illegal operator is never fused") {
   // must not fuse around it.
   ir::Graph G = chain(1);
   G.Operators[0].Attrs["stride_h"] = int64_t(5);
-  auto Demo = targets::demo::createTargetInfo();
+  auto Demo = test::builtinTarget("demo");
   PartitionResult R = partition::partition(G, *Demo, 0);
   CHECK(types(R) == std::vector<std::string>{"CONV_2D@cpu", "RELU@accelerator",
                                              "DEMO_CONV_2D@accelerator",
@@ -122,7 +114,7 @@ TEST_CASE("an illegal operator is never fused") {
 }
 
 TEST_CASE("a subgraph that costs more than the CPU goes back to it") {
-  auto Demo = targets::demo::createTargetInfo();
+  auto Demo = test::builtinTarget("demo");
   Demo->setCostModel([](const ir::Graph &, const ir::Operator &Op,
                         unsigned) -> std::optional<double> {
     if (Op.Type == "MAX_POOL_2D")
@@ -158,8 +150,8 @@ TEST_CASE("operators the CPU target cannot run either say so") {
   int32_t Out = B.tensor("out", {1, 4}, quant(0.5f, 0));
   B.op("EXP", {In}, {Out});
   B.inputs({In}).outputs({Out});
-  auto Demo = targets::demo::createTargetInfo();
-  auto Ref = targets::ref::createTargetInfo();
+  auto Demo = test::builtinTarget("demo");
+  auto Ref = test::builtinTarget("ref");
   PartitionOptions Opts;
   Opts.Cpu = Ref.get();
   PartitionResult R = partition::partition(B.G, *Demo, 0, Opts);

@@ -8,6 +8,7 @@
 #ifndef ACCELGEN_TESTS_PROGRAM_PROGRAMTESTSUPPORT_H
 #define ACCELGEN_TESTS_PROGRAM_PROGRAMTESTSUPPORT_H
 
+#include "TestTargets.h"
 #include "TestSupport.h"
 
 #include "import/TFLiteImporter.h"
@@ -21,23 +22,11 @@
 #include <vector>
 
 namespace accelgen {
-namespace targets {
-namespace demo {
-std::unique_ptr<target::TargetInfo> createTargetInfo();
-} // namespace demo
-namespace mdla {
-std::unique_ptr<target::TargetInfo> createTargetInfo();
-} // namespace mdla
-namespace ref {
-std::unique_ptr<target::TargetInfo> createTargetInfo();
-} // namespace ref
-} // namespace targets
-
 namespace test {
 
 inline const target::TargetInfo &mdlaTarget() {
   static const std::unique_ptr<target::TargetInfo> T =
-      targets::mdla::createTargetInfo();
+      builtinTarget("mdla");
   return *T;
 }
 
@@ -45,13 +34,13 @@ inline const target::TargetInfo &mdlaTarget() {
 /// programs show that the builder follows any target's device rules.
 inline const target::TargetInfo &demoTarget() {
   static const std::unique_ptr<target::TargetInfo> T =
-      targets::demo::createTargetInfo();
+      builtinTarget("demo");
   return *T;
 }
 
 inline const target::TargetInfo &refTarget() {
   static const std::unique_ptr<target::TargetInfo> T =
-      targets::ref::createTargetInfo();
+      builtinTarget("ref");
   return *T;
 }
 

@@ -10,6 +10,7 @@
 // its own. The models themselves run in tests/e2e/CmsisNnRunTest.
 //
 //===----------------------------------------------------------------------===//
+#include "TestTargets.h"
 #include "../unit/TargetLibTestSupport.h"
 
 #include "cmsis-nn/CmsisNn.h"
@@ -25,10 +26,6 @@
 #define GET_CONSTRAINT_TESTS_DECL
 #define GET_CONSTRAINT_TESTS_IMPL
 #include "ConstraintTests.inc"
-
-namespace accelgen::targets::cmsis_nn {
-std::unique_ptr<target::TargetInfo> createTargetInfo();
-} // namespace accelgen::targets::cmsis_nn
 
 using namespace accelgen;
 namespace cmsis_nn = accelgen::targets::cmsis_nn;
@@ -76,14 +73,14 @@ ir::Graph conv(const char *Op, int32_t H, int32_t W, int32_t C, int32_t KH,
 }
 
 cmsis::OpChoice choose(const ir::Graph &G, unsigned V, size_t Index = 0) {
-  auto T = cmsis_nn::createTargetInfo();
+  auto T = test::builtinTarget("cmsis-nn");
   return cmsis::chooseFunction(G, Index, *T, V);
 }
 
 } // namespace
 
 TEST_CASE("cmsis-nn is registered with its CPU families") {
-  auto T = cmsis_nn::createTargetInfo();
+  auto T = test::builtinTarget("cmsis-nn");
   CHECK(T->name() == "cmsis-nn");
   CHECK(T->versions() == std::vector<std::string>{"3", "4", "55"});
   for (const cmsis::CpuInfo &C : cmsis::cpus())

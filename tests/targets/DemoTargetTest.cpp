@@ -8,6 +8,7 @@
 // constraint's generated boundary cases run as a test of its own.
 //
 //===----------------------------------------------------------------------===//
+#include "TestTargets.h"
 #include "../unit/TargetLibTestSupport.h"
 
 #include "target/ConstraintProbe.h"
@@ -27,17 +28,9 @@
 #define GET_CONSTRAINT_TESTS_IMPL
 #include "ConstraintTests.inc"
 
-namespace accelgen {
-namespace targets {
-namespace demo {
-std::unique_ptr<target::TargetInfo> createTargetInfo();
-} // namespace demo
-} // namespace targets
-} // namespace accelgen
-
 using namespace accelgen;
-using namespace accelgen::target;
 namespace demo = accelgen::targets::demo;
+using namespace accelgen::target;
 using test::GraphBuilder;
 using test::quant;
 
@@ -72,7 +65,7 @@ struct ConvGraph {
   }
 };
 
-std::unique_ptr<TargetInfo> demoTarget() { return demo::createTargetInfo(); }
+std::unique_ptr<TargetInfo> demoTarget() { return test::builtinTarget("demo"); }
 
 std::vector<std::string> ids(const std::vector<Rejection> &Why) {
   std::vector<std::string> Ids;

@@ -9,6 +9,7 @@
 // constraint's generated boundary cases run as a test of its own.
 //
 //===----------------------------------------------------------------------===//
+#include "TestTargets.h"
 #include "../unit/TargetLibTestSupport.h"
 
 #include "import/TFLiteImporter.h"
@@ -34,13 +35,9 @@
 #define GET_CONSTRAINT_TESTS_IMPL
 #include "ConstraintTests.inc"
 
-namespace accelgen::targets::mdla {
-std::unique_ptr<target::TargetInfo> createTargetInfo();
-} // namespace accelgen::targets::mdla
-
 using namespace accelgen;
-using namespace accelgen::target;
 namespace mdla = accelgen::targets::mdla;
+using namespace accelgen::target;
 using test::GraphBuilder;
 using test::quant;
 
@@ -48,7 +45,7 @@ namespace {
 
 constexpr unsigned V15 = 0, V20 = 1, V30 = 2;
 
-std::unique_ptr<TargetInfo> mdlaTarget() { return mdla::createTargetInfo(); }
+std::unique_ptr<TargetInfo> mdlaTarget() { return test::builtinTarget("mdla"); }
 
 std::vector<std::string> ids(const std::vector<Rejection> &Why) {
   std::vector<std::string> Ids;

@@ -10,6 +10,7 @@
 // functional model.
 //
 //===----------------------------------------------------------------------===//
+#include "TestTargets.h"
 #include "../unit/TargetLibTestSupport.h"
 
 #include "target/ConstraintProbe.h"
@@ -26,13 +27,9 @@
 #define GET_CONSTRAINT_TESTS_IMPL
 #include "ConstraintTests.inc"
 
-namespace accelgen::targets::npu {
-std::unique_ptr<target::TargetInfo> createTargetInfo();
-} // namespace accelgen::targets::npu
-
 using namespace accelgen;
-using namespace accelgen::target;
 namespace npu = accelgen::targets::npu;
+using namespace accelgen::target;
 using test::GraphBuilder;
 using test::quant;
 
@@ -83,7 +80,7 @@ struct ConvGraph {
 /// The ids of the constraints operator \p Index of \p G fails at \p V.
 std::vector<std::string> rejected(const ir::Graph &G, unsigned V,
                                   size_t Index = 0) {
-  auto T = npu::createTargetInfo();
+  auto T = test::builtinTarget("npu");
   const ir::Operator &Op = G.Operators[Index];
   const OpSetup *S = T->opSetup(Op.Type);
   REQUIRE(S);
@@ -99,7 +96,7 @@ std::vector<std::string> rejected(const ir::Graph &G, unsigned V,
 } // namespace
 
 TEST_CASE("the npu target knows its name, versions and functional model") {
-  auto T = npu::createTargetInfo();
+  auto T = test::builtinTarget("npu");
   CHECK(T->name() == "npu");
   CHECK(T->versions() == std::vector<std::string>{"55", "65"});
   CHECK(T->versionLabel(U65) == "npu65");
@@ -150,7 +147,7 @@ TEST_CASE("a SAME average pool is held to an 8 x 8 window") {
 }
 
 TEST_CASE("a RELU or RELU6 after a convolution is fused into it") {
-  auto T = npu::createTargetInfo();
+  auto T = test::builtinTarget("npu");
   const std::pair<const char *, const char *> Cases[] = {
       {"CONV_2D", "NPU_CONV_2D"},
       {"DEPTHWISE_CONV_2D", "NPU_DEPTHWISE_CONV_2D"}};

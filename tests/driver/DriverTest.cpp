@@ -1,0 +1,116 @@
+//===- DriverTest.cpp - Targets meet their backends -----------------------===//
+//
+// The driver resolves a label to a target, its backend and its CPU fallback
+// by name (driver/Compilation.h). These tests hold every built-in target to
+// a backend this program has and a fallback that runs on the host CPU, and
+// check what resolution says when a description gets either wrong.
+//
+//===----------------------------------------------------------------------===//
+#include "TestSupport.h"
+
+#include "driver/Backend.h"
+#include "driver/Compilation.h"
+#include "target/BuiltinTargets.h"
+#include "target/TargetInfo.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+using namespace accelgen;
+
+namespace {
+
+/// Version "1" of a target named \p Name with backend \p Backend and CPU
+/// fallback \p Fallback, as a description would make it.
+std::unique_ptr<target::TargetInfo> make(const char *Name, const char *Backend,
+                                         const char *Fallback) {
+  auto T = std::make_unique<target::TargetInfo>(Name,
+                                                std::vector<std::string>{"1"});
+  T->setBackend(Backend);
+  T->setCpuFallback(Fallback);
+  return T;
+}
+
+std::unique_ptr<target::TargetInfo> fallbackNowhere() {
+  return make("t-nowhere", "functional-model", "nowhere");
+}
+std::unique_ptr<target::TargetInfo> fallbackDevice() {
+  return make("t-device", "functional-model", "mdla");
+}
+std::unique_ptr<target::TargetInfo> unknownBackend() {
+  return make("t-unknown", "no-such-backend", "cpu");
+}
+
+void registerTestTargets() {
+  static bool Done = false;
+  if (Done)
+    return;
+  Done = true;
+  target::registerBuiltinTargets();
+  driver::registerBuiltinBackends();
+  target::TargetRegistry::add("t-nowhere", &fallbackNowhere);
+  target::TargetRegistry::add("t-device", &fallbackDevice);
+  target::TargetRegistry::add("t-unknown", &unknownBackend);
+}
+
+std::string resolveError(llvm::StringRef Label, bool NeedBackend = true) {
+  registerTestTargets();
+  llvm::Expected<driver::ResolvedTarget> T =
+      driver::resolveTarget(Label, NeedBackend);
+  REQUIRE_FALSE(bool(T));
+  return llvm::toString(T.takeError());
+}
+
+} // namespace
+
+TEST_CASE("every built-in target's backend and fallback are this program's") {
+  target::registerBuiltinTargets();
+  driver::registerBuiltinBackends();
+  size_t WithBackend = 0;
+  for (const std::string &Name : target::TargetRegistry::names()) {
+    INFO(Name);
+    const target::TargetInfo *T = target::TargetRegistry::get(Name);
+    REQUIRE(T);
+    if (T->backend().empty())
+      continue;
+    ++WithBackend;
+    // The name the description gives is one a backend registered under.
+    const driver::Backend *B = driver::BackendRegistry::get(T->backend());
+    REQUIRE(B);
+    if (T->cpuFallback().empty()) {
+      CHECK(B->runsOnHostCpu());
+    } else {
+      const target::TargetInfo *F =
+          target::TargetRegistry::get(T->cpuFallback());
+      REQUIRE(F);
+      const driver::Backend *FB = driver::BackendRegistry::get(F->backend());
+      REQUIRE(FB);
+      CHECK(FB->runsOnHostCpu());
+    }
+    llvm::Expected<driver::ResolvedTarget> R =
+        driver::resolveTarget(Name, /*NeedBackend=*/true);
+    REQUIRE_MESSAGE(bool(R), llvm::toString(R.takeError()));
+    CHECK(R->Backend == B);
+  }
+  // ref, cpu, cmsis-nn, mdla and npu at least.
+  CHECK(WithBackend >= 5);
+}
+
+TEST_CASE("resolution says what is wrong with a target's backend") {
+  registerTestTargets();
+  CHECK(resolveError("nope1") ==
+        "unknown target 'nope1' (targets: " +
+            llvm::join(driver::targetLabels(), ", ") + ")");
+  CHECK(resolveError("t-unknown1") ==
+        "'t-unknown1' can only explain: its description names backend "
+        "'no-such-backend', which this accelgen does not have (it has: " +
+            llvm::join(driver::BackendRegistry::names(), ", ") + ")");
+  // Explaining needs no backend.
+  CHECK(bool(driver::resolveTarget("t-unknown1", /*NeedBackend=*/false)));
+  CHECK(resolveError("t-nowhere1") ==
+        "target 't-nowhere' names 'nowhere' as its CPU fallback, which is "
+        "not a target (targets: " +
+            llvm::join(driver::targetLabels(), ", ") + ")");
+  CHECK(resolveError("t-device1") ==
+        "target 't-device' names 'mdla' as its CPU fallback, whose backend "
+        "does not run on the host CPU");
+}
