@@ -26,14 +26,9 @@ build="$root/build-fuzz"
 shared=${ACCELGEN_SHARED_DIR:-$root/../shared}
 max_len=${ACCELGEN_FUZZ_MAX_LEN:-100000}
 jobs=${ACCELGEN_JOBS:-2}
-cc=${ACCELGEN_FUZZ_CC:-clang-14}
-cxx=${ACCELGEN_FUZZ_CXX:-clang++-14}
 
-cmake -G Ninja -S "$root" -B "$build" \
-  -DCMAKE_C_COMPILER="$cc" -DCMAKE_CXX_COMPILER="$cxx" \
-  -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DACCELGEN_FUZZ=ON -DACCELGEN_BUILD_TESTS=OFF \
-  -DACCELGEN_SHARED_DIR="$shared" >/dev/null
+. "$root/scripts/sanitized-build.sh"
+configure_sanitized_build "$root" "$build" "$shared"
 ninja -C "$build" -j "$jobs" accelgen-pipeline-fuzzer example_model
 fuzzer="$build/tests/fuzz/accelgen-pipeline-fuzzer"
 

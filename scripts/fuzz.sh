@@ -53,8 +53,6 @@ build="$root/build-fuzz"
 shared=${ACCELGEN_SHARED_DIR:-$root/../shared}
 max_len=${ACCELGEN_FUZZ_MAX_LEN:-400000}
 jobs=${ACCELGEN_JOBS:-2}
-cc=${ACCELGEN_FUZZ_CC:-clang-14}
-cxx=${ACCELGEN_FUZZ_CXX:-clang++-14}
 
 if [[ " ${targets[*]} " == *" import "* ]]; then
   if [ ! -d "$shared/models" ]; then
@@ -66,11 +64,8 @@ fi
 
 # Tests are off here: the fuzz build needs only the fuzzers, and the
 # fuzz-*-regressions tests run in scripts/test.sh builds.
-cmake -G Ninja -S "$root" -B "$build" \
-  -DCMAKE_C_COMPILER="$cc" -DCMAKE_CXX_COMPILER="$cxx" \
-  -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DACCELGEN_FUZZ=ON -DACCELGEN_BUILD_TESTS=OFF \
-  -DACCELGEN_SHARED_DIR="$shared" >/dev/null
+. "$root/scripts/sanitized-build.sh"
+configure_sanitized_build "$root" "$build" "$shared"
 ninja -C "$build" -j "$jobs" $(printf 'accelgen-%s-fuzzer ' "${targets[@]}")
 
 # Fills folder $2 with the seeds of target $1.

@@ -1,6 +1,7 @@
 //===- HostRun.cpp - Building emitted C and running it --------------------===//
 #include "driver/HostRun.h"
 #include "driver/Compilation.h"
+#include "emit/KernelFiles.h"
 
 #include "support/InputFile.h"
 
@@ -220,21 +221,9 @@ void addIncludedHeaders(StringRef Text, const StringMap<StringRef> &Files,
   while (!Work.empty()) {
     StringRef T = Work.back();
     Work.pop_back();
-    SmallVector<StringRef, 64> Lines;
-    T.split(Lines, '\n');
-    for (StringRef L : Lines) {
-      L = L.ltrim();
-      if (!L.consume_front("#"))
-        continue;
-      L = L.ltrim();
-      if (!L.consume_front("include"))
-        continue;
-      L = L.ltrim();
-      if (!L.consume_front("\""))
-        continue;
-      StringRef Name = L.take_until([](char C) { return C == '"'; });
+    for (const std::string &Name : emit::quotedIncludes(T)) {
       auto It = Files.find(Name);
-      if (It != Files.end() && Seen.insert(Name.str()).second)
+      if (It != Files.end() && Seen.insert(Name).second)
         Work.push_back(It->second);
     }
   }

@@ -18,9 +18,6 @@ using namespace llvm;
 namespace accelgen {
 namespace emit {
 
-namespace {
-
-/// The files named by `#include "..."` lines of \p Text.
 std::vector<std::string> quotedIncludes(StringRef Text) {
   std::vector<std::string> Names;
   SmallVector<StringRef, 64> Lines;
@@ -39,8 +36,6 @@ std::vector<std::string> quotedIncludes(StringRef Text) {
   }
   return Names;
 }
-
-} // namespace
 
 Expected<KernelFileSet>
 selectKernelFiles(const std::set<std::string> &Functions,

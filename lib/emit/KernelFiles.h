@@ -30,6 +30,10 @@ struct KernelFileSet {
   std::vector<EmittedFile> Files;
 };
 
+/// The files named by the `#include "..."` lines of C text \p Text, in
+/// order: the emitted folders are flat, so these are the folder's own files.
+std::vector<std::string> quotedIncludes(llvm::StringRef Text);
+
 /// The files \p Functions need, and the kernel files \p Includers include
 /// (a functional model that calls kernels through the kernel table); an
 /// error naming a function that no kernel family declares.
