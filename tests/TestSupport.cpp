@@ -168,7 +168,9 @@ void checkSameOperator(const ir::Operator &E, const ir::Operator &A) {
   for (const auto &KV : A.Attrs)
     ANames.push_back(KV.first);
   CHECK(ANames == ENames);
-  for (const auto &[Name, Value] : E.Attrs) {
+  for (const auto &NameValueEntry : E.Attrs) {
+    const auto &Name = NameValueEntry.first;
+    const auto &Value = NameValueEntry.second;
     auto It = A.Attrs.find(Name);
     if (It == A.Attrs.end())
       continue;

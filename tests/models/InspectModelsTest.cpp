@@ -292,7 +292,9 @@ TEST_CASE("MODELS.md has a section for every model and no other") {
   for (const auto &KV : modelSections())
     Described.push_back(KV.first);
   CHECK(Described == Files);
-  for (const auto &[Model, S] : modelSections()) {
+  for (const auto &ModelSEntry : modelSections()) {
+    const auto &Model = ModelSEntry.first;
+    const auto &S = ModelSEntry.second;
     INFO("MODELS.md section of ", Model);
     CHECK(S.HasCounts);
     CHECK(S.HasVersions);

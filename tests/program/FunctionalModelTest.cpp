@@ -185,7 +185,9 @@ TEST_CASE("the functional model computes what the reference kernels compute") {
     llvm::Error E = Runner->runAll(Ref);
     REQUIRE_MESSAGE(!E, llvm::toString(std::move(E)));
     for (const auto &[Label, Version] : mdlaVersions()) {
-      INFO(Name << " " << Label);
+      // A structured binding cannot be captured (the macro's lambda).
+      const auto &LabelRef = Label;
+      INFO(Name << " " << LabelRef);
       checkAgainstReference(accelerate(G, Version), Ref);
     }
   }
@@ -238,7 +240,9 @@ TEST_CASE("converted and padded operands change no result") {
       CHECK(Out.front() == -1);
 
       for (const auto &[Label, Version] : mdlaVersions()) {
-        INFO(Label);
+        // A structured binding cannot be captured (the macro's lambda).
+        const auto &LabelRef = Label;
+        INFO(LabelRef);
         const program::AcceleratedModel M =
             accelerate(G, Version, /*UseCostModel=*/false);
         REQUIRE(M.Prog.Subgraphs.size() == 1);
@@ -287,7 +291,9 @@ TEST_CASE("MEAN with equal quantization rounds on every MDLA version") {
   const std::vector<int8_t> Want = {-9, -10, 7, 1};
   CHECK(valuesOf<int8_t>(Ref[Out]) == Want);
   for (const auto &[Label, Version] : mdlaVersions()) {
-    INFO(Label);
+    // A structured binding cannot be captured (the macro's lambda).
+    const auto &LabelRef = Label;
+    INFO(LabelRef);
     const program::AcceleratedModel M =
         accelerate(B.G, Version, /*UseCostModel=*/false);
     // The MEAN runs on the accelerator, not on the CPU.
@@ -664,7 +670,9 @@ TEST_CASE("every kernel's stripe rows and overlays are defs/ops.td's") {
     return ACCEL_ROWS_NONE;
   };
   for (const auto &[Function, Ops] : OpsOf) {
-    INFO(Function);
+    // A structured binding cannot be captured (the macro's lambda).
+    const auto &FunctionRef = Function;
+    INFO(FunctionRef);
     int Rows = ACCEL_ROWS_NONE;
     bool Conflict = false;
     unsigned Overlays = 0;
@@ -702,7 +710,9 @@ TEST_CASE("striped subgraphs compute the reference's rows, stripe by stripe") {
     REQUIRE_MESSAGE(!E, llvm::toString(std::move(E)));
     for (const auto &[Label, Version] : mdlaVersions())
     for (const bool InPlace : {false, true}) {
-      INFO(Name << " " << Label << (InPlace ? " inputs in place" : ""));
+      // A structured binding cannot be captured (the macro's lambda).
+      const auto &LabelRef = Label;
+      INFO(Name << " " << LabelRef << (InPlace ? " inputs in place" : ""));
       const program::AcceleratedModel M =
           accelerateCascaded(G, Version, InPlace);
       // Fused layers whole in one cascade or none.

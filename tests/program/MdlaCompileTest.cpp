@@ -71,7 +71,9 @@ void checkCompiled(const std::string &Model) {
   requireSharedDir();
   const ir::Graph G = importGraph(Model);
   for (const auto &[Label, Version] : test::mdlaVersions()) {
-    INFO(Model << " " << Label);
+    // A structured binding cannot be captured (the macro's lambda).
+    const auto &LabelRef = Label;
+    INFO(Model << " " << LabelRef);
     const program::AcceleratedModel M = test::accelerate(G, Version);
     test::TempDir Out;
     test::RunResult R = runAccelgen({"compile", modelPath(Model), "--target",

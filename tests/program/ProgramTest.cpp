@@ -168,7 +168,9 @@ TEST_CASE("every layer runs the input model's operators with the reference "
   for (const std::string &Name : programModels()) {
     const ir::Graph G = sharedGraph(Name);
     for (const auto &[Label, Version] : mdlaVersions()) {
-      INFO(Name << " " << Label);
+      // A structured binding cannot be captured (the macro's lambda).
+      const auto &LabelRef = Label;
+      INFO(Name << " " << LabelRef);
       const program::AcceleratedModel M = accelerate(G, Version);
       const partition::PartitionResult &R = M.Partition;
       CHECK(M.Prog.Target == "mdla");
@@ -231,7 +233,9 @@ TEST_CASE("tensors carry what the accelerator stores") {
   for (const std::string &Name : programModels()) {
     const ir::Graph G = sharedGraph(Name);
     for (const auto &[Label, Version] : mdlaVersions()) {
-      INFO(Name << " " << Label);
+      // A structured binding cannot be captured (the macro's lambda).
+      const auto &LabelRef = Label;
+      INFO(Name << " " << LabelRef);
       const program::AcceleratedModel M = accelerate(G, Version);
       for (const program::Subgraph &S : M.Prog.Subgraphs)
         for (const program::Tensor &T : S.Tensors) {
@@ -300,7 +304,9 @@ TEST_CASE("programs survive writing and reading unchanged") {
     const ir::Graph G = sharedGraph(Name);
     for (const auto &[Label, Version] : mdlaVersions())
     for (const plan::CascadeOptions &Opts : {plan::CascadeOptions(), Cascaded}) {
-      INFO(Name << " " << Label << (Opts.Enabled ? " cascaded" : ""));
+      // A structured binding cannot be captured (the macro's lambda).
+      const auto &LabelRef = Label;
+      INFO(Name << " " << LabelRef << (Opts.Enabled ? " cascaded" : ""));
       partition::PartitionOptions P;
       P.Cpu = &refTarget();
       auto Built = program::buildAcceleratedModel(G, mdlaTarget(), Version, P,

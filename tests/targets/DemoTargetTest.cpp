@@ -296,7 +296,9 @@ TEST_CASE("patterns: the RELU_FUSABLE set matches each convolution and "
       {"DEPTHWISE_CONV_2D", "DEMO_DEPTHWISE_CONV_2D"},
       {"FULLY_CONNECTED", ""}};
   for (const auto &[Type, Layer] : Expected) {
-    CAPTURE(Type);
+    // A structured binding cannot be captured (the macro's lambda).
+    const auto &TypeRef = Type;
+    CAPTURE(TypeRef);
     ConvGraph C(8, 16, 8);
     C.B.G.Operators[C.Conv].Type = Type;
     int32_t Out = C.B.tensor("final", {1, 8, 8, 16}, quant(1.0f, 0));

@@ -124,7 +124,9 @@ TEST_CASE(".td and .yaml descriptions generate identical artifacts") {
       for (auto [In, Out] : {std::pair{Td, FromTd}, std::pair{Yaml, FromYaml}}) {
         test::RunResult R = test::runProgram(
             ACCELGEN_TBLGEN, {std::string("-gen-") + A.Action, In, "-o", Out});
-        INFO(In << ": " << R.Stderr << R.ErrorMessage);
+        // A structured binding cannot be captured (the macro's lambda).
+        const auto &InRef = In;
+        INFO(InRef << ": " << R.Stderr << R.ErrorMessage);
         REQUIRE(R.ExitCode == 0);
       }
       checkSameText(std::string(T.Name) + "/" + A.File + " from .yaml",

@@ -153,7 +153,9 @@ TEST_CASE("a RELU or RELU6 after a convolution is fused into it") {
       {"DEPTHWISE_CONV_2D", "NPU_DEPTHWISE_CONV_2D"}};
   for (const auto &[Op, Fused] : Cases)
     for (const char *Act : {"RELU", "RELU6"}) {
-      CAPTURE(Op);
+      // A structured binding cannot be captured (the macro's lambda).
+      const auto &OpRef = Op;
+      CAPTURE(OpRef);
       CAPTURE(Act);
       ConvGraph G(Op, {}, Act);
       REQUIRE(fusePatterns(G.B.G, T->patterns(), U55) == 1);

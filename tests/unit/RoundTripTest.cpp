@@ -389,8 +389,9 @@ TEST_CASE("file layout") {
     ++Codes[{C->builtin_code(), C->version()}];
     CHECK(C->deprecated_builtin_code() == std::min(C->builtin_code(), 127));
   }
-  for (const auto &[Key, N] : Codes)
-    CHECK_MESSAGE(N == 1, "code ", Key.first, " v", Key.second);
+  for (const auto &Entry : Codes)
+    CHECK_MESSAGE(Entry.second == 1, "code ", Entry.first.first, " v",
+                  Entry.first.second);
   int32_t Conv2D = tflite::builtinOperatorCode("CONV_2D");
   CHECK(Codes.count({Conv2D, 3}) == 1);
   CHECK(Codes.count({Conv2D, 1}) == 1);
