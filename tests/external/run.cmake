@@ -2,7 +2,9 @@
 # examples/vendor-target against an installed accelgen, uses their plugins
 # with the installed CLI, and checks incremental generation. Run by CTest as
 #   cmake -DACCELGEN_BUILD_DIR=... -DWORK_DIR=... -DSHARED_DIR=...
-#         -DCXX_FLAGS=... -P run.cmake
+#         -DCXX_FLAGS=... [-DCXX=... -DCC=...] -P run.cmake
+# (CXX and CC: the compilers of the accelgen build, which a sanitized
+# build's libraries need their own runtime from).
 #
 #  1. `cmake --install` the accelgen build into WORK_DIR/prefix;
 #  2. copy this project to WORK_DIR/src, configure it with find_package
@@ -21,6 +23,13 @@
 #     change, nothing is recompiled; then again nothing is left to do.
 cmake_minimum_required(VERSION 3.20)
 
+set(compilers "")
+if(CXX)
+  list(APPEND compilers "-DCMAKE_CXX_COMPILER=${CXX}")
+endif()
+if(CC)
+  list(APPEND compilers "-DCMAKE_C_COMPILER=${CC}")
+endif()
 foreach(var ACCELGEN_BUILD_DIR WORK_DIR SHARED_DIR)
   if(NOT ${var})
     message(FATAL_ERROR "run.cmake needs -D${var}=...")
@@ -50,7 +59,7 @@ file(COPY ${CMAKE_CURRENT_LIST_DIR}/ DESTINATION ${src}
      PATTERN run.cmake EXCLUDE)
 run(${CMAKE_COMMAND} -S ${src} -B ${build} -G Ninja
     -DCMAKE_PREFIX_PATH=${prefix} "-DCMAKE_CXX_FLAGS=${CXX_FLAGS}"
-    "-DCMAKE_EXE_LINKER_FLAGS=${CXX_FLAGS}")
+    "-DCMAKE_EXE_LINKER_FLAGS=${CXX_FLAGS}" ${compilers})
 run(${CMAKE_COMMAND} --build ${build})
 
 run(${build}/acme-legalize)
@@ -115,7 +124,7 @@ file(COPY ${CMAKE_CURRENT_LIST_DIR}/../../examples/vendor-target/
      DESTINATION ${template_src})
 run(${CMAKE_COMMAND} -S ${template_src} -B ${template_build} -G Ninja
     -DCMAKE_PREFIX_PATH=${prefix} "-DCMAKE_CXX_FLAGS=${CXX_FLAGS}"
-    "-DCMAKE_EXE_LINKER_FLAGS=${CXX_FLAGS}")
+    "-DCMAKE_EXE_LINKER_FLAGS=${CXX_FLAGS}" ${compilers})
 run(${CMAKE_COMMAND} --build ${template_build})
 run(ctest --test-dir ${template_build} --output-on-failure)
 run(${accelgen} explain ${ACCELGEN_BUILD_DIR}/examples/tiny_convnet_int8.tflite
