@@ -1,7 +1,7 @@
 //===- OutputSafetyTest.cpp - accelgen never loses the user's files -------===//
 //
 // `compile -o DIR`, `run --outputs DIR` and `explain --dot FILE` write as
-// tools/accelgen/OutputFolder.h says: never through a symbolic link, never
+// lib/driver/OutputFolder.h says: never through a symbolic link, never
 // over a file accelgen did not write, staged so that a failure leaves the
 // folder as it was. Each case is checked with the exact one-line error and
 // exit code 1, and with the files outside left untouched.

@@ -104,7 +104,7 @@ void checkCompiledModel(const std::string &Model,
   const std::set<std::string> Files = filesIn(Out.path());
   for (const char *F : {"model.c", "model.h", "report.json"})
     CHECK_MESSAGE(Files.count(F), F << " is missing");
-  // The manifest of what accelgen wrote (tools/accelgen/OutputFolder.h)
+  // The manifest of what accelgen wrote (lib/driver/OutputFolder.h)
   // lists every other file.
   REQUIRE(Files.count(".accelgen-files"));
   const std::string Manifest = test::readFileText(Out.file(".accelgen-files"));

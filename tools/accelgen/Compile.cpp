@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
+#include "driver/OutputFolder.h"
 #include "CompileModel.h"
-#include "OutputFolder.h"
 #include "Targets.h"
 
 #include "emit/CLiteral.h"
@@ -160,7 +160,7 @@ int runCompile() {
       return reportError(CompileModelPath, toString(Main.takeError()));
     Files.push_back(std::move(*Main));
   }
-  if (Error E = writeOutputFolder(CompileOutput, Files))
+  if (Error E = driver::writeOutputFolder(CompileOutput, Files))
     return reportError(CompileOutput, toString(std::move(E)));
   const emit::EmittedModel &M = C->emitted();
   outs() << formatv("wrote {0} files to {1}: {2} operators, arena {3} bytes "

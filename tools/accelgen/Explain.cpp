@@ -12,9 +12,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
+#include "driver/OutputFolder.h"
 #include "CompileModel.h"
 #include "ExplainMemory.h"
-#include "OutputFolder.h"
 #include "Targets.h"
 
 #include "emit/CascadeEmitter.h"
@@ -426,7 +426,7 @@ int runExplain() {
       // A bare file name is in the current folder.
       SmallString<256> Svg(ExplainSvg);
       sys::fs::make_absolute(Svg);
-      if (Error E = writeFileAtomically(
+      if (Error E = driver::writeFileAtomically(
               Svg, memorySvg(Name, G, *P, O.Cascading.Budget)))
         return reportError(ExplainSvg, toString(std::move(E)));
     }
@@ -442,7 +442,7 @@ int runExplain() {
     std::string Text;
     raw_string_ostream Dot(Text);
     printDot(Dot, R, Target);
-    if (Error E = writeFileAtomically(ExplainDot, Dot.str()))
+    if (Error E = driver::writeFileAtomically(ExplainDot, Dot.str()))
       return reportError(ExplainDot, toString(std::move(E)));
     renderSvg(ExplainDot);
   }

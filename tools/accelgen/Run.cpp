@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
+#include "driver/OutputFolder.h"
 #include "CompileModel.h"
-#include "OutputFolder.h"
 
 #include "driver/HostRun.h"
 
@@ -110,9 +110,9 @@ int runRun() {
   if (!Outputs)
     return reportError(RunModel, toString(Outputs.takeError()));
   // The program wrote into a fresh folder; its files move into --outputs as
-  // compile's do (OutputFolder.h): never through a symbolic link, never over
-  // a file accelgen did not write.
-  if (Error E = writeOutputFolder(RunOutputs, *Outputs))
+  // compile's do (driver/OutputFolder.h): never through a symbolic link,
+  // never over a file accelgen did not write.
+  if (Error E = driver::writeOutputFolder(RunOutputs, *Outputs))
     return reportError(RunOutputs, toString(std::move(E)));
   const std::string Where = C->target().Backend->ranOn(*C);
   outs() << formatv(

@@ -3,7 +3,7 @@
 // Staging, manifest and symbolic-link checks of OutputFolder.h.
 //
 //===----------------------------------------------------------------------===//
-#include "OutputFolder.h"
+#include "driver/OutputFolder.h"
 
 #include "support/InputFile.h"
 
@@ -19,7 +19,7 @@
 using namespace llvm;
 
 namespace accelgen {
-namespace cli {
+namespace driver {
 
 namespace {
 
@@ -181,5 +181,5 @@ Error writeOutputFolder(StringRef Dir, ArrayRef<emit::EmittedFile> Files) {
   return Error::success();
 }
 
-} // namespace cli
+} // namespace driver
 } // namespace accelgen

@@ -17,8 +17,8 @@
 // docs/compile.md describes this for users.
 //
 //===----------------------------------------------------------------------===//
-#ifndef ACCELGEN_TOOLS_OUTPUTFOLDER_H
-#define ACCELGEN_TOOLS_OUTPUTFOLDER_H
+#ifndef ACCELGEN_DRIVER_OUTPUTFOLDER_H
+#define ACCELGEN_DRIVER_OUTPUTFOLDER_H
 
 #include "emit/ModelEmitter.h"
 
@@ -27,7 +27,7 @@
 #include "llvm/Support/Error.h"
 
 namespace accelgen {
-namespace cli {
+namespace driver {
 
 /// The manifest of the files accelgen wrote into a folder.
 constexpr const char *ManifestName = ".accelgen-files";
@@ -42,7 +42,7 @@ llvm::Error writeOutputFolder(llvm::StringRef Dir,
 /// place (replacing a symbolic link rather than writing through it).
 llvm::Error writeFileAtomically(llvm::StringRef Path, llvm::StringRef Text);
 
-} // namespace cli
+} // namespace driver
 } // namespace accelgen
 
-#endif // ACCELGEN_TOOLS_OUTPUTFOLDER_H
+#endif // ACCELGEN_DRIVER_OUTPUTFOLDER_H
