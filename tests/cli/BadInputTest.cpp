@@ -17,7 +17,7 @@
 #include "import/TFLiteWriter.h"
 #include "llvm/Support/FileSystem.h"
 #include "tflite_subset_generated.h"
-#include "unit/TargetLibTestSupport.h"
+#include "target/TargetLibTestSupport.h"
 
 #include <cctype>
 #include <functional>

@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "TestSupport.h"
-#include "unit/TargetLibTestSupport.h"
+#include "target/TargetLibTestSupport.h"
 
 namespace accelgen {
 namespace targets {

@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "TestTargets.h"
-#include "../unit/TargetLibTestSupport.h"
+#include "../target/TargetLibTestSupport.h"
 
 #include "partition/Partitioner.h"
 #include "target/TargetInfo.h"

@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "TestTargets.h"
-#include "../unit/TargetLibTestSupport.h"
+#include "../target/TargetLibTestSupport.h"
 
 #include "target/ConstraintProbe.h"
 #include "target/ConstraintRuntime.h"

@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "TestTargets.h"
-#include "../unit/TargetLibTestSupport.h"
+#include "../target/TargetLibTestSupport.h"
 
 #include "import/TFLiteImporter.h"
 #include "target/ConstraintProbe.h"

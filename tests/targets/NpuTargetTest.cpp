@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "TestTargets.h"
-#include "../unit/TargetLibTestSupport.h"
+#include "../target/TargetLibTestSupport.h"
 
 #include "target/ConstraintProbe.h"
 #include "target/ConstraintRuntime.h"
