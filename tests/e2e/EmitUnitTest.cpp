@@ -334,4 +334,9 @@ TEST_CASE("bad names and malformed graphs are refused") {
   REQUIRE_FALSE(bool(M));
   CHECK(llvm::StringRef(llvm::toString(M.takeError()))
             .startswith("the graph is malformed: "));
+  // The label names the target in banners and the report: required.
+  Opts.Target.clear();
+  M = emit::emitModel(floatGraph(), Opts);
+  REQUIRE_FALSE(bool(M));
+  CHECK(llvm::toString(M.takeError()) == "no target label to emit for");
 }
