@@ -68,11 +68,6 @@ foreach(Block IN LISTS Blocks)
 endforeach()
 string(APPEND Out "\n#endif\n")
 
-# Rewritten only when it changes, so that its users are not rebuilt.
-if(EXISTS "${OUTPUT}")
-  file(READ "${OUTPUT}" Old)
-  if(Old STREQUAL Out)
-    return()
-  endif()
-endif()
-file(WRITE "${OUTPUT}" "${Out}")
+# Rewritten only when it changes (file(CONFIGURE) compares), so that its
+# users are not rebuilt.
+file(CONFIGURE OUTPUT "${OUTPUT}" CONTENT "${Out}" @ONLY)
