@@ -1,5 +1,5 @@
 # accelgen_add_target(<name> <description.td|description.yaml> [SOURCES src...]
-#                     [PLUGIN])
+#                     [PLUGIN] [GOLDEN_OF <other>])
 #
 # Generates a target's artifacts from its description with accelgen-tblgen
 # and builds them into the static library `accelgen_target_<name>`, which
@@ -29,6 +29,12 @@
 # changes (depfile), and rewritten only when its content changes, so a no-op
 # build runs no generator and code depending on an unchanged file is not
 # rebuilt. Works in the accelgen tree and after find_package(accelgen).
+#
+# In the accelgen tree, a built-in target's artifacts are kept as goldens in
+# tests/golden/<name>/. GOLDEN_OF <other> says that the target's rules are
+# <other>'s (one shared .td, as cpu shares ref's defs/hostcpu.td): it has no
+# golden folder, and GoldenTest requires its artifacts to be <other>'s goldens
+# with <other>'s name and description replaced by its own.
 
 set(ACCELGEN_ARTIFACTS
   "op-setups:OpSetups.inc"
@@ -40,7 +46,7 @@ set(ACCELGEN_ARTIFACTS
   "version-diff:VersionDiff.md")
 
 function(accelgen_add_target name description)
-  cmake_parse_arguments(ARG "PLUGIN" "" "SOURCES" ${ARGN})
+  cmake_parse_arguments(ARG "PLUGIN" "GOLDEN_OF" "SOURCES" ${ARGN})
   if(NOT name MATCHES "^[A-Za-z_][A-Za-z0-9_]*$")
     message(FATAL_ERROR "accelgen_add_target: target name '${name}' is not a "
                         "C++ identifier (it names the namespace "
@@ -76,7 +82,8 @@ function(accelgen_add_target name description)
   add_custom_target(accelgen_${name}_generated DEPENDS ${outputs})
   set_target_properties(accelgen_${name}_generated PROPERTIES
                         ACCELGEN_OUTPUT_DIR "${outdir}"
-                        ACCELGEN_DESCRIPTION "${src}")
+                        ACCELGEN_DESCRIPTION "${src}"
+                        ACCELGEN_GOLDEN_OF "${ARG_GOLDEN_OF}")
   # Built-in targets have goldens (update-goldens, GoldenTest); plugins
   # built in this tree are test fixtures.
   if(NOT ARG_PLUGIN)
