@@ -17,7 +17,7 @@
 #include "import/TFLiteWriter.h"
 #include "llvm/Support/FileSystem.h"
 #include "tflite_subset_generated.h"
-#include "target/TargetLibTestSupport.h"
+#include "ir/GraphBuilder.h"
 
 #include <cctype>
 #include <functional>
@@ -403,10 +403,10 @@ TEST_CASE("--help and --version") {
 TEST_CASE("an arena past the limit is rejected before anything is built") {
   // Two int8 inputs of 600,000,000 elements added: more than 1 GiB live at
   // once. The model file itself is small (no constant data).
-  test::GraphBuilder B;
-  int32_t X = B.tensor("x", {1, 30000, 20000, 1}, test::quant(0.5f, 0));
-  int32_t Y = B.tensor("y", {1, 30000, 20000, 1}, test::quant(0.5f, 0));
-  int32_t Z = B.tensor("z", {1, 30000, 20000, 1}, test::quant(1.0f, 0));
+  ir::GraphBuilder B;
+  int32_t X = B.tensor("x", {1, 30000, 20000, 1}, ir::perTensor(0.5f, 0));
+  int32_t Y = B.tensor("y", {1, 30000, 20000, 1}, ir::perTensor(0.5f, 0));
+  int32_t Z = B.tensor("z", {1, 30000, 20000, 1}, ir::perTensor(1.0f, 0));
   B.op("ADD", {X, Y}, {Z}, {{"fused_activation", std::string("NONE")}});
   B.inputs({X, Y}).outputs({Z});
   ir::Model M;

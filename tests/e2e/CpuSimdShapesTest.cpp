@@ -13,7 +13,7 @@
 //===----------------------------------------------------------------------===//
 #include "E2ESupport.h"
 
-#include "../kernels/GraphBuilder.h"
+#include "../kernels/KernelTestSupport.h"
 
 #include "cpu/CpuKernels.h"
 #include "emit/ModelEmitter.h"

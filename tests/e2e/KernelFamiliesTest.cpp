@@ -14,6 +14,7 @@
 #include "../kernels/ModelRunner.h"
 
 #include "emit/ModelEmitter.h"
+#include "ir/GraphBuilder.h"
 
 #include "llvm/Support/Program.h"
 
@@ -24,53 +25,7 @@ using namespace accelgen::e2e;
 
 namespace {
 
-class GraphBuilder {
-public:
-  /// A tensor; quantized when \p Scale is non-zero.
-  int32_t tensor(std::vector<int32_t> Shape, ir::DType T, float Scale = 0,
-                 int64_t ZeroPoint = 0) {
-    ir::Tensor X;
-    X.Name = "t" + std::to_string(G.Tensors.size());
-    X.Shape = std::move(Shape);
-    X.Type = T;
-    if (Scale != 0)
-      X.Quant = ir::QuantParams{{Scale}, {ZeroPoint}, 0};
-    G.Tensors.push_back(std::move(X));
-    return static_cast<int32_t>(G.Tensors.size() - 1);
-  }
-  /// A constant int32 tensor.
-  int32_t ints(std::vector<int32_t> Shape, const std::vector<int32_t> &V) {
-    int32_t T = tensor(std::move(Shape), ir::DType::I32);
-    setData(T, V.data(), V.size() * 4);
-    return T;
-  }
-  /// A constant int8 tensor.
-  int32_t int8s(std::vector<int32_t> Shape, const std::vector<int8_t> &V,
-                float Scale, int64_t ZeroPoint) {
-    int32_t T = tensor(std::move(Shape), ir::DType::I8, Scale, ZeroPoint);
-    setData(T, V.data(), V.size());
-    return T;
-  }
-  /// An operator.
-  ir::Operator &op(const char *Type, std::vector<int32_t> Inputs,
-                   int32_t Output) {
-    ir::Operator Op;
-    Op.Type = Type;
-    Op.Inputs = std::move(Inputs);
-    Op.Outputs = {Output};
-    G.Operators.push_back(std::move(Op));
-    return G.Operators.back();
-  }
-
-  ir::Graph G;
-
-private:
-  void setData(int32_t T, const void *Data, size_t Bytes) {
-    G.Tensors[T].IsConstant = true;
-    G.Tensors[T].Data.resize(Bytes);
-    std::memcpy(G.Tensors[T].Data.data(), Data, Bytes);
-  }
-};
+using ir::GraphBuilder;
 
 /// QUANTIZE, PAD, MAX_POOL_2D, TRANSPOSE, STRIDED_SLICE, RELU,
 /// CONCATENATION, MUL, SUB, RESHAPE (aliased, and of a constant), SOFTMAX,
@@ -80,62 +35,75 @@ ir::Graph allFamilies() {
   using ir::DType;
   GraphBuilder B;
   const float S = 0.05f;
-  const int32_t In = B.tensor({1, 4, 4, 3}, DType::F32);
-  const int32_t Q0 = B.tensor({1, 4, 4, 3}, DType::I8, S, 3);
-  B.op("QUANTIZE", {In}, Q0);
+  const int32_t In = B.tensor(DType::F32, {1, 4, 4, 3});
+  const int32_t Q0 = B.tensor(DType::I8, {1, 4, 4, 3}, S, 3);
+  B.op("QUANTIZE", {In}, {Q0});
 
-  const int32_t Padded = B.tensor({1, 5, 5, 3}, DType::I8, S, 3);
-  B.op("PAD", {Q0, B.ints({4, 2}, {0, 0, 1, 0, 0, 1, 0, 0})}, Padded);
-  const int32_t Pooled = B.tensor({1, 4, 4, 3}, DType::I8, S, 3);
-  ir::Operator &Pool = B.op("MAX_POOL_2D", {Padded}, Pooled);
+  const int32_t Padded = B.tensor(DType::I8, {1, 5, 5, 3}, S, 3);
+  B.op("PAD",
+       {Q0, B.constant(DType::I32, {4, 2},
+                       std::vector<int32_t>{0, 0, 1, 0, 0, 1, 0, 0})},
+       {Padded});
+  const int32_t Pooled = B.tensor(DType::I8, {1, 4, 4, 3}, S, 3);
+  ir::Operator &Pool = B.op("MAX_POOL_2D", {Padded}, {Pooled});
   Pool.Attrs = {{"filter_h", int64_t(2)},
                 {"filter_w", int64_t(2)},
                 {"stride_h", int64_t(1)},
                 {"stride_w", int64_t(1)},
                 {"padding", std::string("VALID")},
                 {"fused_activation", std::string("NONE")}};
-  const int32_t Transposed = B.tensor({1, 4, 4, 3}, DType::I8, S, 3);
-  B.op("TRANSPOSE", {Pooled, B.ints({4}, {0, 2, 1, 3})}, Transposed);
-  const int32_t Sliced = B.tensor({1, 3, 2, 3}, DType::I8, S, 3);
+  const int32_t Transposed = B.tensor(DType::I8, {1, 4, 4, 3}, S, 3);
+  B.op("TRANSPOSE",
+       {Pooled, B.constant(DType::I32, {4}, std::vector<int32_t>{0, 2, 1, 3})},
+       {Transposed});
+  const int32_t Sliced = B.tensor(DType::I8, {1, 3, 2, 3}, S, 3);
   B.op("STRIDED_SLICE",
-       {Transposed, B.ints({4}, {0, 1, 0, 0}), B.ints({4}, {1, 4, 4, 3}),
-        B.ints({4}, {1, 1, 2, 1})},
-       Sliced);
-  const int32_t Relu = B.tensor({1, 3, 2, 3}, DType::I8, S, 3);
-  B.op("RELU", {Sliced}, Relu);
-  const int32_t Joined = B.tensor({1, 3, 2, 6}, DType::I8, S, 3);
-  B.op("CONCATENATION", {Sliced, Relu}, Joined).Attrs = {
+       {Transposed,
+        B.constant(DType::I32, {4}, std::vector<int32_t>{0, 1, 0, 0}),
+        B.constant(DType::I32, {4}, std::vector<int32_t>{1, 4, 4, 3}),
+        B.constant(DType::I32, {4}, std::vector<int32_t>{1, 1, 2, 1})},
+       {Sliced});
+  const int32_t Relu = B.tensor(DType::I8, {1, 3, 2, 3}, S, 3);
+  B.op("RELU", {Sliced}, {Relu});
+  const int32_t Joined = B.tensor(DType::I8, {1, 3, 2, 6}, S, 3);
+  B.op("CONCATENATION", {Sliced, Relu}, {Joined}).Attrs = {
       {"axis", int64_t(3)}, {"fused_activation", std::string("NONE")}};
-  const int32_t Product = B.tensor({1, 3, 2, 6}, DType::I8, 0.01f, -5);
+  const int32_t Product = B.tensor(DType::I8, {1, 3, 2, 6}, 0.01f, -5);
   B.op("MUL",
-       {Joined, B.int8s({6}, {10, -20, 30, -40, 50, 127}, 0.02f, 0)},
-       Product)
+       {Joined,
+        B.constant(DType::I8, {6},
+                   std::vector<int8_t>{10, -20, 30, -40, 50, 127}, 0.02f, 0)},
+       {Product})
       .Attrs = {{"fused_activation", std::string("NONE")}};
-  const int32_t Diff = B.tensor({1, 3, 2, 6}, DType::I8, 0.06f, 2);
-  B.op("SUB", {Product, Joined}, Diff).Attrs = {
+  const int32_t Diff = B.tensor(DType::I8, {1, 3, 2, 6}, 0.06f, 2);
+  B.op("SUB", {Product, Joined}, {Diff}).Attrs = {
       {"fused_activation", std::string("RELU6")}};
-  const int32_t Flat = B.tensor({1, 36}, DType::I8, 0.06f, 2);
-  B.op("RESHAPE", {Diff}, Flat);
-  const int32_t Probs = B.tensor({1, 36}, DType::I8, 1.0f / 256, -128);
-  B.op("SOFTMAX", {Flat}, Probs).Attrs = {{"beta", 1.0}};
-  const int32_t Out0 = B.tensor({1, 36}, DType::F32);
-  B.op("DEQUANTIZE", {Probs}, Out0);
+  const int32_t Flat = B.tensor(DType::I8, {1, 36}, 0.06f, 2);
+  B.op("RESHAPE", {Diff}, {Flat});
+  const int32_t Probs = B.tensor(DType::I8, {1, 36}, 1.0f / 256, -128);
+  B.op("SOFTMAX", {Flat}, {Probs}).Attrs = {{"beta", 1.0}};
+  const int32_t Out0 = B.tensor(DType::F32, {1, 36});
+  B.op("DEQUANTIZE", {Probs}, {Out0});
 
-  const int32_t Sigmoid = B.tensor({1, 4, 4, 3}, DType::I8, 1.0f / 256, -128);
-  B.op("LOGISTIC", {Q0}, Sigmoid);
-  const int32_t Mean = B.tensor({1, 1, 1, 3}, DType::I8, 0.004f, -100);
-  B.op("MEAN", {Sigmoid, B.ints({2}, {1, 2})}, Mean).Attrs = {
-      {"keep_dims", true}};
-  const int32_t Reshaped = B.tensor({1, 1, 1, 3}, DType::I8, 0.004f, -100);
-  B.op("RESHAPE", {B.int8s({3}, {1, 2, 3}, 0.004f, -100)}, Reshaped);
-  const int32_t Out1 = B.tensor({1, 1, 1, 3}, DType::I8, 0.008f, 0);
-  B.op("ADD", {Mean, Reshaped}, Out1).Attrs = {
+  const int32_t Sigmoid = B.tensor(DType::I8, {1, 4, 4, 3}, 1.0f / 256, -128);
+  B.op("LOGISTIC", {Q0}, {Sigmoid});
+  const int32_t Mean = B.tensor(DType::I8, {1, 1, 1, 3}, 0.004f, -100);
+  B.op("MEAN",
+       {Sigmoid, B.constant(DType::I32, {2}, std::vector<int32_t>{1, 2})},
+       {Mean})
+      .Attrs = {{"keep_dims", true}};
+  const int32_t Reshaped = B.tensor(DType::I8, {1, 1, 1, 3}, 0.004f, -100);
+  B.op("RESHAPE",
+       {B.constant(DType::I8, {3}, std::vector<int8_t>{1, 2, 3}, 0.004f, -100)},
+       {Reshaped});
+  const int32_t Out1 = B.tensor(DType::I8, {1, 1, 1, 3}, 0.008f, 0);
+  B.op("ADD", {Mean, Reshaped}, {Out1}).Attrs = {
       {"fused_activation", std::string("NONE")}};
 
-  const int32_t Out2 = B.tensor({1, 4, 4, 3}, DType::I8, 1.0f / 128, 0);
-  B.op("TANH", {Q0}, Out2);
-  const int32_t Out3 = B.tensor({1, 4, 4, 3}, DType::I8, 0.03f, -10);
-  B.op("LEAKY_RELU", {Q0}, Out3).Attrs = {{"alpha", 0.1}};
+  const int32_t Out2 = B.tensor(DType::I8, {1, 4, 4, 3}, 1.0f / 128, 0);
+  B.op("TANH", {Q0}, {Out2});
+  const int32_t Out3 = B.tensor(DType::I8, {1, 4, 4, 3}, 0.03f, -10);
+  B.op("LEAKY_RELU", {Q0}, {Out3}).Attrs = {{"alpha", 0.1}};
 
   B.G.Name = "main";
   B.G.Inputs = {In};
@@ -185,17 +153,17 @@ TEST_CASE("every kernel call shape matches the kernels called directly") {
   test::writeFileBytes(In.file("input_0.bin"), XBytes);
   const std::string ModelC = test::readFileText(Src.file("model.c"));
   // The aliased RESHAPE is no call; the RESHAPE of a constant is one.
-  CHECK(ModelC.find("tensor 16 shares tensor 15's bytes") !=
-        std::string::npos);
+  CHECK(ModelC.find("tensor 16 shares tensor 15's bytes") != std::string::npos);
   CHECK(ModelC.find("ref_reshape(3u, t") != std::string::npos);
 
   const std::vector<int32_t> Layers = emit::layerDumpTensors(G);
   for (const char *CC : {"gcc", "clang-14"}) {
     INFO(CC);
     test::TempDir Bin, Out;
-    std::vector<std::string> Args = {"-std=c99", "-O2",       "-Wall",
-                                     "-Wextra",  "-Werror",   "-pedantic",
-                                     "-DFAMILIES_TRACE", "-o", Bin.file("prog")};
+    std::vector<std::string> Args = {
+        "-std=c99",         "-O2",     "-Wall",
+        "-Wextra",          "-Werror", "-pedantic",
+        "-DFAMILIES_TRACE", "-o",      Bin.file("prog")};
     Args.insert(Args.end(), Sources.begin(), Sources.end());
     Args.push_back("-lm");
     test::RunResult Build = test::runProgram(compilerPath(CC), Args, 120);
@@ -214,8 +182,8 @@ TEST_CASE("every kernel call shape matches the kernels called directly") {
     }
     for (size_t K = 0; K < Layers.size(); ++K) {
       const int32_t T = Layers[K];
-      const std::string Path = pathJoin(
-          Out.file("layers"), "output_" + std::to_string(K) + ".bin");
+      const std::string Path =
+          pathJoin(Out.file("layers"), "output_" + std::to_string(K) + ".bin");
       REQUIRE_MESSAGE(exists(Path), Path << " is missing");
       const auto Got = test::readFileBytes(Path);
       std::string Producer = "?";

@@ -50,15 +50,15 @@ size_t cells(llvm::StringRef Row) {
 } // namespace
 
 TEST_CASE("a failed check reports its summary exactly") {
-  test::GraphBuilder B;
-  int32_t In = B.tensor("in", {1, 8}, test::quant(0.5f, 0));
-  int32_t Out = B.tensor("out", {1, 8}, test::quant(0.5f, 0));
-  size_t Relu = B.op("RELU", {In}, {Out}, {});
+  ir::GraphBuilder B;
+  int32_t In = B.tensor("in", {1, 8}, ir::perTensor(0.5f, 0));
+  int32_t Out = B.tensor("out", {1, 8}, ir::perTensor(0.5f, 0));
+  const ir::Operator &Relu = B.op("RELU", {In}, {Out}, {});
   std::string Message;
-  CHECK_FALSE(targets::hostile::check_rank_____q_____tick_(
-      B.G, B.G.Operators[Relu], Message));
+  CHECK_FALSE(
+      targets::hostile::check_rank_____q_____tick_(B.G, Relu, Message));
   CHECK(Message == "input(0).rank = 2, must be 4");
-  CHECK_FALSE(targets::hostile::check_never(B.G, B.G.Operators[Relu], Message));
+  CHECK_FALSE(targets::hostile::check_never(B.G, Relu, Message));
   CHECK(Message ==
         "line one\n#error injected */ /* | `tick` \"quoted\" ?\?/ ends in \\");
 }

@@ -6,7 +6,7 @@
 // quantization damaged in turn. The LSTM's own are in LstmTest.cpp.
 //
 //===----------------------------------------------------------------------===//
-#include "GraphBuilder.h"
+#include "KernelTestSupport.h"
 
 #include "import/TFLiteImporter.h"
 

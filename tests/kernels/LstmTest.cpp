@@ -10,7 +10,7 @@
 // model, for int8 and float32.
 //
 //===----------------------------------------------------------------------===//
-#include "GraphBuilder.h"
+#include "KernelTestSupport.h"
 
 #include "import/TFLiteImporter.h"
 

@@ -16,7 +16,7 @@
 //    (FixedPointTest) and, for SOFTMAX, on the conformance models.
 //
 //===----------------------------------------------------------------------===//
-#include "GraphBuilder.h"
+#include "KernelTestSupport.h"
 
 #include <cmath>
 #include <functional>

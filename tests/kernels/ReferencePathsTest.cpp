@@ -13,7 +13,7 @@
 // arithmetic, written from their specification.
 //
 //===----------------------------------------------------------------------===//
-#include "GraphBuilder.h"
+#include "KernelTestSupport.h"
 
 #include <cmath>
 #include <random>

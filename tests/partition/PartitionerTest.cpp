@@ -15,8 +15,8 @@
 
 using namespace accelgen;
 using namespace accelgen::partition;
-using test::GraphBuilder;
-using test::quant;
+using ir::GraphBuilder;
+using ir::perTensor;
 
 namespace {
 
@@ -34,20 +34,20 @@ ir::Graph chain(int64_t SecondStride) {
   GraphBuilder B;
   auto Conv = [&](int32_t In, const char *Name, int64_t Stride) {
     int32_t W = B.constant(std::string(Name) + ".w", {8, 3, 3, 8},
-                           test::perChannel(std::vector<float>(8, 0.25f), 0));
+                           ir::perChannel(std::vector<float>(8, 0.25f), 0));
     int32_t Bias = B.constant(
         std::string(Name) + ".b", {8},
-        test::perChannel(std::vector<float>(8, 0.125f), 0), ir::DType::I32);
-    int32_t Out = B.tensor(Name, {1, 8, 8, 8}, quant(0.5f, 0));
+        ir::perChannel(std::vector<float>(8, 0.125f), 0), ir::DType::I32);
+    int32_t Out = B.tensor(Name, {1, 8, 8, 8}, perTensor(0.5f, 0));
     B.op("CONV_2D", {In, W, Bias}, {Out}, convAttrs(Stride));
     return Out;
   };
-  int32_t In = B.tensor("in", {1, 8, 8, 8}, quant(0.5f, 0));
+  int32_t In = B.tensor("in", {1, 8, 8, 8}, perTensor(0.5f, 0));
   int32_t A = Conv(In, "a", 1);
-  int32_t Relu = B.tensor("relu", {1, 8, 8, 8}, quant(0.5f, 0));
+  int32_t Relu = B.tensor("relu", {1, 8, 8, 8}, perTensor(0.5f, 0));
   B.op("RELU", {A}, {Relu});
   int32_t C = Conv(Relu, "c", SecondStride);
-  int32_t Out = B.tensor("out", {1, 4, 4, 8}, quant(0.5f, 0));
+  int32_t Out = B.tensor("out", {1, 4, 4, 8}, perTensor(0.5f, 0));
   B.op("MAX_POOL_2D", {C}, {Out},
        {{"padding", std::string("VALID")},
         {"stride_h", int64_t(2)},
@@ -146,8 +146,8 @@ TEST_CASE("a subgraph that costs more than the CPU goes back to it") {
 
 TEST_CASE("operators the CPU target cannot run either say so") {
   GraphBuilder B;
-  int32_t In = B.tensor("in", {1, 4}, quant(0.5f, 0));
-  int32_t Out = B.tensor("out", {1, 4}, quant(0.5f, 0));
+  int32_t In = B.tensor("in", {1, 4}, perTensor(0.5f, 0));
+  int32_t Out = B.tensor("out", {1, 4}, perTensor(0.5f, 0));
   B.op("EXP", {In}, {Out});
   B.inputs({In}).outputs({Out});
   auto Demo = test::builtinTarget("demo");

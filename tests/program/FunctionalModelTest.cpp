@@ -15,7 +15,7 @@
 //===----------------------------------------------------------------------===//
 #include "ProgramTestSupport.h"
 
-#include "../kernels/GraphBuilder.h"
+#include "../kernels/KernelTestSupport.h"
 #include "../kernels/ModelRunner.h"
 
 #include "accel_functional.h"

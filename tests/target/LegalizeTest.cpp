@@ -17,8 +17,8 @@ using namespace accelgen;
 using namespace accelgen::target;
 using test::FakeRule;
 using test::FakeSetup;
-using test::GraphBuilder;
-using test::quant;
+using ir::GraphBuilder;
+using ir::perTensor;
 
 namespace {
 
@@ -51,12 +51,12 @@ std::unique_ptr<TargetInfo> makeFake(bool WithRequantize) {
 /// -> out, the pool's input and output differently quantized.
 ir::Graph mixedGraph() {
   GraphBuilder B;
-  int32_t In = B.tensor("in", {1, 8, 8, 2}, quant(0.5f, 0));
-  int32_t W = B.constant("w", {2, 1, 1, 2}, quant(0.25f, 0));
-  int32_t A = B.tensor("a", {1, 2, 2, 2}, quant(0.5f, 0));
-  int32_t Bt = B.tensor("b", {1, 2, 2, 2}, quant(0.5f, 0));
-  int32_t C = B.tensor("c", {1, 2, 2, 2}, quant(0.5f, 0));
-  int32_t Out = B.tensor("out", {1, 1, 1, 2}, quant(0.25f, 0));
+  int32_t In = B.tensor("in", {1, 8, 8, 2}, perTensor(0.5f, 0));
+  int32_t W = B.constant("w", {2, 1, 1, 2}, perTensor(0.25f, 0));
+  int32_t A = B.tensor("a", {1, 2, 2, 2}, perTensor(0.5f, 0));
+  int32_t Bt = B.tensor("b", {1, 2, 2, 2}, perTensor(0.5f, 0));
+  int32_t C = B.tensor("c", {1, 2, 2, 2}, perTensor(0.5f, 0));
+  int32_t Out = B.tensor("out", {1, 1, 1, 2}, perTensor(0.25f, 0));
   B.op("CONV_2D", {In, W, -1}, {A}, {{"stride_h", int64_t(5)}});
   B.op("RELU", {A}, {Bt});
   B.op("SQRT", {Bt}, {C});
@@ -139,8 +139,8 @@ TEST_CASE("a quantization rejection leaves the operator as it was") {
   // rejects; the requantize must go again.
   std::unique_ptr<TargetInfo> T = makeFake(/*WithRequantize=*/true);
   GraphBuilder B;
-  int32_t In = B.tensor("in", {1, 10}, quant(0.1f, 0));
-  int32_t Out = B.tensor("out", {1, 10}, quant(0.0078125f, 0));
+  int32_t In = B.tensor("in", {1, 10}, perTensor(0.1f, 0));
+  int32_t Out = B.tensor("out", {1, 10}, perTensor(0.0078125f, 0));
   B.op("SOFTMAX", {In}, {Out});
   B.inputs({In}).outputs({Out});
   ir::Graph Before = B.G;
@@ -158,9 +158,9 @@ TEST_CASE("a quantization rejection leaves the operator as it was") {
 TEST_CASE("fused operators are target operators already") {
   std::unique_ptr<TargetInfo> T = makeFake(/*WithRequantize=*/true);
   GraphBuilder B;
-  int32_t In = B.tensor("in", {4}, quant(0.5f, 0));
-  int32_t Mid = B.tensor("mid", {4}, quant(0.5f, 0));
-  int32_t Out = B.tensor("out", {4}, quant(0.5f, 0));
+  int32_t In = B.tensor("in", {4}, perTensor(0.5f, 0));
+  int32_t Mid = B.tensor("mid", {4}, perTensor(0.5f, 0));
+  int32_t Out = B.tensor("out", {4}, perTensor(0.5f, 0));
   B.op("FAKE_CONV_RELU", {In}, {Mid},
        {{FusedOpsAttr, std::string("CONV_2D+RELU")}});
   B.op("RELU", {Mid}, {Out});
@@ -177,9 +177,9 @@ TEST_CASE("fused operators are target operators already") {
 TEST_CASE("every failing constraint is listed, not only the first") {
   std::unique_ptr<TargetInfo> T = makeFake(/*WithRequantize=*/true);
   GraphBuilder B;
-  int32_t In = B.tensor("in", {1, 8, 8, 2}, quant(0.5f, 0), ir::DType::U8);
-  int32_t W = B.constant("w", {2, 1, 1, 2}, quant(0.25f, 0));
-  int32_t Out = B.tensor("out", {1, 2, 2, 2}, quant(0.5f, 0));
+  int32_t In = B.tensor("in", {1, 8, 8, 2}, perTensor(0.5f, 0), ir::DType::U8);
+  int32_t W = B.constant("w", {2, 1, 1, 2}, perTensor(0.25f, 0));
+  int32_t Out = B.tensor("out", {1, 2, 2, 2}, perTensor(0.5f, 0));
   B.op("CONV_2D", {In, W}, {Out}, {{"stride_h", int64_t(6)}});
   B.inputs({In}).outputs({Out});
   LegalizeReport Report = legalize(B.G, *T, 0);

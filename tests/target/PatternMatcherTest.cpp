@@ -17,8 +17,8 @@
 
 using namespace accelgen;
 using namespace accelgen::target;
-using test::GraphBuilder;
-using test::quant;
+using ir::GraphBuilder;
+using ir::perTensor;
 
 namespace {
 
@@ -128,11 +128,11 @@ struct ConvRelu2 {
 ConvRelu2 addConvRelu(GraphBuilder &B, const std::string &Prefix = "",
                       int32_t In = -1) {
   ConvRelu2 T;
-  T.In = In >= 0 ? In : B.tensor(Prefix + "in", {1, 4, 4, 2}, quant(0.5f, 1));
-  T.W = B.constant(Prefix + "w", {3, 1, 1, 2}, quant(0.25f, 0));
-  T.B = B.constant(Prefix + "b", {3}, quant(0.125f, 0), ir::DType::I32);
-  T.Mid = B.tensor(Prefix + "mid", {1, 4, 4, 3}, quant(0.5f, 0));
-  T.Out = B.tensor(Prefix + "out", {1, 4, 4, 3}, quant(0.5f, 0));
+  T.In = In >= 0 ? In : B.tensor(Prefix + "in", {1, 4, 4, 2}, perTensor(0.5f, 1));
+  T.W = B.constant(Prefix + "w", {3, 1, 1, 2}, perTensor(0.25f, 0));
+  T.B = B.constant(Prefix + "b", {3}, perTensor(0.125f, 0), ir::DType::I32);
+  T.Mid = B.tensor(Prefix + "mid", {1, 4, 4, 3}, perTensor(0.5f, 0));
+  T.Out = B.tensor(Prefix + "out", {1, 4, 4, 3}, perTensor(0.5f, 0));
   B.op("CONV_2D", {T.In, T.W, T.B}, {T.Mid},
        {{"stride_h", int64_t(1)},
         {"padding", std::string("SAME")},
@@ -171,7 +171,7 @@ TEST_CASE("a conv + relu chain matches and fuses into one operator") {
 TEST_CASE("an intermediate result with a second user does not match") {
   GraphBuilder B;
   ConvRelu2 T = addConvRelu(B);
-  int32_t Other = B.tensor("other", {1, 4, 4, 3}, quant(0.5f, 0));
+  int32_t Other = B.tensor("other", {1, 4, 4, 3}, perTensor(0.5f, 0));
   B.op("TANH", {T.Mid}, {Other});
   B.inputs({T.In}).outputs({T.Out, Other});
   CHECK_FALSE(matchPattern(B.G, ConvRelu, 1).has_value());
@@ -195,7 +195,7 @@ TEST_CASE("an intermediate result also bound by a value capture does not "
   GraphBuilder B;
   ConvRelu2 T = addConvRelu(B);
   B.G.Operators.pop_back();
-  int32_t Out = B.tensor("prod", {1, 4, 4, 3}, quant(0.5f, 0));
+  int32_t Out = B.tensor("prod", {1, 4, 4, 3}, perTensor(0.5f, 0));
   B.op("MUL", {T.Mid, T.Mid}, {Out});
   B.inputs({T.In}).outputs({Out});
   CHECK_FALSE(matchPattern(B.G, ConvMul, 1).has_value());
@@ -227,8 +227,8 @@ TEST_CASE("patterns are tried in table order and an operator fuses once") {
     GraphBuilder B;
     ConvRelu2 T = addConvRelu(B);
     B.G.Operators.pop_back();
-    int32_t Y = B.tensor("y", {1, 4, 4, 3}, quant(0.5f, 0));
-    int32_t S = B.tensor("s", {1, 4, 4, 3}, quant(0.5f, 0));
+    int32_t Y = B.tensor("y", {1, 4, 4, 3}, perTensor(0.5f, 0));
+    int32_t S = B.tensor("s", {1, 4, 4, 3}, perTensor(0.5f, 0));
     B.op("ADD", {T.Mid, Y}, {S});
     B.op("RELU", {S}, {T.Out});
     B.inputs({T.In, Y}).outputs({T.Out});
@@ -258,7 +258,7 @@ TEST_CASE("a pattern applies from its first version on") {
   GraphBuilder B;
   ConvRelu2 T = addConvRelu(B);
   B.G.Operators.pop_back();
-  int32_t Y = B.tensor("y", {1, 4, 4, 3}, quant(0.5f, 0));
+  int32_t Y = B.tensor("y", {1, 4, 4, 3}, perTensor(0.5f, 0));
   B.op("ADD", {T.Mid, Y}, {T.Out});
   B.inputs({T.In, Y}).outputs({T.Out});
   CHECK(findMatches(B.G, only(ConvAdd), 0).empty());
@@ -268,10 +268,10 @@ TEST_CASE("a pattern applies from its first version on") {
 TEST_CASE("roots are scanned in operator order") {
   // RELU -> RELU -> RELU: the first pair fuses, the third RELU stays.
   GraphBuilder B;
-  int32_t T0 = B.tensor("t0", {4}, quant(1.0f, 0));
-  int32_t T1 = B.tensor("t1", {4}, quant(1.0f, 0));
-  int32_t T2 = B.tensor("t2", {4}, quant(1.0f, 0));
-  int32_t T3 = B.tensor("t3", {4}, quant(1.0f, 0));
+  int32_t T0 = B.tensor("t0", {4}, perTensor(1.0f, 0));
+  int32_t T1 = B.tensor("t1", {4}, perTensor(1.0f, 0));
+  int32_t T2 = B.tensor("t2", {4}, perTensor(1.0f, 0));
+  int32_t T3 = B.tensor("t3", {4}, perTensor(1.0f, 0));
   B.op("RELU", {T0}, {T1});
   B.op("RELU", {T1}, {T2});
   B.op("RELU", {T2}, {T3});
@@ -312,10 +312,10 @@ TEST_CASE("matching is deterministic over independent chains") {
 
 TEST_CASE("a capture used twice must bind the same tensor") {
   GraphBuilder B;
-  int32_t X = B.tensor("x", {4}, quant(1.0f, 0));
-  int32_t Y = B.tensor("y", {4}, quant(1.0f, 0));
-  int32_t S = B.tensor("s", {4}, quant(2.0f, 0));
-  int32_t U = B.tensor("u", {4}, quant(2.0f, 0));
+  int32_t X = B.tensor("x", {4}, perTensor(1.0f, 0));
+  int32_t Y = B.tensor("y", {4}, perTensor(1.0f, 0));
+  int32_t S = B.tensor("s", {4}, perTensor(2.0f, 0));
+  int32_t U = B.tensor("u", {4}, perTensor(2.0f, 0));
   B.op("ADD", {X, X}, {S});
   B.op("ADD", {X, Y}, {U});
   B.inputs({X, Y}).outputs({S, U});

@@ -16,9 +16,9 @@
 
 using namespace accelgen;
 using namespace accelgen::target;
-using test::GraphBuilder;
-using test::perChannel;
-using test::quant;
+using ir::GraphBuilder;
+using ir::perChannel;
+using ir::perTensor;
 
 namespace {
 
@@ -38,8 +38,8 @@ QuantOutcome apply(ir::Graph &G, size_t &OpIndex, QuantRelation Rel,
 struct PoolGraph {
   GraphBuilder B;
   int32_t In, Out;
-  PoolGraph(ir::QuantParams InQ = quant(0.5f, 1),
-            ir::QuantParams OutQ = quant(0.25f, 0)) {
+  PoolGraph(ir::QuantParams InQ = perTensor(0.5f, 1),
+            ir::QuantParams OutQ = perTensor(0.25f, 0)) {
     In = B.tensor("in", {1, 4, 4, 2}, InQ);
     Out = B.tensor("out", {1, 2, 2, 2}, OutQ);
     B.op("MAX_POOL_2D", {In}, {Out});
@@ -53,12 +53,12 @@ struct FcGraph {
   int32_t In, W, Bias, Out;
   FcGraph(float InScale, ir::QuantParams WQ,
           std::optional<ir::QuantParams> BiasQ, float OutScale) {
-    In = B.tensor("in", {1, 8}, quant(InScale, 0));
+    In = B.tensor("in", {1, 8}, perTensor(InScale, 0));
     int32_t Units =
         static_cast<int32_t>(WQ.isPerChannel() ? WQ.Scales.size() : 3);
     W = B.constant("w", {Units, 8}, WQ);
     Bias = B.constant("b", {Units}, BiasQ, ir::DType::I32);
-    Out = B.tensor("out", {1, Units}, quant(OutScale, 0));
+    Out = B.tensor("out", {1, Units}, perTensor(OutScale, 0));
     B.op("FULLY_CONNECTED", {In, W, Bias}, {Out});
     B.inputs({In}).outputs({Out});
   }
@@ -67,7 +67,7 @@ struct FcGraph {
 } // namespace
 
 TEST_CASE("same_scale: holding, or over float tensors, changes nothing") {
-  PoolGraph P(quant(0.25f, 0), quant(0.25f, 0));
+  PoolGraph P(perTensor(0.25f, 0), perTensor(0.25f, 0));
   ir::Graph Before = P.B.G;
   std::vector<Rejection> Why;
   size_t Op = 0;
@@ -122,9 +122,9 @@ TEST_CASE("same_scale, insert_requantize_before: the input is requantized to "
   CHECK(G.tensor(New).Shape == G.tensor(P.In).Shape);
   CHECK(G.tensor(New).Type == ir::DType::I8);
   CHECK(G.tensor(New).Name == "in/requantized");
-  CHECK(sameQuantParams(*G.tensor(New).Quant, quant(0.25f, 0)));
+  CHECK(sameQuantParams(*G.tensor(New).Quant, perTensor(0.25f, 0)));
   // The original input keeps its parameters and role.
-  CHECK(sameQuantParams(*G.tensor(P.In).Quant, quant(0.5f, 1)));
+  CHECK(sameQuantParams(*G.tensor(P.In).Quant, perTensor(0.5f, 1)));
   CHECK(G.Inputs == std::vector<int32_t>{P.In});
   // The rule holds now.
   CHECK(apply(P.B.G, Op, R::SameScale, A::Reject, Why) ==
@@ -145,10 +145,10 @@ TEST_CASE("same_scale, insert_requantize_after: the operator writes the "
   int32_t Mid = G.Operators[0].Outputs[0];
   CHECK(Mid != P.Out);
   CHECK(G.tensor(Mid).Name == "out/pre_requantize");
-  CHECK(sameQuantParams(*G.tensor(Mid).Quant, quant(0.5f, 1)));
+  CHECK(sameQuantParams(*G.tensor(Mid).Quant, perTensor(0.5f, 1)));
   CHECK(G.Operators[1].Inputs == std::vector<int32_t>{Mid});
   CHECK(G.Operators[1].Outputs == std::vector<int32_t>{P.Out});
-  CHECK(sameQuantParams(*G.tensor(P.Out).Quant, quant(0.25f, 0)));
+  CHECK(sameQuantParams(*G.tensor(P.Out).Quant, perTensor(0.25f, 0)));
   CHECK(G.Outputs == std::vector<int32_t>{P.Out});
 }
 
@@ -156,9 +156,9 @@ TEST_CASE("same_scale with two inputs: either action makes every operand "
           "agree") {
   auto Build = [] {
     GraphBuilder B;
-    int32_t X = B.tensor("x", {4}, quant(0.5f, 0));
-    int32_t Y = B.tensor("y", {4}, quant(0.25f, 0));
-    int32_t Out = B.tensor("out", {8}, quant(0.25f, 0));
+    int32_t X = B.tensor("x", {4}, perTensor(0.5f, 0));
+    int32_t Y = B.tensor("y", {4}, perTensor(0.25f, 0));
+    int32_t Out = B.tensor("out", {8}, perTensor(0.25f, 0));
     int32_t Axis = B.constant("axis", {1}, std::nullopt, ir::DType::I32);
     B.op("CONCATENATION", {X, Y, Axis}, {Out});
     B.inputs({X, Y}).outputs({Out});
@@ -187,7 +187,7 @@ TEST_CASE("same_scale with two inputs: either action makes every operand "
   CHECK(Op == 1);
   for (int32_t T : {G.Operators[1].Inputs[0], G.Operators[1].Inputs[1],
                     G.Operators[1].Outputs[0]})
-    CHECK(sameQuantParams(*G.tensor(T).Quant, quant(0.5f, 0)));
+    CHECK(sameQuantParams(*G.tensor(T).Quant, perTensor(0.5f, 0)));
   CHECK(apply(G, Op, R::SameScale, A::Reject, Why) == QuantOutcome::Unchanged);
   CHECK(Why.empty());
 }
@@ -213,7 +213,7 @@ TEST_CASE("forward_output_to_inputs fills in missing input parameters") {
   GraphBuilder B;
   int32_t In = B.tensor("in", {2, 8});
   int32_t Shape = B.constant("shape", {2}, std::nullopt, ir::DType::I32);
-  int32_t Out = B.tensor("out", {16}, quant(0.125f, -3));
+  int32_t Out = B.tensor("out", {16}, perTensor(0.125f, -3));
   B.op("RESHAPE", {In, Shape}, {Out});
   B.inputs({In}).outputs({Out});
   std::vector<Rejection> Why;
@@ -222,7 +222,7 @@ TEST_CASE("forward_output_to_inputs fills in missing input parameters") {
         QuantOutcome::UpdatedParams);
   CHECK(Why.empty());
   REQUIRE(B.G.tensor(In).Quant.has_value());
-  CHECK(sameQuantParams(*B.G.tensor(In).Quant, quant(0.125f, -3)));
+  CHECK(sameQuantParams(*B.G.tensor(In).Quant, perTensor(0.125f, -3)));
   CHECK_FALSE(B.G.tensor(Shape).Quant.has_value());
   CHECK(B.G.Operators.size() == 1);
   // Once filled in, it holds as it is.
@@ -233,9 +233,9 @@ TEST_CASE("forward_output_to_inputs fills in missing input parameters") {
 TEST_CASE("forward_output_to_inputs: differing input parameters") {
   auto Build = [] {
     GraphBuilder B;
-    int32_t In = B.tensor("in", {2, 8}, quant(0.5f, 2));
+    int32_t In = B.tensor("in", {2, 8}, perTensor(0.5f, 2));
     int32_t Shape = B.constant("shape", {2}, std::nullopt, ir::DType::I32);
-    int32_t Out = B.tensor("out", {16}, quant(0.125f, -3));
+    int32_t Out = B.tensor("out", {16}, perTensor(0.125f, -3));
     B.op("RESHAPE", {In, Shape}, {Out});
     B.inputs({In}).outputs({Out});
     return B.G;
@@ -260,7 +260,7 @@ TEST_CASE("forward_output_to_inputs: differing input parameters") {
   CHECK(test::opTypes(G) == std::vector<std::string>{"REQUANTIZE", "RESHAPE"});
   CHECK(Op == 1);
   CHECK(sameQuantParams(*G.tensor(G.Operators[1].Inputs[0]).Quant,
-                        quant(0.125f, -3)));
+                        perTensor(0.125f, -3)));
   CHECK(G.Operators[1].Inputs[1] == 1);
 
   G = Build();
@@ -269,7 +269,7 @@ TEST_CASE("forward_output_to_inputs: differing input parameters") {
         QuantOutcome::InsertedRequantize);
   CHECK(test::opTypes(G) == std::vector<std::string>{"RESHAPE", "REQUANTIZE"});
   CHECK(sameQuantParams(*G.tensor(G.Operators[0].Outputs[0]).Quant,
-                        quant(0.5f, 2)));
+                        perTensor(0.5f, 2)));
   CHECK(G.Operators[1].Outputs == std::vector<int32_t>{2});
   CHECK(Why.size() == 1);
 }
@@ -295,7 +295,7 @@ TEST_CASE("bias_scale_product holds per channel up to float32 rounding") {
   CHECK(apply(F.B.G, Op, R::BiasScaleProduct, A::Reject, Why) ==
         QuantOutcome::Unchanged);
   // Per-tensor weights and bias.
-  FcGraph T(0.5f, quant(0.25f, 0), quant(0.125f, 0), 1.0f);
+  FcGraph T(0.5f, perTensor(0.25f, 0), perTensor(0.125f, 0), 1.0f);
   CHECK(apply(T.B.G, Op, R::BiasScaleProduct, A::Reject, Why) ==
         QuantOutcome::Unchanged);
   // Without a bias there is nothing to relate.
@@ -351,18 +351,18 @@ TEST_CASE("bias_scale_product: a wrong bias scale") {
 
 TEST_CASE("bias_scale_product: a relative error of 1e-5 is too much") {
   float Product = 0.5f * 0.25f;
-  FcGraph F(0.5f, quant(0.25f, 0), quant(Product * (1 + 1e-5f), 0), 1.0f);
+  FcGraph F(0.5f, perTensor(0.25f, 0), perTensor(Product * (1 + 1e-5f), 0), 1.0f);
   std::vector<Rejection> Why;
   size_t Op = 0;
   CHECK(apply(F.B.G, Op, R::BiasScaleProduct, A::Reject, Why) ==
         QuantOutcome::Rejected);
-  F.B.G.Tensors[F.Bias].Quant = quant(Product * (1 + 2e-7f), 0);
+  F.B.G.Tensors[F.Bias].Quant = perTensor(Product * (1 + 2e-7f), 0);
   CHECK(apply(F.B.G, Op, R::BiasScaleProduct, A::Reject, Why) ==
         QuantOutcome::Unchanged);
 }
 
 TEST_CASE("bias_scale_product: channel counts must agree") {
-  FcGraph F(0.5f, perChannel({0.25f, 0.5f, 0.125f}, 0), quant(0.125f, 0), 1.0f);
+  FcGraph F(0.5f, perChannel({0.25f, 0.5f, 0.125f}, 0), perTensor(0.125f, 0), 1.0f);
   std::vector<Rejection> Why;
   size_t Op = 0;
   CHECK(apply(F.B.G, Op, R::BiasScaleProduct, A::Reject, Why) ==
@@ -378,8 +378,8 @@ TEST_CASE("fixed_output") {
   P.ZeroPoint = -128;
   auto Build = [] {
     GraphBuilder B;
-    int32_t In = B.tensor("in", {1, 10}, quant(0.1f, 0));
-    int32_t Out = B.tensor("out", {1, 10}, quant(0.0078125f, 0));
+    int32_t In = B.tensor("in", {1, 10}, perTensor(0.1f, 0));
+    int32_t Out = B.tensor("out", {1, 10}, perTensor(0.0078125f, 0));
     B.op("SOFTMAX", {In}, {Out}, {{"beta", 1.0}});
     B.inputs({In}).outputs({Out});
     return B.G;
@@ -388,7 +388,7 @@ TEST_CASE("fixed_output") {
   size_t Op = 0;
 
   ir::Graph G = Build();
-  G.Tensors[1].Quant = quant(0.00390625f, -128);
+  G.Tensors[1].Quant = perTensor(0.00390625f, -128);
   CHECK(apply(G, Op, R::FixedOutput, A::Reject, Why, P) ==
         QuantOutcome::Unchanged);
 
@@ -406,9 +406,9 @@ TEST_CASE("fixed_output") {
         QuantOutcome::InsertedRequantize);
   CHECK(test::opTypes(G) == std::vector<std::string>{"SOFTMAX", "REQUANTIZE"});
   CHECK(sameQuantParams(*G.tensor(G.Operators[0].Outputs[0]).Quant,
-                        quant(0.00390625f, -128)));
+                        perTensor(0.00390625f, -128)));
   CHECK(G.Operators[1].Outputs == std::vector<int32_t>{1});
-  CHECK(sameQuantParams(*G.tensor(1).Quant, quant(0.0078125f, 0)));
+  CHECK(sameQuantParams(*G.tensor(1).Quant, perTensor(0.0078125f, 0)));
 
   G = Build();
   Why.clear();
@@ -454,11 +454,11 @@ TEST_CASE("check: the predicate decides and rejections carry its id") {
   QuantRuleParams P = checkParams(fcScaleRatio, "fc_scale_ratio");
   std::vector<Rejection> Why;
   size_t Op = 0;
-  FcGraph Ok(0.5f, quant(0.5f, 0), quant(0.25f, 0), 0.5f);
+  FcGraph Ok(0.5f, perTensor(0.5f, 0), perTensor(0.25f, 0), 0.5f);
   CHECK(apply(Ok.B.G, Op, R::Check, A::Reject, Why, P) ==
         QuantOutcome::Unchanged);
 
-  FcGraph Bad(0.5f, quant(0.5f, 0), quant(0.25f, 0), 0.2f);
+  FcGraph Bad(0.5f, perTensor(0.5f, 0), perTensor(0.25f, 0), 0.2f);
   CHECK(apply(Bad.B.G, Op, R::Check, A::Reject, Why, P) ==
         QuantOutcome::Rejected);
   REQUIRE(Why.size() == 1);
@@ -477,7 +477,7 @@ TEST_CASE("check: the predicate decides and rejections carry its id") {
 TEST_CASE("check, insert_requantize_after: the operator keeps its input's "
           "scale and a requantize rescales") {
   QuantRuleParams P = checkParams(fcScaleRatio, "fc_scale_ratio");
-  FcGraph F(0.5f, quant(0.5f, 0), quant(0.25f, 0), 0.2f);
+  FcGraph F(0.5f, perTensor(0.5f, 0), perTensor(0.25f, 0), 0.2f);
   std::vector<Rejection> Why;
   size_t Op = 0;
   CHECK(apply(F.B.G, Op, R::Check, A::InsertRequantizeAfter, Why, P) ==
@@ -487,7 +487,7 @@ TEST_CASE("check, insert_requantize_after: the operator keeps its input's "
   CHECK(test::opTypes(G) ==
         std::vector<std::string>{"FULLY_CONNECTED", "REQUANTIZE"});
   CHECK(sameQuantParams(*G.tensor(G.Operators[0].Outputs[0]).Quant,
-                        quant(0.5f, 0)));
+                        perTensor(0.5f, 0)));
   CHECK(G.Operators[1].Outputs == std::vector<int32_t>{F.Out});
   CHECK(G.Operators[1].getString(QuantRuleAttr) == "check");
 }
@@ -495,7 +495,7 @@ TEST_CASE("check, insert_requantize_after: the operator keeps its input's "
 TEST_CASE("check, insert_requantize_before: the non-constant inputs take the "
           "output's parameters") {
   QuantRuleParams P = checkParams(fcScaleRatio, "fc_scale_ratio");
-  FcGraph F(0.5f, quant(0.5f, 0), quant(0.25f, 0), 0.2f);
+  FcGraph F(0.5f, perTensor(0.5f, 0), perTensor(0.25f, 0), 0.2f);
   std::vector<Rejection> Why;
   size_t Op = 0;
   CHECK(apply(F.B.G, Op, R::Check, A::InsertRequantizeBefore, Why, P) ==
@@ -505,7 +505,7 @@ TEST_CASE("check, insert_requantize_before: the non-constant inputs take the "
         std::vector<std::string>{"REQUANTIZE", "FULLY_CONNECTED"});
   CHECK(Op == 1);
   CHECK(sameQuantParams(*G.tensor(G.Operators[1].Inputs[0]).Quant,
-                        quant(0.2f, 0)));
+                        perTensor(0.2f, 0)));
   // The weights and bias are read as they were.
   CHECK(G.Operators[1].Inputs[1] == F.W);
   CHECK(G.Operators[1].Inputs[2] == F.Bias);
@@ -513,7 +513,7 @@ TEST_CASE("check, insert_requantize_before: the non-constant inputs take the "
 
 TEST_CASE("check: a requantize that does not help is undone") {
   QuantRuleParams P = checkParams(never, "never");
-  FcGraph F(0.5f, quant(0.5f, 0), quant(0.25f, 0), 0.2f);
+  FcGraph F(0.5f, perTensor(0.5f, 0), perTensor(0.25f, 0), 0.2f);
   ir::Graph Before = F.B.G;
   std::vector<Rejection> Why;
   size_t Op = 0;
@@ -530,7 +530,7 @@ TEST_CASE("check: a requantize that does not help is undone") {
 TEST_CASE("rules applied in sequence follow the operator as it moves") {
   // As a generated SetupQuantParam does: a before rule, then an after rule
   // on the same OpIndex variable.
-  PoolGraph P(quant(0.5f, 1), quant(0.25f, 0));
+  PoolGraph P(perTensor(0.5f, 1), perTensor(0.25f, 0));
   QuantRuleParams Fixed;
   Fixed.Scale = 0.125;
   Fixed.ZeroPoint = 0;
@@ -545,8 +545,8 @@ TEST_CASE("rules applied in sequence follow the operator as it moves") {
   REQUIRE(test::opTypes(G) ==
           std::vector<std::string>{"REQUANTIZE", "MAX_POOL_2D", "REQUANTIZE"});
   const ir::Operator &Pool = G.Operators[1];
-  CHECK(sameQuantParams(*G.tensor(Pool.Inputs[0]).Quant, quant(0.25f, 0)));
-  CHECK(sameQuantParams(*G.tensor(Pool.Outputs[0]).Quant, quant(0.125f, 0)));
+  CHECK(sameQuantParams(*G.tensor(Pool.Inputs[0]).Quant, perTensor(0.25f, 0)));
+  CHECK(sameQuantParams(*G.tensor(Pool.Outputs[0]).Quant, perTensor(0.125f, 0)));
   CHECK(G.Operators[2].Outputs == std::vector<int32_t>{P.Out});
   CHECK(G.Operators[0].getString(QuantRuleAttr) == "same_scale");
   CHECK(G.Operators[2].getString(QuantRuleAttr) == "fixed_output");
@@ -554,8 +554,8 @@ TEST_CASE("rules applied in sequence follow the operator as it moves") {
 
 TEST_CASE("an operator reading one tensor twice gets one requantize") {
   GraphBuilder B;
-  int32_t X = B.tensor("x", {4}, quant(0.5f, 0));
-  int32_t Out = B.tensor("out", {4}, quant(0.25f, 0));
+  int32_t X = B.tensor("x", {4}, perTensor(0.5f, 0));
+  int32_t Out = B.tensor("out", {4}, perTensor(0.25f, 0));
   B.op("ADD", {X, X}, {Out});
   B.inputs({X}).outputs({Out});
   std::vector<Rejection> Why;
@@ -571,7 +571,7 @@ TEST_CASE("parameter comparison and description") {
   CHECK(scalesClose(0.1, 0.1 * (1 + 5e-7)));
   CHECK_FALSE(scalesClose(0.1, 0.1 * (1 + 5e-6)));
   CHECK(scalesClose(0.0, 0.0));
-  CHECK_FALSE(sameQuantParams(quant(0.5f, 0), quant(0.5f, 1)));
+  CHECK_FALSE(sameQuantParams(perTensor(0.5f, 0), perTensor(0.5f, 1)));
   CHECK_FALSE(sameQuantParams(perChannel({0.5f, 0.5f}, 0),
                               perChannel({0.5f, 0.5f}, 1)));
   CHECK(describeQuant("input(1)", perChannel({0.5f, 0.25f}, 3)) ==
@@ -581,7 +581,7 @@ TEST_CASE("parameter comparison and description") {
 
   ir::Tensor T;
   T.Shape = {2, 3};
-  CHECK(quantFits(T, quant(1.0f, 0)));
+  CHECK(quantFits(T, perTensor(1.0f, 0)));
   CHECK(quantFits(T, perChannel({1, 2, 3}, 1)));
   CHECK_FALSE(quantFits(T, perChannel({1, 2, 3}, 0)));
   CHECK_FALSE(quantFits(T, perChannel({1, 2, 3}, 2)));

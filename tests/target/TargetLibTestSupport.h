@@ -1,10 +1,10 @@
 //===- TargetLibTestSupport.h - Graphs and converters for target tests ----===//
 //
-// What the target library tests share: a builder for small hand-made graphs,
-// quantization parameters in one call, a check that a graph is still well
-// formed, and a configurable OpSetup written the way accelgen-tblgen writes
-// one (legality check, retyping conversion, quantization rules applied in
-// order through applyQuantRule).
+// What the target library tests share besides ir::GraphBuilder: a check
+// that a graph is still well formed, a field-by-field graph comparison, and
+// a configurable OpSetup written the way accelgen-tblgen writes one
+// (legality check, retyping conversion, quantization rules applied in order
+// through applyQuantRule).
 //
 //===----------------------------------------------------------------------===//
 #ifndef ACCELGEN_TESTS_UNIT_TARGETLIBTESTSUPPORT_H
@@ -12,6 +12,7 @@
 
 #include "TestSupport.h"
 
+#include "ir/GraphBuilder.h"
 #include "ir/Verifier.h"
 #include "target/OpSetup.h"
 #include "target/QuantRules.h"
@@ -26,73 +27,9 @@
 namespace accelgen {
 namespace test {
 
-/// Per-tensor parameters.
-inline ir::QuantParams quant(float Scale, int64_t ZeroPoint) {
-  ir::QuantParams Q;
-  Q.Scales = {Scale};
-  Q.ZeroPoints = {ZeroPoint};
-  return Q;
-}
-
-/// Per-channel parameters along \p Axis with zero points 0.
-inline ir::QuantParams perChannel(std::vector<float> Scales, int32_t Axis) {
-  ir::QuantParams Q;
-  Q.ZeroPoints.assign(Scales.size(), 0);
-  Q.Scales = std::move(Scales);
-  Q.Axis = Axis;
-  return Q;
-}
-
-/// Builds a graph tensor by tensor and operator by operator.
-class GraphBuilder {
-public:
-  /// A non-constant tensor.
-  int32_t tensor(std::string Name, std::vector<int32_t> Shape,
-                 std::optional<ir::QuantParams> Q = std::nullopt,
-                 ir::DType Type = ir::DType::I8) {
-    ir::Tensor T;
-    T.Name = std::move(Name);
-    T.Shape = std::move(Shape);
-    T.Type = Type;
-    T.Quant = std::move(Q);
-    G.Tensors.push_back(std::move(T));
-    return static_cast<int32_t>(G.Tensors.size() - 1);
-  }
-
-  /// A constant tensor filled with zeros.
-  int32_t constant(std::string Name, std::vector<int32_t> Shape,
-                   std::optional<ir::QuantParams> Q = std::nullopt,
-                   ir::DType Type = ir::DType::I8) {
-    int32_t T = tensor(std::move(Name), std::move(Shape), std::move(Q), Type);
-    G.Tensors[T].IsConstant = true;
-    G.Tensors[T].Data.assign(static_cast<size_t>(G.Tensors[T].byteSize()), 0);
-    return T;
-  }
-
-  /// An operator; returns its index.
-  size_t op(std::string Type, std::vector<int32_t> Inputs,
-            std::vector<int32_t> Outputs,
-            std::map<std::string, ir::AttrValue> Attrs = {}) {
-    ir::Operator Op;
-    Op.Type = std::move(Type);
-    Op.Inputs = std::move(Inputs);
-    Op.Outputs = std::move(Outputs);
-    Op.Attrs = std::move(Attrs);
-    G.Operators.push_back(std::move(Op));
-    return G.Operators.size() - 1;
-  }
-
-  GraphBuilder &inputs(std::vector<int32_t> T) {
-    G.Inputs = std::move(T);
-    return *this;
-  }
-  GraphBuilder &outputs(std::vector<int32_t> T) {
-    G.Outputs = std::move(T);
-    return *this;
-  }
-
-  ir::Graph G;
-};
+using ir::GraphBuilder;
+using ir::perChannel;
+using ir::perTensor;
 
 /// Checks that \p G passes the verifier, printing the problems if not.
 inline void checkValid(const ir::Graph &G) {

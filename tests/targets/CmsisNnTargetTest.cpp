@@ -29,8 +29,8 @@
 
 using namespace accelgen;
 namespace cmsis_nn = accelgen::targets::cmsis_nn;
-using test::GraphBuilder;
-using test::quant;
+using ir::GraphBuilder;
+using ir::perTensor;
 
 namespace {
 
@@ -59,14 +59,14 @@ ir::Graph conv(const char *Op, int32_t H, int32_t W, int32_t C, int32_t KH,
   const bool Same = std::get<std::string>(A["padding"]) == "SAME";
   const int32_t OH = Same ? (H + S - 1) / S : (H - KH) / S + 1;
   const int32_t OW = Same ? (W + SW - 1) / SW : (W - KW) / SW + 1;
-  int32_t In = B.tensor("in", {1, H, W, C}, quant(0.5f, -3));
+  int32_t In = B.tensor("in", {1, H, W, C}, perTensor(0.5f, -3));
   int32_t F =
       B.constant("w",
                  Dw ? std::vector<int32_t>{1, KH, KW, OC}
                     : std::vector<int32_t>{OC, KH, KW, C},
-                 test::perChannel(std::vector<float>(OC, 0.25f), Dw ? 3 : 0));
-  int32_t Bias = B.constant("b", {OC}, quant(0.125f, 0), ir::DType::I32);
-  int32_t Out = B.tensor("out", {1, OH, OW, OC}, quant(1.0f, 5));
+                 ir::perChannel(std::vector<float>(OC, 0.25f), Dw ? 3 : 0));
+  int32_t Bias = B.constant("b", {OC}, perTensor(0.125f, 0), ir::DType::I32);
+  int32_t Out = B.tensor("out", {1, OH, OW, OC}, perTensor(1.0f, 5));
   B.op(Op, {In, F, Bias}, {Out}, A);
   B.inputs({In}).outputs({Out});
   return B.G;
@@ -184,10 +184,10 @@ TEST_CASE("the 1 x N scratch follows arm_convolve_1_x_n_s8_get_buffer_size") {
 
 TEST_CASE("operators CMSIS-NN cannot run fall back with the reason") {
   GraphBuilder B;
-  int32_t A = B.tensor("a", {1, 4, 4, 8}, quant(0.5f, 1));
-  int32_t C = B.tensor("c", {1, 1, 1, 8}, quant(0.5f, 1));
-  int32_t Sum = B.tensor("sum", {1, 4, 4, 8}, quant(1.0f, 0));
-  int32_t R = B.tensor("r", {1, 128}, quant(1.0f, 0));
+  int32_t A = B.tensor("a", {1, 4, 4, 8}, perTensor(0.5f, 1));
+  int32_t C = B.tensor("c", {1, 1, 1, 8}, perTensor(0.5f, 1));
+  int32_t Sum = B.tensor("sum", {1, 4, 4, 8}, perTensor(1.0f, 0));
+  int32_t R = B.tensor("r", {1, 128}, perTensor(1.0f, 0));
   B.op("ADD", {A, C}, {Sum}, {{"fused_activation", std::string("NONE")}});
   B.op("RESHAPE", {Sum}, {R}, {{"new_shape", std::vector<int64_t>{1, 128}}});
   B.inputs({A, C}).outputs({R});

@@ -31,8 +31,8 @@
 using namespace accelgen;
 namespace demo = accelgen::targets::demo;
 using namespace accelgen::target;
-using test::GraphBuilder;
-using test::quant;
+using ir::GraphBuilder;
+using ir::perTensor;
 
 namespace {
 
@@ -47,20 +47,21 @@ struct ConvGraph {
 
   ConvGraph(int32_t C, int32_t O, int32_t FilterIn,
             std::map<std::string, ir::AttrValue> Attrs = {}) {
-    int32_t In = B.tensor("in", {1, 8, 8, C}, quant(0.5f, 0));
+    int32_t In = B.tensor("in", {1, 8, 8, C}, perTensor(0.5f, 0));
     int32_t W = B.constant("w", {O, 3, 3, FilterIn},
-                           test::perChannel(std::vector<float>(O, 0.25f), 0));
+                           ir::perChannel(std::vector<float>(O, 0.25f), 0));
     int32_t Bias = B.constant("b", {O},
-                              test::perChannel(std::vector<float>(O, 0.125f), 0),
+                              ir::perChannel(std::vector<float>(O, 0.125f), 0),
                               ir::DType::I32);
-    Out = B.tensor("out", {1, 8, 8, O}, quant(1.0f, 0));
+    Out = B.tensor("out", {1, 8, 8, O}, perTensor(1.0f, 0));
     std::map<std::string, ir::AttrValue> A = {
         {"padding", std::string("SAME")}, {"stride_h", int64_t(1)},
         {"stride_w", int64_t(1)},         {"dilation_h", int64_t(1)},
         {"dilation_w", int64_t(1)},       {"fused_activation", std::string("NONE")}};
     for (auto &[K, V] : Attrs)
       A[K] = V;
-    Conv = B.op("CONV_2D", {In, W, Bias}, {Out}, A);
+    B.op("CONV_2D", {In, W, Bias}, {Out}, A);
+    Conv = B.G.Operators.size() - 1;
     B.inputs({In}).outputs({Out});
   }
 };
@@ -142,7 +143,7 @@ TEST_CASE("types: i16 conv activations are legal from demo3.0") {
 TEST_CASE("weights quantized in a scheme the version does not list") {
   auto T = demoTarget();
   ConvGraph C(8, 16, 8);
-  C.B.G.tensor(1).Quant = quant(0.25f, 0);
+  C.B.G.tensor(1).Quant = perTensor(0.25f, 0);
   std::vector<Rejection> Why;
   CHECK_FALSE(
       T->opSetup("CONV_2D")->IsSupported(C.B.G, C.B.G.Operators[C.Conv], V1, Why));
@@ -154,8 +155,8 @@ TEST_CASE("weights quantized in a scheme the version does not list") {
 TEST_CASE("a removed operator is unavailable from its version on") {
   auto T = demoTarget();
   GraphBuilder B;
-  int32_t In = B.tensor("in", {1, 4}, quant(0.5f, 0));
-  int32_t Out = B.tensor("out", {1, 4}, quant(1.0f / 256, -128));
+  int32_t In = B.tensor("in", {1, 4}, perTensor(0.5f, 0));
+  int32_t Out = B.tensor("out", {1, 4}, perTensor(1.0f / 256, -128));
   B.op("LOGISTIC", {In}, {Out});
   const OpSetup *S = T->opSetup("LOGISTIC");
   std::vector<Rejection> Why;
@@ -190,7 +191,7 @@ TEST_CASE("mappings: CONV_2D becomes depthwise, group or plain conv") {
 TEST_CASE("legalize: a graph of demo operators, one rejected with reasons") {
   auto T = demoTarget();
   ConvGraph C(8, 16, 8);
-  int32_t Pooled = C.B.tensor("pooled", {1, 4, 4, 16}, quant(1.0f, 0));
+  int32_t Pooled = C.B.tensor("pooled", {1, 4, 4, 16}, perTensor(1.0f, 0));
   C.B.op("MAX_POOL_2D", {C.Out}, {Pooled},
          {{"padding", std::string("VALID")}, {"stride_h", int64_t(8)},
           {"stride_w", int64_t(2)}, {"filter_h", int64_t(2)},
@@ -212,15 +213,15 @@ TEST_CASE("legalize: a graph of demo operators, one rejected with reasons") {
 TEST_CASE("quantization: softmax output must have the fixed range") {
   auto T = demoTarget();
   GraphBuilder B;
-  int32_t In = B.tensor("in", {1, 10}, quant(0.5f, 3));
-  int32_t Out = B.tensor("out", {1, 10}, quant(1.0f / 256, -128));
+  int32_t In = B.tensor("in", {1, 10}, perTensor(0.5f, 3));
+  int32_t Out = B.tensor("out", {1, 10}, perTensor(1.0f / 256, -128));
   B.op("SOFTMAX", {In}, {Out}, {{"beta", 1.0}});
   const OpSetup *S = T->opSetup("SOFTMAX");
   std::vector<Rejection> Why;
   CHECK(S->SetupQuantParam(B.G, 0, V2, Why) == QuantOutcome::Unchanged);
   CHECK(Why.empty());
   // The rule's action is Reject: another output range is refused.
-  B.G.tensor(Out).Quant = quant(0.5f, 0);
+  B.G.tensor(Out).Quant = perTensor(0.5f, 0);
   CHECK(S->SetupQuantParam(B.G, 0, V2, Why) == QuantOutcome::Rejected);
   REQUIRE(ids(Why) == std::vector<std::string>{"quant_fixed_output"});
   INFO(Why[0].Message);
@@ -230,9 +231,9 @@ TEST_CASE("quantization: softmax output must have the fixed range") {
 TEST_CASE("quantization: a check that fails inserts a requantize after") {
   auto T = demoTarget();
   GraphBuilder B;
-  int32_t In = B.tensor("in", {1, 64}, quant(0.5f, 0));
-  int32_t W = B.constant("w", {16, 64}, quant(0.5f, 0));
-  int32_t Out = B.tensor("out", {1, 16}, quant(0.1f, 0));
+  int32_t In = B.tensor("in", {1, 64}, perTensor(0.5f, 0));
+  int32_t W = B.constant("w", {16, 64}, perTensor(0.5f, 0));
+  int32_t Out = B.tensor("out", {1, 16}, perTensor(0.1f, 0));
   B.op("FULLY_CONNECTED", {In, W, -1}, {Out},
        {{"fused_activation", std::string("NONE")}});
   B.inputs({In}).outputs({Out});
@@ -252,8 +253,8 @@ TEST_CASE("patterns: conv + relu fuses on every version, conv + add from 2.0") {
   auto T = demoTarget();
   auto Build = [](const char *Second) {
     auto C = std::make_unique<ConvGraph>(8, 16, 8);
-    int32_t Other = C->B.tensor("other", {1, 8, 8, 16}, quant(1.0f, 0));
-    int32_t Out = C->B.tensor("final", {1, 8, 8, 16}, quant(1.0f, 0));
+    int32_t Other = C->B.tensor("other", {1, 8, 8, 16}, perTensor(1.0f, 0));
+    int32_t Out = C->B.tensor("final", {1, 8, 8, 16}, perTensor(1.0f, 0));
     if (std::string(Second) == "RELU")
       C->B.op("RELU", {C->Out}, {Out});
     else
@@ -301,7 +302,7 @@ TEST_CASE("patterns: the RELU_FUSABLE set matches each convolution and "
     CAPTURE(TypeRef);
     ConvGraph C(8, 16, 8);
     C.B.G.Operators[C.Conv].Type = Type;
-    int32_t Out = C.B.tensor("final", {1, 8, 8, 16}, quant(1.0f, 0));
+    int32_t Out = C.B.tensor("final", {1, 8, 8, 16}, perTensor(1.0f, 0));
     C.B.op("RELU", {C.Out}, {Out});
     C.B.outputs({Out});
     std::vector<FoundMatch> M = findMatches(C.B.G, T->patterns(), V1);
@@ -319,7 +320,7 @@ TEST_CASE("patterns: the RELU_FUSABLE set matches each convolution and "
 TEST_CASE("patterns: a failing pattern constraint names itself") {
   auto T = demoTarget();
   ConvGraph C(8, 16, 8, {{"fused_activation", std::string("RELU6")}});
-  int32_t Out = C.B.tensor("final", {1, 8, 8, 16}, quant(1.0f, 0));
+  int32_t Out = C.B.tensor("final", {1, 8, 8, 16}, perTensor(1.0f, 0));
   C.B.op("RELU", {C.Out}, {Out});
   C.B.outputs({Out});
   std::vector<MatchRejection> Rejected;
@@ -343,8 +344,8 @@ TEST_CASE("costs: estimated cycles per version, from the description") {
   CHECK_FALSE(demo::estimateCycles(C.B.G, Op, 3));
   // No cost for RELU; none for a type the description does not know.
   GraphBuilder B;
-  int32_t In = B.tensor("in", {1, 64}, quant(0.5f, 0));
-  int32_t Out = B.tensor("out", {1, 64}, quant(0.5f, 0));
+  int32_t In = B.tensor("in", {1, 64}, perTensor(0.5f, 0));
+  int32_t Out = B.tensor("out", {1, 64}, perTensor(0.5f, 0));
   B.op("RELU", {In}, {Out});
   CHECK_FALSE(T->estimateCycles(B.G, B.G.Operators[0], V1));
   B.G.Operators[0].Type = "NOT_AN_OPERATOR";
@@ -358,9 +359,9 @@ TEST_CASE("costs: select, max, ceil and floor in estimates") {
   auto T = demoTarget();
   // DEPTHWISE_CONV_2D: macs / 64 when stride_h > 1, else macs / 128.
   GraphBuilder B;
-  int32_t In = B.tensor("in", {1, 8, 8, 16}, quant(0.5f, 0));
-  int32_t W = B.constant("w", {1, 3, 3, 16}, quant(0.25f, 0));
-  int32_t Out = B.tensor("out", {1, 8, 8, 16}, quant(1.0f, 0));
+  int32_t In = B.tensor("in", {1, 8, 8, 16}, perTensor(0.5f, 0));
+  int32_t W = B.constant("w", {1, 3, 3, 16}, perTensor(0.25f, 0));
+  int32_t Out = B.tensor("out", {1, 8, 8, 16}, perTensor(1.0f, 0));
   B.op("DEPTHWISE_CONV_2D", {In, W, -1}, {Out},
        {{"stride_h", int64_t(1)}, {"depth_multiplier", int64_t(1)}});
   // 1024 outputs x 9 MACs.
@@ -370,9 +371,9 @@ TEST_CASE("costs: select, max, ceil and floor in estimates") {
 
   // FULLY_CONNECTED: max(macs / 256, 16).
   GraphBuilder F;
-  int32_t FIn = F.tensor("in", {1, 64}, quant(0.5f, 0));
-  int32_t FW = F.constant("w", {16, 64}, quant(0.5f, 0));
-  int32_t FOut = F.tensor("out", {1, 16}, quant(0.5f, 0));
+  int32_t FIn = F.tensor("in", {1, 64}, perTensor(0.5f, 0));
+  int32_t FW = F.constant("w", {16, 64}, perTensor(0.5f, 0));
+  int32_t FOut = F.tensor("out", {1, 16}, perTensor(0.5f, 0));
   F.op("FULLY_CONNECTED", {FIn, FW, -1}, {FOut});
   CHECK(T->estimateCycles(F.G, F.G.Operators[0], V1) == 16.0);
   F.G.tensor(FW).Shape = {16, 1024};
@@ -380,16 +381,16 @@ TEST_CASE("costs: select, max, ceil and floor in estimates") {
 
   // ADD: floor(output(0).num_elements / 32.0) + 1.
   GraphBuilder A;
-  int32_t X = A.tensor("x", {1, 100}, quant(0.5f, 0));
-  int32_t Y = A.tensor("y", {1, 100}, quant(0.5f, 0));
-  int32_t Sum = A.tensor("sum", {1, 100}, quant(0.5f, 0));
+  int32_t X = A.tensor("x", {1, 100}, perTensor(0.5f, 0));
+  int32_t Y = A.tensor("y", {1, 100}, perTensor(0.5f, 0));
+  int32_t Sum = A.tensor("sum", {1, 100}, perTensor(0.5f, 0));
   A.op("ADD", {X, Y}, {Sum});
   CHECK(T->estimateCycles(A.G, A.G.Operators[0], V2) == 4.0);
 
   // AVERAGE_POOL_2D: ceil(min(filter_h * filter_w, 64) * outputs / 64.0).
   GraphBuilder P;
-  int32_t PIn = P.tensor("in", {1, 8, 8, 3}, quant(0.5f, 0));
-  int32_t POut = P.tensor("out", {1, 2, 2, 3}, quant(0.5f, 0));
+  int32_t PIn = P.tensor("in", {1, 8, 8, 3}, perTensor(0.5f, 0));
+  int32_t POut = P.tensor("out", {1, 2, 2, 3}, perTensor(0.5f, 0));
   P.op("AVERAGE_POOL_2D", {PIn}, {POut},
        {{"filter_h", int64_t(3)}, {"filter_w", int64_t(3)}});
   CHECK(T->estimateCycles(P.G, P.G.Operators[0], V1) == 2.0); // 108 / 64
@@ -414,8 +415,8 @@ TEST_CASE("costs: mapped and fused target operators have their own") {
 
   // DEMO_CONV_ADD exists from 2.0 on, and so does its cost.
   ConvGraph D(16, 16, 16);
-  int32_t Other = D.B.tensor("other", {1, 8, 8, 16}, quant(1.0f, 0));
-  int32_t Out = D.B.tensor("final", {1, 8, 8, 16}, quant(1.0f, 0));
+  int32_t Other = D.B.tensor("other", {1, 8, 8, 16}, perTensor(1.0f, 0));
+  int32_t Out = D.B.tensor("final", {1, 8, 8, 16}, perTensor(1.0f, 0));
   D.B.op("ADD", {D.Out, Other}, {Out},
          {{"fused_activation", std::string("NONE")}});
   D.B.inputs({0, Other}).outputs({Out});
@@ -568,10 +569,10 @@ TEST_CASE("device layouts: a rule holds from its version until a later one "
 TEST_CASE("device storage and residency by version") {
   auto T = demoTarget();
   CHECK_FALSE(T->hasFunctionalModel());
-  const std::optional<ir::QuantParams> Asymmetric = quant(0.5f, 7);
+  const std::optional<ir::QuantParams> Asymmetric = perTensor(0.5f, 7);
   CHECK(T->deviceRules(0).storedAs(ir::DType::I8, Asymmetric) ==
         ir::DType::U8);
-  CHECK(T->deviceRules(0).storedAs(ir::DType::I8, quant(0.5f, 0)) ==
+  CHECK(T->deviceRules(0).storedAs(ir::DType::I8, perTensor(0.5f, 0)) ==
         ir::DType::I8);
   CHECK(T->deviceRules(1).storedAs(ir::DType::I8, Asymmetric) == ir::DType::I8);
   CHECK(T->deviceRules(2).storedAs(ir::DType::I8, Asymmetric) == ir::DType::I8);

@@ -38,8 +38,8 @@
 using namespace accelgen;
 namespace mdla = accelgen::targets::mdla;
 using namespace accelgen::target;
-using test::GraphBuilder;
-using test::quant;
+using ir::GraphBuilder;
+using ir::perTensor;
 
 namespace {
 
@@ -85,11 +85,11 @@ int32_t addConv(GraphBuilder &B, int32_t In, int32_t O, int32_t FilterIn,
                 float OutScale = 1.0f, const char *Type = "CONV_2D") {
   std::string N = std::to_string(B.G.Tensors.size());
   int32_t W = B.constant("w" + N, {O, K, K, FilterIn},
-                         test::perChannel(std::vector<float>(O, WScale), 0));
+                         ir::perChannel(std::vector<float>(O, WScale), 0));
   int32_t Bias = B.constant("b" + N, {O},
-                            test::perChannel(std::vector<float>(O, 0.125f), 0),
+                            ir::perChannel(std::vector<float>(O, 0.125f), 0),
                             ir::DType::I32);
-  int32_t Out = B.tensor("out" + N, {1, 8, 8, O}, quant(OutScale, 0));
+  int32_t Out = B.tensor("out" + N, {1, 8, 8, O}, perTensor(OutScale, 0));
   B.op(Type, {In, W, Bias}, {Out}, convAttrs(std::move(Extra)));
   return Out;
 }
@@ -99,7 +99,7 @@ struct ConvGraph {
   GraphBuilder B;
   int32_t In, Out;
   ConvGraph(int32_t C, int32_t O, int32_t FilterIn, Attrs Extra = {}) {
-    In = B.tensor("in", {1, 8, 8, C}, quant(0.5f, 0));
+    In = B.tensor("in", {1, 8, 8, C}, perTensor(0.5f, 0));
     Out = addConv(B, In, O, FilterIn, std::move(Extra));
     B.inputs({In}).outputs({Out});
   }
@@ -111,10 +111,10 @@ struct ConvGraph {
 struct BinaryGraph {
   GraphBuilder B;
   BinaryGraph(const char *Type, std::vector<int32_t> Shape, bool Constant) {
-    int32_t X = B.tensor("x", {1, 8, 8, 16}, quant(0.5f, 0));
-    int32_t Y = Constant ? B.constant("y", Shape, quant(0.5f, 0))
-                         : B.tensor("y", Shape, quant(0.5f, 0));
-    int32_t Out = B.tensor("out", {1, 8, 8, 16}, quant(0.5f, 0));
+    int32_t X = B.tensor("x", {1, 8, 8, 16}, perTensor(0.5f, 0));
+    int32_t Y = Constant ? B.constant("y", Shape, perTensor(0.5f, 0))
+                         : B.tensor("y", Shape, perTensor(0.5f, 0));
+    int32_t Out = B.tensor("out", {1, 8, 8, 16}, perTensor(0.5f, 0));
     Attrs A;
     if (std::string(Type) == "ADD" || std::string(Type) == "SUB" ||
         std::string(Type) == "MUL")
@@ -161,8 +161,8 @@ TEST_CASE("operators mdla2.0 adds are rejected on 1.5 with a hint") {
   for (const char *Type : {"SOFTMAX", "EXP", "RSQRT", "SQRT", "GELU", "RCP"}) {
     CAPTURE(Type);
     GraphBuilder B;
-    int32_t In = B.tensor("in", {1, 10}, quant(0.5f, 0));
-    int32_t Out = B.tensor("out", {1, 10}, quant(1.0f / 256, -128));
+    int32_t In = B.tensor("in", {1, 10}, perTensor(0.5f, 0));
+    int32_t Out = B.tensor("out", {1, 10}, perTensor(1.0f / 256, -128));
     B.op(Type, {In}, {Out},
          std::string(Type) == "SOFTMAX" ? Attrs{{"beta", 1.0}} : Attrs{});
     std::vector<Rejection> Why = rejections(*T, B.G, V15);
@@ -177,11 +177,11 @@ TEST_CASE("operators mdla2.0 adds are rejected on 1.5 with a hint") {
 TEST_CASE("operators mdla3.0 adds: CONV_3D, MAX_POOL_3D, MIRROR_PAD") {
   auto T = mdlaTarget();
   GraphBuilder B;
-  int32_t In = B.tensor("in", {1, 4, 8, 8, 16}, quant(0.5f, 0));
-  int32_t W = B.constant("w", {3, 3, 3, 16, 8}, quant(0.25f, 0));
-  int32_t Out = B.tensor("out", {1, 4, 8, 8, 8}, quant(1.0f, 0));
+  int32_t In = B.tensor("in", {1, 4, 8, 8, 16}, perTensor(0.5f, 0));
+  int32_t W = B.constant("w", {3, 3, 3, 16, 8}, perTensor(0.25f, 0));
+  int32_t Out = B.tensor("out", {1, 4, 8, 8, 8}, perTensor(1.0f, 0));
   B.op("CONV_3D", {In, W, -1}, {Out});
-  int32_t Pooled = B.tensor("pooled", {1, 2, 4, 4, 8}, quant(1.0f, 0));
+  int32_t Pooled = B.tensor("pooled", {1, 2, 4, 4, 8}, perTensor(1.0f, 0));
   B.op("MAX_POOL_3D", {Out}, {Pooled});
   for (size_t I = 0; I < 2; ++I) {
     CAPTURE(I);
@@ -248,7 +248,7 @@ TEST_CASE("types: symmetric int16 only, and the per-channel weight matrix") {
   SUBCASE("asymmetric int16 activations") {
     ConvGraph C(8, 16, 8);
     C.B.G.tensor(C.In).Type = ir::DType::I16;
-    C.B.G.tensor(C.In).Quant = quant(0.5f, 3);
+    C.B.G.tensor(C.In).Quant = perTensor(0.5f, 3);
     std::vector<Rejection> Why = rejections(*T, C.B.G, V30);
     // i16 activations under i8 per-channel weights are fine on 3.0.
     REQUIRE(ids(Why) == std::vector<std::string>{"int16_symmetric"});
@@ -274,7 +274,7 @@ TEST_CASE("types: symmetric int16 only, and the per-channel weight matrix") {
   }
   SUBCASE("asymmetric int8 and float32 are legal (converted in software)") {
     ConvGraph C(8, 16, 8);
-    C.B.G.tensor(C.In).Quant = quant(0.5f, -7);
+    C.B.G.tensor(C.In).Quant = perTensor(0.5f, -7);
     CHECK(rejections(*T, C.B.G, V15).empty());
     C.B.G.tensor(C.In).Type = ir::DType::F32;
     C.B.G.tensor(C.In).Quant.reset();
@@ -291,8 +291,8 @@ TEST_CASE("types: symmetric int16 only, and the per-channel weight matrix") {
 TEST_CASE("layouts: 16C-only operators need NHWC input") {
   auto T = mdlaTarget();
   GraphBuilder B;
-  int32_t In = B.tensor("in", {8, 8, 16}, quant(0.5f, 0));
-  int32_t Out = B.tensor("out", {4, 4, 16}, quant(0.5f, 0));
+  int32_t In = B.tensor("in", {8, 8, 16}, perTensor(0.5f, 0));
+  int32_t Out = B.tensor("out", {4, 4, 16}, perTensor(0.5f, 0));
   B.op("MAX_POOL_2D", {In}, {Out}, poolAttrs(2, 2));
   std::vector<Rejection> Why = rejections(*T, B.G, V15);
   REQUIRE(ids(Why) == std::vector<std::string>{"nhwc_16c"});
@@ -304,9 +304,9 @@ TEST_CASE("transposed convolution: hardware on 1.5 and 2.0, software on 3.0") {
   auto T = mdlaTarget();
   GraphBuilder B;
   int32_t Shape = B.constant("shape", {4}, std::nullopt, ir::DType::I32);
-  int32_t W = B.tensor("w", {8, 3, 3, 16}, quant(0.25f, 0));
-  int32_t In = B.tensor("in", {1, 8, 8, 16}, quant(0.5f, 0));
-  int32_t Out = B.tensor("out", {1, 16, 16, 8}, quant(1.0f, 0));
+  int32_t W = B.tensor("w", {8, 3, 3, 16}, perTensor(0.25f, 0));
+  int32_t In = B.tensor("in", {1, 8, 8, 16}, perTensor(0.5f, 0));
+  int32_t Out = B.tensor("out", {1, 16, 16, 8}, perTensor(1.0f, 0));
   B.op("TRANSPOSE_CONV", {Shape, W, In, -1}, {Out},
        {{"padding", std::string("SAME")},
         {"stride_h", int64_t(2)},
@@ -377,12 +377,12 @@ TEST_CASE(
     int32_t In = B.tensor("in", {1, 8, 8, 16},
                           From == ir::DType::F32
                               ? std::nullopt
-                              : std::optional<ir::QuantParams>(quant(0.5f, 0)),
+                              : std::optional<ir::QuantParams>(perTensor(0.5f, 0)),
                           From);
     int32_t Out = B.tensor(
         "out", {1, 8, 8, 16},
         To == ir::DType::F32 ? std::nullopt
-                             : std::optional<ir::QuantParams>(quant(0.25f, 0)),
+                             : std::optional<ir::QuantParams>(perTensor(0.25f, 0)),
         To);
     B.op(Type, {In}, {Out});
     REQUIRE(rejections(*T, B.G, V).empty());
@@ -399,8 +399,8 @@ TEST_CASE(
         "MDLA_IDENTITY_CONV_2D");
   // Software space-to-depth on 1.5, hardware from 2.0.
   GraphBuilder B;
-  int32_t In = B.tensor("in", {1, 8, 8, 4}, quant(0.5f, 0));
-  int32_t Out = B.tensor("out", {1, 4, 4, 16}, quant(0.5f, 0));
+  int32_t In = B.tensor("in", {1, 8, 8, 4}, perTensor(0.5f, 0));
+  int32_t Out = B.tensor("out", {1, 4, 4, 16}, perTensor(0.5f, 0));
   B.op("SPACE_TO_DEPTH", {In}, {Out}, {{"block_size", int64_t(2)}});
   const OpSetup *S = T->opSetup("SPACE_TO_DEPTH");
   CHECK(S->CreateOperation(B.G, B.G.Operators[0], V15).Type ==
@@ -429,9 +429,9 @@ TEST_CASE("quantization: mdla1.5 requantizes after a conv whose input x "
         Filter = {1, 3, 3, 16};
         A["depth_multiplier"] = int64_t(1);
       }
-      int32_t In = B->tensor("in", Act, quant(0.5f, 0));
-      int32_t W = B->constant("w", Filter, quant(0.5f, 0));
-      int32_t Out = B->tensor("out", Act, quant(OutScale, 0));
+      int32_t In = B->tensor("in", Act, perTensor(0.5f, 0));
+      int32_t W = B->constant("w", Filter, perTensor(0.5f, 0));
+      int32_t Out = B->tensor("out", Act, perTensor(OutScale, 0));
       B->op(Type, {In, W, -1}, {Out}, A);
       B->inputs({In}).outputs({Out});
       return B;
@@ -469,8 +469,8 @@ TEST_CASE("quantization: a pool requantizes its input to the output's "
   for (unsigned V : {V15, V30}) {
     auto Build = [] {
       auto B = std::make_unique<GraphBuilder>();
-      int32_t In = B->tensor("in", {1, 8, 8, 16}, quant(0.5f, 3));
-      int32_t Out = B->tensor("out", {1, 4, 4, 16}, quant(0.25f, 0));
+      int32_t In = B->tensor("in", {1, 8, 8, 16}, perTensor(0.5f, 3));
+      int32_t Out = B->tensor("out", {1, 4, 4, 16}, perTensor(0.25f, 0));
       B->op("AVERAGE_POOL_2D", {In}, {Out}, poolAttrs(2, 2));
       B->inputs({In}).outputs({Out});
       return B;
@@ -506,7 +506,7 @@ TEST_CASE("quantization: data movement forwards the output's parameters") {
   GraphBuilder B;
   int32_t In = B.tensor("in", {1, 8, 8, 16});
   int32_t Shape = B.constant("shape", {2}, std::nullopt, ir::DType::I32);
-  int32_t Out = B.tensor("out", {1, 1024}, quant(0.5f, -2));
+  int32_t Out = B.tensor("out", {1, 1024}, perTensor(0.5f, -2));
   B.op("RESHAPE", {In, Shape}, {Out});
   std::vector<Rejection> Why;
   CHECK(T->opSetup("RESHAPE")->SetupQuantParam(B.G, 0, V15, Why) ==
@@ -518,11 +518,11 @@ TEST_CASE("quantization: data movement forwards the output's parameters") {
 TEST_CASE("fusion 1.5, rule A: CONV + RELU + MAX_POOL is one MDLA conv") {
   auto T = mdlaTarget();
   GraphBuilder B;
-  int32_t In = B.tensor("in", {1, 8, 8, 16}, quant(0.5f, 0));
+  int32_t In = B.tensor("in", {1, 8, 8, 16}, perTensor(0.5f, 0));
   int32_t C = addConv(B, In, 16, 16);
-  int32_t R = B.tensor("relu", {1, 8, 8, 16}, quant(1.0f, 0));
+  int32_t R = B.tensor("relu", {1, 8, 8, 16}, perTensor(1.0f, 0));
   B.op("RELU", {C}, {R});
-  int32_t P = B.tensor("pool", {1, 4, 4, 16}, quant(1.0f, 0));
+  int32_t P = B.tensor("pool", {1, 4, 4, 16}, perTensor(1.0f, 0));
   B.op("MAX_POOL_2D", {R}, {P}, poolAttrs(2, 2));
   B.inputs({In}).outputs({P});
 
@@ -544,7 +544,7 @@ TEST_CASE("fusion 1.5, rule A: CONV + RELU + MAX_POOL is one MDLA conv") {
 TEST_CASE("fusion: a grouped CONV_2D is mapped, not fused") {
   auto T = mdlaTarget();
   ConvGraph C(8, 8, 1);
-  int32_t R = C.B.tensor("relu", {1, 8, 8, 8}, quant(1.0f, 0));
+  int32_t R = C.B.tensor("relu", {1, 8, 8, 8}, perTensor(1.0f, 0));
   C.B.op("RELU", {C.Out}, {R});
   C.B.outputs({R});
   std::vector<MatchRejection> Rejected;
@@ -563,7 +563,7 @@ TEST_CASE("fusion 1.5, rule C: DEPTHWISE_CONV_2D + CONV_2D, two at most") {
   auto T = mdlaTarget();
   auto Build = [](Attrs Second, int Convs) {
     auto B = std::make_unique<GraphBuilder>();
-    int32_t In = B->tensor("in", {1, 8, 8, 16}, quant(0.5f, 0));
+    int32_t In = B->tensor("in", {1, 8, 8, 16}, perTensor(0.5f, 0));
     int32_t X = addConv(*B, In, 16, 1, {{"depth_multiplier", int64_t(1)}}, 3,
                         0.25f, 1.0f, "DEPTHWISE_CONV_2D");
     B->G.tensor(1).Shape = {1, 3, 3, 16};
@@ -616,7 +616,7 @@ TEST_CASE("fusion 1.5, rule C: DEPTHWISE_CONV_2D + CONV_2D, two at most") {
 TEST_CASE("fusion 3.0, deep layer fusion: a dilated conv must come last") {
   auto T = mdlaTarget();
   GraphBuilder B;
-  int32_t In = B.tensor("in", {1, 8, 8, 16}, quant(0.5f, 0));
+  int32_t In = B.tensor("in", {1, 8, 8, 16}, perTensor(0.5f, 0));
   int32_t X = addConv(B, In, 16, 16, {{"dilation_h", int64_t(2)}});
   X = addConv(B, X, 16, 16);
   X = addConv(B, X, 16, 16);
@@ -641,12 +641,12 @@ TEST_CASE("fusion 3.0, deep layer fusion: a dilated conv must come last") {
 TEST_CASE("fusion 3.0, rule F: CONV + RESIZE + activation") {
   auto T = mdlaTarget();
   GraphBuilder B;
-  int32_t In = B.tensor("in", {1, 8, 8, 16}, quant(0.5f, 0));
+  int32_t In = B.tensor("in", {1, 8, 8, 16}, perTensor(0.5f, 0));
   int32_t C = addConv(B, In, 16, 16);
   int32_t Size = B.constant("size", {2}, std::nullopt, ir::DType::I32);
-  int32_t Up = B.tensor("up", {1, 16, 16, 16}, quant(1.0f, 0));
+  int32_t Up = B.tensor("up", {1, 16, 16, 16}, perTensor(1.0f, 0));
   B.op("RESIZE_BILINEAR", {C, Size}, {Up});
-  int32_t Out = B.tensor("out", {1, 16, 16, 16}, quant(1.0f, 0));
+  int32_t Out = B.tensor("out", {1, 16, 16, 16}, perTensor(1.0f, 0));
   B.op("TANH", {Up}, {Out});
   B.inputs({In}).outputs({Out});
   for (unsigned V : {V15, V20})
@@ -660,10 +660,10 @@ TEST_CASE("fusion: PAD into the following conv when it pads at most 15") {
   auto T = mdlaTarget();
   auto Build = [](int32_t PadH) {
     auto B = std::make_unique<GraphBuilder>();
-    int32_t In = B->tensor("in", {1, 8, 8, 16}, quant(0.5f, 0));
+    int32_t In = B->tensor("in", {1, 8, 8, 16}, perTensor(0.5f, 0));
     int32_t Paddings =
         B->constant("paddings", {4, 2}, std::nullopt, ir::DType::I32);
-    int32_t Padded = B->tensor("padded", {1, 8 + PadH, 10, 16}, quant(0.5f, 0));
+    int32_t Padded = B->tensor("padded", {1, 8 + PadH, 10, 16}, perTensor(0.5f, 0));
     B->op("PAD", {In, Paddings}, {Padded});
     int32_t Out =
         addConv(*B, Padded, 16, 16, {{"padding", std::string("VALID")}});
@@ -694,13 +694,13 @@ TEST_CASE("fusion: a dequantize fuses into a single-use conv only") {
   auto T = mdlaTarget();
   auto Build = [](bool SecondUser) {
     auto B = std::make_unique<GraphBuilder>();
-    int32_t In = B->tensor("in", {1, 8, 8, 16}, quant(0.5f, 0));
+    int32_t In = B->tensor("in", {1, 8, 8, 16}, perTensor(0.5f, 0));
     int32_t C = addConv(*B, In, 16, 16);
     int32_t F = B->tensor("f", {1, 8, 8, 16}, std::nullopt, ir::DType::F32);
     B->op("DEQUANTIZE", {C}, {F});
     std::vector<int32_t> Outs = {F};
     if (SecondUser) {
-      int32_t R = B->tensor("r", {1, 8, 8, 16}, quant(1.0f, 0));
+      int32_t R = B->tensor("r", {1, 8, 8, 16}, perTensor(1.0f, 0));
       B->op("RELU", {C}, {R});
       Outs.push_back(R);
     }
@@ -718,14 +718,14 @@ TEST_CASE("fusion: a dequantize fuses into a single-use conv only") {
 TEST_CASE("fusion: the QNN conv + bias add + requantize is one conv") {
   auto T = mdlaTarget();
   GraphBuilder B;
-  int32_t In = B.tensor("in", {1, 8, 8, 16}, quant(0.5f, 0));
-  int32_t W = B.constant("w", {8, 1, 1, 16}, quant(0.25f, 0));
-  int32_t Acc = B.tensor("acc", {1, 8, 8, 8}, quant(0.125f, 0), ir::DType::I32);
+  int32_t In = B.tensor("in", {1, 8, 8, 16}, perTensor(0.5f, 0));
+  int32_t W = B.constant("w", {8, 1, 1, 16}, perTensor(0.25f, 0));
+  int32_t Acc = B.tensor("acc", {1, 8, 8, 8}, perTensor(0.125f, 0), ir::DType::I32);
   B.op("CONV_2D", {In, W}, {Acc}, convAttrs());
-  int32_t Bias = B.constant("bias", {8}, quant(0.125f, 0), ir::DType::I32);
-  int32_t Sum = B.tensor("sum", {1, 8, 8, 8}, quant(0.125f, 0), ir::DType::I32);
+  int32_t Bias = B.constant("bias", {8}, perTensor(0.125f, 0), ir::DType::I32);
+  int32_t Sum = B.tensor("sum", {1, 8, 8, 8}, perTensor(0.125f, 0), ir::DType::I32);
   B.op("ADD", {Acc, Bias}, {Sum}, {{"fused_activation", std::string("NONE")}});
-  int32_t Out = B.tensor("out", {1, 8, 8, 8}, quant(1.0f, 0));
+  int32_t Out = B.tensor("out", {1, 8, 8, 8}, perTensor(1.0f, 0));
   B.op("REQUANTIZE", {Sum}, {Out});
   B.inputs({In}).outputs({Out});
   std::vector<FoundMatch> M = findMatches(B.G, T->patterns(), V15);
@@ -1009,8 +1009,8 @@ TEST_CASE("device rules: the 16C-only operators are those the legality "
 TEST_CASE("device rules: asymmetric int8 is stored as uint8 on mdla1.5 only") {
   auto T = mdlaTarget();
   CHECK(T->hasFunctionalModel());
-  const std::optional<ir::QuantParams> Asymmetric = quant(0.5f, -3);
-  const std::optional<ir::QuantParams> Symmetric = quant(0.5f, 0);
+  const std::optional<ir::QuantParams> Asymmetric = perTensor(0.5f, -3);
+  const std::optional<ir::QuantParams> Symmetric = perTensor(0.5f, 0);
   ir::QuantParams PerChannel;
   PerChannel.Scales = {0.5f, 0.25f};
   PerChannel.ZeroPoints = {-3, 4};

@@ -30,8 +30,8 @@
 using namespace accelgen;
 namespace npu = accelgen::targets::npu;
 using namespace accelgen::target;
-using test::GraphBuilder;
-using test::quant;
+using ir::GraphBuilder;
+using ir::perTensor;
 
 namespace {
 
@@ -58,18 +58,18 @@ struct ConvGraph {
   ConvGraph(const char *Op, Attrs Extra, const char *Act = nullptr,
             ir::DType Type = ir::DType::I8) {
     const bool Depthwise = std::string(Op) == "DEPTHWISE_CONV_2D";
-    int32_t In = B.tensor("in", {1, 8, 8, 8}, quant(0.5f, 0), Type);
+    int32_t In = B.tensor("in", {1, 8, 8, 8}, perTensor(0.5f, 0), Type);
     int32_t W = B.constant("w", Depthwise ? std::vector<int32_t>{1, 3, 3, 8}
                                           : std::vector<int32_t>{8, 3, 3, 8},
-                           quant(0.25f, 0), Type);
-    int32_t Bias = B.constant("b", {8}, quant(0.125f, 0), ir::DType::I32);
-    int32_t Out = B.tensor("out", {1, 8, 8, 8}, quant(1.0f, 0), Type);
+                           perTensor(0.25f, 0), Type);
+    int32_t Bias = B.constant("b", {8}, perTensor(0.125f, 0), ir::DType::I32);
+    int32_t Out = B.tensor("out", {1, 8, 8, 8}, perTensor(1.0f, 0), Type);
     if (Depthwise)
       Extra.emplace("depth_multiplier", int64_t(1));
     B.op(Op, {In, W, Bias}, {Out}, convAttrs(std::move(Extra)));
     std::vector<int32_t> Outs = {Out};
     if (Act) {
-      int32_t R = B.tensor("act", {1, 8, 8, 8}, quant(1.0f, 0), Type);
+      int32_t R = B.tensor("act", {1, 8, 8, 8}, perTensor(1.0f, 0), Type);
       B.op(Act, {Out}, {R});
       Outs = {R};
     }
@@ -129,8 +129,8 @@ TEST_CASE("a depth multiplier above 1 needs a single input channel") {
 TEST_CASE("a SAME average pool is held to an 8 x 8 window") {
   for (int64_t Size : {8, 9}) {
     GraphBuilder B;
-    int32_t In = B.tensor("in", {1, 16, 16, 8}, quant(0.5f, 0));
-    int32_t Out = B.tensor("out", {1, 16, 16, 8}, quant(0.5f, 0));
+    int32_t In = B.tensor("in", {1, 16, 16, 8}, perTensor(0.5f, 0));
+    int32_t Out = B.tensor("out", {1, 16, 16, 8}, perTensor(0.5f, 0));
     B.op("AVERAGE_POOL_2D", {In}, {Out},
          {{"padding", std::string("SAME")},
           {"stride_h", int64_t(1)},

@@ -26,6 +26,7 @@
 
 #include "emit/ModelEmitter.h"
 #include "import/TFLiteWriter.h"
+#include "ir/GraphBuilder.h"
 #include "ir/Verifier.h"
 #include "tflite_subset_generated.h"
 
@@ -80,12 +81,7 @@ std::string fusedActivation(tfl::Activation A) {
   return tfl::EnumNameActivation(A);
 }
 
-ir::QuantParams perTensor(float Scale, int64_t ZeroPoint) {
-  ir::QuantParams Q;
-  Q.Scales = {Scale};
-  Q.ZeroPoints = {ZeroPoint};
-  return Q;
-}
+using ir::perTensor;
 
 /// Builds the graph one tensor and operator at a time.
 class ExampleBuilder {
@@ -95,43 +91,16 @@ public:
   ir::Model build();
 
 private:
-  ir::Graph G;
+  ir::GraphBuilder B;
+  ir::Graph &G = B.G;
   XorShift32 Rng;
-
-  int32_t addTensor(std::string Name, std::vector<int32_t> Shape,
-                    ir::DType Type, std::optional<ir::QuantParams> Quant) {
-    ir::Tensor T;
-    T.Name = std::move(Name);
-    T.Shape = std::move(Shape);
-    T.Type = Type;
-    T.Quant = std::move(Quant);
-    G.Tensors.push_back(std::move(T));
-    return static_cast<int32_t>(G.Tensors.size() - 1);
-  }
-
-  template <typename T>
-  int32_t addConstant(std::string Name, std::vector<int32_t> Shape,
-                      ir::DType Type, std::optional<ir::QuantParams> Quant,
-                      const std::vector<T> &Values) {
-    int32_t Index =
-        addTensor(std::move(Name), std::move(Shape), Type, std::move(Quant));
-    ir::Tensor &Tensor = G.Tensors[Index];
-    Tensor.IsConstant = true;
-    // Little-endian hosts only, like TensorFlow Lite itself.
-    Tensor.Data.resize(Values.size() * sizeof(T));
-    std::memcpy(Tensor.Data.data(), Values.data(), Tensor.Data.size());
-    return Index;
-  }
 
   ir::Operator &addOp(ir::OpCode Code, int32_t Version,
                       std::vector<int32_t> Inputs, int32_t Output) {
-    ir::Operator Op;
-    Op.Type = ir::opName(Code).str();
+    ir::Operator &Op =
+        B.op(ir::opName(Code).str(), std::move(Inputs), {Output});
     Op.Version = Version;
-    Op.Inputs = std::move(Inputs);
-    Op.Outputs = {Output};
-    G.Operators.push_back(std::move(Op));
-    return G.Operators.back();
+    return Op;
   }
 
   std::vector<int8_t> randomWeights(size_t N) {
@@ -162,7 +131,7 @@ private:
     std::vector<int32_t> Values(Units);
     for (int32_t &V : Values)
       V = Rng.uniform(-2048, 2047);
-    return addConstant(std::move(Name), {Units}, ir::DType::I32, Q, Values);
+    return B.constant(std::move(Name), {Units}, Q, ir::DType::I32, Values);
   }
 };
 
@@ -172,8 +141,8 @@ ir::Model ExampleBuilder::build() {
 
   // Input: an RGB image in [0, 1], quantized to int8.
   const float InScale = 1.0f / 255.0f;
-  int32_t Input = addTensor("input", {1, 16, 16, InC}, ir::DType::I8,
-                            perTensor(InScale, -128));
+  int32_t Input = B.tensor("input", {1, 16, 16, InC}, perTensor(InScale, -128),
+                           ir::DType::I8);
 
   // CONV_2D 3x3, stride 2, SAME: 16x16x3 -> 8x8x8. Filter [out, kh, kw, in],
   // per-channel along axis 0. RELU is fused, so the output range starts at 0
@@ -183,12 +152,12 @@ ir::Model ExampleBuilder::build() {
   ConvWQ.Scales = ConvScales;
   ConvWQ.ZeroPoints.assign(ConvC, 0);
   ConvWQ.Axis = 0;
-  int32_t ConvW = addConstant("conv/weights", {ConvC, 3, 3, InC}, ir::DType::I8,
-                              ConvWQ, randomWeights(ConvC * 3 * 3 * InC));
+  int32_t ConvW = B.constant("conv/weights", {ConvC, 3, 3, InC}, ConvWQ,
+                             ir::DType::I8, randomWeights(ConvC * 3 * 3 * InC));
   int32_t ConvB = addBias("conv/bias", ConvC, InScale, ConvScales);
   const float ConvOutScale = 0.0235f;
-  int32_t ConvOut = addTensor("conv/Relu", {1, 8, 8, ConvC}, ir::DType::I8,
-                              perTensor(ConvOutScale, -128));
+  int32_t ConvOut = B.tensor("conv/Relu", {1, 8, 8, ConvC},
+                             perTensor(ConvOutScale, -128), ir::DType::I8);
   ir::Operator &Conv =
       addOp(ir::OpCode::Conv2D, 3, {Input, ConvW, ConvB}, ConvOut);
   Conv.setAttr(attr::Padding, std::string("SAME"));
@@ -205,12 +174,12 @@ ir::Model ExampleBuilder::build() {
   DwWQ.Scales = DwScales;
   DwWQ.ZeroPoints.assign(ConvC, 0);
   DwWQ.Axis = 3;
-  int32_t DwW = addConstant("dwconv/weights", {1, 3, 3, ConvC}, ir::DType::I8,
-                            DwWQ, randomWeights(3 * 3 * ConvC));
+  int32_t DwW = B.constant("dwconv/weights", {1, 3, 3, ConvC}, DwWQ,
+                           ir::DType::I8, randomWeights(3 * 3 * ConvC));
   int32_t DwB = addBias("dwconv/bias", ConvC, ConvOutScale, DwScales);
   const float DwOutScale = 0.0312f;
-  int32_t DwOut = addTensor("dwconv/Relu", {1, 8, 8, ConvC}, ir::DType::I8,
-                            perTensor(DwOutScale, -128));
+  int32_t DwOut = B.tensor("dwconv/Relu", {1, 8, 8, ConvC},
+                           perTensor(DwOutScale, -128), ir::DType::I8);
   ir::Operator &Dw =
       addOp(ir::OpCode::DepthwiseConv2D, 3, {ConvOut, DwW, DwB}, DwOut);
   Dw.setAttr(attr::Padding, std::string("SAME"));
@@ -222,8 +191,8 @@ ir::Model ExampleBuilder::build() {
   Dw.setAttr(attr::FusedActivation, fusedActivation(tfl::Activation::RELU));
 
   // AVERAGE_POOL_2D over the whole 8x8 map; pooling keeps the quantization.
-  int32_t PoolOut = addTensor("pool", {1, 1, 1, ConvC}, ir::DType::I8,
-                              perTensor(DwOutScale, -128));
+  int32_t PoolOut = B.tensor("pool", {1, 1, 1, ConvC},
+                             perTensor(DwOutScale, -128), ir::DType::I8);
   ir::Operator &Pool = addOp(ir::OpCode::AveragePool2D, 2, {DwOut}, PoolOut);
   Pool.setAttr(attr::Padding, std::string("VALID"));
   Pool.setAttr(attr::StrideH, int64_t(8));
@@ -234,10 +203,10 @@ ir::Model ExampleBuilder::build() {
 
   // RESHAPE to [1, 8], the new shape given both as input 1 and as options,
   // as converters write it.
-  int32_t NewShape = addConstant("flatten/shape", {2}, ir::DType::I32,
-                                 std::nullopt, std::vector<int32_t>{1, ConvC});
-  int32_t Flat = addTensor("flatten", {1, ConvC}, ir::DType::I8,
-                           perTensor(DwOutScale, -128));
+  int32_t NewShape = B.constant("flatten/shape", {2}, std::nullopt,
+                                ir::DType::I32, std::vector<int32_t>{1, ConvC});
+  int32_t Flat = B.tensor("flatten", {1, ConvC}, perTensor(DwOutScale, -128),
+                          ir::DType::I8);
   ir::Operator &Reshape =
       addOp(ir::OpCode::Reshape, 1, {PoolOut, NewShape}, Flat);
   Reshape.setAttr(attr::NewShape, std::vector<int64_t>{1, ConvC});
@@ -245,11 +214,11 @@ ir::Model ExampleBuilder::build() {
   // FULLY_CONNECTED 8 -> 10: weights [units, depth], per-tensor.
   const float FcWScale = 0.0043f;
   int32_t FcW =
-      addConstant("dense/weights", {Classes, ConvC}, ir::DType::I8,
-                  perTensor(FcWScale, 0), randomWeights(Classes * ConvC));
+      B.constant("dense/weights", {Classes, ConvC}, perTensor(FcWScale, 0),
+                 ir::DType::I8, randomWeights(Classes * ConvC));
   int32_t FcB = addBias("dense/bias", Classes, DwOutScale, {FcWScale});
   int32_t Logits =
-      addTensor("dense", {1, Classes}, ir::DType::I8, perTensor(0.0841f, 12));
+      B.tensor("dense", {1, Classes}, perTensor(0.0841f, 12), ir::DType::I8);
   ir::Operator &Fc =
       addOp(ir::OpCode::FullyConnected, 4, {Flat, FcW, FcB}, Logits);
   Fc.setAttr(attr::FusedActivation, fusedActivation(tfl::Activation::NONE));
@@ -258,8 +227,8 @@ ir::Model ExampleBuilder::build() {
   Fc.setAttr(attr::AsymmetricQuantizeInputs, false);
 
   // SOFTMAX: probabilities in [0, 1) with the fixed int8 output encoding.
-  int32_t Probs = addTensor("probabilities", {1, Classes}, ir::DType::I8,
-                            perTensor(1.0f / 256.0f, -128));
+  int32_t Probs = B.tensor("probabilities", {1, Classes},
+                           perTensor(1.0f / 256.0f, -128), ir::DType::I8);
   ir::Operator &Softmax = addOp(ir::OpCode::Softmax, 2, {Logits}, Probs);
   Softmax.setAttr(attr::Beta, 1.0);
 
