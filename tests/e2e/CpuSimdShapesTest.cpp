@@ -5,10 +5,12 @@
 // channel counts that leave a vector partly full, 4 channels (16 pixels per
 // vector in the VNNI depthwise kernel), batches, left shifts, uint8 filter
 // values the VNNI depthwise kernel splits or cannot take (255 with filter
-// zero point 0). Each case is one operator, emitted for target cpu with
-// each SIMD --cpu value this processor runs, built with gcc and the value's
-// flags and run on pseudo-random inputs: its output must be the reference
-// kernel's, byte for byte.
+// zero point 0), and depth multipliers above 1 (the C template the compiler
+// vectorises, whose border columns GCC 12 once miscompiled with AVX-512).
+// Each case is one operator, emitted for target cpu with each SIMD --cpu
+// value this processor runs, built with gcc at -O3 (as `accelgen run` builds
+// target cpu) and the value's flags and run on pseudo-random inputs: its
+// output must be the reference kernel's, byte for byte.
 //
 //===----------------------------------------------------------------------===//
 #include "E2ESupport.h"
@@ -33,12 +35,17 @@ struct Shape {
   ir::DType Type = ir::DType::I8;
   int32_t Batches = 1, IH = 1, IW = 1, IC = 1, OC = 1, KH = 1, KW = 1;
   int32_t Stride = 1, Dilation = 1;
+  /// Depthwise only: output channels per input channel (OC = IC * this).
+  int32_t DepthMultiplier = 1;
   const char *Padding = "SAME";
   const char *Activation = "NONE";
   /// input scale * filter scale / output scale, about.
   float Scale = 0.01f;
   /// uint8 only: the filter's zero point.
   int64_t FilterZeroPoint = 118;
+  /// Whether the SIMD kernels run it (cpu_requantize); otherwise the C
+  /// template the compiler vectorises does, at every --cpu.
+  bool Simd = true;
   /// Text znver4's cpu_kernels.c has (the path meant), and text it lacks.
   const char *Has = "cpu_requantize(", *Lacks = "no such text";
 };
@@ -53,7 +60,7 @@ int32_t outSize(const Shape &S, int32_t In, int32_t K) {
 /// The graph of \p S's operator with pseudo-random filter and bias from
 /// \p Gen: int8 per-channel, uint8 per-tensor.
 ir::Graph build(const Shape &S, std::mt19937 &Gen) {
-  test::GraphBuilder B;
+  ir::GraphBuilder B;
   const bool U8 = S.Type == ir::DType::U8;
   const bool Fc = std::string(S.Op) == "FULLY_CONNECTED";
   const bool Dw = std::string(S.Op) == "DEPTHWISE_CONV_2D";
@@ -124,7 +131,7 @@ ir::Graph build(const Shape &S, std::mt19937 &Gen) {
                 {"dilation_w", int64_t(S.Dilation)},
                 {"fused_activation", std::string(S.Activation)}};
     if (Dw)
-      Op.Attrs["depth_multiplier"] = int64_t(1);
+      Op.Attrs["depth_multiplier"] = int64_t(S.DepthMultiplier);
   }
   B.G.Name = "main";
   B.G.Inputs = {In};
@@ -157,7 +164,7 @@ void check(const Shape &S, uint32_t Seed) {
     Opts.ModelFileName = "shape.tflite";
     Opts.GeneratorVersion = test::accelgenVersion();
     test::TempDir Src, In, Out;
-    std::vector<std::string> Args = {"-std=c99", "-O2", "-Wall", "-Werror"};
+    std::vector<std::string> Args = {"-std=c99", "-O3", "-Wall", "-Werror"};
     llvm::SmallVector<llvm::StringRef, 4> Flags;
     llvm::StringRef(Cpu->Flags).split(Flags, ' ', -1, false);
     for (llvm::StringRef F : Flags)
@@ -165,7 +172,7 @@ void check(const Shape &S, uint32_t Seed) {
     for (const std::string &Source : e2e::writeProgram(G, Opts, Src))
       Args.push_back(Source);
     const std::string Kernels = test::readFileText(Src.file("cpu_kernels.c"));
-    CHECK(llvm::StringRef(Kernels).contains("cpu_requantize("));
+    CHECK(llvm::StringRef(Kernels).contains("cpu_requantize(") == S.Simd);
     if (Cpu->Level == cpu::CpuIsaLevel::Avx512Vnni) {
       CHECK(llvm::StringRef(Kernels).contains(S.Has));
       CHECK_FALSE(llvm::StringRef(Kernels).contains(S.Lacks));
@@ -223,6 +230,33 @@ TEST_CASE("depthwise: uint8 filter values up to 255, zero point 0") {
   S.Scale = 0.0005f;
   S.Lacks = "cpu_quads("; // the vpmaddwd kernel
   check(S, 4);
+}
+
+TEST_CASE("depthwise: uint8, depth multiplier 2 and 3, 1 x K, SAME borders") {
+  // 4 or 6 input channels, a 1 x K filter (K >= 4) and SAME padding: the
+  // border columns, where part of the window lies in the padding.
+  for (int32_t IC : {4, 6})
+    for (int32_t M : {2, 3})
+      for (int32_t K : {4, 7}) {
+        Shape S;
+        S.Op = "DEPTHWISE_CONV_2D";
+        S.Type = ir::DType::U8;
+        S.IH = 3, S.IW = 9, S.IC = IC, S.DepthMultiplier = M;
+        S.OC = IC * M, S.KH = 1, S.KW = K;
+        S.Simd = false, S.Has = "in[c / ";
+        INFO(IC << " channels, multiplier " << M << ", 1 x " << K);
+        check(S, 100 + IC * 10 + M * 3 + K);
+      }
+}
+
+TEST_CASE("depthwise: int8, depth multiplier 2, dilation 2, stride 2") {
+  // The border's tap range with gaps between taps.
+  Shape S;
+  S.Op = "DEPTHWISE_CONV_2D";
+  S.IH = 7, S.IW = 8, S.IC = 5, S.DepthMultiplier = 2, S.OC = 10;
+  S.KH = S.KW = 3, S.Dilation = 2, S.Stride = 2;
+  S.Simd = false, S.Has = "in[c / ";
+  check(S, 7);
 }
 
 TEST_CASE("convolution: int8, dilation 2, row buffer") {
