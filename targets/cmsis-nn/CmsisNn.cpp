@@ -76,12 +76,11 @@ void int32Array(raw_ostream &OS, StringRef Name, ArrayRef<int32_t> Values) {
   OS << "};\n";
 }
 
-/// "(const int8_t *)(arena.bytes + 64)".
-std::string arenaPtr(const plan::MemoryPlan &Plan, int32_t T, bool Const,
+/// "(int8_t *)(arena.bytes + 64)": where \p B, a tensor's arena slot, is.
+std::string arenaPtr(const plan::Buffer &B, bool Const,
                      StringRef CType = "int8_t") {
-  const plan::Buffer *B = Plan.find(T);
   return formatv("({0}{1} *)(arena.bytes + {2})", Const ? "const " : "", CType,
-                 B ? B->Offset : 0)
+                 B.Offset)
       .str();
 }
 
@@ -129,17 +128,43 @@ public:
   std::string Decls, Call;
 
 private:
-  std::string in(int32_t T) { return arenaPtr(Plan, T, true); }
-  std::string out() { return arenaPtr(Plan, Op.Outputs[0], false); }
-  /// The name of constant operand \p I, declared on first use; NULL for an
-  /// absent operand.
-  std::string constant(size_t I, StringRef Suffix) {
+  /// Operand \p I as the function reads it: a constant is declared as an
+  /// array of its own (named after \p Suffix), any other tensor is read
+  /// where the memory plan put it; NULL for an absent operand. A tensor with
+  /// neither data nor a slot is an error (recorded, reported by write()).
+  std::string operand(size_t I, StringRef Suffix) {
     if (I >= Op.Inputs.size() || Op.Inputs[I] < 0)
       return "NULL";
-    std::string Name = Prefix + "_" + Suffix.str();
-    constantArray(DS, G.tensor(Op.Inputs[I]), Name);
-    return Name;
+    const ir::Tensor &T = G.tensor(Op.Inputs[I]);
+    if (T.IsConstant) {
+      std::string Name = Prefix + "_" + Suffix.str();
+      constantArray(DS, T, Name);
+      return Name;
+    }
+    if (const plan::Buffer *B = Plan.find(Op.Inputs[I]))
+      return arenaPtr(*B, true, emit::cType(T.Type));
+    if (Missing.empty())
+      Missing = formatv("operator {0} ({1}): input {2} (tensor {3}) has "
+                        "neither constant data nor a place in the arena",
+                        Index, Op.Type, I, Op.Inputs[I])
+                    .str();
+    return "NULL";
   }
+  /// Where output 0 is written.
+  std::string out() {
+    const plan::Buffer *B = Plan.find(Op.Outputs[0]);
+    if (!B) {
+      if (Missing.empty())
+        Missing = formatv("operator {0} ({1}): its output (tensor {2}) has "
+                          "no place in the arena",
+                          Index, Op.Type, Op.Outputs[0])
+                      .str();
+      return "NULL";
+    }
+    return arenaPtr(*B, false);
+  }
+  /// The first operand that could not be placed, if any.
+  std::string Missing;
   std::string context(int64_t Bytes) {
     if (Bytes == 0)
       return "{NULL, 0}";
@@ -215,9 +240,9 @@ Error OpWriter::write(StringRef Function, const kernels::KernelCall &KC,
       Filter = Prefix + "_filter";
       constantArray(DS, T, Filter);
     } else {
-      Filter = constant(1, "filter");
+      Filter = operand(1, "filter");
     }
-    std::string Bias = constant(2, "bias");
+    std::string Bias = operand(2, "bias");
     std::string Params = formatv(
         "{{.input_offset = {0}, .output_offset = {1},{2} .stride = {{.w = {3}, "
         ".h = {4}}, .padding = {{.w = {5}, .h = {6}}, .dilation = {{.w = {7}, "
@@ -244,7 +269,7 @@ Error OpWriter::write(StringRef Function, const kernels::KernelCall &KC,
     std::string ODims = DimsDecl("output_dims", dim(Out, 0), dim(Out, 1),
                                  dim(Out, 2), dim(Out, 3));
     std::vector<std::string> Args = {
-        "&ctx", P, Q, InDims, in(Op.Inputs[0]), FDims, Filter, BDims, Bias};
+        "&ctx", P, Q, InDims, operand(0, "input"), FDims, Filter, BDims, Bias};
     if (Function == "arm_convolve_s8")
       Args.push_back("NULL");
     Args.push_back(ODims);
@@ -260,8 +285,8 @@ Error OpWriter::write(StringRef Function, const kernels::KernelCall &KC,
     const ir::Tensor &F = G.tensor(Op.Inputs[1]);
     const int64_t Units = F.Shape[0], Depth = F.Shape[1];
     const int64_t Batches = Depth ? In.numElements() / Depth : 0;
-    std::string Filter = constant(1, "filter");
-    std::string Bias = constant(2, "bias");
+    std::string Filter = operand(1, "filter");
+    std::string Bias = operand(2, "bias");
     std::string Ctx = "{NULL, 0}";
     if (Mve) {
       // What arm_vector_sum_s8 computes at start-up, computed here: per
@@ -300,7 +325,7 @@ Error OpWriter::write(StringRef Function, const kernels::KernelCall &KC,
         Params,
         Q,
         DimsDecl("input_dims", Batches, 1, 1, Depth),
-        in(Op.Inputs[0]),
+        operand(0, "input"),
         DimsDecl("filter_dims", Depth, 1, 1, Units),
         Filter,
         DimsDecl("bias_dims", 1, 1, 1, Units),
@@ -325,7 +350,7 @@ Error OpWriter::write(StringRef Function, const kernels::KernelCall &KC,
         "&ctx",
         Params,
         DimsDecl("input_dims", 1, dim(In, 1), dim(In, 2), dim(In, 3)),
-        in(Op.Inputs[0]),
+        operand(0, "input"),
         DimsDecl("filter_dims", 1, S.filter_h, S.filter_w, 1),
         DimsDecl("output_dims", 1, dim(Out, 1), dim(Out, 2), dim(Out, 3)),
         out()};
@@ -339,7 +364,7 @@ Error OpWriter::write(StringRef Function, const kernels::KernelCall &KC,
     const int64_t Row = In.Shape.empty() ? 1 : In.Shape.back();
     const int64_t Rows = Row ? In.numElements() / Row : 0;
     Stmt = formatv("    arm_softmax_s8({0}, {1}, {2}, {3}, {4}, {5}, {6});\n",
-                   in(Op.Inputs[0]), Rows, Row, S.input_multiplier,
+                   operand(0, "input"), Rows, Row, S.input_multiplier,
                    S.input_left_shift, S.diff_min, out())
                .str();
   } else if (Function == "arm_elementwise_add_s8" ||
@@ -347,7 +372,8 @@ Error OpWriter::write(StringRef Function, const kernels::KernelCall &KC,
     const ref_elementwise_params &S =
         std::get<kernels::FamilyParams<ref_elementwise_params>>(KC.Params)
             .Scalars;
-    std::vector<std::string> Args = {in(Op.Inputs[0]), in(Op.Inputs[1])};
+    std::vector<std::string> Args = {operand(0, "input1"),
+                                     operand(1, "input2")};
     auto Int = [&](int64_t V) { Args.push_back(emit::intLiteral(V)); };
     if (Function == "arm_elementwise_add_s8") {
       Int(S.input1_offset), Int(S.input1_multiplier), Int(S.input1_left_shift);
@@ -365,10 +391,12 @@ Error OpWriter::write(StringRef Function, const kernels::KernelCall &KC,
                              "operator %zu (%s): no emitter for %s", Index,
                              Op.Type.c_str(), Function.str().c_str());
   }
+  std::string Written = out();
+  if (!Missing.empty())
+    return createStringError(inconvertibleErrorCode(), Missing);
   DS.flush();
   Call = formatv("  {{\n{0}  }\n  TRACE({1}, {2}, {3}, {4});", Stmt, Index,
-                 Op.Outputs[0], arenaPtr(Plan, Op.Outputs[0], false),
-                 Out.byteSize())
+                 Op.Outputs[0], Written, Out.byteSize())
              .str();
   return Error::success();
 }
@@ -382,6 +410,12 @@ const CpuInfo *findCpu(StringRef Name) {
     if (Name == C.Name)
       return &C;
   return nullptr;
+}
+
+/// Whether version \p Version of \p T is the Cortex-M55's, whose CMSIS-NN
+/// functions take the Helium (MVE) paths.
+static bool hasMve(const target::TargetInfo &T, unsigned Version) {
+  return StringRef(T.versions().at(Version)) == "55";
 }
 
 OpChoice chooseFunction(const ir::Graph &G, size_t Index,
@@ -412,6 +446,15 @@ OpChoice chooseFunction(const ir::Graph &G, size_t Index,
     C.Reason = toString(Call.takeError());
     return C;
   }
+  if (Function == "arm_fully_connected_s8" && hasMve(T, Version) &&
+      Op.Inputs.size() > 2 && Op.Inputs[2] >= 0 &&
+      !G.tensor(Op.Inputs[2]).IsConstant) {
+    // makeOffload computes the kernel sums, bias included, at compile time.
+    C.Reason = "on Helium, arm_fully_connected_s8 reads its bias from kernel "
+               "sums computed at compile time, and this bias is computed at "
+               "run time";
+    return C;
+  }
   C.Function = Function;
   // The description's Scratch for the function, in force at the version.
   C.ScratchBytes =
@@ -435,7 +478,7 @@ makeOffload(const ir::Graph &G, const target::TargetInfo &T, unsigned Version) {
   const int64_t ScratchOffset = (O.Plan.ArenaBytes + Align - 1) / Align * Align;
   if (Scratch > 0)
     O.Plan.ArenaBytes = ScratchOffset + Scratch;
-  const bool Mve = StringRef(T.versions().at(Version)) == "55";
+  const bool Mve = hasMve(T, Version);
 
   std::string Decls;
   json::Array Functions;

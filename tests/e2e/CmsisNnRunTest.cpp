@@ -18,11 +18,15 @@
 //===----------------------------------------------------------------------===//
 #include "E2ESupport.h"
 
+#include "import/TFLiteWriter.h"
+#include "ir/GraphBuilder.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 
+#include <random>
 #include <set>
 
 using namespace accelgen;
@@ -86,7 +90,146 @@ void checkOnCpu(const std::string &Model, const std::string &Cpu) {
              });
 }
 
+/// Pseudo-random bytes.
+std::vector<uint8_t> randomBytes(size_t N, std::mt19937 &Gen) {
+  std::uniform_int_distribution<int> Byte(0, 255);
+  std::vector<uint8_t> B(N);
+  for (uint8_t &V : B)
+    V = uint8_t(Byte(Gen));
+  return B;
+}
+
+/// Operands that are not activations in the arena: ADD and MUL with a
+/// constant operand (first or second), MAX_POOL_2D and SOFTMAX of a
+/// constant, a CONV_2D and a FULLY_CONNECTED whose bias is a graph input;
+/// each its own output. The graph inputs get \p Inputs (in order).
+ir::Model operandKinds(std::mt19937 &Gen,
+                       std::vector<std::vector<uint8_t>> &Inputs) {
+  using ir::DType;
+  using ir::perTensor;
+  ir::GraphBuilder B;
+  const std::vector<int32_t> Nhwc = {1, 4, 4, 8};
+  const int32_t X = B.tensor("x", Nhwc, perTensor(0.5f, 1));
+  const int32_t C = B.constant("c", Nhwc, perTensor(0.25f, -2), DType::I8,
+                               randomBytes(128, Gen));
+  const std::map<std::string, ir::AttrValue> NoAct = {
+      {"fused_activation", std::string("NONE")}};
+  std::vector<int32_t> Outputs;
+  auto Out = [&](const char *Name, std::vector<int32_t> Shape, float Scale,
+                 int64_t Zp) {
+    Outputs.push_back(B.tensor(Name, std::move(Shape), perTensor(Scale, Zp)));
+    return Outputs.back();
+  };
+  B.op("ADD", {X, C}, {Out("x_plus_c", Nhwc, 0.75f, 3)}, NoAct);
+  B.op("ADD", {C, X}, {Out("c_plus_x", Nhwc, 0.75f, -3)}, NoAct);
+  B.op("MUL", {X, C}, {Out("x_times_c", Nhwc, 2.0f, 0)}, NoAct);
+  const int32_t P = B.constant("p", {1, 6, 6, 8}, perTensor(0.5f, 0),
+                               DType::I8, randomBytes(288, Gen));
+  B.op("MAX_POOL_2D", {P}, {Out("pooled", {1, 3, 3, 8}, 0.5f, 0)},
+       {{"filter_h", int64_t(2)},
+        {"filter_w", int64_t(2)},
+        {"stride_h", int64_t(2)},
+        {"stride_w", int64_t(2)},
+        {"padding", std::string("VALID")},
+        {"fused_activation", std::string("NONE")}});
+  const int32_t L = B.constant("logits", {1, 16}, perTensor(0.1f, 4),
+                               DType::I8, randomBytes(16, Gen));
+  B.op("SOFTMAX", {L}, {Out("probabilities", {1, 16}, 1.0f / 256, -128)},
+       {{"beta", 1.0}});
+
+  // A convolution whose bias is an input of the model.
+  std::vector<uint8_t> W = randomBytes(8 * 3 * 3 * 8, Gen);
+  for (uint8_t &V : W)
+    V = V == 0x80 ? 0x81 : V; // symmetric int8 weights
+  const int32_t Filter =
+      B.constant("w", {8, 3, 3, 8}, std::nullopt, DType::I8, W);
+  std::vector<float> WScales(8), BScales(8);
+  for (int I = 0; I < 8; ++I)
+    WScales[I] = 0.01f * (1 + I % 3), BScales[I] = 0.5f * WScales[I];
+  B.perChannel(Filter, WScales, 0);
+  const int32_t ConvBias = B.tensor("conv_bias", {8}, ir::perChannel(BScales, 0),
+                                    DType::I32);
+  B.op("CONV_2D", {X, Filter, ConvBias}, {Out("conv", Nhwc, 0.5f, -1)},
+       {{"padding", std::string("SAME")},
+        {"stride_h", int64_t(1)},
+        {"stride_w", int64_t(1)},
+        {"dilation_h", int64_t(1)},
+        {"dilation_w", int64_t(1)},
+        {"fused_activation", std::string("RELU")}});
+  // A fully connected layer whose bias is an input of the model.
+  const int32_t Flat = B.tensor("flat", {1, 16}, perTensor(0.5f, 1));
+  std::vector<uint8_t> FcW = randomBytes(4 * 16, Gen);
+  for (uint8_t &V : FcW)
+    V = V == 0x80 ? 0x81 : V;
+  const int32_t FcFilter =
+      B.constant("fc_w", {4, 16}, perTensor(0.02f, 0), DType::I8, FcW);
+  const int32_t FcBias =
+      B.tensor("fc_bias", {4}, perTensor(0.01f, 0), DType::I32);
+  B.op("FULLY_CONNECTED", {Flat, FcFilter, FcBias}, {Out("fc", {1, 4}, 0.25f, 2)},
+       NoAct);
+  B.inputs({X, ConvBias, Flat, FcBias}).outputs(Outputs);
+  B.G.Name = "main";
+
+  Inputs.clear();
+  Inputs.push_back(randomBytes(128, Gen));
+  std::uniform_int_distribution<int32_t> BiasValue(-2000, 2000);
+  for (int32_t Units : {8, -1, 4}) {
+    if (Units < 0) {
+      Inputs.push_back(randomBytes(16, Gen));
+      continue;
+    }
+    std::vector<int32_t> Bias(Units);
+    for (int32_t &V : Bias)
+      V = BiasValue(Gen);
+    const auto *Bytes = reinterpret_cast<const uint8_t *>(Bias.data());
+    Inputs.emplace_back(Bytes, Bytes + 4 * Bias.size());
+  }
+  ir::Model M;
+  M.Graphs.push_back(B.G);
+  return M;
+}
+
 } // namespace
+
+TEST_CASE("constant operands and graph-input biases run as on ref") {
+  // CMSIS-NN reads what is not in the arena from where it is: the constant
+  // operand of an ADD is not the ADD's other input, a bias given at run time
+  // is not zero. Host, Cortex-M4 and Cortex-M55 (Helium: its fully connected
+  // layer folds the bias at compile time, so one given at run time falls
+  // back to the reference kernel).
+  std::mt19937 Gen(2024);
+  std::vector<std::vector<uint8_t>> Inputs;
+  const ir::Model M = operandKinds(Gen, Inputs);
+  test::TempDir Dir, In;
+  const std::string Model = Dir.file("operand_kinds.tflite");
+  test::writeFileBytes(Model, tflite::writeModel(M));
+  for (size_t I = 0; I < Inputs.size(); ++I)
+    test::writeFileBytes(In.file("input_" + std::to_string(I) + ".bin"),
+                         Inputs[I]);
+  test::TempDir Ref;
+  test::RunResult R = runModel(Model, In.path(), Ref.path(), false);
+  REQUIRE_MESSAGE(R.ExitCode == 0, R.Stderr << R.ErrorMessage);
+  std::vector<std::vector<std::string>> Runs = {
+      {"--cmsis-nn", ACCELGEN_CMSIS_NN_PATH}};
+  if (haveCortexM())
+    for (const char *Cpu : {"cortex-m4", "cortex-m55"})
+      Runs.push_back({"--cpu", Cpu, "--cmsis-nn", ACCELGEN_CMSIS_NN_PATH});
+  const ir::Graph &G = M.Graphs[0];
+  for (const std::vector<std::string> &Extra : Runs) {
+    INFO(llvm::join(Extra, " "));
+    test::TempDir Out;
+    R = runModelOn("cmsis-nn", Extra, Model, In.path(), Out.path(), false);
+    REQUIRE_MESSAGE(R.ExitCode == 0, R.Stderr << R.ErrorMessage);
+    for (size_t I = 0; I < G.Outputs.size(); ++I) {
+      const std::string File = "output_" + std::to_string(I) + ".bin";
+      const auto Got = test::readFileBytes(Out.file(File));
+      const auto Want = test::readFileBytes(Ref.file(File));
+      CHECK_MESSAGE(Got == Want, G.tensor(G.Outputs[I]).Name
+                                     << ": "
+                                     << describeDiff(Got, Want, ir::DType::I8));
+    }
+  }
+}
 
 // The models with Cortex-M cases, listed once.
 #define CORTEX_M_MODELS(X)                                                     \

@@ -203,6 +203,27 @@ TEST_CASE("operators CMSIS-NN cannot run fall back with the reason") {
   CHECK(choose(G, M55).Reason.rfind("cmsis_activation: ", 0) == 0);
 }
 
+TEST_CASE("a bias given at run time: a call, but on Helium the reference") {
+  GraphBuilder B;
+  int32_t In = B.tensor("in", {1, 16}, perTensor(0.5f, 1));
+  int32_t W = B.constant("w", {4, 16}, perTensor(0.02f, 0));
+  int32_t Bias = B.tensor("bias", {4}, perTensor(0.01f, 0), ir::DType::I32);
+  int32_t Out = B.tensor("out", {1, 4}, perTensor(0.25f, 2));
+  B.op("FULLY_CONNECTED", {In, W, Bias}, {Out},
+       {{"fused_activation", std::string("NONE")}});
+  B.inputs({In, Bias}).outputs({Out});
+  CHECK(choose(B.G, M4).Function == "arm_fully_connected_s8");
+  cmsis::OpChoice Helium = choose(B.G, M55);
+  CHECK(Helium.Function.empty());
+  CHECK(Helium.Reason ==
+        "on Helium, arm_fully_connected_s8 reads its bias from kernel sums "
+        "computed at compile time, and this bias is computed at run time");
+  // A constant bias is folded.
+  B.G.Tensors[Bias].IsConstant = true;
+  B.G.Tensors[Bias].Data.assign(16, 0);
+  CHECK(choose(B.G, M55).Function == "arm_fully_connected_s8");
+}
+
 #define ACCELGEN_PROBE_TARGET cmsis_nn
 #define ACCELGEN_PROBE_NAMESPACE cmsis_nn
 #include "testing/ConstraintProbeTests.h"
