@@ -193,6 +193,22 @@ private:
         report(llvm::formatv("graph output {0} is written by no operator and "
                              "is neither a graph input nor a constant",
                              tensorLoc(T)));
+    // Nor may an operator read one: TensorFlow Lite refuses such a model,
+    // and it would read whatever the memory held. State (variable tensors)
+    // starts from its declared value.
+    for (size_t I = 0; I < NumOps; ++I) {
+      const std::vector<int32_t> &Ins = G.Operators[I].Inputs;
+      for (size_t K = 0; K < Ins.size(); ++K) {
+        const int32_t T = Ins[K];
+        if (T >= 0 && Writer[T] == -1 && !G.Tensors[T].IsConstant &&
+            !G.Tensors[T].IsVariable &&
+            std::find(G.Inputs.begin(), G.Inputs.end(), T) == G.Inputs.end())
+          report(llvm::formatv("{0}: input {1} is {2}, which no operator "
+                               "writes and which is neither a graph input "
+                               "nor a constant",
+                               opLoc(I), K, tensorLoc(T)));
+      }
+    }
     if (!Problems.empty())
       return;
 

@@ -197,6 +197,7 @@ TEST_CASE("absurd but valid shapes saturate instead of overflowing") {
   Lstm.Inputs[6] = W;
   Lstm.Outputs = {Out};
   G.Operators.push_back(Lstm);
+  G.Inputs = {In, W};
   REQUIRE(ir::verifyGraph(G).empty());
   CHECK(analysis::operatorMacs(G, G.Operators[0]) == INT64_MAX);
 
@@ -213,6 +214,7 @@ TEST_CASE("absurd but valid shapes saturate instead of overflowing") {
     Conv.Outputs = {Add({1, 46340, 46340, 1})};
     G.Operators.push_back(Conv);
   }
+  G.Inputs = {X, F};
   REQUIRE(ir::verifyGraph(G).empty());
   CHECK(analysis::operatorMacs(G, G.Operators[0]) ==
         int64_t(46340) * 46340 * 46340 * 46340);

@@ -157,6 +157,25 @@ TEST_CASE("a graph output no operator writes") {
                           "constant");
 }
 
+TEST_CASE("an operator input no operator writes") {
+  // Neither a graph input nor a constant nor state: TensorFlow Lite refuses
+  // it, and a program would read whatever its memory held.
+  test::TempDir Dir;
+  ir::Model M = example();
+  ir::Graph &G = M.main();
+  ir::Tensor Orphan = G.Tensors[G.Operators[0].Inputs[0]];
+  Orphan.Name = "orphan";
+  G.Tensors.push_back(Orphan);
+  const int32_t T = static_cast<int32_t>(G.Tensors.size() - 1);
+  G.Operators[0].Inputs[0] = T;
+  checkRejectedEverywhere(
+      Dir, M, "orphan_input.tflite",
+      "graph 0: operator 0 (" + G.Operators[0].Type + "): input 0 is tensor " +
+          std::to_string(T) +
+          " 'orphan', which no operator writes and which is neither a graph "
+          "input nor a constant");
+}
+
 TEST_CASE("quantization the kernels cannot represent") {
   test::TempDir Dir;
   ir::Model M = example();

@@ -80,6 +80,7 @@ TEST_CASE("same_scale: holding, or over float tensors, changes nothing") {
   int32_t X = F.tensor("x", {4}, std::nullopt, ir::DType::F32);
   int32_t Y = F.tensor("y", {4}, std::nullopt, ir::DType::F32);
   F.op("MAX_POOL_2D", {X}, {Y});
+  F.inputs({X}).outputs({Y});
   CHECK(apply(F.G, Op, R::SameScale, A::Reject, Why) ==
         QuantOutcome::Unchanged);
 }
