@@ -161,5 +161,27 @@ bool isCIdentifier(llvm::StringRef Name) {
   return true;
 }
 
+std::string modelNameProblem(llvm::StringRef Name) {
+  if (!isCIdentifier(Name))
+    return "'" + Name.str() +
+           "' is not a C identifier (letters, digits and '_', starting with "
+           "a letter)";
+  static const struct {
+    const char *Prefix, *Library;
+  } Reserved[] = {{"accel", "the functional model's runtime"},
+                  {"ref", "the reference kernels"},
+                  {"cpu", "target cpu's kernels"},
+                  {"arm", "CMSIS-NN"},
+                  {"cnn", "the CMSIS-NN calls' constants"}};
+  const std::string Lower = Name.lower();
+  for (const auto &R : Reserved) {
+    llvm::StringRef L(Lower);
+    if (L == R.Prefix || L.startswith(std::string(R.Prefix) + "_"))
+      return "'" + Name.str() + "' would collide with " + R.Library +
+             ", whose symbols start with " + R.Prefix + "_";
+  }
+  return "";
+}
+
 } // namespace emit
 } // namespace accelgen

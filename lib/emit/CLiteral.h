@@ -54,6 +54,14 @@ std::string commentSafe(llvm::StringRef Text);
 /// and underscores, not starting with a digit or an underscore.
 bool isCIdentifier(llvm::StringRef Name);
 
+/// Why \p Name cannot prefix an emitted model's symbols (NAME_run,
+/// NAME_UPPER_ARENA_BYTES, ...): it is no C identifier, or it is (or starts
+/// with) the prefix of a C library the emitted program links, whose symbols
+/// it would then collide with (accel_*: the functional model's runtime;
+/// ref_*: the reference kernels; cpu_*: target cpu's kernels; arm_*:
+/// CMSIS-NN; cnn_*: its calls' constants). Empty when it can.
+std::string modelNameProblem(llvm::StringRef Name);
+
 } // namespace emit
 } // namespace accelgen
 

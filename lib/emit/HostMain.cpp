@@ -39,10 +39,8 @@ std::vector<int32_t> layerDumpTensors(const ir::Graph &G) {
 
 Expected<EmittedFile> emitHostMain(const ir::Graph &G,
                                    const EmitOptions &Opts) {
-  if (!isCIdentifier(Opts.Name))
-    return createStringError(inconvertibleErrorCode(),
-                             "the name '" + Opts.Name +
-                                 "' is not a C identifier");
+  if (std::string Problem = modelNameProblem(Opts.Name); !Problem.empty())
+    return createStringError(inconvertibleErrorCode(), "the name " + Problem);
   Value::List Inputs, Outputs, Layers;
   std::vector<std::string> Arguments;
   auto Info = [&](int32_t T, size_t I) {

@@ -753,10 +753,8 @@ Error ModelWriter::run(EmittedModel &Out) {
 Expected<EmittedModel> emitModel(const ir::Graph &G, const EmitOptions &Opts) {
   if (Opts.Target.empty())
     return makeError("no target label to emit for");
-  if (!isCIdentifier(Opts.Name))
-    return makeError(formatv("the name '{0}' is not a C identifier (letters, "
-                             "digits and '_', starting with a letter)",
-                             Opts.Name));
+  if (std::string Problem = modelNameProblem(Opts.Name); !Problem.empty())
+    return makeError("the name " + Problem);
   // The memory planner and the kernels assume a well-formed graph.
   std::vector<std::string> Problems = ir::verifyGraph(G);
   if (!Problems.empty())

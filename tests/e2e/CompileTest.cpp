@@ -472,6 +472,15 @@ TEST_CASE("bad command lines") {
              "--name '9lives' is not a C identifier");
   checkFails({"compile", M, "--target", "ref", "-o", Out, "--name", "a-b"},
              "is not a C identifier");
+  // Names the linked C libraries' symbols start with: `accel` made model.c
+  // define accel_run twice.
+  checkFails({"compile", M, "--target", "mdla2.0", "-o", Out, "--name",
+              "accel"},
+             "error: --name 'accel' would collide with the functional model's "
+             "runtime, whose symbols start with accel_");
+  checkFails({"compile", M, "--target", "ref", "-o", Out, "--name", "Ref_net"},
+             "error: --name 'Ref_net' would collide with the reference "
+             "kernels, whose symbols start with ref_");
   checkFails(
       {"compile", Dir.file("missing.tflite"), "--target", "ref", "-o", Out},
       "error: " + Dir.file("missing.tflite") + ": cannot read");

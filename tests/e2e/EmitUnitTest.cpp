@@ -11,11 +11,13 @@
 
 #include "emit/CLiteral.h"
 #include "emit/ModelEmitter.h"
+#include "ir/GraphBuilder.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <cstdio>
@@ -209,6 +211,12 @@ TEST_CASE("names in comments and identifiers") {
   CHECK_FALSE(emit::isCIdentifier("_model"));
   CHECK_FALSE(emit::isCIdentifier("2model"));
   CHECK_FALSE(emit::isCIdentifier("my-model"));
+  CHECK(emit::modelNameProblem("model").empty());
+  CHECK(emit::modelNameProblem("accelerated").empty());
+  CHECK(emit::modelNameProblem("reference_net").empty());
+  for (const char *Taken : {"accel", "ACCEL", "ref", "ref_x", "cpu", "arm_net",
+                            "cnn"})
+    CHECK_FALSE(emit::modelNameProblem(Taken).empty());
 }
 
 namespace {
@@ -339,4 +347,40 @@ TEST_CASE("bad names and malformed graphs are refused") {
   M = emit::emitModel(floatGraph(), Opts);
   REQUIRE_FALSE(bool(M));
   CHECK(llvm::toString(M.takeError()) == "no target label to emit for");
+}
+
+TEST_CASE("a model without inputs: main.c builds with every warning an error") {
+  // RELU of a constant: the program reads no input file, so it must not
+  // define the reader (an unused static function fails -Werror).
+  ir::GraphBuilder B;
+  const std::vector<int8_t> Values = {-100, -6, -5, 0, 7, 127};
+  const int32_t C = B.constant(ir::DType::I8, {6}, Values, 0.5f, -5);
+  const int32_t Out = B.tensor(ir::DType::I8, {6}, 0.5f, -5);
+  B.op("RELU", {C}, {Out});
+  B.G.Name = "main";
+  B.outputs({Out});
+  emit::EmitOptions Opts;
+  Opts.Target = "ref";
+  Opts.Name = "constant";
+  Opts.ModelFileName = "constant.tflite";
+  Opts.GeneratorVersion = test::accelgenVersion();
+  test::TempDir Src, In, Output;
+  std::vector<std::string> Args = {"-std=c99", "-Wall", "-Wextra",
+                                   "-pedantic", "-Werror"};
+  for (const std::string &Source : e2e::writeProgram(B.G, Opts, Src))
+    Args.push_back(Source);
+  Args.insert(Args.end(), {"-o", Src.file("prog"), "-lm"});
+  auto CC = llvm::sys::findProgramByName("gcc");
+  REQUIRE_MESSAGE(bool(CC), "gcc is not installed");
+  test::RunResult Built = test::runProgram(*CC, Args, 120);
+  REQUIRE_MESSAGE(Built.ExitCode == 0, Built.Stderr);
+  test::RunResult Ran =
+      test::runProgram(Src.file("prog"), {In.path(), Output.path()}, 60);
+  REQUIRE_MESSAGE(Ran.ExitCode == 0, Ran.Stderr);
+  // Same scale and zero point in and out: RELU keeps what is at or above the
+  // zero point and raises the rest to it.
+  std::vector<uint8_t> Want;
+  for (int8_t V : Values)
+    Want.push_back(uint8_t(int8_t(std::max<int>(V, -5))));
+  CHECK(test::readFileBytes(Output.file("output_0.bin")) == Want);
 }

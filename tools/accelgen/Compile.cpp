@@ -140,11 +140,9 @@ int runCompile() {
   if (requireOption(CompileTarget, "compile") ||
       requireOption(CompileOutput, "compile"))
     return 1;
-  if (!emit::isCIdentifier(CompileName))
-    return reportError("", formatv("--name '{0}' is not a C identifier "
-                                   "(letters, digits and '_', starting with "
-                                   "a letter)",
-                                   CompileName.getValue()));
+  if (std::string Problem = emit::modelNameProblem(CompileName);
+      !Problem.empty())
+    return reportError("", "--name " + Problem);
   driver::Options O;
   O.Target = CompileTarget;
   O.Name = CompileName;
