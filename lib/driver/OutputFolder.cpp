@@ -7,11 +7,14 @@
 
 #include "support/InputFile.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <set>
@@ -33,7 +36,20 @@ std::string pathIn(StringRef Dir, StringRef Name) {
   return std::string(P);
 }
 
-/// The names the manifest of \p Dir lists (none if there is no manifest).
+/// True if \p Name, '/'-separated, names something inside a folder: not
+/// empty, not absolute, no "." or ".." component.
+bool isInside(StringRef Name) {
+  if (Name.empty() || Name.startswith("/"))
+    return false;
+  SmallVector<StringRef, 4> Parts;
+  Name.split(Parts, '/');
+  return llvm::none_of(Parts, [](StringRef P) {
+    return P.empty() || P == "." || P == "..";
+  });
+}
+
+/// The names the manifest of \p Dir lists (none if there is no manifest);
+/// a name reaching outside \p Dir is no file accelgen wrote there.
 std::set<std::string> readManifest(StringRef Dir) {
   std::set<std::string> Names;
   auto Buf = support::readInputFile(pathIn(Dir, ManifestName),
@@ -45,7 +61,7 @@ std::set<std::string> readManifest(StringRef Dir) {
   SmallVector<StringRef, 64> Lines;
   (*Buf)->getBuffer().split(Lines, '\n', -1, /*KeepEmpty=*/false);
   for (StringRef L : Lines)
-    if (!L.startswith("#"))
+    if (!L.startswith("#") && isInside(L))
       Names.insert(L.str());
   return Names;
 }
@@ -124,11 +140,23 @@ Error writeFileAtomically(StringRef Path, StringRef Text) {
 Error writeOutputFolder(StringRef Dir, ArrayRef<emit::EmittedFile> Files) {
   if (std::error_code EC = sys::fs::create_directories(Dir))
     return failure("cannot create the folder: " + EC.message());
+  // One writer at a time: the lock is released when the file is closed.
+  if (Error E = checkTarget(Dir, LockName, {LockName}))
+    return E;
+  int LockFD;
+  if (std::error_code EC = sys::fs::openFileForReadWrite(
+          pathIn(Dir, LockName), LockFD, sys::fs::CD_OpenAlways,
+          sys::fs::OF_None))
+    return failure("cannot open " + pathIn(Dir, LockName) + ": " +
+                   EC.message());
+  auto Unlock = make_scope_exit([&] { sys::Process::SafelyCloseFileDescriptor(LockFD); });
+  if (std::error_code EC = sys::fs::lockFile(LockFD))
+    return failure("cannot lock " + pathIn(Dir, LockName) + ": " +
+                   EC.message());
   std::set<std::string> Previous = readManifest(Dir);
   // Everything is checked before anything is written.
   for (const emit::EmittedFile &F : Files) {
-    if (F.Name.empty() || StringRef(F.Name).startswith("/") ||
-        StringRef(F.Name).contains(".."))
+    if (!isInside(F.Name))
       return failure("refusing to write '" + F.Name + "' outside " + Dir);
     if (Error E = checkTarget(Dir, F.Name, Previous))
       return E;
@@ -178,6 +206,59 @@ Error writeOutputFolder(StringRef Dir, ArrayRef<emit::EmittedFile> Files) {
       else
         sys::fs::remove(pathIn(Dir, Old));
     }
+  return Error::success();
+}
+
+Error writeUserFile(StringRef Path, StringRef Bytes) {
+  sys::fs::file_status St;
+  if (!sys::fs::status(Path, St, /*Follow=*/false)) {
+    switch (St.type()) {
+    case sys::fs::file_type::directory_file:
+      return failure(Path + " is a folder");
+    case sys::fs::file_type::symlink_file: // replaced, not written through
+    case sys::fs::file_type::regular_file:
+    case sys::fs::file_type::file_not_found:
+      break;
+    default: {
+      // A device or a pipe: written into, never replaced.
+      std::error_code EC;
+      raw_fd_ostream OS(Path, EC, sys::fs::OF_None);
+      if (!EC) {
+        OS << Bytes;
+        OS.close();
+        EC = OS.error();
+      }
+      if (EC) {
+        OS.clear_error();
+        return failure("cannot write " + Path + ": " + EC.message());
+      }
+      return Error::success();
+    }
+    }
+  }
+  return writeFileAtomically(Path, Bytes);
+}
+
+Error copyToUserFile(StringRef From, StringRef To) {
+  auto Buf = MemoryBuffer::getFile(From, /*IsText=*/false,
+                                   /*RequiresNullTerminator=*/false);
+  if (!Buf)
+    return failure("cannot read " + From + ": " + Buf.getError().message());
+  return writeUserFile(To, (*Buf)->getBuffer());
+}
+
+Error makeUserFolder(StringRef Dir) {
+  sys::fs::file_status St;
+  if (!sys::fs::status(Dir, St, /*Follow=*/false)) {
+    if (St.type() == sys::fs::file_type::symlink_file)
+      return failure(Dir + " is a symbolic link; accelgen does not write "
+                           "through links (remove it)");
+    if (St.type() != sys::fs::file_type::directory_file)
+      return failure(Dir + " exists and is not a folder");
+    return Error::success();
+  }
+  if (std::error_code EC = sys::fs::create_directories(Dir))
+    return failure("cannot create " + Dir + ": " + EC.message());
   return Error::success();
 }
 

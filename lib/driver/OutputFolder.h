@@ -31,6 +31,8 @@ namespace driver {
 
 /// The manifest of the files accelgen wrote into a folder.
 constexpr const char *ManifestName = ".accelgen-files";
+/// The file a writer of the folder holds a lock on.
+constexpr const char *LockName = ".accelgen-lock";
 
 /// Writes \p Files (names relative to \p Dir, '/'-separated) into \p Dir,
 /// creating it, as the file comment says; files whose content is already
@@ -41,6 +43,20 @@ llvm::Error writeOutputFolder(llvm::StringRef Dir,
 /// Writes \p Text to \p Path through a temporary file beside it renamed into
 /// place (replacing a symbolic link rather than writing through it).
 llvm::Error writeFileAtomically(llvm::StringRef Path, llvm::StringRef Text);
+
+/// Writes \p Bytes to \p Path, a file the user named on the command line
+/// (`explain --dot`, `run --save-image`): a folder there is an error, a
+/// device or pipe (/dev/null) is written into and never replaced, anything
+/// else (a symbolic link included, which is replaced) is written as by
+/// writeFileAtomically.
+llvm::Error writeUserFile(llvm::StringRef Path, llvm::StringRef Bytes);
+
+/// Copies the file \p From to \p To as writeUserFile writes.
+llvm::Error copyToUserFile(llvm::StringRef From, llvm::StringRef To);
+
+/// Creates folder \p Dir, the user named, unless it exists; a symbolic link
+/// or a file there is an error.
+llvm::Error makeUserFolder(llvm::StringRef Dir);
 
 } // namespace driver
 } // namespace accelgen

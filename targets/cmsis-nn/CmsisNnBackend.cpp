@@ -14,6 +14,7 @@
 #include "driver/Backend.h"
 #include "driver/Compilation.h"
 #include "driver/HostRun.h"
+#include "driver/OutputFolder.h"
 
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallString.h"
@@ -83,8 +84,10 @@ std::vector<std::string> cmsisSources(StringRef Dir) {
   return Files;
 }
 
-/// Copies the call-graph files (*.ci) of folder \p From into \p To.
-Error copyCallGraphs(StringRef From, StringRef To) {
+/// Copies the call-graph files (*.ci) of folder \p From into \p To, a folder
+/// the user named when \p ToUser (driver::copyToUserFile: no file written
+/// through a link).
+Error copyCallGraphs(StringRef From, StringRef To, bool ToUser = false) {
   std::error_code EC;
   for (sys::fs::directory_iterator F(From, EC), End; F != End && !EC;
        F.increment(EC)) {
@@ -92,6 +95,11 @@ Error copyCallGraphs(StringRef From, StringRef To) {
       continue;
     SmallString<256> Target(To);
     sys::path::append(Target, sys::path::filename(F->path()));
+    if (ToUser) {
+      if (Error E = driver::copyToUserFile(F->path(), Target))
+        return E;
+      continue;
+    }
     if (std::error_code CE = sys::fs::copy_file(F->path(), Target))
       return createStringError(CE, "cannot copy " + F->path() + ": " +
                                        CE.message());
@@ -410,15 +418,18 @@ public:
     if (!Image)
       return Image.takeError();
     const std::string SaveImage = R.value(SaveImageOption);
+    // Files and folders the user names are never written through links.
     if (!SaveImage.empty())
-      if (std::error_code EC = sys::fs::copy_file(*Image, SaveImage))
-        return makeError(SaveImage + ": cannot write: " + EC.message());
+      if (Error E = driver::copyToUserFile(*Image, SaveImage))
+        return makeError("--" + std::string(SaveImageOption) + " " +
+                         toString(std::move(E)));
     const std::string SaveCallGraph = R.value(SaveCallGraphOption);
     if (!SaveCallGraph.empty()) {
-      if (std::error_code EC = sys::fs::create_directories(SaveCallGraph))
-        return makeError(SaveCallGraph + ": cannot create: " + EC.message());
-      if (Error E =
-              copyCallGraphs(sys::path::parent_path(*Image), SaveCallGraph))
+      if (Error E = driver::makeUserFolder(SaveCallGraph))
+        return makeError("--" + std::string(SaveCallGraphOption) + " " +
+                         toString(std::move(E)));
+      if (Error E = copyCallGraphs(sys::path::parent_path(*Image),
+                                   SaveCallGraph, /*ToUser=*/true))
         return std::move(E);
     }
     return runImage(C, R, Timeout, *Cpu, *Image);

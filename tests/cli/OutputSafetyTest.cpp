@@ -13,6 +13,16 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <thread>
+#include <vector>
+
+#include <atomic>
+#include <chrono>
+#include <set>
 #include <string>
 
 using namespace accelgen;
@@ -120,4 +130,109 @@ TEST_CASE("explain --dot replaces a symbolic link instead of writing "
   CHECK(R.ExitCode == 0);
   CHECK(contents(Victim) == "precious\n");
   CHECK(llvm::StringRef(contents(Dot)).startswith("digraph"));
+}
+
+TEST_CASE("a manifest line reaching outside the folder removes nothing there") {
+  test::TempDir Dir;
+  std::string Out = Dir.file("out"), Victim = Dir.file("victim.c");
+  write(Victim, "precious\n");
+  REQUIRE(compile(Out).ExitCode == 0);
+  write(Out + "/.accelgen-files", contents(Out + "/.accelgen-files") +
+                                      "../victim.c\n" + Victim + "\n");
+  test::RunResult R = compile(Out);
+  INFO(R.Stderr);
+  CHECK(R.ExitCode == 0);
+  CHECK(contents(Victim) == "precious\n");
+  CHECK(contents(Out + "/.accelgen-files").find("victim") == std::string::npos);
+}
+
+TEST_CASE("explain --dot into a pipe writes into it and leaves it a pipe") {
+  test::TempDir Dir;
+  const std::string Fifo = Dir.file("graph.fifo");
+  REQUIRE(::mkfifo(Fifo.c_str(), 0600) == 0);
+  // Held open for reading (and writing, so that nothing blocks): what
+  // accelgen writes waits in the pipe; the example's graph is far below a
+  // pipe's 64 KiB.
+  const int FD = ::open(Fifo.c_str(), O_RDWR | O_NONBLOCK);
+  REQUIRE(FD >= 0);
+  test::RunResult R = test::runAccelgen(
+      {"explain", test::exampleModelPath(), "--target", "ref", "--dot", Fifo});
+  std::string Read;
+  char Buf[4096];
+  for (ssize_t N; (N = ::read(FD, Buf, sizeof(Buf))) > 0;)
+    Read.append(Buf, size_t(N));
+  ::close(FD);
+  INFO(R.Stderr);
+  CHECK(R.ExitCode == 0);
+  CHECK(llvm::StringRef(Read).startswith("digraph"));
+  llvm::sys::fs::file_status St;
+  REQUIRE(!llvm::sys::fs::status(Fifo, St, /*Follow=*/false));
+  CHECK(St.type() == llvm::sys::fs::file_type::fifo_file);
+  // Nothing is rendered beside a pipe.
+  CHECK_FALSE(llvm::sys::fs::exists(Fifo + ".svg"));
+}
+
+TEST_CASE("a compile waits for the folder's lock") {
+  // A writer of the folder holds .accelgen-lock: a compile into it waits,
+  // writing nothing, until the lock is released.
+  test::TempDir Dir;
+  const std::string Out = Dir.file("out");
+  REQUIRE(!llvm::sys::fs::create_directories(Out));
+  int FD;
+  REQUIRE(!llvm::sys::fs::openFileForReadWrite(
+      Out + "/.accelgen-lock", FD, llvm::sys::fs::CD_OpenAlways,
+      llvm::sys::fs::OF_None));
+  REQUIRE(!llvm::sys::fs::lockFile(FD));
+  std::atomic<bool> Done{false};
+  test::RunResult R;
+  std::thread Compile([&] {
+    R = compile(Out);
+    Done = true;
+  });
+  std::this_thread::sleep_for(std::chrono::seconds(1));
+  CHECK_FALSE(Done);
+  CHECK_FALSE(llvm::sys::fs::exists(Out + "/model.c"));
+  REQUIRE(!llvm::sys::fs::unlockFile(FD));
+  ::close(FD);
+  Compile.join();
+  INFO(R.Stderr);
+  CHECK(R.ExitCode == 0);
+  CHECK(llvm::sys::fs::exists(Out + "/model.c"));
+}
+
+TEST_CASE("compiles into one new folder at once both succeed") {
+  test::TempDir Dir;
+  for (int Round = 0; Round < 5; ++Round) {
+    const std::string Out = Dir.file("out" + std::to_string(Round));
+    std::vector<test::RunResult> Results(2);
+    std::vector<std::thread> Threads;
+    for (test::RunResult &Res : Results)
+      Threads.emplace_back([&Res, &Out] { Res = compile(Out); });
+    for (std::thread &T : Threads)
+      T.join();
+    for (const test::RunResult &Res : Results) {
+      INFO("round " << Round << ": " << Res.Stderr);
+      CHECK(Res.ExitCode == 0);
+    }
+    // The manifest names exactly the files there (besides itself and the
+    // lock), so the next compile into the folder works.
+    std::set<std::string> Listed, Present;
+    llvm::SmallVector<llvm::StringRef, 64> Lines;
+    const std::string Manifest = contents(Out + "/.accelgen-files");
+    llvm::StringRef(Manifest).split(Lines, '\n', -1, false);
+    for (llvm::StringRef L : Lines)
+      if (!L.startswith("#"))
+        Listed.insert(L.str());
+    std::error_code EC;
+    for (llvm::sys::fs::recursive_directory_iterator It(Out, EC), End;
+         It != End && !EC; It.increment(EC)) {
+      llvm::StringRef Rel =
+          llvm::StringRef(It->path()).drop_front(Out.size() + 1);
+      if (It->type() != llvm::sys::fs::file_type::directory_file &&
+          Rel != ".accelgen-files" && Rel != ".accelgen-lock")
+        Present.insert(Rel.str());
+    }
+    INFO("round " << Round);
+    CHECK(Listed == Present);
+  }
 }

@@ -10,10 +10,13 @@
 
 #include "driver/Backend.h"
 #include "driver/Compilation.h"
+#include "driver/OutputFolder.h"
 #include "target/BuiltinTargets.h"
 #include "target/TargetInfo.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 
 using namespace accelgen;
 
@@ -113,4 +116,39 @@ TEST_CASE("resolution says what is wrong with a target's backend") {
   CHECK(resolveError("t-device1") ==
         "target 't-device' names 'mdla' as its CPU fallback, whose backend "
         "does not run on the host CPU");
+}
+
+TEST_CASE("files the user names: links replaced, devices written into") {
+  test::TempDir Dir;
+  auto Contents = [](const std::string &Path) {
+    auto Buf = llvm::MemoryBuffer::getFile(Path);
+    return Buf ? (*Buf)->getBuffer().str() : std::string("<missing>");
+  };
+  const std::string Victim = Dir.file("victim"), Link = Dir.file("link");
+  test::writeFileBytes(Victim, llvm::arrayRefFromStringRef("precious\n"));
+  REQUIRE(!llvm::sys::fs::create_link(Victim, Link));
+  const std::string From = Dir.file("image");
+  test::writeFileBytes(From, llvm::arrayRefFromStringRef("image bytes"));
+  // A link is replaced by the file, never written through.
+  REQUIRE_FALSE(bool(driver::copyToUserFile(From, Link)));
+  CHECK(Contents(Victim) == "precious\n");
+  CHECK(Contents(Link) == "image bytes");
+  CHECK(llvm::sys::fs::is_regular_file(Link));
+  // A folder is an error, and so is a link to one as a folder to write in.
+  llvm::Error E = driver::writeUserFile(Dir.path(), "x");
+  CHECK(llvm::toString(std::move(E)) == Dir.path() + " is a folder");
+  const std::string DirLink = Dir.file("dir-link");
+  REQUIRE(!llvm::sys::fs::create_directories(Dir.file("elsewhere")));
+  REQUIRE(!llvm::sys::fs::create_link(Dir.file("elsewhere"), DirLink));
+  E = driver::makeUserFolder(DirLink);
+  CHECK(llvm::toString(std::move(E)) ==
+        DirLink + " is a symbolic link; accelgen does not write through "
+                  "links (remove it)");
+  CHECK_FALSE(bool(driver::makeUserFolder(Dir.file("new/folder"))));
+  CHECK(llvm::sys::fs::is_directory(Dir.file("new/folder")));
+  // A device is written into and stays a device.
+  CHECK_FALSE(bool(driver::writeUserFile("/dev/null", "discarded")));
+  llvm::sys::fs::file_status St;
+  REQUIRE(!llvm::sys::fs::status("/dev/null", St));
+  CHECK(St.type() == llvm::sys::fs::file_type::character_file);
 }

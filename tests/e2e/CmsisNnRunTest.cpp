@@ -211,9 +211,17 @@ TEST_CASE("constant operands and graph-input biases run as on ref") {
   REQUIRE_MESSAGE(R.ExitCode == 0, R.Stderr << R.ErrorMessage);
   std::vector<std::vector<std::string>> Runs = {
       {"--cmsis-nn", ACCELGEN_CMSIS_NN_PATH}};
-  if (haveCortexM())
-    for (const char *Cpu : {"cortex-m4", "cortex-m55"})
-      Runs.push_back({"--cpu", Cpu, "--cmsis-nn", ACCELGEN_CMSIS_NN_PATH});
+  // --save-image replaces a symbolic link; it never writes through one.
+  const std::string Victim = Dir.file("victim"), Link = Dir.file("image.elf");
+  test::writeFileBytes(Victim, llvm::arrayRefFromStringRef("precious"));
+  REQUIRE(!llvm::sys::fs::create_link(Victim, Link));
+  const bool CortexM = haveCortexM();
+  if (CortexM) {
+    Runs.push_back({"--cpu", "cortex-m4", "--cmsis-nn", ACCELGEN_CMSIS_NN_PATH,
+                    "--save-image", Link});
+    Runs.push_back(
+        {"--cpu", "cortex-m55", "--cmsis-nn", ACCELGEN_CMSIS_NN_PATH});
+  }
   const ir::Graph &G = M.Graphs[0];
   for (const std::vector<std::string> &Extra : Runs) {
     INFO(llvm::join(Extra, " "));
@@ -228,6 +236,11 @@ TEST_CASE("constant operands and graph-input biases run as on ref") {
                                      << ": "
                                      << describeDiff(Got, Want, ir::DType::I8));
     }
+  }
+  if (CortexM) {
+    CHECK(test::readFileText(Victim) == "precious");
+    CHECK(llvm::sys::fs::is_regular_file(Link));
+    CHECK(llvm::StringRef(test::readFileText(Link)).startswith("\x7f" "ELF"));
   }
 }
 

@@ -105,14 +105,18 @@ void checkCompiledModel(const std::string &Model,
   for (const char *F : {"model.c", "model.h", "report.json"})
     CHECK_MESSAGE(Files.count(F), F << " is missing");
   // The manifest of what accelgen wrote (lib/driver/OutputFolder.h)
-  // lists every other file.
+  // lists every other file but the lock writers take turns on.
   REQUIRE(Files.count(".accelgen-files"));
+  CHECK(Files.count(".accelgen-lock"));
+  auto Bookkeeping = [](const std::string &F) {
+    return F == ".accelgen-files" || F == ".accelgen-lock";
+  };
   const std::string Manifest = test::readFileText(Out.file(".accelgen-files"));
   for (const std::string &F : Files)
-    if (F != ".accelgen-files")
+    if (!Bookkeeping(F))
       CHECK_MESSAGE(llvm::StringRef(Manifest).contains("\n" + F + "\n"), F);
   for (const std::string &F : Files) {
-    if (F == ".accelgen-files")
+    if (Bookkeeping(F))
       continue;
     const std::string Text = test::readFileText(Out.file(F));
     if (F == "model.c" || F == "model.h")

@@ -21,6 +21,7 @@
 #include "partition/Partitioner.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -382,6 +383,9 @@ void printDot(raw_ostream &OS, const partition::PartitionResult &R,
 /// Renders \p DotFile as \p DotFile.svg with Graphviz's `dot`, or warns that
 /// it cannot.
 void renderSvg(StringRef DotFile) {
+  // Written into a device or pipe (/dev/null): nothing to render beside it.
+  if (!sys::fs::is_regular_file(DotFile))
+    return;
   std::string Svg = (DotFile + ".svg").str();
   ErrorOr<std::string> Graphviz = sys::findProgramByName("dot");
   if (!Graphviz) {
@@ -391,13 +395,26 @@ void renderSvg(StringRef DotFile) {
                                "graphviz`)");
     return;
   }
+  // Rendered to a temporary file, then written as any file the user names.
+  SmallString<256> Temp;
+  if (std::error_code EC = sys::fs::createTemporaryFile("accelgen-explain",
+                                                        "svg", Temp)) {
+    reportWarning(DotFile, "not rendering " + Svg + ": " + EC.message());
+    return;
+  }
+  auto Remove = make_scope_exit([&] { sys::fs::remove(Temp); });
   std::string Err;
-  int RC =
-      sys::ExecuteAndWait(*Graphviz, {*Graphviz, "-Tsvg", DotFile, "-o", Svg},
-                          None, {}, 0, 0, &Err);
-  if (RC != 0)
+  int RC = sys::ExecuteAndWait(
+      *Graphviz, {*Graphviz, "-Tsvg", DotFile, "-o", Temp}, None, {}, 0, 0,
+      &Err);
+  if (RC != 0) {
     reportWarning(DotFile, "Graphviz could not render it: " +
                                (Err.empty() ? "`dot` failed" : Err));
+    return;
+  }
+  if (Error E = driver::copyToUserFile(Temp, Svg))
+    reportWarning(DotFile, "not rendering " + Svg + ": " +
+                               toString(std::move(E)));
 }
 
 } // namespace
@@ -426,7 +443,7 @@ int runExplain() {
       // A bare file name is in the current folder.
       SmallString<256> Svg(ExplainSvg);
       sys::fs::make_absolute(Svg);
-      if (Error E = driver::writeFileAtomically(
+      if (Error E = driver::writeUserFile(
               Svg, memorySvg(Name, G, *P, O.Cascading.Budget)))
         return reportError(ExplainSvg, toString(std::move(E)));
     }
@@ -442,7 +459,7 @@ int runExplain() {
     std::string Text;
     raw_string_ostream Dot(Text);
     printDot(Dot, R, Target);
-    if (Error E = driver::writeFileAtomically(ExplainDot, Dot.str()))
+    if (Error E = driver::writeUserFile(ExplainDot, Dot.str()))
       return reportError(ExplainDot, toString(std::move(E)));
     renderSvg(ExplainDot);
   }
