@@ -4,6 +4,7 @@
 #include "emit/KernelFiles.h"
 
 #include "support/InputFile.h"
+#include "support/OutputFile.h"
 
 #include "llvm/ADT/Optional.h"
 #include "llvm/ADT/ScopeExit.h"
@@ -161,14 +162,7 @@ Error writeFiles(StringRef Dir, ArrayRef<emit::EmittedFile> Files) {
                                          /*RequiresNullTerminator=*/false);
         Old && (*Old)->getBuffer() == F.Text)
       continue;
-    std::error_code EC;
-    raw_fd_ostream OS(Path, EC);
-    if (!EC) {
-      OS << F.Text;
-      OS.close();
-      EC = OS.error();
-    }
-    if (EC)
+    if (std::error_code EC = support::writeWholeFile(Path, F.Text))
       return createStringError(EC,
                                "cannot write " + F.Name + ": " + EC.message());
   }

@@ -6,6 +6,7 @@
 #include "driver/OutputFolder.h"
 
 #include "support/InputFile.h"
+#include "support/OutputFile.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/ScopeExit.h"
@@ -100,14 +101,7 @@ Error writeNew(StringRef Path, StringRef Text) {
   if (std::error_code EC =
           sys::fs::create_directories(sys::path::parent_path(Path)))
     return failure("cannot create the folder of " + Path + ": " + EC.message());
-  std::error_code EC;
-  raw_fd_ostream OS(Path, EC, sys::fs::OF_None);
-  if (!EC) {
-    OS << Text;
-    OS.close();
-    EC = OS.error();
-  }
-  if (EC)
+  if (std::error_code EC = support::writeWholeFile(Path, Text))
     return failure("cannot write " + Path + ": " + EC.message());
   return Error::success();
 }
@@ -221,17 +215,8 @@ Error writeUserFile(StringRef Path, StringRef Bytes) {
       break;
     default: {
       // A device or a pipe: written into, never replaced.
-      std::error_code EC;
-      raw_fd_ostream OS(Path, EC, sys::fs::OF_None);
-      if (!EC) {
-        OS << Bytes;
-        OS.close();
-        EC = OS.error();
-      }
-      if (EC) {
-        OS.clear_error();
+      if (std::error_code EC = support::writeWholeFile(Path, Bytes))
         return failure("cannot write " + Path + ": " + EC.message());
-      }
       return Error::success();
     }
     }

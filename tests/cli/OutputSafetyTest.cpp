@@ -236,3 +236,24 @@ TEST_CASE("compiles into one new folder at once both succeed") {
     CHECK(Listed == Present);
   }
 }
+
+TEST_CASE("a full disk is one error line, not a crash") {
+  // /dev/full fails every write with ENOSPC, as a full disk does.
+  if (!llvm::sys::fs::exists("/dev/full")) {
+    MESSAGE("skipped: this system has no /dev/full");
+    return;
+  }
+  test::RunResult R = test::runAccelgen({"explain", test::exampleModelPath(),
+                                         "--target", "ref", "--dot",
+                                         "/dev/full"});
+  CHECK(R.ExitCode == 1);
+  CHECK(R.Stderr == "error: /dev/full: cannot write /dev/full: No space left "
+                    "on device\n");
+  // Standard output on a full disk.
+  R = test::runProgram("/bin/sh",
+                       {"-c", "exec \"$0\" targets > /dev/full",
+                        test::accelgenPath()});
+  CHECK(R.ExitCode == 1);
+  CHECK(R.Stderr ==
+        "error: cannot write the standard output: No space left on device\n");
+}

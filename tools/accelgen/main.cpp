@@ -88,6 +88,18 @@ takeLoadOptions(SmallVectorImpl<const char *> &Args) {
   return Modules;
 }
 
+/// \p RC, or 1 after one error line when standard output could not be
+/// written (a full disk, a closed pipe): never LLVM's fatal "IO failure on
+/// output stream" and a stack dump.
+static int checkedOutput(int RC) {
+  outs().flush();
+  if (!outs().has_error())
+    return RC;
+  std::error_code EC = outs().error();
+  outs().clear_error();
+  return reportError("", "cannot write the standard output: " + EC.message());
+}
+
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
   cl::HideUnrelatedOptions(category());
@@ -132,6 +144,6 @@ int main(int argc, char **argv) {
 
   for (const Command &C : Commands)
     if (*C.Sub)
-      return C.Run();
+      return checkedOutput(C.Run());
   return reportError("", "no command given (see 'accelgen --help')");
 }
