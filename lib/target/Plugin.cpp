@@ -9,14 +9,18 @@
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
 #include <algorithm>
+#include <cstring>
 #include <vector>
 
 #include <dlfcn.h>
+#include <elf.h>
 
 namespace accelgen {
 namespace target {
@@ -35,11 +39,66 @@ static std::string loaderMessage(llvm::StringRef Path, llvm::StringRef Msg) {
   return Msg.empty() ? std::string("unknown loader error") : Msg.str();
 }
 
+/// Why the ELF file \p Path cannot be mapped whole, or empty: a truncated
+/// module (a copy cut short, a full disk) would be mapped past its end and
+/// crash the process with SIGBUS at the first access, before any check.
+static std::string truncation(llvm::StringRef Path) {
+  auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                         /*RequiresNullTerminator=*/false);
+  if (!Buf)
+    return "cannot read it: " + Buf.getError().message();
+  llvm::StringRef Bytes = (*Buf)->getBuffer();
+  const uint64_t Size = Bytes.size();
+  if (Size < EI_NIDENT || !Bytes.startswith(ELFMAG))
+    return ""; // Not ELF: the loader says what it is.
+  if (Bytes[EI_CLASS] != ELFCLASS64 || Bytes[EI_DATA] != ELFDATA2LSB)
+    return ""; // Not this host's kind: the loader refuses it.
+  Elf64_Ehdr H;
+  if (Size < sizeof(H))
+    return "truncated: " + std::to_string(Size) + " bytes, shorter than "
+           "its ELF header";
+  std::memcpy(&H, Bytes.data(), sizeof(H));
+  auto Beyond = [&](uint64_t Offset, uint64_t Count, uint64_t Each) {
+    return Each != 0 && (Offset > Size || Count > (Size - Offset) / Each);
+  };
+  if (H.e_phentsize != sizeof(Elf64_Phdr) ||
+      Beyond(H.e_phoff, H.e_phnum, H.e_phentsize))
+    return "truncated: its program headers end past its " +
+           std::to_string(Size) + " bytes";
+  for (unsigned I = 0; I < H.e_phnum; ++I) {
+    Elf64_Phdr P;
+    std::memcpy(&P, Bytes.data() + H.e_phoff + I * sizeof(P), sizeof(P));
+    if (P.p_type == PT_LOAD && Beyond(P.p_offset, 1, P.p_filesz))
+      return "truncated: segment " + std::to_string(I) + " ends at byte " +
+             std::to_string(P.p_offset + P.p_filesz) + " of a " +
+             std::to_string(Size) + "-byte file";
+  }
+  if (H.e_shnum && Beyond(H.e_shoff, H.e_shnum, H.e_shentsize))
+    return "truncated: its section headers end past its " +
+           std::to_string(Size) + " bytes";
+  return "";
+}
+
+/// The modules loaded so far, by real path: one reached twice (a folder
+/// listed twice on the search path, --load of a module also on it) is
+/// loaded once.
+static llvm::StringSet<> &loadedModules() {
+  static llvm::StringSet<> Loaded;
+  return Loaded;
+}
+
 llvm::Error loadPlugin(llvm::StringRef Path) {
   if (!llvm::sys::fs::exists(Path))
     return pluginError(Path, "no such file");
   if (llvm::sys::fs::is_directory(Path))
     return pluginError(Path, "is a folder, not a module");
+  llvm::SmallString<256> Real;
+  if (std::error_code EC = llvm::sys::fs::real_path(Path, Real))
+    return pluginError(Path, "cannot resolve its path: " + EC.message());
+  if (loadedModules().count(Real))
+    return llvm::Error::success();
+  if (std::string Why = truncation(Path); !Why.empty())
+    return pluginError(Path, "not a loadable module: " + Why);
   // dlopen() searches the library path for a name without a slash; a module
   // named on the command line is a file.
   llvm::SmallString<256> File(Path);
@@ -94,7 +153,18 @@ llvm::Error loadPlugin(llvm::StringRef Path) {
                            (Origin.empty() ? std::string("built in")
                                            : "loaded from '" + Origin + "'"));
   }
+  // Built once here, so that a factory that fails is this module's error
+  // and not a crash of whichever command first lists the targets.
+  std::unique_ptr<TargetInfo> Built = Info->Create();
+  if (!Built)
+    return pluginError(Path, "its factory for target '" + Name +
+                                 "' returned no target");
+  if (Built->name() != Name)
+    return pluginError(Path, "names target '" + Name +
+                                 "' but its factory builds '" +
+                                 Built->name() + "'");
   TargetRegistry::add(Name, Info->Create, Path);
+  loadedModules().insert(Real);
   return llvm::Error::success();
 }
 

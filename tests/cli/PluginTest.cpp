@@ -14,6 +14,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
 using namespace accelgen;
@@ -172,6 +173,20 @@ TEST_CASE("a plugin target compiles and runs, identical to ref") {
   CHECK(llvm::sys::fs::exists(Dir.file("c/model.c")));
 }
 
+TEST_CASE("a module reached twice is loaded once") {
+  // --load of a module also on the search path, and a folder listed twice.
+  const std::string Dir = llvm::sys::path::parent_path(ToyPlugin).str();
+  for (const test::RunResult &R :
+       {runWithPluginPath(Dir, {"targets", "--load", ToyPlugin}),
+        runWithPluginPath(Dir + ":" + Dir, {"targets"}),
+        test::runAccelgen({"targets", "--load", ToyPlugin, "--load",
+                           ToyPlugin})}) {
+    INFO(R.Stderr);
+    CHECK(R.ExitCode == 0);
+    CHECK(llvm::StringRef(R.Stdout).count("\ntoy ") == 1);
+  }
+}
+
 TEST_CASE("modules accelgen refuses: one line, exit code 1") {
   test::TempDir Dir;
   std::string Text = Dir.file("accelgen-text.so");
@@ -219,11 +234,35 @@ TEST_CASE("modules accelgen refuses: one line, exit code 1") {
         "error: plugin '" + badPlugin("clash") +
             "': target 'ref' is already built in");
   CHECK(oneErrorLine(test::runAccelgen(
-            {"targets", "--load", ToyPlugin, "--load", ToyPlugin})) ==
-        "error: plugin '" + ToyPlugin +
-            "': target 'toy' is already loaded "
-            "from '" +
-            ToyPlugin + "'");
+            {"targets", "--load", badPlugin("null_factory")})) ==
+        "error: plugin '" + badPlugin("null_factory") +
+            "': its factory for target 'nothing' returned no target");
+  // Another copy of a module whose target is loaded.
+  {
+    test::TempDir Copy;
+    const std::string Twin = Copy.file("accelgen-twin.so");
+    REQUIRE(!llvm::sys::fs::copy_file(ToyPlugin, Twin));
+    CHECK(oneErrorLine(test::runAccelgen(
+              {"targets", "--load", ToyPlugin, "--load", Twin})) ==
+          "error: plugin '" + Twin + "': target 'toy' is already loaded " +
+              "from '" + ToyPlugin + "'");
+    // A module cut short (a copy interrupted, a full disk) is refused
+    // before the loader maps it, which would crash with SIGBUS.
+    auto Whole = llvm::MemoryBuffer::getFile(ToyPlugin, false, false);
+    REQUIRE(Whole);
+    const std::string Cut = Copy.file("accelgen-cut.so");
+    test::writeFileBytes(
+        Cut, llvm::arrayRefFromStringRef(
+                 (*Whole)->getBuffer().take_front((*Whole)->getBufferSize() / 2)));
+    for (const char *Command : {"targets", "--version", "--help"}) {
+      const std::string Line =
+          oneErrorLine(test::runAccelgen({Command, "--load", Cut}));
+      CHECK_MESSAGE(llvm::StringRef(Line).startswith(
+                        "error: plugin '" + Cut +
+                        "': not a loadable module: truncated: "),
+                    Line);
+    }
+  }
   CHECK(oneErrorLine(test::runAccelgen({"targets", "--load"})) ==
         "error: --load needs a module path");
   // A text file in a plugin folder is refused just the same.

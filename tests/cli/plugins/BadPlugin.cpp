@@ -7,8 +7,9 @@
 //   old_abi       a plugin interface that does not exist;
 //   clash         a target named "ref", which is built in;
 //   drifted       built against an SDK with one header changed (its
-//                 target/AbiFingerprint.h is found first; CMakeLists.txt).
-// No factory is ever called: each is refused before.
+//                 target/AbiFingerprint.h is found first; CMakeLists.txt);
+//   null_factory  a factory that returns no target.
+// No other factory is ever called: each is refused before.
 //
 //===----------------------------------------------------------------------===//
 #include "target/Plugin.h"
@@ -18,6 +19,7 @@
 #define KIND_old_abi 3
 #define KIND_clash 4
 #define KIND_drifted 5
+#define KIND_null_factory 6
 #define CAT(A, B) A##B
 #define KIND(K) CAT(KIND_, K)
 
@@ -41,6 +43,10 @@ accelgenPluginInfo() {
   static const accelgen::target::PluginInfo Info = {
       accelgen::target::PluginAbiVersion + 41, ACCELGEN_VERSION_STRING,
       ACCELGEN_ABI_FINGERPRINT, "abi", &neverCalled};
+#elif KIND(ACCELGEN_BAD_PLUGIN) == KIND_null_factory
+  static const accelgen::target::PluginInfo Info = {
+      accelgen::target::PluginAbiVersion, ACCELGEN_VERSION_STRING,
+      ACCELGEN_ABI_FINGERPRINT, "nothing", &neverCalled};
 #elif KIND(ACCELGEN_BAD_PLUGIN) == KIND_drifted
   static const accelgen::target::PluginInfo Info = {
       accelgen::target::PluginAbiVersion, ACCELGEN_VERSION_STRING,
