@@ -331,3 +331,21 @@ TEST_CASE("explain --dot says so when Graphviz is missing") {
   CHECK(llvm::sys::fs::exists(Dot));
   CHECK_FALSE(llvm::sys::fs::exists(Dot + ".svg"));
 }
+
+TEST_CASE("a target that runs everything on the host CPU says so") {
+  // ref and cpu have no accelerator: their operators are not "on the
+  // accelerator", and they have no subgraphs or device cycles.
+  for (const char *Target : {"ref", "cpu"}) {
+    test::RunResult R = test::runAccelgen(
+        {"explain", test::exampleModelPath(), "--target", Target});
+    INFO(R.Stderr);
+    REQUIRE(R.ExitCode == 0);
+    const std::string Backend =
+        std::string(Target) == "ref" ? "ref-kernels" : "cpu-kernels";
+    CHECK(llvm::StringRef(R.Stdout).startswith(
+        "tiny_convnet_int8.tflite on " + std::string(Target) +
+        "1: 6 of 6 operators on the host CPU (" + Backend + " backend)\n"));
+    CHECK(R.Stdout.find("accelerator") == std::string::npos);
+    CHECK(R.Stdout.find("subgraph") == std::string::npos);
+  }
+}

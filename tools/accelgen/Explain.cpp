@@ -119,15 +119,26 @@ std::vector<std::string> outputNames(const partition::PartitionResult &R,
   return Names;
 }
 
-/// Where operator \p P runs: "accelerator" or "cpu", or for a library-call
-/// target (\p Library not empty), whose operators all run on the CPU, the
-/// library's name or that of the CPU fallback \p Fallback.
-std::string deviceText(const partition::PlacedOp &P, StringRef Library,
-                       StringRef Fallback) {
-  if (Library.empty())
+/// Whether \p T runs every operator on the host CPU itself (ref, cpu): no
+/// accelerator, no library, no CPU fallback.
+bool runsOnHost(const target::TargetInfo &T) {
+  return T.library().empty() && T.cpuFallback().empty() &&
+         !T.backend().empty();
+}
+
+/// Where operator \p P runs on \p T: "accelerator" or "cpu"; for a
+/// library-call target, whose operators all run on the CPU, the library's
+/// name or that of its CPU fallback; for a target that runs everything on
+/// the host, "cpu", or "refused" for an operator its rules refuse.
+std::string deviceText(const partition::PlacedOp &P,
+                       const target::TargetInfo &T) {
+  const bool Accepted = P.Placement == partition::Device::Accelerator;
+  if (runsOnHost(T))
+    return Accepted ? partition::deviceName(partition::Device::Cpu)
+                    : "refused";
+  if (T.library().empty())
     return partition::deviceName(P.Placement);
-  return P.Placement == partition::Device::Accelerator ? Library.str()
-                                                       : Fallback.str();
+  return Accepted ? T.library() : T.cpuFallback();
 }
 
 /// One row of the text table per operator; its reasons follow it, indented.
@@ -137,8 +148,15 @@ std::string deviceText(const partition::PlacedOp &P, StringRef Library,
 void printText(raw_ostream &OS, const partition::PartitionResult &R,
                const target::TargetInfo &T) {
   const StringRef Library = T.library();
-  const bool IsLibrary = !Library.empty();
-  if (IsLibrary) {
+  // Targets whose operators are calls on the host CPU have no subgraphs or
+  // device cycles.
+  const bool IsLibrary = !Library.empty() || runsOnHost(T);
+  if (runsOnHost(T)) {
+    OS << formatv("{0} on {1}: {2} of {3} operators on the host CPU ({4} "
+                  "backend)\n",
+                  sys::path::filename(ExplainModel), R.Target,
+                  R.numOnAccelerator(), R.Ops.size(), T.backend());
+  } else if (!Library.empty()) {
     OS << formatv("{0} on {1}: {2} of {3} operators as {4} calls, the rest "
                   "as on {5}\n",
                   sys::path::filename(ExplainModel), R.Target,
@@ -165,7 +183,7 @@ void printText(raw_ostream &OS, const partition::PartitionResult &R,
     Rows.push_back(
         {std::to_string(I), sourcesText(P),
          P.SourceType == P.Type ? P.Type : P.SourceType + " -> " + P.Type,
-         deviceText(P, Library, T.cpuFallback()),
+         deviceText(P, T),
          P.Subgraph >= 0 ? std::to_string(P.Subgraph) : "-",
          P.Cycles ? formatv("{0:F0}", *P.Cycles).str() : "-",
          P.Quant == target::QuantOutcome::Unchanged ? "-" : quantName(P.Quant),
@@ -238,7 +256,7 @@ json::Value toJSON(const partition::PartitionResult &R, const target::TargetInfo
                    {"source_type", P.SourceType},
                    {"type", P.Type},
                    {"outputs", json::Array(outputNames(R, I))},
-                   {"device", deviceText(P, Library, T.cpuFallback())},
+                   {"device", deviceText(P, T)},
                    {"subgraph", P.Subgraph},
                    {"quantization", quantName(P.Quant)},
                    {"reasons", std::move(Reasons)}};
@@ -307,11 +325,13 @@ std::string dotLabel(ArrayRef<std::string> Lines) {
 
 /// Graph inputs (`in<i>`) and outputs (`out<i>`) are ellipses, operators
 /// (`op<i>`) boxes coloured by device, each accelerator subgraph a cluster
-/// (none for a library-call target, \p Library not empty); edges run from
+/// (none for a library-call target or one running on the host); edges run from
 /// producer to consumer, labelled with the tensor's shape.
 void printDot(raw_ostream &OS, const partition::PartitionResult &R,
               const target::TargetInfo &T) {
-  const StringRef Library = T.library();
+  // Calls on the host CPU (a library's, or a host target's) form no
+  // accelerator subgraphs.
+  const bool NoSubgraphs = !T.library().empty() || runsOnHost(T);
   const ir::Graph &G = R.Graph;
   OS << "digraph " << dotString(sys::path::filename(ExplainModel)) << " {\n"
      << "  rankdir=TB;\n  fontname=Helvetica;\n"
@@ -347,7 +367,7 @@ void printDot(raw_ostream &OS, const partition::PartitionResult &R,
     Terminal("out", "output", K, G.Outputs[K]);
   // A library-call target's operators are separate calls on the CPU: no
   // subgraphs are drawn.
-  for (size_t S = 0; Library.empty() && S < R.Subgraphs.size(); ++S) {
+  for (size_t S = 0; !NoSubgraphs && S < R.Subgraphs.size(); ++S) {
     OS << formatv("  subgraph cluster_{0} {{\n    label=\"subgraph {0}\";\n"
                   "    style=rounded;\n",
                   S);
@@ -356,7 +376,7 @@ void printDot(raw_ostream &OS, const partition::PartitionResult &R,
     OS << "  }\n";
   }
   for (size_t I = 0; I < R.Ops.size(); ++I)
-    if (!Library.empty() || R.Ops[I].Subgraph < 0)
+    if (NoSubgraphs || R.Ops[I].Subgraph < 0)
       OS << Node(I);
   // Where each tensor comes from: an operator, or a graph input.
   std::map<int32_t, std::string> Producer;
