@@ -436,3 +436,46 @@ TEST_CASE("an option missing its value is one line") {
   CHECK(R.Stderr == "error: for the --target option: requires a value! (see "
                     "'accelgen --help')\n");
 }
+
+TEST_CASE("control characters in names and paths are spelt out") {
+  // A tensor name holding escape sequences (clear the screen, a C1 CSI,
+  // a bell) and a model description holding a newline: printed raw they
+  // would act on the terminal.
+  const std::string Evil = "x\x1b[2J\x07y\xc2\x9b" "31mz";
+  ir::GraphBuilder B;
+  int32_t X = B.tensor("in", {1, 4}, ir::perTensor(0.5f, 0));
+  int32_t Y = B.tensor(Evil, {1, 4}, ir::perTensor(0.5f, 0));
+  B.op("RELU", {X}, {Y});
+  B.inputs({X}).outputs({Y});
+  B.G.Name = "main";
+  ir::Model M;
+  M.Description = "line one\nline two\r";
+  M.Graphs.push_back(B.G);
+  test::TempDir Dir;
+  const std::string Path = Dir.file("evil.tflite");
+  test::writeFileBytes(Path, tflite::writeModel(M));
+  auto Clean = [](const std::string &Text) {
+    return llvm::none_of(Text, [](char C) {
+      const unsigned char U = static_cast<unsigned char>(C);
+      return (U < 0x20 && U != '\n') || U == 0x7f;
+    }) && Text.find("\xc2\x9b") == std::string::npos;
+  };
+  for (const std::vector<std::string> &Args :
+       {std::vector<std::string>{"inspect", Path},
+        std::vector<std::string>{"explain", Path, "--target", "mdla2.0"}}) {
+    test::RunResult R = test::runAccelgen(Args);
+    INFO(Args[0] << ": " << R.Stderr);
+    CHECK(R.ExitCode == 0);
+    CHECK(Clean(R.Stdout));
+    CHECK(R.Stdout.find("x\\x1b[2J\\x07y\\u009b31mz") != std::string::npos);
+  }
+  test::RunResult R = test::runAccelgen({"inspect", Path});
+  CHECK(R.Stdout.find("\"line one\\nline two\\r\"") != std::string::npos);
+  // A newline in a path does not split the one-line error.
+  const std::string Odd = Dir.file("two\nlines.tflite");
+  R = test::runAccelgen({"inspect", Odd});
+  CHECK(R.ExitCode == 1);
+  CHECK(llvm::StringRef(R.Stderr).count('\n') == 1);
+  CHECK(llvm::StringRef(R.Stderr).startswith(
+      "error: " + Dir.path() + "/two\\nlines.tflite: "));
+}

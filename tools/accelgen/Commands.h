@@ -9,9 +9,11 @@
 #ifndef ACCELGEN_TOOLS_COMMANDS_H
 #define ACCELGEN_TOOLS_COMMANDS_H
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <map>
 #include <string>
@@ -29,6 +31,10 @@ int reportError(const llvm::Twine &File, const llvm::Twine &Message);
 
 /// Prints "warning: <file>: <message>" to stderr.
 void reportWarning(const llvm::Twine &File, const llvm::Twine &Message);
+
+/// Prints to stdout what \p Print writes, every control character in it (a
+/// tensor name's escape sequence) spelt out (support::terminalText).
+void printSafely(llvm::function_ref<void(llvm::raw_ostream &)> Print);
 
 /// One subcommand: its LLVM `SubCommand` and what runs it.
 struct Command {

@@ -15,6 +15,7 @@
 #include "emit/CLiteral.h"
 #include "import/TFLiteImporter.h"
 #include "support/InputFile.h"
+#include "support/TerminalText.h"
 #include "target/Version.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -161,11 +162,14 @@ int runCompile() {
   if (Error E = driver::writeOutputFolder(CompileOutput, Files))
     return reportError(CompileOutput, toString(std::move(E)));
   const emit::EmittedModel &M = C->emitted();
-  outs() << formatv("wrote {0} files to {1}: {2} operators, arena {3} bytes "
-                    "(lower bound {4})\n",
-                    Files.size(), CompileOutput.getValue(),
-                    C->graph().Operators.size(), M.Plan.ArenaBytes,
-                    M.Plan.LowerBound);
+  outs() << support::terminalText(
+      formatv("wrote {0} files to {1}: {2} operators, arena {3} bytes "
+              "(lower bound {4})\n",
+              Files.size(), CompileOutput.getValue(),
+              C->graph().Operators.size(), M.Plan.ArenaBytes,
+              M.Plan.LowerBound)
+          .str(),
+      /*KeepNewlines=*/true);
   return 0;
 }
 

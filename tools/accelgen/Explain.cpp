@@ -19,6 +19,7 @@
 
 #include "emit/CascadeEmitter.h"
 #include "partition/Partitioner.h"
+#include "support/TerminalText.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/ScopeExit.h"
@@ -187,7 +188,7 @@ void printText(raw_ostream &OS, const partition::PartitionResult &R,
          P.Subgraph >= 0 ? std::to_string(P.Subgraph) : "-",
          P.Cycles ? formatv("{0:F0}", *P.Cycles).str() : "-",
          P.Quant == target::QuantOutcome::Unchanged ? "-" : quantName(P.Quant),
-         join(outputNames(R, I), ", ")});
+         support::terminalText(join(outputNames(R, I), ", "), false)});
   }
   if (IsLibrary)
     for (std::vector<std::string> &Row : Rows)
@@ -471,7 +472,8 @@ int runExplain() {
       outs() << formatv("{0:2}", json::Value(emit::cascadingReport(G, *P)))
              << "\n";
     else
-      printMemoryText(outs(), Name, G, *P);
+      printSafely(
+          [&](raw_ostream &OS) { printMemoryText(OS, Name, G, *P); });
     return 0;
   }
   partition::PartitionResult R = C->partition(!ExplainNoCost);
@@ -486,7 +488,7 @@ int runExplain() {
   if (ExplainJSON)
     outs() << formatv("{0:2}", toJSON(R, Target)) << "\n";
   else
-    printText(outs(), R, Target);
+    printSafely([&](raw_ostream &OS) { printText(OS, R, Target); });
   return 0;
 }
 

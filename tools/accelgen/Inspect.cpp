@@ -13,6 +13,7 @@
 
 #include "analysis/ModelStats.h"
 #include "import/TFLiteImporter.h"
+#include "support/TerminalText.h"
 
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -231,7 +232,7 @@ void printTensorLine(raw_ostream &OS, const ir::Graph &G, int32_t Index) {
   OS << formatv("  {0,4}  {1,-4} {2,-14} {3,-6} {4}  {5}\n", Index,
                 ir::dtypeName(T.Type), ir::formatShape(T.Shape),
                 T.IsConstant ? "const" : (T.IsVariable ? "state" : "act"),
-                quantToText(T), T.Name);
+                quantToText(T), support::terminalText(T.Name, false));
 }
 
 void printText(raw_ostream &OS, const tflite::ImportResult &R) {
@@ -239,7 +240,8 @@ void printText(raw_ostream &OS, const tflite::ImportResult &R) {
   OpCensus Census(M);
   OS << formatv("model: {0}\n", InspectModel.getValue());
   OS << formatv("schema version {0}, {1} graph(s), description \"{2}\"\n",
-                M.SchemaVersion, M.Graphs.size(), M.Description);
+                M.SchemaVersion, M.Graphs.size(),
+                support::terminalText(M.Description, false));
 
   OS << "\noperators:\n";
   for (const auto &[Type, N] : Census.Counts) {
@@ -252,8 +254,9 @@ void printText(raw_ostream &OS, const tflite::ImportResult &R) {
   int64_t TotalMacs = 0, TotalAct = 0;
   for (size_t GI = 0; GI < M.Graphs.size(); ++GI) {
     const ir::Graph &G = M.Graphs[GI];
-    OS << formatv("\ngraph {0} '{1}': {2} operators, {3} tensors\n", GI, G.Name,
-                  G.Operators.size(), G.Tensors.size());
+    OS << formatv("\ngraph {0} '{1}': {2} operators, {3} tensors\n", GI,
+                  support::terminalText(G.Name, false), G.Operators.size(),
+                  G.Tensors.size());
     OS << "inputs:\n";
     for (int32_t T : G.Inputs)
       printTensorLine(OS, G, T);
@@ -302,7 +305,7 @@ int runInspect() {
   if (InspectJSON)
     printJSON(outs(), *R);
   else
-    printText(outs(), *R);
+    printSafely([&](raw_ostream &OS) { printText(OS, *R); });
   return 0;
 }
 

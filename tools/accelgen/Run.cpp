@@ -12,6 +12,7 @@
 #include "CompileModel.h"
 
 #include "driver/HostRun.h"
+#include "support/TerminalText.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
@@ -115,13 +116,17 @@ int runRun() {
   if (Error E = driver::writeOutputFolder(RunOutputs, *Outputs))
     return reportError(RunOutputs, toString(std::move(E)));
   const std::string Where = C->target().Backend->ranOn(*C);
-  outs() << formatv(
-      "wrote {0} output(s){1}{2} to {3}\n", G.Outputs.size(),
-      RunDumpLayers && Where.empty()
-          ? formatv(" and {0} layer(s)", emit::layerDumpTensors(G).size()).str()
-          : std::string(),
-      Where.empty() ? std::string() : " from " + Where,
-      RunOutputs.getValue());
+  outs() << support::terminalText(
+      formatv("wrote {0} output(s){1}{2} to {3}\n", G.Outputs.size(),
+              RunDumpLayers && Where.empty()
+                  ? formatv(" and {0} layer(s)",
+                            emit::layerDumpTensors(G).size())
+                        .str()
+                  : std::string(),
+              Where.empty() ? std::string() : " from " + Where,
+              RunOutputs.getValue())
+          .str(),
+      /*KeepNewlines=*/true);
   return 0;
 }
 

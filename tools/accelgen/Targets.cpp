@@ -11,6 +11,7 @@
 #include "Commands.h"
 
 #include "driver/Backend.h"
+#include "support/TerminalText.h"
 #include "target/BuiltinTargets.h"
 #include "target/Plugin.h"
 
@@ -137,11 +138,15 @@ int runTargets() {
     W[2] = std::max(W[2], R.Operators.size());
     W[3] = std::max(W[3], R.Origin.size());
   }
+  // A plugin's path is anyone's text.
   for (const TargetRow &R : Rows)
-    outs() << formatv("{0}  {1}  {2}  {3}  {4}\n", left_justify(R.Name, W[0]),
-                      left_justify(R.Versions, W[1]),
-                      right_justify(R.Operators, W[2]),
-                      left_justify(R.Origin, W[3]), R.Abilities);
+    outs() << support::terminalText(
+        formatv("{0}  {1}  {2}  {3}  {4}\n", left_justify(R.Name, W[0]),
+                left_justify(R.Versions, W[1]),
+                right_justify(R.Operators, W[2]),
+                left_justify(R.Origin, W[3]), R.Abilities)
+            .str(),
+        /*KeepNewlines=*/true);
   return 0;
 }
 

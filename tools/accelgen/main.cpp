@@ -12,6 +12,7 @@
 #include "Targets.h"
 
 #include "support/CommandLine.h"
+#include "support/TerminalText.h"
 #include "target/Version.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -30,16 +31,29 @@ cl::OptionCategory &category() {
   return Category;
 }
 
+// Messages are one line, whatever a path or a name in them holds
+// (support::terminalText).
 int reportError(const Twine &File, const Twine &Message) {
-  errs() << "error: ";
+  std::string Line = "error: ";
   if (!File.isTriviallyEmpty() && !File.str().empty())
-    errs() << File << ": ";
-  errs() << Message << "\n";
+    Line += File.str() + ": ";
+  Line += Message.str();
+  errs() << support::terminalText(Line, /*KeepNewlines=*/false) << "\n";
   return 1;
 }
 
+void printSafely(function_ref<void(raw_ostream &)> Print) {
+  std::string Text;
+  raw_string_ostream OS(Text);
+  Print(OS);
+  outs() << support::terminalText(OS.str(), /*KeepNewlines=*/true);
+}
+
 void reportWarning(const Twine &File, const Twine &Message) {
-  errs() << "warning: " << File << ": " << Message << "\n";
+  errs() << support::terminalText(
+                ("warning: " + File + ": " + Message).str(),
+                /*KeepNewlines=*/false)
+         << "\n";
 }
 
 } // namespace cli
