@@ -2,8 +2,8 @@
 //--------------===//
 //
 // Reads one target description, `.td` (TableGen, with the classes of defs/)
-// or `.yaml` (the same content), builds its validated model and runs the
-// emitter the action names. The actions are one table below. TableGen's own
+// or `.yaml` (also `.yml`, in any case; the same content), builds its
+// validated model and runs the emitter the action names. The actions are one table below. TableGen's own
 // driver handles `-o`, `-d` (depfile), `-I` and `--write-if-changed`; a
 // `.yaml` input is read after TableGen has parsed the operator vocabulary.
 // Inputs are read within accelgen::support::MaxDescriptionBytes.
@@ -355,7 +355,8 @@ int main(int argc, char **argv) {
   assert(Input && "TableGen's driver declares the input file");
   std::string Path = Input->getValue();
   StandIn Temp;
-  if (StringRef(Path).endswith(".yaml")) {
+  const std::string Extension = sys::path::extension(Path).lower();
+  if (Extension == ".yaml" || Extension == ".yml") {
     YamlInput = Path;
     if (!Temp.create("include \"kernels.td\"\n"))
       return 1;

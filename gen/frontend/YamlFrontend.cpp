@@ -1001,9 +1001,15 @@ bool readYamlTarget(const std::string &Path, TargetDecl &Out,
   return readYamlTargetText((*Buffer)->getBuffer().str(), Path, Out, Diags);
 }
 
-bool readYamlTargetText(const std::string &Text, const std::string &Path,
+bool readYamlTargetText(const std::string &Original, const std::string &Path,
                         TargetDecl &Out, Diagnostics &Diags) {
   unsigned Before = Diags.errorCount();
+  // A line may end in CR alone (YAML allows it; yaml-cpp reads one line):
+  // it becomes LF, byte for byte, so every location stays where it was.
+  std::string Text = Original;
+  for (size_t I = 0; I < Text.size(); ++I)
+    if (Text[I] == '\r' && (I + 1 == Text.size() || Text[I + 1] != '\n'))
+      Text[I] = '\n';
   Reader R(Path, Diags);
   // yaml-cpp throws on malformed input; nothing it throws leaves this
   // function.

@@ -39,6 +39,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 
+#include <algorithm>
 #include <string>
 
 using namespace accelgen;
@@ -1155,4 +1156,29 @@ def T : Target<"t", [V1]> {
   D.rejects(D.at(3, 1) + "target 't' cannot be its own CPU fallback; a "
                          "target running every operator on the host CPU "
                          "leaves CpuFallback empty\n");
+}
+
+TEST_CASE("a YAML description is read as YAML by any of its extensions and "
+          "line ends") {
+  // demo.yaml as .yml and .YAML, and with CR alone ending each line: the
+  // same model as demo.yaml's.
+  const std::string Yaml = ACCELGEN_SOURCE_DIR "/targets/demo/demo.yaml";
+  test::RunResult Want = test::runProgram(ACCELGEN_TBLGEN, {"-dump-model", Yaml});
+  REQUIRE(Want.ExitCode == 0);
+  const std::string Text = test::readFileText(Yaml);
+  std::string CrOnly = Text;
+  std::replace(CrOnly.begin(), CrOnly.end(), '\n', '\r');
+  test::TempDir Dir;
+  for (const auto &[Name, Content] :
+       {std::pair<std::string, std::string>{"demo.yml", Text},
+        {"demo.YAML", Text},
+        {"demo-cr.yaml", CrOnly}}) {
+    const std::string Path = Dir.file(Name);
+    test::writeFileBytes(Path, llvm::arrayRefFromStringRef(Content));
+    test::RunResult R = test::runProgram(ACCELGEN_TBLGEN, {"-dump-model", Path});
+    const std::string &NameRef = Name;
+    INFO(NameRef << ": " << R.Stderr);
+    CHECK(R.ExitCode == 0);
+    CHECK(R.Stdout == Want.Stdout);
+  }
 }
