@@ -318,6 +318,34 @@ TEST_CASE("option enums the format does not define") {
              "SAME (0) nor VALID (1)");
 }
 
+TEST_CASE("element types the IR has no equivalent for are named") {
+  test::TempDir Dir;
+  const ir::Model M = example();
+  for (const auto &[Type, Name] :
+       {std::pair{fb::TensorType::INT4, "INT4"},
+        {fb::TensorType::UINT16, "UINT16"},
+        {fb::TensorType::UINT32, "UINT32"},
+        {fb::TensorType::UINT64, "UINT64"},
+        {fb::TensorType::COMPLEX128, "COMPLEX128"},
+        {fb::TensorType::RESOURCE, "RESOURCE"},
+        {fb::TensorType::VARIANT, "VARIANT"},
+        {fb::TensorType::BFLOAT16, "BFLOAT16"}}) {
+    std::vector<uint8_t> Bytes = tflite::writeModel(M);
+    fb::Tensor *T = fb::GetMutableModel(Bytes.data())
+                        ->mutable_subgraphs()
+                        ->GetMutableObject(0)
+                        ->mutable_tensors()
+                        ->GetMutableObject(0);
+    // Tensor 0 is int8, a type the file stores.
+    REQUIRE(T->mutate_type(Type));
+    const std::string Path = Dir.file(std::string(Name) + ".tflite");
+    test::writeFileBytes(Path, Bytes);
+    checkFails({"inspect", Path}, Path,
+               "graph 0: tensor 0 '" + M.Graphs[0].Tensors[0].Name +
+                   "': element type " + Name + " is not supported");
+  }
+}
+
 TEST_CASE("quantization parameters that are not sane") {
   test::TempDir Dir;
   ir::Model M = example();
