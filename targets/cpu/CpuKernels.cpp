@@ -702,6 +702,11 @@ specialiseCpuKernel(const ir::Graph &G, size_t Index,
   // A stripe is of one image (plan::whyNotStripable).
   if (Stripe && (In.rank() != 4 || In.Shape[0] != 1))
     return std::nullopt;
+  // Nothing to compute (a batch of 0, an empty filter): the reference
+  // kernel's loops run zero times; the templates assume work.
+  if (In.numElements() == 0 || Out.numElements() == 0 ||
+      Filter.numElements() == 0)
+    return std::nullopt;
 
   tmpl::Bindings B;
   B["FUNCTION"] = Function.str();

@@ -302,3 +302,33 @@ TEST_CASE("fully connected: int8, three rows") {
   S.Scale = 0.003f;
   check(S, 9);
 }
+
+TEST_CASE("nothing to compute: a batch of 0 takes the reference kernel") {
+  // The templates assume work (M >= 1); a FULLY_CONNECTED of batch 0 is
+  // left to the reference kernel, whose loops run zero times, as on ref.
+  ir::GraphBuilder B;
+  const int32_t X = B.tensor("x", {0, 16}, ir::perTensor(0.5f, 0));
+  const int32_t W = B.constant("w", {4, 16}, ir::perTensor(0.1f, 0),
+                               ir::DType::I8, std::vector<int8_t>(64, 1));
+  const int32_t Y = B.tensor("y", {0, 4}, ir::perTensor(0.5f, 0));
+  B.op("FULLY_CONNECTED", {X, W, -1}, {Y},
+       {{"fused_activation", std::string("NONE")}});
+  B.inputs({X}).outputs({Y});
+  B.G.Name = "main";
+  for (const char *Name : {"generic", "x86-64-v3", "x86-64-v4", "znver4"}) {
+    INFO("--cpu " << std::string(Name));
+    llvm::Expected<cpu::CpuChoice> Cpu = cpu::resolveCpu(Name);
+    REQUIRE(bool(Cpu));
+    emit::EmitOptions Opts;
+    Opts.Target = "cpu";
+    Opts.CpuKernels = std::make_shared<cpu::Specialiser>(*Cpu);
+    Opts.Name = "empty";
+    Opts.GeneratorVersion = test::accelgenVersion();
+    auto M = emit::emitModel(B.G, Opts);
+    REQUIRE_MESSAGE(bool(M), llvm::toString(M.takeError()));
+    CHECK(llvm::none_of(M->Files, [](const emit::EmittedFile &F) {
+      return F.Name == "cpu_kernels.c" &&
+             llvm::StringRef(F.Text).contains("cpu_requantize(");
+    }));
+  }
+}
