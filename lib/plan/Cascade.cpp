@@ -602,11 +602,14 @@ llvm::Expected<CascadePlan> Planner::run() {
     const ir::Operator &Op = G.Operators[PeakOp];
     return llvm::createStringError(
         llvm::inconvertibleErrorCode(),
-        llvm::formatv("a memory budget of {0} bytes is too small: operator "
-                      "{1} ({2}) needs {3} bytes of working memory in any "
-                      "schedule; the smallest budget that works is {4} bytes",
-                      Opts.Budget, PeakOp, Op.Type, Peak,
-                      LeastPlan.Memory.ArenaBytes)
+        // One figure, the placed arena's: the planner's own peak counts
+        // buffers apart that the placement may overlay, so it can exceed
+        // what works.
+        llvm::formatv("a memory budget of {0} bytes is too small: the "
+                      "smallest budget that works is {1} bytes (the working "
+                      "memory peaks at operator {2}, {3})",
+                      Opts.Budget, LeastPlan.Memory.ArenaBytes, PeakOp,
+                      Op.Type)
             .str());
   }
   // Cascade as little as fits; tighten the target while fragmentation

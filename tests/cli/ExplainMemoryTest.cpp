@@ -121,8 +121,10 @@ TEST_CASE("explain --memory: a budget below any schedule") {
   CHECK(E.ExitCode == 1);
   CHECK(E.Stdout == "");
   CHECK(llvm::StringRef(E.Stderr).count('\n') == 1);
-  CHECK(E.Stderr.find("a memory budget of 1000 bytes is too small: operator "
-                      "0 (CONV_2D) needs ") != std::string::npos);
+  CHECK(E.Stderr.find("a memory budget of 1000 bytes is too small: the "
+                      "smallest budget that works is ") != std::string::npos);
+  CHECK(E.Stderr.find(" bytes (the working memory peaks at operator 0, "
+                      "CONV_2D)\n") != std::string::npos);
 }
 
 TEST_CASE("explain --memory names the tensor a cascade's output replaces") {

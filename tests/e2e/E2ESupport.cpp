@@ -363,9 +363,9 @@ int64_t smallestBudget(const std::string &Target, const std::string &Name,
   // The last line (import warnings may come first).
   std::smatch M;
   static const std::regex Message(
-      "error: [^:\n]*: a memory budget of 1 bytes is too small: operator "
-      "[0-9]+ \\([A-Z0-9_]+\\) needs [0-9]+ bytes of working memory in any "
-      "schedule; the smallest budget that works is ([0-9]+) bytes\n$");
+      "error: [^:\n]*: a memory budget of 1 bytes is too small: the "
+      "smallest budget that works is ([0-9]+) bytes \\(the working memory "
+      "peaks at operator [0-9]+, [A-Z0-9_]+\\)\n$");
   REQUIRE(std::regex_search(R.Stderr, M, Message));
   CHECK(M.position(0) + M.length(0) == static_cast<long>(R.Stderr.size()));
   return std::stoll(M[1]);

@@ -467,9 +467,9 @@ TEST_CASE("budgets: cascade only what is needed, refuse what cannot fit") {
   llvm::Expected<CascadePlan> P = plan::planCascades(G, O);
   REQUIRE_FALSE(bool(P));
   CHECK(llvm::toString(P.takeError()) ==
-        "a memory budget of 767 bytes is too small: operator 0 (CONV_2D) "
-        "needs 768 bytes of working memory in any schedule; the smallest "
-        "budget that works is 768 bytes");
+        "a memory budget of 767 bytes is too small: the smallest budget that "
+        "works is 768 bytes (the working memory peaks at operator 0, "
+        "CONV_2D)");
 }
 
 TEST_CASE("verifyCascades finds what is wrong with a cascade") {
