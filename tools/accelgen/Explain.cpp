@@ -293,11 +293,24 @@ json::Value toJSON(const partition::PartitionResult &R, const target::TargetInfo
   return Out;
 }
 
+/// The most bytes of one name a Graphviz label shows; Graphviz cannot read
+/// a file with a string of some ten thousand characters, and a label that
+/// long is unreadable anyway.
+constexpr size_t MaxDotText = 200;
+
 /// \p S escaped for a quoted Graphviz string: quotes and backslashes
 /// escaped, a newline as Graphviz's line break `\n`, other control
-/// characters dropped.
+/// characters dropped; cut to MaxDotText bytes (at a character boundary)
+/// with "..." when longer.
 std::string dotEscape(StringRef S) {
   std::string Out;
+  if (S.size() > MaxDotText) {
+    size_t Cut = MaxDotText;
+    // Not inside a UTF-8 sequence: back up over continuation bytes.
+    while (Cut > 0 && (static_cast<unsigned char>(S[Cut]) & 0xC0) == 0x80)
+      --Cut;
+    return dotEscape(S.take_front(Cut)) + "...";
+  }
   for (char C : S) {
     if (C == '\n') {
       Out += "\\n";
