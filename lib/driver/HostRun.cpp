@@ -106,18 +106,28 @@ std::string firstLineOf(StringRef Path) {
   }
   SmallVector<StringRef, 16> Lines;
   (*Buf)->getBuffer().split(Lines, '\n', -1, /*KeepEmpty=*/false);
-  StringRef First;
+  // The first line saying what went wrong: a compiler's error or a linker's
+  // undefined reference, before the driver's summary ("collect2: error: ld
+  // returned 1 exit status"), which says only that something did.
+  StringRef First, Summary;
   for (StringRef L : Lines) {
     L = L.trim();
     if (L.empty())
       continue;
     if (First.empty())
       First = L;
-    if (L.contains("error")) {
-      First = L;
+    if (L.startswith("collect2:")) {
+      if (Summary.empty())
+        Summary = L;
+      continue;
+    }
+    if (L.contains("error") || L.contains("undefined reference")) {
+      Summary = L;
       break;
     }
   }
+  if (!Summary.empty())
+    First = Summary;
   return First.empty() ? "" : ": " + First.take_front(300).str();
 }
 

@@ -13,7 +13,8 @@
 // (DSP), built with arm-none-eabi-gcc and run under qemu-system-arm, must
 // match the same way, every seed and seed 1's every layer. Where the
 // toolchain or QEMU is not installed those cases pass with a message saying
-// so (scripts/setup.sh installs them).
+// so (scripts/setup.sh installs them). The LSTM models, on the reference
+// kernels, run bare-metal on Cortex-M4 the same way.
 //
 //===----------------------------------------------------------------------===//
 #include "E2ESupport.h"
@@ -263,6 +264,30 @@ TEST_CASE("constant operands and graph-input biases run as on ref") {
   CORTEX_M_CASE(MODEL, "cortex-m55")                                           \
   CORTEX_M_CASE(MODEL, "cortex-m4")
 CORTEX_M_MODELS(CORTEX_M_CASES)
+
+// The models with state (LSTM) have no CMSIS-NN function: they run on the
+// reference kernels, and must link bare-metal (they need the C library's
+// heap) and match like the others.
+TEST_CASE("the LSTM models on cortex-m4 under QEMU") {
+  if (!haveCortexM())
+    return;
+  for (const std::string &Model : test::sharedModelNames()) {
+    if (!test::sharedModelHasState(Model))
+      continue;
+    INFO(Model);
+    // Layer by layer where the vectors have layers.
+    const bool Layers =
+        exists(pathJoin(vectorsDir(), Model + "/seed1/layers/map.json"));
+    checkModel(Model, "", Layers,
+               [&](const std::string &M, const std::string &In,
+                   const std::string &Out, bool Layers) {
+                 return runModelOn("cmsis-nn",
+                                   {"--cpu", "cortex-m4", "--cmsis-nn",
+                                    ACCELGEN_CMSIS_NN_PATH},
+                                   M, In, Out, Layers);
+               });
+  }
+}
 
 TEST_CASE("every cmsis-nn model has Cortex-M cases") {
 #define CORTEX_M_NAME(MODEL) MODEL,
