@@ -200,10 +200,33 @@ Expected<std::vector<emit::EmittedFile>> collectFiles(StringRef Dir,
   return Files;
 }
 
+void removeAbandonedTempFolders(StringRef Root, StringRef Prefix,
+                                std::chrono::seconds MaxAge) {
+  const auto Now = std::chrono::system_clock::now();
+  std::error_code EC;
+  std::vector<std::string> Old;
+  for (sys::fs::directory_iterator It(Root, EC), End; It != End && !EC;
+       It.increment(EC)) {
+    if (!sys::path::filename(It->path()).startswith(Prefix))
+      continue;
+    sys::fs::file_status St;
+    if (sys::fs::status(It->path(), St, /*Follow=*/false) ||
+        St.type() != sys::fs::file_type::directory_file)
+      continue;
+    if (Now - St.getLastModificationTime() > MaxAge)
+      Old.push_back(It->path());
+  }
+  for (const std::string &P : Old)
+    sys::fs::remove_directories(P, /*IgnoreErrors=*/true);
+}
+
 Expected<std::string> makeTempFolder(StringRef Root, StringRef Prefix) {
   if (std::error_code EC = sys::fs::create_directories(Root))
     return createStringError(EC, "cannot create the cache folder " + Root +
                                      ": " + EC.message());
+  // A build killed (Ctrl-C, a full disk) leaves its folder behind; an hour
+  // on, no build still writes it.
+  removeAbandonedTempFolders(Root, Prefix, std::chrono::hours(1));
   SmallString<256> Model(Root), Temp;
   sys::path::append(Model, Prefix + "%%%%%%%%%%%%");
   sys::fs::createUniquePath(Model, Temp, /*MakeAbsolute=*/true);

@@ -25,6 +25,7 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/SHA256.h"
 
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -91,8 +92,14 @@ llvm::Error writeFiles(llvm::StringRef Dir,
 llvm::Expected<std::vector<emit::EmittedFile>>
 collectFiles(llvm::StringRef Dir, llvm::StringRef Skip = "");
 
+/// Removes the folders in \p Root named \p Prefix... last changed more than
+/// \p MaxAge ago: what builds that were killed left behind.
+void removeAbandonedTempFolders(llvm::StringRef Root, llvm::StringRef Prefix,
+                                std::chrono::seconds MaxAge);
+
 /// A fresh folder in the cache root \p Root ("tmp-…"), removed by the
-/// caller; an error if it cannot be made.
+/// caller; an error if it cannot be made. Folders of the same prefix an hour
+/// old are removed first (removeAbandonedTempFolders).
 llvm::Expected<std::string> makeTempFolder(llvm::StringRef Root,
                                            llvm::StringRef Prefix);
 

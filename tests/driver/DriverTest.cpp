@@ -10,6 +10,7 @@
 
 #include "driver/Backend.h"
 #include "driver/Compilation.h"
+#include "driver/HostRun.h"
 #include "driver/OutputFolder.h"
 #include "target/BuiltinTargets.h"
 #include "target/TargetInfo.h"
@@ -17,6 +18,10 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+
+#include <chrono>
+
+#include <unistd.h>
 
 using namespace accelgen;
 
@@ -26,8 +31,8 @@ namespace {
 /// fallback \p Fallback, as a description would make it.
 std::unique_ptr<target::TargetInfo> make(const char *Name, const char *Backend,
                                          const char *Fallback) {
-  auto T = std::make_unique<target::TargetInfo>(Name,
-                                                std::vector<std::string>{"1"});
+  auto T =
+      std::make_unique<target::TargetInfo>(Name, std::vector<std::string>{"1"});
   T->setBackend(Backend);
   T->setCpuFallback(Fallback);
   return T;
@@ -100,9 +105,9 @@ TEST_CASE("every built-in target's backend and fallback are this program's") {
 
 TEST_CASE("resolution says what is wrong with a target's backend") {
   registerTestTargets();
-  CHECK(resolveError("nope1") ==
-        "unknown target 'nope1' (targets: " +
-            llvm::join(driver::targetLabels(), ", ") + ")");
+  CHECK(resolveError("nope1") == "unknown target 'nope1' (targets: " +
+                                     llvm::join(driver::targetLabels(), ", ") +
+                                     ")");
   CHECK(resolveError("t-unknown1") ==
         "'t-unknown1' can only explain: its description names backend "
         "'no-such-backend', which this accelgen does not have (it has: " +
@@ -151,4 +156,29 @@ TEST_CASE("files the user names: links replaced, devices written into") {
   llvm::sys::fs::file_status St;
   REQUIRE(!llvm::sys::fs::status("/dev/null", St));
   CHECK(St.type() == llvm::sys::fs::file_type::character_file);
+}
+
+TEST_CASE("a killed build's folder in the cache is removed an hour on") {
+  test::TempDir Root;
+  const std::string Old = Root.file("tmp-killed"),
+                    Recent = Root.file("tmp-busy"),
+                    Other = Root.file("objects");
+  for (const std::string &D : {Old, Recent, Other})
+    REQUIRE(!llvm::sys::fs::create_directories(D));
+  // Old: last changed two hours ago.
+  int FD;
+  REQUIRE(!llvm::sys::fs::openFileForRead(Old, FD));
+  const auto TwoHoursAgo =
+      std::chrono::system_clock::now() - std::chrono::hours(2);
+  REQUIRE(!llvm::sys::fs::setLastAccessAndModificationTime(
+      FD, llvm::sys::toTimePoint(
+              std::chrono::system_clock::to_time_t(TwoHoursAgo))));
+  ::close(FD);
+  llvm::Expected<std::string> Fresh =
+      driver::makeTempFolder(Root.path(), "tmp-");
+  REQUIRE(bool(Fresh));
+  CHECK_FALSE(llvm::sys::fs::exists(Old));
+  CHECK(llvm::sys::fs::is_directory(Recent));
+  CHECK(llvm::sys::fs::is_directory(Other));
+  CHECK(llvm::sys::fs::is_directory(*Fresh));
 }
