@@ -20,6 +20,7 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -28,7 +29,12 @@
 #include "llvm/TableGen/Main.h"
 #include "llvm/TableGen/Record.h"
 
+#include <cstring>
+#include <new>
 #include <set>
+
+#include <sys/resource.h>
+#include <unistd.h>
 
 using namespace llvm;
 using namespace accelgen::gen;
@@ -247,22 +253,52 @@ std::vector<std::string> includeDirs() {
   return Dirs;
 }
 
+/// The deepest nesting of brackets a description may have: deeper, TableGen's
+/// recursive parser could overflow the stack (an `!if` nested 5,000 deep
+/// did). The descriptions in the tree nest fewer than 10.
+constexpr unsigned MaxNesting = 256;
+
 /// Checks, before TableGen reads them, the files \p Text (the contents of
 /// \p Path) includes, and theirs in turn: each must be a regular file within
 /// the size limit, since TableGen reads whatever an include names to its end
 /// (`include "/dev/zero"` never ends). Looks for `include "NAME"` outside
 /// comments and resolves NAME as TableGen does: as given, then in each `-I`
 /// folder. A name found nowhere is left to TableGen, which reports it where
-/// it is included. False after printing a located error.
+/// it is included. A file that includes itself, directly or through others,
+/// is an error too: TableGen would include it until its stack overflowed.
+/// \p Open holds the real paths of \p Path and the files including it.
+/// False after printing a located error.
 bool checkIncludes(StringRef Path, StringRef Text,
                    const std::vector<std::string> &Dirs,
-                   std::set<std::string> &Seen) {
+                   std::set<std::string> &Seen,
+                   std::vector<std::string> &Open) {
   size_t Line = 1, LineStart = 0;
+  // Brackets open outside strings, comments and code: TableGen's parser
+  // recurses once per level.
+  unsigned Depth = 0;
   for (size_t I = 0; I < Text.size(); ++I) {
     const char C = Text[I];
     if (C == '\n') {
       ++Line;
       LineStart = I + 1;
+    } else if (Text.substr(I).startswith("[{")) {
+      // A code fragment, C++ TableGen does not parse.
+      const size_t End = std::min(Text.find("}]", I + 2), Text.size());
+      for (; I < End; ++I)
+        if (Text[I] == '\n') {
+          ++Line;
+          LineStart = I + 1;
+        }
+      ++I;
+    } else if (C == '(' || C == '[') {
+      if (++Depth > MaxNesting) {
+        errs() << Path << ":" << Line << ":" << (I - LineStart + 1)
+               << ": error: brackets nested deeper than " << MaxNesting
+               << " levels\n";
+        return false;
+      }
+    } else if (C == ')' || C == ']') {
+      Depth -= Depth > 0;
     } else if (Text.substr(I).startswith("//")) {
       I = std::min(Text.find('\n', I), Text.size()) - 1;
     } else if (Text.substr(I).startswith("/*")) {
@@ -310,6 +346,15 @@ bool checkIncludes(StringRef Path, StringRef Text,
         SmallString<256> Real;
         if (sys::fs::real_path(Found, Real))
           Real = Found;
+        if (llvm::is_contained(Open, std::string(Real))) {
+          errs() << Where() << " includes itself"
+                 << (Open.back() == std::string(Real)
+                         ? std::string()
+                         : " through '" + sys::path::filename(Path).str() +
+                               "'")
+                 << " (an include cycle)\n";
+          return false;
+        }
         if (!Seen.insert(std::string(Real)).second)
           break;
         auto Buf = accelgen::support::readInputFile(
@@ -318,7 +363,11 @@ bool checkIncludes(StringRef Path, StringRef Text,
           errs() << Where() << ": " << toString(Buf.takeError()) << "\n";
           return false;
         }
-        if (!checkIncludes(Found, (*Buf)->getBuffer(), Dirs, Seen))
+        Open.push_back(std::string(Real));
+        const bool Ok = checkIncludes(Found, (*Buf)->getBuffer(), Dirs, Seen,
+                                      Open);
+        Open.pop_back();
+        if (!Ok)
           return false;
         break;
       }
@@ -327,10 +376,54 @@ bool checkIncludes(StringRef Path, StringRef Text,
   return true;
 }
 
+
+/// The memory a description may take to evaluate: TableGen evaluates what
+/// it is told, and a few lines doubling a string forty times would take
+/// the machine's memory. Not under AddressSanitizer, which reserves far more
+/// address space than it uses.
+constexpr rlim_t MaxMemoryBytes = rlim_t(4) << 30;
+
+/// The input named on the command line, for the message of an exhausted
+/// memory.
+std::string InputForMessages;
+
+[[noreturn]] void outOfMemory() {
+  // Nothing may be allocated here.
+  const char *Head = "error: ";
+  const char *Tail = ": evaluating the description takes more than 4 GiB of "
+                     "memory (a string or list doubled many times?)\n";
+  (void)!::write(2, Head, std::strlen(Head));
+  (void)!::write(2, InputForMessages.data(), InputForMessages.size());
+  (void)!::write(2, Tail, std::strlen(Tail));
+  ::_exit(1);
+}
+
+void boundMemory() {
+#if defined(__SANITIZE_ADDRESS__)
+  return;
+#else
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+  return;
+#endif
+#endif
+  struct rlimit L;
+  if (::getrlimit(RLIMIT_AS, &L) == 0 &&
+      (L.rlim_cur == RLIM_INFINITY || L.rlim_cur > MaxMemoryBytes)) {
+    L.rlim_cur = MaxMemoryBytes;
+    ::setrlimit(RLIMIT_AS, &L);
+  }
+  std::set_new_handler(outOfMemory);
+  llvm::install_bad_alloc_error_handler(
+      [](void *, const char *, bool) { outOfMemory(); });
+#endif
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
+  boundMemory();
   // Arguments as given, plus the defs/ include folder.
   // The include folder goes first, so that an option missing its value at
   // the end of the line cannot take it.
@@ -354,6 +447,7 @@ int main(int argc, char **argv) {
   cl::opt<std::string> *Input = inputOption();
   assert(Input && "TableGen's driver declares the input file");
   std::string Path = Input->getValue();
+  InputForMessages = Path;
   StandIn Temp;
   const std::string Extension = sys::path::extension(Path).lower();
   if (Extension == ".yaml" || Extension == ".yml") {
@@ -377,7 +471,11 @@ int main(int argc, char **argv) {
     if (!Buf)
       return fail(Path + ": " + toString(Buf.takeError()));
     std::set<std::string> Seen;
-    if (!checkIncludes(Path, (*Buf)->getBuffer(), includeDirs(), Seen))
+    std::vector<std::string> Open;
+    SmallString<256> Real;
+    if (Regular && !sys::fs::real_path(Path, Real))
+      Open.push_back(std::string(Real));
+    if (!checkIncludes(Path, (*Buf)->getBuffer(), includeDirs(), Seen, Open))
       return 1;
     if (!Regular) {
       if (!Temp.create((*Buf)->getBuffer()))

@@ -44,6 +44,12 @@
 
 using namespace accelgen;
 
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ACCELGEN_TEST_ASAN 1
+#endif
+#endif
+
 namespace {
 
 /// The start most descriptions share: a target with two versions.
@@ -1180,5 +1186,65 @@ TEST_CASE("a YAML description is read as YAML by any of its extensions and "
     INFO(NameRef << ": " << R.Stderr);
     CHECK(R.ExitCode == 0);
     CHECK(R.Stdout == Want.Stdout);
+  }
+}
+
+TEST_CASE("descriptions TableGen would never finish reading") {
+  // Each overflowed the stack or took the machine's memory; now one located
+  // error line, before or while TableGen reads.
+  SUBCASE("include cycles") {
+    test::TempDir Dir;
+    const std::string Self = Dir.file("self.td"), A = Dir.file("a.td"),
+                      B = Dir.file("b.td");
+    test::writeFileBytes(Self,
+                         llvm::arrayRefFromStringRef("include \"self.td\"\n"));
+    test::writeFileBytes(A, llvm::arrayRefFromStringRef("include \"b.td\"\n"));
+    test::writeFileBytes(B, llvm::arrayRefFromStringRef(
+                                "// b\n  include \"a.td\"\n"));
+    test::RunResult R = test::runProgram(
+        ACCELGEN_TBLGEN, {"-dump-model", "-I", Dir.path(), Self});
+    CHECK(R.ExitCode == 1);
+    CHECK(R.Stderr == Self + ":1:1: error: included file 'self.td' includes "
+                             "itself (an include cycle)\n");
+    R = test::runProgram(ACCELGEN_TBLGEN,
+                         {"-dump-model", "-I", Dir.path(), A});
+    CHECK(R.ExitCode == 1);
+    CHECK(R.Stderr == Dir.path() + "/b.td:2:3: error: included file 'a.td' "
+                                   "includes itself through 'b.td' (an "
+                                   "include cycle)\n");
+  }
+  SUBCASE("5,000 nested !if") {
+    std::string Deep = "include \"accelgen.td\"\ndef X { int v = ";
+    for (int I = 0; I < 5000; ++I)
+      Deep += "!if(1, ";
+    Deep += "0";
+    for (int I = 0; I < 5000; ++I)
+      Deep += ", 0)";
+    Deep += "; }\n";
+    Td D(Deep);
+    // The 257th bracket: "def X { int v = " is 16 columns, each "!if(" 7
+    // with its bracket the 4th.
+    D.rejects(D.at(2, 16 + 256 * 7 + 4) +
+              "brackets nested deeper than 256 levels\n");
+  }
+  SUBCASE("a string doubled 40 times") {
+#if defined(__SANITIZE_ADDRESS__) || defined(ACCELGEN_TEST_ASAN)
+    // Under AddressSanitizer the tool leaves its memory unbounded (the
+    // sanitizer reserves far more address space than it uses).
+    MESSAGE("skipped: built with AddressSanitizer");
+    return;
+#endif
+    std::string Doubling = "defvar s0 = \"0123456789abcdef\";\n";
+    for (int I = 1; I <= 40; ++I)
+      Doubling += "defvar s" + std::to_string(I) + " = !strconcat(s" +
+                  std::to_string(I - 1) + ", s" + std::to_string(I - 1) +
+                  ");\n";
+    Doubling += "def Y { string v = s40; }\n";
+    Td D(Doubling);
+    test::RunResult R = D.run();
+    CHECK(R.ExitCode == 1);
+    CHECK(R.Stderr == "error: " + D.path() +
+                          ": evaluating the description takes more than 4 GiB "
+                          "of memory (a string or list doubled many times?)\n");
   }
 }
