@@ -667,7 +667,23 @@ Error ModelWriter::run(EmittedModel &Out) {
   B["INPUTS_IN_PLACE"] = !InPlace.empty();
   B["IN_PLACE_TENSORS"] = Value(std::move(InPlace));
   B["STATE"] = Value(std::move(State));
+  // invoke() in parts: one function of tens of thousands of calls takes the
+  // C compiler minutes and gigabytes.
+  constexpr size_t OpsPerPart = 256;
+  Value::List Parts;
+  for (size_t First = 0; First < Ops.size(); First += OpsPerPart) {
+    const size_t End = std::min(Ops.size(), First + OpsPerPart);
+    Value::List PartOps(Ops.begin() + First, Ops.begin() + End);
+    // Values share their contents: the parts cost no copy of the calls.
+    Parts.push_back(Value(Value::Map{
+        {"index", static_cast<int64_t>(Parts.size())},
+        {"first", PartOps.front().getMap().at("index")},
+        {"last", PartOps.back().getMap().at("index")},
+        {"ops", Value(std::move(PartOps))}}));
+  }
   B["OPS"] = Value(std::move(Ops));
+  B["PARTS"] = Value(std::move(Parts));
+  B["OPS_PER_PART"] = static_cast<int64_t>(OpsPerPart);
   B["OPERATOR_COUNT"] = G.Operators.size();
   B["ACCELERATOR"] = Opts.Accelerator != nullptr && Opts.Accelerator->HasDevice;
   B["ACCEL_INPUTS"] = Opts.Accelerator != nullptr && Opts.Accelerator->ReadsInputs;

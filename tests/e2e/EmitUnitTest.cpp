@@ -384,3 +384,33 @@ TEST_CASE("a model without inputs: main.c builds with every warning an error") {
     Want.push_back(uint8_t(int8_t(std::max<int>(V, -5))));
   CHECK(test::readFileBytes(Output.file("output_0.bin")) == Want);
 }
+
+TEST_CASE("invoke() runs the operators in parts of at most 256") {
+  // One function of 20,000 calls took gcc five minutes and 1.6 GB.
+  ir::GraphBuilder B;
+  const int32_t X = B.tensor(ir::DType::I8, {1, 8}, 0.5f, 0);
+  int32_t In = X;
+  for (int I = 0; I < 600; ++I) {
+    const int32_t Y = B.tensor(ir::DType::I8, {1, 8}, 0.5f, 0);
+    B.op("RELU", {In}, {Y});
+    In = Y;
+  }
+  B.inputs({X}).outputs({In});
+  B.G.Name = "main";
+  emit::EmitOptions Opts;
+  Opts.Target = "ref";
+  Opts.Name = "chain";
+  Opts.GeneratorVersion = test::accelgenVersion();
+  auto M = emit::emitModel(B.G, Opts);
+  REQUIRE_MESSAGE(bool(M), llvm::toString(M.takeError()));
+  const auto It = llvm::find_if(
+      M->Files, [](const emit::EmittedFile &F) { return F.Name == "model.c"; });
+  REQUIRE(It != M->Files.end());
+  const llvm::StringRef Text(It->Text);
+  CHECK(Text.contains("CHAIN_PART invoke_part0(void)"));
+  CHECK(Text.contains("/* Operators 0 to 255. */"));
+  CHECK(Text.contains("/* Operators 256 to 511. */"));
+  CHECK(Text.contains("/* Operators 512 to 599. */"));
+  CHECK_FALSE(Text.contains("invoke_part3"));
+  CHECK(Text.contains("#define CHAIN_PART static __attribute__((noinline)) void"));
+}
