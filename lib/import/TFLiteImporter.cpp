@@ -390,7 +390,12 @@ llvm::Error Importer::run() {
                                    "identifier is '{0}', expected '{1}'",
                                    Id, fb::ModelIdentifier()));
   }
-  flatbuffers::Verifier V(Bytes.data(), Bytes.size());
+  // As many tables as the bytes can hold (each takes at least 4), not
+  // FlatBuffers' default million: a model of 250,000 operators has more.
+  flatbuffers::Verifier::Options Limits;
+  Limits.max_tables =
+      static_cast<flatbuffers::uoffset_t>(Bytes.size() / 4 + 1);
+  flatbuffers::Verifier V(Bytes.data(), Bytes.size(), Limits);
   if (!fb::VerifyModelBuffer(V))
     return makeError("malformed FlatBuffer: the model fails verification "
                      "(truncated or corrupt file)");

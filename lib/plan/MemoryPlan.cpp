@@ -225,19 +225,26 @@ void sortItems(std::vector<Item> &Items, PlacementOrder O) {
 std::vector<int64_t> placeGreedy(const std::vector<Item> &Items,
                                  int64_t Alignment, int64_t &Arena) {
   std::vector<int64_t> Offsets(Items.size(), 0);
-  std::vector<size_t> Placed;
+  // The placed items live at each step, so that an item meets only those it
+  // lives with: time in proportion to the live sets, not items squared.
+  int32_t Steps = 0;
+  for (const Item &It : Items)
+    Steps = std::max(Steps, It.Last + 1);
+  std::vector<std::vector<size_t>> PlacedAt(static_cast<size_t>(Steps));
+  std::vector<size_t> SeenBy(Items.size(), SIZE_MAX);
   std::vector<std::pair<int64_t, int64_t>> Busy; // [begin, end) in use
   Arena = 0;
   for (size_t I = 0; I < Items.size(); ++I) {
     const Item &It = Items[I];
-    if (It.Size == 0) { // takes no bytes, overlaps nothing
-      Placed.push_back(I);
+    if (It.Size == 0) // takes no bytes, overlaps nothing
       continue;
-    }
     Busy.clear();
-    for (size_t P : Placed)
-      if (Items[P].Size != 0 && It.livesWith(Items[P]))
-        Busy.emplace_back(Offsets[P], Offsets[P] + Items[P].Size);
+    for (int32_t K = std::max(It.First, 0); K <= It.Last; ++K)
+      for (size_t P : PlacedAt[K])
+        if (SeenBy[P] != I) {
+          SeenBy[P] = I;
+          Busy.emplace_back(Offsets[P], Offsets[P] + Items[P].Size);
+        }
     std::sort(Busy.begin(), Busy.end());
     int64_t Candidate = 0;
     for (const auto &[Begin, End] : Busy) {
@@ -247,20 +254,25 @@ std::vector<int64_t> placeGreedy(const std::vector<Item> &Items,
     }
     Offsets[I] = Candidate;
     Arena = std::max(Arena, Candidate + It.Size);
-    Placed.push_back(I);
+    for (int32_t K = std::max(It.First, 0); K <= It.Last; ++K)
+      PlacedAt[K].push_back(I);
   }
   return Offsets;
 }
 
-/// The largest total size of the items live at one operator. Live sets of
-/// intervals are largest at some interval's start, so only starts are tried.
+/// The largest total size of the items live at one operator: a sweep over
+/// the steps, each item added where it starts and taken away after it ends.
 int64_t lowerBound(const std::vector<Item> &Items) {
-  int64_t Best = 0;
-  for (const Item &At : Items) {
-    int64_t Sum = 0;
-    for (const Item &I : Items)
-      if (I.First <= At.First && At.First <= I.Last)
-        Sum += I.Size;
+  std::vector<std::pair<int64_t, int64_t>> Events; // (step, size change)
+  for (const Item &I : Items) {
+    Events.emplace_back(I.First, I.Size);
+    Events.emplace_back(int64_t(I.Last) + 1, -I.Size);
+  }
+  // At one step, endings (negative) before beginnings.
+  std::sort(Events.begin(), Events.end());
+  int64_t Best = 0, Sum = 0;
+  for (const auto &[Step, Change] : Events) {
+    Sum += Change;
     Best = std::max(Best, Sum);
   }
   return Best;

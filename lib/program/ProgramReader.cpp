@@ -198,7 +198,12 @@ llvm::Expected<Program> readProgram(llvm::ArrayRef<uint8_t> Bytes) {
   if (!Bytes.empty())
     std::memcpy(Data, Bytes.data(), Bytes.size());
 
-  flatbuffers::Verifier V(Data, Bytes.size());
+  // As many tables as the bytes can hold (each takes at least 4), not
+  // FlatBuffers' default million: a program of 100,000 layers has more.
+  flatbuffers::Verifier::Options Limits;
+  Limits.max_tables =
+      static_cast<flatbuffers::uoffset_t>(Bytes.size() / 4 + 1);
+  flatbuffers::Verifier V(Data, Bytes.size(), Limits);
   if (!fbs::VerifyProgramBuffer(V))
     return problem("the FlatBuffers verifier rejects it (not an accelerator "
                    "program, truncated, or an offset out of bounds)");
