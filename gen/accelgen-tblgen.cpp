@@ -18,6 +18,7 @@
 #include "support/InputFile.h"
 
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/ErrorHandling.h"
@@ -258,6 +259,56 @@ std::vector<std::string> includeDirs() {
 /// did). The descriptions in the tree nest fewer than 10.
 constexpr unsigned MaxNesting = 256;
 
+/// The longest chain of classes a class may inherit through: TableGen
+/// copies every ancestor's fields into each class, so a chain of 10,000
+/// took a minute and a gigabyte. The descriptions in the tree inherit
+/// through fewer than 10.
+constexpr unsigned MaxClassDepth = 1000;
+
+/// Reads the class declared after `class` at \p At of \p Text (its name,
+/// template arguments and the parents after ':'), records in \p Depths how
+/// many classes deep it is (1 plus its deepest known parent's) and returns
+/// that. Strings are skipped; what is not a declaration counts 0.
+unsigned classDepth(StringRef Text, size_t At,
+                    StringMap<unsigned> &Depths) {
+  auto IsIdent = [](char C) { return isAlnum(C) || C == '_'; };
+  size_t I = At;
+  while (I < Text.size() && isSpace(Text[I]))
+    ++I;
+  const size_t NameStart = I;
+  while (I < Text.size() && IsIdent(Text[I]))
+    ++I;
+  const StringRef Name = Text.slice(NameStart, I);
+  if (Name.empty())
+    return 0;
+  unsigned Angle = 0, Deepest = 0;
+  bool Parents = false;
+  for (; I < Text.size(); ++I) {
+    const char C = Text[I];
+    if (C == '"') {
+      for (++I; I < Text.size() && Text[I] != '"' && Text[I] != '\n'; ++I)
+        if (Text[I] == '\\')
+          ++I;
+    } else if (C == '<') {
+      ++Angle;
+    } else if (C == '>') {
+      Angle -= Angle > 0;
+    } else if (Angle == 0 && (C == '{' || C == ';')) {
+      break;
+    } else if (Angle == 0 && C == ':') {
+      Parents = true;
+    } else if (Angle == 0 && Parents && IsIdent(C) && !isDigit(C)) {
+      const size_t Start = I;
+      while (I + 1 < Text.size() && IsIdent(Text[I + 1]))
+        ++I;
+      auto It = Depths.find(Text.slice(Start, I + 1));
+      if (It != Depths.end())
+        Deepest = std::max(Deepest, It->second);
+    }
+  }
+  return Depths[Name] = Deepest + 1;
+}
+
 /// Checks, before TableGen reads them, the files \p Text (the contents of
 /// \p Path) includes, and theirs in turn: each must be a regular file within
 /// the size limit, since TableGen reads whatever an include names to its end
@@ -271,7 +322,8 @@ constexpr unsigned MaxNesting = 256;
 bool checkIncludes(StringRef Path, StringRef Text,
                    const std::vector<std::string> &Dirs,
                    std::set<std::string> &Seen,
-                   std::vector<std::string> &Open) {
+                   std::vector<std::string> &Open,
+                   StringMap<unsigned> &ClassDepth) {
   size_t Line = 1, LineStart = 0;
   // Brackets open outside strings, comments and code: TableGen's parser
   // recurses once per level.
@@ -313,6 +365,16 @@ bool checkIncludes(StringRef Path, StringRef Text,
       for (++I; I < Text.size() && Text[I] != '"' && Text[I] != '\n'; ++I)
         if (Text[I] == '\\')
           ++I;
+    } else if (Text.substr(I).startswith("class") && I + 5 < Text.size() &&
+               isSpace(Text[I + 5]) &&
+               (I == 0 || !(isAlnum(Text[I - 1]) || Text[I - 1] == '_'))) {
+      unsigned Depth = classDepth(Text, I + 5, ClassDepth);
+      if (Depth > MaxClassDepth) {
+        errs() << Path << ":" << Line << ":" << (I - LineStart + 1)
+               << ": error: the class inherits through more than "
+               << MaxClassDepth << " classes\n";
+        return false;
+      }
     } else if (Text.substr(I).startswith("include") &&
                (I == 0 || !(isAlnum(Text[I - 1]) || Text[I - 1] == '_'))) {
       const size_t Col = I - LineStart + 1;
@@ -365,7 +427,7 @@ bool checkIncludes(StringRef Path, StringRef Text,
         }
         Open.push_back(std::string(Real));
         const bool Ok = checkIncludes(Found, (*Buf)->getBuffer(), Dirs, Seen,
-                                      Open);
+                                      Open, ClassDepth);
         Open.pop_back();
         if (!Ok)
           return false;
@@ -475,7 +537,9 @@ int main(int argc, char **argv) {
     SmallString<256> Real;
     if (Regular && !sys::fs::real_path(Path, Real))
       Open.push_back(std::string(Real));
-    if (!checkIncludes(Path, (*Buf)->getBuffer(), includeDirs(), Seen, Open))
+    StringMap<unsigned> ClassDepth;
+    if (!checkIncludes(Path, (*Buf)->getBuffer(), includeDirs(), Seen, Open,
+                       ClassDepth))
       return 1;
     if (!Regular) {
       if (!Temp.create((*Buf)->getBuffer()))

@@ -1227,6 +1227,16 @@ TEST_CASE("descriptions TableGen would never finish reading") {
     D.rejects(D.at(2, 16 + 256 * 7 + 4) +
               "brackets nested deeper than 256 levels\n");
   }
+  SUBCASE("a chain of 10,000 classes") {
+    std::string Chain = "class C0 { int v = 0; }\n";
+    for (int I = 1; I <= 10000; ++I)
+      Chain += "class C" + std::to_string(I) + " : C" + std::to_string(I - 1) +
+               ";\n";
+    Td D(Chain);
+    // Class C1000 is on line 1,001 and inherits through 1,001 classes.
+    D.rejects(D.at(1001, 1) +
+              "the class inherits through more than 1000 classes\n");
+  }
   SUBCASE("a string doubled 40 times") {
 #if defined(__SANITIZE_ADDRESS__) || defined(ACCELGEN_TEST_ASAN)
     // Under AddressSanitizer the tool leaves its memory unbounded (the
