@@ -62,20 +62,6 @@ std::string layersOf(const std::string &Model) {
                                             : "";
 }
 
-/// True if the Cortex-M toolchain and QEMU are installed; otherwise says
-/// what is missing.
-bool haveCortexM() {
-  for (const char *Tool : {"arm-none-eabi-gcc", "qemu-system-arm", "timeout"})
-    if (!llvm::sys::findProgramByName(Tool)) {
-      MESSAGE("skipped: " << Tool
-                          << " is not installed (scripts/setup.sh installs "
-                             "gcc-arm-none-eabi, libnewlib-arm-none-eabi and "
-                             "qemu-system-arm)");
-      return false;
-    }
-  return true;
-}
-
 /// Every seed of \p Model on Cortex-M \p Cpu under QEMU.
 void checkOnCpu(const std::string &Model, const std::string &Cpu) {
   REQUIRE(llvm::is_contained(cmsisModels(), Model));

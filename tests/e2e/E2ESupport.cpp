@@ -17,6 +17,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -294,6 +295,18 @@ std::vector<std::string> writeProgram(const ir::Graph &G,
       Sources.push_back(Dir.file(F.Name));
   }
   return Sources;
+}
+
+bool haveCortexM() {
+  for (const char *Tool : {"arm-none-eabi-gcc", "qemu-system-arm", "timeout"})
+    if (!llvm::sys::findProgramByName(Tool)) {
+      MESSAGE("skipped: " << Tool
+                          << " is not installed (scripts/setup.sh installs "
+                             "gcc-arm-none-eabi, libnewlib-arm-none-eabi and "
+                             "qemu-system-arm)");
+      return false;
+    }
+  return true;
 }
 
 bool hostRuns(const std::string &Cpu) {

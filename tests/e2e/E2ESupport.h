@@ -110,6 +110,11 @@ std::vector<std::string> writeProgram(const ir::Graph &G,
                                       const emit::EmitOptions &Opts,
                                       const test::TempDir &Dir);
 
+/// True if the Cortex-M toolchain and QEMU are installed; otherwise false,
+/// after saying what is missing (a test case then passes without running
+/// Cortex-M images).
+bool haveCortexM();
+
 /// False, after saying why, when this processor cannot run the programs of
 /// target cpu's `--cpu` \p Cpu (a test case then passes without running
 /// them); fails the test for an unknown value.

@@ -18,7 +18,6 @@
 #include "ir/GraphBuilder.h"
 
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/Program.h"
 
 #include <cstdlib>
 #include <map>
@@ -227,15 +226,6 @@ int seedCount() {
   if (const char *N = std::getenv("ACCELGEN_LAYER_SWEEP_SEEDS"))
     return std::max(1, std::atoi(N));
   return 2;
-}
-
-bool haveCortexM() {
-  for (const char *Tool : {"arm-none-eabi-gcc", "qemu-system-arm"})
-    if (!llvm::sys::findProgramByName(Tool)) {
-      MESSAGE("Cortex-M runs skipped: " << Tool << " is not installed");
-      return false;
-    }
-  return true;
 }
 
 } // namespace
