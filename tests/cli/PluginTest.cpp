@@ -237,6 +237,10 @@ TEST_CASE("modules accelgen refuses: one line, exit code 1") {
             {"targets", "--load", badPlugin("null_factory")})) ==
         "error: plugin '" + badPlugin("null_factory") +
             "': its factory for target 'nothing' returned no target");
+  CHECK(oneErrorLine(
+            test::runAccelgen({"targets", "--load", badPlugin("misnamed")})) ==
+        "error: plugin '" + badPlugin("misnamed") +
+            "': names target 'stated' but its factory builds 'built'");
   // Another copy of a module whose target is loaded.
   {
     test::TempDir Copy;

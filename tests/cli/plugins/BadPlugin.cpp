@@ -8,7 +8,8 @@
 //   clash         a target named "ref", which is built in;
 //   drifted       built against an SDK with one header changed (its
 //                 target/AbiFingerprint.h is found first; CMakeLists.txt);
-//   null_factory  a factory that returns no target.
+//   null_factory  a factory that returns no target;
+//   misnamed      a factory that builds a target of another name.
 // No other factory is ever called: each is refused before.
 //
 //===----------------------------------------------------------------------===//
@@ -20,6 +21,7 @@
 #define KIND_clash 4
 #define KIND_drifted 5
 #define KIND_null_factory 6
+#define KIND_misnamed 7
 #define CAT(A, B) A##B
 #define KIND(K) CAT(KIND_, K)
 
@@ -47,6 +49,13 @@ accelgenPluginInfo() {
   static const accelgen::target::PluginInfo Info = {
       accelgen::target::PluginAbiVersion, ACCELGEN_VERSION_STRING,
       ACCELGEN_ABI_FINGERPRINT, "nothing", &neverCalled};
+#elif KIND(ACCELGEN_BAD_PLUGIN) == KIND_misnamed
+  static const accelgen::target::PluginInfo Info = {
+      accelgen::target::PluginAbiVersion, ACCELGEN_VERSION_STRING,
+      ACCELGEN_ABI_FINGERPRINT, "stated", [] {
+        return std::make_unique<accelgen::target::TargetInfo>(
+            "built", std::vector<std::string>{"1"});
+      }};
 #elif KIND(ACCELGEN_BAD_PLUGIN) == KIND_drifted
   static const accelgen::target::PluginInfo Info = {
       accelgen::target::PluginAbiVersion, ACCELGEN_VERSION_STRING,
