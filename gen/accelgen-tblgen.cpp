@@ -26,6 +26,7 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Signals.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/TableGen/Main.h"
 #include "llvm/TableGen/Record.h"
@@ -236,11 +237,47 @@ struct StandIn {
       return false;
     }
     Path = std::string(P);
+    sys::RemoveFileOnSignal(Path);
     raw_fd_ostream Out(FD, /*shouldClose=*/true);
     Out << Text;
+    Out.close();
+    if (Out.has_error()) {
+      fail("cannot write a temporary file " + Path + ": " +
+           Out.error().message());
+      Out.clear_error();
+      return false;
+    }
     return true;
   }
 };
+
+/// The value of TableGen's driver's string option \p Name ("o", "d").
+std::string driverOption(StringRef Name) {
+  auto &Options = cl::getRegisteredOptions();
+  auto It = Options.find(Name);
+  return It == Options.end()
+             ? std::string()
+             : static_cast<cl::opt<std::string> *>(It->second)->getValue();
+}
+
+/// TableGen's driver writes the output and the dependency file through LLVM
+/// streams, which end the process with a fatal error when a write fails (a
+/// full disk): instead one `error:` line naming the files, the partial ones
+/// removed (the interrupt handlers remove every file registered with
+/// RemoveFileOnSignal, never a device), exit 1.
+void fatalError(void *, const char *Reason, bool) {
+  StringRef R(Reason);
+  if (R.consume_front("IO failure on output stream: ")) {
+    const std::string Dep = driverOption("d");
+    errs() << "error: " << driverOption("o")
+           << (Dep.empty() ? "" : " or " + Dep) << ": cannot write: " << R
+           << "\n";
+  } else {
+    errs() << "error: " << R << "\n";
+  }
+  sys::RunInterruptHandlers();
+  ::_exit(1);
+}
 
 /// TableGen's `-I` folders (its driver's option).
 std::vector<std::string> includeDirs() {
@@ -486,6 +523,7 @@ void boundMemory() {
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
   boundMemory();
+  install_fatal_error_handler(fatalError);
   // Arguments as given, plus the defs/ include folder.
   // The include folder goes first, so that an option missing its value at
   // the end of the line cannot take it.

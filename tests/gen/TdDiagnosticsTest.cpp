@@ -136,6 +136,43 @@ TEST_CASE("an output named .yaml is written, not read") {
   CHECK(llvm::sys::fs::exists(Dep));
 }
 
+TEST_CASE("a full disk: one error line naming the files, nothing left "
+          "behind") {
+  // /dev/full fails every write with ENOSPC, as a full disk does. TableGen's
+  // driver ended with "LLVM ERROR: IO failure on output stream" and a stack
+  // dump (exit 134).
+  if (!llvm::sys::fs::exists("/dev/full")) {
+    MESSAGE("skipped: this system has no /dev/full");
+    return;
+  }
+  const std::string Demo = ACCELGEN_SOURCE_DIR "/targets/demo/demo.td";
+  test::RunResult R = test::runProgram(
+      ACCELGEN_TBLGEN, {"-gen-supported-ops", Demo, "-o", "/dev/full"});
+  CHECK(R.ExitCode == 1);
+  CHECK(R.Stderr == "error: /dev/full: cannot write: No space left on device\n");
+  // The dependency file is written first; the output is not left behind.
+  test::TempDir Dir;
+  const std::string Out = Dir.file("ops.md");
+  R = test::runProgram(ACCELGEN_TBLGEN, {"-gen-supported-ops", Demo, "-o",
+                                         Out, "-d", "/dev/full"});
+  CHECK(R.ExitCode == 1);
+  CHECK(R.Stderr == "error: " + Out +
+                        " or /dev/full: cannot write: No space left on "
+                        "device\n");
+  CHECK_FALSE(llvm::sys::fs::exists(Out));
+  // A YAML description (read through a stand-in): the same; the device
+  // stays a device.
+  R = test::runProgram(ACCELGEN_TBLGEN,
+                       {"-gen-supported-ops",
+                        ACCELGEN_SOURCE_DIR "/targets/demo/demo.yaml", "-o",
+                        "/dev/full"});
+  CHECK(R.ExitCode == 1);
+  CHECK(R.Stderr == "error: /dev/full: cannot write: No space left on device\n");
+  llvm::sys::fs::file_status St;
+  REQUIRE_FALSE(llvm::sys::fs::status("/dev/full", St));
+  CHECK(St.type() == llvm::sys::fs::file_type::character_file);
+}
+
 TEST_CASE("diagnostic: an input larger than the limit") {
   // A device reads without end: at most the limit and one byte are read.
   test::RunResult R =
