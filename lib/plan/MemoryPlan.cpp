@@ -220,31 +220,88 @@ void sortItems(std::vector<Item> &Items, PlacementOrder O) {
   });
 }
 
+/// The items placed so far, for finding those a new item lives with: a
+/// segment tree over the steps, each item kept at the few nodes that cover
+/// its steps (the items live at step K are those on K's path from the root),
+/// and the items by first step. Finding the items that share a step with
+/// [First, Last] takes time in proportion to the items found plus the
+/// steps: neither a long chain (100,000 items, each living with few) nor
+/// thousands of items live at once (each meeting each other at every step
+/// they share) is quadratic or worse.
+class PlacedItems {
+public:
+  explicit PlacedItems(int32_t NumSteps)
+      : Steps(std::max(NumSteps, 1)), Nodes(4 * size_t(Steps)),
+        ByFirst(size_t(Steps)) {}
+
+  void add(size_t Index, int32_t First, int32_t Last) {
+    insert(1, 0, Steps - 1, First, Last, Index);
+    ByFirst[size_t(First)].push_back(Index);
+  }
+
+  /// Calls \p F once with each added item live at a step of [First, Last].
+  template <typename Fn> void forEachLivingWith(int32_t First, int32_t Last,
+                                                Fn F) const {
+    // Those live at First, then those that start after it.
+    size_t Node = 1;
+    for (int32_t Lo = 0, Hi = Steps - 1;;) {
+      for (size_t I : Nodes[Node])
+        F(I);
+      if (Lo == Hi)
+        break;
+      const int32_t Mid = Lo + (Hi - Lo) / 2;
+      if (First <= Mid) {
+        Node = 2 * Node;
+        Hi = Mid;
+      } else {
+        Node = 2 * Node + 1;
+        Lo = Mid + 1;
+      }
+    }
+    for (int32_t K = First + 1; K <= Last; ++K)
+      for (size_t I : ByFirst[size_t(K)])
+        F(I);
+  }
+
+private:
+  void insert(size_t Node, int32_t Lo, int32_t Hi, int32_t First,
+              int32_t Last, size_t Index) {
+    if (Last < Lo || Hi < First)
+      return;
+    if (First <= Lo && Hi <= Last) {
+      Nodes[Node].push_back(Index);
+      return;
+    }
+    const int32_t Mid = Lo + (Hi - Lo) / 2;
+    insert(2 * Node, Lo, Mid, First, Last, Index);
+    insert(2 * Node + 1, Mid + 1, Hi, First, Last, Index);
+  }
+
+  int32_t Steps;
+  std::vector<std::vector<size_t>> Nodes;
+  std::vector<std::vector<size_t>> ByFirst;
+};
+
 /// Places \p Items (already in visiting order) greedily; returns each item's
 /// offset, by position in \p Items, and sets \p Arena to the arena size.
 std::vector<int64_t> placeGreedy(const std::vector<Item> &Items,
                                  int64_t Alignment, int64_t &Arena) {
   std::vector<int64_t> Offsets(Items.size(), 0);
-  // The placed items live at each step, so that an item meets only those it
-  // lives with: time in proportion to the live sets, not items squared.
   int32_t Steps = 0;
   for (const Item &It : Items)
     Steps = std::max(Steps, It.Last + 1);
-  std::vector<std::vector<size_t>> PlacedAt(static_cast<size_t>(Steps));
-  std::vector<size_t> SeenBy(Items.size(), SIZE_MAX);
+  PlacedItems Placed(Steps);
   std::vector<std::pair<int64_t, int64_t>> Busy; // [begin, end) in use
   Arena = 0;
   for (size_t I = 0; I < Items.size(); ++I) {
     const Item &It = Items[I];
     if (It.Size == 0) // takes no bytes, overlaps nothing
       continue;
+    const int32_t First = std::max(It.First, 0);
     Busy.clear();
-    for (int32_t K = std::max(It.First, 0); K <= It.Last; ++K)
-      for (size_t P : PlacedAt[K])
-        if (SeenBy[P] != I) {
-          SeenBy[P] = I;
-          Busy.emplace_back(Offsets[P], Offsets[P] + Items[P].Size);
-        }
+    Placed.forEachLivingWith(First, It.Last, [&](size_t P) {
+      Busy.emplace_back(Offsets[P], Offsets[P] + Items[P].Size);
+    });
     std::sort(Busy.begin(), Busy.end());
     int64_t Candidate = 0;
     for (const auto &[Begin, End] : Busy) {
@@ -254,8 +311,7 @@ std::vector<int64_t> placeGreedy(const std::vector<Item> &Items,
     }
     Offsets[I] = Candidate;
     Arena = std::max(Arena, Candidate + It.Size);
-    for (int32_t K = std::max(It.First, 0); K <= It.Last; ++K)
-      PlacedAt[K].push_back(I);
+    Placed.add(I, First, It.Last);
   }
   return Offsets;
 }

@@ -23,6 +23,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Regex.h"
 #include "llvm/Support/Program.h"
 
 #include <set>
@@ -643,4 +644,38 @@ TEST_CASE("a chain of 100,000 operators compiles for an accelerator") {
   INFO(R.Stderr);
   CHECK(R.ExitCode == 0);
   CHECK(llvm::StringRef(R.Stdout).contains("100000 operators"));
+}
+
+TEST_CASE("5,000 operators with thousands of tensors live compile for an "
+          "accelerator") {
+  // Each ADD also reads the tensor half as far down the chain, so about
+  // 2,500 tensors are live at once. The memory planner met every placed
+  // buffer again at each step they shared, and the plan's checker compared
+  // every live pair at every step: 137 seconds on npu55; now about one.
+  ir::GraphBuilder B;
+  std::vector<int32_t> T = {B.tensor("t0", {1, 8, 8, 4},
+                                     ir::perTensor(0.05f, 0))};
+  for (int K = 0; K < 5000; ++K) {
+    T.push_back(B.tensor("t" + std::to_string(K + 1), {1, 8, 8, 4},
+                         ir::perTensor(0.05f, 0)));
+    B.op("ADD", {T[size_t(K)], T[size_t(K / 2)]}, {T.back()});
+  }
+  B.inputs({T.front()}).outputs({T.back()});
+  B.G.Name = "main";
+  ir::Model M;
+  M.Graphs.push_back(B.G);
+  test::TempDir Dir;
+  const std::string Model = Dir.file("halves.tflite");
+  test::writeFileBytes(Model, tflite::writeModel(M));
+  test::RunResult R = runAccelgen(
+      {"compile", Model, "--target", "npu55", "-o", Dir.file("out")});
+  INFO(R.Stderr);
+  CHECK(R.ExitCode == 0);
+  // The plan is still as small as the tensors live together allow.
+  llvm::SmallVector<llvm::StringRef, 3> Match;
+  REQUIRE_MESSAGE(llvm::Regex("5000 operators, arena ([0-9]+) bytes \\(lower "
+                              "bound ([0-9]+)\\)")
+                      .match(R.Stdout, &Match),
+                  R.Stdout);
+  CHECK(Match[1] == Match[2]);
 }
