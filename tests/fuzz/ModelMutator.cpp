@@ -1,6 +1,9 @@
 //===- ModelMutator.cpp - Structured mutations of TensorFlow Lite models --===//
 #include "ModelMutator.h"
 
+#include "import/TFLiteImporter.h"
+#include "import/TFLiteWriter.h"
+
 #include "llvm/Support/Endian.h"
 
 #include <cmath>
@@ -228,6 +231,24 @@ void mutateModel(ir::Model &M, Random &R) {
     mutateGraph(G, R);
     break;
   }
+}
+
+std::optional<std::vector<uint8_t>>
+mutateModelBytes(llvm::ArrayRef<uint8_t> Bytes, uint32_t Seed,
+                 size_t MaxSize) {
+  auto R = tflite::importModel(Bytes);
+  if (!R) {
+    llvm::consumeError(R.takeError());
+    return std::nullopt;
+  }
+  Random Rand(Seed);
+  ir::Model M = std::move(*R->Model);
+  for (uint32_t I = 0, N = 1 + Rand.below(3); I < N; ++I)
+    mutateModel(M, Rand);
+  std::vector<uint8_t> Out = tflite::writeModel(M);
+  if (Out.size() > MaxSize)
+    return std::nullopt;
+  return Out;
 }
 
 } // namespace fuzz

@@ -16,7 +16,11 @@
 
 #include "ir/Graph.h"
 
+#include "llvm/ADT/ArrayRef.h"
+
 #include <cstdint>
+#include <optional>
+#include <vector>
 
 namespace accelgen {
 namespace fuzz {
@@ -40,6 +44,13 @@ private:
 
 /// Applies one mutation, chosen by \p R, to the main graph of \p M.
 void mutateModel(ir::Model &M, Random &R);
+
+/// The model file \p Bytes with one to three mutations from a generator
+/// seeded with \p Seed, written back; std::nullopt when \p Bytes does not
+/// import or the mutant is longer than \p MaxSize (the fuzzers' custom
+/// mutators then fall back to libFuzzer's byte mutations).
+std::optional<std::vector<uint8_t>>
+mutateModelBytes(llvm::ArrayRef<uint8_t> Bytes, uint32_t Seed, size_t MaxSize);
 
 } // namespace fuzz
 } // namespace accelgen

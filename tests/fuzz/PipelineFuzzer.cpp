@@ -11,10 +11,11 @@
 // C is compiled here (tests/fuzz/SanitizedRunTest.cpp does that for a
 // sample).
 //
-// The custom mutator imports the input and applies structured mutations
-// (ModelMutator.h) before writing it back, so the fuzzer explores models that
-// pass the FlatBuffers verifier; inputs that do not import get libFuzzer's own
-// byte mutations.
+// Its custom mutator (ModelCustomMutator.cpp) imports the input and applies
+// structured mutations (ModelMutator.h) before writing it back, so the
+// fuzzer explores models that pass the FlatBuffers verifier; inputs that do
+// not import get libFuzzer's own byte mutations. DiffFuzzer.cpp, the
+// differential half, builds and runs what this one only emits.
 //
 // Built with -fsanitize=fuzzer as `accelgen-pipeline-fuzzer`, and without it
 // as `accelgen-pipeline-replay`, which runs the entry point over files given
@@ -26,7 +27,6 @@
 #include "cpu/CpuKernels.h"
 #include "emit/ModelEmitter.h"
 #include "import/TFLiteImporter.h"
-#include "import/TFLiteWriter.h"
 #include "ir/Verifier.h"
 #include "plan/Cascade.h"
 #include "program/AcceleratorEmit.h"
@@ -39,7 +39,6 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <optional>
 
 using namespace accelgen;
@@ -145,25 +144,3 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   cascade(G);
   return 0;
 }
-
-#ifdef ACCELGEN_LIBFUZZER
-extern "C" size_t LLVMFuzzerMutate(uint8_t *Data, size_t Size, size_t MaxSize);
-
-extern "C" size_t LLVMFuzzerCustomMutator(uint8_t *Data, size_t Size,
-                                          size_t MaxSize, unsigned Seed) {
-  auto R = tflite::importModel(llvm::ArrayRef<uint8_t>(Data, Size));
-  if (!R) {
-    llvm::consumeError(R.takeError());
-    return LLVMFuzzerMutate(Data, Size, MaxSize);
-  }
-  fuzz::Random Rand(Seed);
-  ir::Model M = std::move(*R->Model);
-  for (uint32_t I = 0, N = 1 + Rand.below(3); I < N; ++I)
-    fuzz::mutateModel(M, Rand);
-  std::vector<uint8_t> Bytes = tflite::writeModel(M);
-  if (Bytes.size() > MaxSize)
-    return LLVMFuzzerMutate(Data, Size, MaxSize);
-  std::memcpy(Data, Bytes.data(), Bytes.size());
-  return Bytes.size();
-}
-#endif
