@@ -21,6 +21,7 @@ def i8   : DType<"i8">;
 def u8   : DType<"u8">;
 def i16  : DType<"i16">;
 def i32  : DType<"i32">;
+def i64  : DType<"i64">;
 def f16  : DType<"f16">;
 def f32  : DType<"f32">;
 /// No element type in particular: an unset type in a KernelInstance.
@@ -387,16 +388,22 @@ class KernelArg<string kind, string name, int operand = -1, string elem = ""> {
 
 /// One function of a kernel family: the operator it computes, its name
 /// stem, the element types it reads (`dtype`, unset for byte-moving
-/// kernels) and writes (`out`, unset: the same; AnyElement is unset), and a variant ("" or, for
-/// instance, "per_channel"). Its C name is
-/// `<library>_<stem>[_<dtype>][_<out>][_<variant>]`.
+/// kernels) and writes (`out`, unset: the same; AnyElement is unset), and a
+/// variant ("" or, for instance, "per_channel"). `weights` is the element
+/// type of arguments of element `weights` (unset: `dtype`; int8 for the
+/// 16x8 kernels), `acc` that of arguments of element `acc` (unset: int32,
+/// float32 for float kernels; int64 for the 16x8 convolutions). Its C name
+/// is `<library>_<stem>[_<dtype>][_<out>][_<variant>]`.
 class KernelInstance<Op op, string stem, DType dtype = AnyElement,
-                     DType out = AnyElement, string variant = ""> {
+                     DType out = AnyElement, string variant = "",
+                     DType weights = AnyElement, DType acc = AnyElement> {
   Op Operator = op;
   string Stem = stem;
   DType Type = dtype;
   DType Out = out;
   string Variant = variant;
+  DType Weights = weights;
+  DType Acc = acc;
 }
 
 /// One calling convention of a kernel library: a parameter struct

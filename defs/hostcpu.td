@@ -18,6 +18,9 @@ include "kernels.td"
 
 multiclass HostCpuRules<Target T, Version V, string P> {
   defvar AllTypes = [i8, u8, f32];
+  // The operators whose kernels also take int16 activations (symmetric; the
+  // convolution 16x8: int8 weights, int64 bias).
+  defvar AllTypes16 = [i8, u8, i16, f32];
 
   defvar Nhwc = Constraint<P # "_nhwc",
       "input(0).rank == 4 && output(0).rank == 4",
@@ -35,12 +38,23 @@ multiclass HostCpuRules<Target T, Version V, string P> {
       "input(0).rank <= 6 && input(1).rank <= 6 && output(0).rank <= 6",
       "tensors must have at most 6 dimensions">;
 
-  def : Legal<Conv2D, T, V, AllTypes,
+  def : Legal<Conv2D, T, V, AllTypes16,
               [Nhwc, FilterConstant, StridesPositive, DilationsPositive]>;
   def : Legal<DepthwiseConv2D, T, V, AllTypes,
               [Nhwc, FilterConstant, StridesPositive, DilationsPositive,
                Constraint<P # "_depth_multiplier", "depth_multiplier >= 1",
                           "depth multiplier must be at least 1">]>;
+  // Operand 0 is the output shape; the input is operand 2.
+  def : Legal<TransposeConv, T, V, [i32], [
+      Constraint<P # "_tconv_types",
+          "(input(2).dtype == i8 && input(1).dtype == i8) || "
+          "(input(2).dtype == i16 && input(1).dtype == i8)",
+          "input and weights must be int8, or int16 input with int8 "
+          "weights (16x8)">,
+      Constraint<P # "_tconv_nhwc",
+          "input(2).rank == 4 && output(0).rank == 4",
+          "input and output must be 4-D (NHWC)">,
+      FilterConstant, StridesPositive]>;
   def : Legal<FullyConnected, T, V, AllTypes, [FilterConstant,
       Constraint<P # "_fc_filter_2d", "input(1).rank == 2",
                  "weights must be 2-D [units, depth]">]>;
@@ -51,17 +65,17 @@ multiclass HostCpuRules<Target T, Version V, string P> {
       Constraint<P # "_pool_filter", "filter_h >= 1 && filter_w >= 1",
                  "the window must be at least 1 x 1">]>;
 
-  def : Legal<Add, T, V, AllTypes, [BinaryMaxRank6]>;
-  def : Legal<Sub, T, V, AllTypes, [BinaryMaxRank6]>;
-  def : Legal<Mul, T, V, AllTypes, [BinaryMaxRank6]>;
+  def : Legal<Add, T, V, AllTypes16, [BinaryMaxRank6]>;
+  def : Legal<Sub, T, V, AllTypes16, [BinaryMaxRank6]>;
+  def : Legal<Mul, T, V, AllTypes16, [BinaryMaxRank6]>;
 
-  def : Legal<Reshape, T, V, AllTypes>;
-  def : Legal<Squeeze, T, V, AllTypes>;
-  def : Legal<ExpandDims, T, V, AllTypes>;
+  def : Legal<Reshape, T, V, AllTypes16>;
+  def : Legal<Squeeze, T, V, AllTypes16>;
+  def : Legal<ExpandDims, T, V, AllTypes16>;
   def : Legal<Transpose, T, V, AllTypes, [MaxRank6]>;
-  def : Legal<Pad, T, V, AllTypes, [MaxRank6]>;
+  def : Legal<Pad, T, V, AllTypes16, [MaxRank6]>;
   def : Legal<Concatenation, T, V, AllTypes, [MaxRank6]>;
-  def : Legal<StridedSlice, T, V, AllTypes, [MaxRank6]>;
+  def : Legal<StridedSlice, T, V, AllTypes16, [MaxRank6]>;
   def : Legal<Mean, T, V, AllTypes, [MaxRank6]>;
 
   def : Legal<Softmax, T, V, AllTypes>;
@@ -69,9 +83,17 @@ multiclass HostCpuRules<Target T, Version V, string P> {
   def : Legal<Tanh, T, V, AllTypes>;
   def : Legal<Relu, T, V, AllTypes>;
   def : Legal<Relu6, T, V, AllTypes>;
-  def : Legal<LeakyRelu, T, V, AllTypes>;
+  def : Legal<LeakyRelu, T, V, AllTypes16>;
   def : Legal<HardSwish, T, V, AllTypes>;
-  def : Legal<Quantize, T, V, AllTypes>;
+  def : Legal<Quantize, T, V, [i8, u8, i16, i32, f32], [
+      Constraint<P # "_quantize_int16",
+          "output(0).dtype != i16 || input(0).dtype == i8 || "
+          "input(0).dtype == i16 || input(0).dtype == i32",
+          "only int8, int16 and int32 are requantized to int16">,
+      Constraint<P # "_quantize_wide",
+          "(input(0).dtype != i16 && input(0).dtype != i32) || "
+          "output(0).dtype == i8 || output(0).dtype == i16",
+          "int16 and int32 are requantized to int8 or int16 only">]>;
   def : Legal<UnidirectionalSequenceLSTM, T, V, [i8, f32]>;
   def : Legal<Dequantize, T, V, [i8, u8]>;
   def : Legal<Requantize, T, V, [i8, u8]>;

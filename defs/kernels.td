@@ -18,7 +18,7 @@ def FieldsArg : KernelArg<"fields", "">;
 def InputShapeArg : KernelArg<"shape", "input_shape", 0>;
 def InputArg : KernelArg<"data", "input", 0, "in">;
 def FilterShapeArg : KernelArg<"shape", "filter_shape", 1>;
-def FilterArg : KernelArg<"data", "filter", 1, "in">;
+def FilterArg : KernelArg<"data", "filter", 1, "weights">;
 def BiasArg : KernelArg<"data", "bias", 2, "acc"> { let Optional = 1; }
 def OutputShapeArg : KernelArg<"output_shape", "output_shape">;
 def OutputArg : KernelArg<"output", "output", -1, "out">;
@@ -33,6 +33,9 @@ defvar UnaryArgs = [ParamsArg, CountArg, InputArg, OutputArg];
 defvar WindowArgs = [ParamsArg, InputShapeArg, InputArg, OutputShapeArg,
                      OutputArg];
 defvar KernelTypes = [i8, u8, f32];
+/// The types of the families that also run int16 activations (symmetric,
+/// zero point 0, as TensorFlow Lite Micro's 16x8 kernels).
+defvar KernelTypes16 = [i8, u8, i16, f32];
 
 /// The instances of `op` named `stem` for each of `types`.
 class PerType<Op op, string stem, list<DType> types> {
@@ -88,7 +91,9 @@ def Conv2DKernels : KernelFamily<"conv2d", "conv", "conv2DOp"> {
     KernelInstance<Conv2D, "conv2d", i8, AnyElement, "per_channel">,
     KernelInstance<Conv2D, "conv2d", i8>,
     KernelInstance<Conv2D, "conv2d", u8>,
-    KernelInstance<Conv2D, "conv2d", f32>];
+    KernelInstance<Conv2D, "conv2d", f32>,
+    // 16x8: int16 activations, int8 weights, int64 bias and accumulator.
+    KernelInstance<Conv2D, "conv2d", i16, AnyElement, "per_channel", i8, i64>];
 }
 
 def DepthwiseConv2DKernels
@@ -104,6 +109,25 @@ def DepthwiseConv2DKernels
     KernelInstance<DepthwiseConv2D, "depthwise_conv2d", i8>,
     KernelInstance<DepthwiseConv2D, "depthwise_conv2d", u8>,
     KernelInstance<DepthwiseConv2D, "depthwise_conv2d", f32>];
+}
+
+def TransposeConv2DKernels
+    : KernelFamily<"transpose_conv2d", "transpose_conv", "transposeConv2DOp"> {
+  let Doc = "Parameters of one TRANSPOSE_CONV (the output shape operand is "
+            "the output tensor's shape; data operands 0 to 2 are the input, "
+            "the filter [Cout, kh, kw, Cin] and the optional bias).";
+  let Fields = !listconcat(StrideFields, PadFields,
+      [KernelField<"input_offset", "int32_t", "-input_zero_point.">,
+       KernelField<"output_offset", "int32_t", "+output_zero_point.">],
+      PerChannelFields,
+      [KernelField<"act_min", "int32_t", "Quantized clamp.">,
+       KernelField<"act_max", "int32_t">]);
+  let Args = ConvArgs;
+  let Instances = [
+    KernelInstance<TransposeConv, "transpose_conv2d", i8, AnyElement,
+                   "per_channel">,
+    KernelInstance<TransposeConv, "transpose_conv2d", i16, AnyElement,
+                   "per_channel", i8, i64>];
 }
 
 def FullyConnectedKernels
@@ -160,9 +184,9 @@ def ElementwiseKernels
               KernelArg<"data", "input1", 0, "in">,
               KernelArg<"shape", "input2_shape", 1>,
               KernelArg<"data", "input2", 1, "in">, OutputShapeArg, OutputArg];
-  let Instances = !listconcat(PerType<Add, "add", KernelTypes>.List,
-                              PerType<Sub, "sub", KernelTypes>.List,
-                              PerType<Mul, "mul", KernelTypes>.List);
+  let Instances = !listconcat(PerType<Add, "add", KernelTypes16>.List,
+                              PerType<Sub, "sub", KernelTypes16>.List,
+                              PerType<Mul, "mul", KernelTypes16>.List);
 }
 
 def ReluKernels : KernelFamily<"relu", "activations", "reluOp"> {
@@ -199,7 +223,7 @@ def LeakyReluKernels
     KernelField<"alpha_left_shift", "int32_t">,
     KernelField<"alpha", "float", "float32 only.">];
   let Args = UnaryArgs;
-  let Instances = PerType<LeakyRelu, "leaky_relu", KernelTypes>.List;
+  let Instances = PerType<LeakyRelu, "leaky_relu", KernelTypes16>.List;
 }
 
 def HardSwishKernels
@@ -281,7 +305,8 @@ def RequantizeKernels
                 KernelField<"left_shift", "int32_t">];
   let Args = UnaryArgs;
   let Instances = !listconcat(
-    !foreach(p, [[i8, i8], [i8, u8], [u8, i8], [u8, u8]],
+    !foreach(p, [[i8, i8], [i8, u8], [u8, i8], [u8, u8], [i8, i16], [i16, i8],
+                 [i16, i16], [i32, i8], [i32, i16]],
              KernelInstance<Quantize, "requantize", p[0], p[1]>),
     !foreach(p, [[i8, i8], [i8, u8], [u8, i8], [u8, u8]],
              KernelInstance<Requantize, "requantize", p[0], p[1]>));
@@ -320,8 +345,8 @@ def PadKernels : KernelFamily<"pad", "pad", "padOp"> {
                 "The padding value: quantized (int8 / uint8) or float.">,
     KernelField<"pad_value_f", "float">];
   let Args = WindowArgs;
-  let Instances = !listconcat(PerType<Pad, "pad", KernelTypes>.List,
-                              PerType<PadV2, "pad", KernelTypes>.List);
+  let Instances = !listconcat(PerType<Pad, "pad", KernelTypes16>.List,
+                              PerType<PadV2, "pad", KernelTypes16>.List);
 }
 
 def MeanKernels : KernelFamily<"mean", "reduce", "meanOp"> {

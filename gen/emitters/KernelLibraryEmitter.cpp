@@ -116,6 +116,10 @@ void emitKernelInstances(const KernelLibraryModel &M, raw_ostream &OS) {
         OS << " OUT=" << Fn.Out;
       if (!Fn.Variant.empty())
         OS << " VARIANT=" << Fn.Variant;
+      if (!Fn.Weights.empty())
+        OS << " WEIGHTS=" << Fn.Weights;
+      if (!Fn.Acc.empty())
+        OS << " ACC=" << Fn.Acc;
       OS << "\n";
     }
   }

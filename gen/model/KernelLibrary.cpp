@@ -37,7 +37,7 @@ const char *const ArgKinds[] = {"params", "fields",       "shape",
                                 "data",   "output_shape", "output",
                                 "count",  "element_size", "input_shapes",
                                 "inputs", "state"};
-const char *const Elems[] = {"in", "out", "acc", "wide", "any"};
+const char *const Elems[] = {"in", "out", "weights", "acc", "wide", "any"};
 
 bool oneOf(StringRef S, ArrayRef<const char *> List) {
   return llvm::any_of(List, [&](const char *X) { return S == X; });
@@ -150,8 +150,8 @@ private:
       const bool Data = A.Kind == "data" || A.Kind == "output" ||
                         A.Kind == "inputs" || A.Kind == "state";
       if (Data && !oneOf(A.Elem, Elems))
-        error(formatv("argument '{0}' needs an element type (in, out, acc, "
-                      "wide or any), not '{1}'",
+        error(formatv("argument '{0}' needs an element type (in, out, weights, "
+                      "acc, wide or any), not '{1}'",
                       A.Name, A.Elem));
       if (!Data && !A.Elem.empty())
         error(formatv("argument '{0}' of kind {1} has no element type", A.Name,
@@ -175,8 +175,10 @@ private:
       return "any";
     if (Elem == "out")
       return Fn.Out.empty() ? Fn.Type : Fn.Out;
+    if (Elem == "weights")
+      return Fn.Weights.empty() ? Fn.Type : Fn.Weights;
     if (Elem == "acc")
-      return Fn.Type == "f32" ? "f32" : "i32";
+      return !Fn.Acc.empty() ? Fn.Acc : Fn.Type == "f32" ? "f32" : "i32";
     if (Elem == "wide")
       return Fn.Type == "f32" ? "f32" : "i16";
     return Fn.Type;
@@ -190,6 +192,8 @@ private:
       Fn.Type = optionalName(*I, "Type");
       Fn.Out = optionalName(*I, "Out");
       Fn.Variant = I->getValueAsString("Variant").str();
+      Fn.Weights = optionalName(*I, "Weights");
+      Fn.Acc = optionalName(*I, "Acc");
       std::string Op = I->getValueAsDef("Operator")->getName().str();
       if (Fn.Type.empty() && !Fn.Out.empty())
         error(formatv("instance '{0}' names an output type without an input "
@@ -312,6 +316,7 @@ std::string elementCType(StringRef Type) {
       .Case("u8", "uint8_t")
       .Case("i16", "int16_t")
       .Case("i32", "int32_t")
+      .Case("i64", "int64_t")
       .Case("f16", "uint16_t")
       .Case("f32", "float")
       .Default("void");

@@ -55,6 +55,8 @@ struct KernelFunctionDef {
   std::string Type;    ///< Element type read ("i8"), "" for any.
   std::string Out;     ///< Element type written, "" when it is Type.
   std::string Variant; ///< "" or "per_channel", ...
+  std::string Weights; ///< Element type of `weights` arguments, "" for Type.
+  std::string Acc;     ///< Element type of `acc` arguments, "" for the usual.
   /// The operators it computes (record keys, in declaration order).
   std::vector<std::string> Ops;
   /// The element type of each data operand the arguments read, by operand

@@ -103,10 +103,11 @@ llvm::Expected<KernelCall> elementwise(const OpContext &Ctx) {
       P.output_left_shift = M.LeftShift;
     } else {
       // Both inputs to a common scale (twice the larger input scale) with
-      // 20 bits of headroom, then to the output. ADD divides in double
-      // (add_common.cc); SUB divides in float and widens the quotients
-      // (sub_common.cc), which changes the last bit of some multipliers.
-      P.input_left_shift = 20;
+      // 20 bits of headroom (15 for int16), then to the output. ADD divides
+      // in double (add_common.cc); SUB divides in float and widens the
+      // quotients (sub_common.cc), which changes the last bit of some
+      // multipliers.
+      P.input_left_shift = Out->Type == DType::I16 ? 15 : 20;
       const float TwiceMaxF = 2 * std::max(AQ.Scale, BQ.Scale);
       const double TwiceMax = double(TwiceMaxF);
       // SUB's multipliers are computed in float, then widened, ADD's in
@@ -202,9 +203,9 @@ llvm::Expected<KernelCall> quantizeOp(const OpContext &Ctx) {
   ACCELGEN_TRY(Out, Ctx.output());
   if (In->numElements() != Out->numElements())
     return Ctx.error("input and output sizes differ");
-  if (!isQuantized8(Out->Type))
-    return Ctx.error(llvm::formatv("quantizing to {0} is not supported (int8 "
-                                   "and uint8 are)",
+  if (!isQuantized8(Out->Type) && Out->Type != DType::I16)
+    return Ctx.error(llvm::formatv("quantizing to {0} is not supported (int8, "
+                                   "uint8 and int16 are)",
                                    ir::dtypeName(Out->Type)));
   ACCELGEN_TRY(OutQ, Ctx.quant(*Out, "output"));
   KernelCall Call;
@@ -216,7 +217,8 @@ llvm::Expected<KernelCall> quantizeOp(const OpContext &Ctx) {
     Call.Params = P;
     return Call;
   }
-  if (!isQuantized8(In->Type))
+  if (!isQuantized8(In->Type) && In->Type != DType::I16 &&
+      In->Type != DType::I32)
     return Ctx.error(llvm::formatv("quantizing from {0} is not supported",
                                    ir::dtypeName(In->Type)));
   ACCELGEN_TRY(InQ, Ctx.quant(*In, "input"));

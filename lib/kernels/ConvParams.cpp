@@ -24,7 +24,10 @@ llvm::Error checkBias(const OpContext &Ctx, const Tensor *Bias, DType DataType,
                       int32_t Channels) {
   if (!Bias)
     return llvm::Error::success();
-  DType Want = DataType == DType::F32 ? DType::F32 : DType::I32;
+  // 16x8 kernels accumulate in 64 bits; their bias is int64.
+  DType Want = DataType == DType::F32   ? DType::F32
+               : DataType == DType::I16 ? DType::I64
+                                        : DType::I32;
   if (Bias->Type != Want)
     return Ctx.error(llvm::formatv("bias '{0}' is {1}; the kernel needs {2}",
                                    Bias->Name, ir::dtypeName(Bias->Type),
@@ -137,10 +140,13 @@ convLikeQuant(const OpContext &Ctx, const Tensor &In, const Tensor &Filter,
       return Ctx.error(llvm::toString(std::move(E)));
     return R;
   }
-  if (!isQuantized8(In.Type) || Filter.Type != In.Type || Out.Type != In.Type)
+  // 16x8: int16 activations, int8 weights.
+  const bool Wide = In.Type == DType::I16;
+  if (!(isQuantized8(In.Type) || Wide) ||
+      Filter.Type != (Wide ? DType::I8 : In.Type) || Out.Type != In.Type)
     return Ctx.error(llvm::formatv(
         "input {0}, filter {1} and output {2}: the kernels take int8 or uint8 "
-        "throughout",
+        "throughout, or int16 activations with int8 weights",
         ir::dtypeName(In.Type), ir::dtypeName(Filter.Type),
         ir::dtypeName(Out.Type)));
   auto InQ = Ctx.quant(In, "input");
@@ -161,12 +167,18 @@ convLikeQuant(const OpContext &Ctx, const Tensor &In, const Tensor &Filter,
     ACCELGEN_TRY(M,
                  legacyMultiplier(Ctx, InQ->Scale, FQ->Scales[0], OutQ->Scale));
     R.PerTensor = M;
-  } else if (FQ->PerChannel) {
+  } else if (FQ->PerChannel || Wide) {
+    // The 16x8 kernel always takes one multiplier per channel: a
+    // per-tensor filter's, repeated.
     R.PerChannel = true;
     if (llvm::Error E =
             perChannelMultipliers(Ctx, InQ->Scale, FQ->Scales, OutQ->Scale,
                                   R.Multipliers, R.LeftShifts))
       return std::move(E);
+    for (int32_t C = int32_t(R.Multipliers.size()); C < Channels; ++C) {
+      R.Multipliers.push_back(R.Multipliers.front());
+      R.LeftShifts.push_back(R.LeftShifts.front());
+    }
   } else if (PerTensorDouble) {
     std::vector<int32_t> M, S;
     if (llvm::Error E = perChannelMultipliers(Ctx, InQ->Scale, FQ->Scales,
@@ -326,6 +338,75 @@ llvm::Expected<KernelCall> conv2DOp(const OpContext &Ctx) {
 
 llvm::Expected<KernelCall> depthwiseConv2DOp(const OpContext &Ctx) {
   return conv2D(Ctx, /*Depthwise=*/true);
+}
+
+// --- TRANSPOSE_CONV -----------------------------------------------------------
+
+llvm::Expected<KernelCall> transposeConv2DOp(const OpContext &Ctx) {
+  // Operand 0 is the output shape, which the output tensor's shape is.
+  ACCELGEN_TRY(Filter, Ctx.input(1));
+  ACCELGEN_TRY(In, Ctx.input(2));
+  ACCELGEN_TRY(Bias, Ctx.optionalInput(3));
+  ACCELGEN_TRY(Out, Ctx.output());
+  if (llvm::Error E = requireRank(Ctx, *In, 4, "input"))
+    return E;
+  if (llvm::Error E = requireRank(Ctx, *Filter, 4, "filter"))
+    return E;
+  if (llvm::Error E = requireRank(Ctx, *Out, 4, "output"))
+    return E;
+  const int32_t OutC = Out->Shape[3];
+  if (In->Shape[0] != Out->Shape[0])
+    return Ctx.error("input and output batch sizes differ");
+  if (Filter->Shape[0] != OutC || Filter->Shape[3] != In->Shape[3])
+    return Ctx.error(llvm::formatv("filter shape {0} does not fit input depth "
+                                   "{1} and {2} output channels ([Cout, kh, "
+                                   "kw, Cin] expected)",
+                                   ir::formatShape(Filter->Shape),
+                                   In->Shape[3], OutC));
+  ACCELGEN_TRY(StrideH, positiveAttr(Ctx, ir::attr::StrideH));
+  ACCELGEN_TRY(StrideW, positiveAttr(Ctx, ir::attr::StrideW));
+  // The padding of the convolution this one transposes: from the output's
+  // size to the input's (TensorFlow Lite computes it so, dilation 1).
+  const std::string Padding = Ctx.op().getString(ir::attr::Padding, "");
+  auto H = computePadding(Padding, Out->Shape[1], Filter->Shape[1], StrideH, 1);
+  if (!H)
+    return Ctx.error(llvm::toString(H.takeError()));
+  auto W = computePadding(Padding, Out->Shape[2], Filter->Shape[2], StrideW, 1);
+  if (!W)
+    return Ctx.error(llvm::toString(W.takeError()));
+  if (llvm::Error E = checkBias(Ctx, Bias, In->Type, OutC))
+    return E;
+  if (In->Type == DType::F32 || In->Type == DType::U8)
+    return Ctx.error(llvm::formatv("{0} transposed convolutions are not "
+                                   "supported (int8 and 16x8 are)",
+                                   ir::dtypeName(In->Type)));
+  ACCELGEN_TRY(Q, convLikeQuant(Ctx, *In, *Filter, *Out, OutC, 0,
+                                /*PerTensorDouble=*/true));
+  FamilyParams<ref_transpose_conv2d_params> P;
+  ref_transpose_conv2d_params &S = P.Scalars;
+  S.stride_h = StrideH;
+  S.stride_w = StrideW;
+  S.pad_top = H->PadBefore;
+  S.pad_left = W->PadBefore;
+  S.input_offset = Q.InputOffset;
+  S.output_offset = Q.OutputOffset;
+  S.act_min = Q.ActMin;
+  S.act_max = Q.ActMax;
+  // Always one multiplier per channel: a per-tensor filter's, repeated.
+  P.per_channel_multiplier = Q.PerChannel
+                                 ? Q.Multipliers
+                                 : std::vector<int32_t>(
+                                       size_t(OutC), Q.PerTensor.Multiplier);
+  P.per_channel_left_shift = Q.PerChannel
+                                 ? Q.LeftShifts
+                                 : std::vector<int32_t>(
+                                       size_t(OutC), Q.PerTensor.LeftShift);
+  KernelCall Call;
+  Call.Variant = "per_channel";
+  Call.DataInputs = {Ctx.op().input(2), Ctx.op().input(1),
+                     Bias ? Ctx.op().input(3) : -1};
+  Call.Params = std::move(P);
+  return Call;
 }
 
 // --- FULLY_CONNECTED ---------------------------------------------------------

@@ -27,6 +27,7 @@ const std::optional<ir::DType> KT_I8 = ir::DType::I8;
 const std::optional<ir::DType> KT_U8 = ir::DType::U8;
 const std::optional<ir::DType> KT_I16 = ir::DType::I16;
 const std::optional<ir::DType> KT_I32 = ir::DType::I32;
+const std::optional<ir::DType> KT_I64 = ir::DType::I64;
 const std::optional<ir::DType> KT_F32 = ir::DType::F32;
 const std::optional<ir::DType> KT_ANY = std::nullopt;
 

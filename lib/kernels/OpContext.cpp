@@ -76,6 +76,11 @@ llvm::Expected<TensorQuant> OpContext::quant(const Tensor &T,
     return error(llvm::formatv("{0} tensor '{1}' has zero point {2}, outside "
                                "its type {3}",
                                Role, T.Name, ZP, ir::dtypeName(T.Type)));
+  // int16 activations are symmetric (TensorFlow Lite's 16x8 scheme).
+  if (T.Type == DType::I16 && ZP != 0)
+    return error(llvm::formatv("{0} tensor '{1}' is int16 with zero point {2}; "
+                               "int16 tensors are symmetric (zero point 0)",
+                               Role, T.Name, ZP));
   Q.ZeroPoint = static_cast<int32_t>(ZP);
   return Q;
 }
@@ -138,6 +143,8 @@ const char *typeSuffix(DType T) {
     return "i8";
   case DType::U8:
     return "u8";
+  case DType::I16:
+    return "i16";
   case DType::F32:
     return "f32";
   default:
@@ -152,7 +159,7 @@ llvm::Error requireKernelType(const OpContext &Ctx, const Tensor &T) {
   if (typeSuffix(T.Type))
     return llvm::Error::success();
   return Ctx.error(llvm::formatv("element type {0} of tensor '{1}' is not "
-                                 "supported (int8, uint8 and float32 are)",
+                                 "supported (int8, uint8, int16 and float32 are)",
                                  ir::dtypeName(T.Type), T.Name)
                        .str());
 }

@@ -13,9 +13,10 @@
 //
 //   KERNELS  the family's rows in table order, each a map of its KEY=VALUE
 //            words ({"DTYPE": "i8", "VARIANT": "per_channel"});
-//   DT       per data type of the table (i8, u8, f32): `ctype`, the C
-//            element type, and `quantized`, a bool; the quantized types
-//            also `min` and `max`, their range as C expressions.
+//   DT       per data type of the table (i8, u8, i16, i32, i64, f32):
+//            `ctype`, the C element type, and `quantized`, a bool; the
+//            quantized types also `min` and `max`, their range as C
+//            expressions (i64 is only an accumulator and bias type).
 //
 // The output is rewritten only when its text changes. Errors are reported as
 // `file:line:col: error: message` (the table's or the template's).
@@ -47,6 +48,9 @@ Value dataTypes() {
   return Value(Value::Map{
       {"i8", Quantized("int8_t", "INT8_MIN", "INT8_MAX")},
       {"u8", Quantized("uint8_t", "0", "UINT8_MAX")},
+      {"i16", Quantized("int16_t", "INT16_MIN", "INT16_MAX")},
+      {"i32", Quantized("int32_t", "INT32_MIN", "INT32_MAX")},
+      {"i64", Value(Value::Map{{"ctype", "int64_t"}, {"quantized", false}})},
       {"f32", Value(Value::Map{{"ctype", "float"}, {"quantized", false}})}});
 }
 

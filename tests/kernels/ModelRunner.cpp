@@ -62,6 +62,7 @@ using CT_I8 = int8_t;
 using CT_U8 = uint8_t;
 using CT_I16 = int16_t;
 using CT_I32 = int32_t;
+using CT_I64 = int64_t;
 using CT_F32 = float;
 using CT_ANY = void;
 

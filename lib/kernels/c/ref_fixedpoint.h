@@ -135,6 +135,21 @@ ref_multiply_by_quantized_multiplier_branchless(int32_t x, int32_t multiplier,
   return (h >> right) + ((h & mask) > threshold ? 1 : 0);
 }
 
+/* x * multiplier * 2^left_shift for a 64-bit accumulator (the 16x8
+ * convolutions): one rounding, with the multiplier first reduced to 16 bits
+ * (rounded; 0x7FFF once it would reach 2^15), as TensorFlow Lite's int64
+ * MultiplyByQuantizedMultiplier does. Contract: -31 <= left_shift <= 7,
+ * multiplier >= 0 and |x| < 2^47; the result is truncated to int32. */
+static inline int32_t ref_multiply_by_quantized_multiplier_i64(
+    int64_t x, int32_t multiplier, int32_t left_shift) {
+  const int64_t reduced =
+      multiplier < 0x7FFF0000 ? ((int64_t)multiplier + (1 << 15)) >> 16
+                              : 0x7FFF;
+  const int32_t total_shift = 15 - left_shift;
+  const int64_t r = x * reduced + ((int64_t)1 << (total_shift - 1));
+  return (int32_t)(r >> total_shift);
+}
+
 /* --- int16 helpers (HARD_SWISH) ------------------------------------------ */
 
 /* SRDHM on int16 operands: (a*b)/2^15 rounded to nearest, ties toward

@@ -26,5 +26,6 @@
 #include "ref_softmax.h"
 #include "ref_strided_slice.h"
 #include "ref_transpose.h"
+#include "ref_transpose_conv.h"
 
 #endif /* ACCELGEN_REF_KERNELS_H */

@@ -250,6 +250,7 @@ enum {
 #define CT_U8 uint8_t
 #define CT_I16 int16_t
 #define CT_I32 int32_t
+#define CT_I64 int64_t
 #define CT_F32 float
 #define CT_ANY void
 enum {
@@ -831,6 +832,16 @@ static int check_geometry(reader *r, int family, const params *p,
     *channels = (uint32_t)out->dims[3];
     break;
   }
+  case FAM_transpose_conv2d: {
+    const ref_shape *f = &o->in[1].shape;
+    if (in->rank != 4 || f->rank != 4 || out->rank != 4 ||
+        in->dims[0] != out->dims[0] || f->dims[0] != out->dims[3] ||
+        f->dims[3] != in->dims[3] || p->transpose_conv2d.stride_h < 1 ||
+        p->transpose_conv2d.stride_w < 1)
+      return 0;
+    *channels = (uint32_t)out->dims[3];
+    break;
+  }
   case FAM_fully_connected: {
     const ref_shape *f = &o->in[1].shape;
     int32_t units, depth;
@@ -964,7 +975,8 @@ static int check_geometry(reader *r, int family, const params *p,
     return 0;
   }
   /* Biases hold one value per output channel. */
-  if ((family == FAM_conv2d || family == FAM_depthwise_conv2d || family == FAM_fully_connected) &&
+  if ((family == FAM_conv2d || family == FAM_depthwise_conv2d ||
+       family == FAM_transpose_conv2d || family == FAM_fully_connected) &&
       o->present[2] && shape_elements(&o->in[2].shape) != (int32_t)*channels)
     return 0;
   (void)r;
@@ -1094,6 +1106,20 @@ static int check_params(const kernel_info *k, const params *p,
            offset8_ok(p->conv2d.filter_offset) &&
            offset_ok(p->conv2d.output_offset) &&
            shifts_ok(p->conv2d.per_channel_left_shift, channels);
+  case FAM_transpose_conv2d:
+    /* Each output element sums at most the filter's taps; the gather's
+     * indices stay within the output's and input's sizes. */
+    if (!accumulator_ok(o, (int64_t)f->dims[1] * f->dims[2] * f->dims[3], 1,
+                        p->transpose_conv2d.input_offset, 0, 0,
+                        p->transpose_conv2d.per_channel_left_shift, channels,
+                        out->dims[3]) ||
+        p->transpose_conv2d.pad_top < 0 || p->transpose_conv2d.pad_left < 0 ||
+        p->transpose_conv2d.pad_top > f->dims[1] ||
+        p->transpose_conv2d.pad_left > f->dims[2])
+      return 0;
+    return offset8_ok(p->transpose_conv2d.input_offset) &&
+           offset_ok(p->transpose_conv2d.output_offset) &&
+           shifts_ok(p->transpose_conv2d.per_channel_left_shift, channels);
   case FAM_depthwise_conv2d:
     if (!window_ok(out->dims[1], p->depthwise_conv2d.stride_h, p->depthwise_conv2d.dilation_h, f->dims[1],
                    p->depthwise_conv2d.pad_top) ||

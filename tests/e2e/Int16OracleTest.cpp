@@ -1,0 +1,417 @@
+//===- Int16OracleTest.cpp - int16 layers against TensorFlow Lite Micro ---===//
+//
+// int16 activations (16x8) against the bit-exact truth, TensorFlow Lite
+// Micro's reference kernels (the shared tflm_runner), on every target:
+//
+//   - every layer of the shared seanet-int16 models (a real audio model's
+//     CONV_2D, TRANSPOSE_CONV, ADD, SUB, LEAKY_RELU, PAD, STRIDED_SLICE and
+//     QUANTIZE), merged into one model whose graph inputs and outputs are
+//     all the layers', so each target builds one program;
+//   - pseudo-random single layers of every int16 kernel (shapes, strides,
+//     paddings, dilations, activations, per-channel and per-tensor weights,
+//     with and without bias, broadcasts, scales), many in one model.
+//
+// The oracle writes the inputs (its seeded generator) and the expected
+// outputs; each target runs the same inputs and must write the same bytes,
+// output by output. Targets: ref, cpu (generic and the widest --cpu this
+// processor runs), every version of every target with a functional model,
+// cmsis-nn on this machine and, where installed, on Cortex-M4 and M55 under
+// QEMU.
+//
+//===----------------------------------------------------------------------===//
+#include "E2ESupport.h"
+
+#include "import/TFLiteImporter.h"
+#include "import/TFLiteWriter.h"
+#include "ir/GraphBuilder.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#include <map>
+#include <random>
+
+using namespace accelgen;
+using namespace accelgen::e2e;
+
+#ifndef ACCELGEN_CMSIS_NN_PATH
+#error "ACCELGEN_CMSIS_NN_PATH must name a CMSIS-NN source tree"
+#endif
+
+namespace {
+
+using Attrs = std::map<std::string, ir::AttrValue>;
+
+std::string oraclePath() {
+  return pathJoin(test::sharedDir(), "tools/tflm-oracle/tflm_runner");
+}
+
+/// Every target path the int16 layers run on: the target, then its options.
+std::vector<std::vector<std::string>> targetPaths() {
+  std::vector<std::vector<std::string>> Paths = {{"ref"}, {"cpu"}};
+  // The widest instruction set this processor runs (the generic build is
+  // the one above); the others differ from it only in flags.
+  std::string Widest;
+  for (const cpu::CpuIsa &Isa : cpu::cpuIsas())
+    if (Isa.Level != cpu::CpuIsaLevel::Portable &&
+        cpu::hostSupports(Isa.Level))
+      Widest = Isa.Name;
+  if (!Widest.empty())
+    Paths.push_back({"cpu", "--cpu", Widest});
+  for (const std::string &Label : functionalModelLabels())
+    Paths.push_back({Label});
+  Paths.push_back({"cmsis-nn", "--cmsis-nn", ACCELGEN_CMSIS_NN_PATH});
+  if (haveCortexM())
+    for (const char *Cpu : {"cortex-m4", "cortex-m55"})
+      Paths.push_back(
+          {"cmsis-nn", "--cpu", Cpu, "--cmsis-nn", ACCELGEN_CMSIS_NN_PATH});
+  return Paths;
+}
+
+/// Runs \p M with the oracle (inputs from its generator, seed 1), then on
+/// every target path; every output must equal the oracle's byte for byte.
+void checkAgainstOracle(const ir::Model &M, llvm::StringRef What) {
+  REQUIRE_MESSAGE(exists(oraclePath()),
+                  "the oracle " << oraclePath()
+                                << " is missing (it comes with the shared "
+                                   "folder beside the checkout)");
+  test::TempDir Dir, In, Want;
+  const std::string Model = Dir.file(What.str() + ".tflite");
+  test::writeFileBytes(Model, tflite::writeModel(M));
+  test::RunResult R = test::runProgram(
+      oraclePath(), {Model, In.path(), Want.path(), "--seed", "1"});
+  REQUIRE_MESSAGE(R.ExitCode == 0, "the oracle failed: " << R.Stdout
+                                                         << R.Stderr);
+  const ir::Graph &G = M.main();
+  for (const std::vector<std::string> &P : targetPaths()) {
+    INFO(What.str() << " on " << llvm::join(P, " "));
+    test::TempDir Out;
+    R = runModelOn(P[0], {P.begin() + 1, P.end()}, Model, In.path(),
+                   Out.path(), false);
+    REQUIRE_MESSAGE(R.ExitCode == 0, R.Stderr << R.ErrorMessage);
+    size_t Same = 0;
+    for (size_t I = 0; I < G.Outputs.size(); ++I) {
+      const std::string File = "output_" + std::to_string(I) + ".bin";
+      const auto Got = test::readFileBytes(Out.file(File));
+      const auto Expected = test::readFileBytes(Want.file(File));
+      Same += Got == Expected;
+      CHECK_MESSAGE(Got == Expected,
+                    "output " << I << " ('" << G.tensor(G.Outputs[I]).Name
+                              << "'): "
+                              << describeDiff(Got, Expected,
+                                              G.tensor(G.Outputs[I]).Type));
+    }
+    MESSAGE(llvm::join(P, " ") << ": " << Same << " of " << G.Outputs.size()
+                               << " outputs equal the oracle's");
+  }
+}
+
+/// Appends \p From's main graph to \p Into: its tensors (renamed with
+/// \p Prefix), operators, inputs and outputs.
+void appendGraph(ir::Graph &Into, const ir::Graph &From,
+                 const std::string &Prefix) {
+  const int32_t Base = static_cast<int32_t>(Into.Tensors.size());
+  auto Map = [&](int32_t T) { return T < 0 ? T : T + Base; };
+  for (ir::Tensor T : From.Tensors) {
+    T.Name = Prefix + T.Name;
+    Into.Tensors.push_back(std::move(T));
+  }
+  for (ir::Operator Op : From.Operators) {
+    for (int32_t &T : Op.Inputs)
+      T = Map(T);
+    for (int32_t &T : Op.Outputs)
+      T = Map(T);
+    Into.Operators.push_back(std::move(Op));
+  }
+  for (int32_t T : From.Inputs)
+    Into.Inputs.push_back(Map(T));
+  for (int32_t T : From.Outputs)
+    Into.Outputs.push_back(Map(T));
+}
+
+/// Pseudo-random int16 layers, each reading graph inputs (or constants)
+/// and writing a graph output.
+class Sweep {
+public:
+  explicit Sweep(uint32_t Seed) : Gen(Seed) {}
+
+  int32_t pick(int32_t Lo, int32_t Hi) {
+    return std::uniform_int_distribution<int32_t>(Lo, Hi)(Gen);
+  }
+  bool coin() { return pick(0, 1) == 1; }
+  float scale(float Base) { return Base * (0.5f + 0.05f * float(pick(0, 30))); }
+
+  std::string name() { return "t" + std::to_string(B.G.Tensors.size()); }
+  int32_t input(ir::DType T, std::vector<int32_t> Shape, float Scale,
+                int64_t Zp = 0) {
+    const int32_t I = B.tensor(name(), std::move(Shape),
+                               ir::perTensor(Scale, Zp), T);
+    Inputs.push_back(I);
+    return I;
+  }
+  int32_t output(ir::DType T, std::vector<int32_t> Shape, float Scale,
+                 int64_t Zp = 0) {
+    const int32_t O = B.tensor("out" + std::to_string(Outputs.size()),
+                               std::move(Shape), ir::perTensor(Scale, Zp), T);
+    Outputs.push_back(O);
+    return O;
+  }
+  /// int8 weights, per channel along axis 0 or per tensor.
+  int32_t weights(std::vector<int32_t> Shape, std::vector<float> &Scales) {
+    int64_t N = 1;
+    for (int32_t D : Shape)
+      N *= D;
+    std::vector<int8_t> W(static_cast<size_t>(N));
+    for (int8_t &V : W)
+      V = int8_t(pick(-127, 127));
+    if (coin()) {
+      Scales.assign(1, Scales.front());
+      return B.constant(name(), std::move(Shape),
+                        ir::perTensor(Scales.front(), 0), ir::DType::I8, W);
+    }
+    return B.constant(name(), std::move(Shape), ir::perChannel(Scales, 0),
+                      ir::DType::I8, W);
+  }
+  /// A bias of one value per channel, int64 (16x8) or int32 (int8), or
+  /// none (-1).
+  int32_t bias(ir::DType T, const std::vector<float> &Scales, int32_t Units) {
+    if (!coin())
+      return -1;
+    std::vector<float> S(static_cast<size_t>(Units));
+    for (int32_t C = 0; C < Units; ++C)
+      S[size_t(C)] = Scales[Scales.size() == 1 ? 0 : size_t(C)];
+    if (T == ir::DType::I64) {
+      std::vector<int64_t> V(static_cast<size_t>(Units));
+      for (int64_t &X : V)
+        X = pick(-400000, 400000);
+      return B.constant(name(), {Units}, ir::perChannel(S, 0), T, V);
+    }
+    std::vector<int32_t> V(static_cast<size_t>(Units));
+    for (int32_t &X : V)
+      X = pick(-3000, 3000);
+    return B.constant(name(), {Units}, ir::perChannel(S, 0), T, V);
+  }
+  std::string activation() {
+    static const char *const Names[] = {"NONE", "RELU", "RELU6"};
+    return Names[pick(0, 2)];
+  }
+
+  void convolution();
+  void transposeConvolution(ir::DType T);
+  void elementwise();
+  void leakyRelu();
+  void pad();
+  void quantize();
+  void stridedSlice();
+
+  ir::GraphBuilder B;
+  std::mt19937 Gen;
+  std::vector<int32_t> Inputs, Outputs;
+};
+
+void Sweep::convolution() {
+  const int32_t IH = pick(1, 8), IW = pick(1, 9), IC = pick(1, 6),
+                OC = pick(1, 8);
+  // Rows of one tap half the time (audio models' filters); dilation along
+  // the rows only.
+  const int32_t KH = coin() ? 1 : pick(2, 4), KW = pick(1, 5),
+                SH = pick(1, 2), SW = pick(1, 2), Dil = pick(1, 2);
+  const bool Same = coin() || (KH - 1) * Dil + 1 > IH || KW > IW;
+  const int32_t OH =
+      Same ? (IH + SH - 1) / SH : (IH - (KH - 1) * Dil - 1) / SH + 1;
+  const int32_t OW = Same ? (IW + SW - 1) / SW : (IW - KW) / SW + 1;
+  const float InScale = scale(1.0f / 4096), OutScale = scale(1.0f / 2048);
+  const int32_t In = input(ir::DType::I16, {1, IH, IW, IC}, InScale);
+  std::vector<float> WScales(static_cast<size_t>(OC));
+  for (float &W : WScales)
+    W = scale(OutScale / InScale / float(KH * KW * IC) / 64);
+  const int32_t W = weights({OC, KH, KW, IC}, WScales);
+  std::vector<float> BScales;
+  for (float WS : WScales)
+    BScales.push_back(InScale * WS);
+  const int32_t Bias = bias(ir::DType::I64, BScales, OC);
+  B.op("CONV_2D", {In, W, Bias},
+       {output(ir::DType::I16, {1, OH, OW, OC}, OutScale)},
+       {{"padding", std::string(Same ? "SAME" : "VALID")},
+        {"stride_h", int64_t(SH)},
+        {"stride_w", int64_t(SW)},
+        {"dilation_h", int64_t(Dil)},
+        {"dilation_w", int64_t(1)},
+        {"fused_activation", activation()}});
+}
+
+void Sweep::transposeConvolution(ir::DType T) {
+  const bool Wide = T == ir::DType::I16;
+  const int32_t IH = pick(1, 5), IW = pick(1, 6), IC = pick(1, 5),
+                OC = pick(1, 6);
+  const int32_t KH = pick(1, 3), KW = pick(1, 4), SH = pick(1, 2),
+                SW = pick(1, 2);
+  const bool Same = coin();
+  // The output sizes whose forward convolution gives the input's.
+  const int32_t OH = Same ? IH * SH : (IH - 1) * SH + KH;
+  const int32_t OW = Same ? IW * SW : (IW - 1) * SW + KW;
+  const float InScale = Wide ? scale(1.0f / 4096) : scale(0.05f);
+  const float OutScale = Wide ? scale(1.0f / 2048) : scale(0.1f);
+  const int64_t InZp = Wide ? 0 : pick(-5, 5), OutZp = Wide ? 0 : pick(-5, 5);
+  const int32_t Shape =
+      B.constant(name(), {4}, std::nullopt, ir::DType::I32,
+                 std::vector<int32_t>{1, OH, OW, OC});
+  std::vector<float> WScales(static_cast<size_t>(OC));
+  for (float &W : WScales)
+    W = scale(OutScale / InScale / float(KH * KW * IC) / (Wide ? 64 : 0.5f));
+  const int32_t W = weights({OC, KH, KW, IC}, WScales);
+  const int32_t In = input(T, {1, IH, IW, IC}, InScale, InZp);
+  std::vector<float> BScales;
+  for (float WS : WScales)
+    BScales.push_back(InScale * WS);
+  const int32_t Bias =
+      bias(Wide ? ir::DType::I64 : ir::DType::I32, BScales, OC);
+  std::vector<int32_t> Operands = {Shape, W, In};
+  if (Bias >= 0)
+    Operands.push_back(Bias);
+  B.op("TRANSPOSE_CONV", Operands, {output(T, {1, OH, OW, OC}, OutScale, OutZp)},
+       {{"padding", std::string(Same ? "SAME" : "VALID")},
+        {"stride_h", int64_t(SH)},
+        {"stride_w", int64_t(SW)},
+        {"fused_activation", activation()}});
+}
+
+void Sweep::elementwise() {
+  static const char *const Ops[] = {"ADD", "SUB", "MUL"};
+  const std::string Op = Ops[pick(0, 2)];
+  const std::vector<int32_t> Shape = {1, pick(1, 4), pick(1, 5), pick(1, 8)};
+  // The second operand is broadcast along the leading dimensions at times.
+  std::vector<int32_t> Second = Shape;
+  if (coin())
+    Second = {Shape[3]};
+  const float S1 = scale(1.0f / 4096), S2 = scale(1.0f / 4096);
+  const int32_t A = input(ir::DType::I16, Shape, S1);
+  const int32_t C = input(ir::DType::I16, Second, S2);
+  const float OutScale = Op == "MUL" ? scale(8.0f / 4096) : scale(2.0f / 4096);
+  B.op(Op, {A, C}, {output(ir::DType::I16, Shape, OutScale)},
+       {{"fused_activation", activation()}});
+}
+
+void Sweep::leakyRelu() {
+  static const double Alphas[] = {0.1, 0.2, 0.3, 0.5, 1.5};
+  const std::vector<int32_t> Shape = {1, pick(1, 4), pick(1, 6), pick(1, 8)};
+  const float InScale = scale(1.0f / 4096);
+  const int32_t In = input(ir::DType::I16, Shape, InScale);
+  B.op("LEAKY_RELU", {In},
+       {output(ir::DType::I16, Shape, coin() ? InScale : scale(1.0f / 2048))},
+       {{"alpha", Alphas[pick(0, 4)]}});
+}
+
+void Sweep::pad() {
+  std::vector<int32_t> Shape = {1, pick(1, 4), pick(1, 6), pick(1, 5)};
+  std::vector<int32_t> Pads(8, 0), OutShape = Shape;
+  for (int32_t D = 1; D < 4; ++D) {
+    Pads[size_t(2 * D)] = pick(0, 2);
+    Pads[size_t(2 * D + 1)] = pick(0, 2);
+    OutShape[size_t(D)] += Pads[size_t(2 * D)] + Pads[size_t(2 * D + 1)];
+  }
+  const float S = scale(1.0f / 4096);
+  const int32_t In = input(ir::DType::I16, Shape, S);
+  const int32_t P =
+      B.constant(name(), {4, 2}, std::nullopt, ir::DType::I32, Pads);
+  B.op("PAD", {In, P}, {output(ir::DType::I16, OutShape, S)});
+}
+
+void Sweep::quantize() {
+  using ir::DType;
+  static const DType Pairs[][2] = {{DType::I8, DType::I16},
+                                   {DType::I16, DType::I8},
+                                   {DType::I16, DType::I16},
+                                   {DType::I32, DType::I8},
+                                   {DType::I32, DType::I16}};
+  const auto &P = Pairs[pick(0, 4)];
+  const std::vector<int32_t> Shape = {1, pick(1, 4), pick(1, 8)};
+  const float InScale = P[0] == DType::I8    ? scale(0.05f)
+                        : P[0] == DType::I16 ? scale(1.0f / 4096)
+                                             : scale(1.0f / (1 << 24));
+  const float OutScale = P[1] == DType::I8 ? scale(0.02f) : scale(1.0f / 2048);
+  const int32_t In = input(P[0], Shape, InScale,
+                           P[0] == DType::I8 ? pick(-10, 10) : 0);
+  B.op("QUANTIZE", {In},
+       {output(P[1], Shape, OutScale, P[1] == DType::I8 ? pick(-10, 10) : 0)});
+}
+
+void Sweep::stridedSlice() {
+  const std::vector<int32_t> Shape = {1, pick(2, 6), pick(2, 8), pick(1, 4)};
+  std::vector<int32_t> Begin(4, 0), End = Shape, Strides(4, 1), Out = Shape;
+  for (int32_t D = 1; D < 3; ++D) {
+    Begin[size_t(D)] = pick(0, Shape[size_t(D)] - 1);
+    End[size_t(D)] = pick(Begin[size_t(D)] + 1, Shape[size_t(D)]);
+    Strides[size_t(D)] = pick(1, 2);
+    Out[size_t(D)] = (End[size_t(D)] - Begin[size_t(D)] +
+                      Strides[size_t(D)] - 1) /
+                     Strides[size_t(D)];
+  }
+  const float S = scale(1.0f / 4096);
+  const int32_t In = input(ir::DType::I16, Shape, S);
+  const int32_t BeginT =
+      B.constant(name(), {4}, std::nullopt, ir::DType::I32, Begin);
+  const int32_t EndT =
+      B.constant(name(), {4}, std::nullopt, ir::DType::I32, End);
+  const int32_t StridesT =
+      B.constant(name(), {4}, std::nullopt, ir::DType::I32, Strides);
+  B.op("STRIDED_SLICE", {In, BeginT, EndT, StridesT},
+       {output(ir::DType::I16, Out, S)});
+}
+
+} // namespace
+
+TEST_CASE("every seanet-int16 layer equals TensorFlow Lite Micro's on every "
+          "target") {
+  requireSharedDir();
+  const std::string Dir = pathJoin(modelsDir(), "seanet-int16");
+  std::vector<std::string> Files;
+  std::error_code EC;
+  for (llvm::sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC;
+       It.increment(EC))
+    if (llvm::StringRef(It->path()).endswith(".tflite"))
+      Files.push_back(It->path());
+  REQUIRE_MESSAGE(!Files.empty(), "no .tflite in " << Dir);
+  std::sort(Files.begin(), Files.end());
+  ir::Model Merged;
+  Merged.SchemaVersion = 3;
+  Merged.Graphs.emplace_back();
+  Merged.main().Name = "main";
+  for (const std::string &F : Files) {
+    auto R = tflite::importModelFile(F);
+    REQUIRE_MESSAGE(bool(R), F << ": " << llvm::toString(R.takeError()));
+    appendGraph(Merged.main(), R->Model->main(),
+                llvm::sys::path::stem(F).str() + "/");
+  }
+  MESSAGE(Files.size() << " models, " << Merged.main().Operators.size()
+                       << " layers");
+  checkAgainstOracle(Merged, "seanet-int16");
+}
+
+TEST_CASE("random int16 layers equal TensorFlow Lite Micro's on every "
+          "target") {
+  requireSharedDir();
+  Sweep S(16);
+  for (int I = 0; I < 10; ++I)
+    S.convolution();
+  for (int I = 0; I < 5; ++I) {
+    S.transposeConvolution(ir::DType::I16);
+    S.transposeConvolution(ir::DType::I8);
+  }
+  for (int I = 0; I < 8; ++I) {
+    S.elementwise();
+    S.quantize();
+  }
+  for (int I = 0; I < 4; ++I) {
+    S.leakyRelu();
+    S.pad();
+    S.stridedSlice();
+  }
+  S.B.inputs(S.Inputs).outputs(S.Outputs);
+  S.B.G.Name = "main";
+  ir::Model M;
+  M.SchemaVersion = 3;
+  M.Graphs.push_back(S.B.G);
+  checkAgainstOracle(M, "int16-layers");
+}
