@@ -112,6 +112,33 @@ bool fitsInt32(int64_t V) {
          V <= std::numeric_limits<int32_t>::max();
 }
 
+/// True when no int32 accumulator of the layer can leave int32 whatever
+/// its input: per output channel, |bias| plus the channel's absolute filter
+/// sum (with \p FilterOffset) times 384, which bounds both the reference
+/// form (inputs plus their offset, at most 255) and the folded one (raw
+/// inputs, at most 128, with the offset's sum in the bias). A layer whose
+/// accumulator can leave int32 (a bias near the type's limit) takes the
+/// reference kernel, which wraps as TensorFlow Lite's compiled kernels do;
+/// the specialised kernels and their hoisted sums assume it cannot.
+bool accumulatorsFit(const ir::Tensor &Filter, ArrayRef<int64_t> Bias,
+                     int64_t Channels, bool ChannelInnermost,
+                     int32_t FilterOffset) {
+  const int64_t N = Filter.numElements();
+  if (Channels <= 0 || N % Channels != 0 ||
+      static_cast<int64_t>(Bias.size()) != Channels)
+    return false;
+  const int64_t PerChannel = N / Channels;
+  std::vector<int64_t> Bound(Channels, 0);
+  for (int64_t I = 0; I < N; ++I) {
+    const int64_t C = ChannelInnermost ? I % Channels : I / PerChannel;
+    Bound[C] += std::abs(elementAt(Filter, I) + FilterOffset) * 384;
+  }
+  for (int64_t C = 0; C < Channels; ++C)
+    if (Bound[C] + std::abs(Bias[C]) >= (int64_t(1) << 31))
+      return false;
+  return true;
+}
+
 /// The requantization bindings: per-channel tables or one multiplier.
 template <typename P>
 void bindRequantization(tmpl::Bindings &B, const P &Params, bool PerChannel) {
@@ -729,7 +756,8 @@ specialiseCpuKernel(const ir::Graph &G, size_t Index,
                   KW = Filter.Shape[2], OH = Out.Shape[1], OW = Out.Shape[2];
     const int64_t M = Batches * OH * OW, K = KH * KW * IC;
     auto Bias = constantBias(G, Call.DataInputs[2], OC);
-    if (!Bias)
+    if (!Bias || !accumulatorsFit(Filter, *Bias, OC, /*ChannelInnermost=*/false,
+                                  Unsigned ? S.filter_offset : 0))
       return std::nullopt;
     Simd = Isa != CpuIsaLevel::Portable &&
            bindGemmSimd(B, Filter, *Bias, P, PerChannel, M, OC, K, Isa);
@@ -782,7 +810,8 @@ specialiseCpuKernel(const ir::Graph &G, size_t Index,
       return std::nullopt;
     const int64_t M = In.numElements() / K;
     auto Bias = constantBias(G, Call.DataInputs[2], N);
-    if (!Bias)
+    if (!Bias || !accumulatorsFit(Filter, *Bias, N, /*ChannelInnermost=*/false,
+                                  Unsigned ? S.filter_offset : 0))
       return std::nullopt;
     Simd = Isa != CpuIsaLevel::Portable &&
            bindGemmSimd(B, Filter, *Bias, P, PerChannel, M, N, K, Isa);
@@ -823,7 +852,8 @@ specialiseCpuKernel(const ir::Graph &G, size_t Index,
                   C = In.Shape[3], KH = Filter.Shape[1], KW = Filter.Shape[2],
                   OH = Out.Shape[1], OW = Out.Shape[2], OC = C * DM;
     auto Bias = constantBias(G, Call.DataInputs[2], OC);
-    if (!Bias)
+    if (!Bias || !accumulatorsFit(Filter, *Bias, OC, /*ChannelInnermost=*/true,
+                                  Unsigned ? S.filter_offset : 0))
       return std::nullopt;
     auto Hoisted = hoistedBias(Filter, *Bias, OC, KH * KW, S.input_offset,
                                S.filter_offset, /*Interleaved=*/true);

@@ -135,6 +135,14 @@ ref_multiply_by_quantized_multiplier_branchless(int32_t x, int32_t multiplier,
   return (h >> right) + ((h & mask) > threshold ? 1 : 0);
 }
 
+/* a + b modulo 2^32: an int32 accumulator's sum as TensorFlow Lite's
+ * compiled kernels compute it when it leaves int32 (a bias near the type's
+ * limit), without the undefined behaviour of a signed overflow, which an
+ * optimising compiler may turn into another result. */
+static inline int32_t ref_add_wrap_i32(int32_t a, int32_t b) {
+  return (int32_t)((uint32_t)a + (uint32_t)b);
+}
+
 /* x * multiplier * 2^left_shift for a 64-bit accumulator (the 16x8
  * convolutions): one rounding, with the multiplier first reduced to 16 bits
  * (rounded; 0x7FFF once it would reach 2^15), as TensorFlow Lite's int64
