@@ -77,6 +77,12 @@ public:
   specialise(const ir::Graph &G, size_t Index, const kernels::KernelCall &Call,
              llvm::StringRef Function, bool Stripe) const = 0;
 
+  /// Why operator \p Index keeps its reference kernel \p Call when
+  /// specialise() gave none, for report.json ("no specialised kernel for
+  /// int16 CONV_2D", ...).
+  virtual std::string referenceReason(const ir::Graph &G, size_t Index,
+                                      const kernels::KernelCall &Call) const = 0;
+
   /// The files holding \p Kernels for the model named \p Name, as (file
   /// name, text); model.c includes the ones whose names end in ".h".
   virtual llvm::Expected<std::vector<std::pair<std::string, std::string>>>

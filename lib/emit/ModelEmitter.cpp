@@ -387,6 +387,11 @@ Error ModelWriter::emitOperator(size_t Index, Value::List &Ops,
   R["type"] = Op.Type;
   R["placement"] = ir::deviceName(ir::Device::Cpu);
   R["kernel"] = Aliased ? "none (shares its input's bytes)" : Kernel;
+  // A target with specialised CPU kernels says why one keeps the
+  // reference kernel.
+  if (Opts.CpuKernels && !Aliased && !Special)
+    R["reference_kernel_reason"] =
+        Opts.CpuKernels->referenceReason(G, Index, *Call);
   R["macs"] = analysis::operatorMacs(G, Op);
   if (Stripe) {
     R["cascade"] = static_cast<int64_t>(Stripe->cascade().FirstOp);

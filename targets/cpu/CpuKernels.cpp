@@ -520,9 +520,25 @@ void bindWindow(tmpl::Bindings &B, int64_t IH, int64_t IW, int64_t OH,
 }
 
 /// True if \p Name is one of \p Names.
-bool oneOf(std::initializer_list<StringRef> Names, StringRef Name) {
-  return is_contained(Names, Name);
+/// The reference functions the templates specialise: elementwise, the
+/// GEMM (convolutions, fully connected layers) and depthwise kernels.
+const char *const ElementwiseFunctions[] = {"ref_add_i8", "ref_sub_i8",
+                                            "ref_mul_i8", "ref_add_u8",
+                                            "ref_sub_u8", "ref_mul_u8"};
+const char *const ConvFunctions[] = {"ref_conv2d_i8",
+                                     "ref_conv2d_i8_per_channel",
+                                     "ref_conv2d_u8"};
+const char *const FullyConnectedFunctions[] = {
+    "ref_fully_connected_i8", "ref_fully_connected_i8_per_channel",
+    "ref_fully_connected_u8"};
+const char *const DepthwiseFunctions[] = {"ref_depthwise_conv2d_i8",
+                                          "ref_depthwise_conv2d_i8_per_channel",
+                                          "ref_depthwise_conv2d_u8"};
+
+bool among(ArrayRef<const char *> Names, StringRef Name) {
+  return llvm::is_contained(Names, Name);
 }
+
 
 bool isQuantized8(ir::DType T) {
   return T == ir::DType::I8 || T == ir::DType::U8;
@@ -710,9 +726,7 @@ specialiseCpuKernel(const ir::Graph &G, size_t Index,
                     CpuIsaLevel Isa, bool Stripe) {
   const ir::Operator &Op = G.Operators[Index];
   const bool PerChannel = Call.Variant == "per_channel";
-  if (oneOf({"ref_add_i8", "ref_sub_i8", "ref_mul_i8", "ref_add_u8",
-             "ref_sub_u8", "ref_mul_u8"},
-            Call.Function))
+  if (among(ElementwiseFunctions, Call.Function))
     return specialiseElementwise(G, Index, Call, Function, Stripe);
   if (Call.DataInputs.size() != 3 || Op.Outputs.empty())
     return std::nullopt;
@@ -742,8 +756,7 @@ specialiseCpuKernel(const ir::Graph &G, size_t Index,
   const bool Unsigned = Out.Type == ir::DType::U8;
   std::string Template;
   bool Simd = false;
-  if (oneOf({"ref_conv2d_i8", "ref_conv2d_i8_per_channel", "ref_conv2d_u8"},
-            Call.Function)) {
+  if (among(ConvFunctions, Call.Function)) {
     const auto &P =
         std::get<kernels::FamilyParams<ref_conv2d_params>>(Call.Params);
     const ref_conv2d_params &S = P.Scalars;
@@ -792,10 +805,7 @@ specialiseCpuKernel(const ir::Graph &G, size_t Index,
     if (Simd)
       bindGemmRows(B, Direct, Unsigned, Batches, IC, IW, OW, KH, KW, S);
     Template = Simd ? "cpu_gemm_simd.c.in" : "cpu_gemm.c.in";
-  } else if (oneOf({"ref_fully_connected_i8",
-                    "ref_fully_connected_i8_per_channel",
-                    "ref_fully_connected_u8"},
-                   Call.Function)) {
+  } else if (among(FullyConnectedFunctions, Call.Function)) {
     // Its output is no image: it never runs in a cascade.
     if (Stripe)
       return std::nullopt;
@@ -832,10 +842,7 @@ specialiseCpuKernel(const ir::Graph &G, size_t Index,
     else
       bindPackedRows(B);
     Template = Simd ? "cpu_gemm_simd.c.in" : "cpu_gemm.c.in";
-  } else if (oneOf({"ref_depthwise_conv2d_i8",
-                    "ref_depthwise_conv2d_i8_per_channel",
-                    "ref_depthwise_conv2d_u8"},
-                   Call.Function)) {
+  } else if (among(DepthwiseFunctions, Call.Function)) {
     const auto &P =
         std::get<kernels::FamilyParams<ref_depthwise_conv2d_params>>(
             Call.Params);
@@ -967,6 +974,47 @@ specialiseCpuKernel(const ir::Graph &G, size_t Index,
   }
   K.Simd = Simd;
   return std::optional<CpuKernel>(std::move(K));
+}
+
+std::string cpuReferenceReason(const ir::Graph &G, size_t Index,
+                               const kernels::KernelCall &Call) {
+  const ir::Operator &Op = G.Operators[Index];
+  const bool Specialised = among(ElementwiseFunctions, Call.Function) ||
+                           among(ConvFunctions, Call.Function) ||
+                           among(FullyConnectedFunctions, Call.Function) ||
+                           among(DepthwiseFunctions, Call.Function);
+  if (!Specialised) {
+    const ir::DType T = Op.Outputs.empty() || !G.isValidTensor(Op.Outputs[0])
+                            ? ir::DType::I8
+                            : G.tensor(Op.Outputs[0]).Type;
+    return formatv("no specialised kernel for {0} {1}", ir::dtypeName(T),
+                   Op.Type)
+        .str();
+  }
+  if (Call.DataInputs.size() == 3) {
+    const int32_t Filter = Call.DataInputs[1], Bias = Call.DataInputs[2];
+    if (Filter < 0 || !G.tensor(Filter).IsConstant)
+      return "its weights are not constant";
+    if (Bias >= 0 && !G.tensor(Bias).IsConstant)
+      return "its bias is not constant";
+    const int64_t Channels =
+        among(FullyConnectedFunctions, Call.Function) ? G.tensor(Filter).Shape[0]
+        : Op.Outputs.empty() ? 0
+                             : G.tensor(Op.Outputs[0]).Shape.back();
+    auto Values = constantBias(G, Bias, Channels);
+    const bool Unsigned = G.tensor(Filter).Type == ir::DType::U8;
+    int32_t FilterOffset = 0;
+    if (Unsigned && G.tensor(Filter).Quant)
+      FilterOffset = -int32_t(G.tensor(Filter).Quant->zeroPoint());
+    if (Values &&
+        !accumulatorsFit(G.tensor(Filter), *Values, Channels,
+                         among(DepthwiseFunctions, Call.Function),
+                         FilterOffset))
+      return "its accumulator could leave int32 (the reference kernel wraps "
+             "it as TensorFlow Lite does)";
+  }
+  return "its shapes or parameters are outside the specialised kernels' "
+         "cases";
 }
 
 Expected<std::vector<std::pair<std::string, std::string>>>

@@ -43,6 +43,14 @@ specialiseCpuKernel(const ir::Graph &G, size_t Index,
                     CpuIsaLevel Isa = CpuIsaLevel::Portable,
                     bool Stripe = false);
 
+/// Why operator \p Index of \p G keeps its reference kernel \p Call when
+/// specialiseCpuKernel gives none: no specialised kernel for its function
+/// (naming its element type and operator), weights or bias not constant,
+/// an accumulator that could leave int32, or shapes outside the kernels'
+/// cases.
+std::string cpuReferenceReason(const ir::Graph &G, size_t Index,
+                               const kernels::KernelCall &Call);
+
 /// The requantization table of cpu_simd.c.in's cpu_requantize.
 struct CpuRequantTable {
   /// The C initializer's elements (`{.left = {...}, ...},` lines), one
@@ -92,6 +100,10 @@ public:
   specialise(const ir::Graph &G, size_t Index, const kernels::KernelCall &Call,
              llvm::StringRef Function, bool Stripe) const override {
     return specialiseCpuKernel(G, Index, Call, Function, Cpu.Level, Stripe);
+  }
+  std::string referenceReason(const ir::Graph &G, size_t Index,
+                              const kernels::KernelCall &Call) const override {
+    return cpuReferenceReason(G, Index, Call);
   }
   llvm::Expected<std::vector<std::pair<std::string, std::string>>>
   files(llvm::ArrayRef<CpuKernel> Kernels,

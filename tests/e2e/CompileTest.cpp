@@ -679,3 +679,63 @@ TEST_CASE("5,000 operators with thousands of tensors live compile for an "
                   R.Stdout);
   CHECK(Match[1] == Match[2]);
 }
+
+TEST_CASE("report.json says why an operator keeps the reference kernel on "
+          "cpu") {
+  ir::GraphBuilder B;
+  // A 16x8 convolution: no specialised int16 kernel.
+  const int32_t X = B.tensor("x", {1, 4, 4, 2}, ir::perTensor(1.0f / 4096, 0),
+                             ir::DType::I16);
+  const int32_t W = B.constant("w", {3, 1, 1, 2}, ir::perTensor(0.01f, 0),
+                               ir::DType::I8, std::vector<int8_t>(6, 3));
+  const int32_t Y = B.tensor("y", {1, 4, 4, 3}, ir::perTensor(1.0f / 2048, 0),
+                             ir::DType::I16);
+  B.op("CONV_2D", {X, W, -1}, {Y},
+       {{"padding", std::string("VALID")}, {"stride_h", int64_t(1)},
+        {"stride_w", int64_t(1)}});
+  // A fully connected layer whose bias is at int32's limit: its
+  // accumulator can leave int32.
+  const int32_t A = B.tensor("a", {1, 4}, ir::perTensor(0.05f, -3));
+  const int32_t FW = B.constant("fw", {2, 4}, ir::perTensor(0.01f, 0),
+                                ir::DType::I8, std::vector<int8_t>(8, 100));
+  const int32_t FB =
+      B.constant("fb", {2}, ir::perTensor(0.0005f, 0), ir::DType::I32,
+                 std::vector<int32_t>{INT32_MAX, 7});
+  const int32_t F = B.tensor("f", {1, 2}, ir::perTensor(0.2f, 1));
+  B.op("FULLY_CONNECTED", {A, FW, FB}, {F});
+  // The same with an ordinary bias: specialised.
+  const int32_t FB2 =
+      B.constant("fb2", {2}, ir::perTensor(0.0005f, 0), ir::DType::I32,
+                 std::vector<int32_t>{1000, 7});
+  const int32_t F2 = B.tensor("f2", {1, 2}, ir::perTensor(0.2f, 1));
+  B.op("FULLY_CONNECTED", {A, FW, FB2}, {F2});
+  B.inputs({X, A}).outputs({Y, F, F2});
+  B.G.Name = "main";
+  ir::Model M;
+  M.Graphs.push_back(B.G);
+  test::TempDir Dir;
+  const std::string Model = Dir.file("reasons.tflite");
+  test::writeFileBytes(Model, tflite::writeModel(M));
+  test::RunResult R = runAccelgen(
+      {"compile", Model, "--target", "cpu", "-o", Dir.file("out")});
+  REQUIRE_MESSAGE(R.ExitCode == 0, R.Stderr);
+  auto Report =
+      llvm::json::parse(test::readFileText(Dir.file("out/report.json")));
+  REQUIRE_MESSAGE(bool(Report), llvm::toString(Report.takeError()));
+  const llvm::json::Array *Ops = Report->getAsObject()->getArray("operators");
+  REQUIRE(Ops);
+  REQUIRE(Ops->size() == 3);
+  auto Reason = [&](size_t I) {
+    return (*Ops)[I].getAsObject()->getString("reference_kernel_reason");
+  };
+  CHECK(Reason(0) == llvm::Optional<llvm::StringRef>(
+                         "no specialised kernel for i16 CONV_2D"));
+  CHECK(Reason(1) == llvm::Optional<llvm::StringRef>(
+                         "its accumulator could leave int32 (the reference "
+                         "kernel wraps it as TensorFlow Lite does)"));
+  CHECK_FALSE(Reason(2));
+  CHECK((*Ops)[1].getAsObject()->getString("kernel") ==
+        llvm::Optional<llvm::StringRef>("ref_fully_connected_i8"));
+  CHECK((*Ops)[2].getAsObject()->getString("kernel") !=
+        llvm::Optional<llvm::StringRef>("ref_fully_connected_i8"));
+}
