@@ -870,7 +870,7 @@ TEST_CASE("diagnostic: kernel data argument without an element type") {
               "KernelArg<\"output\", \"output\", -1, \"out\">];\n" +
               GoodInstances));
   rejectsLibrary(D, D.at(2, 1) + "kernel family 'F': argument 'input' needs "
-                                 "an element type (in, out, acc, wide or "
+                                 "an element type (in, out, weights, acc, wide or "
                                  "any), not "
                                  "''\n");
 }

@@ -89,11 +89,18 @@ TEST_CASE("each defect gives its own message") {
         "input gives 4x4");
   CHECK(Broken([](ir::Graph &G) { G.Tensors[2].Type = DType::I64; }) ==
         "operator 0 (CONV_2D): bias 't2' is i64; the kernel needs i32");
+  // int16 activations take int8 weights and an int64 bias (16x8).
   CHECK(Broken([](ir::Graph &G) {
           G.Tensors[0].Type = G.Tensors[1].Type = G.Tensors[3].Type =
               DType::I16;
+        }) == "operator 0 (CONV_2D): bias 't2' is i32; the kernel needs i64");
+  CHECK(Broken([](ir::Graph &G) {
+          G.Tensors[0].Type = G.Tensors[1].Type = G.Tensors[3].Type =
+              DType::I16;
+          G.Tensors[2].Type = DType::I64;
         }) == "operator 0 (CONV_2D): input i16, filter i16 and output i16: "
-              "the kernels take int8 or uint8 throughout");
+              "the kernels take int8 or uint8 throughout, or int16 "
+              "activations with int8 weights");
   CHECK(Broken([](ir::Graph &G) {
           G.Tensors[1].Quant->Scales = {0.1f, 0.2f};
           G.Tensors[1].Quant->ZeroPoints = {0, 0};
