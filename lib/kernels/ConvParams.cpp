@@ -222,6 +222,21 @@ llvm::Error spatialPadding(const OpContext &Ctx, const Tensor &In,
   return llvm::Error::success();
 }
 
+/// Input, filter and output of a convolution-like operator: 4-D, one batch
+/// size.
+llvm::Error requireConvShapes(const OpContext &Ctx, const Tensor &In,
+                              const Tensor &Filter, const Tensor &Out) {
+  if (llvm::Error E = requireRank(Ctx, In, 4, "input"))
+    return E;
+  if (llvm::Error E = requireRank(Ctx, Filter, 4, "filter"))
+    return E;
+  if (llvm::Error E = requireRank(Ctx, Out, 4, "output"))
+    return E;
+  if (In.Shape[0] != Out.Shape[0])
+    return Ctx.error("input and output batch sizes differ");
+  return llvm::Error::success();
+}
+
 /// Reads a positive integer attribute (TensorFlow Lite's strides, dilations,
 /// filter sizes) into int32.
 llvm::Expected<int32_t> positiveAttr(const OpContext &Ctx,
@@ -244,15 +259,9 @@ llvm::Expected<KernelCall> conv2D(const OpContext &Ctx, bool Depthwise) {
   ACCELGEN_TRY(Filter, Ctx.input(1));
   ACCELGEN_TRY(Bias, Ctx.optionalInput(2));
   ACCELGEN_TRY(Out, Ctx.output());
-  if (llvm::Error E = requireRank(Ctx, *In, 4, "input"))
-    return E;
-  if (llvm::Error E = requireRank(Ctx, *Filter, 4, "filter"))
-    return E;
-  if (llvm::Error E = requireRank(Ctx, *Out, 4, "output"))
+  if (llvm::Error E = requireConvShapes(Ctx, *In, *Filter, *Out))
     return E;
   const int32_t InC = In->Shape[3], OutC = Out->Shape[3];
-  if (In->Shape[0] != Out->Shape[0])
-    return Ctx.error("input and output batch sizes differ");
   int32_t DepthMultiplier = 1;
   if (Depthwise) {
     if (Filter->Shape[0] != 1 || Filter->Shape[3] != OutC)
@@ -348,15 +357,9 @@ llvm::Expected<KernelCall> transposeConv2DOp(const OpContext &Ctx) {
   ACCELGEN_TRY(In, Ctx.input(2));
   ACCELGEN_TRY(Bias, Ctx.optionalInput(3));
   ACCELGEN_TRY(Out, Ctx.output());
-  if (llvm::Error E = requireRank(Ctx, *In, 4, "input"))
-    return E;
-  if (llvm::Error E = requireRank(Ctx, *Filter, 4, "filter"))
-    return E;
-  if (llvm::Error E = requireRank(Ctx, *Out, 4, "output"))
+  if (llvm::Error E = requireConvShapes(Ctx, *In, *Filter, *Out))
     return E;
   const int32_t OutC = Out->Shape[3];
-  if (In->Shape[0] != Out->Shape[0])
-    return Ctx.error("input and output batch sizes differ");
   if (Filter->Shape[0] != OutC || Filter->Shape[3] != In->Shape[3])
     return Ctx.error(llvm::formatv("filter shape {0} does not fit input depth "
                                    "{1} and {2} output channels ([Cout, kh, "

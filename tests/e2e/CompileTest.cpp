@@ -617,6 +617,24 @@ TEST_CASE("run builds once per model, compiler and generated code") {
                 R.Stderr);
 }
 
+namespace {
+
+/// `accelgen compile` of the model whose main graph \p B built, for
+/// \p Target, in \p Dir (the model as model.tflite, the output in out/).
+test::RunResult compileBuilt(const ir::GraphBuilder &B,
+                             const std::string &Target,
+                             const test::TempDir &Dir) {
+  ir::Model M;
+  M.Graphs.push_back(B.G);
+  M.Graphs.back().Name = "main";
+  const std::string Model = Dir.file("model.tflite");
+  test::writeFileBytes(Model, tflite::writeModel(M));
+  return runAccelgen(
+      {"compile", Model, "--target", Target, "-o", Dir.file("out")});
+}
+
+} // namespace
+
 TEST_CASE("a chain of 100,000 operators compiles for an accelerator") {
   // The program's 100,000 layers passed FlatBuffers' default limit of a
   // million tables, so its own checker rejected it, after 2.5 minutes in
@@ -633,14 +651,8 @@ TEST_CASE("a chain of 100,000 operators compiles for an accelerator") {
     In = Y;
   }
   B.inputs({X}).outputs({In});
-  B.G.Name = "main";
-  ir::Model M;
-  M.Graphs.push_back(B.G);
   test::TempDir Dir;
-  const std::string Model = Dir.file("chain.tflite");
-  test::writeFileBytes(Model, tflite::writeModel(M));
-  test::RunResult R = runAccelgen(
-      {"compile", Model, "--target", "npu55", "-o", Dir.file("out")});
+  test::RunResult R = compileBuilt(B, "npu55", Dir);
   INFO(R.Stderr);
   CHECK(R.ExitCode == 0);
   CHECK(llvm::StringRef(R.Stdout).contains("100000 operators"));
@@ -661,14 +673,8 @@ TEST_CASE("5,000 operators with thousands of tensors live compile for an "
     B.op("ADD", {T[size_t(K)], T[size_t(K / 2)]}, {T.back()});
   }
   B.inputs({T.front()}).outputs({T.back()});
-  B.G.Name = "main";
-  ir::Model M;
-  M.Graphs.push_back(B.G);
   test::TempDir Dir;
-  const std::string Model = Dir.file("halves.tflite");
-  test::writeFileBytes(Model, tflite::writeModel(M));
-  test::RunResult R = runAccelgen(
-      {"compile", Model, "--target", "npu55", "-o", Dir.file("out")});
+  test::RunResult R = compileBuilt(B, "npu55", Dir);
   INFO(R.Stderr);
   CHECK(R.ExitCode == 0);
   // The plan is still as small as the tensors live together allow.
@@ -710,14 +716,8 @@ TEST_CASE("report.json says why an operator keeps the reference kernel on "
   const int32_t F2 = B.tensor("f2", {1, 2}, ir::perTensor(0.2f, 1));
   B.op("FULLY_CONNECTED", {A, FW, FB2}, {F2});
   B.inputs({X, A}).outputs({Y, F, F2});
-  B.G.Name = "main";
-  ir::Model M;
-  M.Graphs.push_back(B.G);
   test::TempDir Dir;
-  const std::string Model = Dir.file("reasons.tflite");
-  test::writeFileBytes(Model, tflite::writeModel(M));
-  test::RunResult R = runAccelgen(
-      {"compile", Model, "--target", "cpu", "-o", Dir.file("out")});
+  test::RunResult R = compileBuilt(B, "cpu", Dir);
   REQUIRE_MESSAGE(R.ExitCode == 0, R.Stderr);
   auto Report =
       llvm::json::parse(test::readFileText(Dir.file("out/report.json")));

@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <random>
 #include <set>
 #include <string>
 #include <vector>
@@ -138,6 +139,20 @@ functionalModelLabels(llvm::ArrayRef<llvm::StringRef> Except = {});
 
 /// Every target label, as an "unknown target" error lists them.
 std::string targetLabelList();
+
+/// Pseudo-random choices of the layer sweeps, from a seed.
+class Picker {
+public:
+  explicit Picker(uint32_t Seed) : Gen(Seed) {}
+  /// A value in [Lo, Hi].
+  int32_t pick(int32_t Lo, int32_t Hi) {
+    return std::uniform_int_distribution<int32_t>(Lo, Hi)(Gen);
+  }
+  bool coin() { return pick(0, 1) == 1; }
+
+private:
+  std::mt19937 Gen;
+};
 
 /// True if a file or folder exists at \p Path.
 bool exists(llvm::StringRef Path);

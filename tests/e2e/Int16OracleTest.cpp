@@ -30,7 +30,6 @@
 #include "llvm/Support/Path.h"
 
 #include <map>
-#include <random>
 
 using namespace accelgen;
 using namespace accelgen::e2e;
@@ -132,14 +131,9 @@ void appendGraph(ir::Graph &Into, const ir::Graph &From,
 
 /// Pseudo-random int16 layers, each reading graph inputs (or constants)
 /// and writing a graph output.
-class Sweep {
+class Sweep : public Picker {
 public:
-  explicit Sweep(uint32_t Seed) : Gen(Seed) {}
-
-  int32_t pick(int32_t Lo, int32_t Hi) {
-    return std::uniform_int_distribution<int32_t>(Lo, Hi)(Gen);
-  }
-  bool coin() { return pick(0, 1) == 1; }
+  explicit Sweep(uint32_t Seed) : Picker(Seed) {}
   float scale(float Base) { return Base * (0.5f + 0.05f * float(pick(0, 30))); }
 
   std::string name() { return "t" + std::to_string(B.G.Tensors.size()); }
@@ -206,7 +200,6 @@ public:
   void stridedSlice();
 
   ir::GraphBuilder B;
-  std::mt19937 Gen;
   std::vector<int32_t> Inputs, Outputs;
 };
 

@@ -21,7 +21,6 @@
 
 #include <cstdlib>
 #include <map>
-#include <random>
 
 using namespace accelgen;
 using namespace accelgen::e2e;
@@ -35,14 +34,9 @@ namespace {
 using Attrs = std::map<std::string, ir::AttrValue>;
 
 /// Builds the sweep's model and the bytes of its graph inputs.
-class Sweep {
+class Sweep : public Picker {
 public:
-  explicit Sweep(uint32_t Seed) : Gen(Seed) {}
-
-  int32_t pick(int32_t Lo, int32_t Hi) {
-    return std::uniform_int_distribution<int32_t>(Lo, Hi)(Gen);
-  }
-  bool coin() { return pick(0, 1) == 1; }
+  explicit Sweep(uint32_t Seed) : Picker(Seed) {}
   std::vector<uint8_t> bytes(size_t N) {
     std::vector<uint8_t> B(N);
     for (uint8_t &V : B)
@@ -122,7 +116,6 @@ public:
   void softmax();
 
   ir::GraphBuilder B;
-  std::mt19937 Gen;
   std::vector<int32_t> Inputs, Outputs;
   std::vector<std::vector<uint8_t>> InputBytes;
 };
