@@ -40,7 +40,7 @@ multiclass HostCpuRules<Target T, Version V, string P> {
 
   def : Legal<Conv2D, T, V, AllTypes16,
               [Nhwc, FilterConstant, StridesPositive, DilationsPositive]>;
-  def : Legal<DepthwiseConv2D, T, V, AllTypes,
+  def : Legal<DepthwiseConv2D, T, V, AllTypes16,
               [Nhwc, FilterConstant, StridesPositive, DilationsPositive,
                Constraint<P # "_depth_multiplier", "depth_multiplier >= 1",
                           "depth multiplier must be at least 1">]>;
@@ -55,13 +55,13 @@ multiclass HostCpuRules<Target T, Version V, string P> {
           "input(2).rank == 4 && output(0).rank == 4",
           "input and output must be 4-D (NHWC)">,
       FilterConstant, StridesPositive]>;
-  def : Legal<FullyConnected, T, V, AllTypes, [FilterConstant,
+  def : Legal<FullyConnected, T, V, AllTypes16, [FilterConstant,
       Constraint<P # "_fc_filter_2d", "input(1).rank == 2",
                  "weights must be 2-D [units, depth]">]>;
-  def : Legal<AveragePool2D, T, V, AllTypes, [Nhwc, StridesPositive,
+  def : Legal<AveragePool2D, T, V, AllTypes16, [Nhwc, StridesPositive,
       Constraint<P # "_pool_filter", "filter_h >= 1 && filter_w >= 1",
                  "the window must be at least 1 x 1">]>;
-  def : Legal<MaxPool2D, T, V, AllTypes, [Nhwc, StridesPositive,
+  def : Legal<MaxPool2D, T, V, AllTypes16, [Nhwc, StridesPositive,
       Constraint<P # "_pool_filter", "filter_h >= 1 && filter_w >= 1",
                  "the window must be at least 1 x 1">]>;
 
@@ -72,9 +72,9 @@ multiclass HostCpuRules<Target T, Version V, string P> {
   def : Legal<Reshape, T, V, AllTypes16>;
   def : Legal<Squeeze, T, V, AllTypes16>;
   def : Legal<ExpandDims, T, V, AllTypes16>;
-  def : Legal<Transpose, T, V, AllTypes, [MaxRank6]>;
+  def : Legal<Transpose, T, V, AllTypes16, [MaxRank6]>;
   def : Legal<Pad, T, V, AllTypes16, [MaxRank6]>;
-  def : Legal<Concatenation, T, V, AllTypes, [MaxRank6]>;
+  def : Legal<Concatenation, T, V, AllTypes16, [MaxRank6]>;
   def : Legal<StridedSlice, T, V, AllTypes16, [MaxRank6]>;
   def : Legal<Mean, T, V, AllTypes, [MaxRank6]>;
 

@@ -108,7 +108,9 @@ def DepthwiseConv2DKernels
     KernelInstance<DepthwiseConv2D, "depthwise_conv2d", i8, AnyElement, "per_channel">,
     KernelInstance<DepthwiseConv2D, "depthwise_conv2d", i8>,
     KernelInstance<DepthwiseConv2D, "depthwise_conv2d", u8>,
-    KernelInstance<DepthwiseConv2D, "depthwise_conv2d", f32>];
+    KernelInstance<DepthwiseConv2D, "depthwise_conv2d", f32>,
+    KernelInstance<DepthwiseConv2D, "depthwise_conv2d", i16, AnyElement,
+                   "per_channel", i8, i64>];
 }
 
 def TransposeConv2DKernels
@@ -141,7 +143,9 @@ def FullyConnectedKernels
     KernelInstance<FullyConnected, "fully_connected", i8>,
     KernelInstance<FullyConnected, "fully_connected", i8, AnyElement, "per_channel">,
     KernelInstance<FullyConnected, "fully_connected", u8>,
-    KernelInstance<FullyConnected, "fully_connected", f32>];
+    KernelInstance<FullyConnected, "fully_connected", f32>,
+    KernelInstance<FullyConnected, "fully_connected", i16, AnyElement,
+                   "per_channel", i8, i64>];
 }
 
 //===----------------------------------------------------------------------===//
@@ -155,8 +159,8 @@ def Pool2DKernels : KernelFamily<"pool2d", "pooling", "pool2D"> {
       PadFields, ClampFields);
   let Args = WindowArgs;
   let Instances = !listconcat(
-      PerType<AveragePool2D, "average_pool2d", KernelTypes>.List,
-      PerType<MaxPool2D, "max_pool2d", KernelTypes>.List);
+      PerType<AveragePool2D, "average_pool2d", KernelTypes16>.List,
+      PerType<MaxPool2D, "max_pool2d", KernelTypes16>.List);
 }
 
 def ElementwiseKernels
@@ -332,6 +336,7 @@ def ConcatKernels : KernelFamily<"concat", "concat", "concatOp"> {
               OutputArg];
   let Instances = [KernelInstance<Concatenation, "concat", i8>,
                    KernelInstance<Concatenation, "concat", u8>,
+                   KernelInstance<Concatenation, "concat", i16>,
                    KernelInstance<Concatenation, "concat", f32>,
                    KernelInstance<Concatenation, "concat", u8, AnyElement, "rescale">];
 }

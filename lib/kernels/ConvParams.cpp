@@ -167,18 +167,12 @@ convLikeQuant(const OpContext &Ctx, const Tensor &In, const Tensor &Filter,
     ACCELGEN_TRY(M,
                  legacyMultiplier(Ctx, InQ->Scale, FQ->Scales[0], OutQ->Scale));
     R.PerTensor = M;
-  } else if (FQ->PerChannel || Wide) {
-    // The 16x8 kernel always takes one multiplier per channel: a
-    // per-tensor filter's, repeated.
+  } else if (FQ->PerChannel) {
     R.PerChannel = true;
     if (llvm::Error E =
             perChannelMultipliers(Ctx, InQ->Scale, FQ->Scales, OutQ->Scale,
                                   R.Multipliers, R.LeftShifts))
       return std::move(E);
-    for (int32_t C = int32_t(R.Multipliers.size()); C < Channels; ++C) {
-      R.Multipliers.push_back(R.Multipliers.front());
-      R.LeftShifts.push_back(R.LeftShifts.front());
-    }
   } else if (PerTensorDouble) {
     std::vector<int32_t> M, S;
     if (llvm::Error E = perChannelMultipliers(Ctx, InQ->Scale, FQ->Scales,
@@ -190,6 +184,13 @@ convLikeQuant(const OpContext &Ctx, const Tensor &In, const Tensor &Filter,
     ACCELGEN_TRY(M,
                  legacyMultiplier(Ctx, InQ->Scale, FQ->Scales[0], OutQ->Scale));
     R.PerTensor = M;
+  }
+  // The 16x8 kernels always take one multiplier per channel: a per-tensor
+  // filter's, repeated.
+  if (Wide && !R.PerChannel) {
+    R.PerChannel = true;
+    R.Multipliers.assign(size_t(Channels), R.PerTensor.Multiplier);
+    R.LeftShifts.assign(size_t(Channels), R.PerTensor.LeftShift);
   }
   if (llvm::Error E =
           activationRangeQuantized(Ctx.activation(), Out.Type, OutQ->Scale,

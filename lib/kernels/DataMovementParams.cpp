@@ -93,6 +93,8 @@ llvm::Expected<KernelCall> padOp(const OpContext &Ctx) {
       std::memcpy(&P.pad_value_f, Value->Data.data(), sizeof(float));
     else if (In->Type == DType::I8)
       P.pad_value = static_cast<int8_t>(Value->Data[0]);
+    else if (In->Type == DType::I16 && Value->Data.size() >= 2)
+      P.pad_value = static_cast<int16_t>(Value->Data[0] | Value->Data[1] << 8);
     else
       P.pad_value = Value->Data[0];
   }
@@ -159,7 +161,9 @@ llvm::Expected<KernelCall> concatOp(const OpContext &Ctx) {
     return Ctx.error("no inputs");
   P.Scalars.num_inputs = static_cast<int32_t>(Call.DataInputs.size());
   if (Rescale && Out->Type != DType::U8)
-    return Ctx.error("int8 inputs must share the output's quantization");
+    return Ctx.error(llvm::formatv("{0} inputs must share the output's "
+                                   "quantization",
+                                   ir::dtypeName(Out->Type)));
   if (!Rescale) {
     P.input_scale.clear();
     P.input_zero_point.clear();

@@ -150,7 +150,7 @@ public:
   }
   bool coin() { return pick(0, 1) == 1; }
 
-private:
+protected:
   std::mt19937 Gen;
 };
 

@@ -29,6 +29,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
+#include <algorithm>
 #include <map>
 
 using namespace accelgen;
@@ -168,9 +169,10 @@ public:
                       ir::DType::I8, W);
   }
   /// A bias of one value per channel, int64 (16x8) or int32 (int8), or
-  /// none (-1).
-  int32_t bias(ir::DType T, const std::vector<float> &Scales, int32_t Units) {
-    if (!coin())
+  /// none (-1) unless \p Required.
+  int32_t bias(ir::DType T, const std::vector<float> &Scales, int32_t Units,
+               bool Required = false) {
+    if (!Required && !coin())
       return -1;
     std::vector<float> S(static_cast<size_t>(Units));
     for (int32_t C = 0; C < Units; ++C)
@@ -192,6 +194,11 @@ public:
   }
 
   void convolution();
+  void depthwiseConvolution();
+  void fullyConnected();
+  void pool();
+  void concatenation();
+  void transpose();
   void transposeConvolution(ir::DType T);
   void elementwise();
   void leakyRelu();
@@ -232,6 +239,116 @@ void Sweep::convolution() {
         {"dilation_h", int64_t(Dil)},
         {"dilation_w", int64_t(1)},
         {"fused_activation", activation()}});
+}
+
+void Sweep::depthwiseConvolution() {
+  const int32_t IH = pick(1, 8), IW = pick(1, 9), IC = pick(1, 5),
+                M = pick(1, 3), OC = IC * M;
+  const int32_t KH = coin() ? 1 : pick(2, 3), KW = pick(1, 5),
+                SH = pick(1, 2), SW = pick(1, 2), Dil = pick(1, 2);
+  const bool Same = coin() || (KH - 1) * Dil + 1 > IH || KW > IW;
+  const int32_t OH =
+      Same ? (IH + SH - 1) / SH : (IH - (KH - 1) * Dil - 1) / SH + 1;
+  const int32_t OW = Same ? (IW + SW - 1) / SW : (IW - KW) / SW + 1;
+  const float InScale = scale(1.0f / 4096), OutScale = scale(1.0f / 2048);
+  const int32_t In = input(ir::DType::I16, {1, IH, IW, IC}, InScale);
+  std::vector<float> WScales(static_cast<size_t>(OC));
+  for (float &W : WScales)
+    W = scale(OutScale / InScale / float(KH * KW) / 64);
+  // Depthwise weights are per channel along axis 3.
+  std::vector<int8_t> Values(static_cast<size_t>(KH * KW * OC));
+  for (int8_t &V : Values)
+    V = int8_t(pick(-127, 127));
+  const bool PerTensor = coin();
+  if (PerTensor)
+    WScales.assign(1, WScales.front());
+  const int32_t W = B.constant(
+      name(), {1, KH, KW, OC},
+      PerTensor ? ir::perTensor(WScales.front(), 0) : ir::perChannel(WScales, 3),
+      ir::DType::I8, Values);
+  std::vector<float> BScales;
+  for (float WS : WScales)
+    BScales.push_back(InScale * WS);
+  // TensorFlow Lite Micro's 16x8 depthwise kernel checks the bias's size
+  // unconditionally, so without one the oracle aborts.
+  const int32_t Bias = bias(ir::DType::I64, BScales, OC, /*Required=*/true);
+  B.op("DEPTHWISE_CONV_2D", {In, W, Bias},
+       {output(ir::DType::I16, {1, OH, OW, OC}, OutScale)},
+       {{"padding", std::string(Same ? "SAME" : "VALID")},
+        {"stride_h", int64_t(SH)},
+        {"stride_w", int64_t(SW)},
+        {"dilation_h", int64_t(Dil)},
+        {"dilation_w", int64_t(1)},
+        {"depth_multiplier", int64_t(M)},
+        {"fused_activation", activation()}});
+}
+
+void Sweep::fullyConnected() {
+  const int32_t Batch = pick(1, 3), Depth = pick(1, 40), Units = pick(1, 12);
+  const float InScale = scale(1.0f / 4096), OutScale = scale(1.0f / 2048);
+  const int32_t In = input(ir::DType::I16, {Batch, Depth}, InScale);
+  std::vector<float> WScales(static_cast<size_t>(Units));
+  for (float &W : WScales)
+    W = scale(OutScale / InScale / float(Depth) / 64);
+  const int32_t W = weights({Units, Depth}, WScales);
+  std::vector<float> BScales;
+  for (float WS : WScales)
+    BScales.push_back(InScale * WS);
+  const int32_t Bias = bias(ir::DType::I64, BScales, Units);
+  B.op("FULLY_CONNECTED", {In, W, Bias},
+       {output(ir::DType::I16, {Batch, Units}, OutScale)},
+       {{"fused_activation", activation()}});
+}
+
+void Sweep::pool() {
+  const bool Max = coin();
+  const int32_t IH = pick(1, 8), IW = pick(1, 8), C = pick(1, 8);
+  const int32_t KH = pick(1, 3), KW = pick(1, 3), S = pick(1, 2);
+  const bool Same = coin() || KH > IH || KW > IW;
+  const int32_t OH = Same ? (IH + S - 1) / S : (IH - KH) / S + 1;
+  const int32_t OW = Same ? (IW + S - 1) / S : (IW - KW) / S + 1;
+  const float Scale = scale(1.0f / 4096);
+  const int32_t In = input(ir::DType::I16, {1, IH, IW, C}, Scale);
+  B.op(Max ? "MAX_POOL_2D" : "AVERAGE_POOL_2D", {In},
+       {output(ir::DType::I16, {1, OH, OW, C}, Scale)},
+       {{"filter_h", int64_t(KH)},
+        {"filter_w", int64_t(KW)},
+        {"stride_h", int64_t(S)},
+        {"stride_w", int64_t(S)},
+        {"padding", std::string(Same ? "SAME" : "VALID")},
+        {"fused_activation", activation()}});
+}
+
+void Sweep::concatenation() {
+  const int32_t Axis = pick(1, 3), N = pick(2, 3);
+  std::vector<int32_t> Shape = {1, pick(1, 3), pick(1, 4), pick(1, 4)};
+  const float S = scale(1.0f / 4096);
+  std::vector<int32_t> Ins;
+  std::vector<int32_t> Out = Shape;
+  Out[size_t(Axis)] = 0;
+  for (int32_t I = 0; I < N; ++I) {
+    std::vector<int32_t> Part = Shape;
+    Part[size_t(Axis)] = pick(1, 3);
+    Out[size_t(Axis)] += Part[size_t(Axis)];
+    Ins.push_back(input(ir::DType::I16, Part, S));
+  }
+  B.op("CONCATENATION", Ins, {output(ir::DType::I16, Out, S)},
+       {{"axis", int64_t(Axis)}, {"fused_activation", std::string("NONE")}});
+}
+
+void Sweep::transpose() {
+  const std::vector<int32_t> Shape = {pick(1, 2), pick(1, 4), pick(1, 5),
+                                      pick(1, 3)};
+  std::vector<int32_t> Perm = {0, 1, 2, 3};
+  std::shuffle(Perm.begin() + 1, Perm.end(), Gen);
+  std::vector<int32_t> Out(4);
+  for (size_t D = 0; D < 4; ++D)
+    Out[D] = Shape[size_t(Perm[D])];
+  const float S = scale(1.0f / 4096);
+  const int32_t In = input(ir::DType::I16, Shape, S);
+  const int32_t P =
+      B.constant(name(), {4}, std::nullopt, ir::DType::I32, Perm);
+  B.op("TRANSPOSE", {In, P}, {output(ir::DType::I16, Out, S)});
 }
 
 void Sweep::transposeConvolution(ir::DType T) {
@@ -386,8 +503,14 @@ TEST_CASE("random int16 layers equal TensorFlow Lite Micro's on every "
           "target") {
   requireSharedDir();
   Sweep S(16);
-  for (int I = 0; I < 10; ++I)
+  for (int I = 0; I < 10; ++I) {
     S.convolution();
+    S.depthwiseConvolution();
+  }
+  for (int I = 0; I < 6; ++I) {
+    S.fullyConnected();
+    S.pool();
+  }
   for (int I = 0; I < 5; ++I) {
     S.transposeConvolution(ir::DType::I16);
     S.transposeConvolution(ir::DType::I8);
@@ -400,6 +523,10 @@ TEST_CASE("random int16 layers equal TensorFlow Lite Micro's on every "
     S.leakyRelu();
     S.pad();
     S.stridedSlice();
+  }
+  for (int I = 0; I < 3; ++I) {
+    S.concatenation();
+    S.transpose();
   }
   S.B.inputs(S.Inputs).outputs(S.Outputs);
   S.B.G.Name = "main";

@@ -1602,6 +1602,7 @@ static void run_op(machine *m, const fb_table *op) {
   /* Every data operand again, typed, for the kernels taking them all. */
   const int8_t *inputs_I8[ACCEL_MAX_OPERANDS];
   const uint8_t *inputs_U8[ACCEL_MAX_OPERANDS];
+  const int16_t *inputs_I16[ACCEL_MAX_OPERANDS];
   const float *inputs_F32[ACCEL_MAX_OPERANDS];
   int32_t i, count;
   int skip = 0;
@@ -1772,6 +1773,7 @@ static void run_op(machine *m, const fb_table *op) {
   for (i = 0; i < o.count; ++i) {
     inputs_I8[i] = (const int8_t *)data[i];
     inputs_U8[i] = (const uint8_t *)data[i];
+    inputs_I16[i] = (const int16_t *)data[i];
     inputs_F32[i] = (const float *)data[i];
   }
   if (!skip) {
