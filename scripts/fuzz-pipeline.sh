@@ -15,7 +15,9 @@
 # than -max_len, read in place. The corpora grow in
 # build-fuzz/fuzz/{pipeline,diff}-corpus; findings go to
 # build-fuzz/fuzz/{pipeline,diff}-artifacts/<run>/; the differential
-# fuzzer's built objects are kept in build-fuzz/fuzz/diff-cache. Prints
+# fuzzer's built objects are kept in build-fuzz/fuzz/diff-cache (or
+# $ACCELGEN_DIFF_CACHE: CI points it at the plain test build's program cache,
+# whose kernels and CMSIS-NN libraries the tests have built). Prints
 # executions, exec/s, coverage, the differential fuzzer's comparisons per
 # variant and findings; exits non-zero on a finding.
 #
@@ -57,7 +59,7 @@ fi
 # libFuzzer takes folders or files; -seed_inputs names files read in place.
 seed_list=$(IFS=,; echo "${seeds[*]}")
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
-export ACCELGEN_DIFF_CACHE="$work/diff-cache"
+export ACCELGEN_DIFF_CACHE=${ACCELGEN_DIFF_CACHE:-$work/diff-cache}
 findings=0
 
 # fuzz_one NAME SECONDS TIMEOUT REGRESSIONS: runs accelgen-NAME-fuzzer.
