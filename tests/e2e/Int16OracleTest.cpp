@@ -41,8 +41,6 @@ using namespace accelgen::e2e;
 
 namespace {
 
-using Attrs = std::map<std::string, ir::AttrValue>;
-
 std::string oraclePath() {
   return pathJoin(test::sharedDir(), "tools/tflm-oracle/tflm_runner");
 }
@@ -193,6 +191,41 @@ public:
     return Names[pick(0, 2)];
   }
 
+  /// A convolution's window over an IH x IW input: one-tap rows half the
+  /// time (audio models' filters), dilation along the rows only.
+  struct Window {
+    int32_t KH, KW, SH, SW, Dil, OH, OW;
+    bool Same;
+  };
+  Window window(int32_t IH, int32_t IW, int32_t MaxKH) {
+    Window W;
+    W.KH = coin() ? 1 : pick(2, MaxKH);
+    W.KW = pick(1, 5);
+    W.SH = pick(1, 2);
+    W.SW = pick(1, 2);
+    W.Dil = pick(1, 2);
+    W.Same = coin() || (W.KH - 1) * W.Dil + 1 > IH || W.KW > IW;
+    W.OH = W.Same ? (IH + W.SH - 1) / W.SH
+                  : (IH - (W.KH - 1) * W.Dil - 1) / W.SH + 1;
+    W.OW = W.Same ? (IW + W.SW - 1) / W.SW : (IW - W.KW) / W.SW + 1;
+    return W;
+  }
+  std::map<std::string, ir::AttrValue> attrs(const Window &W) {
+    return {{"padding", std::string(W.Same ? "SAME" : "VALID")},
+            {"stride_h", int64_t(W.SH)},
+            {"stride_w", int64_t(W.SW)},
+            {"dilation_h", int64_t(W.Dil)},
+            {"dilation_w", int64_t(1)},
+            {"fused_activation", activation()}};
+  }
+  static std::vector<float> biasScales(float InScale,
+                                       const std::vector<float> &WScales) {
+    std::vector<float> S;
+    for (float W : WScales)
+      S.push_back(InScale * W);
+    return S;
+  }
+
   void convolution();
   void depthwiseConvolution();
   void fullyConnected();
@@ -213,74 +246,47 @@ public:
 void Sweep::convolution() {
   const int32_t IH = pick(1, 8), IW = pick(1, 9), IC = pick(1, 6),
                 OC = pick(1, 8);
-  // Rows of one tap half the time (audio models' filters); dilation along
-  // the rows only.
-  const int32_t KH = coin() ? 1 : pick(2, 4), KW = pick(1, 5),
-                SH = pick(1, 2), SW = pick(1, 2), Dil = pick(1, 2);
-  const bool Same = coin() || (KH - 1) * Dil + 1 > IH || KW > IW;
-  const int32_t OH =
-      Same ? (IH + SH - 1) / SH : (IH - (KH - 1) * Dil - 1) / SH + 1;
-  const int32_t OW = Same ? (IW + SW - 1) / SW : (IW - KW) / SW + 1;
+  const Window Win = window(IH, IW, 4);
   const float InScale = scale(1.0f / 4096), OutScale = scale(1.0f / 2048);
   const int32_t In = input(ir::DType::I16, {1, IH, IW, IC}, InScale);
   std::vector<float> WScales(static_cast<size_t>(OC));
   for (float &W : WScales)
-    W = scale(OutScale / InScale / float(KH * KW * IC) / 64);
-  const int32_t W = weights({OC, KH, KW, IC}, WScales);
-  std::vector<float> BScales;
-  for (float WS : WScales)
-    BScales.push_back(InScale * WS);
-  const int32_t Bias = bias(ir::DType::I64, BScales, OC);
+    W = scale(OutScale / InScale / float(Win.KH * Win.KW * IC) / 64);
+  const int32_t W = weights({OC, Win.KH, Win.KW, IC}, WScales);
+  const int32_t Bias = bias(ir::DType::I64, biasScales(InScale, WScales), OC);
   B.op("CONV_2D", {In, W, Bias},
-       {output(ir::DType::I16, {1, OH, OW, OC}, OutScale)},
-       {{"padding", std::string(Same ? "SAME" : "VALID")},
-        {"stride_h", int64_t(SH)},
-        {"stride_w", int64_t(SW)},
-        {"dilation_h", int64_t(Dil)},
-        {"dilation_w", int64_t(1)},
-        {"fused_activation", activation()}});
+       {output(ir::DType::I16, {1, Win.OH, Win.OW, OC}, OutScale)},
+       attrs(Win));
 }
 
 void Sweep::depthwiseConvolution() {
   const int32_t IH = pick(1, 8), IW = pick(1, 9), IC = pick(1, 5),
                 M = pick(1, 3), OC = IC * M;
-  const int32_t KH = coin() ? 1 : pick(2, 3), KW = pick(1, 5),
-                SH = pick(1, 2), SW = pick(1, 2), Dil = pick(1, 2);
-  const bool Same = coin() || (KH - 1) * Dil + 1 > IH || KW > IW;
-  const int32_t OH =
-      Same ? (IH + SH - 1) / SH : (IH - (KH - 1) * Dil - 1) / SH + 1;
-  const int32_t OW = Same ? (IW + SW - 1) / SW : (IW - KW) / SW + 1;
+  const Window Win = window(IH, IW, 3);
   const float InScale = scale(1.0f / 4096), OutScale = scale(1.0f / 2048);
   const int32_t In = input(ir::DType::I16, {1, IH, IW, IC}, InScale);
   std::vector<float> WScales(static_cast<size_t>(OC));
   for (float &W : WScales)
-    W = scale(OutScale / InScale / float(KH * KW) / 64);
+    W = scale(OutScale / InScale / float(Win.KH * Win.KW) / 64);
   // Depthwise weights are per channel along axis 3.
-  std::vector<int8_t> Values(static_cast<size_t>(KH * KW * OC));
+  std::vector<int8_t> Values(static_cast<size_t>(Win.KH * Win.KW * OC));
   for (int8_t &V : Values)
     V = int8_t(pick(-127, 127));
   const bool PerTensor = coin();
   if (PerTensor)
     WScales.assign(1, WScales.front());
   const int32_t W = B.constant(
-      name(), {1, KH, KW, OC},
+      name(), {1, Win.KH, Win.KW, OC},
       PerTensor ? ir::perTensor(WScales.front(), 0) : ir::perChannel(WScales, 3),
       ir::DType::I8, Values);
-  std::vector<float> BScales;
-  for (float WS : WScales)
-    BScales.push_back(InScale * WS);
   // TensorFlow Lite Micro's 16x8 depthwise kernel checks the bias's size
   // unconditionally, so without one the oracle aborts.
-  const int32_t Bias = bias(ir::DType::I64, BScales, OC, /*Required=*/true);
+  const int32_t Bias = bias(ir::DType::I64, biasScales(InScale, WScales), OC,
+                            /*Required=*/true);
+  auto A = attrs(Win);
+  A["depth_multiplier"] = int64_t(M);
   B.op("DEPTHWISE_CONV_2D", {In, W, Bias},
-       {output(ir::DType::I16, {1, OH, OW, OC}, OutScale)},
-       {{"padding", std::string(Same ? "SAME" : "VALID")},
-        {"stride_h", int64_t(SH)},
-        {"stride_w", int64_t(SW)},
-        {"dilation_h", int64_t(Dil)},
-        {"dilation_w", int64_t(1)},
-        {"depth_multiplier", int64_t(M)},
-        {"fused_activation", activation()}});
+       {output(ir::DType::I16, {1, Win.OH, Win.OW, OC}, OutScale)}, A);
 }
 
 void Sweep::fullyConnected() {
@@ -291,10 +297,8 @@ void Sweep::fullyConnected() {
   for (float &W : WScales)
     W = scale(OutScale / InScale / float(Depth) / 64);
   const int32_t W = weights({Units, Depth}, WScales);
-  std::vector<float> BScales;
-  for (float WS : WScales)
-    BScales.push_back(InScale * WS);
-  const int32_t Bias = bias(ir::DType::I64, BScales, Units);
+  const int32_t Bias =
+      bias(ir::DType::I64, biasScales(InScale, WScales), Units);
   B.op("FULLY_CONNECTED", {In, W, Bias},
        {output(ir::DType::I16, {Batch, Units}, OutScale)},
        {{"fused_activation", activation()}});
@@ -372,11 +376,8 @@ void Sweep::transposeConvolution(ir::DType T) {
     W = scale(OutScale / InScale / float(KH * KW * IC) / (Wide ? 64 : 0.5f));
   const int32_t W = weights({OC, KH, KW, IC}, WScales);
   const int32_t In = input(T, {1, IH, IW, IC}, InScale, InZp);
-  std::vector<float> BScales;
-  for (float WS : WScales)
-    BScales.push_back(InScale * WS);
-  const int32_t Bias =
-      bias(Wide ? ir::DType::I64 : ir::DType::I32, BScales, OC);
+  const int32_t Bias = bias(Wide ? ir::DType::I64 : ir::DType::I32,
+                            biasScales(InScale, WScales), OC);
   std::vector<int32_t> Operands = {Shape, W, In};
   if (Bias >= 0)
     Operands.push_back(Bias);
