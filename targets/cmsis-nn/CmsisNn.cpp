@@ -291,21 +291,22 @@ Error OpWriter::write(StringRef Function, const kernels::KernelCall &KC,
     if (Mve) {
       // What arm_vector_sum_s8 computes at start-up, computed here: per
       // unit, bias + input_offset * (sum of weights + depth *
-      // filter_offset).
+      // filter_offset), modulo 2^32 as the device's int32 arithmetic wraps
+      // (a bias near int32's limit; the accumulator wraps the same way).
       std::vector<int32_t> Sums(Units, 0);
       const bool HasBias = Op.Inputs.size() > 2 && Op.Inputs[2] >= 0;
       for (int64_t U = 0; U < Units; ++U) {
-        int32_t Sum = 0;
+        int64_t Sum = 0;
         for (int64_t D = 0; D < Depth; ++D)
           Sum += static_cast<int8_t>(F.Data[U * Depth + D]);
-        if (S.filter_offset)
-          Sum += static_cast<int32_t>(Depth) * S.filter_offset;
+        Sum += Depth * S.filter_offset;
         int32_t Base = 0;
         if (HasBias) {
           const ir::Tensor &B = G.tensor(Op.Inputs[2]);
           std::memcpy(&Base, B.Data.data() + 4 * U, 4);
         }
-        Sums[U] = S.input_offset ? Base + Sum * S.input_offset : Base;
+        Sums[U] = static_cast<int32_t>(
+            static_cast<uint32_t>(Base + Sum * S.input_offset));
       }
       int32Array(DS, Prefix + "_kernel_sums", Sums);
       Ctx = formatv("{{(void *){0}_kernel_sums, {1}}", Prefix, 4 * Units);
