@@ -120,6 +120,45 @@ TEST_CASE("each defect gives its own message") {
         "no reference kernel runs it");
 }
 
+TEST_CASE("int16 diagnostics: symmetric tensors, 16x8 transposed "
+          "convolutions") {
+  // A 16x8 TRANSPOSE_CONV: output shape 1x4x4x3 from a 1x2x2x2 input,
+  // stride 2, VALID, filter 3x2x2x2, int64 bias.
+  auto TransposeConv = [](auto Damage) {
+    GraphBuilder GB;
+    int32_t Shape = GB.constant(DType::I32, {4},
+                                std::vector<int32_t>{1, 4, 4, 3});
+    int32_t F = GB.constant(DType::I8, {3, 2, 2, 2},
+                            std::vector<int8_t>(24, 1), 0.02f, 0);
+    int32_t In = GB.tensor(DType::I16, {1, 2, 2, 2}, 0.001f, 0);
+    int32_t B = GB.constant(DType::I64, {3}, std::vector<int64_t>{1, 2, 3});
+    int32_t Out = GB.tensor(DType::I16, {1, 4, 4, 3}, 0.002f, 0);
+    GB.op("TRANSPOSE_CONV", {Shape, F, In, B}, {Out}).Attrs = {
+        {"padding", std::string("VALID")},
+        {"stride_h", int64_t(2)},
+        {"stride_w", int64_t(2)},
+        {"fused_activation", std::string("NONE")}};
+    Damage(GB.G);
+    return kernelError(GB.G);
+  };
+  CHECK(TransposeConv([](ir::Graph &) {}) == "");
+  CHECK(TransposeConv([](ir::Graph &G) {
+          G.Tensors[2].Quant->ZeroPoints = {5};
+        }) == "operator 0 (TRANSPOSE_CONV): input tensor 't2' is int16 with "
+              "zero point 5; int16 tensors are symmetric (zero point 0)");
+  CHECK(TransposeConv([](ir::Graph &G) { G.Tensors[3].Type = DType::I32; }) ==
+        "operator 0 (TRANSPOSE_CONV): bias 't3' is i32; the kernel needs i64");
+  CHECK(TransposeConv([](ir::Graph &G) { G.Tensors[1].Shape = {3, 2, 2, 1}; }) ==
+        "operator 0 (TRANSPOSE_CONV): filter shape 3x2x2x1 does not fit "
+        "input depth 2 and 3 output channels ([Cout, kh, kw, Cin] expected)");
+  CHECK(TransposeConv([](ir::Graph &G) {
+          for (int I : {1, 2, 4})
+            G.Tensors[size_t(I)].Type = DType::F32;
+          G.Tensors[3].Type = DType::F32;
+        }) == "operator 0 (TRANSPOSE_CONV): f32 transposed convolutions are "
+              "not supported (int8 and 16x8 are)");
+}
+
 TEST_CASE("fixed output quantization of SOFTMAX and LOGISTIC is enforced") {
   GraphBuilder GB;
   int32_t In = GB.tensor(DType::I8, {1, 4}, 0.1f, 0);
