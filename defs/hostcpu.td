@@ -76,25 +76,31 @@ multiclass HostCpuRules<Target T, Version V, string P> {
   def : Legal<Pad, T, V, AllTypes16, [MaxRank6]>;
   def : Legal<Concatenation, T, V, AllTypes16, [MaxRank6]>;
   def : Legal<StridedSlice, T, V, AllTypes16, [MaxRank6]>;
-  def : Legal<Mean, T, V, AllTypes, [MaxRank6]>;
+  def : Legal<Mean, T, V, AllTypes16, [MaxRank6]>;
 
-  def : Legal<Softmax, T, V, AllTypes>;
-  def : Legal<Logistic, T, V, AllTypes>;
-  def : Legal<Tanh, T, V, AllTypes>;
-  def : Legal<Relu, T, V, AllTypes>;
-  def : Legal<Relu6, T, V, AllTypes>;
+  def : Legal<Softmax, T, V, AllTypes16>;
+  def : Legal<Logistic, T, V, AllTypes16>;
+  def : Legal<Tanh, T, V, AllTypes16>;
+  def : Legal<Relu, T, V, AllTypes16>;
+  def : Legal<Relu6, T, V, AllTypes16>;
   def : Legal<LeakyRelu, T, V, AllTypes16>;
   def : Legal<HardSwish, T, V, AllTypes>;
+  // TensorFlow Lite Micro's conversions: float32 to int8, uint8 or int16;
+  // int8 and int16 to int8, int16 or int32; int32 to int8 or int16; uint8
+  // and int8 to each other.
   def : Legal<Quantize, T, V, [i8, u8, i16, i32, f32], [
       Constraint<P # "_quantize_int16",
-          "output(0).dtype != i16 || input(0).dtype == i8 || "
-          "input(0).dtype == i16 || input(0).dtype == i32",
-          "only int8, int16 and int32 are requantized to int16">,
+          "output(0).dtype != i16 || input(0).dtype != u8",
+          "uint8 is not requantized to int16">,
+      Constraint<P # "_quantize_int32",
+          "output(0).dtype != i32 || input(0).dtype == i8 || "
+          "input(0).dtype == i16",
+          "only int8 and int16 are requantized to int32">,
       Constraint<P # "_quantize_wide",
           "(input(0).dtype != i16 && input(0).dtype != i32) || "
-          "output(0).dtype == i8 || output(0).dtype == i16",
-          "int16 and int32 are requantized to int8 or int16 only">]>;
+          "output(0).dtype != u8",
+          "int16 and int32 are not requantized to uint8">]>;
   def : Legal<UnidirectionalSequenceLSTM, T, V, [i8, f32]>;
-  def : Legal<Dequantize, T, V, [i8, u8]>;
+  def : Legal<Dequantize, T, V, [i8, u8, i16]>;
   def : Legal<Requantize, T, V, [i8, u8]>;
 }

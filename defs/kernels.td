@@ -207,8 +207,8 @@ def ReluKernels : KernelFamily<"relu", "activations", "reluOp"> {
     KernelField<"act_min_f", "float", "float32 clamp.">,
     KernelField<"act_max_f", "float">];
   let Args = UnaryArgs;
-  let Instances = !listconcat(PerType<Relu, "relu", KernelTypes>.List,
-                              PerType<Relu6, "relu", KernelTypes>.List,
+  let Instances = !listconcat(PerType<Relu, "relu", KernelTypes16>.List,
+                              PerType<Relu6, "relu", KernelTypes16>.List,
                               PerType<ReluN1To1, "relu", KernelTypes>.List);
 }
 
@@ -251,28 +251,33 @@ def SigmoidKernels : KernelFamily<"sigmoid", "activations", "sigmoidOp"> {
   let Fields = [
     KernelField<"input_zero_point", "int32_t">,
     KernelField<"input_range_radius", "int32_t",
-                "|x - input_zero_point| at which the output saturates.">,
+                "|x - input_zero_point| at which the output saturates "
+                "(8-bit).">,
     KernelField<"input_multiplier", "int32_t",
-                "input_scale * 2^(31 - 4): left shift >= 0.">,
-    KernelField<"input_left_shift", "int32_t">];
+                "8-bit: input_scale * 2^(31 - 4), left shift >= 0. int16: "
+                "the int16 multiplier onto the sigmoid table's scale "
+                "1 / (3 * 4096).">,
+    KernelField<"input_left_shift", "int32_t",
+                "int16: the rounding right shift after the multiplier.">];
   let Args = UnaryArgs;
-  let Instances = !listconcat(PerType<Logistic, "logistic", KernelTypes>.List,
-                              PerType<Tanh, "tanh", KernelTypes>.List);
+  let Instances = !listconcat(PerType<Logistic, "logistic", KernelTypes16>.List,
+                              PerType<Tanh, "tanh", KernelTypes16>.List);
 }
 
 def SoftmaxKernels : KernelFamily<"softmax", "softmax", "softmax"> {
   let Doc = "Parameters of one SOFTMAX.";
   let Fields = [
     KernelField<"input_multiplier", "int32_t",
-                "beta * input_scale * 2^(31 - 5) as a quantized multiplier "
-                "with a non-negative left shift.">,
+                "8-bit: beta * input_scale * 2^(31 - 5) as a quantized "
+                "multiplier with a non-negative left shift. int16: beta * "
+                "input_scale / (10 / 65535), onto the exp table's scale.">,
     KernelField<"input_left_shift", "int32_t">,
     KernelField<"diff_min", "int32_t",
                 "The most negative input difference that still contributes "
                 "(<= 0).">,
     KernelField<"beta", "float", "float32 only.">];
   let Args = [ParamsArg, KernelArg<"shape", "shape", 0>, InputArg, OutputArg];
-  let Instances = PerType<Softmax, "softmax", KernelTypes>.List;
+  let Instances = PerType<Softmax, "softmax", KernelTypes16>.List;
 }
 
 //===----------------------------------------------------------------------===//
@@ -285,7 +290,8 @@ def QuantizeKernels : KernelFamily<"quantize", "quantize", "quantizeOp"> {
                 KernelField<"zero_point", "int32_t">];
   let Args = UnaryArgs;
   let Instances = [KernelInstance<Quantize, "quantize", f32, i8>,
-                   KernelInstance<Quantize, "quantize", f32, u8>];
+                   KernelInstance<Quantize, "quantize", f32, u8>,
+                   KernelInstance<Quantize, "quantize", f32, i16>];
 }
 
 def DequantizeKernels
@@ -295,7 +301,8 @@ def DequantizeKernels
                 KernelField<"zero_point", "int32_t">];
   let Args = UnaryArgs;
   let Instances = [KernelInstance<Dequantize, "dequantize", i8, f32>,
-                   KernelInstance<Dequantize, "dequantize", u8, f32>];
+                   KernelInstance<Dequantize, "dequantize", u8, f32>,
+                   KernelInstance<Dequantize, "dequantize", i16, f32>];
 }
 
 /// QUANTIZE between two quantized types, and the REQUANTIZE that
@@ -310,7 +317,7 @@ def RequantizeKernels
   let Args = UnaryArgs;
   let Instances = !listconcat(
     !foreach(p, [[i8, i8], [i8, u8], [u8, i8], [u8, u8], [i8, i16], [i16, i8],
-                 [i16, i16], [i32, i8], [i32, i16]],
+                 [i16, i16], [i8, i32], [i16, i32], [i32, i8], [i32, i16]],
              KernelInstance<Quantize, "requantize", p[0], p[1]>),
     !foreach(p, [[i8, i8], [i8, u8], [u8, i8], [u8, u8]],
              KernelInstance<Requantize, "requantize", p[0], p[1]>));
@@ -367,7 +374,7 @@ def MeanKernels : KernelFamily<"mean", "reduce", "meanOp"> {
                 "does.">,
     KernelField<"left_shift", "int32_t">];
   let Args = [ParamsArg, InputShapeArg, InputArg, OutputArg];
-  let Instances = PerType<Mean, "mean", KernelTypes>.List;
+  let Instances = PerType<Mean, "mean", KernelTypes16>.List;
 }
 
 def TransposeKernels : KernelFamily<"transpose", "transpose",

@@ -66,6 +66,38 @@ int16_t downscaleMultiplier(int32_t M) {
   return static_cast<int16_t>((M + RoundingOffset) >> 16);
 }
 
+/// The int16 LOGISTIC and TANH input rescaling (TensorFlow Lite Micro's
+/// prepare, folded): the kernel computes (x * Multiplier + round) >> LeftShift
+/// (LeftShift is a right shift here, >= 0) onto the sigmoid table's scale of
+/// 1 / (3 * 4096). A power-of-two input scale of 2^-12 (or 2^-11 for TANH)
+/// multiplies by 3 (6) exactly; any other scale by the largest int16
+/// multiplier of the form scale * 3 * 4096 * 2^n.
+llvm::Expected<QuantizedMultiplier>
+sigmoidInt16Multiplier(const OpContext &Ctx, float InScale, bool Tanh) {
+  constexpr int InputIntegerBits = 3;
+  bool Pot = false;
+  const int32_t Log2 = checkedLog2(InScale, Pot);
+  const int PotShift = (15 - InputIntegerBits) + Log2;
+  if (Pot && (PotShift == 0 || (Tanh && PotShift == 1)))
+    return QuantizedMultiplier{3 << PotShift, 0};
+  double Multiplier = double(InScale) * 4096.0 * 3.0;
+  int Shift = 0;
+  while (Multiplier <= 32767.0 / 2.0 && Shift <= 30) {
+    ++Shift;
+    Multiplier *= 2.0;
+  }
+  if (!(Multiplier <= 32767.0))
+    return Ctx.error(llvm::formatv("int16 input scale {0} is too large for "
+                                   "the sigmoid table (at most 32767 / "
+                                   "12288)",
+                                   formatReal(InScale)));
+  if (static_cast<int32_t>(Multiplier) == 0)
+    return Ctx.error(llvm::formatv("int16 input scale {0} is too small for "
+                                   "the sigmoid table",
+                                   formatReal(InScale)));
+  return QuantizedMultiplier{static_cast<int32_t>(Multiplier), Shift};
+}
+
 } // namespace
 
 // --- ADD, SUB, MUL -----------------------------------------------------------
@@ -163,7 +195,18 @@ llvm::Expected<KernelCall> softmax(const OpContext &Ctx) {
   ref_softmax_params P{};
   const double Beta = Ctx.op().getFloat(ir::attr::Beta, 1.0);
   P.beta = static_cast<float>(Beta);
-  if (In->Type != DType::F32) {
+  if (In->Type == DType::I16) {
+    ACCELGEN_TRY(InQ, Ctx.quant(*In, "input"));
+    ACCELGEN_TRY(OutQ, Ctx.quant(*Out, "output"));
+    if (std::fabs(OutQ.Scale - 1.0f / 32768) > 0.001f / 32768)
+      return Ctx.error(llvm::formatv("int16 output scale {0} must be 1/32768",
+                                     formatReal(OutQ.Scale)));
+    // The differences onto the exp table's input, [-65535, 0] for [-10, 0].
+    ACCELGEN_TRY(M, Ctx.multiplier(double(InQ.Scale) * Beta / (10.0 / 65535.0),
+                                   "beta * input scale / (10 / 65535)"));
+    P.input_multiplier = M.Multiplier;
+    P.input_left_shift = M.LeftShift;
+  } else if (In->Type != DType::F32) {
     ACCELGEN_TRY(InQ, Ctx.quant(*In, "input"));
     ACCELGEN_TRY(OutQ, Ctx.quant(*Out, "output"));
     const int32_t WantZP = In->Type == DType::I8 ? -128 : 0;
@@ -203,9 +246,13 @@ llvm::Expected<KernelCall> quantizeOp(const OpContext &Ctx) {
   ACCELGEN_TRY(Out, Ctx.output());
   if (In->numElements() != Out->numElements())
     return Ctx.error("input and output sizes differ");
-  if (!isQuantized8(Out->Type) && Out->Type != DType::I16)
-    return Ctx.error(llvm::formatv("quantizing to {0} is not supported (int8, "
-                                   "uint8 and int16 are)",
+  // int32 is an output of requantizing only (int8 or int16 to int32).
+  const bool ToInt32 = Out->Type == DType::I32 && In->Type != DType::F32;
+  if (!isQuantized8(Out->Type) && Out->Type != DType::I16 && !ToInt32)
+    return Ctx.error(llvm::formatv("quantizing {0} to {1} is not supported "
+                                   "(to int8, uint8 and int16 is, and int8 "
+                                   "or int16 to int32)",
+                                   ir::dtypeName(In->Type),
                                    ir::dtypeName(Out->Type)));
   ACCELGEN_TRY(OutQ, Ctx.quant(*Out, "output"));
   KernelCall Call;
@@ -240,9 +287,10 @@ llvm::Expected<KernelCall> dequantizeOp(const OpContext &Ctx) {
   ACCELGEN_TRY(Out, Ctx.output());
   if (In->numElements() != Out->numElements())
     return Ctx.error("input and output sizes differ");
-  if (!isQuantized8(In->Type) || Out->Type != DType::F32)
+  if ((!isQuantized8(In->Type) && In->Type != DType::I16) ||
+      Out->Type != DType::F32)
     return Ctx.error(llvm::formatv("dequantizing {0} to {1} is not supported "
-                                   "(int8 or uint8 to float32 is)",
+                                   "(int8, uint8 or int16 to float32 is)",
                                    ir::dtypeName(In->Type),
                                    ir::dtypeName(Out->Type)));
   ACCELGEN_TRY(InQ, Ctx.quant(*In, "input"));
@@ -272,12 +320,14 @@ llvm::Expected<KernelCall> reluOp(const OpContext &Ctx) {
   } else {
     ACCELGEN_TRY(InQ, Ctx.quant(*In, "input"));
     ACCELGEN_TRY(OutQ, Ctx.quant(*Out, "output"));
-    // int8 RELU6 as TensorFlow Lite Micro runs it (Relu6Quantized): the raw
-    // input clamped to the input quantization's 0 and 6, whatever the
-    // output's quantization; here as the identity multiplier (2^30, left
-    // shift 1, exact on every int8 difference) with the input's parameters.
+    // int8 and int16 RELU6 as TensorFlow Lite Micro runs them
+    // (Relu6Quantized): the raw input clamped to the input quantization's 0
+    // and 6, whatever the output's quantization; here as the identity
+    // multiplier (2^30, left shift 1, exact on every int16 difference) with
+    // the input's parameters.
     const bool RawClamp =
-        In->Type == DType::I8 && Ctx.op().code() == ir::OpCode::Relu6;
+        (In->Type == DType::I8 || In->Type == DType::I16) &&
+        Ctx.op().code() == ir::OpCode::Relu6;
     const TensorQuant ClampQ = RawClamp ? InQ : OutQ;
     // The scale ratio in float, then widened (CalculateReluOpData).
     QuantizedMultiplier M{1 << 30, 1};
@@ -387,7 +437,17 @@ llvm::Expected<KernelCall> sigmoidOp(const OpContext &Ctx) {
   if (llvm::Error E = unaryPrologue(Ctx, *In, *Out))
     return std::move(E);
   ref_sigmoid_params P{};
-  if (In->Type != DType::F32) {
+  if (In->Type == DType::I16) {
+    ACCELGEN_TRY(InQ, Ctx.quant(*In, "input"));
+    ACCELGEN_TRY(OutQ, Ctx.quant(*Out, "output"));
+    bool OutPot = false;
+    if (checkedLog2(OutQ.Scale, OutPot) != -15 || !OutPot)
+      return Ctx.error(llvm::formatv("int16 output scale {0} must be 2^-15",
+                                     formatReal(OutQ.Scale)));
+    ACCELGEN_TRY(M, sigmoidInt16Multiplier(Ctx, InQ.Scale, Tanh));
+    P.input_multiplier = M.Multiplier;
+    P.input_left_shift = M.LeftShift;
+  } else if (In->Type != DType::F32) {
     ACCELGEN_TRY(InQ, Ctx.quant(*In, "input"));
     ACCELGEN_TRY(OutQ, Ctx.quant(*Out, "output"));
     // The output quantization is fixed by the kernel.

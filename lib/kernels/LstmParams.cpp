@@ -71,16 +71,6 @@ llvm::Expected<const Tensor *> shapedInput(const OpContext &Ctx, unsigned I,
   return T;
 }
 
-/// TensorFlow Lite's CheckedLog2 on a float: log(x) * (1 / log(2)) in float,
-/// rounded half away from zero. Sets \p Exact when x is a power of two (to
-/// within 1e-3 in the exponent).
-int32_t checkedLog2(float X, bool &Exact) {
-  const float Log2 = std::log(X) * (1.0f / std::log(2.0f));
-  const float Rounded = std::round(Log2);
-  Exact = std::abs(Log2 - Rounded) < 1e-3f;
-  return static_cast<int32_t>(Rounded);
-}
-
 /// The multiplier of a gate's dot product: TensorFlow Lite's legacy
 /// GetQuantizedConvolutionMultipler, whose input and weight scales are
 /// multiplied in float before the division in double.

@@ -166,5 +166,12 @@ int32_t calculateInputRadius(int32_t IntegerBits, int32_t LeftShift,
                                : static_cast<int32_t>(Floor);
 }
 
+int32_t checkedLog2(float X, bool &Exact) {
+  const float Log2 = std::log(X) * (1.0f / std::log(2.0f));
+  const float Rounded = std::round(Log2);
+  Exact = std::abs(Log2 - Rounded) < 1e-3f;
+  return static_cast<int32_t>(Rounded);
+}
+
 } // namespace kernels
 } // namespace accelgen

@@ -71,6 +71,12 @@ llvm::Error activationRangeFloat(llvm::StringRef Activation, float &Min,
 int32_t calculateInputRadius(int32_t IntegerBits, int32_t LeftShift,
                              int32_t TotalSignedBits = 31);
 
+/// CheckedLog2 of a float as TensorFlow Lite computes it (log(x) * (1 /
+/// log(2)) in float, rounded half away from zero): the nearest integer to
+/// log2(X); sets \p Exact when X is that power of two to within 10^-3 in the
+/// exponent.
+int32_t checkedLog2(float X, bool &Exact);
+
 } // namespace kernels
 } // namespace accelgen
 

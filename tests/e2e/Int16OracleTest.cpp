@@ -67,9 +67,11 @@ std::vector<std::vector<std::string>> targetPaths() {
   return Paths;
 }
 
-/// Runs \p M with the oracle (inputs from its generator, seed 1), then on
-/// every target path; every output must equal the oracle's byte for byte.
-void checkAgainstOracle(const ir::Model &M, llvm::StringRef What) {
+/// Runs \p M with the oracle (inputs \p Inputs, one file's bytes per graph
+/// input, or from its generator, seed 1, when empty), then on every target
+/// path; every output must equal the oracle's byte for byte.
+void checkAgainstOracle(const ir::Model &M, llvm::StringRef What,
+                   const std::vector<std::vector<uint8_t>> &Inputs = {}) {
   REQUIRE_MESSAGE(exists(oraclePath()),
                   "the oracle " << oraclePath()
                                 << " is missing (it comes with the shared "
@@ -77,8 +79,15 @@ void checkAgainstOracle(const ir::Model &M, llvm::StringRef What) {
   test::TempDir Dir, In, Want;
   const std::string Model = Dir.file(What.str() + ".tflite");
   test::writeFileBytes(Model, tflite::writeModel(M));
-  test::RunResult R = test::runProgram(
-      oraclePath(), {Model, In.path(), Want.path(), "--seed", "1"});
+  std::vector<std::string> Args = {Model, In.path(), Want.path()};
+  if (Inputs.empty()) {
+    Args.insert(Args.end(), {"--seed", "1"});
+  } else {
+    for (size_t I = 0; I < Inputs.size(); ++I)
+      test::writeFileBytes(In.file("input_" + std::to_string(I) + ".bin"),
+                           Inputs[I]);
+  }
+  test::RunResult R = test::runProgram(oraclePath(), Args);
   REQUIRE_MESSAGE(R.ExitCode == 0, "the oracle failed: " << R.Stdout
                                                          << R.Stderr);
   const ir::Graph &G = M.main();
@@ -238,6 +247,11 @@ public:
   void pad();
   void quantize();
   void stridedSlice();
+  void relu();
+  void sigmoid();
+  void mean();
+  void dequantize();
+  void softmax();
 
   ir::GraphBuilder B;
   std::vector<int32_t> Inputs, Outputs;
@@ -431,17 +445,28 @@ void Sweep::pad() {
 
 void Sweep::quantize() {
   using ir::DType;
-  static const DType Pairs[][2] = {{DType::I8, DType::I16},
-                                   {DType::I16, DType::I8},
-                                   {DType::I16, DType::I16},
-                                   {DType::I32, DType::I8},
-                                   {DType::I32, DType::I16}};
-  const auto &P = Pairs[pick(0, 4)];
+  static const DType Pairs[][2] = {
+      {DType::I8, DType::I16},  {DType::I16, DType::I8},
+      {DType::I16, DType::I16}, {DType::I32, DType::I8},
+      {DType::I32, DType::I16}, {DType::F32, DType::I16},
+      {DType::I8, DType::I32},  {DType::I16, DType::I32}};
+  const auto &P = Pairs[pick(0, 7)];
   const std::vector<int32_t> Shape = {1, pick(1, 4), pick(1, 8)};
   const float InScale = P[0] == DType::I8    ? scale(0.05f)
                         : P[0] == DType::I16 ? scale(1.0f / 4096)
+                        : P[0] == DType::F32 ? 0.0f
                                              : scale(1.0f / (1 << 24));
-  const float OutScale = P[1] == DType::I8 ? scale(0.02f) : scale(1.0f / 2048);
+  // The float input is uniform on [-1, 1): int16 steps of 2^-14 or less.
+  const float OutScale = P[1] == DType::I8    ? scale(0.02f)
+                         : P[1] == DType::I32 ? scale(1.0f / (1 << 20))
+                         : P[0] == DType::F32 ? scale(1.0f / 16384)
+                                              : scale(1.0f / 2048);
+  if (P[0] == DType::F32) {
+    const int32_t In = B.tensor(name(), Shape, std::nullopt, DType::F32);
+    Inputs.push_back(In);
+    B.op("QUANTIZE", {In}, {output(P[1], Shape, OutScale)});
+    return;
+  }
   const int32_t In = input(P[0], Shape, InScale,
                            P[0] == DType::I8 ? pick(-10, 10) : 0);
   B.op("QUANTIZE", {In},
@@ -471,7 +496,114 @@ void Sweep::stridedSlice() {
        {output(ir::DType::I16, Out, S)});
 }
 
+void Sweep::relu() {
+  const bool Six = coin();
+  const std::vector<int32_t> Shape = {1, pick(1, 4), pick(1, 6), pick(1, 8)};
+  // RELU6 clamps at 6: input scales whose range reaches past it.
+  const float InScale = Six ? scale(1.0f / 2048) : scale(1.0f / 4096);
+  const int32_t In = input(ir::DType::I16, Shape, InScale);
+  B.op(Six ? "RELU6" : "RELU", {In},
+       {output(ir::DType::I16, Shape, coin() ? InScale : scale(1.0f / 2048))});
+}
+
+/// LOGISTIC or TANH: the power-of-two input scales the kernels special-case
+/// (2^-12, and 2^-11 for TANH) or any other; the output scale is 2^-15.
+void Sweep::sigmoid() {
+  const bool Tanh = coin();
+  const std::vector<int32_t> Shape = {1, pick(1, 4), pick(1, 6), pick(1, 8)};
+  float InScale;
+  switch (pick(0, 3)) {
+  case 0:
+    InScale = 1.0f / 4096;
+    break;
+  case 1:
+    InScale = Tanh ? 1.0f / 2048 : 1.0f / 1024;
+    break;
+  case 2:
+    InScale = scale(1.0f / 512);
+    break;
+  default:
+    InScale = scale(1.0f / 8192);
+  }
+  const int32_t In = input(ir::DType::I16, Shape, InScale);
+  B.op(Tanh ? "TANH" : "LOGISTIC", {In},
+       {output(ir::DType::I16, Shape, 1.0f / 32768)});
+}
+
+void Sweep::mean() {
+  const std::vector<int32_t> Shape = {1, pick(1, 5), pick(1, 6), pick(1, 6)};
+  // Over the spatial axes (global average pooling), or one axis.
+  std::vector<int32_t> Axes = {1, 2};
+  if (coin())
+    Axes = {pick(1, 3)};
+  const bool Keep = coin();
+  std::vector<int32_t> Out;
+  for (int32_t D = 0; D < 4; ++D) {
+    const bool Reduced =
+        std::find(Axes.begin(), Axes.end(), D) != Axes.end();
+    if (!Reduced || Keep)
+      Out.push_back(Reduced ? 1 : Shape[size_t(D)]);
+  }
+  const float InScale = scale(1.0f / 4096);
+  const int32_t In = input(ir::DType::I16, Shape, InScale);
+  const int32_t AxesT = B.constant(name(), {int32_t(Axes.size())},
+                                   std::nullopt, ir::DType::I32, Axes);
+  B.op("MEAN", {In, AxesT},
+       {output(ir::DType::I16, Out, coin() ? InScale : scale(1.0f / 8192))},
+       {{"keep_dims", Keep}});
+}
+
+void Sweep::dequantize() {
+  const std::vector<int32_t> Shape = {1, pick(1, 4), pick(1, 8)};
+  const int32_t In = input(ir::DType::I16, Shape, scale(1.0f / 4096));
+  const int32_t Out =
+      B.tensor("out" + std::to_string(Outputs.size()), Shape, std::nullopt,
+               ir::DType::F32);
+  Outputs.push_back(Out);
+  B.op("DEQUANTIZE", {In}, {Out});
+}
+
+void Sweep::softmax() {
+  static const double Betas[] = {1.0, 0.5, 2.0};
+  const std::vector<int32_t> Shape = {1, pick(1, 3), pick(1, 40)};
+  // Input ranges from about +-1 to +-16.
+  const float InScale = coin() ? scale(1.0f / 16384) : scale(1.0f / 2048);
+  const int32_t In = input(ir::DType::I16, Shape, InScale);
+  B.op("SOFTMAX", {In}, {output(ir::DType::I16, Shape, 1.0f / 32768)},
+       {{"beta", Betas[pick(0, 2)]}});
+}
+
 } // namespace
+
+TEST_CASE("every entry of the int16 sigmoid table equals TensorFlow Lite "
+          "Micro's") {
+  requireSharedDir();
+  // An int16 TANH whose input reaches the table as 4x (a scale of 1 / 3072:
+  // multiplier 2^14, shift 12): x = 64 k reads entry k with no
+  // interpolation, and gives entry k - 32768 exactly; 64 * 254 + 63 reads
+  // 252/256 of the way to entry 255, which gives the last difference. (The
+  // kernels' table was read off these outputs.)
+  ir::GraphBuilder B;
+  const int32_t In = B.tensor("x", {256}, ir::perTensor(1.0f / 3072, 0),
+                              ir::DType::I16);
+  const int32_t Out = B.tensor("tanh", {256}, ir::perTensor(1.0f / 32768, 0),
+                               ir::DType::I16);
+  B.op("TANH", {In}, {Out});
+  B.inputs({In}).outputs({Out});
+  B.G.Name = "main";
+  ir::Model M;
+  M.SchemaVersion = 3;
+  M.Graphs.push_back(B.G);
+  std::vector<uint8_t> Bytes;
+  auto Push = [&](int32_t X) {
+    Bytes.push_back(uint8_t(X & 0xff));
+    Bytes.push_back(uint8_t((X >> 8) & 0xff));
+  };
+  for (int32_t K = 0; K < 255; ++K)
+    Push(64 * K);
+  Push(64 * 254 + 63);
+  checkAgainstOracle(M, "sigmoid-table", {Bytes});
+}
 
 TEST_CASE("every seanet-int16 layer equals TensorFlow Lite Micro's on every "
           "target") {
@@ -528,6 +660,15 @@ TEST_CASE("random int16 layers equal TensorFlow Lite Micro's on every "
   for (int I = 0; I < 3; ++I) {
     S.concatenation();
     S.transpose();
+  }
+  for (int I = 0; I < 6; ++I) {
+    S.relu();
+    S.sigmoid();
+  }
+  for (int I = 0; I < 4; ++I) {
+    S.mean();
+    S.dequantize();
+    S.softmax();
   }
   S.B.inputs(S.Inputs).outputs(S.Outputs);
   S.B.G.Name = "main";

@@ -1,14 +1,16 @@
 //===- FixedPointTest.cpp - The fixed-point helpers and parameter math ----===//
 //
 // ref_fixedpoint.h against independent definitions (exact rational rounding
-// in 64-bit or long double arithmetic, libm's exp / tanh), and QuantMath
-// against values worked out by hand from TensorFlow Lite's definitions.
+// in 64-bit or long double arithmetic, libm's exp / tanh), ref_softmax16.h's
+// tables recomputed, and QuantMath against values worked out by hand from
+// TensorFlow Lite's definitions.
 //
 //===----------------------------------------------------------------------===//
 #include "TestSupport.h"
 
 #include "kernels/QuantMath.h"
 #include "kernels/c/ref_fixedpoint.h"
+#include "kernels/c/ref_softmax16.h"
 
 #include <cmath>
 #include <random>
@@ -280,4 +282,64 @@ TEST_CASE("input radius") {
   CHECK(calculateInputRadius(4, 22) == 480);
   // Large radii saturate instead of overflowing.
   CHECK(calculateInputRadius(5, -10) == INT32_MAX);
+}
+
+namespace {
+
+/// A 513-entry int16 table of \p F over the int16 range read with scale
+/// \p InScale and zero point \p InZp, output scale \p OutScale, in float as
+/// TensorFlow Lite prepares it: each of 512 samples less half the rounded
+/// error of interpolating to its interval's midpoint, then the end point.
+template <typename Fn>
+std::vector<int16_t> lut16(float InScale, int InZp, float OutScale, Fn F) {
+  const float InMin = InScale * float(-32768 - InZp);
+  const float InMax = InScale * float(32767 - InZp);
+  const float OutMin = OutScale * -32768.0f, OutMax = OutScale * 32767.0f;
+  const float Step = (InMax - InMin) / 512, Half = Step / 2;
+  const float Inv = 65536.0f / (OutMax - OutMin);
+  auto Clamp = [](float V) {
+    return int16_t(std::min(std::max(V, -32768.0f), 32767.0f));
+  };
+  std::vector<int16_t> T;
+  for (int I = 0; I < 512; ++I) {
+    const float V = F(InMin + float(I) * Step);
+    const float Mid = F(InMin + float(I) * Step + Half);
+    const float Next = F(InMin + float(I + 1) * Step);
+    const float Interp = std::round((Next * Inv + std::round(V * Inv)) / 2);
+    const float Bias = std::round((Interp - std::round(Mid * Inv)) / 2);
+    T.push_back(Clamp(std::round(V * Inv) - Bias));
+  }
+  T.push_back(Clamp(std::round(F(InMax) * Inv)));
+  return T;
+}
+
+} // namespace
+
+TEST_CASE("the int16 softmax tables are exp and 1 / (1 + x) as prepared in "
+          "float") {
+  const float Range = 65535.0f;
+  const auto Exp = lut16(10.0f / Range, 32767, 2.0f / Range,
+                         [](float X) { return std::exp(X); });
+  const auto Recip = lut16(1.0f / Range, -32768, 2.0f / Range,
+                           [](float X) { return 1.0f / (1.0f + X); });
+  REQUIRE(Exp.size() == REF_LUT16_SIZE);
+  size_t ExpSame = 0, RecipSame = 0;
+  for (size_t I = 0; I < REF_LUT16_SIZE; ++I) {
+    ExpSame += Exp[I] == ref_softmax16_exp_lut[I];
+    RecipSame += Recip[I] == ref_softmax16_recip_lut[I];
+    // Within two steps of the function itself (32768 is 1).
+    const double X = double(I) / 512;
+    CHECK(std::fabs(ref_softmax16_exp_lut[I] - 32767.5 * std::exp(10 * X - 10)) <
+          2.5);
+    CHECK(std::fabs(ref_softmax16_recip_lut[I] - 32767.5 / (1 + X)) < 2.5);
+  }
+  CHECK(ExpSame == REF_LUT16_SIZE);
+  CHECK(RecipSame == REF_LUT16_SIZE);
+  // The lookup interpolates: halfway between two entries, their mean.
+  const int16_t Mid = ref_lut16_lookup(64, ref_softmax16_exp_lut);
+  CHECK(Mid == ref_softmax16_exp_lut[256] +
+                   ((ref_softmax16_exp_lut[257] - ref_softmax16_exp_lut[256]) *
+                        64 +
+                    64) /
+                       128);
 }

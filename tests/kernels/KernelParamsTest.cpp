@@ -172,6 +172,45 @@ TEST_CASE("fixed output quantization of SOFTMAX and LOGISTIC is enforced") {
         std::string::npos);
 }
 
+TEST_CASE("int16 activations: the fixed output scales and the sigmoid "
+          "table's input range") {
+  auto Unary = [](const char *Op, float InScale, float OutScale) {
+    GraphBuilder GB;
+    int32_t In = GB.tensor(DType::I16, {1, 8}, InScale, 0);
+    int32_t Out = GB.tensor(DType::I16, {1, 8}, OutScale, 0);
+    GB.op(Op, {In}, {Out}).Attrs = {{"beta", 1.0}};
+    return kernelError(GB.G);
+  };
+  CHECK(Unary("LOGISTIC", 1.0f / 4096, 1.0f / 32768) == "");
+  CHECK(Unary("TANH", 0.0003f, 1.0f / 32768) == "");
+  CHECK(Unary("SOFTMAX", 0.001f, 1.0f / 32768) == "");
+  CHECK(Unary("LOGISTIC", 1.0f / 4096, 1.0f / 16384) ==
+        "operator 0 (LOGISTIC): int16 output scale 6.10352e-05 must be "
+        "2^-15");
+  CHECK(Unary("TANH", 4.0f, 1.0f / 32768) ==
+        "operator 0 (TANH): int16 input scale 4 is too large for the sigmoid "
+        "table (at most 32767 / 12288)");
+  CHECK(Unary("TANH", 1e-30f, 1.0f / 32768) ==
+        "operator 0 (TANH): int16 input scale 1e-30 is too small for "
+        "the sigmoid table");
+  CHECK(Unary("SOFTMAX", 0.001f, 1.0f / 256) ==
+        "operator 0 (SOFTMAX): int16 output scale 0.00390625 must be 1/32768");
+  // Conversions Micro does not have.
+  GraphBuilder GB;
+  int32_t F = GB.tensor(DType::F32, {4});
+  int32_t Q = GB.tensor(DType::I32, {4}, 0.5f, 0);
+  GB.op("QUANTIZE", {F}, {Q});
+  CHECK(kernelError(GB.G) == "operator 0 (QUANTIZE): quantizing f32 to i32 "
+                             "is not supported (to int8, uint8 and int16 is, "
+                             "and int8 or int16 to int32)");
+  GB.G.Operators[0].Type = "DEQUANTIZE";
+  GB.G.Operators[0].Inputs = {Q};
+  GB.G.Operators[0].Outputs = {F};
+  CHECK(kernelError(GB.G) == "operator 0 (DEQUANTIZE): dequantizing i32 to "
+                             "f32 is not supported (int8, uint8 or int16 to "
+                             "float32 is)");
+}
+
 TEST_CASE("damaged operators of the shared models give errors, not crashes") {
   std::vector<std::string> Models;
   std::error_code EC;

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "KernelTestSupport.h"
+#include "kernels/c/ref_sigmoid16.h"
 
 #include "import/TFLiteImporter.h"
 
@@ -314,10 +315,9 @@ referenceLstm(const ir::Graph &G, const LstmShape &S, const ref_lstm_params &P,
   return Out;
 }
 
-/// The table the int8 kernel interpolates (exported by ref_lstm.c).
+/// The table the int8 kernel interpolates (ref_sigmoid16.h).
 std::vector<int16_t> sigmoidTable() {
-  return std::vector<int16_t>(ref_lstm_sigmoid_table,
-                              ref_lstm_sigmoid_table + 256);
+  return std::vector<int16_t>(ref_sigmoid16_table, ref_sigmoid16_table + 256);
 }
 
 /// Runs the kernel on \p Input from the initial state; returns the output
@@ -379,12 +379,12 @@ void checkAgainstReference(const LstmShape &S) {
 TEST_CASE("the sigmoid table is sigmoid(i / 24) in Q0.16, increasing") {
   for (int I = 0; I < 256; ++I) {
     INFO("entry " << I);
-    CHECK(std::abs(double(ref_lstm_sigmoid_table[I]) -
+    CHECK(std::abs(double(ref_sigmoid16_table[I]) -
                    std::min(sigmoidQ16(I), 65535.0)) < 1.2);
     if (I > 0)
-      CHECK(ref_lstm_sigmoid_table[I] >= ref_lstm_sigmoid_table[I - 1]);
+      CHECK(ref_sigmoid16_table[I] >= ref_sigmoid16_table[I - 1]);
   }
-  CHECK(ref_lstm_sigmoid_table[0] == 32768);
+  CHECK(ref_sigmoid16_table[0] == 32768);
 }
 
 TEST_CASE("LSTM parameters follow TensorFlow Lite Micro's Prepare") {
