@@ -121,6 +121,16 @@ std::string firstLineOf(StringRef Path) {
         Summary = L;
       continue;
     }
+    // The linker's own words when the image outgrows a memory region: the
+    // overflow's size, which its "will not fit" lines before it lack.
+    if (L.contains("overflowed by")) {
+      Summary = L;
+      break;
+    }
+    if (L.contains("will not fit in region")) {
+      Summary = L;
+      continue;
+    }
     if (L.contains("error") || L.contains("undefined reference")) {
       Summary = L;
       break;

@@ -252,8 +252,19 @@ Expected<std::string> buildImage(const driver::Compilation &C,
   Args.push_back("-lm");
   SmallString<256> Log(*Temp);
   sys::path::append(Log, "compile.log");
-  if (Error E = driver::runIn(*Temp, Args, Log))
-    return makeError("building the image: " + toString(std::move(E)));
+  if (Error E = driver::runIn(*Temp, Args, Log)) {
+    // A model too large for the board: say which memory, and how large.
+    const std::string Msg = toString(std::move(E));
+    const size_t Region = Msg.find("region `");
+    if (Region != std::string::npos)
+      return makeError(formatv(
+          "building the image: the program does not fit the memory of QEMU's "
+          "{0} ({1}: {2} bytes of code and constants, {3} bytes of RAM for "
+          "data, the arena and the stack): {4}",
+          Cpu.Machine, Cpu.Name, Cpu.CodeLength, Cpu.RamLength,
+          Msg.substr(Region)));
+    return makeError("building the image: " + Msg);
+  }
   // The library's call graphs beside the image's (image.elf-*.ci).
   if (Error E = copyCallGraphs(sys::path::parent_path(*Lib), *Temp))
     return std::move(E);

@@ -352,3 +352,38 @@ TEST_CASE("the backend's own run options apply to its targets only") {
   CHECK(R.Stderr.find("--timeout 'soon' is not a number of seconds") !=
         std::string::npos);
 }
+
+TEST_CASE("a program larger than the QEMU board's memory says so") {
+  if (!haveCortexM())
+    return;
+  // 1 MiB of int8 in and out: the arena fits Cortex-M4's 2 MiB board (MPS2),
+  // not Cortex-M55's 512 KiB (MPS3 AN547).
+  ir::GraphBuilder B;
+  const int32_t In = B.tensor("in", {1, 1024, 512}, ir::perTensor(0.5f, 0),
+                              ir::DType::I8);
+  const int32_t Out = B.tensor("out", {1, 1024, 512}, ir::perTensor(0.25f, 3),
+                               ir::DType::I8);
+  B.op("QUANTIZE", {In}, {Out});
+  B.inputs({In}).outputs({Out});
+  B.G.Name = "main";
+  ir::Model M;
+  M.SchemaVersion = 3;
+  M.Graphs.push_back(B.G);
+  test::TempDir Dir, Inputs, Out1;
+  const std::string Model = Dir.file("large.tflite");
+  test::writeFileBytes(Model, tflite::writeModel(M));
+  test::writeFileBytes(Inputs.file("input_0.bin"),
+                       std::vector<uint8_t>(1024 * 512, 7));
+  test::RunResult R = runModelOn(
+      "cmsis-nn", {"--cpu", "cortex-m55", "--cmsis-nn", ACCELGEN_CMSIS_NN_PATH},
+      Model, Inputs.path(), Out1.path(), false);
+  CHECK(R.ExitCode == 1);
+  CHECK_MESSAGE(R.Stderr.find("building the image: the program does not fit "
+                              "the memory of QEMU's mps3-an547 (cortex-m55: "
+                              "524288 bytes of code and constants, 524288 "
+                              "bytes of RAM for data, the arena and the "
+                              "stack): region `RAM' overflowed by ") !=
+                    std::string::npos,
+                R.Stderr);
+  CHECK(R.Stderr.find('\n') == R.Stderr.size() - 1);
+}
