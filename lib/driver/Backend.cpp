@@ -39,6 +39,12 @@ Backend::run(const Compilation &C, const RunOptions &R) const {
 
 std::string Backend::ranOn(const Compilation &) const { return ""; }
 
+std::optional<target::Rejection>
+Backend::reviewPlacement(const Compilation &, const ir::Graph &,
+                         size_t) const {
+  return std::nullopt;
+}
+
 namespace {
 
 std::map<std::string, std::unique_ptr<Backend>, std::less<>> &registry() {

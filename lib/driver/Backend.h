@@ -15,11 +15,13 @@
 
 #include "emit/ModelEmitter.h"
 #include "plan/Cascade.h"
+#include "target/OpSetup.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -104,6 +106,12 @@ public:
 
   /// For people, after a run: where it ran ("" for this machine).
   virtual std::string ranOn(const Compilation &C) const;
+
+  /// Why compile runs operator \p Op of \p G (\p C's model) on the CPU
+  /// fallback although the description places it on the device, or nothing
+  /// (the default): what `explain` shows then (PartitionOptions::Review).
+  virtual std::optional<target::Rejection>
+  reviewPlacement(const Compilation &C, const ir::Graph &G, size_t Op) const;
 };
 
 /// The backends this program has, by name.

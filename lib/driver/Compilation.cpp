@@ -127,6 +127,11 @@ partition::PartitionResult Compilation::partition(bool UseCostModel) const {
   // A target running everything on the host CPU is its own CPU.
   P.Cpu = Target.Fallback ? Target.Fallback : Target.Info;
   P.UseCostModel = UseCostModel;
+  // A target that only explains has no backend to ask.
+  if (Target.Backend)
+    P.Review = [this](const ir::Graph &G, size_t Op) {
+      return Target.Backend->reviewPlacement(*this, G, Op);
+    };
   return partition::partition(graph(), *Target.Info, Target.Version, P);
 }
 

@@ -83,6 +83,15 @@ public:
         P.Cycles = estimate(P, Now);
       R.Ops.push_back(std::move(P));
     }
+    if (Opts.Review)
+      for (size_t I = 0; I < R.Ops.size(); ++I)
+        if (R.Ops[I].Placement == Device::Accelerator &&
+            R.Ops[I].Sources.size() == 1)
+          if (std::optional<target::Rejection> Why = Opts.Review(
+                  Input, static_cast<size_t>(R.Ops[I].Sources[0]))) {
+            moveToCpu(I, std::move(*Why));
+            R.Ops[I].Cycles.reset();
+          }
     formSubgraphs();
     if (Opts.UseCostModel)
       applyCosts();

@@ -37,6 +37,7 @@
 #include "target/TargetInfo.h"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -91,6 +92,12 @@ struct PartitionOptions {
   const target::TargetInfo *Cpu = nullptr;
   /// Disables step 4.
   bool UseCostModel = true;
+  /// The backend's last word on an operator the description places on the
+  /// device (input graph, the operator's index there; operators standing
+  /// for one input operator only): why compile runs it on the CPU instead,
+  /// or nothing. Such an operator is moved to the CPU with that reason.
+  std::function<std::optional<target::Rejection>(const ir::Graph &, size_t)>
+      Review;
 };
 
 struct PartitionResult {

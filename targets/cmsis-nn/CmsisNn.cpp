@@ -161,7 +161,7 @@ private:
                       .str();
       return "NULL";
     }
-    return arenaPtr(*B, false);
+    return arenaPtr(*B, false, emit::cType(G.tensor(Op.Outputs[0]).Type));
   }
   /// The first operand that could not be placed, if any.
   std::string Missing;
@@ -243,6 +243,10 @@ Error OpWriter::write(StringRef Function, const kernels::KernelCall &KC,
       Filter = operand(1, "filter");
     }
     std::string Bias = operand(2, "bias");
+    // arm_convolve_wrapper_s16 takes its int64 bias behind a descriptor.
+    if (Function == "arm_convolve_wrapper_s16")
+      Bias = Struct("cmsis_nn_bias_data", "bias_data",
+                    formatv("{{{0}, false}", Bias).str());
     std::string Params = formatv(
         "{{.input_offset = {0}, .output_offset = {1},{2} .stride = {{.w = {3}, "
         ".h = {4}}, .padding = {{.w = {5}, .h = {6}}, .dilation = {{.w = {7}, "
@@ -277,6 +281,45 @@ Error OpWriter::write(StringRef Function, const kernels::KernelCall &KC,
     Stmt = formatv("    const cmsis_nn_context ctx = {0};\n"
                    "    (void){1}({2});\n",
                    context(Scratch), Function, join(Args, ", "))
+               .str();
+  } else if (Function == "arm_fully_connected_s16") {
+    // One multiplier (the legality asks for per-tensor weights), an int64
+    // bias, no scratch.
+    const auto &P =
+        std::get<kernels::FamilyParams<ref_fully_connected_params>>(KC.Params);
+    const ref_fully_connected_params &S = P.Scalars;
+    const ir::Tensor &F = G.tensor(Op.Inputs[1]);
+    const int64_t Units = F.Shape[0], Depth = F.Shape[1];
+    const int64_t Batches = Depth ? In.numElements() / Depth : 0;
+    std::vector<int32_t> Mult, Shift;
+    perChannel(P, Units, Mult, Shift);
+    std::string Params = Struct(
+        "cmsis_nn_fc_params", "params",
+        formatv("{{.input_offset = {0}, .filter_offset = {1}, .output_offset "
+                "= {2}, {3}}",
+                S.input_offset, S.filter_offset, S.output_offset,
+                activation(S.act_min, S.act_max))
+            .str());
+    std::string Q = Struct(
+        "cmsis_nn_per_tensor_quant_params", "quant",
+        formatv("{{{0}, {1}}", Mult.empty() ? 0 : Mult[0],
+                Shift.empty() ? 0 : Shift[0])
+            .str());
+    std::vector<std::string> Args = {
+        "&ctx",
+        Params,
+        Q,
+        DimsDecl("input_dims", Batches, 1, 1, Depth),
+        operand(0, "input"),
+        DimsDecl("filter_dims", Depth, 1, 1, Units),
+        operand(1, "filter"),
+        DimsDecl("bias_dims", 1, 1, 1, Units),
+        operand(2, "bias"),
+        DimsDecl("output_dims", Batches, 1, 1, Units),
+        out()};
+    Stmt = formatv("    const cmsis_nn_context ctx = {{NULL, 0};\n"
+                   "    (void){0}({1});\n",
+                   Function, join(Args, ", "))
                .str();
   } else if (Function == "arm_fully_connected_s8") {
     const auto &P =
@@ -337,7 +380,8 @@ Error OpWriter::write(StringRef Function, const kernels::KernelCall &KC,
                    "    (void){1}({2});\n",
                    Ctx, Function, join(Args, ", "))
                .str();
-  } else if (Function == "arm_avgpool_s8" || Function == "arm_max_pool_s8") {
+  } else if (Function == "arm_avgpool_s8" || Function == "arm_max_pool_s8" ||
+             Function == "arm_avgpool_s16" || Function == "arm_max_pool_s16") {
     const ref_pool2d_params &S =
         std::get<kernels::FamilyParams<ref_pool2d_params>>(KC.Params).Scalars;
     std::string Params = Struct(
@@ -368,15 +412,15 @@ Error OpWriter::write(StringRef Function, const kernels::KernelCall &KC,
                    operand(0, "input"), Rows, Row, S.input_multiplier,
                    S.input_left_shift, S.diff_min, out())
                .str();
-  } else if (Function == "arm_elementwise_add_s8" ||
-             Function == "arm_elementwise_mul_s8") {
+  } else if (Function.startswith("arm_elementwise_add_s") ||
+             Function.startswith("arm_elementwise_mul_s")) {
     const ref_elementwise_params &S =
         std::get<kernels::FamilyParams<ref_elementwise_params>>(KC.Params)
             .Scalars;
     std::vector<std::string> Args = {operand(0, "input1"),
                                      operand(1, "input2")};
     auto Int = [&](int64_t V) { Args.push_back(emit::intLiteral(V)); };
-    if (Function == "arm_elementwise_add_s8") {
+    if (Function.startswith("arm_elementwise_add_s")) {
       Int(S.input1_offset), Int(S.input1_multiplier), Int(S.input1_left_shift);
       Int(S.input2_offset), Int(S.input2_multiplier), Int(S.input2_left_shift);
       Int(S.input_left_shift);
@@ -413,6 +457,28 @@ const CpuInfo *findCpu(StringRef Name) {
   return nullptr;
 }
 
+/// Whether every int32 accumulator of a 16x8 layer with weights \p Filter
+/// (\p Channels output channels, innermost or outermost) stays in int32 for
+/// any int16 input: per channel, the absolute weights' sum times 2^15 below
+/// 2^31. CMSIS-NN's s16 convolutions and fully connected layers sum the
+/// products in int32 and only then add the int64 bias; TensorFlow Lite
+/// Micro's reference sums in int64.
+static bool int16AccumulatorsFit(const ir::Tensor &Filter, int64_t Channels,
+                                 bool ChannelInnermost) {
+  const int64_t N = Filter.numElements();
+  if (Filter.Type != ir::DType::I8 || Channels <= 0 || N % Channels != 0 ||
+      static_cast<int64_t>(Filter.Data.size()) != N)
+    return false;
+  std::vector<int64_t> Sum(Channels, 0);
+  for (int64_t I = 0; I < N; ++I) {
+    const int64_t C = ChannelInnermost ? I % Channels : I / (N / Channels);
+    Sum[C] += std::abs(static_cast<int8_t>(Filter.Data[I]));
+  }
+  return llvm::all_of(Sum, [](int64_t S) {
+    return S * 32768 < (int64_t(1) << 31);
+  });
+}
+
 /// Whether version \p Version of \p T is the Cortex-M55's, whose CMSIS-NN
 /// functions take the Helium (MVE) paths.
 static bool hasMve(const target::TargetInfo &T, unsigned Version) {
@@ -425,7 +491,7 @@ OpChoice chooseFunction(const ir::Graph &G, size_t Index,
   const ir::Operator &Op = G.Operators[Index];
   const target::OpSetup *Setup = T.opSetup(Op.Type);
   if (!Setup) {
-    C.Reason = "CMSIS-NN has no int8 function for " + Op.Type;
+    C.Reason = "CMSIS-NN has no int8 or int16 function for " + Op.Type;
     return C;
   }
   std::vector<target::Rejection> Why;
@@ -455,6 +521,20 @@ OpChoice chooseFunction(const ir::Graph &G, size_t Index,
                "sums computed at compile time, and this bias is computed at "
                "run time";
     return C;
+  }
+  if (Function == "arm_convolve_wrapper_s16" ||
+      Function == "arm_depthwise_conv_wrapper_s16" ||
+      Function == "arm_fully_connected_s16") {
+    const ir::Tensor &F = G.tensor(Op.Inputs[1]);
+    const bool Depthwise = Function == "arm_depthwise_conv_wrapper_s16";
+    const int64_t Channels =
+        F.Shape.empty() ? 0 : (Depthwise ? F.Shape.back() : F.Shape.front());
+    if (!int16AccumulatorsFit(F, Channels, Depthwise)) {
+      C.Reason = Function + " sums in int32 before adding the int64 bias, and "
+                            "these weights can take that sum out of int32 "
+                            "(the reference kernel sums in int64)";
+      return C;
+    }
   }
   C.Function = Function;
   // The description's Scratch for the function, in force at the version.

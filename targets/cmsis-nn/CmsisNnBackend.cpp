@@ -446,6 +446,20 @@ public:
     return runImage(C, R, Timeout, *Cpu, *Image);
   }
 
+  /// What the description places on CMSIS-NN but compile cannot call it
+  /// for (a bias computed at run time on Helium, 16x8 weights whose sums
+  /// can leave int32, parameters the reference builders refuse).
+  std::optional<target::Rejection>
+  reviewPlacement(const driver::Compilation &C, const ir::Graph &G,
+                  size_t Op) const override {
+    const driver::ResolvedTarget &T = C.target();
+    const cmsis::OpChoice Choice =
+        cmsis::chooseFunction(G, Op, *T.Info, T.Version);
+    if (!Choice.Function.empty())
+      return std::nullopt;
+    return target::Rejection{"cmsis_call", Choice.Reason, ""};
+  }
+
   std::string ranOn(const driver::Compilation &C) const override {
     const auto *Cpu = static_cast<const cmsis::CpuInfo *>(C.backendState());
     return Cpu ? formatv("{0} under QEMU {1}", Cpu->Name, Cpu->Machine).str()

@@ -1,8 +1,9 @@
 //===- cmsis-nn.td - Arm Cortex-M through CMSIS-NN ------------------------===//
 //
-// "cmsis-nn" runs int8 operators on an Arm Cortex-M as direct calls of
-// CMSIS-NN's arm_* functions (CMSIS-NN 7.0, Include/arm_nnfunctions.h); every
-// other operator runs on the portable reference kernels of target ref. Each
+// "cmsis-nn" runs int8 operators, and int16 ones (16x8: int8 weights, int64
+// biases), on an Arm Cortex-M as direct calls of CMSIS-NN's arm_* functions
+// (CMSIS-NN 7.0, Include/arm_nnfunctions.h); every other operator runs on
+// the portable reference kernels of target ref. Each
 // target operator below is named after the CMSIS-NN function that computes
 // it, and the mappings choose among them as CMSIS-NN's own wrappers
 // (arm_convolve_wrapper_s8, arm_depthwise_conv_wrapper_s8) do, so
@@ -65,18 +66,37 @@ def ArmAdd : TargetOp<CmsisNn, "arm_elementwise_add_s8", [Input, Input2],
                       [FusedActivationAttr, PotScaleInt16Attr]>;
 def ArmMul : TargetOp<CmsisNn, "arm_elementwise_mul_s8", [Input, Input2],
                       [FusedActivationAttr]>;
+// The int16 (16x8) functions.
+def ArmConvolveS16 : TargetOp<CmsisNn, "arm_convolve_wrapper_s16",
+                              ConvOperands, ConvAttrs>;
+def ArmDepthwiseS16 : TargetOp<CmsisNn, "arm_depthwise_conv_wrapper_s16",
+                               ConvOperands, DwAttrs>;
+def ArmFullyConnectedS16 : TargetOp<CmsisNn, "arm_fully_connected_s16",
+                                    ConvOperands,
+                                    [FusedActivationAttr, KeepNumDimsAttr]>;
+def ArmAvgPoolS16 : TargetOp<CmsisNn, "arm_avgpool_s16", [Input], PoolAttrs>;
+def ArmMaxPoolS16 : TargetOp<CmsisNn, "arm_max_pool_s16", [Input], PoolAttrs>;
+def ArmAddS16 : TargetOp<CmsisNn, "arm_elementwise_add_s16", [Input, Input2],
+                         [FusedActivationAttr, PotScaleInt16Attr]>;
+def ArmMulS16 : TargetOp<CmsisNn, "arm_elementwise_mul_s16", [Input, Input2],
+                         [FusedActivationAttr]>;
 
-// What every CMSIS-NN s8 function takes (arm_nnfunctions.h): NHWC int8
-// activations, constant int8 weights, int32 biases.
+// What every CMSIS-NN s8 and s16 function takes (arm_nnfunctions.h): NHWC
+// int8 activations with int32 biases, or int16 ones with int64 biases;
+// constant int8 weights.
 def Nhwc : Constraint<"cmsis_nhwc", "input(0).rank == 4 && output(0).rank == 4",
                       "input and output must be 4-D (NHWC)">;
 def FilterConstant : Constraint<"cmsis_filter_constant",
     "input(1).is_constant && input(1).dtype == i8",
     "weights must be constant int8">;
-def BiasI32 : Constraint<"cmsis_bias_i32", "input(2).dtype in {i32, none}",
-                         "biases must be int32 (or absent)">;
-def OutI8 : Constraint<"cmsis_out_i8", "output(0).dtype == i8",
-                       "the result must be int8 (the s8 functions)">;
+def BiasType : Constraint<"cmsis_bias_type",
+    "(input(2).dtype in {none, i32} && input(0).dtype == i8) || "
+    "(input(2).dtype in {none, i64} && input(0).dtype == i16)",
+    "biases must be int32 under int8 activations, int64 under int16 ones (or "
+    "absent)">;
+def OutSameType : Constraint<"cmsis_out_type", "output(0).dtype == input(0).dtype",
+                       "the result must have the input's type (the s8 and "
+                       "s16 functions)">;
 def NoTanhAct : Constraint<"cmsis_activation",
     "fused_activation in {\"NONE\", \"RELU\", \"RELU6\", \"RELU_N1_TO_1\"}",
     "the fused activation must be a clamp (cmsis_nn_activation)">;
@@ -91,11 +111,11 @@ def PerChannelWeights : Constraint<"cmsis_conv_per_channel",
     "weights must be symmetric (cmsis_nn_per_channel_quant_params has no "
     "filter offset)">;
 
-def : Legal<Conv2D, CmsisNn, CmsisM3, [i8],
-            [Nhwc, FilterConstant, BiasI32, OutI8, NoTanhAct, ConvNotGrouped,
+def : Legal<Conv2D, CmsisNn, CmsisM3, [i8, i16],
+            [Nhwc, FilterConstant, BiasType, OutSameType, NoTanhAct, ConvNotGrouped,
              PerChannelWeights]>;
-def : Legal<DepthwiseConv2D, CmsisNn, CmsisM3, [i8],
-            [Nhwc, FilterConstant, BiasI32, OutI8, NoTanhAct,
+def : Legal<DepthwiseConv2D, CmsisNn, CmsisM3, [i8, i16],
+            [Nhwc, FilterConstant, BiasType, OutSameType, NoTanhAct,
              PerChannelWeights,
              Constraint<"cmsis_dw_channels",
                  "output(0).channels == input(0).channels * depth_multiplier",
@@ -103,22 +123,26 @@ def : Legal<DepthwiseConv2D, CmsisNn, CmsisM3, [i8],
                  "multiplier (ch_mult * in_ch = out_ch)">]>;
 // arm_fully_connected_s8 takes one multiplier and shift
 // (cmsis_nn_per_tensor_quant_params).
-def : Legal<FullyConnected, CmsisNn, CmsisM3, [i8],
-            [FilterConstant, BiasI32, OutI8, NoTanhAct,
+def : Legal<FullyConnected, CmsisNn, CmsisM3, [i8, i16],
+            [FilterConstant, BiasType, OutSameType, NoTanhAct,
              Constraint<"cmsis_fc_per_tensor", "!input(1).per_channel",
                  "weights must be quantized per tensor "
                  "(cmsis_nn_per_tensor_quant_params)">,
              Constraint<"cmsis_fc_filter_2d", "input(1).rank == 2",
                  "weights must be 2-D [units, depth]">]>;
-def : Legal<AveragePool2D, CmsisNn, CmsisM3, [i8], [Nhwc, OutI8, NoTanhAct,
+def : Legal<AveragePool2D, CmsisNn, CmsisM3, [i8, i16], [Nhwc, OutSameType, NoTanhAct,
             Constraint<"cmsis_pool_batch", "input(0).dim(0) == 1",
                 "the batch must be 1 (cmsis_nn_dims n is not walked)">]>;
-def : Legal<MaxPool2D, CmsisNn, CmsisM3, [i8], [Nhwc, OutI8, NoTanhAct,
+def : Legal<MaxPool2D, CmsisNn, CmsisM3, [i8, i16], [Nhwc, OutSameType, NoTanhAct,
             Constraint<"cmsis_pool_batch", "input(0).dim(0) == 1",
                 "the batch must be 1 (cmsis_nn_dims n is not walked)">]>;
 // arm_softmax_s8 writes int8 with TensorFlow Lite's fixed output
 // quantization (scale 1/256, zero point -128).
-def : Legal<Softmax, CmsisNn, CmsisM3, [i8], [OutI8,
+// (int16 SOFTMAX runs on the reference kernel: arm_softmax_s16 narrows the
+// normalised sum to int16 without saturating it, where TensorFlow Lite
+// Micro's reference saturates, which a row summing just below a power of two
+// reaches.)
+def : Legal<Softmax, CmsisNn, CmsisM3, [i8], [OutSameType,
             Constraint<"cmsis_softmax_output",
                 "output(0).zero_point == -128 && "
                 "output(0).scale == 0.00390625",
@@ -130,8 +154,8 @@ def SameElements : Constraint<"cmsis_no_broadcast",
     "input(1).num_elements == output(0).num_elements",
     "both inputs must have the result's shape (arm_elementwise_*_s8 do not "
     "broadcast)">;
-def : Legal<Add, CmsisNn, CmsisM3, [i8], [OutI8, NoTanhAct, SameElements]>;
-def : Legal<Mul, CmsisNn, CmsisM3, [i8], [OutI8, NoTanhAct, SameElements]>;
+def : Legal<Add, CmsisNn, CmsisM3, [i8, i16], [OutSameType, NoTanhAct, SameElements]>;
+def : Legal<Mul, CmsisNn, CmsisM3, [i8, i16], [OutSameType, NoTanhAct, SameElements]>;
 
 // Which function runs each operator: the wrappers' choices, by benefit.
 // arm_nn_is_convolve_1x1: no padding, a 1 x 1 filter, no dilation.
@@ -187,6 +211,22 @@ def : Mapping<MaxPool2D, ArmMaxPool, CmsisNn>;
 def : Mapping<Softmax, ArmSoftmax, CmsisNn>;
 def : Mapping<Add, ArmAdd, CmsisNn>;
 def : Mapping<Mul, ArmMul, CmsisNn>;
+
+// int16 activations take the s16 functions, before every s8 choice. Their
+// convolutions and fully connected layers accumulate in int32 before adding
+// the int64 bias (where TensorFlow Lite Micro's reference accumulates in
+// int64): a layer whose weights could take that sum out of int32 (per
+// output channel, the absolute weights' sum times 2^15 reaches 2^31) runs on
+// the reference kernel instead, with that reason (CmsisNn.cpp).
+def IsInt16 : Constraint<"cmsis_int16", "input(0).dtype == i16",
+                         "int16 activations">;
+def : Mapping<Conv2D, ArmConvolveS16, CmsisNn, [IsInt16], 10>;
+def : Mapping<DepthwiseConv2D, ArmDepthwiseS16, CmsisNn, [IsInt16], 10>;
+def : Mapping<FullyConnected, ArmFullyConnectedS16, CmsisNn, [IsInt16], 10>;
+def : Mapping<AveragePool2D, ArmAvgPoolS16, CmsisNn, [IsInt16], 10>;
+def : Mapping<MaxPool2D, ArmMaxPoolS16, CmsisNn, [IsInt16], 10>;
+def : Mapping<Add, ArmAddS16, CmsisNn, [IsInt16], 10>;
+def : Mapping<Mul, ArmMulS16, CmsisNn, [IsInt16], 10>;
 
 // The scratch buffer of each function, as the *_get_buffer_size functions
 // of CMSIS-NN 7.0 compute it (arm_convolve_get_buffer_sizes_s8.c,
@@ -249,3 +289,25 @@ def : Scratch<ArmDepthwiseOpt, CmsisNn, CmsisM55,
 
 // arm_avgpool_s8_get_buffer_size: an int32 sum per channel.
 def : Scratch<ArmAvgPool, CmsisNn, CmsisM3, !strconcat(InC, " * 4")>;
+
+// arm_convolve_s16_get_buffer_size: two int16 im2col columns; _mve: four
+// columns of whole 8-lane int16 vectors.
+defvar Conv16Dsp = !strconcat("2 * ", ConvCols, " * 2");
+def : Scratch<ArmConvolveS16, CmsisNn, CmsisM3, Conv16Dsp>;
+def : Scratch<ArmConvolveS16, CmsisNn, CmsisM55,
+              !strconcat("max(", Conv16Dsp, ", 4 * align(", ConvCols,
+                         ", 8) * 2)")>;
+// arm_depthwise_conv_wrapper_s16_get_buffer_size: with depth multiplier 1,
+// no dilation and fewer than 512 taps the fast path's int16 im2col of every
+// tap and channel (_mve: four of them, and 8 bytes read past the end);
+// otherwise none.
+defvar Dw16Fast = !strconcat("depth_multiplier == 1 && dilation_h == 1 && ",
+                             "dilation_w == 1 && ", Taps, " < 512");
+defvar Dw16Dsp = !strconcat(InC, " * ", Taps, " * 2");
+def : Scratch<ArmDepthwiseS16, CmsisNn, CmsisM3,
+              !strconcat("select(", Dw16Fast, ", ", Dw16Dsp, ", 0)")>;
+def : Scratch<ArmDepthwiseS16, CmsisNn, CmsisM55,
+              !strconcat("select(", Dw16Fast, ", 4 * ", Dw16Dsp, " + 8, 0)")>;
+// arm_avgpool_s16_get_buffer_size_dsp: an int32 sum per channel (none on
+// Helium).
+def : Scratch<ArmAvgPoolS16, CmsisNn, CmsisM3, !strconcat(InC, " * 4")>;

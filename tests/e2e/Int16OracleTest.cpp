@@ -252,6 +252,7 @@ public:
   void mean();
   void dequantize();
   void softmax();
+  void heavyConvolution();
 
   ir::GraphBuilder B;
   std::vector<int32_t> Inputs, Outputs;
@@ -573,6 +574,33 @@ void Sweep::softmax() {
        {{"beta", Betas[pick(0, 2)]}});
 }
 
+/// A 16x8 convolution whose weights can take an int32 sum of products out of
+/// range (576 taps of magnitude 127: 2^31 is reached at 2^31 / 2^15 / 127 =
+/// 516), which CMSIS-NN's s16 convolution sums in int32: target cmsis-nn
+/// runs it on the reference kernel.
+void Sweep::heavyConvolution() {
+  const float InScale = 1.0f / 4096, OutScale = 1.0f / 2048;
+  const int32_t In = input(ir::DType::I16, {1, 3, 3, 64}, InScale);
+  std::vector<int8_t> W(2 * 3 * 3 * 64);
+  for (int8_t &V : W)
+    V = int8_t(coin() ? 127 : -127);
+  const int32_t F = B.constant(name(), {2, 3, 3, 64}, ir::perTensor(1e-4f, 0),
+                               ir::DType::I8, W);
+  Window Win{3, 3, 1, 1, 1, 1, 1, false};
+  B.op("CONV_2D", {In, F, -1},
+       {output(ir::DType::I16, {1, 1, 1, 2}, OutScale)}, attrs(Win));
+}
+
+/// What `accelgen explain --target cmsis-nn` says of model \p M.
+std::string explainOnCmsisNn(const ir::Model &M) {
+  test::TempDir Dir;
+  const std::string Model = Dir.file("model.tflite");
+  test::writeFileBytes(Model, tflite::writeModel(M));
+  test::RunResult R = runAccelgen({"explain", Model, "--target", "cmsis-nn"});
+  REQUIRE_MESSAGE(R.ExitCode == 0, R.Stderr);
+  return R.Stdout;
+}
+
 } // namespace
 
 TEST_CASE("every entry of the int16 sigmoid table equals TensorFlow Lite "
@@ -670,10 +698,22 @@ TEST_CASE("random int16 layers equal TensorFlow Lite Micro's on every "
     S.dequantize();
     S.softmax();
   }
+  S.heavyConvolution();
   S.B.inputs(S.Inputs).outputs(S.Outputs);
   S.B.G.Name = "main";
   ir::Model M;
   M.SchemaVersion = 3;
   M.Graphs.push_back(S.B.G);
   checkAgainstOracle(M, "int16-layers");
+  // Target cmsis-nn ran them through every s16 function it maps, and the
+  // convolution whose sums can leave int32 on the reference kernel.
+  const std::string Explained = explainOnCmsisNn(M);
+  for (const char *F :
+       {"arm_convolve_wrapper_s16", "arm_depthwise_conv_wrapper_s16",
+        "arm_fully_connected_s16", "arm_avgpool_s16", "arm_max_pool_s16",
+        "arm_elementwise_add_s16", "arm_elementwise_mul_s16",
+        "arm_convolve_wrapper_s16 sums in int32 before adding the int64 bias"})
+    CHECK_MESSAGE(Explained.find(F) != std::string::npos,
+                  "explain does not mention " << std::string(F) << ":\n"
+                                              << Explained);
 }

@@ -196,7 +196,7 @@ TEST_CASE("operators CMSIS-NN cannot run fall back with the reason") {
   CHECK(Add.Reason.rfind("cmsis_no_broadcast: ", 0) == 0);
   cmsis::OpChoice Reshape = choose(B.G, M4, 1);
   CHECK(Reshape.Function.empty());
-  CHECK(Reshape.Reason == "CMSIS-NN has no int8 function for RESHAPE");
+  CHECK(Reshape.Reason == "CMSIS-NN has no int8 or int16 function for RESHAPE");
   // A tanh activation is no clamp.
   ir::Graph G = conv("CONV_2D", 8, 8, 3, 3, 3, 8,
                      {{"fused_activation", std::string("TANH")}});
