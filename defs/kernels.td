@@ -277,7 +277,10 @@ def SoftmaxKernels : KernelFamily<"softmax", "softmax", "softmax"> {
                 "(<= 0).">,
     KernelField<"beta", "float", "float32 only.">];
   let Args = [ParamsArg, KernelArg<"shape", "shape", 0>, InputArg, OutputArg];
-  let Instances = PerType<Softmax, "softmax", KernelTypes16>.List;
+  // int8 to int16 first: the instances without an output type take any.
+  let Instances = !listconcat(
+      [KernelInstance<Softmax, "softmax", i8, i16>],
+      PerType<Softmax, "softmax", KernelTypes16>.List);
 }
 
 //===----------------------------------------------------------------------===//

@@ -186,8 +186,11 @@ llvm::Expected<KernelCall> elementwise(const OpContext &Ctx) {
 llvm::Expected<KernelCall> softmax(const OpContext &Ctx) {
   ACCELGEN_TRY(In, Ctx.input(0));
   ACCELGEN_TRY(Out, Ctx.output());
-  if (llvm::Error E = requireSameType(Ctx, *In, *Out))
-    return E;
+  // int8 probabilities may be written as int16 (16 fractional bits).
+  const bool Widened = In->Type == DType::I8 && Out->Type == DType::I16;
+  if (!Widened)
+    if (llvm::Error E = requireSameType(Ctx, *In, *Out))
+      return E;
   if (llvm::Error E = requireKernelType(Ctx, *In))
     return std::move(E);
   if (In->Shape != Out->Shape)
@@ -208,14 +211,16 @@ llvm::Expected<KernelCall> softmax(const OpContext &Ctx) {
     P.input_left_shift = M.LeftShift;
   } else if (In->Type != DType::F32) {
     ACCELGEN_TRY(InQ, Ctx.quant(*In, "input"));
-    ACCELGEN_TRY(OutQ, Ctx.quant(*Out, "output"));
-    const int32_t WantZP = In->Type == DType::I8 ? -128 : 0;
+    ACCELGEN_TRY(OutQ, Ctx.quant(*Out, "output", Widened));
+    const int32_t WantZP = Widened ? -32768 : In->Type == DType::I8 ? -128 : 0;
+    const float WantScale = Widened ? 1.0f / 65536 : 1.0f / 256;
     if (OutQ.ZeroPoint != WantZP ||
-        std::fabs(OutQ.Scale - 1.0f / 256) > 0.001f / 256)
+        std::fabs(OutQ.Scale - WantScale) > 0.001f * WantScale)
       return Ctx.error(llvm::formatv(
           "output quantization (scale {0}, zero point {1}) must be scale "
-          "1/256, zero point {2}",
-          formatReal(OutQ.Scale), OutQ.ZeroPoint, WantZP));
+          "1/{2}, zero point {3}",
+          formatReal(OutQ.Scale), OutQ.ZeroPoint, Widened ? 65536 : 256,
+          WantZP));
     // beta * input_scale in Q5.26 terms, capped below 2^31
     // (PreprocessSoftmaxScaling), as a multiplier above one.
     constexpr int ScaledDiffIntegerBits = 5;

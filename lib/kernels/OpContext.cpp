@@ -60,7 +60,8 @@ llvm::Expected<const Tensor *> OpContext::output(unsigned I) const {
 }
 
 llvm::Expected<TensorQuant> OpContext::quant(const Tensor &T,
-                                             llvm::StringRef Role) const {
+                                             llvm::StringRef Role,
+                                             bool AsymmetricInt16) const {
   if (!T.Quant || T.Quant->Scales.empty())
     return error(Role + " tensor '" + T.Name + "' is not quantized");
   if (T.Quant->Scales.size() != 1)
@@ -77,7 +78,7 @@ llvm::Expected<TensorQuant> OpContext::quant(const Tensor &T,
                                "its type {3}",
                                Role, T.Name, ZP, ir::dtypeName(T.Type)));
   // int16 activations are symmetric (TensorFlow Lite's 16x8 scheme).
-  if (T.Type == DType::I16 && ZP != 0)
+  if (T.Type == DType::I16 && ZP != 0 && !AsymmetricInt16)
     return error(llvm::formatv("{0} tensor '{1}' is int16 with zero point {2}; "
                                "int16 tensors are symmetric (zero point 0)",
                                Role, T.Name, ZP));

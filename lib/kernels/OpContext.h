@@ -56,9 +56,11 @@ public:
   llvm::Expected<const ir::Tensor *> output(unsigned I = 0) const;
 
   /// The per-tensor quantization of \p T (named \p Role in errors): one
-  /// positive finite scale, a zero point inside the type.
-  llvm::Expected<TensorQuant> quant(const ir::Tensor &T,
-                                    llvm::StringRef Role) const;
+  /// positive finite scale, a zero point inside the type, 0 for int16
+  /// unless \p AsymmetricInt16 (the int16 probabilities of an int8 SOFTMAX,
+  /// zero point -32768).
+  llvm::Expected<TensorQuant> quant(const ir::Tensor &T, llvm::StringRef Role,
+                                    bool AsymmetricInt16 = false) const;
   /// Checks that \p Scale of tensor \p T is positive and finite.
   llvm::Error checkScale(float Scale, const ir::Tensor &T,
                          llvm::StringRef Role) const;

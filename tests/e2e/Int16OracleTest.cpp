@@ -251,7 +251,7 @@ public:
   void sigmoid();
   void mean();
   void dequantize();
-  void softmax();
+  void softmax(bool FromInt8);
   void heavyConvolution();
 
   ir::GraphBuilder B;
@@ -564,9 +564,18 @@ void Sweep::dequantize() {
   B.op("DEQUANTIZE", {In}, {Out});
 }
 
-void Sweep::softmax() {
+/// int16 SOFTMAX, or int8 logits to int16 probabilities (scale 1/65536,
+/// zero point -32768).
+void Sweep::softmax(bool FromInt8) {
   static const double Betas[] = {1.0, 0.5, 2.0};
   const std::vector<int32_t> Shape = {1, pick(1, 3), pick(1, 40)};
+  if (FromInt8) {
+    const int32_t In = input(ir::DType::I8, Shape, scale(0.1f), pick(-20, 20));
+    B.op("SOFTMAX", {In},
+         {output(ir::DType::I16, Shape, 1.0f / 65536, -32768)},
+         {{"beta", Betas[pick(0, 2)]}});
+    return;
+  }
   // Input ranges from about +-1 to +-16.
   const float InScale = coin() ? scale(1.0f / 16384) : scale(1.0f / 2048);
   const int32_t In = input(ir::DType::I16, Shape, InScale);
@@ -696,7 +705,7 @@ TEST_CASE("random int16 layers equal TensorFlow Lite Micro's on every "
   for (int I = 0; I < 4; ++I) {
     S.mean();
     S.dequantize();
-    S.softmax();
+    S.softmax(I % 2 == 1);
   }
   S.heavyConvolution();
   S.B.inputs(S.Inputs).outputs(S.Outputs);

@@ -195,6 +195,18 @@ TEST_CASE("int16 activations: the fixed output scales and the sigmoid "
         "the sigmoid table");
   CHECK(Unary("SOFTMAX", 0.001f, 1.0f / 256) ==
         "operator 0 (SOFTMAX): int16 output scale 0.00390625 must be 1/32768");
+  // int8 logits to int16 probabilities: zero point -32768, scale 1/65536.
+  {
+    GraphBuilder GB;
+    int32_t In = GB.tensor(DType::I8, {1, 8}, 0.1f, 3);
+    int32_t Out = GB.tensor(DType::I16, {1, 8}, 1.0f / 65536, -32768);
+    GB.op("SOFTMAX", {In}, {Out}).Attrs = {{"beta", 1.0}};
+    CHECK(kernelError(GB.G) == "");
+    GB.G.Tensors[1].Quant->ZeroPoints = {0};
+    CHECK(kernelError(GB.G) ==
+          "operator 0 (SOFTMAX): output quantization (scale 1.52588e-05, "
+          "zero point 0) must be scale 1/65536, zero point -32768");
+  }
   // Conversions Micro does not have.
   GraphBuilder GB;
   int32_t F = GB.tensor(DType::F32, {4});
