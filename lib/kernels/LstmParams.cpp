@@ -73,15 +73,23 @@ llvm::Expected<const Tensor *> shapedInput(const OpContext &Ctx, unsigned I,
 
 /// The multiplier of a gate's dot product: TensorFlow Lite's legacy
 /// GetQuantizedConvolutionMultipler, whose input and weight scales are
-/// multiplied in float before the division in double.
-QuantizedMultiplier gateMultiplier(float InScale, float WeightScale) {
-  return quantizeMultiplier(double(InScale * WeightScale) /
-                            double(PreActivationScale));
+/// multiplied in float before the division in double; an error (named
+/// \p What) when its shift is outside the kernels' range.
+llvm::Expected<QuantizedMultiplier> gateMultiplier(const OpContext &Ctx,
+                                                   float InScale,
+                                                   float WeightScale,
+                                                   llvm::StringRef What) {
+  return Ctx.multiplier(double(InScale * WeightScale) /
+                            double(PreActivationScale),
+                        What);
 }
 
-/// CreateInterGateMulParams: double(a) * double(b) / double(out).
-QuantizedMultiplier productMultiplier(float A, float B, float Out) {
-  return quantizeMultiplier(double(A) * double(B) / double(Out));
+/// CreateInterGateMulParams: double(a) * double(b) / double(out), checked
+/// as gateMultiplier.
+llvm::Expected<QuantizedMultiplier>
+productMultiplier(const OpContext &Ctx, float A, float B, float Out,
+                  llvm::StringRef What) {
+  return Ctx.multiplier(double(A) * double(B) / double(Out), What);
 }
 
 } // namespace
@@ -240,25 +248,31 @@ llvm::Expected<KernelCall> unidirectionalSequenceLstm(const OpContext &Ctx) {
           return Ctx.error(llvm::formatv("weights '{0}' have zero point {1}; "
                                          "int8 weights must be symmetric",
                                          T->Name, Q.ZeroPoint));
-      QuantizedMultiplier M = gateMultiplier(InQ.Scale, WQ.Scale);
-      S.input_multiplier[G] = M.Multiplier;
-      S.input_left_shift[G] = M.LeftShift;
-      M = gateMultiplier(HiddenQ.Scale, RQ.Scale);
-      S.recurrent_multiplier[G] = M.Multiplier;
-      S.recurrent_left_shift[G] = M.LeftShift;
+      const std::string Gate = std::to_string(G);
+      ACCELGEN_TRY(MI, gateMultiplier(Ctx, InQ.Scale, WQ.Scale,
+                                      "gate " + Gate + "'s input rescaling"));
+      S.input_multiplier[G] = MI.Multiplier;
+      S.input_left_shift[G] = MI.LeftShift;
+      ACCELGEN_TRY(MR,
+                   gateMultiplier(Ctx, HiddenQ.Scale, RQ.Scale,
+                                  "gate " + Gate + "'s recurrent rescaling"));
+      S.recurrent_multiplier[G] = MR.Multiplier;
+      S.recurrent_left_shift[G] = MR.LeftShift;
     }
     S.input_offset = -InQ.ZeroPoint;
     S.hidden_offset = -HiddenQ.ZeroPoint;
-    QuantizedMultiplier M =
-        productMultiplier(ActivationScale, CellQ.Scale, CellQ.Scale);
-    S.forget_multiplier = M.Multiplier;
-    S.forget_left_shift = M.LeftShift;
-    M = productMultiplier(ActivationScale, ActivationScale, CellQ.Scale);
-    S.update_multiplier = M.Multiplier;
-    S.update_left_shift = M.LeftShift;
-    M = productMultiplier(ActivationScale, ActivationScale, HiddenQ.Scale);
-    S.output_multiplier = M.Multiplier;
-    S.output_left_shift = M.LeftShift;
+    ACCELGEN_TRY(MF, productMultiplier(Ctx, ActivationScale, CellQ.Scale,
+                                       CellQ.Scale, "the forget product"));
+    S.forget_multiplier = MF.Multiplier;
+    S.forget_left_shift = MF.LeftShift;
+    ACCELGEN_TRY(MU, productMultiplier(Ctx, ActivationScale, ActivationScale,
+                                       CellQ.Scale, "the update product"));
+    S.update_multiplier = MU.Multiplier;
+    S.update_left_shift = MU.LeftShift;
+    ACCELGEN_TRY(MO, productMultiplier(Ctx, ActivationScale, ActivationScale,
+                                       HiddenQ.Scale, "the output product"));
+    S.output_multiplier = MO.Multiplier;
+    S.output_left_shift = MO.LeftShift;
     S.output_zero_point = HiddenQ.ZeroPoint;
     // tanh reads Q3.12 scaled by 3: a cell state of scale 2^e is shifted
     // left by e + 12 bits (right when negative, with rounding).

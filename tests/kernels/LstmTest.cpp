@@ -545,6 +545,14 @@ TEST_CASE("malformed LSTMs give their own errors") {
           L.B.G.Tensors[L.Output].Shape = {1, 3, 4};
         }) == Op + "output 't" + std::to_string(makeLstm({}).Output) +
                   "' has shape 1x3x4; expected 1x3x5");
+  // A rescaling whose shift leaves the kernels' range (a recurrent weight
+  // scale of 1e36: 0.0078125 * 1e36 * 4096 needs a left shift of 125),
+  // which the reference would shift by undefined amounts.
+  CHECK(Broken([&](LstmGraph &L) {
+          L.B.G.Tensors[Ops(L)[6]].Quant->Scales = {1e36f};
+        }) == Op + "gate 1's recurrent rescaling = 3.2e+37 needs a left "
+                   "shift of 125; the kernels take -31 to 30 (the "
+                   "quantization scales are out of range)");
   // Hybrid: float activations with int8 weights.
   LstmShape F;
   F.Float = true;
