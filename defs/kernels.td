@@ -488,3 +488,47 @@ def LstmKernels
     KernelInstance<UnidirectionalSequenceLSTM, "unidirectional_sequence_lstm",
                    f32>];
 }
+
+//===----------------------------------------------------------------------===//
+// SVDF
+//===----------------------------------------------------------------------===//
+
+def SvdfBiasArg : KernelArg<"data", "bias", 3, "acc"> { let Optional = 1; }
+
+def SvdfKernels : KernelFamily<"svdf", "svdf", "svdfOp"> {
+  let Doc = "Parameters of one SVDF step.";
+  let Fields = [
+    KernelField<"batches", "int32_t",
+                "Sizes: batches, input features, filters (units x rank), "
+                "rank, memory (the state's columns per filter).">,
+    KernelField<"input_size", "int32_t">,
+    KernelField<"filters", "int32_t">,
+    KernelField<"rank", "int32_t">,
+    KernelField<"memory", "int32_t">,
+    KernelField<"input_zero_point", "int32_t",
+                "int8: the input's, the state's and the output's zero "
+                "points.">,
+    KernelField<"state_zero_point", "int32_t">,
+    KernelField<"output_zero_point", "int32_t">,
+    KernelField<"feature_multiplier", "int32_t",
+                "int8: input_scale * weights_feature_scale / state_scale, "
+                "from the feature dot products to the state.">,
+    KernelField<"feature_left_shift", "int32_t">,
+    KernelField<"output_multiplier", "int32_t",
+                "int8: state_scale * weights_time_scale / output_scale, from "
+                "the reduced time dot products to the output.">,
+    KernelField<"output_left_shift", "int32_t">,
+    KernelField<"activation", "int32_t",
+                "float32: the fused activation, 0 NONE, 1 RELU, 2 "
+                "RELU_N1_TO_1, 3 RELU6 (the int8 kernel applies none, as "
+                "TensorFlow Lite Micro's).">];
+  let Args = [ParamsArg, InputArg,
+              KernelArg<"data", "weights_feature", 1, "in">,
+              KernelArg<"data", "weights_time", 2, "weights">,
+              SvdfBiasArg,
+              KernelArg<"state", "activation_state", 4, "weights">,
+              OutputArg];
+  // int8 with int16 time weights and state, or float32.
+  let Instances = [KernelInstance<Svdf, "svdf", i8, AnyElement, "", i16>,
+                   KernelInstance<Svdf, "svdf", f32>];
+}

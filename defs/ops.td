@@ -47,6 +47,7 @@ def TimeMajorAttr       : Attr<"time_major", BoolAttr>;
 def StrideDAttr         : Attr<"stride_d", IntAttr>;
 def DilationDAttr       : Attr<"dilation_d", IntAttr>;
 def DiagonalRecurrentTensorsAttr : Attr<"diagonal_recurrent_tensors", BoolAttr>;
+def RankAttr            : Attr<"rank", IntAttr>;
 
 def Input  : Operand<"input">;
 def Input2 : Operand<"input2">;
@@ -154,6 +155,15 @@ def UnidirectionalSequenceLSTM
           AsymQuantInputsAttr, DiagonalRecurrentTensorsAttr]> {
   let Variadic = 1;  // 24 operands: weights, biases, state, norms
 }
+
+/// One step of a singular-value-decomposition filter: the feature weights
+/// ([filters, input]) write the newest column of the state ([batch,
+/// filters * memory], a variable tensor the step shifts by one), the time
+/// weights ([filters, memory]) reduce it, `rank` filters sum into a unit.
+def Svdf : Op<"SVDF", [Input, Operand<"weights_feature">,
+                       Operand<"weights_time">, OptionalBias,
+                       Operand<"activation_state">],
+              [RankAttr, FusedActivationAttr, AsymQuantInputsAttr]>;
 
 //===----------------------------------------------------------------------===//
 // More TensorFlow Lite builtin operators, named by their BuiltinOperator

@@ -29,7 +29,8 @@ const char *const Preamble =
 //   ACCELGEN_TFLITE_BUILTIN(Id, Name, Code)     every builtin code of the
 //     TensorFlow Lite format, ascending
 //   ACCELGEN_ATTR(Constant, Name)               every attribute name, sorted
-//   ACCELGEN_OP_ARITY(Enumerator, MinOperands, MaxOperands, NumResults)
+//   ACCELGEN_OP_ARITY(Enumerator, MinOperands, MaxOperands, NumResults,
+//                     RequiredMask)
 //     every operator of ops.td: how many operands it takes (MaxOperands -1:
 //     any number from MinOperands) and how many results it has
 //   ACCELGEN_OP_ROWS(Enumerator, Kind, Stride, Dilation, Kernel, KernelOperand)
@@ -71,9 +72,9 @@ public:
     OS << "#undef ACCELGEN_ATTR\n#endif\n";
     OS << "\n#ifdef ACCELGEN_OP_ARITY\n";
     for (const Vocabulary::OpEntry &O : V.Ops)
-      OS << llvm::formatv("ACCELGEN_OP_ARITY({0}, {1}, {2}, {3})\n",
+      OS << llvm::formatv("ACCELGEN_OP_ARITY({0}, {1}, {2}, {3}, {4:x})\n",
                           O.Enumerator, O.MinOperands, O.MaxOperands,
-                          O.NumResults);
+                          O.NumResults, O.RequiredMask);
     OS << "#undef ACCELGEN_OP_ARITY\n#endif\n";
     OS << "\n#ifdef ACCELGEN_OP_ROWS\n";
     for (const Vocabulary::OpEntry &O : V.Ops)

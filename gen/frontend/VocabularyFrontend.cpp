@@ -64,8 +64,11 @@ VocabularyDecl readVocabularyRecords(const llvm::RecordKeeper &Records) {
           R->getValueAsListOfDefs("Operands");
       O.MaxOperands = static_cast<int32_t>(Operands.size());
       for (size_t I = 0; I < Operands.size(); ++I)
-        if (!Operands[I]->getValueAsBit("Optional"))
+        if (!Operands[I]->getValueAsBit("Optional")) {
           O.MinOperands = static_cast<int32_t>(I + 1);
+          if (I < 64)
+            O.RequiredMask |= uint64_t(1) << I;
+        }
       if (R->getValueAsBit("Variadic"))
         O.MaxOperands = -1;
       O.NumResults = static_cast<int32_t>(R->getValueAsInt("NumResults"));

@@ -232,6 +232,7 @@ std::optional<Vocabulary> buildVocabulary(const VocabularyDecl &D,
     E.MinOperands = O.MinOperands;
     E.MaxOperands = O.MaxOperands;
     E.NumResults = O.NumResults;
+    E.RequiredMask = O.RequiredMask;
     if (!checkStripeRows(O, E, Diags) || !checkOverlays(O, E, Diags))
       continue;
     V.Ops.push_back(std::move(E));

@@ -45,6 +45,9 @@ struct VocabularyOpDecl {
   int32_t MinOperands = 0;
   int32_t MaxOperands = 0;
   int32_t NumResults = 1;
+  /// Bit I set: operand I (of the first 64) may not be omitted (-1); an
+  /// optional operand before a required one (SVDF's bias) has it clear.
+  uint64_t RequiredMask = 0;
   /// The names of its attributes and operands, in order.
   std::vector<std::string> AttrNames, OperandNames;
   StripeRowsDecl Rows;
@@ -85,6 +88,7 @@ struct Vocabulary {
     int32_t MinOperands = 0;
     int32_t MaxOperands = 0; ///< -1: variadic.
     int32_t NumResults = 1;
+    uint64_t RequiredMask = 0; ///< As VocabularyOpDecl::RequiredMask.
     /// The stripe transform: RowKind enumerator (Whole, Identity, Shifted,
     /// Window), attribute names ("" when unset) and the kernel operand's
     /// index (-1 when unset).

@@ -60,7 +60,7 @@ private:
       return error(llvm::formatv("takes {0} operands, found {1}", Expected, N));
     }
     for (int64_t K = 0; K < std::min<int64_t>(N, A.MinOperands); ++K)
-      if (Op.Inputs[K] < 0)
+      if (Op.Inputs[K] < 0 && A.required(K))
         return error(llvm::formatv("operand {0} is required, but missing", K));
     if (A.NumResults >= 0 &&
         static_cast<int64_t>(Op.Outputs.size()) != A.NumResults)

@@ -236,6 +236,15 @@ llvm::Error readLSTM(const fb::Operator &Op, ir::Operator &Out) {
   return llvm::Error::success();
 }
 
+llvm::Error readSvdf(const fb::Operator &Op, ir::Operator &Out) {
+  const fb::SVDFOptions *O = Op.builtin_options_as_SVDFOptions();
+  Out.setAttr(attr::Rank, int64_t(O->rank()));
+  if (llvm::Error E = setActivation(Out, O->fused_activation_function()))
+    return E;
+  Out.setAttr(attr::AsymmetricQuantizeInputs, O->asymmetric_quantize_inputs());
+  return llvm::Error::success();
+}
+
 llvm::Error readLeakyRelu(const fb::Operator &Op, ir::Operator &Out) {
   Out.setAttr(attr::Alpha,
               double(Op.builtin_options_as_LeakyReluOptions()->alpha()));
@@ -306,6 +315,8 @@ std::optional<OpReader> readerFor(ir::OpCode Op) {
     return OpReader{BO::TransposeConvOptions, readTransposeConv};
   case OpCode::UnidirectionalSequenceLSTM:
     return OpReader{BO::UnidirectionalSequenceLSTMOptions, readLSTM};
+  case OpCode::Svdf:
+    return OpReader{BO::SVDFOptions, readSvdf};
   case OpCode::Dequantize:
   case OpCode::Exp:
   case OpCode::ExpandDims:

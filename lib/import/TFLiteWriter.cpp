@@ -163,6 +163,12 @@ WrittenOptions writeLSTM(FlatBufferBuilder &B, const ir::Operator &Op) {
       Op.getBool(attr::DiagonalRecurrentTensors)));
 }
 
+WrittenOptions writeSvdf(FlatBufferBuilder &B, const ir::Operator &Op) {
+  return options(fb::CreateSVDFOptions(
+      B, intAttr(Op, attr::Rank, 1), activation(Op),
+      Op.getBool(attr::AsymmetricQuantizeInputs)));
+}
+
 WrittenOptions writeLeakyRelu(FlatBufferBuilder &B, const ir::Operator &Op) {
   return options(fb::CreateLeakyReluOptions(
       B, static_cast<float>(Op.getFloat(attr::Alpha))));
@@ -219,6 +225,8 @@ WrittenOptions writeOptions(FlatBufferBuilder &B, const ir::Operator &Op) {
     return writeTransposeConv(B, Op);
   case OpCode::UnidirectionalSequenceLSTM:
     return writeLSTM(B, Op);
+  case OpCode::Svdf:
+    return writeSvdf(B, Op);
   default:
     return {};
   }

@@ -36,14 +36,14 @@ OpCode opCodeOf(llvm::StringRef Name) {
 
 OpArity opArity(OpCode Code) {
   switch (Code) {
-#define ACCELGEN_OP_ARITY(Enumerator, Min, Max, Results)                       \
+#define ACCELGEN_OP_ARITY(Enumerator, Min, Max, Results, Required)             \
   case OpCode::Enumerator:                                                     \
-    return OpArity{Min, Max, Results};
+    return OpArity{Min, Max, Results, Required};
 #include "ir/OpVocabulary.inc"
   case OpCode::Unknown:
     break;
   }
-  return OpArity{0, -1, -1};
+  return OpArity{0, -1, -1, 0};
 }
 
 RowMap rowMap(OpCode Code) {

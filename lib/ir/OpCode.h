@@ -38,6 +38,13 @@ struct OpArity {
   int32_t MinOperands = 0;
   int32_t MaxOperands = -1;
   int32_t NumResults = 1;
+  /// Bit I set: operand I (of the first 64) may not be omitted. Optional
+  /// operands are usually trailing; SVDF's bias is followed by its state.
+  uint64_t RequiredMask = ~uint64_t(0);
+
+  bool required(int64_t I) const {
+    return I >= 64 || ((RequiredMask >> I) & 1) != 0;
+  }
 };
 
 /// The arity of \p Code as defs/ops.td declares it (any count for Unknown).

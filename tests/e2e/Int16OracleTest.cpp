@@ -253,6 +253,7 @@ public:
   void dequantize();
   void softmax(bool FromInt8);
   void heavyConvolution();
+  void svdfSteps(bool Quantized, int32_t Steps);
 
   ir::GraphBuilder B;
   std::vector<int32_t> Inputs, Outputs;
@@ -600,6 +601,78 @@ void Sweep::heavyConvolution() {
        {output(ir::DType::I16, {1, 1, 1, 2}, OutScale)}, attrs(Win));
 }
 
+/// \p Steps SVDF operators sharing one state tensor, each with its own
+/// input and output: one run of the model is that many steps, so the state
+/// moves and the time weights see every column. int8 with int16 time
+/// weights and state, or float32 (with a fused activation).
+void Sweep::svdfSteps(bool Quantized, int32_t Steps) {
+  const int32_t Batches = pick(1, 2), InputSize = pick(1, 12),
+                Rank = pick(1, 2), Units = pick(1, 5), Memory = pick(2, 6);
+  const int32_t Filters = Units * Rank;
+  const ir::DType Act = Quantized ? ir::DType::I8 : ir::DType::F32;
+  const ir::DType Wide = Quantized ? ir::DType::I16 : ir::DType::F32;
+  auto Q = [&](float Scale, int64_t Zp) {
+    return Quantized ? std::optional<ir::QuantParams>(ir::perTensor(Scale, Zp))
+                     : std::nullopt;
+  };
+  const float InScale = scale(0.02f), FeatureScale = scale(0.01f),
+              StateScale = scale(1.0f / 1024), TimeScale = scale(1.0f / 4096),
+              OutScale = scale(0.05f);
+  int32_t Feature, Time, Bias;
+  if (Quantized) {
+    std::vector<int8_t> F(static_cast<size_t>(Filters * InputSize));
+    for (int8_t &V : F)
+      V = int8_t(pick(-127, 127));
+    std::vector<int16_t> T(static_cast<size_t>(Filters * Memory));
+    for (int16_t &V : T)
+      V = int16_t(pick(-20000, 20000));
+    std::vector<int32_t> Bv(static_cast<size_t>(Units));
+    for (int32_t &V : Bv)
+      V = pick(-50000, 50000);
+    Feature = B.constant(name(), {Filters, InputSize}, Q(FeatureScale, 0),
+                         Act, F);
+    Time = B.constant(name(), {Filters, Memory}, Q(TimeScale, 0), Wide, T);
+    Bias = B.constant(name(), {Units}, Q(StateScale * TimeScale, 0),
+                      ir::DType::I32, Bv);
+  } else {
+    auto Reals = [&](size_t N, float Range) {
+      std::vector<float> V(N);
+      for (float &X : V)
+        X = Range * float(pick(-1000, 1000)) / 1000.0f;
+      return V;
+    };
+    Feature = B.constant(name(), {Filters, InputSize}, std::nullopt, Act,
+                         Reals(size_t(Filters * InputSize), 0.5f));
+    Time = B.constant(name(), {Filters, Memory}, std::nullopt, Wide,
+                      Reals(size_t(Filters * Memory), 0.5f));
+    Bias = B.constant(name(), {Units}, std::nullopt, ir::DType::F32,
+                      Reals(size_t(Units), 0.2f));
+  }
+  const int32_t State =
+      B.tensor(name(), {Batches, Filters * Memory}, Q(StateScale, 0), Wide);
+  B.G.Tensors[size_t(State)].IsVariable = true;
+  static const char *const Activations[] = {"NONE", "RELU", "RELU6",
+                                            "RELU_N1_TO_1"};
+  for (int32_t S = 0; S < Steps; ++S) {
+    const int32_t In =
+        input(Act, {Batches, InputSize}, InScale, Quantized ? pick(-5, 5) : 0);
+    if (!Quantized)
+      B.G.Tensors[size_t(In)].Quant.reset();
+    const int32_t Out = output(Act, {Batches, Units}, OutScale,
+                               Quantized ? pick(-5, 5) : 0);
+    if (!Quantized)
+      B.G.Tensors[size_t(Out)].Quant.reset();
+    // TensorFlow Lite Micro's SVDF needs the bias (its int8 Prepare reads
+    // the bias's scale, its float step the data, unconditionally); the
+    // kernel here takes a missing one as zeros (KernelParamsTest).
+    B.op("SVDF", {In, Feature, Time, Bias, State}, {Out},
+         {{"rank", int64_t(Rank)},
+          {"fused_activation",
+           std::string(Quantized ? "NONE" : Activations[pick(0, 3)])},
+          {"asymmetric_quantize_inputs", false}});
+  }
+}
+
 /// What `accelgen explain --target cmsis-nn` says of model \p M.
 std::string explainOnCmsisNn(const ir::Model &M) {
   test::TempDir Dir;
@@ -640,6 +713,21 @@ TEST_CASE("every entry of the int16 sigmoid table equals TensorFlow Lite "
     Push(64 * K);
   Push(64 * 254 + 63);
   checkAgainstOracle(M, "sigmoid-table", {Bytes});
+}
+
+TEST_CASE("SVDF steps equal TensorFlow Lite Micro's on every target") {
+  requireSharedDir();
+  Sweep S(7);
+  for (int I = 0; I < 3; ++I) {
+    S.svdfSteps(/*Quantized=*/true, 4);
+    S.svdfSteps(/*Quantized=*/false, 3);
+  }
+  S.B.inputs(S.Inputs).outputs(S.Outputs);
+  S.B.G.Name = "main";
+  ir::Model M;
+  M.SchemaVersion = 3;
+  M.Graphs.push_back(S.B.G);
+  checkAgainstOracle(M, "svdf");
 }
 
 TEST_CASE("every seanet-int16 layer equals TensorFlow Lite Micro's on every "

@@ -223,6 +223,44 @@ TEST_CASE("int16 activations: the fixed output scales and the sigmoid "
                              "float32 is)");
 }
 
+TEST_CASE("SVDF: shapes, types and the state as TensorFlow Lite Micro's "
+          "Prepare checks them") {
+  // 2 batches, 3 inputs, 4 filters of rank 2 (2 units), memory 5.
+  auto Svdf = [](auto Damage) {
+    GraphBuilder GB;
+    int32_t In = GB.tensor(DType::I8, {2, 3}, 0.02f, 1);
+    int32_t F = GB.constant(DType::I8, {4, 3}, std::vector<int8_t>(12, 3),
+                            0.01f, 0);
+    int32_t T = GB.constant(DType::I16, {4, 5}, std::vector<int16_t>(20, 300),
+                            1.0f / 4096, 0);
+    int32_t B = GB.constant(DType::I32, {2}, std::vector<int32_t>{5, -5});
+    int32_t S = GB.tensor(DType::I16, {2, 20}, 1.0f / 1024, 0);
+    GB.G.Tensors[size_t(S)].IsVariable = true;
+    int32_t Out = GB.tensor(DType::I8, {2, 2}, 0.05f, 0);
+    GB.op("SVDF", {In, F, T, B, S}, {Out}).Attrs = {
+        {"rank", int64_t(2)}, {"fused_activation", std::string("NONE")}};
+    Damage(GB.G);
+    return kernelError(GB.G);
+  };
+  const std::string Op = "operator 0 (SVDF): ";
+  CHECK(Svdf([](ir::Graph &) {}) == "");
+  // No bias: zeros (TensorFlow Lite Micro's kernel needs one).
+  CHECK(Svdf([](ir::Graph &G) { G.Operators[0].Inputs[3] = -1; }) == "");
+  CHECK(Svdf([](ir::Graph &G) {
+          G.Operators[0].setAttr(ir::attr::Rank, int64_t(3));
+        }) == Op + "rank 3 must be positive and divide the 4 filters");
+  CHECK(Svdf([](ir::Graph &G) { G.Tensors[4].IsVariable = false; }) ==
+        Op + "state 't4' must be a variable tensor without data (the kernel "
+             "updates it in place)");
+  CHECK(Svdf([](ir::Graph &G) { G.Tensors[4].Shape = {2, 19}; }) ==
+        Op + "state (input 4) 't4' has shape 2x19; expected 2x20");
+  CHECK(Svdf([](ir::Graph &G) { G.Tensors[2].Type = DType::I8; }) ==
+        Op + "time weights (input 2) 't2' is i8; with i8 input the kernel "
+             "needs i16");
+  CHECK(Svdf([](ir::Graph &G) { G.Tensors[5].Shape = {2, 4}; }) ==
+        Op + "output 't5' has shape 2x4; expected 2x2");
+}
+
 TEST_CASE("damaged operators of the shared models give errors, not crashes") {
   std::vector<std::string> Models;
   std::error_code EC;

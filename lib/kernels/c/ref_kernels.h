@@ -25,6 +25,7 @@
 #include "ref_reshape.h"
 #include "ref_softmax.h"
 #include "ref_strided_slice.h"
+#include "ref_svdf.h"
 #include "ref_transpose.h"
 #include "ref_transpose_conv.h"
 
