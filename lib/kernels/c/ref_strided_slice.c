@@ -16,7 +16,7 @@ void ref_strided_slice(const ref_strided_slice_params *p, size_t element_size,
   unsigned char *out = (unsigned char *)output;
   int32_t in_stride[REF_MAX_RANK];
   int32_t idx[REF_MAX_RANK];
-  int32_t stride = 1, d;
+  int32_t stride = 1, d, run = 1, carry_from;
   if (rank == 0) {
     memcpy(out, in, element_size);
     return;
@@ -30,13 +30,20 @@ void ref_strided_slice(const ref_strided_slice_params *p, size_t element_size,
       return; /* an empty slice */
     idx[d] = p->start[d];
   }
+  /* With a unit stride the innermost dimension's elements are contiguous:
+   * one copy per row, and the odometer starts one dimension further out. */
+  carry_from = rank - 1;
+  if (p->stride[rank - 1] == 1) {
+    run = p->stop[rank - 1] - p->start[rank - 1];
+    carry_from = rank - 2;
+  }
   for (;;) {
     size_t off = 0;
     for (d = 0; d < rank; ++d)
       off += (size_t)idx[d] * (size_t)in_stride[d];
-    memcpy(out, in + off * element_size, element_size);
-    out += element_size;
-    for (d = rank - 1; d >= 0; --d) {
+    memcpy(out, in + off * element_size, (size_t)run * element_size);
+    out += (size_t)run * element_size;
+    for (d = carry_from; d >= 0; --d) {
       idx[d] += p->stride[d];
       if (in_range(p, d, idx[d]))
         break;
