@@ -30,6 +30,11 @@
 #                 which would make the bound inexact
 # and the peer's instructions, flash and RAM, with our / peer ratios.
 #
+# A model without reference vectors (MODELS may name any model under
+# SHARED/models, e.g. seanet-int16/seanet_conv0) runs on the inputs of
+# TensorFlow Lite Micro's oracle (tflm_runner --seed 1), whose outputs it
+# must then equal; a model the peer has no figures for gets "-" there.
+#
 # Usage: bench/cortex-m.sh [BUILD_DIR]          (default: build)
 # Environment: SHARED (default ../shared beside the checkout), CMSIS_NN_PATH
 # (default SHARED/third_party/CMSIS-NN), MODELS (default: the peer's six).
@@ -86,14 +91,29 @@ for model in $MODELS; do
   for cpu in cortex-m55 cortex-m4; do
     c=$(echo "$cpu" | sed 's/cortex-//')
     seed=$SHARED/vectors/$model/seed1
+    if [ ! -d "$seed" ]; then
+      seed=$WORK/oracle/$model
+      if [ ! -d "$seed" ]; then
+        mkdir -p "$seed/out"
+        "$SHARED/tools/tflm-oracle/tflm_runner" "$SHARED/models/$model.tflite" \
+          "$seed" "$seed/out" --seed 1 >/dev/null
+        for f in "$seed"/out/output_*.bin; do
+          mv "$f" "$seed/expected_${f##*/output_}"
+        done
+      fi
+    fi
     out=$WORK/$model-$cpu
     elf=$WORK/$model-$cpu.elf
+    mkdir -p "$(dirname "$elf")"
     "$ACCELGEN" run "$SHARED/models/$model.tflite" --target cmsis-nn \
       --cpu "$cpu" --cmsis-nn "$CMSIS_NN_PATH" --inputs "$seed" \
       --outputs "$out" --save-image "$elf" --save-call-graph "$WORK/cg-$model-$cpu" \
       --cache-dir "$WORK/cache" >/dev/null
-    cmp -s "$out/output_0.bin" "$seed/expected_0.bin" || {
-      echo "$model on $cpu: output differs from expected_0.bin" >&2; exit 1; }
+    for want in "$seed"/expected_*.bin; do
+      got=$out/output_${want##*/expected_}
+      cmp -s "$got" "$want" || {
+        echo "$model on $cpu: ${got##*/} differs from ${want##*/}" >&2; exit 1; }
+    done
     entry=$(arm-none-eabi-nm "$elf" | awk '$3 == "model_invoke_once" { print $1 }')
     # The instruction after the call in main (bl is 4 bytes).
     call=$(arm-none-eabi-objdump -d "$elf" |

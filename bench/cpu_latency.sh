@@ -20,6 +20,10 @@
 # code size: `size` text of cpu_kernels.o against the reference kernel
 # objects cpu replaces, and of the whole program's kernels for each target.
 #
+# A model without reference vectors (MODELS may name any model under
+# SHARED/models, e.g. seanet-int16/seanet_conv0) runs on the inputs of
+# TensorFlow Lite Micro's oracle (tflm_runner --seed 1).
+#
 # Usage: bench/cpu_latency.sh [BUILD_DIR]          (default: build)
 # Environment:
 #   ORACLE   the oracle's tflite_c_runner (see latency.sh; built when unset)
@@ -68,6 +72,12 @@ for NAME in $MODELS; do
   MODEL=$SHARED/models/$NAME.tflite
   IN=$SHARED/vectors/$NAME/seed1
   D=$WORK/$NAME
+  if [ ! -d "$IN" ]; then
+    IN=$D/in
+    mkdir -p "$IN" "$D/want"
+    "$SHARED/tools/tflm-oracle/tflm_runner" "$MODEL" "$IN" "$D/want" \
+      --seed 1 >/dev/null
+  fi
   for T in ref cpu simd; do
     mkdir -p "$D/$T/obj" "$D/$T/out"
     case $T in
