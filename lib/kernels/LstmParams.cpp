@@ -63,11 +63,8 @@ llvm::Expected<const Tensor *> shapedInput(const OpContext &Ctx, unsigned I,
                                            llvm::StringRef Role,
                                            std::vector<int32_t> Shape) {
   ACCELGEN_TRY(T, Ctx.input(I));
-  if (T->Shape != Shape)
-    return Ctx.error(llvm::formatv("{0} (input {1}) '{2}' has shape {3}; "
-                                   "expected {4}",
-                                   Role, I, T->Name, ir::formatShape(T->Shape),
-                                   ir::formatShape(Shape)));
+  if (llvm::Error E = requireShape(Ctx, *T, I, Role, Shape))
+    return std::move(E);
   return T;
 }
 

@@ -175,6 +175,17 @@ llvm::Error requireSameType(const OpContext &Ctx, const Tensor &A,
                                  ir::dtypeName(B.Type)));
 }
 
+llvm::Error requireShape(const OpContext &Ctx, const Tensor &T, unsigned I,
+                         llvm::StringRef Role,
+                         const std::vector<int32_t> &Shape) {
+  if (T.Shape == Shape)
+    return llvm::Error::success();
+  return Ctx.error(llvm::formatv("{0} (input {1}) '{2}' has shape {3}; "
+                                 "expected {4}",
+                                 Role, I, T.Name, ir::formatShape(T.Shape),
+                                 ir::formatShape(Shape)));
+}
+
 llvm::Error requireRank(const OpContext &Ctx, const Tensor &T, unsigned Rank,
                         llvm::StringRef Role) {
   if (T.rank() == Rank)

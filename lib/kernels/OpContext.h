@@ -105,6 +105,10 @@ llvm::Error requireSameType(const OpContext &Ctx, const ir::Tensor &A,
                             const ir::Tensor &B);
 llvm::Error requireRank(const OpContext &Ctx, const ir::Tensor &T,
                         unsigned Rank, llvm::StringRef Role);
+/// An error unless \p T, operand \p I (named \p Role), has shape \p Shape.
+llvm::Error requireShape(const OpContext &Ctx, const ir::Tensor &T,
+                         unsigned I, llvm::StringRef Role,
+                         const std::vector<int32_t> &Shape);
 /// For kernels that keep the quantization (pooling, PAD).
 llvm::Error requireSameQuant(const OpContext &Ctx, const TensorQuant &In,
                              const TensorQuant &Out);

@@ -42,17 +42,6 @@ llvm::Error requireType(const OpContext &Ctx, const Tensor &T, unsigned I,
                                  ir::dtypeName(Input), ir::dtypeName(Want)));
 }
 
-/// An error unless \p T (operand \p I, named \p Role) has shape \p Shape.
-llvm::Error requireShape(const OpContext &Ctx, const Tensor &T, unsigned I,
-                         llvm::StringRef Role, std::vector<int32_t> Shape) {
-  if (T.Shape == Shape)
-    return llvm::Error::success();
-  return Ctx.error(llvm::formatv("{0} (input {1}) '{2}' has shape {3}; "
-                                 "expected {4}",
-                                 Role, I, T.Name, ir::formatShape(T.Shape),
-                                 ir::formatShape(Shape)));
-}
-
 } // namespace
 
 llvm::Expected<KernelCall> svdfOp(const OpContext &Ctx) {

@@ -282,46 +282,12 @@ Error OpWriter::write(StringRef Function, const kernels::KernelCall &KC,
                    "    (void){1}({2});\n",
                    context(Scratch), Function, join(Args, ", "))
                .str();
-  } else if (Function == "arm_fully_connected_s16") {
-    // One multiplier (the legality asks for per-tensor weights), an int64
-    // bias, no scratch.
-    const auto &P =
-        std::get<kernels::FamilyParams<ref_fully_connected_params>>(KC.Params);
-    const ref_fully_connected_params &S = P.Scalars;
-    const ir::Tensor &F = G.tensor(Op.Inputs[1]);
-    const int64_t Units = F.Shape[0], Depth = F.Shape[1];
-    const int64_t Batches = Depth ? In.numElements() / Depth : 0;
-    std::vector<int32_t> Mult, Shift;
-    perChannel(P, Units, Mult, Shift);
-    std::string Params = Struct(
-        "cmsis_nn_fc_params", "params",
-        formatv("{{.input_offset = {0}, .filter_offset = {1}, .output_offset "
-                "= {2}, {3}}",
-                S.input_offset, S.filter_offset, S.output_offset,
-                activation(S.act_min, S.act_max))
-            .str());
-    std::string Q = Struct(
-        "cmsis_nn_per_tensor_quant_params", "quant",
-        formatv("{{{0}, {1}}", Mult.empty() ? 0 : Mult[0],
-                Shift.empty() ? 0 : Shift[0])
-            .str());
-    std::vector<std::string> Args = {
-        "&ctx",
-        Params,
-        Q,
-        DimsDecl("input_dims", Batches, 1, 1, Depth),
-        operand(0, "input"),
-        DimsDecl("filter_dims", Depth, 1, 1, Units),
-        operand(1, "filter"),
-        DimsDecl("bias_dims", 1, 1, 1, Units),
-        operand(2, "bias"),
-        DimsDecl("output_dims", Batches, 1, 1, Units),
-        out()};
-    Stmt = formatv("    const cmsis_nn_context ctx = {{NULL, 0};\n"
-                   "    (void){0}({1});\n",
-                   Function, join(Args, ", "))
-               .str();
-  } else if (Function == "arm_fully_connected_s8") {
+  } else if (Function == "arm_fully_connected_s8" ||
+             Function == "arm_fully_connected_s16") {
+    // s16: an int64 bias, no kernel sums; the 16x8 parameters are the
+    // per-channel ones, equal across channels (the legality asks for
+    // per-tensor weights).
+    const bool S16 = Function == "arm_fully_connected_s16";
     const auto &P =
         std::get<kernels::FamilyParams<ref_fully_connected_params>>(KC.Params);
     const ref_fully_connected_params &S = P.Scalars;
@@ -331,7 +297,7 @@ Error OpWriter::write(StringRef Function, const kernels::KernelCall &KC,
     std::string Filter = operand(1, "filter");
     std::string Bias = operand(2, "bias");
     std::string Ctx = "{NULL, 0}";
-    if (Mve) {
+    if (Mve && !S16) {
       // What arm_vector_sum_s8 computes at start-up, computed here: per
       // unit, bias + input_offset * (sum of weights + depth *
       // filter_offset), modulo 2^32 as the device's int32 arithmetic wraps
@@ -361,9 +327,16 @@ Error OpWriter::write(StringRef Function, const kernels::KernelCall &KC,
                 S.input_offset, S.filter_offset, S.output_offset,
                 activation(S.act_min, S.act_max))
             .str());
-    std::string Q = Struct(
-        "cmsis_nn_per_tensor_quant_params", "quant",
-        formatv("{{{0}, {1}}", S.output_multiplier, S.output_left_shift).str());
+    int32_t Multiplier = S.output_multiplier, Shift = S.output_left_shift;
+    if (S16) {
+      std::vector<int32_t> Mult, Shifts;
+      perChannel(P, Units, Mult, Shifts);
+      Multiplier = Mult.empty() ? 0 : Mult[0];
+      Shift = Shifts.empty() ? 0 : Shifts[0];
+    }
+    std::string Q =
+        Struct("cmsis_nn_per_tensor_quant_params", "quant",
+               formatv("{{{0}, {1}}", Multiplier, Shift).str());
     std::vector<std::string> Args = {
         "&ctx",
         Params,

@@ -364,11 +364,7 @@ TEST_CASE("a program larger than the QEMU board's memory says so") {
   const int32_t Out = B.tensor("out", {1, 1024, 512}, ir::perTensor(0.25f, 3),
                                ir::DType::I8);
   B.op("QUANTIZE", {In}, {Out});
-  B.inputs({In}).outputs({Out});
-  B.G.Name = "main";
-  ir::Model M;
-  M.SchemaVersion = 3;
-  M.Graphs.push_back(B.G);
+  const ir::Model M = modelOf(B, {In}, {Out});
   test::TempDir Dir, Inputs, Out1;
   const std::string Model = Dir.file("large.tflite");
   test::writeFileBytes(Model, tflite::writeModel(M));

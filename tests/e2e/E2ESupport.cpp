@@ -123,6 +123,16 @@ test::RunResult runModel(const std::string &Model, const std::string &In,
   return runModelOn("ref", {}, Model, In, Out, Layers);
 }
 
+ir::Model modelOf(ir::GraphBuilder &B, const std::vector<int32_t> &Inputs,
+                  const std::vector<int32_t> &Outputs) {
+  B.inputs(Inputs).outputs(Outputs);
+  B.G.Name = "main";
+  ir::Model M;
+  M.SchemaVersion = 3;
+  M.Graphs.push_back(B.G);
+  return M;
+}
+
 test::RunResult runModelOn(const std::string &Target,
                            const std::vector<std::string> &Extra,
                            const std::string &Model, const std::string &In,

@@ -13,6 +13,7 @@
 #include "cpu/CpuIsa.h"
 #include "emit/ModelEmitter.h"
 #include "ir/Graph.h"
+#include "ir/GraphBuilder.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -59,6 +60,11 @@ std::vector<std::string> seedDirs(llvm::StringRef Name);
 /// The main graph of shared model \p Name; fails the test if it does not
 /// import.
 ir::Graph importGraph(llvm::StringRef Name);
+
+/// The model of \p B's graph, named "main", with graph inputs \p Inputs and
+/// outputs \p Outputs (schema version 3, as the oracle wants it).
+ir::Model modelOf(ir::GraphBuilder &B, const std::vector<int32_t> &Inputs,
+                  const std::vector<int32_t> &Outputs);
 
 /// Runs the built accelgen with \p Args, with a timeout fit for building the
 /// largest model.

@@ -255,6 +255,10 @@ public:
   void heavyConvolution();
   void svdfSteps(bool Quantized, int32_t Steps);
 
+  /// The layers built so far as a model (schema version 3) whose inputs
+  /// and outputs are theirs.
+  ir::Model model() { return modelOf(B, Inputs, Outputs); }
+
   ir::GraphBuilder B;
   std::vector<int32_t> Inputs, Outputs;
 };
@@ -699,11 +703,7 @@ TEST_CASE("every entry of the int16 sigmoid table equals TensorFlow Lite "
   const int32_t Out = B.tensor("tanh", {256}, ir::perTensor(1.0f / 32768, 0),
                                ir::DType::I16);
   B.op("TANH", {In}, {Out});
-  B.inputs({In}).outputs({Out});
-  B.G.Name = "main";
-  ir::Model M;
-  M.SchemaVersion = 3;
-  M.Graphs.push_back(B.G);
+  const ir::Model M = modelOf(B, {In}, {Out});
   std::vector<uint8_t> Bytes;
   auto Push = [&](int32_t X) {
     Bytes.push_back(uint8_t(X & 0xff));
@@ -722,11 +722,7 @@ TEST_CASE("SVDF steps equal TensorFlow Lite Micro's on every target") {
     S.svdfSteps(/*Quantized=*/true, 4);
     S.svdfSteps(/*Quantized=*/false, 3);
   }
-  S.B.inputs(S.Inputs).outputs(S.Outputs);
-  S.B.G.Name = "main";
-  ir::Model M;
-  M.SchemaVersion = 3;
-  M.Graphs.push_back(S.B.G);
+  const ir::Model M = S.model();
   checkAgainstOracle(M, "svdf");
 }
 
@@ -796,11 +792,7 @@ TEST_CASE("random int16 layers equal TensorFlow Lite Micro's on every "
     S.softmax(I % 2 == 1);
   }
   S.heavyConvolution();
-  S.B.inputs(S.Inputs).outputs(S.Outputs);
-  S.B.G.Name = "main";
-  ir::Model M;
-  M.SchemaVersion = 3;
-  M.Graphs.push_back(S.B.G);
+  const ir::Model M = S.model();
   checkAgainstOracle(M, "int16-layers");
   // Target cmsis-nn ran them through every s16 function it maps, and the
   // convolution whose sums can leave int32 on the reference kernel.
