@@ -12,7 +12,8 @@
 # Configures build-fuzz/ with clang and -DACCELGEN_FUZZ=ON (as scripts/fuzz.sh
 # does), builds both and seeds them with the bundled example (written by
 # accelgen-make-example into the build tree) and the shared models no larger
-# than -max_len, read in place. The corpora grow in
+# than -max_len (those in its folders too, seanet-int16's int16 layers), read
+# in place. The corpora grow in
 # build-fuzz/fuzz/{pipeline,diff}-corpus; findings go to
 # build-fuzz/fuzz/{pipeline,diff}-artifacts/<run>/; the differential
 # fuzzer's built objects are kept in build-fuzz/fuzz/diff-cache (or
@@ -50,7 +51,9 @@ ninja -C "$build" -j "$jobs" accelgen-pipeline-fuzzer accelgen-diff-fuzzer \
 work="$build/fuzz"
 seeds=("$build/examples/tiny_convnet_int8.tflite")
 if [ -d "$shared/models" ]; then
-  for model in "$shared"/models/*.tflite; do
+  # The folders' models too (seanet-int16: the int16 layers).
+  for model in "$shared"/models/*.tflite "$shared"/models/*/*.tflite; do
+    [ -f "$model" ] || continue
     if [ "$(stat -c %s "$model")" -le "$max_len" ]; then
       seeds+=("$model")
     fi
