@@ -77,6 +77,7 @@ multiclass HostCpuRules<Target T, Version V, string P> {
   def : Legal<Concatenation, T, V, AllTypes16, [MaxRank6]>;
   def : Legal<StridedSlice, T, V, AllTypes16, [MaxRank6]>;
   def : Legal<Mean, T, V, AllTypes16, [MaxRank6]>;
+  def : Legal<Sum, T, V, [i8, i16, f32], [MaxRank6]>;
 
   def : Legal<Softmax, T, V, AllTypes16>;
   def : Legal<Logistic, T, V, AllTypes16>;

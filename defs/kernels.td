@@ -365,7 +365,7 @@ def PadKernels : KernelFamily<"pad", "pad", "padOp"> {
 }
 
 def MeanKernels : KernelFamily<"mean", "reduce", "meanOp"> {
-  let Doc = "Parameters of one MEAN.";
+  let Doc = "Parameters of one MEAN or SUM.";
   let Fields = [
     KernelField<"axis_mask", "uint32_t",
                 "Bit d set: dimension d of the input is reduced.">,
@@ -374,10 +374,14 @@ def MeanKernels : KernelFamily<"mean", "reduce", "meanOp"> {
     KernelField<"multiplier", "int32_t",
                 "(input_scale / output_scale) / count: the count folded into "
                 "the multiplier as TensorFlow Lite's QuantizedMeanOrSum "
-                "does.">,
-    KernelField<"left_shift", "int32_t">];
+                "does (MEAN); input_scale / output_scale (SUM).">,
+    KernelField<"left_shift", "int32_t">,
+    KernelField<"divide", "int32_t",
+                "float32: non-zero divides each sum by its count (MEAN).">];
   let Args = [ParamsArg, InputShapeArg, InputArg, OutputArg];
-  let Instances = PerType<Mean, "mean", KernelTypes16>.List;
+  // SUM is MEAN without the count: the same functions.
+  let Instances = !listconcat(PerType<Mean, "mean", KernelTypes16>.List,
+                              PerType<Sum, "mean", [i8, i16, f32]>.List);
 }
 
 def TransposeKernels : KernelFamily<"transpose", "transpose",

@@ -199,6 +199,9 @@ llvm::Expected<KernelCall> meanOp(const OpContext &Ctx) {
     return Ctx.error(llvm::formatv("output {0} does not hold the {1} kept "
                                    "elements",
                                    ir::formatShape(Out->Shape), Kept));
+  // SUM is MEAN without the division by the count.
+  const bool Sum = Ctx.op().code() == ir::OpCode::Sum;
+  P.divide = !Sum;
   if (In->Type != DType::F32) {
     ACCELGEN_TRY(InQ, Ctx.quant(*In, "input"));
     ACCELGEN_TRY(OutQ, Ctx.quant(*Out, "output"));
@@ -212,11 +215,13 @@ llvm::Expected<KernelCall> meanOp(const OpContext &Ctx) {
       // QuantizedMeanOrSum).
       ACCELGEN_TRY(M, Ctx.multiplier(double(InQ.Scale) / double(OutQ.Scale),
                                      "input scale / output scale"));
-      int Shift = static_cast<int>(llvm::Log2_64(static_cast<uint64_t>(Count)));
+      int Shift = Sum ? 0
+                      : static_cast<int>(
+                            llvm::Log2_64(static_cast<uint64_t>(Count)));
       Shift = std::min(Shift, 32);
       Shift = std::min(Shift, 31 + M.LeftShift);
       P.multiplier = static_cast<int32_t>(
-          (static_cast<int64_t>(M.Multiplier) << Shift) / Count);
+          (static_cast<int64_t>(M.Multiplier) << Shift) / (Sum ? 1 : Count));
       P.left_shift = M.LeftShift - Shift;
       if (P.left_shift > 30)
         return Ctx.error("the rescaling factor is too large");

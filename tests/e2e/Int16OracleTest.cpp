@@ -249,7 +249,7 @@ public:
   void stridedSlice();
   void relu();
   void sigmoid();
-  void mean();
+  void mean(bool Sum);
   void dequantize();
   void softmax(bool FromInt8);
   void heavyConvolution();
@@ -536,7 +536,8 @@ void Sweep::sigmoid() {
        {output(ir::DType::I16, Shape, 1.0f / 32768)});
 }
 
-void Sweep::mean() {
+/// MEAN (int16), or SUM (int16, int8 or float32).
+void Sweep::mean(bool Sum) {
   const std::vector<int32_t> Shape = {1, pick(1, 5), pick(1, 6), pick(1, 6)};
   // Over the spatial axes (global average pooling), or one axis.
   std::vector<int32_t> Axes = {1, 2};
@@ -550,10 +551,29 @@ void Sweep::mean() {
     if (!Reduced || Keep)
       Out.push_back(Reduced ? 1 : Shape[size_t(D)]);
   }
-  const float InScale = scale(1.0f / 4096);
-  const int32_t In = input(ir::DType::I16, Shape, InScale);
   const int32_t AxesT = B.constant(name(), {int32_t(Axes.size())},
                                    std::nullopt, ir::DType::I32, Axes);
+  if (Sum) {
+    // On an output scale the sums fit.
+    int32_t Count = 1;
+    for (int32_t A : Axes)
+      Count *= Shape[size_t(A)];
+    static const ir::DType Types[] = {ir::DType::I16, ir::DType::I8,
+                                      ir::DType::F32};
+    const ir::DType T = Types[pick(0, 2)];
+    const float InScale = T == ir::DType::I16 ? scale(1.0f / 4096) : scale(0.05f);
+    const int64_t Zp = T == ir::DType::I8 ? pick(-10, 10) : 0;
+    const int32_t In = input(T, Shape, InScale, Zp);
+    const int32_t O = output(T, Out, InScale * float(Count) / 4, Zp);
+    if (T == ir::DType::F32) {
+      B.G.Tensors[size_t(In)].Quant.reset();
+      B.G.Tensors[size_t(O)].Quant.reset();
+    }
+    B.op("SUM", {In, AxesT}, {O}, {{"keep_dims", Keep}});
+    return;
+  }
+  const float InScale = scale(1.0f / 4096);
+  const int32_t In = input(ir::DType::I16, Shape, InScale);
   B.op("MEAN", {In, AxesT},
        {output(ir::DType::I16, Out, coin() ? InScale : scale(1.0f / 8192))},
        {{"keep_dims", Keep}});
@@ -786,8 +806,8 @@ TEST_CASE("random int16 layers equal TensorFlow Lite Micro's on every "
     S.relu();
     S.sigmoid();
   }
-  for (int I = 0; I < 4; ++I) {
-    S.mean();
+  for (int I = 0; I < 8; ++I) {
+    S.mean(I % 2 == 0);
     S.dequantize();
     S.softmax(I % 2 == 1);
   }
