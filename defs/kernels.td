@@ -380,8 +380,11 @@ def MeanKernels : KernelFamily<"mean", "reduce", "meanOp"> {
                 "float32: non-zero divides each sum by its count (MEAN).">];
   let Args = [ParamsArg, InputShapeArg, InputArg, OutputArg];
   // SUM is MEAN without the count: the same functions.
+  // REDUCE_MAX reads no parameter but the axes (and keeps the
+  // quantization).
   let Instances = !listconcat(PerType<Mean, "mean", KernelTypes16>.List,
-                              PerType<Sum, "mean", [i8, i16, f32]>.List);
+                              PerType<Sum, "mean", [i8, i16, f32]>.List,
+                              PerType<ReduceMax, "reduce_max", [i8, f32]>.List);
 }
 
 def TransposeKernels : KernelFamily<"transpose", "transpose",

@@ -202,7 +202,16 @@ llvm::Expected<KernelCall> meanOp(const OpContext &Ctx) {
   // SUM is MEAN without the division by the count.
   const bool Sum = Ctx.op().code() == ir::OpCode::Sum;
   P.divide = !Sum;
-  if (In->Type != DType::F32) {
+  if (Ctx.op().code() == ir::OpCode::ReduceMax) {
+    // The elements themselves: one quantization in and out, as TensorFlow
+    // Lite Micro requires.
+    if (In->Type != DType::F32) {
+      ACCELGEN_TRY(InQ, Ctx.quant(*In, "input"));
+      ACCELGEN_TRY(OutQ, Ctx.quant(*Out, "output"));
+      if (llvm::Error E = requireSameQuant(Ctx, InQ, OutQ))
+        return std::move(E);
+    }
+  } else if (In->Type != DType::F32) {
     ACCELGEN_TRY(InQ, Ctx.quant(*In, "input"));
     ACCELGEN_TRY(OutQ, Ctx.quant(*Out, "output"));
     P.input_zero_point = InQ.ZeroPoint;

@@ -250,6 +250,7 @@ public:
   void relu();
   void sigmoid();
   void mean(bool Sum);
+  void reduceMax(bool Float);
   void dequantize();
   void softmax(bool FromInt8);
   void heavyConvolution();
@@ -579,6 +580,34 @@ void Sweep::mean(bool Sum) {
        {{"keep_dims", Keep}});
 }
 
+/// REDUCE_MAX of int8 (one quantization in and out) or float32.
+void Sweep::reduceMax(bool Float) {
+  const std::vector<int32_t> Shape = {1, pick(1, 5), pick(1, 6), pick(1, 6)};
+  std::vector<int32_t> Axes = {1, 2};
+  if (coin())
+    Axes = {pick(1, 3)};
+  const bool Keep = coin();
+  std::vector<int32_t> Out;
+  for (int32_t D = 0; D < 4; ++D) {
+    const bool Reduced =
+        std::find(Axes.begin(), Axes.end(), D) != Axes.end();
+    if (!Reduced || Keep)
+      Out.push_back(Reduced ? 1 : Shape[size_t(D)]);
+  }
+  const ir::DType T = Float ? ir::DType::F32 : ir::DType::I8;
+  const float Scale = scale(0.05f);
+  const int64_t Zp = Float ? 0 : pick(-10, 10);
+  const int32_t In = input(T, Shape, Scale, Zp);
+  const int32_t O = output(T, Out, Scale, Zp);
+  if (Float) {
+    B.G.Tensors[size_t(In)].Quant.reset();
+    B.G.Tensors[size_t(O)].Quant.reset();
+  }
+  const int32_t AxesT = B.constant(name(), {int32_t(Axes.size())},
+                                   std::nullopt, ir::DType::I32, Axes);
+  B.op("REDUCE_MAX", {In, AxesT}, {O}, {{"keep_dims", Keep}});
+}
+
 void Sweep::dequantize() {
   const std::vector<int32_t> Shape = {1, pick(1, 4), pick(1, 8)};
   const int32_t In = input(ir::DType::I16, Shape, scale(1.0f / 4096));
@@ -808,6 +837,7 @@ TEST_CASE("random int16 layers equal TensorFlow Lite Micro's on every "
   }
   for (int I = 0; I < 8; ++I) {
     S.mean(I % 2 == 0);
+    S.reduceMax(I % 2 == 0);
     S.dequantize();
     S.softmax(I % 2 == 1);
   }
