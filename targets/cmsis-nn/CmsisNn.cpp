@@ -452,6 +452,44 @@ static bool int16AccumulatorsFit(const ir::Tensor &Filter, int64_t Channels,
   });
 }
 
+/// Whether every requantized result of a 16x8 layer stays below 2^29 in
+/// magnitude whatever its int16 input: per channel, (the absolute weights'
+/// sum times 2^15 plus |bias|) times the channel's real multiplier.
+/// CMSIS-NN's arm_nn_requantize_s64 narrows to int32 one bit before its
+/// final rounding shift, where TensorFlow Lite Micro's reference narrows
+/// after it, so the two wrap differently once a result passes 2^30 (before
+/// the int16 clamp). A bias computed at run time cannot be bounded.
+static bool int16ResultsFit(const ir::Graph &G, const ir::Operator &Op,
+                            int64_t Channels, bool ChannelInnermost,
+                            const std::vector<int32_t> &Mult,
+                            const std::vector<int32_t> &Shift) {
+  const ir::Tensor &Filter = G.tensor(Op.Inputs[1]);
+  const int64_t N = Filter.numElements();
+  if (static_cast<int64_t>(Mult.size()) != Channels ||
+      static_cast<int64_t>(Shift.size()) != Channels)
+    return false;
+  std::vector<double> Bound(Channels, 0.0);
+  for (int64_t I = 0; I < N; ++I)
+    Bound[ChannelInnermost ? I % Channels : I / (N / Channels)] +=
+        32768.0 * std::abs(static_cast<int8_t>(Filter.Data[I]));
+  if (Op.Inputs.size() > 2 && Op.Inputs[2] >= 0) {
+    const ir::Tensor &Bias = G.tensor(Op.Inputs[2]);
+    if (!Bias.IsConstant || Bias.Type != ir::DType::I64 ||
+        static_cast<int64_t>(Bias.Data.size()) != 8 * Channels)
+      return false;
+    for (int64_t C = 0; C < Channels; ++C) {
+      int64_t B = 0;
+      std::memcpy(&B, Bias.Data.data() + 8 * C, 8);
+      Bound[C] += std::fabs(static_cast<double>(B));
+    }
+  }
+  for (int64_t C = 0; C < Channels; ++C)
+    if (Bound[C] * std::ldexp(double(Mult[C]), Shift[C] - 31) >=
+        std::ldexp(1.0, 29))
+      return false;
+  return true;
+}
+
 /// Whether version \p Version of \p T is the Cortex-M55's, whose CMSIS-NN
 /// functions take the Helium (MVE) paths.
 static bool hasMve(const target::TargetInfo &T, unsigned Version) {
@@ -506,6 +544,25 @@ OpChoice chooseFunction(const ir::Graph &G, size_t Index,
       C.Reason = Function + " sums in int32 before adding the int64 bias, and "
                             "these weights can take that sum out of int32 "
                             "(the reference kernel sums in int64)";
+      return C;
+    }
+    std::vector<int32_t> Mult, Shift;
+    if (const auto *P =
+            std::get_if<kernels::FamilyParams<ref_conv2d_params>>(&Call->Params))
+      perChannel(*P, Channels, Mult, Shift);
+    else if (const auto *P = std::get_if<
+                 kernels::FamilyParams<ref_depthwise_conv2d_params>>(
+                 &Call->Params))
+      perChannel(*P, Channels, Mult, Shift);
+    else if (const auto *P = std::get_if<
+                 kernels::FamilyParams<ref_fully_connected_params>>(
+                 &Call->Params))
+      perChannel(*P, Channels, Mult, Shift);
+    if (!int16ResultsFit(G, Op, Channels, Depthwise, Mult, Shift)) {
+      C.Reason = Function + " narrows its requantized results to int32 one "
+                            "bit early, and with these weights, bias and "
+                            "scales a result can pass 2^30, where it would "
+                            "wrap differently from the reference kernel";
       return C;
     }
   }
