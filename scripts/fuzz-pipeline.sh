@@ -22,7 +22,8 @@
 # executions, exec/s, coverage, the differential fuzzer's comparisons per
 # variant and findings; exits non-zero on a finding.
 #
-# Environment: ACCELGEN_SHARED_DIR (default ../shared beside the checkout),
+# Environment: ACCELGEN_FUZZ_FOLDER_SEEDS=1 (also seed with the models in
+# the shared models' folders), ACCELGEN_SHARED_DIR (default ../shared beside the checkout),
 # ACCELGEN_FUZZ_MAX_LEN (default 100000 bytes), ACCELGEN_JOBS (default 2).
 set -euo pipefail
 
@@ -51,8 +52,13 @@ ninja -C "$build" -j "$jobs" accelgen-pipeline-fuzzer accelgen-diff-fuzzer \
 work="$build/fuzz"
 seeds=("$build/examples/tiny_convnet_int8.tflite")
 if [ -d "$shared/models" ]; then
-  # The folders' models too (seanet-int16: the int16 layers).
-  for model in "$shared"/models/*.tflite "$shared"/models/*/*.tflite; do
+  # With ACCELGEN_FUZZ_FOLDER_SEEDS=1 the folders' models too (seanet-int16:
+  # the int16 layers; 46 more seeds, minutes of start-up on twenty variants,
+  # so not in CI's smoke).
+  folders=""
+  [ "${ACCELGEN_FUZZ_FOLDER_SEEDS:-0}" = 1 ] && folders="$shared/models/*/*.tflite"
+  # shellcheck disable=SC2086
+  for model in "$shared"/models/*.tflite $folders; do
     [ -f "$model" ] || continue
     if [ "$(stat -c %s "$model")" -le "$max_len" ]; then
       seeds+=("$model")
