@@ -249,6 +249,11 @@ public:
   void stridedSlice();
   void relu();
   void sigmoid();
+  struct Reduction {
+    std::vector<int32_t> Shape, Axes, Out;
+    bool Keep = false;
+  };
+  Reduction reduction();
   void mean(bool Sum);
   void reduceMax(bool Float);
   void dequantize();
@@ -537,21 +542,29 @@ void Sweep::sigmoid() {
        {output(ir::DType::I16, Shape, 1.0f / 32768)});
 }
 
-/// MEAN (int16), or SUM (int16, int8 or float32).
-void Sweep::mean(bool Sum) {
-  const std::vector<int32_t> Shape = {1, pick(1, 5), pick(1, 6), pick(1, 6)};
-  // Over the spatial axes (global average pooling), or one axis.
-  std::vector<int32_t> Axes = {1, 2};
+/// A 4-D input reduced over its spatial axes (global pooling) or one axis,
+/// with or without the kept dimensions.
+Sweep::Reduction Sweep::reduction() {
+  Reduction R;
+  R.Shape = {1, pick(1, 5), pick(1, 6), pick(1, 6)};
+  R.Axes = {1, 2};
   if (coin())
-    Axes = {pick(1, 3)};
-  const bool Keep = coin();
-  std::vector<int32_t> Out;
+    R.Axes = {pick(1, 3)};
+  R.Keep = coin();
   for (int32_t D = 0; D < 4; ++D) {
     const bool Reduced =
-        std::find(Axes.begin(), Axes.end(), D) != Axes.end();
-    if (!Reduced || Keep)
-      Out.push_back(Reduced ? 1 : Shape[size_t(D)]);
+        std::find(R.Axes.begin(), R.Axes.end(), D) != R.Axes.end();
+    if (!Reduced || R.Keep)
+      R.Out.push_back(Reduced ? 1 : R.Shape[size_t(D)]);
   }
+  return R;
+}
+
+/// MEAN (int16), or SUM (int16, int8 or float32).
+void Sweep::mean(bool Sum) {
+  const Reduction R = reduction();
+  const std::vector<int32_t> &Shape = R.Shape, &Axes = R.Axes, &Out = R.Out;
+  const bool Keep = R.Keep;
   const int32_t AxesT = B.constant(name(), {int32_t(Axes.size())},
                                    std::nullopt, ir::DType::I32, Axes);
   if (Sum) {
@@ -582,18 +595,9 @@ void Sweep::mean(bool Sum) {
 
 /// REDUCE_MAX of int8 (one quantization in and out) or float32.
 void Sweep::reduceMax(bool Float) {
-  const std::vector<int32_t> Shape = {1, pick(1, 5), pick(1, 6), pick(1, 6)};
-  std::vector<int32_t> Axes = {1, 2};
-  if (coin())
-    Axes = {pick(1, 3)};
-  const bool Keep = coin();
-  std::vector<int32_t> Out;
-  for (int32_t D = 0; D < 4; ++D) {
-    const bool Reduced =
-        std::find(Axes.begin(), Axes.end(), D) != Axes.end();
-    if (!Reduced || Keep)
-      Out.push_back(Reduced ? 1 : Shape[size_t(D)]);
-  }
+  const Reduction R = reduction();
+  const std::vector<int32_t> &Shape = R.Shape, &Axes = R.Axes, &Out = R.Out;
+  const bool Keep = R.Keep;
   const ir::DType T = Float ? ir::DType::F32 : ir::DType::I8;
   const float Scale = scale(0.05f);
   const int64_t Zp = Float ? 0 : pick(-10, 10);
