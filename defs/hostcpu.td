@@ -102,7 +102,7 @@ multiclass HostCpuRules<Target T, Version V, string P> {
           "(input(0).dtype != i16 && input(0).dtype != i32) || "
           "output(0).dtype != u8",
           "int16 and int32 are not requantized to uint8">]>;
-  def : Legal<UnidirectionalSequenceLSTM, T, V, [i8, f32]>;
+  def : Legal<UnidirectionalSequenceLSTM, T, V, [i8, i16, f32]>;
   def : Legal<Svdf, T, V, [i8, f32]>;
   def : Legal<Dequantize, T, V, [i8, u8, i16]>;
   def : Legal<Requantize, T, V, [i8, u8]>;

@@ -475,14 +475,14 @@ def LstmKernels
     KernelField<"cell_clip_f", "float",
                 "float32: the cell state's bound; 0: no clipping.">];
   let Args = [ParamsArg, InputArg,
-              KernelArg<"data", "input_to_input_weights", 1, "in">,
-              KernelArg<"data", "input_to_forget_weights", 2, "in">,
-              KernelArg<"data", "input_to_cell_weights", 3, "in">,
-              KernelArg<"data", "input_to_output_weights", 4, "in">,
-              KernelArg<"data", "recurrent_to_input_weights", 5, "in">,
-              KernelArg<"data", "recurrent_to_forget_weights", 6, "in">,
-              KernelArg<"data", "recurrent_to_cell_weights", 7, "in">,
-              KernelArg<"data", "recurrent_to_output_weights", 8, "in">,
+              KernelArg<"data", "input_to_input_weights", 1, "weights">,
+              KernelArg<"data", "input_to_forget_weights", 2, "weights">,
+              KernelArg<"data", "input_to_cell_weights", 3, "weights">,
+              KernelArg<"data", "input_to_output_weights", 4, "weights">,
+              KernelArg<"data", "recurrent_to_input_weights", 5, "weights">,
+              KernelArg<"data", "recurrent_to_forget_weights", 6, "weights">,
+              KernelArg<"data", "recurrent_to_cell_weights", 7, "weights">,
+              KernelArg<"data", "recurrent_to_output_weights", 8, "weights">,
               KernelArg<"data", "input_gate_bias", 12, "acc">,
               KernelArg<"data", "forget_gate_bias", 13, "acc">,
               KernelArg<"data", "cell_gate_bias", 14, "acc">,
@@ -492,6 +492,8 @@ def LstmKernels
   let Instances = [
     KernelInstance<UnidirectionalSequenceLSTM, "unidirectional_sequence_lstm",
                    i8>,
+    KernelInstance<UnidirectionalSequenceLSTM, "unidirectional_sequence_lstm",
+                   i16, AnyElement, "", i8, i64>,
     KernelInstance<UnidirectionalSequenceLSTM, "unidirectional_sequence_lstm",
                    f32>];
 }

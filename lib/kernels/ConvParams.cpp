@@ -20,8 +20,14 @@ using ir::Tensor;
 
 namespace {
 
+/// The bias of a convolution-like operator: its type and size, and for
+/// 16x8 (sums of \p Depth products at most) its values.
 llvm::Error checkBias(const OpContext &Ctx, const Tensor *Bias, DType DataType,
-                      int32_t Channels) {
+                      int32_t Channels, int64_t Depth) {
+  if (DataType == DType::I16)
+    if (llvm::Error E = requireWideSumsFit(
+            Ctx, Bias && Bias->Type == DType::I64 ? Bias : nullptr, Depth))
+      return E;
   if (!Bias)
     return llvm::Error::success();
   // 16x8 kernels accumulate in 64 bits; their bias is int64.
@@ -192,6 +198,14 @@ convLikeQuant(const OpContext &Ctx, const Tensor &In, const Tensor &Filter,
     R.Multipliers.assign(size_t(Channels), R.PerTensor.Multiplier);
     R.LeftShifts.assign(size_t(Channels), R.PerTensor.LeftShift);
   }
+  // Their 64-bit requantization shifts left by 7 bits at most.
+  for (size_t C = 0; Wide && C < R.LeftShifts.size(); ++C)
+    if (R.LeftShifts[C] > MaxWideLeftShift)
+      return Ctx.error(llvm::formatv(
+          "channel {0}: input scale * filter scale / output scale needs a "
+          "left shift of {1}; the 16x8 kernels take -31 to {2} (the "
+          "quantization scales are out of range)",
+          C, R.LeftShifts[C], MaxWideLeftShift));
   if (llvm::Error E =
           activationRangeQuantized(Ctx.activation(), Out.Type, OutQ->Scale,
                                    OutQ->ZeroPoint, R.ActMin, R.ActMax))
@@ -297,7 +311,9 @@ llvm::Expected<KernelCall> conv2D(const OpContext &Ctx, bool Depthwise) {
                                      Filter->Shape[2], StrideH, StrideW,
                                      DilationH, DilationW, PadTop, PadLeft))
     return E;
-  if (llvm::Error E = checkBias(Ctx, Bias, In->Type, OutC))
+  const int64_t Taps = int64_t(Filter->Shape[1]) * Filter->Shape[2];
+  if (llvm::Error E = checkBias(Ctx, Bias, In->Type, OutC,
+                                Depthwise ? Taps : Taps * Filter->Shape[3]))
     return E;
   ACCELGEN_TRY(Q, convLikeQuant(Ctx, *In, *Filter, *Out, OutC,
                                 Depthwise ? 3 : 0, /*PerTensorDouble=*/true));
@@ -378,7 +394,10 @@ llvm::Expected<KernelCall> transposeConv2DOp(const OpContext &Ctx) {
   auto W = computePadding(Padding, Out->Shape[2], Filter->Shape[2], StrideW, 1);
   if (!W)
     return Ctx.error(llvm::toString(W.takeError()));
-  if (llvm::Error E = checkBias(Ctx, Bias, In->Type, OutC))
+  // An output sums at most every tap of every input channel.
+  if (llvm::Error E = checkBias(Ctx, Bias, In->Type, OutC,
+                                int64_t(Filter->Shape[1]) * Filter->Shape[2] *
+                                    Filter->Shape[3]))
     return E;
   if (In->Type == DType::F32 || In->Type == DType::U8)
     return Ctx.error(llvm::formatv("{0} transposed convolutions are not "
@@ -435,7 +454,7 @@ llvm::Expected<KernelCall> fullyConnected(const OpContext &Ctx) {
                                    "units",
                                    ir::formatShape(Out->Shape), Batches,
                                    Units));
-  if (llvm::Error E = checkBias(Ctx, Bias, In->Type, Units))
+  if (llvm::Error E = checkBias(Ctx, Bias, In->Type, Units, Depth))
     return E;
   ACCELGEN_TRY(Q, convLikeQuant(Ctx, *In, *Filter, *Out, Units, 0,
                                 /*PerTensorDouble=*/false));

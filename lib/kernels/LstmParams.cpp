@@ -4,8 +4,8 @@
 // UNIDIRECTIONAL_SEQUENCE_LSTM the way TensorFlow Lite Micro's Prepare does
 // (the standard LSTM only: all four gates, biases, no peephole, projection or
 // layer normalisation; variable hidden and cell state; int8 with an int16
-// cell state, or float32) and computes what its Prepare computes for the
-// integer kernel: each gate's two requantization multipliers to the Q3.12
+// cell state, 16x8 (int16 activations, int8 weights, int64 biases), or
+// float32) and computes what its Prepare computes for the integer kernels: each gate's two requantization multipliers to the Q3.12
 // pre-activation scale, the three products between gates, the cell state's
 // power-of-two exponent for its tanh, and the quantized cell clip.
 //
@@ -71,14 +71,14 @@ llvm::Expected<const Tensor *> shapedInput(const OpContext &Ctx, unsigned I,
 /// The multiplier of a gate's dot product: TensorFlow Lite's legacy
 /// GetQuantizedConvolutionMultipler, whose input and weight scales are
 /// multiplied in float before the division in double; an error (named
-/// \p What) when its shift is outside the kernels' range.
-llvm::Expected<QuantizedMultiplier> gateMultiplier(const OpContext &Ctx,
-                                                   float InScale,
-                                                   float WeightScale,
-                                                   llvm::StringRef What) {
+/// \p What) when its shift is outside the range of the kernel's
+/// multiplication (\p Wide: the 16x8 one).
+llvm::Expected<QuantizedMultiplier>
+gateMultiplier(const OpContext &Ctx, float InScale, float WeightScale,
+               bool Wide, llvm::StringRef What) {
   return Ctx.multiplier(double(InScale * WeightScale) /
                             double(PreActivationScale),
-                        What);
+                        What, Wide ? MaxWideLeftShift : 30);
 }
 
 /// CreateInterGateMulParams: double(a) * double(b) / double(out), checked
@@ -98,9 +98,10 @@ llvm::Expected<KernelCall> unidirectionalSequenceLstm(const OpContext &Ctx) {
                                    Op.Inputs.size(), OperandCount));
   ACCELGEN_TRY(In, Ctx.input(InputOperand));
   ACCELGEN_TRY(Out, Ctx.output());
-  if (In->Type != DType::I8 && In->Type != DType::F32)
+  if (In->Type != DType::I8 && In->Type != DType::I16 &&
+      In->Type != DType::F32)
     return Ctx.error(llvm::formatv("input '{0}' is {1}; the kernel takes "
-                                   "int8 or float32",
+                                   "int8, int16 (16x8) or float32",
                                    In->Name, ir::dtypeName(In->Type)));
   if (llvm::Error E = requireRank(Ctx, *In, 3, "input"))
     return std::move(E);
@@ -153,11 +154,15 @@ llvm::Expected<KernelCall> unidirectionalSequenceLstm(const OpContext &Ctx) {
                                    Out->Name, ir::formatShape(Out->Shape),
                                    ir::formatShape(WantOut)));
 
-  // Types: activations and hidden state alike; weights like the input;
-  // biases int32 or float; the cell state int16 or float.
-  const bool Quantized = In->Type == DType::I8;
+  // Types: activations and hidden state alike; weights like the input
+  // (int8 for 16x8); biases int32, int64 (16x8) or float; the cell state
+  // int16 or float.
+  const bool Quantized = In->Type != DType::F32;
+  const bool Wide = In->Type == DType::I16;
   const DType WantCell = Quantized ? DType::I16 : DType::F32;
-  const DType WantBias = Quantized ? DType::I32 : DType::F32;
+  const DType WantBias =
+      Wide ? DType::I64 : Quantized ? DType::I32 : DType::F32;
+  const DType WantWeights = Wide ? DType::I8 : In->Type;
   for (const Tensor *T : {Hidden, Out})
     if (llvm::Error E = requireSameType(Ctx, *In, *T))
       return std::move(E);
@@ -179,7 +184,7 @@ llvm::Expected<KernelCall> unidirectionalSequenceLstm(const OpContext &Ctx) {
     ACCELGEN_TRY(
         B, shapedInput(Ctx, FirstBias + G, Gate + " gate's bias", {Units}));
     for (const Tensor *T : {W, R, B}) {
-      const DType Want = T == B ? WantBias : In->Type;
+      const DType Want = T == B ? WantBias : WantWeights;
       if (T->Type != Want)
         return Ctx.error(llvm::formatv("'{0}' is {1}; with {2} activations the "
                                        "kernel needs {3}",
@@ -189,6 +194,12 @@ llvm::Expected<KernelCall> unidirectionalSequenceLstm(const OpContext &Ctx) {
       if (!T->IsConstant)
         return Ctx.error("'" + T->Name +
                          "' must be constant for the reference kernels");
+    }
+    if (Wide) {
+      if (llvm::Error E = requireWideSumsFit(Ctx, B, Features))
+        return std::move(E);
+      if (llvm::Error E = requireWideSumsFit(Ctx, nullptr, Units))
+        return std::move(E);
     }
     Weights[G] = W;
     Recurrent[G] = R;
@@ -246,12 +257,12 @@ llvm::Expected<KernelCall> unidirectionalSequenceLstm(const OpContext &Ctx) {
                                          "int8 weights must be symmetric",
                                          T->Name, Q.ZeroPoint));
       const std::string Gate = std::to_string(G);
-      ACCELGEN_TRY(MI, gateMultiplier(Ctx, InQ.Scale, WQ.Scale,
+      ACCELGEN_TRY(MI, gateMultiplier(Ctx, InQ.Scale, WQ.Scale, Wide,
                                       "gate " + Gate + "'s input rescaling"));
       S.input_multiplier[G] = MI.Multiplier;
       S.input_left_shift[G] = MI.LeftShift;
       ACCELGEN_TRY(MR,
-                   gateMultiplier(Ctx, HiddenQ.Scale, RQ.Scale,
+                   gateMultiplier(Ctx, HiddenQ.Scale, RQ.Scale, Wide,
                                   "gate " + Gate + "'s recurrent rescaling"));
       S.recurrent_multiplier[G] = MR.Multiplier;
       S.recurrent_left_shift[G] = MR.LeftShift;

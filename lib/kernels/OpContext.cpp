@@ -96,17 +96,19 @@ llvm::Error OpContext::checkScale(float Scale, const Tensor &T,
 }
 
 llvm::Expected<QuantizedMultiplier>
-OpContext::multiplier(double Real, llvm::StringRef What) const {
+OpContext::multiplier(double Real, llvm::StringRef What,
+                      int MaxLeftShift) const {
   if (!std::isfinite(Real) || Real < 0)
     return error(llvm::formatv("{0} = {1} is not a finite non-negative "
                                "multiplier",
                                What, formatReal(Real)));
   QuantizedMultiplier M = quantizeMultiplier(Real);
-  if (M.LeftShift > 30 || M.LeftShift < -31)
+  if (M.LeftShift > MaxLeftShift || M.LeftShift < -31)
     return error(llvm::formatv("{0} = {1} needs a left shift of {2}; the "
-                               "kernels take -31 to 30 (the quantization "
+                               "kernels take -31 to {3} (the quantization "
                                "scales are out of range)",
-                               What, formatReal(Real), M.LeftShift));
+                               What, formatReal(Real), M.LeftShift,
+                               MaxLeftShift));
   return M;
 }
 
@@ -184,6 +186,28 @@ llvm::Error requireShape(const OpContext &Ctx, const Tensor &T, unsigned I,
                                  "expected {4}",
                                  Role, I, T.Name, ir::formatShape(T.Shape),
                                  ir::formatShape(Shape)));
+}
+
+llvm::Error requireWideSumsFit(const OpContext &Ctx, const Tensor *Bias,
+                               int64_t Depth) {
+  const int64_t Limit = int64_t(1) << 47;
+  const int64_t Room = Limit - Depth * (int64_t(1) << 22);
+  if (Room <= 0)
+    return Ctx.error(llvm::formatv("{0} products per sum could pass 2^47, "
+                                   "beyond the 16x8 requantization's range",
+                                   Depth));
+  if (!Bias || Bias->Type != DType::I64)
+    return llvm::Error::success();
+  for (size_t I = 0; I + 8 <= Bias->Data.size(); I += 8) {
+    const int64_t V = static_cast<int64_t>(
+        llvm::support::endian::read64le(Bias->Data.data() + I));
+    if (V >= Room || V <= -Room)
+      return Ctx.error(llvm::formatv(
+          "bias '{0}' holds {1}: with {2} products per sum the sum could "
+          "pass 2^47, beyond the 16x8 requantization's range",
+          Bias->Name, V, Depth));
+  }
+  return llvm::Error::success();
 }
 
 llvm::Error requireRank(const OpContext &Ctx, const Tensor &T, unsigned Rank,

@@ -66,10 +66,12 @@ public:
                          llvm::StringRef Role) const;
   /// \p Real (named \p What in errors) as TensorFlow Lite's
   /// QuantizeMultiplier gives it, checked against the kernels' contract
-  /// (ref_fixedpoint.h): finite and non-negative, left shift in [-31, 30].
-  /// Every multiplier the kernel parameters hold comes from here.
-  llvm::Expected<QuantizedMultiplier> multiplier(double Real,
-                                                 llvm::StringRef What) const;
+  /// (ref_fixedpoint.h): finite and non-negative, left shift in [-31, 30],
+  /// or in [-31, \p MaxLeftShift] (7 for the 64-bit multiplication of the
+  /// 16x8 kernels). Every multiplier the kernel parameters hold comes from
+  /// here.
+  llvm::Expected<QuantizedMultiplier>
+  multiplier(double Real, llvm::StringRef What, int MaxLeftShift = 30) const;
   /// The values of a constant integer tensor (int32, or int64 whose values
   /// fit int32, since the kernels' parameters are int32).
   llvm::Expected<std::vector<int64_t>> constInts(const ir::Tensor &T,
@@ -109,6 +111,16 @@ llvm::Error requireRank(const OpContext &Ctx, const ir::Tensor &T,
 llvm::Error requireShape(const OpContext &Ctx, const ir::Tensor &T,
                          unsigned I, llvm::StringRef Role,
                          const std::vector<int32_t> &Shape);
+/// The 16x8 kernels' 64-bit requantization
+/// (ref_multiply_by_quantized_multiplier_i64, as TensorFlow Lite's, which
+/// asserts both): left shifts up to 7, sums within +-2^47.
+constexpr int MaxWideLeftShift = 7;
+/// An error unless every sum of a 16x8 kernel stays within +-2^47: \p Depth
+/// products of an int8 weight and an int16 value (at most 2^22 in magnitude
+/// each) plus any value of the int64 \p Bias (null: none; its values are
+/// checked when it is constant).
+llvm::Error requireWideSumsFit(const OpContext &Ctx, const ir::Tensor *Bias,
+                               int64_t Depth);
 /// For kernels that keep the quantization (pooling, PAD).
 llvm::Error requireSameQuant(const OpContext &Ctx, const TensorQuant &In,
                              const TensorQuant &Out);

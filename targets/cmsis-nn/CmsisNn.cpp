@@ -404,6 +404,60 @@ Error OpWriter::write(StringRef Function, const kernels::KernelCall &KC,
     Int(S.output_offset), Int(S.output_multiplier), Int(S.output_left_shift);
     Int(S.act_min), Int(S.act_max), Int(Out.numElements());
     Stmt = formatv("    (void){0}({1});\n", Function, join(Args, ", ")).str();
+  } else if (Function == "arm_svdf_state_s16_s8") {
+    // The reference step's parameters (the state's zero point is 0, as
+    // every int16 tensor's; `input_offset` is the input's zero point, which
+    // the function negates); the feature results are clamped to int16 and
+    // the outputs to int8, as the reference does. The scratch area holds
+    // the time dot products (batches x filters int32), then the sums per
+    // unit (batches x units).
+    const ref_svdf_params &S =
+        std::get<kernels::FamilyParams<ref_svdf_params>>(KC.Params).Scalars;
+    const int64_t Units = S.rank ? S.filters / S.rank : 0;
+    const int64_t TimeBytes = 4 * int64_t(S.batches) * S.filters;
+    const plan::Buffer *State = Plan.find(Op.Inputs[4]);
+    if (!State)
+      return createStringError(inconvertibleErrorCode(),
+                               "operator %zu (%s): its state (tensor %d) has "
+                               "no place in the arena",
+                               Index, Op.Type.c_str(), Op.Inputs[4]);
+    std::string Params = Struct(
+        "cmsis_nn_svdf_params", "params",
+        formatv("{{.rank = {0}, .input_offset = {1}, .output_offset = {2}, "
+                ".input_activation = {{.min = -32768, .max = 32767}, "
+                ".output_activation = {{.min = -128, .max = 127}}",
+                S.rank, S.input_zero_point, S.output_zero_point)
+            .str());
+    auto Quant = [&](StringRef Suffix, int32_t M, int32_t Shift) {
+      return Struct("cmsis_nn_per_tensor_quant_params", Suffix,
+                    formatv("{{{0}, {1}}", M, Shift).str());
+    };
+    std::vector<std::string> Args = {
+        "&input_ctx",
+        "&output_ctx",
+        Params,
+        Quant("input_quant", S.feature_multiplier, S.feature_left_shift),
+        Quant("output_quant", S.output_multiplier, S.output_left_shift),
+        DimsDecl("input_dims", S.batches, S.input_size, 1, 1),
+        operand(0, "input"),
+        DimsDecl("state_dims", S.batches, S.filters, S.memory, 1),
+        arenaPtr(*State, false, "int16_t"),
+        DimsDecl("weights_feature_dims", S.filters, S.input_size, 1, 1),
+        operand(1, "weights_feature"),
+        DimsDecl("weights_time_dims", S.filters, S.memory, 1, 1),
+        operand(2, "weights_time"),
+        DimsDecl("bias_dims", Units, 1, 1, 1),
+        operand(3, "bias"),
+        DimsDecl("output_dims", S.batches, Units, 1, 1),
+        out()};
+    Stmt = formatv("    const cmsis_nn_context input_ctx = {0};\n"
+                   "    const cmsis_nn_context output_ctx = {1};\n"
+                   "    (void){2}({3});\n",
+                   context(TimeBytes),
+                   formatv("{{arena.bytes + {0}, {1}}", ScratchOffset + TimeBytes,
+                           Scratch - TimeBytes),
+                   Function, join(Args, ", "))
+               .str();
   } else {
     return createStringError(inconvertibleErrorCode(),
                              "operator %zu (%s): no emitter for %s", Index,

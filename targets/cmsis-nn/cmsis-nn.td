@@ -80,6 +80,12 @@ def ArmAddS16 : TargetOp<CmsisNn, "arm_elementwise_add_s16", [Input, Input2],
                          [FusedActivationAttr, PotScaleInt16Attr]>;
 def ArmMulS16 : TargetOp<CmsisNn, "arm_elementwise_mul_s16", [Input, Input2],
                          [FusedActivationAttr]>;
+// An int8 SVDF step with int16 time weights and state.
+def ArmSvdfS16 : TargetOp<CmsisNn, "arm_svdf_state_s16_s8",
+                          [Input, Operand<"weights_feature">,
+                           Operand<"weights_time">, OptionalBias,
+                           Operand<"activation_state">],
+                          [RankAttr, FusedActivationAttr]>;
 
 // What every CMSIS-NN s8 and s16 function takes (arm_nnfunctions.h): NHWC
 // int8 activations with int32 biases, or int16 ones with int64 biases;
@@ -212,6 +218,26 @@ def : Mapping<Softmax, ArmSoftmax, CmsisNn>;
 def : Mapping<Add, ArmAdd, CmsisNn>;
 def : Mapping<Mul, ArmMul, CmsisNn>;
 
+// arm_svdf_state_s16_s8: int8 input and output, constant int8 feature and
+// int16 time weights, an int32 bias or none, the int16 state (zero point 0,
+// as every int16 tensor). Its shapes are the operator's own: input [batches,
+// input size], feature weights [filters, input size], time weights
+// [filters, memory], state [batches, filters * memory].
+def : Legal<Svdf, CmsisNn, CmsisM3, [i8], [
+    Constraint<"cmsis_svdf_weights",
+        "input(1).is_constant && input(1).dtype == i8 && "
+        "input(2).is_constant && input(2).dtype == i16",
+        "weights must be constant: int8 feature weights, int16 time weights">,
+    Constraint<"cmsis_svdf_bias", "input(3).dtype in {none, i32}",
+               "the bias must be int32 (or absent)">,
+    Constraint<"cmsis_svdf_state", "input(4).dtype == i16",
+               "the state must be int16 (arm_svdf_state_s16_s8)">,
+    Constraint<"cmsis_svdf_shapes",
+        "input(0).rank == 2 && input(1).rank == 2 && input(2).rank == 2 && "
+        "output(0).dtype == i8",
+        "input and weights must be 2-D, the output int8">]>;
+def : Mapping<Svdf, ArmSvdfS16, CmsisNn>;
+
 // int16 activations take the s16 functions, before every s8 choice. Their
 // convolutions and fully connected layers accumulate in int32 before adding
 // the int64 bias (where TensorFlow Lite Micro's reference accumulates in
@@ -311,3 +337,9 @@ def : Scratch<ArmDepthwiseS16, CmsisNn, CmsisM55,
 // arm_avgpool_s16_get_buffer_size_dsp: an int32 sum per channel (none on
 // Helium).
 def : Scratch<ArmAvgPoolS16, CmsisNn, CmsisM3, !strconcat(InC, " * 4")>;
+// arm_svdf_state_s16_s8 takes two int32 buffers: a time dot product per
+// batch and filter, then a sum per batch and unit (filters / rank); the call
+// splits one area between them.
+def : Scratch<ArmSvdfS16, CmsisNn, CmsisM3,
+              "input(0).dim(0) * (input(1).dim(0) + input(1).dim(0) / "
+              "max(rank, 1)) * 4">;

@@ -30,6 +30,7 @@
 #include "llvm/Support/Path.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 using namespace accelgen;
@@ -260,6 +261,7 @@ public:
   void softmax(bool FromInt8);
   void heavyConvolution();
   void svdfSteps(bool Quantized, int32_t Steps);
+  void lstm();
 
   /// The layers built so far as a model (schema version 3) whose inputs
   /// and outputs are theirs.
@@ -730,6 +732,58 @@ void Sweep::svdfSteps(bool Quantized, int32_t Steps) {
   }
 }
 
+/// One 16x8 UNIDIRECTIONAL_SEQUENCE_LSTM over a short sequence: int16
+/// input, hidden state and output, int8 weights (per tensor), int64 biases,
+/// an int16 cell state of a power-of-two scale; batch or time major, with
+/// and without a cell clip. Its hidden and cell state are variable tensors.
+void Sweep::lstm() {
+  const int32_t Batches = pick(1, 2), Steps = pick(1, 4),
+                Features = pick(1, 10), Units = pick(1, 6);
+  const bool TimeMajor = coin();
+  // Inputs within +-8 (the gates' Q3.12 range), weights that keep the sums
+  // there, the hidden state in (-1, 1), the cell state within +-2^(15 + e).
+  const float InScale = scale(1.0f / 4096), HiddenScale = scale(1.0f / 32768);
+  const float CellScale = std::ldexp(1.0f, -pick(9, 13));
+  const int32_t Seq = TimeMajor ? Steps : Batches,
+                Other = TimeMajor ? Batches : Steps;
+  std::vector<int32_t> Ops(24, -1);
+  Ops[0] = input(ir::DType::I16, {Seq, Other, Features}, InScale);
+  auto Weights = [&](int32_t Depth, float Scale) {
+    std::vector<int8_t> W(static_cast<size_t>(Units * Depth));
+    for (int8_t &V : W)
+      V = int8_t(pick(-127, 127));
+    return B.constant(name(), {Units, Depth}, ir::perTensor(Scale, 0),
+                      ir::DType::I8, W);
+  };
+  float WScales[4];
+  for (int G = 0; G < 4; ++G) {
+    WScales[G] = scale(4.0f / 127 / float(Features));
+    Ops[size_t(1 + G)] = Weights(Features, WScales[G]);
+    Ops[size_t(5 + G)] = Weights(Units, scale(2.0f / 127 / float(Units)));
+    std::vector<int64_t> Bias(static_cast<size_t>(Units));
+    for (int64_t &V : Bias)
+      V = pick(-1000000, 1000000);
+    Ops[size_t(12 + G)] =
+        B.constant(name(), {Units}, ir::perTensor(InScale * WScales[G], 0),
+                   ir::DType::I64, Bias);
+  }
+  auto State = [&](float Scale) {
+    const int32_t T = B.tensor(name(), {Batches, Units},
+                               ir::perTensor(Scale, 0), ir::DType::I16);
+    B.G.Tensors[size_t(T)].IsVariable = true;
+    return T;
+  };
+  Ops[18] = State(HiddenScale);
+  Ops[19] = State(CellScale);
+  ir::Operator &Op =
+      B.op("UNIDIRECTIONAL_SEQUENCE_LSTM", Ops,
+           {output(ir::DType::I16, {Seq, Other, Units}, HiddenScale)});
+  Op.setAttr(ir::attr::FusedActivation, std::string("TANH"));
+  Op.setAttr(ir::attr::CellClip, coin() ? 0.0 : double(pick(1, 8)) / 2);
+  Op.setAttr(ir::attr::ProjClip, 0.0);
+  Op.setAttr(ir::attr::TimeMajor, TimeMajor);
+}
+
 /// What `accelgen explain --target cmsis-nn` says of model \p M.
 std::string explainOnCmsisNn(const ir::Model &M) {
   test::TempDir Dir;
@@ -777,6 +831,19 @@ TEST_CASE("SVDF steps equal TensorFlow Lite Micro's on every target") {
   }
   const ir::Model M = S.model();
   checkAgainstOracle(M, "svdf");
+  // The int8 steps were CMSIS-NN calls on target cmsis-nn.
+  const std::string Explained = explainOnCmsisNn(M);
+  CHECK_MESSAGE(Explained.find("arm_svdf_state_s16_s8") != std::string::npos,
+                Explained);
+}
+
+TEST_CASE("16x8 LSTM sequences equal TensorFlow Lite Micro's on every "
+          "target") {
+  requireSharedDir();
+  Sweep S(25);
+  for (int I = 0; I < 8; ++I)
+    S.lstm();
+  checkAgainstOracle(S.model(), "lstm16x8");
 }
 
 TEST_CASE("every seanet-int16 layer equals TensorFlow Lite Micro's on every "

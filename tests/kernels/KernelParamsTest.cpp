@@ -157,6 +157,28 @@ TEST_CASE("int16 diagnostics: symmetric tensors, 16x8 transposed "
           G.Tensors[3].Type = DType::F32;
         }) == "operator 0 (TRANSPOSE_CONV): f32 transposed convolutions are "
               "not supported (int8 and 16x8 are)");
+  // The 16x8 requantization's contract, which TensorFlow Lite Micro asserts
+  // (its runner aborts): left shifts up to 7 (0.001 * 0.02 / 1e-7 = 200
+  // needs 8), sums within +-2^47 (8 taps: at most 2^25 without the bias).
+  CHECK(TransposeConv([](ir::Graph &G) {
+          G.Tensors[4].Quant->Scales = {1e-7f};
+        }) == "operator 0 (TRANSPOSE_CONV): channel 0: input scale * filter "
+              "scale / output scale needs a left shift of 8; the 16x8 "
+              "kernels take -31 to 7 (the quantization scales are out of "
+              "range)");
+  const int64_t Room = (int64_t(1) << 47) - (int64_t(1) << 25);
+  auto Bias = [](int64_t V) {
+    return [V](ir::Graph &G) {
+      for (int I = 0; I < 8; ++I)
+        G.Tensors[3].Data[size_t(16 + I)] = uint8_t(uint64_t(V) >> (8 * I));
+    };
+  };
+  CHECK(TransposeConv(Bias(Room - 1)) == "");
+  CHECK(TransposeConv(Bias(Room)) ==
+        "operator 0 (TRANSPOSE_CONV): bias 't3' holds " +
+            std::to_string(Room) +
+            ": with 8 products per sum the sum could pass 2^47, beyond the "
+            "16x8 requantization's range");
 }
 
 TEST_CASE("fixed output quantization of SOFTMAX and LOGISTIC is enforced") {

@@ -48,6 +48,8 @@ struct LstmShape {
   int32_t Batches = 1, Steps = 3, Features = 4, Units = 5;
   bool TimeMajor = false;
   bool Float = false;
+  /// 16x8: int16 activations (zero point 0), int8 weights, int64 biases.
+  bool Wide = false;
   float InScale = 0.02f, HiddenScale = 0.0078125f, CellScale = 1.0f / 4096;
   int32_t InZp = 5, HiddenZp = -3;
   float CellClip = 0.0f;
@@ -67,7 +69,8 @@ LstmGraph makeLstm(const LstmShape &S, uint32_t Seed = 7) {
   Random R;
   R.State = Seed;
   GraphBuilder &B = L.B;
-  const DType Act = S.Float ? DType::F32 : DType::I8;
+  const DType Act = S.Float ? DType::F32 : S.Wide ? DType::I16 : DType::I8;
+  const int32_t InZp = S.Wide ? 0 : S.InZp, HiddenZp = S.Wide ? 0 : S.HiddenZp;
   auto Scale = [&](float V) {
     return S.Float ? std::optional<float>() : std::optional<float>(V);
   };
@@ -75,7 +78,7 @@ LstmGraph makeLstm(const LstmShape &S, uint32_t Seed = 7) {
       S.TimeMajor ? std::vector<int32_t>{S.Steps, S.Batches, S.Features}
                   : std::vector<int32_t>{S.Batches, S.Steps, S.Features};
   const std::vector<int32_t> OutShape = {InShape[0], InShape[1], S.Units};
-  L.Input = B.tensor(Act, InShape, Scale(S.InScale), S.InZp);
+  L.Input = B.tensor(Act, InShape, Scale(S.InScale), InZp);
   std::vector<int32_t> Ops(24, -1);
   Ops[0] = L.Input;
   auto Weights = [&](int32_t Rows, int32_t Cols, float WScale) {
@@ -100,6 +103,12 @@ LstmGraph makeLstm(const LstmShape &S, uint32_t Seed = 7) {
       for (float &X : V)
         X = R.real(-0.5f, 0.5f);
       Ops[12 + G] = B.constant(DType::F32, {S.Units}, V);
+    } else if (S.Wide) {
+      std::vector<int64_t> V(S.Units);
+      for (int64_t &X : V)
+        X = R.in(-300000, 300000);
+      Ops[12 + G] = B.constant(DType::I64, {S.Units}, V,
+                               S.InScale * (0.004f + 0.001f * G), 0);
     } else {
       std::vector<int32_t> V(S.Units);
       for (int32_t &X : V)
@@ -109,14 +118,14 @@ LstmGraph makeLstm(const LstmShape &S, uint32_t Seed = 7) {
     }
   }
   L.Hidden =
-      B.tensor(Act, {S.Batches, S.Units}, Scale(S.HiddenScale), S.HiddenZp);
+      B.tensor(Act, {S.Batches, S.Units}, Scale(S.HiddenScale), HiddenZp);
   L.Cell = B.tensor(S.Float ? DType::F32 : DType::I16, {S.Batches, S.Units},
                     Scale(S.CellScale), 0);
   B.G.Tensors[L.Hidden].IsVariable = true;
   B.G.Tensors[L.Cell].IsVariable = true;
   Ops[18] = L.Hidden;
   Ops[19] = L.Cell;
-  L.Output = B.tensor(Act, OutShape, Scale(S.HiddenScale), S.HiddenZp);
+  L.Output = B.tensor(Act, OutShape, Scale(S.HiddenScale), HiddenZp);
   ir::Operator &Op = B.op("UNIDIRECTIONAL_SEQUENCE_LSTM", Ops, {L.Output});
   Op.setAttr(ir::attr::FusedActivation, std::string("TANH"));
   Op.setAttr(ir::attr::CellClip, double(S.CellClip));
@@ -564,6 +573,61 @@ TEST_CASE("malformed LSTMs give their own errors") {
             },
             F) == Op + "'t" + std::to_string(makeLstm(F).Operands[1]) +
                       "' is i8; with f32 activations the kernel needs f32");
+}
+
+TEST_CASE("malformed 16x8 LSTMs give their own errors") {
+  const std::string Op = "operator 0 (UNIDIRECTIONAL_SEQUENCE_LSTM): ";
+  LstmShape W;
+  W.Wide = true;
+  W.InScale = 1.0f / 4096;
+  W.HiddenScale = 1.0f / 32768;
+  auto Broken = [&](auto Damage) {
+    LstmGraph L = makeLstm(W);
+    Damage(L);
+    return kernelError(L.B.G);
+  };
+  const LstmGraph Good = makeLstm(W);
+  auto Name = [&](int32_t Operand) {
+    return "'t" + std::to_string(Good.Operands[size_t(Operand)]) + "'";
+  };
+  CHECK(Broken([](LstmGraph &) {}) == "");
+  CHECK(Broken([&](LstmGraph &L) {
+          ir::Tensor &B = L.B.G.Tensors[L.Operands[13]];
+          B.Type = ir::DType::I32;
+          B.Data.resize(B.Data.size() / 2);
+        }) == Op + Name(13) + " is i32; with i16 activations the kernel "
+                              "needs i64");
+  CHECK(Broken([&](LstmGraph &L) {
+          ir::Tensor &T = L.B.G.Tensors[L.Operands[6]];
+          T.Type = ir::DType::I16;
+          T.Data.resize(T.Data.size() * 2);
+        }) == Op + Name(6) + " is i16; with i16 activations the kernel "
+                             "needs i8");
+  // The 64-bit multiplication takes left shifts up to 7: a real multiplier
+  // of at least 128 is refused (2^-12 * 0.25 * 2^12 * 2^8 = 64 passes,
+  // twice that does not).
+  CHECK(Broken([&](LstmGraph &L) {
+          L.B.G.Tensors[L.Operands[1]].Quant->Scales = {64.0f};
+        }) == "");
+  CHECK(Broken([&](LstmGraph &L) {
+          L.B.G.Tensors[L.Operands[1]].Quant->Scales = {128.0f};
+        }) == Op + "gate 0's input rescaling = 128 needs a left shift of 8; "
+                   "the kernels take -31 to 7 (the quantization scales are "
+                   "out of range)");
+  // A bias beyond 2^47 less the largest dot product (4 features: 2^24).
+  auto BiasOf = [&](int64_t V) {
+    return [V](LstmGraph &L) {
+      ir::Tensor &B = L.B.G.Tensors[L.Operands[15]];
+      for (int I = 0; I < 8; ++I)
+        B.Data[size_t(8 + I)] = uint8_t(uint64_t(V) >> (8 * I));
+    };
+  };
+  const int64_t Room = (int64_t(1) << 47) - (int64_t(1) << 24);
+  CHECK(Broken(BiasOf(Room - 1)) == "");
+  CHECK(Broken(BiasOf(-Room)) ==
+        Op + "bias " + Name(15) + " holds " + std::to_string(-Room) +
+            ": with 4 products per sum the sum could pass 2^47, beyond the "
+            "16x8 requantization's range");
 }
 
 TEST_CASE("the int8 kernel computes what the reference's structure does") {
