@@ -13,6 +13,7 @@
 #include "frontend/RecordFrontend.h"
 #include "frontend/VocabularyFrontend.h"
 #include "frontend/YamlFrontend.h"
+#include "model/Runnable.h"
 #include "model/TargetModel.h"
 #include "support/CommandLine.h"
 #include "support/InputFile.h"
@@ -162,6 +163,17 @@ bool runAction(raw_ostream &OS, RecordKeeper &Records) {
     return true;
   std::unique_ptr<TargetModel> Model = buildTargetModel(Decl, Diags);
   if (!Model)
+    return true;
+  // What it declares must run: checked against the kernel families its
+  // records hold (every description includes kernels.td); the warning for
+  // types other than int16 is printed once, by -gen-legality.
+  std::unique_ptr<KernelLibraryModel> Kernels =
+      buildKernelLibrary(Records, KernelSourceDirs{}, Diags);
+  if (!Kernels)
+    return true;
+  checkDeclaredRunnable(Decl, *Model, *Kernels, Diags,
+                        Action == GenLegality ? &errs() : nullptr);
+  if (Diags.errorCount())
     return true;
   switch (Action) {
   case GenOpSetups:

@@ -509,6 +509,43 @@ TEST_CASE("diagnostic: legal with no data type") {
                          "least one\n");
 }
 
+TEST_CASE("diagnostic: an int16 declaration no kernel runs") {
+  // No kernel computes DIV at all, nor HARD_SWISH on int16; int16 RELU
+  // runs, and TRANSPOSE_CONV's types are its output shape's.
+  Td D(Head + R"td(def : Legal<Relu, T, V1, [i8, i16]>;
+def : Legal<Div, T, V1, [i8, i16]>;
+def : Legal<HardSwish, T, V2, [i16, f32]>;
+def : Legal<TransposeConv, T, V1, [i32]>;
+)td");
+  D.rejects(D.at(6, 1) +
+            "DIV is declared legal for i16 (from version 1.0), but no kernel "
+            "computes DIV on i16 (defs/kernels.td), so no layer placed by it "
+            "could run; declare the types a kernel computes\n" +
+            D.at(7, 1) +
+            "HARD_SWISH is declared legal for i16 (from version 2.0), but no "
+            "kernel computes HARD_SWISH on i16 (defs/kernels.td), so no layer "
+            "placed by it could run; declare the types a kernel computes\n");
+}
+
+TEST_CASE("the legality tables' build lists the other types no kernel runs") {
+  Td D(Head + R"td(def : Legal<Relu, T, V1, [i8, i16]>;
+def : Legal<Div, T, V1, [i8, f32]>;
+def : Legal<Concatenation, T, V1, [f16, i8]>;
+def : Legal<Reshape, T, V1, [f16]>;
+)td");
+  test::TempDir Out;
+  test::RunResult R = test::runProgram(
+      ACCELGEN_TBLGEN, {"-gen-legality", D.path(), "-o", Out.file("l.inc")});
+  INFO(R.ErrorMessage);
+  CHECK(R.ExitCode == 0);
+  CHECK(R.Stderr == "t: warning: 2 operators are declared for element types "
+                    "no kernel computes (defs/kernels.td), so models using "
+                    "them there fail to compile: DIV (f32, i8); "
+                    "CONCATENATION (f16)\n");
+  // The other actions build silently.
+  CHECK(D.run().Stderr == "");
+}
+
 TEST_CASE("diagnostic: unknown quantization scheme") {
   Td D(Head + R"td(def Blockwise : QuantScheme<"blockwise", 1, 0>;
 def : Legal<Conv2D, T, V1, [i8]> { let WeightSchemes = [Blockwise]; }
