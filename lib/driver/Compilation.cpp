@@ -2,6 +2,7 @@
 #include "driver/Compilation.h"
 
 #include "import/TFLiteImporter.h"
+#include "kernels/KernelParams.h"
 #include "support/InputFile.h"
 #include "target/BuiltinTargets.h"
 
@@ -132,6 +133,21 @@ partition::PartitionResult Compilation::partition(bool UseCostModel) const {
     P.Review = [this](const ir::Graph &G, size_t Op) {
       return Target.Backend->reviewPlacement(*this, G, Op);
     };
+  // Every CPU-side operator runs on a kernel of the reference families
+  // (target cpu's specialised kernels take the same parameters): what their
+  // builder refuses, compile refuses.
+  P.CpuKernel = [](const ir::Graph &G,
+                   size_t Op) -> std::optional<target::Rejection> {
+    const ir::Operator &O = G.Operators[Op];
+    Expected<kernels::KernelCall> Call = kernels::computeKernelCall(G, O);
+    if (Call)
+      return std::nullopt;
+    return target::Rejection{
+        "cpu_kernel",
+        "no CPU kernel runs it: " +
+            kernels::kernelCallReason(toString(Call.takeError()), O.Type),
+        ""};
+  };
   return partition::partition(graph(), *Target.Info, Target.Version, P);
 }
 

@@ -272,9 +272,16 @@ private:
       return;
     for (size_t I = 0; I < R.Ops.size(); ++I) {
       PlacedOp &P = R.Ops[I];
-      if (P.Placement != Device::Cpu)
-        continue;
       const ir::Operator &Op = R.Graph.Operators[I];
+      if (P.Placement != Device::Cpu) {
+        // A target that is its own CPU runs these on the CPU's kernels too
+        // (a fused group's members were checked before it was fused).
+        if (Opts.Cpu == &T && Opts.CpuKernel &&
+            !Op.hasAttr(target::FusedOpsAttr))
+          if (std::optional<target::Rejection> W = Opts.CpuKernel(R.Graph, I))
+            P.Why.push_back(std::move(*W));
+        continue;
+      }
       const target::OpSetup *S = Opts.Cpu->opSetup(Op.Type);
       std::vector<target::Rejection> Why;
       if (!S) {
@@ -285,11 +292,15 @@ private:
                          ""});
         continue;
       }
-      if (!S->IsSupported(R.Graph, Op, 0, Why))
+      if (!S->IsSupported(R.Graph, Op, 0, Why)) {
         for (target::Rejection &W : Why) {
           W.ConstraintId = Opts.Cpu->name() + ":" + W.ConstraintId;
           P.Why.push_back(std::move(W));
         }
+      } else if (Opts.CpuKernel) {
+        if (std::optional<target::Rejection> W = Opts.CpuKernel(R.Graph, I))
+          P.Why.push_back(std::move(*W));
+      }
     }
   }
 };

@@ -98,6 +98,12 @@ struct PartitionOptions {
   /// or nothing. Such an operator is moved to the CPU with that reason.
   std::function<std::optional<target::Rejection>(const ir::Graph &, size_t)>
       Review;
+  /// Why the CPU fallback's kernels cannot run an operator its legality
+  /// accepts (the partitioned graph, the operator's index there), or
+  /// nothing: added to the operator's reasons, so that explain says what
+  /// compile would refuse.
+  std::function<std::optional<target::Rejection>(const ir::Graph &, size_t)>
+      CpuKernel;
 };
 
 struct PartitionResult {

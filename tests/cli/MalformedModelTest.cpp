@@ -430,6 +430,32 @@ void checkOnCpu(const test::TempDir &Dir, const ir::Model &M,
 
 } // namespace
 
+TEST_CASE("explain says what no CPU kernel runs, as compile refuses it") {
+  // An int16 LOGISTIC whose output scale is not 2^-15: every description
+  // that takes int16 LOGISTIC accepts it, and TensorFlow Lite Micro's
+  // Prepare refuses it as the reference kernels' builder does.
+  test::TempDir Dir;
+  OneOp B;
+  int32_t In = B.tensor("in", ir::DType::I16, {1, 8}, 1.0f / 4096);
+  int32_t Out = B.tensor("out", ir::DType::I16, {1, 8}, 0.001f);
+  B.op("LOGISTIC", 14, {In}, Out);
+  const std::string Path = Dir.file("logistic.tflite");
+  test::writeFileBytes(Path, tflite::writeModel(B.M));
+  const std::string Reason = "int16 output scale 0.001 must be 2^-15";
+  for (const char *Target : {"ref", "cpu", "mdla2.0", "npu55", "cmsis-nn"}) {
+    INFO(Target);
+    test::RunResult R = test::runAccelgen({"explain", Path, "--target", Target});
+    INFO(R.Stdout << R.Stderr);
+    CHECK(R.ExitCode == 0);
+    CHECK(R.Stdout.find("cpu_kernel: no CPU kernel runs it: " + Reason) !=
+          std::string::npos);
+    R = test::runAccelgen(
+        {"compile", Path, "--target", Target, "-o", Dir.file(Target)});
+    CHECK(R.ExitCode != 0);
+    CHECK(R.Stderr.find(Reason) != std::string::npos);
+  }
+}
+
 TEST_CASE("what the accelerator program cannot hold stays on the CPU") {
   test::TempDir Dir;
   SUBCASE("an accumulator that overflows the device's requantize") {
