@@ -24,7 +24,9 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
+#include <optional>
 
 using namespace llvm;
 
@@ -404,6 +406,70 @@ Error OpWriter::write(StringRef Function, const kernels::KernelCall &KC,
     Int(S.output_offset), Int(S.output_multiplier), Int(S.output_left_shift);
     Int(S.act_min), Int(S.act_max), Int(Out.numElements());
     Stmt = formatv("    (void){0}({1});\n", Function, join(Args, ", ")).str();
+  } else if (Function == "arm_lstm_unidirectional_s16") {
+    // The reference's parameters; the gates in CMSIS-NN's order. The
+    // effective biases are the biases (the input offset is 0 for int16),
+    // and zeros for the recurrent products. The scratch area holds the two
+    // gate vectors; the state tensors are updated in place.
+    const ref_lstm_params &S =
+        std::get<kernels::FamilyParams<ref_lstm_params>>(KC.Params).Scalars;
+    const plan::Buffer *Hidden = Plan.find(Op.Inputs[18]);
+    const plan::Buffer *Cell = Plan.find(Op.Inputs[19]);
+    if (!Hidden || !Cell)
+      return createStringError(inconvertibleErrorCode(),
+                               "operator %zu (%s): its state has no place in "
+                               "the arena",
+                               Index, Op.Type.c_str());
+    DS << "static const int64_t " << Prefix << "_zeros[" << S.state_size
+       << "] = {0};\n";
+    static const char *const Names[4] = {"input", "forget", "cell", "output"};
+    std::string Gates;
+    for (int G : {1, 0, 2, 3}) {
+      std::string Bias = operand(12 + G, std::string(Names[G]) + "_bias");
+      Gates += formatv(
+          "    .{0}_gate = {{.input_multiplier = {1}, .input_shift = {2}, "
+          ".input_weights = {3}, .input_effective_bias = {4}, "
+          ".hidden_multiplier = {5}, .hidden_shift = {6}, .hidden_weights = "
+          "{7}, .hidden_effective_bias = {8}_zeros, .bias = {4}, "
+          ".activation_type = {9}},\n",
+          Names[G], S.input_multiplier[G], S.input_left_shift[G],
+          operand(1 + G, std::string(Names[G]) + "_input_weights"), Bias,
+          S.recurrent_multiplier[G], S.recurrent_left_shift[G],
+          operand(5 + G, std::string(Names[G]) + "_recurrent_weights"),
+          Prefix, G == 2 ? "ARM_TANH" : "ARM_SIGMOID");
+    }
+    // The cell state's exponent e, from the tanh's input scaling 3 * 2^(e +
+    // 12) (a right shift when negative).
+    int32_t Power = -S.cell_tanh_right_shift - 12;
+    for (int32_t M = S.cell_tanh_multiplier; S.cell_tanh_right_shift == 0 &&
+                                              M > 3;
+         M >>= 1)
+      ++Power;
+    DS << "static const cmsis_nn_lstm_params " << Prefix << "_params = {\n"
+       << formatv("    .time_major = {0}, .batch_size = {1}, .time_steps = "
+                  "{2}, .input_size = {3}, .hidden_size = {4},\n"
+                  "    .input_offset = {5}, .forget_to_cell_multiplier = {6}, "
+                  ".forget_to_cell_shift = {7}, .input_to_cell_multiplier = "
+                  "{8}, .input_to_cell_shift = {9},\n"
+                  "    .cell_clip = {10}, .cell_scale_power = {11}, "
+                  ".output_multiplier = {12}, .output_shift = {13}, "
+                  ".output_offset = {14},\n",
+                  S.time_major, S.batches, S.time_steps, S.input_size,
+                  S.state_size, S.input_offset, S.forget_multiplier,
+                  S.forget_left_shift, S.update_multiplier,
+                  S.update_left_shift, S.cell_clip, Power,
+                  S.output_multiplier, S.output_left_shift,
+                  S.output_zero_point)
+       << Gates << "};\n";
+    const int64_t Half = Scratch / 2;
+    Stmt = formatv("    cmsis_nn_lstm_context ctx = {{arena.bytes + {0}, "
+                   "arena.bytes + {1}, {2}, {3}};\n"
+                   "    (void){4}({5}, {6}, &{7}_params, &ctx);\n",
+                   ScratchOffset, ScratchOffset + Half,
+                   arenaPtr(*Cell, false, "void"),
+                   arenaPtr(*Hidden, false, "void"), Function,
+                   operand(0, "input"), out(), Prefix)
+               .str();
   } else if (Function == "arm_svdf_state_s16_s8") {
     // The reference step's parameters (the state's zero point is 0, as
     // every int16 tensor's; `input_offset` is the input's zero point, which
@@ -550,6 +616,79 @@ static bool hasMve(const target::TargetInfo &T, unsigned Version) {
   return StringRef(T.versions().at(Version)) == "55";
 }
 
+/// A multiplier and left shift as the real number they stand for.
+static double realMultiplier(int32_t Multiplier, int32_t LeftShift) {
+  return std::ldexp(double(Multiplier), LeftShift - 31);
+}
+
+/// Why arm_lstm_unidirectional_s16 could compute another value than the
+/// reference for 16x8 LSTM \p Op (parameters \p S), or nothing. Per gate
+/// and unit, with any int16 input and hidden state:
+///   - the input product (bias plus the weights' absolute sum times 2^15)
+///     and the recurrent one stay within int32, as Helium sums them in
+///     int32 before widening;
+///   - requantized, the input product stays below 2^29 (arm_nn_requantize_s64
+///     narrows to int32 one bit before its last shift, the reference after)
+///     and the recurrent one within int16, since the function adds it to
+///     the clamped input product unclamped where the reference clamps it
+///     first;
+/// and the input gate times the cell gate, requantized to the cell state's
+/// scale, stays within int16 (the function adds it to the cell state
+/// unclamped as well).
+static std::optional<std::string>
+lstm16Differs(const ir::Graph &G, const ir::Operator &Op,
+              const ref_lstm_params &S) {
+  static const char *const Names[4] = {"input", "forget", "cell", "output"};
+  auto AbsSums = [&](int32_t Operand) {
+    const ir::Tensor &W = G.tensor(Op.Inputs[size_t(Operand)]);
+    const int64_t Rows = W.Shape.empty() ? 0 : W.Shape.front();
+    const int64_t Cols = Rows ? W.numElements() / Rows : 0;
+    std::vector<double> Sum(size_t(Rows), 0.0);
+    for (int64_t R = 0; R < Rows; ++R)
+      for (int64_t C = 0; C < Cols; ++C)
+        Sum[size_t(R)] +=
+            std::abs(static_cast<int8_t>(W.Data[size_t(R * Cols + C)]));
+    return Sum;
+  };
+  const double Int32 = 2147483648.0, Narrow = 536870912.0;
+  for (int G4 = 0; G4 < 4; ++G4) {
+    const std::vector<double> In = AbsSums(1 + G4), Rec = AbsSums(5 + G4);
+    const ir::Tensor &Bias = G.tensor(Op.Inputs[size_t(12 + G4)]);
+    const double MIn =
+        realMultiplier(S.input_multiplier[G4], S.input_left_shift[G4]);
+    const double MRec =
+        realMultiplier(S.recurrent_multiplier[G4], S.recurrent_left_shift[G4]);
+    for (size_t U = 0; U < In.size() && U < Rec.size(); ++U) {
+      int64_t B = 0;
+      if (Bias.Data.size() >= 8 * (U + 1))
+        std::memcpy(&B, Bias.Data.data() + 8 * U, 8);
+      const double InSum = std::fabs(double(B)) + 32768.0 * In[U];
+      const double RecSum = 32768.0 * Rec[U];
+      if (InSum >= Int32 || RecSum >= Int32)
+        return formatv("arm_lstm_unidirectional_s16 sums the {0} gate's "
+                       "products in int32 on Helium, and unit {1}'s weights "
+                       "and bias can take them out of it",
+                       Names[G4], U)
+            .str();
+      if (InSum * MIn >= Narrow || RecSum * MRec >= 32767.0)
+        return formatv("arm_lstm_unidirectional_s16 adds the {0} gate's "
+                       "recurrent product to its input product before "
+                       "clamping to int16 (the reference clamps each), and "
+                       "unit {1}'s products can leave int16",
+                       Names[G4], U)
+            .str();
+    }
+  }
+  if (32767.0 * 32767.0 *
+          realMultiplier(S.update_multiplier, S.update_left_shift) >=
+      32767.0)
+    return std::string("arm_lstm_unidirectional_s16 adds the input gate "
+                       "times the cell gate to the cell state before "
+                       "clamping, and at this cell scale that product can "
+                       "leave int16");
+  return std::nullopt;
+}
+
 OpChoice chooseFunction(const ir::Graph &G, size_t Index,
                         const target::TargetInfo &T, unsigned Version) {
   OpChoice C;
@@ -620,6 +759,14 @@ OpChoice chooseFunction(const ir::Graph &G, size_t Index,
       return C;
     }
   }
+  if (Function == "arm_lstm_unidirectional_s16")
+    if (std::optional<std::string> Why = lstm16Differs(
+            G, Op,
+            std::get<kernels::FamilyParams<ref_lstm_params>>(Call->Params)
+                .Scalars)) {
+      C.Reason = *Why;
+      return C;
+    }
   C.Function = Function;
   // The description's Scratch for the function, in force at the version.
   C.ScratchBytes =

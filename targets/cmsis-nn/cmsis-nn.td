@@ -80,6 +80,13 @@ def ArmAddS16 : TargetOp<CmsisNn, "arm_elementwise_add_s16", [Input, Input2],
                          [FusedActivationAttr, PotScaleInt16Attr]>;
 def ArmMulS16 : TargetOp<CmsisNn, "arm_elementwise_mul_s16", [Input, Input2],
                          [FusedActivationAttr]>;
+// A 16x8 LSTM over a whole sequence (the operator's 24 operands).
+def ArmLstmS16 : TargetOp<CmsisNn, "arm_lstm_unidirectional_s16", [Input],
+                          [FusedActivationAttr, CellClipAttr, ProjClipAttr,
+                           TimeMajorAttr, AsymQuantInputsAttr,
+                           DiagonalRecurrentTensorsAttr]> {
+  let Variadic = 1;
+}
 // An int8 SVDF step with int16 time weights and state.
 def ArmSvdfS16 : TargetOp<CmsisNn, "arm_svdf_state_s16_s8",
                           [Input, Operand<"weights_feature">,
@@ -238,6 +245,19 @@ def : Legal<Svdf, CmsisNn, CmsisM3, [i8], [
         "input and weights must be 2-D, the output int8">]>;
 def : Mapping<Svdf, ArmSvdfS16, CmsisNn>;
 
+// arm_lstm_unidirectional_s16 clamps the cell state to +-cell_clip; without
+// a clip the reference saturates it to [-32768, 32767], which no clip value
+// reproduces (32767 loses -32768, 32768 wraps). Its gates add the recurrent
+// product to the input one before clamping them to int16, where the
+// reference clamps each first; CmsisNn.cpp sends a layer whose products
+// could differ so to the reference kernel, with its reason.
+def : Legal<UnidirectionalSequenceLSTM, CmsisNn, CmsisM3, [i16], [
+    Constraint<"cmsis_lstm_cell_clip", "cell_clip > 0",
+        "the cell state must be clipped (arm_lstm_unidirectional_s16 clamps "
+        "it to +-cell_clip; the reference saturates an unclipped one to "
+        "[-32768, 32767])">]>;
+def : Mapping<UnidirectionalSequenceLSTM, ArmLstmS16, CmsisNn>;
+
 // int16 activations take the s16 functions, before every s8 choice. Their
 // convolutions and fully connected layers accumulate in int32 before adding
 // the int64 bias (where TensorFlow Lite Micro's reference accumulates in
@@ -340,6 +360,10 @@ def : Scratch<ArmAvgPoolS16, CmsisNn, CmsisM3, !strconcat(InC, " * 4")>;
 // arm_svdf_state_s16_s8 takes two int32 buffers: a time dot product per
 // batch and filter, then a sum per batch and unit (filters / rank); the call
 // splits one area between them.
+// arm_lstm_unidirectional_s16: two int16 vectors of the gates' values, a
+// batch's (batch major) or a step's batches (time major) each.
+def : Scratch<ArmLstmS16, CmsisNn, CmsisM3,
+              "input(18).dim(0) * input(18).dim(1) * 2 * 2">;
 def : Scratch<ArmSvdfS16, CmsisNn, CmsisM3,
               "input(0).dim(0) * (input(1).dim(0) + input(1).dim(0) / "
               "max(rank, 1)) * 4">;
