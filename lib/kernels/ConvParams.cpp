@@ -213,6 +213,24 @@ convLikeQuant(const OpContext &Ctx, const Tensor &In, const Tensor &Filter,
   return R;
 }
 
+/// TensorFlow Lite Micro keeps a convolution's strides, dilations and depth
+/// multiplier, and every padding (of pools too), as int16_t (ConvParams,
+/// DepthwiseParams, PaddingValues): a value past 32767 wraps there, and the
+/// oracle computes another layer than the model describes. Such a layer is
+/// refused, each value named.
+llvm::Error
+requireInt16Geometry(const OpContext &Ctx,
+                     std::initializer_list<std::pair<const char *, int64_t>>
+                         Values) {
+  for (const auto &[Name, V] : Values)
+    if (V > INT16_MAX || V < INT16_MIN)
+      return Ctx.error(llvm::formatv(
+          "{0} {1} does not fit the int16 TensorFlow Lite Micro keeps it in "
+          "(it would wrap): at most 32767",
+          Name, V));
+  return llvm::Error::success();
+}
+
 /// Spatial geometry of conv / depthwise / pool: checks the output shape.
 llvm::Error spatialPadding(const OpContext &Ctx, const Tensor &In,
                            const Tensor &Out, int32_t FilterH, int32_t FilterW,
@@ -234,7 +252,8 @@ llvm::Error spatialPadding(const OpContext &Ctx, const Tensor &In,
         H->OutSize, W->OutSize));
   PadTop = H->PadBefore;
   PadLeft = W->PadBefore;
-  return llvm::Error::success();
+  return requireInt16Geometry(Ctx, {{"padding top", PadTop},
+                                    {"padding left", PadLeft}});
 }
 
 /// Input, filter and output of a convolution-like operator: 4-D, one batch
@@ -307,6 +326,13 @@ llvm::Expected<KernelCall> conv2D(const OpContext &Ctx, bool Depthwise) {
   ACCELGEN_TRY(DilationH, positiveAttr(Ctx, ir::attr::DilationH));
   ACCELGEN_TRY(DilationW, positiveAttr(Ctx, ir::attr::DilationW));
   int32_t PadTop = 0, PadLeft = 0;
+  if (llvm::Error E = requireInt16Geometry(
+          Ctx, {{"stride_h", StrideH},
+                {"stride_w", StrideW},
+                {"dilation_h", DilationH},
+                {"dilation_w", DilationW},
+                {"depth multiplier", DepthMultiplier}}))
+    return E;
   if (llvm::Error E = spatialPadding(Ctx, *In, *Out, Filter->Shape[1],
                                      Filter->Shape[2], StrideH, StrideW,
                                      DilationH, DilationW, PadTop, PadLeft))
@@ -394,6 +420,12 @@ llvm::Expected<KernelCall> transposeConv2DOp(const OpContext &Ctx) {
   auto W = computePadding(Padding, Out->Shape[2], Filter->Shape[2], StrideW, 1);
   if (!W)
     return Ctx.error(llvm::toString(W.takeError()));
+  if (llvm::Error E = requireInt16Geometry(Ctx, {{"stride_h", StrideH},
+                                                 {"stride_w", StrideW},
+                                                 {"padding top", H->PadBefore},
+                                                 {"padding left",
+                                                  W->PadBefore}}))
+    return E;
   // An output sums at most every tap of every input channel.
   if (llvm::Error E = checkBias(Ctx, Bias, In->Type, OutC,
                                 int64_t(Filter->Shape[1]) * Filter->Shape[2] *

@@ -69,6 +69,23 @@ TEST_CASE("each defect gives its own message") {
   CHECK(Broken([](ir::Graph &G) {
           G.Operators[0].Attrs["stride_h"] = int64_t(0);
         }) == "operator 0 (CONV_2D): attribute stride_h = 0 is out of range");
+  // TensorFlow Lite Micro keeps strides, dilations and paddings as int16_t:
+  // 32767 is taken, 32768 would wrap (SAME padding of a 3x3 filter dilated
+  // 32768 times is 32768 rows).
+  CHECK(Broken([](ir::Graph &G) {
+          G.Operators[0].Attrs["dilation_h"] = int64_t(32767);
+        }) == "");
+  CHECK(Broken([](ir::Graph &G) {
+          G.Operators[0].Attrs["stride_w"] = int64_t(32768);
+          G.Tensors[3].Shape = {1, 4, 1, 3};
+        }) == "operator 0 (CONV_2D): stride_w 32768 does not fit the int16 "
+              "TensorFlow Lite Micro keeps it in (it would wrap): at most "
+              "32767");
+  CHECK(Broken([](ir::Graph &G) {
+          G.Operators[0].Attrs["dilation_h"] = int64_t(32768);
+        }) == "operator 0 (CONV_2D): dilation_h 32768 does not fit the int16 "
+              "TensorFlow Lite Micro keeps it in (it would wrap): at most "
+              "32767");
   CHECK(Broken([](ir::Graph &G) {
           G.Operators[0].Attrs["fused_activation"] = std::string("TANH");
         }) == "operator 0 (CONV_2D): fused activation TANH is not supported "
