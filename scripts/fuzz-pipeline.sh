@@ -83,7 +83,11 @@ fuzz_one() {
   echo "fuzz-$name: $secs s, -max_len=$max_len, ${#seeds[@]} seed models," \
     "$(ls "$corpus" | wc -l) corpus inputs, log $log"
   local status=0
-  timeout --kill-after=30 $((secs + 2 * timeout)) \
+  # The hard stop, for a fuzzer that hangs: libFuzzer reads its whole
+  # corpus before -max_total_time applies, which takes minutes once the
+  # corpus has grown (the differential fuzzer runs each input on every
+  # variant), so it allows 20 minutes beyond the run.
+  timeout --kill-after=30 $((secs + 2 * timeout + 1200)) \
     "$fuzzer" "$corpus" "$regressions" \
     -seed_inputs="$seed_list" \
     -max_total_time="$secs" -max_len="$max_len" \
