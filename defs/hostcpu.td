@@ -68,6 +68,9 @@ multiclass HostCpuRules<Target T, Version V, string P> {
   def : Legal<Add, T, V, AllTypes16, [BinaryMaxRank6]>;
   def : Legal<Sub, T, V, AllTypes16, [BinaryMaxRank6]>;
   def : Legal<Mul, T, V, AllTypes16, [BinaryMaxRank6]>;
+  // TensorFlow Lite Micro's types: no uint8.
+  def : Legal<Maximum, T, V, [i8, i16, i32, i64, f32], [BinaryMaxRank6]>;
+  def : Legal<Minimum, T, V, [i8, i16, i32, i64, f32], [BinaryMaxRank6]>;
 
   def : Legal<Reshape, T, V, AllTypes16>;
   def : Legal<Squeeze, T, V, AllTypes16>;

@@ -165,7 +165,8 @@ def Pool2DKernels : KernelFamily<"pool2d", "pooling", "pool2D"> {
 
 def ElementwiseKernels
     : KernelFamily<"elementwise", "elementwise", "elementwise"> {
-  let Doc = "Parameters of one ADD, SUB or MUL.";
+  let Doc = "Parameters of one ADD, SUB or MUL (MAXIMUM and MINIMUM take "
+            "none).";
   let Fields = [
     KernelField<"input1_offset", "int32_t",
                 "-input1_zero_point, -input2_zero_point, +output_zero_point.">,
@@ -188,9 +189,14 @@ def ElementwiseKernels
               KernelArg<"data", "input1", 0, "in">,
               KernelArg<"shape", "input2_shape", 1>,
               KernelArg<"data", "input2", 1, "in">, OutputShapeArg, OutputArg];
+  // MAXIMUM and MINIMUM in TensorFlow Lite Micro's types (no uint8).
   let Instances = !listconcat(PerType<Add, "add", KernelTypes16>.List,
                               PerType<Sub, "sub", KernelTypes16>.List,
-                              PerType<Mul, "mul", KernelTypes16>.List);
+                              PerType<Mul, "mul", KernelTypes16>.List,
+                              PerType<Maximum, "maximum",
+                                      [i8, i16, i32, i64, f32]>.List,
+                              PerType<Minimum, "minimum",
+                                      [i8, i16, i32, i64, f32]>.List);
 }
 
 def ReluKernels : KernelFamily<"relu", "activations", "reluOp"> {

@@ -111,6 +111,24 @@ llvm::Expected<KernelCall> elementwise(const OpContext &Ctx) {
     return E;
   if (llvm::Error E = requireSameType(Ctx, *A, *Out))
     return E;
+  // MAXIMUM and MINIMUM: TensorFlow Lite Micro compares the stored values
+  // of the output's type and writes them unchanged (no quantization, no
+  // activation).
+  if (Ctx.op().code() == ir::OpCode::Maximum ||
+      Ctx.op().code() == ir::OpCode::Minimum) {
+    if (A->Type != DType::I8 && A->Type != DType::I16 &&
+        A->Type != DType::I32 && A->Type != DType::I64 &&
+        A->Type != DType::F32)
+      return Ctx.error(llvm::formatv("input '{0}' is {1}; the kernels take "
+                                     "int8, int16, int32, int64 or float32",
+                                     A->Name, ir::dtypeName(A->Type)));
+    if (llvm::Error E = checkBroadcast(Ctx, *A, *B, *Out))
+      return E;
+    KernelCall Call;
+    Call.Params = ref_elementwise_params{};
+    Call.DataInputs = {Ctx.op().input(0), Ctx.op().input(1)};
+    return Call;
+  }
   if (llvm::Error E = requireKernelType(Ctx, *A))
     return std::move(E);
   if (llvm::Error E = checkBroadcast(Ctx, *A, *B, *Out))

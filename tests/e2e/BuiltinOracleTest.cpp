@@ -1,0 +1,93 @@
+//===- BuiltinOracleTest.cpp - More builtins against TensorFlow Lite Micro -===//
+//
+// The builtin operators beyond the first 26, each in every element type
+// TensorFlow Lite Micro's reference kernel takes, over shapes and
+// broadcasts, against the bit-exact truth (the shared tflm_runner) on every
+// target: many single-operator layers in one model, so each target builds
+// one program (OracleSweep.h).
+//
+//===----------------------------------------------------------------------===//
+#include "E2ESupport.h"
+#include "OracleSweep.h"
+
+#include "ir/GraphBuilder.h"
+
+using namespace accelgen;
+using namespace accelgen::e2e;
+
+namespace {
+
+/// Pseudo-random layers, each reading graph inputs and writing a graph
+/// output.
+class Builtins : public Picker {
+public:
+  explicit Builtins(uint32_t Seed) : Picker(Seed) {}
+
+  std::string name() { return "t" + std::to_string(B.G.Tensors.size()); }
+  /// A tensor of type \p T (quantized, with \p Scale and \p Zp, when an
+  /// integer type of 8 or 16 bits).
+  int32_t tensor(ir::DType T, std::vector<int32_t> Shape, float Scale,
+                 int64_t Zp) {
+    std::optional<ir::QuantParams> Q;
+    if (T == ir::DType::I8 || T == ir::DType::I16)
+      Q = ir::perTensor(Scale, T == ir::DType::I16 ? 0 : Zp);
+    return B.tensor(name(), std::move(Shape), Q, T);
+  }
+
+  /// A shape of rank 1 to 4 and one that broadcasts against it (some
+  /// dimensions 1, or fewer of them), in random order.
+  std::pair<std::vector<int32_t>, std::vector<int32_t>> broadcastPair() {
+    std::vector<int32_t> Full(static_cast<size_t>(pick(1, 4)));
+    for (int32_t &D : Full)
+      D = pick(1, 5);
+    std::vector<int32_t> Other = Full;
+    if (coin()) {
+      for (int32_t &D : Other)
+        if (coin())
+          D = 1;
+      if (coin() && Other.size() > 1)
+        Other.erase(Other.begin());
+    }
+    return coin() ? std::pair(Full, Other) : std::pair(Other, Full);
+  }
+
+  /// MAXIMUM or MINIMUM of two inputs of type \p T, broadcast.
+  void minMax(bool Max, ir::DType T) {
+    auto [SA, SB] = broadcastPair();
+    std::vector<int32_t> Out(std::max(SA.size(), SB.size()));
+    for (size_t I = 0; I < Out.size(); ++I) {
+      auto Dim = [&](const std::vector<int32_t> &S) {
+        return I < S.size() ? S[S.size() - 1 - I] : 1;
+      };
+      Out[Out.size() - 1 - I] = std::max(Dim(SA), Dim(SB));
+    }
+    const float Scale = 0.05f;
+    const int64_t Zp = pick(-20, 20);
+    const int32_t A = tensor(T, SA, Scale, Zp), C = tensor(T, SB, Scale, Zp);
+    Inputs.push_back(A);
+    Inputs.push_back(C);
+    const int32_t O = tensor(T, Out, Scale, Zp);
+    Outputs.push_back(O);
+    B.op(Max ? "MAXIMUM" : "MINIMUM", {A, C}, {O});
+  }
+
+  ir::Model model() { return modelOf(B, Inputs, Outputs); }
+
+  ir::GraphBuilder B;
+  std::vector<int32_t> Inputs, Outputs;
+};
+
+} // namespace
+
+TEST_CASE("MAXIMUM and MINIMUM equal TensorFlow Lite Micro's in every type "
+          "on every target") {
+  requireSharedDir();
+  Builtins S(26);
+  for (ir::DType T : {ir::DType::I8, ir::DType::I16, ir::DType::I32,
+                      ir::DType::I64, ir::DType::F32})
+    for (int I = 0; I < 3; ++I) {
+      S.minMax(/*Max=*/true, T);
+      S.minMax(/*Max=*/false, T);
+    }
+  checkAgainstOracle(S.model(), "maximum-minimum");
+}
