@@ -76,6 +76,9 @@ multiclass HostCpuRules<Target T, Version V, string P> {
   def : Legal<Squeeze, T, V, AllTypes16>;
   def : Legal<ExpandDims, T, V, AllTypes16>;
   def : Legal<Transpose, T, V, AllTypes16, [MaxRank6]>;
+  // TensorFlow Lite Micro's types.
+  def : Legal<SpaceToDepth, T, V, [i8, f32]>;
+  def : Legal<DepthToSpace, T, V, [i8, f32]>;
   def : Legal<Pad, T, V, AllTypes16, [MaxRank6]>;
   def : Legal<Concatenation, T, V, AllTypes16, [MaxRank6]>;
   def : Legal<StridedSlice, T, V, AllTypes16, [MaxRank6]>;

@@ -403,6 +403,20 @@ def TransposeKernels : KernelFamily<"transpose", "transpose",
   let Instances = [KernelInstance<Transpose, "transpose">];
 }
 
+/// SPACE_TO_DEPTH and DEPTH_TO_SPACE move bytes (TensorFlow Lite Micro
+/// takes int8 and float32; the kernels any element size).
+def SpaceDepthKernels
+    : KernelFamily<"space_depth", "space_depth", "spaceDepthOp"> {
+  let Doc = "Parameters of one SPACE_TO_DEPTH or DEPTH_TO_SPACE.";
+  let Rendered = 0;
+  let Fields = [KernelField<"block_size", "int32_t",
+                            "The side of a spatial block, > 0.">];
+  let Args = [ParamsArg, ElementSizeArg, InputShapeArg, AnyInputArg,
+              OutputShapeArg, AnyOutputArg];
+  let Instances = [KernelInstance<SpaceToDepth, "space_to_depth">,
+                   KernelInstance<DepthToSpace, "depth_to_space">];
+}
+
 def StridedSliceKernels
     : KernelFamily<"strided_slice", "strided_slice", "stridedSliceOp"> {
   let Doc = "Parameters of one STRIDED_SLICE.";

@@ -167,9 +167,10 @@ def Svdf : Op<"SVDF", [Input, Operand<"weights_feature">,
 
 //===----------------------------------------------------------------------===//
 // More TensorFlow Lite builtin operators, named by their BuiltinOperator
-// names. The importer reads no options of these yet: it imports them with
-// their operands and results only, so their attributes read as missing (0,
-// false, "") until it does. Attribute names follow the ones above.
+// names. The importer reads the options of SPACE_TO_DEPTH and
+// DEPTH_TO_SPACE, none of the others yet: it imports them with their
+// operands and results only, so their attributes read as missing (0, false,
+// "") until it does. Attribute names follow the ones above.
 //===----------------------------------------------------------------------===//
 
 def BlockSizeAttr        : Attr<"block_size", IntAttr>;

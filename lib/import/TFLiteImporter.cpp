@@ -251,6 +251,18 @@ llvm::Error readLeakyRelu(const fb::Operator &Op, ir::Operator &Out) {
   return llvm::Error::success();
 }
 
+llvm::Error readSpaceToDepth(const fb::Operator &Op, ir::Operator &Out) {
+  Out.setAttr(attr::BlockSize,
+              int64_t(Op.builtin_options_as_SpaceToDepthOptions()->block_size()));
+  return llvm::Error::success();
+}
+
+llvm::Error readDepthToSpace(const fb::Operator &Op, ir::Operator &Out) {
+  Out.setAttr(attr::BlockSize,
+              int64_t(Op.builtin_options_as_DepthToSpaceOptions()->block_size()));
+  return llvm::Error::success();
+}
+
 llvm::Error readConv3D(const fb::Operator &Op, ir::Operator &Out) {
   const fb::Conv3DOptions *O = Op.builtin_options_as_Conv3DOptions();
   if (llvm::Error E = setPadding(Out, O->padding()))
@@ -317,6 +329,10 @@ std::optional<OpReader> readerFor(ir::OpCode Op) {
     return OpReader{BO::UnidirectionalSequenceLSTMOptions, readLSTM};
   case OpCode::Svdf:
     return OpReader{BO::SVDFOptions, readSvdf};
+  case OpCode::SpaceToDepth:
+    return OpReader{BO::SpaceToDepthOptions, readSpaceToDepth};
+  case OpCode::DepthToSpace:
+    return OpReader{BO::DepthToSpaceOptions, readDepthToSpace};
   case OpCode::Dequantize:
   case OpCode::Exp:
   case OpCode::ExpandDims:

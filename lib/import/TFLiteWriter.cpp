@@ -174,6 +174,18 @@ WrittenOptions writeLeakyRelu(FlatBufferBuilder &B, const ir::Operator &Op) {
       B, static_cast<float>(Op.getFloat(attr::Alpha))));
 }
 
+WrittenOptions writeSpaceToDepth(FlatBufferBuilder &B,
+                                 const ir::Operator &Op) {
+  return options(
+      fb::CreateSpaceToDepthOptions(B, intAttr(Op, attr::BlockSize, 1)));
+}
+
+WrittenOptions writeDepthToSpace(FlatBufferBuilder &B,
+                                 const ir::Operator &Op) {
+  return options(
+      fb::CreateDepthToSpaceOptions(B, intAttr(Op, attr::BlockSize, 1)));
+}
+
 WrittenOptions writeConv3D(FlatBufferBuilder &B, const ir::Operator &Op) {
   return options(fb::CreateConv3DOptions(
       B, padding(Op), intAttr(Op, attr::StrideD, 1),
@@ -227,6 +239,10 @@ WrittenOptions writeOptions(FlatBufferBuilder &B, const ir::Operator &Op) {
     return writeLSTM(B, Op);
   case OpCode::Svdf:
     return writeSvdf(B, Op);
+  case OpCode::SpaceToDepth:
+    return writeSpaceToDepth(B, Op);
+  case OpCode::DepthToSpace:
+    return writeDepthToSpace(B, Op);
   default:
     return {};
   }

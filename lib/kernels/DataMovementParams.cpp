@@ -268,6 +268,37 @@ llvm::Expected<KernelCall> transposeOp(const OpContext &Ctx) {
   return Call;
 }
 
+llvm::Expected<KernelCall> spaceDepthOp(const OpContext &Ctx) {
+  ACCELGEN_TRY(In, Ctx.input(0));
+  ACCELGEN_TRY(Out, Ctx.output());
+  if (llvm::Error E = requireSameType(Ctx, *In, *Out))
+    return E;
+  if (llvm::Error E = requireRank(Ctx, *In, 4, "input"))
+    return E;
+  if (llvm::Error E = requireRank(Ctx, *Out, 4, "output"))
+    return E;
+  const int64_t Block = Ctx.attr(ir::attr::BlockSize, 0);
+  if (Block <= 0 || Block > 32767)
+    return Ctx.error(llvm::formatv("block size {0} must be 1 to 32767", Block));
+  // The spatial side [N, H*b, W*b, C] and the channel side [N, H, W, b*b*C].
+  const bool ToDepth = Ctx.op().code() == ir::OpCode::SpaceToDepth;
+  const Tensor &Spatial = ToDepth ? *In : *Out, &Depth = ToDepth ? *Out : *In;
+  const int64_t B = Block;
+  if (Spatial.Shape[0] != Depth.Shape[0] ||
+      Spatial.Shape[1] != Depth.Shape[1] * B ||
+      Spatial.Shape[2] != Depth.Shape[2] * B ||
+      int64_t(Depth.Shape[3]) != int64_t(Spatial.Shape[3]) * B * B)
+    return Ctx.error(llvm::formatv(
+        "input {0} and output {1} are not {2}x{2} blocks of each other",
+        ir::formatShape(In->Shape), ir::formatShape(Out->Shape), Block));
+  ref_space_depth_params P{};
+  P.block_size = static_cast<int32_t>(Block);
+  KernelCall Call;
+  Call.Params = P;
+  Call.DataInputs = {Ctx.op().input(0)};
+  return Call;
+}
+
 llvm::Expected<KernelCall> stridedSliceOp(const OpContext &Ctx) {
   ACCELGEN_TRY(In, Ctx.input(0));
   ACCELGEN_TRY(BeginT, Ctx.input(1));

@@ -71,6 +71,22 @@ public:
     B.op(Max ? "MAXIMUM" : "MINIMUM", {A, C}, {O});
   }
 
+  /// SPACE_TO_DEPTH (or DEPTH_TO_SPACE) of type \p T: blocks of 1 to 3.
+  void spaceDepth(bool ToDepth, ir::DType T) {
+    const int32_t N = pick(1, 2), H = pick(1, 4), W = pick(1, 4),
+                  C = pick(1, 5), Blk = pick(1, 3);
+    const std::vector<int32_t> Spatial = {N, H * Blk, W * Blk, C},
+                               Depth = {N, H, W, Blk * Blk * C};
+    const float Scale = 0.05f;
+    const int64_t Zp = pick(-20, 20);
+    const int32_t In = tensor(T, ToDepth ? Spatial : Depth, Scale, Zp);
+    Inputs.push_back(In);
+    const int32_t O = tensor(T, ToDepth ? Depth : Spatial, Scale, Zp);
+    Outputs.push_back(O);
+    B.op(ToDepth ? "SPACE_TO_DEPTH" : "DEPTH_TO_SPACE", {In}, {O},
+         {{"block_size", int64_t(Blk)}});
+  }
+
   ir::Model model() { return modelOf(B, Inputs, Outputs); }
 
   ir::GraphBuilder B;
@@ -90,4 +106,16 @@ TEST_CASE("MAXIMUM and MINIMUM equal TensorFlow Lite Micro's in every type "
       S.minMax(/*Max=*/false, T);
     }
   checkAgainstOracle(S.model(), "maximum-minimum");
+}
+
+TEST_CASE("SPACE_TO_DEPTH and DEPTH_TO_SPACE equal TensorFlow Lite Micro's "
+          "on every target") {
+  requireSharedDir();
+  Builtins S(27);
+  for (ir::DType T : {ir::DType::I8, ir::DType::F32})
+    for (int I = 0; I < 4; ++I) {
+      S.spaceDepth(/*ToDepth=*/true, T);
+      S.spaceDepth(/*ToDepth=*/false, T);
+    }
+  checkAgainstOracle(S.model(), "space-depth");
 }

@@ -24,6 +24,7 @@
 #include "ref_reduce.h"
 #include "ref_reshape.h"
 #include "ref_softmax.h"
+#include "ref_space_depth.h"
 #include "ref_strided_slice.h"
 #include "ref_svdf.h"
 #include "ref_transpose.h"

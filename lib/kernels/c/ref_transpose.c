@@ -1,43 +1,14 @@
 /*===- ref_transpose.c - TRANSPOSE reference kernel -----------------------===*
  *
- * Walks the output in order with an odometer; the matching input offset moves
- * by the input stride of the permuted dimension, so no index is divided.
+ * The permutation walk of ref_permute.h.
  *
  *===----------------------------------------------------------------------===*/
 #include "ref_transpose.h"
 
-#include <string.h>
+#include "ref_permute.h"
 
 void ref_transpose(const ref_transpose_params *p, size_t element_size,
                    const ref_shape *input_shape, const void *input,
                    const ref_shape *output_shape, void *output) {
-  const int32_t rank = output_shape->rank;
-  const unsigned char *in = (const unsigned char *)input;
-  unsigned char *out = (unsigned char *)output;
-  int32_t in_stride[REF_MAX_RANK], step[REF_MAX_RANK];
-  int32_t idx[REF_MAX_RANK] = {0, 0, 0, 0, 0, 0};
-  int32_t stride = 1, d;
-  size_t in_off = 0;
-  if (ref_shape_size(output_shape) == 0)
-    return;
-  for (d = input_shape->rank - 1; d >= 0; --d) {
-    in_stride[d] = stride;
-    stride *= input_shape->dims[d];
-  }
-  for (d = 0; d < rank; ++d)
-    step[d] = in_stride[p->perm[d]];
-  for (;;) {
-    memcpy(out, in + in_off * element_size, element_size);
-    out += element_size;
-    for (d = rank - 1; d >= 0; --d) {
-      ++idx[d];
-      in_off += (size_t)step[d];
-      if (idx[d] < output_shape->dims[d])
-        break;
-      in_off -= (size_t)step[d] * (size_t)output_shape->dims[d];
-      idx[d] = 0;
-    }
-    if (d < 0)
-      return;
-  }
+  ref_permute(p->perm, element_size, input_shape, input, output_shape, output);
 }
