@@ -93,6 +93,13 @@ multiclass HostCpuRules<Target T, Version V, string P> {
   def : Legal<Relu6, T, V, AllTypes16>;
   def : Legal<LeakyRelu, T, V, AllTypes16>;
   def : Legal<HardSwish, T, V, AllTypes>;
+  // TensorFlow Lite Micro's: ABS in float32, int8 and int16, the others in
+  // float32.
+  def : Legal<Abs, T, V, [i8, i16, f32]>;
+  def : Legal<Neg, T, V, [f32]>;
+  def : Legal<Sqrt, T, V, [f32]>;
+  def : Legal<Rsqrt, T, V, [f32]>;
+  def : Legal<Square, T, V, [f32]>;
   // TensorFlow Lite Micro's conversions: float32 to int8, uint8 or int16;
   // int8 and int16 to int8, int16 or int32; int32 to int8 or int16; uint8
   // and int8 to each other.

@@ -199,6 +199,32 @@ def ElementwiseKernels
                                       [i8, i16, i32, i64, f32]>.List);
 }
 
+/// TensorFlow Lite Micro's float32 ABS, NEG, SQRT, RSQRT and SQUARE, and
+/// its int8 and int16 ABS.
+def UnaryMathKernels
+    : KernelFamily<"unary_math", "unary_math", "unaryMathOp"> {
+  let Doc = "Parameters of one ABS, NEG, SQRT, RSQRT or SQUARE (only an "
+            "integer ABS reads them).";
+  let Fields = [
+    KernelField<"input_zero_point", "int32_t",
+                "Integer ABS: |x - input_zero_point|, then (rescale) times "
+                "input_scale / output_scale, plus output_zero_point, "
+                "clamped.">,
+    KernelField<"output_zero_point", "int32_t">,
+    KernelField<"rescale", "int32_t", "Non-zero when the scales differ.">,
+    KernelField<"multiplier", "int32_t">,
+    KernelField<"left_shift", "int32_t">,
+    KernelField<"raw", "int32_t",
+                "int16 without quantization: |x| of the stored value, "
+                "wrapped.">];
+  let Args = UnaryArgs;
+  let Instances = !listconcat(
+      PerType<Abs, "abs", [i8, i16, f32]>.List,
+      [KernelInstance<Neg, "neg", f32>, KernelInstance<Sqrt, "sqrt", f32>,
+       KernelInstance<Rsqrt, "rsqrt", f32>,
+       KernelInstance<Square, "square", f32>]);
+}
+
 def ReluKernels : KernelFamily<"relu", "activations", "reluOp"> {
   let Doc = "Parameters of one RELU, RELU6 or RELU_N1_TO_1.";
   let Fields = [

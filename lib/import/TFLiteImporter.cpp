@@ -333,6 +333,7 @@ std::optional<OpReader> readerFor(ir::OpCode Op) {
     return OpReader{BO::SpaceToDepthOptions, readSpaceToDepth};
   case OpCode::DepthToSpace:
     return OpReader{BO::DepthToSpaceOptions, readDepthToSpace};
+  case OpCode::Abs:
   case OpCode::Dequantize:
   case OpCode::Exp:
   case OpCode::ExpandDims:
@@ -340,6 +341,7 @@ std::optional<OpReader> readerFor(ir::OpCode Op) {
   case OpCode::Logistic:
   case OpCode::Maximum:
   case OpCode::Minimum:
+  case OpCode::Neg:
   case OpCode::Pad:
   case OpCode::PadV2:
   case OpCode::Quantize:
@@ -347,6 +349,8 @@ std::optional<OpReader> readerFor(ir::OpCode Op) {
   case OpCode::Relu6:
   case OpCode::ReluN1To1:
   case OpCode::Rsqrt:
+  case OpCode::Sqrt:
+  case OpCode::Square:
   case OpCode::Tanh:
   case OpCode::Transpose:
     return OpReader{BO::NONE, readNothing};

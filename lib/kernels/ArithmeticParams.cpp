@@ -199,6 +199,46 @@ llvm::Expected<KernelCall> elementwise(const OpContext &Ctx) {
   return Call;
 }
 
+// --- ABS, NEG, SQRT, RSQRT, SQUARE -------------------------------------------
+
+llvm::Expected<KernelCall> unaryMathOp(const OpContext &Ctx) {
+  ACCELGEN_TRY(In, Ctx.input(0));
+  ACCELGEN_TRY(Out, Ctx.output());
+  if (llvm::Error E = requireSameType(Ctx, *In, *Out))
+    return E;
+  if (In->numElements() != Out->numElements())
+    return Ctx.error("input and output sizes differ");
+  const bool Abs = Ctx.op().code() == ir::OpCode::Abs;
+  ref_unary_math_params P{};
+  if (In->Type == DType::F32) {
+    // Nothing to compute.
+  } else if (Abs && In->Type == DType::I16 && !In->Quant) {
+    // TensorFlow Lite Micro's raw int16 ABS (std::abs, cast back).
+    P.raw = 1;
+  } else if (Abs && (In->Type == DType::I8 || In->Type == DType::I16)) {
+    ACCELGEN_TRY(InQ, Ctx.quant(*In, "input"));
+    ACCELGEN_TRY(OutQ, Ctx.quant(*Out, "output"));
+    P.input_zero_point = InQ.ZeroPoint;
+    P.output_zero_point = OutQ.ZeroPoint;
+    // SetAbsOutputMultiplier: the ratio in float, then widened.
+    if (InQ.Scale != OutQ.Scale) {
+      ACCELGEN_TRY(M, Ctx.multiplier(double(InQ.Scale / OutQ.Scale),
+                                     "input scale / output scale"));
+      P.rescale = 1;
+      P.multiplier = M.Multiplier;
+      P.left_shift = M.LeftShift;
+    }
+  } else {
+    return Ctx.error(llvm::formatv(
+        "input '{0}' is {1}; the kernels take float32{2}", In->Name,
+        ir::dtypeName(In->Type), Abs ? ", int8 or int16" : ""));
+  }
+  KernelCall Call;
+  Call.Params = P;
+  Call.DataInputs = {Ctx.op().input(0)};
+  return Call;
+}
+
 // --- SOFTMAX -----------------------------------------------------------------
 
 llvm::Expected<KernelCall> softmax(const OpContext &Ctx) {

@@ -12,6 +12,8 @@
 
 #include "ir/GraphBuilder.h"
 
+#include <cstring>
+
 using namespace accelgen;
 using namespace accelgen::e2e;
 
@@ -87,7 +89,51 @@ public:
          {{"block_size", int64_t(Blk)}});
   }
 
+  /// \p Op ("ABS", "NEG", "SQRT", "RSQRT" or "SQUARE") of type \p T, with
+  /// its input's bytes appended to Bytes: floats in [-4, 4] ([0, 8] for
+  /// the square roots, whose negative inputs give NaNs whose bits differ
+  /// between processors; 0 included), or any integer. An integer ABS
+  /// rescales half the time; \p Raw: an int16 one without quantization.
+  void unary(const char *Op, ir::DType T, bool Raw = false) {
+    const std::vector<int32_t> Shape = {pick(1, 3), pick(1, 7)};
+    const int32_t N = Shape[0] * Shape[1];
+    const float InScale = 0.05f, OutScale = coin() ? 0.05f : 0.03f;
+    const int64_t Zp = T == ir::DType::I8 ? pick(-20, 20) : 0;
+    int32_t In = tensor(T, Shape, InScale, Zp);
+    int32_t O = tensor(T, Shape, OutScale, T == ir::DType::I8 ? pick(-20, 20)
+                                                              : 0);
+    if (Raw) {
+      B.G.Tensors[size_t(In)].Quant.reset();
+      B.G.Tensors[size_t(O)].Quant.reset();
+    }
+    std::vector<uint8_t> Data;
+    auto Push = [&](uint32_t V, int Bytes) {
+      for (int K = 0; K < Bytes; ++K)
+        Data.push_back(uint8_t(V >> (8 * K)));
+    };
+    const bool Root = std::string(Op) == "SQRT" || std::string(Op) == "RSQRT";
+    for (int32_t I = 0; I < N; ++I) {
+      if (T == ir::DType::F32) {
+        float F = I == 0 ? 0.0f
+                         : float(pick(Root ? 0 : -4000, Root ? 8000 : 4000)) /
+                               1000.0f;
+        uint32_t Bits;
+        std::memcpy(&Bits, &F, 4);
+        Push(Bits, 4);
+      } else if (T == ir::DType::I16) {
+        Push(uint32_t(I == 0 ? -32768 : pick(-32768, 32767)), 2);
+      } else {
+        Push(uint32_t(pick(-128, 127)), 1);
+      }
+    }
+    Bytes.push_back(std::move(Data));
+    Inputs.push_back(In);
+    Outputs.push_back(O);
+    B.op(Op, {In}, {O});
+  }
+
   ir::Model model() { return modelOf(B, Inputs, Outputs); }
+  std::vector<std::vector<uint8_t>> Bytes;
 
   ir::GraphBuilder B;
   std::vector<int32_t> Inputs, Outputs;
@@ -118,4 +164,18 @@ TEST_CASE("SPACE_TO_DEPTH and DEPTH_TO_SPACE equal TensorFlow Lite Micro's "
       S.spaceDepth(/*ToDepth=*/false, T);
     }
   checkAgainstOracle(S.model(), "space-depth");
+}
+
+TEST_CASE("ABS, NEG, SQRT, RSQRT and SQUARE equal TensorFlow Lite Micro's on "
+          "every target") {
+  requireSharedDir();
+  Builtins S(28);
+  for (int I = 0; I < 3; ++I) {
+    for (const char *Op : {"ABS", "NEG", "SQRT", "RSQRT", "SQUARE"})
+      S.unary(Op, ir::DType::F32);
+    S.unary("ABS", ir::DType::I8);
+    S.unary("ABS", ir::DType::I16);
+  }
+  S.unary("ABS", ir::DType::I16, /*Raw=*/true);
+  checkAgainstOracle(S.model(), "unary-math", S.Bytes);
 }

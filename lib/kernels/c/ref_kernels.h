@@ -29,5 +29,6 @@
 #include "ref_svdf.h"
 #include "ref_transpose.h"
 #include "ref_transpose_conv.h"
+#include "ref_unary_math.h"
 
 #endif /* ACCELGEN_REF_KERNELS_H */
