@@ -100,6 +100,9 @@ multiclass HostCpuRules<Target T, Version V, string P> {
   def : Legal<Sqrt, T, V, [f32]>;
   def : Legal<Rsqrt, T, V, [f32]>;
   def : Legal<Square, T, V, [f32]>;
+  def : Legal<Ceil, T, V, [f32]>;
+  def : Legal<Floor, T, V, [f32]>;
+  def : Legal<Round, T, V, [f32]>;
   // TensorFlow Lite Micro's conversions: float32 to int8, uint8 or int16;
   // int8 and int16 to int8, int16 or int32; int32 to int8 or int16; uint8
   // and int8 to each other.

@@ -199,12 +199,12 @@ def ElementwiseKernels
                                       [i8, i16, i32, i64, f32]>.List);
 }
 
-/// TensorFlow Lite Micro's float32 ABS, NEG, SQRT, RSQRT and SQUARE, and
-/// its int8 and int16 ABS.
+/// TensorFlow Lite Micro's float32 ABS, NEG, SQRT, RSQRT, SQUARE, CEIL,
+/// FLOOR and ROUND, and its int8 and int16 ABS.
 def UnaryMathKernels
     : KernelFamily<"unary_math", "unary_math", "unaryMathOp"> {
-  let Doc = "Parameters of one ABS, NEG, SQRT, RSQRT or SQUARE (only an "
-            "integer ABS reads them).";
+  let Doc = "Parameters of one ABS, NEG, SQRT, RSQRT, SQUARE, CEIL, FLOOR "
+            "or ROUND (only an integer ABS reads them).";
   let Fields = [
     KernelField<"input_zero_point", "int32_t",
                 "Integer ABS: |x - input_zero_point|, then (rescale) times "
@@ -222,7 +222,9 @@ def UnaryMathKernels
       PerType<Abs, "abs", [i8, i16, f32]>.List,
       [KernelInstance<Neg, "neg", f32>, KernelInstance<Sqrt, "sqrt", f32>,
        KernelInstance<Rsqrt, "rsqrt", f32>,
-       KernelInstance<Square, "square", f32>]);
+       KernelInstance<Square, "square", f32>,
+       KernelInstance<Ceil, "ceil", f32>, KernelInstance<Floor, "floor", f32>,
+       KernelInstance<Round, "round", f32>]);
 }
 
 def ReluKernels : KernelFamily<"relu", "activations", "reluOp"> {

@@ -334,9 +334,11 @@ std::optional<OpReader> readerFor(ir::OpCode Op) {
   case OpCode::DepthToSpace:
     return OpReader{BO::DepthToSpaceOptions, readDepthToSpace};
   case OpCode::Abs:
+  case OpCode::Ceil:
   case OpCode::Dequantize:
   case OpCode::Exp:
   case OpCode::ExpandDims:
+  case OpCode::Floor:
   case OpCode::HardSwish:
   case OpCode::Logistic:
   case OpCode::Maximum:
@@ -348,6 +350,7 @@ std::optional<OpReader> readerFor(ir::OpCode Op) {
   case OpCode::Relu:
   case OpCode::Relu6:
   case OpCode::ReluN1To1:
+  case OpCode::Round:
   case OpCode::Rsqrt:
   case OpCode::Sqrt:
   case OpCode::Square:

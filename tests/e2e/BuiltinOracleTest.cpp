@@ -12,6 +12,7 @@
 
 #include "ir/GraphBuilder.h"
 
+#include <cmath>
 #include <cstring>
 
 using namespace accelgen;
@@ -89,7 +90,7 @@ public:
          {{"block_size", int64_t(Blk)}});
   }
 
-  /// \p Op ("ABS", "NEG", "SQRT", "RSQRT" or "SQUARE") of type \p T, with
+  /// \p Op (a unary math operator) of type \p T, with
   /// its input's bytes appended to Bytes: floats in [-4, 4] ([0, 8] for
   /// the square roots, whose negative inputs give NaNs whose bits differ
   /// between processors; 0 included), or any integer. An integer ABS
@@ -114,9 +115,12 @@ public:
     const bool Root = std::string(Op) == "SQRT" || std::string(Op) == "RSQRT";
     for (int32_t I = 0; I < N; ++I) {
       if (T == ir::DType::F32) {
-        float F = I == 0 ? 0.0f
-                         : float(pick(Root ? 0 : -4000, Root ? 8000 : 4000)) /
-                               1000.0f;
+        // Half-integers now and then, for ROUND's ties.
+        float F = I == 0   ? 0.0f
+                  : coin() ? float(pick(-8, 8)) / 2.0f
+                           : float(pick(-4000, 4000)) / 1000.0f;
+        if (Root)
+          F = std::fabs(F);
         uint32_t Bits;
         std::memcpy(&Bits, &F, 4);
         Push(Bits, 4);
@@ -166,12 +170,13 @@ TEST_CASE("SPACE_TO_DEPTH and DEPTH_TO_SPACE equal TensorFlow Lite Micro's "
   checkAgainstOracle(S.model(), "space-depth");
 }
 
-TEST_CASE("ABS, NEG, SQRT, RSQRT and SQUARE equal TensorFlow Lite Micro's on "
-          "every target") {
+TEST_CASE("ABS, NEG, SQRT, RSQRT, SQUARE, CEIL, FLOOR and ROUND equal "
+          "TensorFlow Lite Micro's on every target") {
   requireSharedDir();
   Builtins S(28);
   for (int I = 0; I < 3; ++I) {
-    for (const char *Op : {"ABS", "NEG", "SQRT", "RSQRT", "SQUARE"})
+    for (const char *Op :
+         {"ABS", "NEG", "SQRT", "RSQRT", "SQUARE", "CEIL", "FLOOR", "ROUND"})
       S.unary(Op, ir::DType::F32);
     S.unary("ABS", ir::DType::I8);
     S.unary("ABS", ir::DType::I16);
