@@ -385,3 +385,41 @@ TEST_CASE("damaged operators of the shared models give errors, not crashes") {
   MESSAGE(Tried << " damaged operators, " << Rejected << " rejected");
   CHECK(Rejected > Tried / 2);
 }
+
+TEST_CASE("MAXIMUM, SPACE_TO_DEPTH and the unary math operators refuse what "
+          "their kernels do not take") {
+  {
+    GraphBuilder GB;
+    int32_t A = GB.tensor(DType::U8, {1, 4}, 0.1f, 0);
+    int32_t B = GB.tensor(DType::U8, {1, 4}, 0.1f, 0);
+    int32_t O = GB.tensor(DType::U8, {1, 4}, 0.1f, 0);
+    GB.op("MAXIMUM", {A, B}, {O});
+    CHECK(kernelError(GB.G) ==
+          "operator 0 (MAXIMUM): input 't0' is u8; the kernels take int8, "
+          "int16, int32, int64 or float32");
+  }
+  {
+    GraphBuilder GB;
+    int32_t In = GB.tensor(DType::I8, {1, 4, 4, 2}, 0.1f, 0);
+    int32_t O = GB.tensor(DType::I8, {1, 2, 2, 8}, 0.1f, 0);
+    GB.op("SPACE_TO_DEPTH", {In}, {O}).Attrs = {{"block_size", int64_t(2)}};
+    CHECK(kernelError(GB.G) == "");
+    GB.G.Operators[0].Attrs["block_size"] = int64_t(0);
+    CHECK(kernelError(GB.G) ==
+          "operator 0 (SPACE_TO_DEPTH): block size 0 must be 1 to 32767");
+    GB.G.Operators[0].Attrs["block_size"] = int64_t(4);
+    CHECK(kernelError(GB.G) ==
+          "operator 0 (SPACE_TO_DEPTH): input 1x4x4x2 and output 1x2x2x8 are "
+          "not 4x4 blocks of each other");
+  }
+  {
+    GraphBuilder GB;
+    int32_t In = GB.tensor(DType::I8, {1, 4}, 0.1f, 0);
+    int32_t O = GB.tensor(DType::I8, {1, 4}, 0.1f, 0);
+    GB.op("SQRT", {In}, {O});
+    CHECK(kernelError(GB.G) ==
+          "operator 0 (SQRT): input 't0' is i8; the kernels take float32");
+    GB.G.Operators[0].Type = "ABS";
+    CHECK(kernelError(GB.G) == "");
+  }
+}
