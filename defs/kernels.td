@@ -447,14 +447,17 @@ def SpaceDepthKernels
 
 def StridedSliceKernels
     : KernelFamily<"strided_slice", "strided_slice", "stridedSliceOp"> {
-  let Doc = "Parameters of one STRIDED_SLICE.";
+  let Doc = "Parameters of one STRIDED_SLICE, SLICE (unit strides) or "
+            "REVERSE_V2 (stride -1 on the reversed axes).";
   let Rendered = 0;
   let Fields = [ArrayField<"start", "int32_t", "REF_MAX_RANK">,
                 ArrayField<"stop", "int32_t", "REF_MAX_RANK">,
                 ArrayField<"stride", "int32_t", "REF_MAX_RANK", "Non-zero.">];
   let Args = [ParamsArg, ElementSizeArg, InputShapeArg, AnyInputArg,
               AnyOutputArg];
-  let Instances = [KernelInstance<StridedSlice, "strided_slice">];
+  let Instances = [KernelInstance<StridedSlice, "strided_slice">,
+                   KernelInstance<Slice, "strided_slice">,
+                   KernelInstance<ReverseV2, "strided_slice">];
 }
 
 /// RESHAPE, SQUEEZE and EXPAND_DIMS copy the tensor's bytes (nothing at all

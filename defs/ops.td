@@ -205,6 +205,7 @@ def ResizeNearestNeighbor : Op<"RESIZE_NEAREST_NEIGHBOR",
                                [AlignCornersAttr, HalfPixelCentersAttr]>;
 
 def Slice : Op<"SLICE", [Input, Operand<"begin">, Operand<"size">]>;
+def ReverseV2 : Op<"REVERSE_V2", [Input, Operand<"axis">]>;
 /// The axis comes first; there are `num_splits` results (one declared here).
 def Split : Op<"SPLIT", [Operand<"axis">, Input], [NumSplitsAttr]>;
 def MirrorPad : Op<"MIRROR_PAD", [Input, Operand<"paddings">],

@@ -350,8 +350,10 @@ std::optional<OpReader> readerFor(ir::OpCode Op) {
   case OpCode::Relu:
   case OpCode::Relu6:
   case OpCode::ReluN1To1:
+  case OpCode::ReverseV2:
   case OpCode::Round:
   case OpCode::Rsqrt:
+  case OpCode::Slice:
   case OpCode::Sqrt:
   case OpCode::Square:
   case OpCode::Tanh:

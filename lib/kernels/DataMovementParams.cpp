@@ -299,8 +299,101 @@ llvm::Expected<KernelCall> spaceDepthOp(const OpContext &Ctx) {
   return Call;
 }
 
+namespace {
+
+/// The call of a slice whose per-dimension start, stop and stride are in
+/// \p P, once its element count is checked against the output's.
+llvm::Expected<KernelCall> sliceCall(const OpContext &Ctx,
+                                     const ref_strided_slice_params &P,
+                                     const Tensor &In, const Tensor &Out) {
+  int64_t Total = 1;
+  for (unsigned D = 0; D < In.rank(); ++D) {
+    const int64_t Stride = P.stride[D];
+    const int64_t Count =
+        Stride > 0 ? (int64_t(P.stop[D]) - P.start[D] + Stride - 1) / Stride
+                   : (int64_t(P.start[D]) - P.stop[D] - Stride - 1) / -Stride;
+    Total *= Count > 0 ? Count : 0;
+  }
+  if (Total != Out.numElements())
+    return Ctx.error(llvm::formatv("the slice has {0} elements, the output "
+                                   "{1}",
+                                   Total, Out.numElements()));
+  KernelCall Call;
+  Call.Params = P;
+  Call.DataInputs = {Ctx.op().input(0)};
+  return Call;
+}
+
+/// SLICE: begin and size per dimension (size -1: to the end), as
+/// TensorFlow Lite's GetBeginAndSizeVectors reads them.
+llvm::Expected<KernelCall> sliceOp(const OpContext &Ctx, const Tensor &In,
+                                   const Tensor &Out) {
+  ACCELGEN_TRY(BeginT, Ctx.input(1));
+  ACCELGEN_TRY(SizeT, Ctx.input(2));
+  ACCELGEN_TRY(Begin, Ctx.constInts(*BeginT, "begin"));
+  ACCELGEN_TRY(Size, Ctx.constInts(*SizeT, "size"));
+  const unsigned Rank = In.rank();
+  if (Rank > REF_MAX_RANK || Begin.size() != Rank || Size.size() != Rank)
+    return Ctx.error("begin and size must have one value per input "
+                     "dimension");
+  ref_strided_slice_params P{};
+  for (unsigned D = 0; D < Rank; ++D) {
+    const int64_t Dim = In.Shape[D];
+    const int64_t Len = Size[D] == -1 ? Dim - Begin[D] : Size[D];
+    if (Begin[D] < 0 || Begin[D] > Dim || Len < 0 || Begin[D] + Len > Dim)
+      return Ctx.error(llvm::formatv(
+          "dimension {0}: begin {1} and size {2} leave the input's {3}", D,
+          Begin[D], Size[D], Dim));
+    P.start[D] = static_cast<int32_t>(Begin[D]);
+    P.stop[D] = static_cast<int32_t>(Begin[D] + Len);
+    P.stride[D] = 1;
+  }
+  return sliceCall(Ctx, P, In, Out);
+}
+
+/// REVERSE_V2: every dimension named by the axis operand runs backwards.
+llvm::Expected<KernelCall> reverseOp(const OpContext &Ctx, const Tensor &In,
+                                     const Tensor &Out) {
+  ACCELGEN_TRY(AxisT, Ctx.input(1));
+  if (AxisT->Type != ir::DType::I32)
+    return Ctx.error(llvm::formatv("the axis operand is {0}, not i32",
+                                   ir::dtypeName(AxisT->Type)));
+  ACCELGEN_TRY(Axes, Ctx.constInts(*AxisT, "axis"));
+  const int64_t Rank = In.rank();
+  if (Rank > REF_MAX_RANK || In.Shape != Out.Shape)
+    return Ctx.error("the output must have the input's shape, of rank 6 or "
+                     "less");
+  ref_strided_slice_params P{};
+  for (int64_t D = 0; D < Rank; ++D) {
+    P.start[D] = 0;
+    P.stop[D] = In.Shape[size_t(D)];
+    P.stride[D] = 1;
+  }
+  for (int64_t A : Axes) {
+    const int64_t D = A < 0 ? A + Rank : A;
+    if (D < 0 || D >= Rank)
+      return Ctx.error(llvm::formatv("axis {0} is outside rank {1}", A, Rank));
+    if (P.stride[D] < 0)
+      return Ctx.error(llvm::formatv("axis {0} is named twice", A));
+    P.start[D] = In.Shape[size_t(D)] - 1;
+    P.stop[D] = -1;
+    P.stride[D] = -1;
+  }
+  return sliceCall(Ctx, P, In, Out);
+}
+
+} // namespace
+
 llvm::Expected<KernelCall> stridedSliceOp(const OpContext &Ctx) {
   ACCELGEN_TRY(In, Ctx.input(0));
+  if (Ctx.op().code() == ir::OpCode::Slice ||
+      Ctx.op().code() == ir::OpCode::ReverseV2) {
+    ACCELGEN_TRY(Out, Ctx.output());
+    if (llvm::Error E = requireSameType(Ctx, *In, *Out))
+      return E;
+    return Ctx.op().code() == ir::OpCode::Slice ? sliceOp(Ctx, *In, *Out)
+                                                : reverseOp(Ctx, *In, *Out);
+  }
   ACCELGEN_TRY(BeginT, Ctx.input(1));
   ACCELGEN_TRY(EndT, Ctx.input(2));
   ACCELGEN_TRY(StridesT, Ctx.input(3));
@@ -323,7 +416,6 @@ llvm::Expected<KernelCall> stridedSliceOp(const OpContext &Ctx) {
   const int64_t ShrinkMask = Ctx.attr(ir::attr::ShrinkAxisMask, 0);
   const bool Offset = Ctx.op().getBool(ir::attr::Offset, false);
   ref_strided_slice_params P{};
-  int64_t Total = 1;
   for (unsigned D = 0; D < Rank; ++D) {
     const int64_t Size = In->Shape[D], Stride = Strides[D];
     if (Stride == 0)
@@ -352,21 +444,11 @@ llvm::Expected<KernelCall> stridedSliceOp(const OpContext &Ctx) {
     }
     if (Size == 0)
       Start = Stop = 0;
-    int64_t Count = Stride > 0 ? (Stop - Start + Stride - 1) / Stride
-                               : (Start - Stop - Stride - 1) / -Stride;
-    Total *= Count > 0 ? Count : 0;
     P.start[D] = static_cast<int32_t>(Start);
     P.stop[D] = static_cast<int32_t>(Stop);
     P.stride[D] = static_cast<int32_t>(Stride);
   }
-  if (Total != Out->numElements())
-    return Ctx.error(llvm::formatv("the slice has {0} elements, the output "
-                                   "{1}",
-                                   Total, Out->numElements()));
-  KernelCall Call;
-  Call.Params = P;
-  Call.DataInputs = {Ctx.op().input(0)};
-  return Call;
+  return sliceCall(Ctx, P, *In, *Out);
 }
 
 } // namespace detail

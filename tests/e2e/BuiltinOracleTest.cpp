@@ -136,6 +136,69 @@ public:
     B.op(Op, {In}, {O});
   }
 
+  /// A shape of rank 1 to 5, each dimension 1 to \p Max.
+  std::vector<int32_t> shape(int32_t Max = 4) {
+    std::vector<int32_t> S(static_cast<size_t>(pick(1, 5)));
+    for (int32_t &D : S)
+      D = pick(1, Max);
+    return S;
+  }
+
+  /// A graph input of type \p T and \p Shape and an output of \p OutShape,
+  /// the same quantization; the pair's indices.
+  std::pair<int32_t, int32_t> inOut(ir::DType T, std::vector<int32_t> Shape,
+                                    std::vector<int32_t> OutShape) {
+    const float Scale = 0.05f;
+    const int64_t Zp = pick(-20, 20);
+    const int32_t In = tensor(T, std::move(Shape), Scale, Zp);
+    const int32_t O = tensor(T, std::move(OutShape), Scale, Zp);
+    Inputs.push_back(In);
+    Outputs.push_back(O);
+    return {In, O};
+  }
+
+  /// SLICE of type \p T: random begin and size (sometimes -1), int32 or
+  /// int64 operands.
+  void slice(ir::DType T) {
+    const std::vector<int32_t> S = shape();
+    std::vector<int64_t> Begin, Size;
+    std::vector<int32_t> Out;
+    for (int32_t D : S) {
+      const int32_t Bg = pick(0, D - 1), Len = pick(1, D - Bg);
+      const bool ToEnd = Bg + Len == D && coin();
+      Begin.push_back(Bg);
+      Size.push_back(ToEnd ? -1 : Len);
+      Out.push_back(Len);
+    }
+    auto [In, O] = inOut(T, S, Out);
+    const int32_t Rank = int32_t(S.size());
+    int32_t BeginT, SizeT;
+    if (coin()) {
+      BeginT = B.constant(ir::DType::I64, {Rank}, Begin);
+      SizeT = B.constant(ir::DType::I64, {Rank}, Size);
+    } else {
+      BeginT = B.constant(ir::DType::I32, {Rank},
+                          std::vector<int32_t>(Begin.begin(), Begin.end()));
+      SizeT = B.constant(ir::DType::I32, {Rank},
+                         std::vector<int32_t>(Size.begin(), Size.end()));
+    }
+    B.op("SLICE", {In, BeginT, SizeT}, {O});
+  }
+
+  /// REVERSE_V2 of type \p T over a run of contiguous axes (TensorFlow
+  /// Lite Micro's limit), sometimes negative.
+  void reverse(ir::DType T) {
+    const std::vector<int32_t> S = shape();
+    const int32_t Rank = int32_t(S.size());
+    const int32_t First = pick(0, Rank - 1), Count = pick(1, Rank - First);
+    std::vector<int32_t> Axes;
+    for (int32_t A = First; A < First + Count; ++A)
+      Axes.push_back(coin() ? A : A - Rank);
+    auto [In, O] = inOut(T, S, S);
+    B.op("REVERSE_V2",
+         {In, B.constant(ir::DType::I32, {int32_t(Axes.size())}, Axes)}, {O});
+  }
+
   ir::Model model() { return modelOf(B, Inputs, Outputs); }
   std::vector<std::vector<uint8_t>> Bytes;
 
@@ -183,4 +246,19 @@ TEST_CASE("ABS, NEG, SQRT, RSQRT, SQUARE, CEIL, FLOOR and ROUND equal "
   }
   S.unary("ABS", ir::DType::I16, /*Raw=*/true);
   checkAgainstOracle(S.model(), "unary-math", S.Bytes);
+}
+
+TEST_CASE("SLICE and REVERSE_V2 equal TensorFlow Lite Micro's in every type "
+          "on every target") {
+  requireSharedDir();
+  Builtins S(29);
+  for (ir::DType T :
+       {ir::DType::I8, ir::DType::I16, ir::DType::I32, ir::DType::F32})
+    for (int I = 0; I < 3; ++I) {
+      S.slice(T);
+      S.reverse(T);
+    }
+  for (int I = 0; I < 2; ++I)
+    S.reverse(ir::DType::I64);
+  checkAgainstOracle(S.model(), "slice-reverse");
 }

@@ -423,3 +423,36 @@ TEST_CASE("MAXIMUM, SPACE_TO_DEPTH and the unary math operators refuse what "
     CHECK(kernelError(GB.G) == "");
   }
 }
+
+TEST_CASE("SLICE and REVERSE_V2 refuse slices outside the input") {
+  {
+    GraphBuilder GB;
+    int32_t In = GB.tensor(DType::F32, {2, 5});
+    int32_t O = GB.tensor(DType::F32, {1, 3});
+    int32_t Begin = GB.constant(DType::I32, {2}, std::vector<int32_t>{1, 2});
+    int32_t Size = GB.constant(DType::I32, {2}, std::vector<int32_t>{1, -1});
+    GB.op("SLICE", {In, Begin, Size}, {O});
+    CHECK(kernelError(GB.G) == "");
+    int32_t Far = GB.constant(DType::I32, {2}, std::vector<int32_t>{1, 4});
+    GB.G.Operators[0].Inputs[2] = Far;
+    CHECK(kernelError(GB.G) == "operator 0 (SLICE): dimension 1: begin 2 and "
+                               "size 4 leave the input's 5");
+    int32_t Short = GB.constant(DType::I32, {1}, std::vector<int32_t>{1});
+    GB.G.Operators[0].Inputs[2] = Short;
+    CHECK(kernelError(GB.G) == "operator 0 (SLICE): begin and size must have "
+                               "one value per input dimension");
+  }
+  {
+    GraphBuilder GB;
+    int32_t In = GB.tensor(DType::I8, {2, 3}, 0.1f, 0);
+    int32_t O = GB.tensor(DType::I8, {2, 3}, 0.1f, 0);
+    int32_t Axes = GB.constant(DType::I32, {2}, std::vector<int32_t>{1, -1});
+    GB.op("REVERSE_V2", {In, Axes}, {O});
+    CHECK(kernelError(GB.G) ==
+          "operator 0 (REVERSE_V2): axis -1 is named twice");
+    int32_t Out = GB.constant(DType::I32, {1}, std::vector<int32_t>{2});
+    GB.G.Operators[0].Inputs[1] = Out;
+    CHECK(kernelError(GB.G) ==
+          "operator 0 (REVERSE_V2): axis 2 is outside rank 2");
+  }
+}
