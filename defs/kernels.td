@@ -165,8 +165,8 @@ def Pool2DKernels : KernelFamily<"pool2d", "pooling", "pool2D"> {
 
 def ElementwiseKernels
     : KernelFamily<"elementwise", "elementwise", "elementwise"> {
-  let Doc = "Parameters of one ADD, SUB or MUL (MAXIMUM and MINIMUM take "
-            "none).";
+  let Doc = "Parameters of one ADD, SUB, MUL, DIV or SQUARED_DIFFERENCE "
+            "(MAXIMUM, MINIMUM, FLOOR_DIV and FLOOR_MOD take none).";
   let Fields = [
     KernelField<"input1_offset", "int32_t",
                 "-input1_zero_point, -input2_zero_point, +output_zero_point.">,
@@ -174,7 +174,8 @@ def ElementwiseKernels
     KernelField<"output_offset", "int32_t">,
     KernelField<"input_left_shift", "int32_t",
                 "ADD / SUB: common-scale headroom (20 for 8-bit types) and the "
-                "input multipliers (left shifts <= 0). Unused by MUL.">,
+                "input multipliers (left shifts <= 0); SQUARED_DIFFERENCE the "
+                "same with 7 (int8) or 0 (int16). Unused by MUL and DIV.">,
     KernelField<"input1_multiplier", "int32_t">,
     KernelField<"input1_left_shift", "int32_t">,
     KernelField<"input2_multiplier", "int32_t">,
@@ -189,14 +190,19 @@ def ElementwiseKernels
               KernelArg<"data", "input1", 0, "in">,
               KernelArg<"shape", "input2_shape", 1>,
               KernelArg<"data", "input2", 1, "in">, OutputShapeArg, OutputArg];
-  // MAXIMUM and MINIMUM in TensorFlow Lite Micro's types (no uint8).
+  // The operators after MUL in TensorFlow Lite Micro's types.
   let Instances = !listconcat(PerType<Add, "add", KernelTypes16>.List,
                               PerType<Sub, "sub", KernelTypes16>.List,
                               PerType<Mul, "mul", KernelTypes16>.List,
                               PerType<Maximum, "maximum",
                                       [i8, i16, i32, i64, f32]>.List,
                               PerType<Minimum, "minimum",
-                                      [i8, i16, i32, i64, f32]>.List);
+                                      [i8, i16, i32, i64, f32]>.List,
+                              PerType<Div, "div", [i8, i32, f32]>.List,
+                              PerType<SquaredDifference, "squared_difference",
+                                      [i8, i16, i32, f32]>.List,
+                              [KernelInstance<FloorDiv, "floor_div", f32>,
+                               KernelInstance<FloorMod, "floor_mod", f32>]);
 }
 
 /// TensorFlow Lite Micro's float32 ABS, NEG, SQRT, RSQRT, SQUARE, CEIL,

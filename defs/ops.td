@@ -186,6 +186,8 @@ def L2Pool2D : Op<"L2_POOL_2D", [Input], PoolAttrs> { let Rows = PoolRows; }
 def Div : Op<"DIV", [Input, Input2], [FusedActivationAttr]>;
 def Pow : Op<"POW", [Input, Input2]>;
 def SquaredDifference : Op<"SQUARED_DIFFERENCE", [Input, Input2]>;
+def FloorDiv : Op<"FLOOR_DIV", [Input, Input2]>;
+def FloorMod : Op<"FLOOR_MOD", [Input, Input2]>;
 
 def Abs : Op<"ABS", [Input]>;
 def Neg : Op<"NEG", [Input]>;

@@ -177,6 +177,11 @@ llvm::Error readMul(const fb::Operator &Op, ir::Operator &Out) {
   return llvm::Error::success();
 }
 
+llvm::Error readDiv(const fb::Operator &Op, ir::Operator &Out) {
+  return setActivation(
+      Out, Op.builtin_options_as_DivOptions()->fused_activation_function());
+}
+
 llvm::Error readReshape(const fb::Operator &Op, ir::Operator &Out) {
   // Options are optional here: the new shape usually comes as input 1.
   if (const fb::ReshapeOptions *O = Op.builtin_options_as_ReshapeOptions())
@@ -313,6 +318,8 @@ std::optional<OpReader> readerFor(ir::OpCode Op) {
     return OpReader{BO::ReducerOptions, readReducer};
   case OpCode::Mul:
     return OpReader{BO::MulOptions, readMul};
+  case OpCode::Div:
+    return OpReader{BO::DivOptions, readDiv};
   case OpCode::Reshape:
     return OpReader{BO::NONE, readReshape};
   case OpCode::Softmax:
@@ -339,6 +346,8 @@ std::optional<OpReader> readerFor(ir::OpCode Op) {
   case OpCode::Exp:
   case OpCode::ExpandDims:
   case OpCode::Floor:
+  case OpCode::FloorDiv:
+  case OpCode::FloorMod:
   case OpCode::HardSwish:
   case OpCode::Logistic:
   case OpCode::Maximum:
@@ -356,6 +365,7 @@ std::optional<OpReader> readerFor(ir::OpCode Op) {
   case OpCode::Slice:
   case OpCode::Sqrt:
   case OpCode::Square:
+  case OpCode::SquaredDifference:
   case OpCode::Tanh:
   case OpCode::Transpose:
     return OpReader{BO::NONE, readNothing};

@@ -124,6 +124,10 @@ WrittenOptions writeMul(FlatBufferBuilder &B, const ir::Operator &Op) {
   return options(fb::CreateMulOptions(B, activation(Op)));
 }
 
+WrittenOptions writeDiv(FlatBufferBuilder &B, const ir::Operator &Op) {
+  return options(fb::CreateDivOptions(B, activation(Op)));
+}
+
 WrittenOptions writeReshape(FlatBufferBuilder &B, const ir::Operator &Op) {
   // The options are optional: the new shape usually is input 1.
   if (!Op.hasAttr(attr::NewShape))
@@ -223,6 +227,8 @@ WrittenOptions writeOptions(FlatBufferBuilder &B, const ir::Operator &Op) {
     return writeReducer(B, Op);
   case OpCode::Mul:
     return writeMul(B, Op);
+  case OpCode::Div:
+    return writeDiv(B, Op);
   case OpCode::Reshape:
     return writeReshape(B, Op);
   case OpCode::Softmax:

@@ -98,6 +98,106 @@ sigmoidInt16Multiplier(const OpContext &Ctx, float InScale, bool Tanh) {
   return QuantizedMultiplier{static_cast<int32_t>(Multiplier), Shift};
 }
 
+/// The unclamped activation range of an int32 result, as TensorFlow Lite's
+/// CalculateActivationRange<int32_t>.
+llvm::Error activationRangeInt32(const OpContext &Ctx, int32_t &Min,
+                                 int32_t &Max) {
+  float MinF, MaxF;
+  if (llvm::Error E = activationRangeFloat(Ctx.activation(), MinF, MaxF))
+    return Ctx.error(llvm::toString(std::move(E)));
+  Min = MinF == std::numeric_limits<float>::lowest()
+            ? std::numeric_limits<int32_t>::lowest()
+            : static_cast<int32_t>(MinF);
+  Max = MaxF == std::numeric_limits<float>::max()
+            ? std::numeric_limits<int32_t>::max()
+            : static_cast<int32_t>(MaxF);
+  return llvm::Error::success();
+}
+
+/// DIV, SQUARED_DIFFERENCE, FLOOR_DIV and FLOOR_MOD, in TensorFlow Lite
+/// Micro's types (the inputs' and output's type checked equal).
+llvm::Expected<KernelCall> divisionLikeOp(const OpContext &Ctx, const Tensor &A,
+                                          const Tensor &B, const Tensor &Out) {
+  const ir::OpCode Code = Ctx.op().code();
+  const bool Div = Code == ir::OpCode::Div;
+  const bool SquaredDiff = Code == ir::OpCode::SquaredDifference;
+  const bool Typed =
+      A.Type == DType::F32 || (!Div && !SquaredDiff)
+          ? A.Type == DType::F32
+          : (A.Type == DType::I8 || A.Type == DType::I32 ||
+             (SquaredDiff && A.Type == DType::I16));
+  if (!Typed)
+    return Ctx.error(llvm::formatv(
+        "input '{0}' is {1}; the kernels take {2}", A.Name,
+        ir::dtypeName(A.Type),
+        Div ? "int8, int32 or float32"
+            : SquaredDiff ? "int8, int16, int32 or float32" : "float32"));
+  if (llvm::Error E = checkBroadcast(Ctx, A, B, Out))
+    return E;
+  ref_elementwise_params P{};
+  if (A.Type == DType::F32) {
+    if (llvm::Error E =
+            activationRangeFloat(Ctx.activation(), P.act_min_f, P.act_max_f))
+      return Ctx.error(llvm::toString(std::move(E)));
+  } else if (A.Type == DType::I32) {
+    // Plain integers (TensorFlow Lite Micro refuses quantized int32 DIV).
+    if (A.Quant || B.Quant || Out.Quant)
+      return Ctx.error("int32 operands must not be quantized");
+    if (llvm::Error E = activationRangeInt32(Ctx, P.act_min, P.act_max))
+      return E;
+  } else {
+    ACCELGEN_TRY(AQ, Ctx.quant(A, "input 0"));
+    ACCELGEN_TRY(BQ, Ctx.quant(B, "input 1"));
+    ACCELGEN_TRY(OQ, Ctx.quant(Out, "output"));
+    P.input1_offset = -AQ.ZeroPoint;
+    P.input2_offset = -BQ.ZeroPoint;
+    P.output_offset = OQ.ZeroPoint;
+    if (Div) {
+      // The ratio in float, then widened (CalculateOpDataDiv). The quotient
+      // is normalised to at least 2^23 before the multiplier, so a left
+      // shift above 23 could leave int32.
+      ACCELGEN_TRY(M, Ctx.multiplier(double(AQ.Scale / (BQ.Scale * OQ.Scale)),
+                                     "input 0 scale / (input 1 scale * "
+                                     "output scale)",
+                                     /*MaxLeftShift=*/23));
+      P.output_multiplier = M.Multiplier;
+      P.output_left_shift = M.LeftShift;
+      if (llvm::Error E =
+              activationRangeQuantized(Ctx.activation(), Out.Type, OQ.Scale,
+                                       OQ.ZeroPoint, P.act_min, P.act_max))
+        return Ctx.error(llvm::toString(std::move(E)));
+    } else {
+      // SQUARED_DIFFERENCE (int16 symmetric, as Ctx.quant checks): both
+      // inputs to twice the larger input scale with 7 bits of headroom (0
+      // for int16), the output from its square (PrepareQuantized: in
+      // double but for the output scale's float product).
+      P.input_left_shift = A.Type == DType::I16 ? 0 : 7;
+      const double TwiceMax = 2.0 * double(std::max(AQ.Scale, BQ.Scale));
+      ACCELGEN_TRY(M1, Ctx.multiplier(double(AQ.Scale) / TwiceMax,
+                                      "input 0 scale / common scale"));
+      ACCELGEN_TRY(M2, Ctx.multiplier(double(BQ.Scale) / TwiceMax,
+                                      "input 1 scale / common scale"));
+      const float Shifted = float(1 << (2 * P.input_left_shift)) * OQ.Scale;
+      ACCELGEN_TRY(MO, Ctx.multiplier(TwiceMax * TwiceMax / double(Shifted),
+                                      "squared common scale / output scale"));
+      P.input1_multiplier = M1.Multiplier;
+      P.input1_left_shift = M1.LeftShift;
+      P.input2_multiplier = M2.Multiplier;
+      P.input2_left_shift = M2.LeftShift;
+      P.output_multiplier = MO.Multiplier;
+      P.output_left_shift = MO.LeftShift;
+      P.act_min = A.Type == DType::I16 ? std::numeric_limits<int16_t>::min()
+                                       : std::numeric_limits<int8_t>::min();
+      P.act_max = A.Type == DType::I16 ? std::numeric_limits<int16_t>::max()
+                                       : std::numeric_limits<int8_t>::max();
+    }
+  }
+  KernelCall Call;
+  Call.Params = P;
+  Call.DataInputs = {Ctx.op().input(0), Ctx.op().input(1)};
+  return Call;
+}
+
 } // namespace
 
 // --- ADD, SUB, MUL -----------------------------------------------------------
@@ -111,6 +211,15 @@ llvm::Expected<KernelCall> elementwise(const OpContext &Ctx) {
     return E;
   if (llvm::Error E = requireSameType(Ctx, *A, *Out))
     return E;
+  switch (Ctx.op().code()) {
+  case ir::OpCode::Div:
+  case ir::OpCode::SquaredDifference:
+  case ir::OpCode::FloorDiv:
+  case ir::OpCode::FloorMod:
+    return divisionLikeOp(Ctx, *A, *B, *Out);
+  default:
+    break;
+  }
   // MAXIMUM and MINIMUM: TensorFlow Lite Micro compares the stored values
   // of the output's type and writes them unchanged (no quantization, no
   // activation).

@@ -14,6 +14,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <optional>
 
 using namespace accelgen;
 using namespace accelgen::e2e;
@@ -199,6 +200,126 @@ public:
          {In, B.constant(ir::DType::I32, {int32_t(Axes.size())}, Axes)}, {O});
   }
 
+  /// \p N random elements of type \p T as bytes: floats in [-4, 4] with
+  /// three decimals, integers over the whole type (int32 within +-2^20);
+  /// with \p Avoid set, never that stored value (a divisor's zero).
+  std::vector<uint8_t> randomBytes(ir::DType T, int64_t N,
+                                   std::optional<int64_t> Avoid = {}) {
+    std::vector<uint8_t> Data;
+    auto Push = [&](uint64_t V, int Bytes) {
+      for (int K = 0; K < Bytes; ++K)
+        Data.push_back(uint8_t(V >> (8 * K)));
+    };
+    for (int64_t I = 0; I < N; ++I) {
+      if (T == ir::DType::F32) {
+        float F = float(pick(-4000, 4000)) / 1000.0f;
+        if (Avoid && F == 0.0f)
+          F = 0.5f;
+        uint32_t Bits;
+        std::memcpy(&Bits, &F, 4);
+        Push(Bits, 4);
+        continue;
+      }
+      const int64_t Lo = T == ir::DType::I8    ? -128
+                         : T == ir::DType::I16 ? -32768
+                                               : -(1 << 20);
+      int64_t V;
+      do
+        V = pick(int32_t(Lo), int32_t(-Lo - 1));
+      while (Avoid && V == *Avoid);
+      Push(uint64_t(V), int(ir::dtypeSize(T)));
+    }
+    return Data;
+  }
+
+  /// The inputs of an int8 DIV from A by C into O: the same shape for
+  /// both (C takes A's), and only pairs whose quotient TensorFlow Lite
+  /// Micro computes. Its GetReciprocal and CountLeadingSignBits normalise
+  /// both operands; a total right shift past 31 (a dividend near zero over
+  /// a large divisor) trips the runner's assertion in RoundingDivideByPOT,
+  /// and a zero divisor is undefined. The shift is counted here as the
+  /// kernel counts it.
+  void divInt8Bytes(int32_t A, int32_t C, int32_t O) {
+    ir::Tensor &TA = B.G.Tensors[size_t(A)], &TC = B.G.Tensors[size_t(C)];
+    TC.Shape = TA.Shape;
+    const ir::Tensor &TO = B.G.Tensors[size_t(O)];
+    const float Real =
+        TA.Quant->scale() / (TC.Quant->scale() * TO.Quant->scale());
+    int OutShift;
+    std::frexp(double(Real), &OutShift);
+    auto Clz = [](uint32_t X) {
+      int N = 0;
+      while (N < 32 && !(X & (0x80000000u >> N)))
+        ++N;
+      return N;
+    };
+    std::vector<uint8_t> DA, DC;
+    for (int64_t I = 0, N = TA.numElements(); I < N; ++I) {
+      int32_t X1, X2, Num, Den;
+      do {
+        X1 = pick(-128, 127);
+        X2 = pick(-128, 127);
+        Num = X1 - int32_t(TA.Quant->ZeroPoints[0]);
+        Den = X2 - int32_t(TC.Quant->ZeroPoints[0]);
+        if (Den < 0) {
+          Num = -Num;
+          Den = -Den;
+        }
+      } while (Den == 0 ||
+               OutShift - (31 - Clz(uint32_t(Den))) -
+                       (Clz(uint32_t(Num ^ (Num >> 31))) - 1) <
+                   -31);
+      DA.push_back(uint8_t(X1));
+      DC.push_back(uint8_t(X2));
+    }
+    Bytes.push_back(std::move(DA));
+    Bytes.push_back(std::move(DC));
+  }
+
+  /// Binary \p Op of type \p T, broadcast, with its inputs' bytes appended
+  /// to Bytes (a divisor never zero); quantized types take random scales.
+  void binary(const char *Op, ir::DType T,
+              const char *Activation = "NONE") {
+    auto [SA, SB] = broadcastPair();
+    std::vector<int32_t> Out(std::max(SA.size(), SB.size()));
+    for (size_t I = 0; I < Out.size(); ++I) {
+      auto Dim = [&](const std::vector<int32_t> &S) {
+        return I < S.size() ? S[S.size() - 1 - I] : 1;
+      };
+      Out[Out.size() - 1 - I] = std::max(Dim(SA), Dim(SB));
+    }
+    const bool Q = T == ir::DType::I8 || T == ir::DType::I16;
+    auto Scale = [&] { return float(pick(10, 200)) / 1000.0f; };
+    auto Zp = [&] { return T == ir::DType::I8 ? int64_t(pick(-30, 30)) : 0; };
+    const int64_t ZpB = Zp();
+    const int32_t A = tensor(T, SA, Scale(), Zp());
+    const int32_t C = tensor(T, SB, Scale(), ZpB);
+    const int32_t O = tensor(T, Out, Scale(), Zp());
+    if (!Q)
+      for (int32_t X : {A, C, O})
+        B.G.Tensors[size_t(X)].Quant.reset();
+    const bool Divides = std::string(Op) != "SQUARED_DIFFERENCE";
+    auto Count = [](const std::vector<int32_t> &S) {
+      int64_t N = 1;
+      for (int32_t D : S)
+        N *= D;
+      return N;
+    };
+    if (std::string(Op) == "DIV" && T == ir::DType::I8) {
+      divInt8Bytes(A, C, O);
+    } else {
+      Bytes.push_back(randomBytes(T, Count(SA)));
+      Bytes.push_back(randomBytes(T, Count(SB),
+                                  Divides ? std::optional<int64_t>(Q ? ZpB : 0)
+                                          : std::nullopt));
+    }
+    Inputs.push_back(A);
+    Inputs.push_back(C);
+    Outputs.push_back(O);
+    B.op(Op, {A, C}, {O}).Attrs = {
+        {"fused_activation", std::string(Activation)}};
+  }
+
   ir::Model model() { return modelOf(B, Inputs, Outputs); }
   std::vector<std::vector<uint8_t>> Bytes;
 
@@ -261,4 +382,20 @@ TEST_CASE("SLICE and REVERSE_V2 equal TensorFlow Lite Micro's in every type "
   for (int I = 0; I < 2; ++I)
     S.reverse(ir::DType::I64);
   checkAgainstOracle(S.model(), "slice-reverse");
+}
+
+TEST_CASE("DIV, SQUARED_DIFFERENCE, FLOOR_DIV and FLOOR_MOD equal TensorFlow "
+          "Lite Micro's in every type on every target") {
+  requireSharedDir();
+  Builtins S(30);
+  for (int I = 0; I < 3; ++I) {
+    for (ir::DType T : {ir::DType::I8, ir::DType::I32, ir::DType::F32})
+      S.binary("DIV", T, I == 2 ? "RELU" : "NONE");
+    for (ir::DType T :
+         {ir::DType::I8, ir::DType::I16, ir::DType::I32, ir::DType::F32})
+      S.binary("SQUARED_DIFFERENCE", T);
+    S.binary("FLOOR_DIV", ir::DType::F32);
+    S.binary("FLOOR_MOD", ir::DType::F32);
+  }
+  checkAgainstOracle(S.model(), "division", S.Bytes);
 }

@@ -456,3 +456,39 @@ TEST_CASE("SLICE and REVERSE_V2 refuse slices outside the input") {
           "operator 0 (REVERSE_V2): axis 2 is outside rank 2");
   }
 }
+
+TEST_CASE("DIV, SQUARED_DIFFERENCE and FLOOR_MOD refuse what their kernels "
+          "do not take") {
+  GraphBuilder GB;
+  int32_t A = GB.tensor(DType::I16, {1, 4}, 0.1f, 0);
+  int32_t B = GB.tensor(DType::I16, {1, 4}, 0.1f, 0);
+  int32_t O = GB.tensor(DType::I16, {1, 4}, 0.1f, 0);
+  GB.op("DIV", {A, B}, {O});
+  CHECK(kernelError(GB.G) == "operator 0 (DIV): input 't0' is i16; the "
+                             "kernels take int8, int32 or float32");
+  GB.G.Operators[0].Type = "SQUARED_DIFFERENCE";
+  CHECK(kernelError(GB.G) == "");
+  GB.G.Tensors[size_t(O)].Quant->ZeroPoints = {3};
+  CHECK(kernelError(GB.G) ==
+        "operator 0 (SQUARED_DIFFERENCE): output tensor 't2' is int16 with "
+        "zero point 3; int16 tensors are symmetric (zero point 0)");
+  GB.G.Operators[0].Type = "FLOOR_MOD";
+  CHECK(kernelError(GB.G) == "operator 0 (FLOOR_MOD): input 't0' is i16; "
+                             "the kernels take float32");
+  for (int32_t T : {A, B, O})
+    GB.G.Tensors[size_t(T)].Type = DType::I32;
+  GB.G.Operators[0].Type = "DIV";
+  CHECK(kernelError(GB.G) ==
+        "operator 0 (DIV): int32 operands must not be quantized");
+  for (int32_t T : {A, B, O}) {
+    GB.G.Tensors[size_t(T)].Type = DType::I8;
+    GB.G.Tensors[size_t(T)].Quant->ZeroPoints = {0};
+  }
+  CHECK(kernelError(GB.G) == "");
+  // A quotient scale of 2^24 could leave int32 after normalising.
+  GB.G.Tensors[size_t(O)].Quant->Scales = {0.1f / 16777216.0f / 0.1f};
+  CHECK(kernelError(GB.G) ==
+        "operator 0 (DIV): input 0 scale / (input 1 scale * output scale) = "
+        "1.67772e+07 needs a left shift of 25; the kernels take -31 to 23 "
+        "(the quantization scales are out of range)");
+}
