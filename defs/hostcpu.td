@@ -78,6 +78,8 @@ multiclass HostCpuRules<Target T, Version V, string P> {
   def : Legal<Transpose, T, V, AllTypes16, [MaxRank6]>;
   // TensorFlow Lite Micro's types.
   def : Legal<SpaceToDepth, T, V, [i8, f32]>;
+  def : Legal<ResizeBilinear, T, V, [i8, f32], [Nhwc]>;
+  def : Legal<ResizeNearestNeighbor, T, V, [i8, u8, i16, f32], [Nhwc]>;
   def : Legal<Div, T, V, [i8, i32, f32], [BinaryMaxRank6]>;
   def : Legal<SquaredDifference, T, V, [i8, i16, i32, f32], [BinaryMaxRank6]>;
   def : Legal<FloorDiv, T, V, [f32], [BinaryMaxRank6]>;

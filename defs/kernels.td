@@ -451,6 +451,22 @@ def SpaceDepthKernels
                    KernelInstance<DepthToSpace, "depth_to_space">];
 }
 
+/// RESIZE_BILINEAR (TensorFlow Lite Micro's int8 and float32) and
+/// RESIZE_NEAREST_NEIGHBOR (its int8, int16 and float32, and uint8).
+def ResizeKernels : KernelFamily<"resize", "resize", "resizeOp"> {
+  let Doc = "Parameters of one RESIZE_BILINEAR or RESIZE_NEAREST_NEIGHBOR "
+            "(the size operand is the output's height and width).";
+  let Fields = [KernelField<"align_corners", "int32_t",
+                            "Non-zero: the corners' centres align.">,
+                KernelField<"half_pixel_centers", "int32_t",
+                            "Non-zero: samples at pixel centres.">];
+  let Args = WindowArgs;
+  let Instances = !listconcat(
+      PerType<ResizeBilinear, "resize_bilinear", [i8, f32]>.List,
+      PerType<ResizeNearestNeighbor, "resize_nearest_neighbor",
+              [i8, u8, i16, f32]>.List);
+}
+
 def StridedSliceKernels
     : KernelFamily<"strided_slice", "strided_slice", "stridedSliceOp"> {
   let Doc = "Parameters of one STRIDED_SLICE, SLICE (unit strides) or "

@@ -182,6 +182,22 @@ llvm::Error readDiv(const fb::Operator &Op, ir::Operator &Out) {
       Out, Op.builtin_options_as_DivOptions()->fused_activation_function());
 }
 
+template <typename Options>
+llvm::Error setResizeAttrs(const Options *O, ir::Operator &Out) {
+  Out.setAttr(attr::AlignCorners, O->align_corners());
+  Out.setAttr(attr::HalfPixelCenters, O->half_pixel_centers());
+  return llvm::Error::success();
+}
+
+llvm::Error readResizeBilinear(const fb::Operator &Op, ir::Operator &Out) {
+  return setResizeAttrs(Op.builtin_options_as_ResizeBilinearOptions(), Out);
+}
+
+llvm::Error readResizeNearest(const fb::Operator &Op, ir::Operator &Out) {
+  return setResizeAttrs(Op.builtin_options_as_ResizeNearestNeighborOptions(),
+                        Out);
+}
+
 llvm::Error readReshape(const fb::Operator &Op, ir::Operator &Out) {
   // Options are optional here: the new shape usually comes as input 1.
   if (const fb::ReshapeOptions *O = Op.builtin_options_as_ReshapeOptions())
@@ -320,6 +336,10 @@ std::optional<OpReader> readerFor(ir::OpCode Op) {
     return OpReader{BO::MulOptions, readMul};
   case OpCode::Div:
     return OpReader{BO::DivOptions, readDiv};
+  case OpCode::ResizeBilinear:
+    return OpReader{BO::ResizeBilinearOptions, readResizeBilinear};
+  case OpCode::ResizeNearestNeighbor:
+    return OpReader{BO::ResizeNearestNeighborOptions, readResizeNearest};
   case OpCode::Reshape:
     return OpReader{BO::NONE, readReshape};
   case OpCode::Softmax:

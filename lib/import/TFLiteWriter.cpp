@@ -128,6 +128,18 @@ WrittenOptions writeDiv(FlatBufferBuilder &B, const ir::Operator &Op) {
   return options(fb::CreateDivOptions(B, activation(Op)));
 }
 
+WrittenOptions writeResizeBilinear(FlatBufferBuilder &B,
+                                   const ir::Operator &Op) {
+  return options(fb::CreateResizeBilinearOptions(
+      B, Op.getBool(attr::AlignCorners), Op.getBool(attr::HalfPixelCenters)));
+}
+
+WrittenOptions writeResizeNearest(FlatBufferBuilder &B,
+                                  const ir::Operator &Op) {
+  return options(fb::CreateResizeNearestNeighborOptions(
+      B, Op.getBool(attr::AlignCorners), Op.getBool(attr::HalfPixelCenters)));
+}
+
 WrittenOptions writeReshape(FlatBufferBuilder &B, const ir::Operator &Op) {
   // The options are optional: the new shape usually is input 1.
   if (!Op.hasAttr(attr::NewShape))
@@ -229,6 +241,10 @@ WrittenOptions writeOptions(FlatBufferBuilder &B, const ir::Operator &Op) {
     return writeMul(B, Op);
   case OpCode::Div:
     return writeDiv(B, Op);
+  case OpCode::ResizeBilinear:
+    return writeResizeBilinear(B, Op);
+  case OpCode::ResizeNearestNeighbor:
+    return writeResizeNearest(B, Op);
   case OpCode::Reshape:
     return writeReshape(B, Op);
   case OpCode::Softmax:

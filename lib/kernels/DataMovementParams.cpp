@@ -299,6 +299,44 @@ llvm::Expected<KernelCall> spaceDepthOp(const OpContext &Ctx) {
   return Call;
 }
 
+llvm::Expected<KernelCall> resizeOp(const OpContext &Ctx) {
+  ACCELGEN_TRY(In, Ctx.input(0));
+  ACCELGEN_TRY(SizeT, Ctx.input(1));
+  ACCELGEN_TRY(Out, Ctx.output());
+  if (llvm::Error E = requireSameType(Ctx, *In, *Out))
+    return E;
+  if (llvm::Error E = requireRank(Ctx, *In, 4, "input"))
+    return E;
+  if (llvm::Error E = requireRank(Ctx, *Out, 4, "output"))
+    return E;
+  if (SizeT->Type != ir::DType::I32)
+    return Ctx.error(llvm::formatv("the size operand is {0}, not i32",
+                                   ir::dtypeName(SizeT->Type)));
+  ACCELGEN_TRY(Size, Ctx.constInts(*SizeT, "size"));
+  if (Size.size() != 2 || Size[0] != Out->Shape[1] ||
+      Size[1] != Out->Shape[2] || Out->Shape[0] != In->Shape[0] ||
+      Out->Shape[3] != In->Shape[3])
+    return Ctx.error(llvm::formatv(
+        "the output {0} is not the input {1} resized to the size operand",
+        ir::formatShape(Out->Shape), ir::formatShape(In->Shape)));
+  if (Size[0] <= 0 || Size[1] <= 0 || In->Shape[1] <= 0 || In->Shape[2] <= 0)
+    return Ctx.error("heights and widths must be positive");
+  if (In->Shape[1] >= (1 << 20) || In->Shape[2] >= (1 << 20) ||
+      Size[0] >= (1 << 20) || Size[1] >= (1 << 20))
+    return Ctx.error("heights and widths must be below 2^20 (the integer "
+                     "kernel's positions are Q10 in int32)");
+  ref_resize_params P{};
+  P.align_corners = Ctx.op().getBool(ir::attr::AlignCorners, false);
+  P.half_pixel_centers = Ctx.op().getBool(ir::attr::HalfPixelCenters, false);
+  if (P.align_corners && P.half_pixel_centers)
+    return Ctx.error("align_corners and half_pixel_centers exclude each "
+                     "other");
+  KernelCall Call;
+  Call.Params = P;
+  Call.DataInputs = {Ctx.op().input(0)};
+  return Call;
+}
+
 namespace {
 
 /// The call of a slice whose per-dimension start, stop and stride are in

@@ -320,6 +320,19 @@ public:
         {"fused_activation", std::string(Activation)}};
   }
 
+  /// RESIZE_BILINEAR or RESIZE_NEAREST_NEIGHBOR of type \p T, up or down,
+  /// with no flag, align_corners or half_pixel_centers.
+  void resize(const char *Op, ir::DType T) {
+    const int32_t N = pick(1, 2), H = pick(1, 5), W = pick(1, 5),
+                  C = pick(1, 4), OH = pick(1, 9), OW = pick(1, 9);
+    auto [In, O] = inOut(T, {N, H, W, C}, {N, OH, OW, C});
+    const int Flag = pick(0, 2);
+    B.op(Op, {In, B.constant(ir::DType::I32, {2}, std::vector<int32_t>{OH, OW})},
+         {O})
+        .Attrs = {{"align_corners", Flag == 1},
+                  {"half_pixel_centers", Flag == 2}};
+  }
+
   ir::Model model() { return modelOf(B, Inputs, Outputs); }
   std::vector<std::vector<uint8_t>> Bytes;
 
@@ -398,4 +411,17 @@ TEST_CASE("DIV, SQUARED_DIFFERENCE, FLOOR_DIV and FLOOR_MOD equal TensorFlow "
     S.binary("FLOOR_MOD", ir::DType::F32);
   }
   checkAgainstOracle(S.model(), "division", S.Bytes);
+}
+
+TEST_CASE("RESIZE_BILINEAR and RESIZE_NEAREST_NEIGHBOR equal TensorFlow Lite "
+          "Micro's in every type on every target") {
+  requireSharedDir();
+  Builtins S(31);
+  for (int I = 0; I < 5; ++I) {
+    for (ir::DType T : {ir::DType::I8, ir::DType::F32})
+      S.resize("RESIZE_BILINEAR", T);
+    for (ir::DType T : {ir::DType::I8, ir::DType::I16, ir::DType::F32})
+      S.resize("RESIZE_NEAREST_NEIGHBOR", T);
+  }
+  checkAgainstOracle(S.model(), "resize");
 }

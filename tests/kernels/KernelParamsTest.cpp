@@ -492,3 +492,28 @@ TEST_CASE("DIV, SQUARED_DIFFERENCE and FLOOR_MOD refuse what their kernels "
         "1.67772e+07 needs a left shift of 25; the kernels take -31 to 23 "
         "(the quantization scales are out of range)");
 }
+
+TEST_CASE("RESIZE_BILINEAR refuses a size that is not the output's, and both "
+          "sampling flags") {
+  GraphBuilder GB;
+  int32_t In = GB.tensor(DType::I8, {1, 2, 3, 4}, 0.1f, 0);
+  int32_t O = GB.tensor(DType::I8, {1, 4, 6, 4}, 0.1f, 0);
+  int32_t Size = GB.constant(DType::I32, {2}, std::vector<int32_t>{4, 6});
+  GB.op("RESIZE_BILINEAR", {In, Size}, {O});
+  CHECK(kernelError(GB.G) == "");
+  GB.G.Operators[0].Attrs = {{"align_corners", true},
+                             {"half_pixel_centers", true}};
+  CHECK(kernelError(GB.G) == "operator 0 (RESIZE_BILINEAR): align_corners "
+                             "and half_pixel_centers exclude each other");
+  GB.G.Operators[0].Attrs.clear();
+  GB.G.Operators[0].Inputs[1] =
+      GB.constant(DType::I32, {2}, std::vector<int32_t>{4, 5});
+  CHECK(kernelError(GB.G) ==
+        "operator 0 (RESIZE_BILINEAR): the output 1x4x6x4 is not the input "
+        "1x2x3x4 resized to the size operand");
+  GB.G.Operators[0].Type = "RESIZE_NEAREST_NEIGHBOR";
+  GB.G.Operators[0].Inputs[1] =
+      GB.constant(DType::I64, {2}, std::vector<int64_t>{4, 6});
+  CHECK(kernelError(GB.G) == "operator 0 (RESIZE_NEAREST_NEIGHBOR): the size "
+                             "operand is i64, not i32");
+}

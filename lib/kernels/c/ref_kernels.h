@@ -23,6 +23,7 @@
 #include "ref_quantize.h"
 #include "ref_reduce.h"
 #include "ref_reshape.h"
+#include "ref_resize.h"
 #include "ref_softmax.h"
 #include "ref_space_depth.h"
 #include "ref_strided_slice.h"
