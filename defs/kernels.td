@@ -467,6 +467,45 @@ def ResizeKernels : KernelFamily<"resize", "resize", "resizeOp"> {
               [i8, u8, i16, f32]>.List);
 }
 
+/// SPACE_TO_BATCH_ND and BATCH_TO_SPACE_ND move bytes (TensorFlow Lite
+/// Micro takes int8 and float32; the kernels any element size).
+def BatchSpaceKernels
+    : KernelFamily<"batch_space", "batch_space", "batchSpaceOp"> {
+  let Doc = "Parameters of one SPACE_TO_BATCH_ND or BATCH_TO_SPACE_ND.";
+  let Rendered = 0;
+  let Fields = [
+    KernelField<"block_h", "int32_t", "The block's height and width, > 0 "
+                                      "(width 1 for rank-3 tensors).">,
+    KernelField<"block_w", "int32_t">,
+    KernelField<"pad_top", "int32_t",
+                "SPACE_TO_BATCH_ND's padding before the first row and "
+                "column, BATCH_TO_SPACE_ND's crops there.">,
+    KernelField<"pad_left", "int32_t">,
+    KernelField<"pad_byte", "int32_t",
+                "The byte padding is filled with: the zero point of an "
+                "8-bit type, otherwise 0.">];
+  let Args = [ParamsArg, ElementSizeArg, InputShapeArg, AnyInputArg,
+              OutputShapeArg, AnyOutputArg];
+  let Instances = [KernelInstance<SpaceToBatchND, "space_to_batch_nd">,
+                   KernelInstance<BatchToSpaceND, "batch_to_space_nd">];
+}
+
+/// MIRROR_PAD moves bytes (TensorFlow Lite Micro takes int8 and float32;
+/// the kernel any element size).
+def MirrorPadKernels
+    : KernelFamily<"mirror_pad", "mirror_pad", "mirrorPadOp"> {
+  let Doc = "Parameters of one MIRROR_PAD.";
+  let Rendered = 0;
+  let Fields = [ArrayField<"before", "int32_t", "REF_MAX_RANK">,
+                ArrayField<"after", "int32_t", "REF_MAX_RANK">,
+                KernelField<"offset", "int32_t",
+                            "1 for REFLECT (the edge is not repeated), 0 for "
+                            "SYMMETRIC.">];
+  let Args = [ParamsArg, ElementSizeArg, InputShapeArg, AnyInputArg,
+              OutputShapeArg, AnyOutputArg];
+  let Instances = [KernelInstance<MirrorPad, "mirror_pad">];
+}
+
 def StridedSliceKernels
     : KernelFamily<"strided_slice", "strided_slice", "stridedSliceOp"> {
   let Doc = "Parameters of one STRIDED_SLICE, SLICE (unit strides) or "

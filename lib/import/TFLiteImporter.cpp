@@ -198,6 +198,16 @@ llvm::Error readResizeNearest(const fb::Operator &Op, ir::Operator &Out) {
                         Out);
 }
 
+llvm::Error readMirrorPad(const fb::Operator &Op, ir::Operator &Out) {
+  const fb::MirrorPadMode M = Op.builtin_options_as_MirrorPadOptions()->mode();
+  if (M != fb::MirrorPadMode::REFLECT && M != fb::MirrorPadMode::SYMMETRIC)
+    return makeError(llvm::formatv("unknown mirror padding mode {0}", int(M)));
+  Out.setAttr(attr::Mode, std::string(M == fb::MirrorPadMode::REFLECT
+                                                   ? "REFLECT"
+                                                   : "SYMMETRIC"));
+  return llvm::Error::success();
+}
+
 llvm::Error readReshape(const fb::Operator &Op, ir::Operator &Out) {
   // Options are optional here: the new shape usually comes as input 1.
   if (const fb::ReshapeOptions *O = Op.builtin_options_as_ReshapeOptions())
@@ -336,6 +346,8 @@ std::optional<OpReader> readerFor(ir::OpCode Op) {
     return OpReader{BO::MulOptions, readMul};
   case OpCode::Div:
     return OpReader{BO::DivOptions, readDiv};
+  case OpCode::MirrorPad:
+    return OpReader{BO::MirrorPadOptions, readMirrorPad};
   case OpCode::ResizeBilinear:
     return OpReader{BO::ResizeBilinearOptions, readResizeBilinear};
   case OpCode::ResizeNearestNeighbor:
@@ -361,6 +373,7 @@ std::optional<OpReader> readerFor(ir::OpCode Op) {
   case OpCode::DepthToSpace:
     return OpReader{BO::DepthToSpaceOptions, readDepthToSpace};
   case OpCode::Abs:
+  case OpCode::BatchToSpaceND:
   case OpCode::Ceil:
   case OpCode::Dequantize:
   case OpCode::Exp:
@@ -383,6 +396,7 @@ std::optional<OpReader> readerFor(ir::OpCode Op) {
   case OpCode::Round:
   case OpCode::Rsqrt:
   case OpCode::Slice:
+  case OpCode::SpaceToBatchND:
   case OpCode::Sqrt:
   case OpCode::Square:
   case OpCode::SquaredDifference:

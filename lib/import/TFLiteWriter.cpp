@@ -140,6 +140,13 @@ WrittenOptions writeResizeNearest(FlatBufferBuilder &B,
       B, Op.getBool(attr::AlignCorners), Op.getBool(attr::HalfPixelCenters)));
 }
 
+WrittenOptions writeMirrorPad(FlatBufferBuilder &B, const ir::Operator &Op) {
+  return options(fb::CreateMirrorPadOptions(
+      B, Op.getString(attr::Mode) == "SYMMETRIC"
+             ? fb::MirrorPadMode::SYMMETRIC
+             : fb::MirrorPadMode::REFLECT));
+}
+
 WrittenOptions writeReshape(FlatBufferBuilder &B, const ir::Operator &Op) {
   // The options are optional: the new shape usually is input 1.
   if (!Op.hasAttr(attr::NewShape))
@@ -241,6 +248,8 @@ WrittenOptions writeOptions(FlatBufferBuilder &B, const ir::Operator &Op) {
     return writeMul(B, Op);
   case OpCode::Div:
     return writeDiv(B, Op);
+  case OpCode::MirrorPad:
+    return writeMirrorPad(B, Op);
   case OpCode::ResizeBilinear:
     return writeResizeBilinear(B, Op);
   case OpCode::ResizeNearestNeighbor:

@@ -299,6 +299,119 @@ llvm::Expected<KernelCall> spaceDepthOp(const OpContext &Ctx) {
   return Call;
 }
 
+llvm::Expected<KernelCall> mirrorPadOp(const OpContext &Ctx) {
+  ACCELGEN_TRY(In, Ctx.input(0));
+  ACCELGEN_TRY(Paddings, Ctx.input(1));
+  ACCELGEN_TRY(Out, Ctx.output());
+  if (llvm::Error E = requireSameType(Ctx, *In, *Out))
+    return E;
+  if (In->rank() > REF_MAX_RANK || Out->rank() != In->rank())
+    return Ctx.error("input and output ranks differ or exceed the maximum");
+  const std::string Mode = Ctx.op().getString(ir::attr::Mode, "");
+  if (Mode != "REFLECT" && Mode != "SYMMETRIC")
+    return Ctx.error("the mode must be REFLECT or SYMMETRIC, not '" + Mode +
+                     "'");
+  ACCELGEN_TRY(Pads, Ctx.constInts(*Paddings, "paddings"));
+  if (Pads.size() != 2 * In->rank())
+    return Ctx.error(llvm::formatv("paddings hold {0} values for rank {1}",
+                                   Pads.size(), In->rank()));
+  ref_mirror_pad_params P{};
+  P.offset = Mode == "REFLECT" ? 1 : 0;
+  for (unsigned D = 0; D < In->rank(); ++D) {
+    const int64_t Before = Pads[2 * D], After = Pads[2 * D + 1];
+    // A mirror image holds at most the dimension (less its edge when
+    // reflecting).
+    const int64_t Most = In->Shape[D] - P.offset;
+    if (Before < 0 || After < 0 || Before > Most || After > Most)
+      return Ctx.error(llvm::formatv(
+          "padding [{0}, {1}] of dimension {2} must be 0 to {3} for {4}",
+          Before, After, D, Most, Mode));
+    if (In->Shape[D] + Before + After != Out->Shape[D])
+      return Ctx.error(llvm::formatv("padding [{0}, {1}] of dimension {2} does "
+                                     "not give the output's {3}",
+                                     Before, After, D, Out->Shape[D]));
+    P.before[D] = static_cast<int32_t>(Before);
+    P.after[D] = static_cast<int32_t>(After);
+  }
+  if (In->Type != DType::F32) {
+    ACCELGEN_TRY(InQ, Ctx.quant(*In, "input"));
+    ACCELGEN_TRY(OutQ, Ctx.quant(*Out, "output"));
+    if (llvm::Error E = requireSameQuant(Ctx, InQ, OutQ))
+      return E;
+  }
+  KernelCall Call;
+  Call.Params = P;
+  Call.DataInputs = {Ctx.op().input(0)};
+  return Call;
+}
+
+llvm::Expected<KernelCall> batchSpaceOp(const OpContext &Ctx) {
+  const bool ToBatch = Ctx.op().code() == ir::OpCode::SpaceToBatchND;
+  ACCELGEN_TRY(In, Ctx.input(0));
+  ACCELGEN_TRY(BlockT, Ctx.input(1));
+  ACCELGEN_TRY(PadT, Ctx.input(2));
+  ACCELGEN_TRY(Out, Ctx.output());
+  if (llvm::Error E = requireSameType(Ctx, *In, *Out))
+    return E;
+  const unsigned Rank = In->rank();
+  if ((Rank != 3 && Rank != 4) || Out->rank() != Rank)
+    return Ctx.error("input and output must both be 3-D or 4-D");
+  ACCELGEN_TRY(Block, Ctx.constInts(*BlockT, "block shape"));
+  ACCELGEN_TRY(Pads, Ctx.constInts(*PadT, ToBatch ? "paddings" : "crops"));
+  const unsigned Spatial = Rank - 2;
+  if (Block.size() != Spatial || Pads.size() != 2 * Spatial)
+    return Ctx.error(llvm::formatv(
+        "a rank-{0} tensor takes {1} block sizes and {2} {3}", Rank, Spatial,
+        2 * Spatial, ToBatch ? "paddings" : "crops"));
+  // [N, H, C] reads as [N, H, 1, C].
+  int64_t B[2] = {Block[0], Spatial == 2 ? Block[1] : 1};
+  int64_t Before[2] = {Pads[0], Spatial == 2 ? Pads[2] : 0};
+  int64_t After[2] = {Pads[1], Spatial == 2 ? Pads[3] : 0};
+  const Tensor &Space = ToBatch ? *In : *Out, &Batch = ToBatch ? *Out : *In;
+  auto Dim = [](const Tensor &T, unsigned I) -> int64_t {
+    return T.rank() == 3 && I == 2 ? 1 : T.Shape[I == 3 ? T.rank() - 1 : I];
+  };
+  bool Fits = Dim(Batch, 0) == Dim(Space, 0) * B[0] * B[1] &&
+              Dim(Batch, 3) == Dim(Space, 3);
+  for (unsigned I = 0; I < 2; ++I) {
+    if (B[I] <= 0 || B[I] > 32767 || Before[I] < 0 || After[I] < 0)
+      return Ctx.error(llvm::formatv(
+          "block sizes must be 1 to 32767 and {0} not negative",
+          ToBatch ? "paddings" : "crops"));
+    const int64_t Padded = ToBatch ? Dim(Space, 1 + I) + Before[I] + After[I]
+                                   : Dim(Batch, 1 + I) * B[I];
+    const int64_t Other = ToBatch ? Dim(Batch, 1 + I) * B[I]
+                                  : Dim(Space, 1 + I) + Before[I] + After[I];
+    Fits = Fits && Padded == Other;
+  }
+  if (!Fits)
+    return Ctx.error(llvm::formatv(
+        "input {0} and output {1} do not match the block shape and {2}",
+        ir::formatShape(In->Shape), ir::formatShape(Out->Shape),
+        ToBatch ? "paddings" : "crops"));
+  ref_batch_space_params P{};
+  P.block_h = static_cast<int32_t>(B[0]);
+  P.block_w = static_cast<int32_t>(B[1]);
+  P.pad_top = static_cast<int32_t>(Before[0]);
+  P.pad_left = static_cast<int32_t>(Before[1]);
+  if (In->Type != DType::F32) {
+    ACCELGEN_TRY(InQ, Ctx.quant(*In, "input"));
+    ACCELGEN_TRY(OutQ, Ctx.quant(*Out, "output"));
+    if (llvm::Error E = requireSameQuant(Ctx, InQ, OutQ))
+      return E;
+    // Padding reads as real 0, as TensorFlow Lite pads (TensorFlow Lite
+    // Micro never sets its pad value, which its zeroed arena leaves at 0).
+    if (ToBatch && ir::dtypeSize(In->Type) == 1)
+      P.pad_byte = static_cast<int32_t>(OutQ.ZeroPoint & 0xff);
+    else if (ToBatch && OutQ.ZeroPoint != 0)
+      return Ctx.error("padding a type wider than 8 bits needs zero point 0");
+  }
+  KernelCall Call;
+  Call.Params = P;
+  Call.DataInputs = {Ctx.op().input(0)};
+  return Call;
+}
+
 llvm::Expected<KernelCall> resizeOp(const OpContext &Ctx) {
   ACCELGEN_TRY(In, Ctx.input(0));
   ACCELGEN_TRY(SizeT, Ctx.input(1));

@@ -12,6 +12,7 @@
 
 #include "ir/GraphBuilder.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <optional>
@@ -333,6 +334,107 @@ public:
                   {"half_pixel_centers", Flag == 2}};
   }
 
+  /// A constant int32 (or, half the time, int64) [Rows, 2] padding matrix.
+  int32_t paddings(const std::vector<int64_t> &Values) {
+    const int32_t Rows = int32_t(Values.size() / 2);
+    if (coin())
+      return B.constant(ir::DType::I64, {Rows, 2}, Values);
+    return B.constant(ir::DType::I32, {Rows, 2},
+                      std::vector<int32_t>(Values.begin(), Values.end()));
+  }
+
+  /// PADV2 of type \p T with a constant padding value of that type.
+  void padV2(ir::DType T) {
+    const std::vector<int32_t> S = shape();
+    std::vector<int64_t> Pads;
+    std::vector<int32_t> Out;
+    for (int32_t D : S) {
+      Pads.push_back(pick(0, 2));
+      Pads.push_back(pick(0, 2));
+      Out.push_back(D + int32_t(Pads[Pads.size() - 2] + Pads.back()));
+    }
+    auto [In, O] = inOut(T, S, Out);
+    const ir::Tensor &TI = B.G.Tensors[size_t(In)];
+    std::optional<float> Scale;
+    int64_t Zp = 0;
+    if (TI.Quant) {
+      Scale = TI.Quant->scale();
+      Zp = TI.Quant->ZeroPoints[0];
+    }
+    int32_t Value;
+    if (T == ir::DType::F32)
+      Value = B.constant(T, {}, std::vector<float>{float(pick(-20, 20)) / 4});
+    else if (T == ir::DType::I16)
+      Value = B.constant(T, {}, std::vector<int16_t>{int16_t(pick(-999, 999))},
+                         Scale, Zp);
+    else
+      Value = B.constant(T, {}, std::vector<int8_t>{int8_t(pick(-128, 127))},
+                         Scale, Zp);
+    B.op("PADV2", {In, B.constant(ir::DType::I32, {int32_t(S.size()), 2},
+                                  std::vector<int32_t>(Pads.begin(), Pads.end())),
+                   Value},
+         {O});
+  }
+
+  /// MIRROR_PAD of type \p T, REFLECT or SYMMETRIC, as far as each mode
+  /// reaches.
+  void mirrorPad(ir::DType T) {
+    const bool Reflect = coin();
+    const std::vector<int32_t> S = shape(5);
+    std::vector<int64_t> Pads;
+    std::vector<int32_t> Out;
+    for (int32_t D : S) {
+      const int32_t Most = Reflect ? D - 1 : D;
+      Pads.push_back(pick(0, Most));
+      Pads.push_back(pick(0, Most));
+      Out.push_back(D + int32_t(Pads[Pads.size() - 2] + Pads.back()));
+    }
+    auto [In, O] = inOut(T, S, Out);
+    B.op("MIRROR_PAD", {In, paddings(Pads)}, {O}).Attrs = {
+        {"mode", std::string(Reflect ? "REFLECT" : "SYMMETRIC")}};
+  }
+
+  /// SPACE_TO_BATCH_ND (or BATCH_TO_SPACE_ND) of type \p T, rank 3 or 4,
+  /// blocks of 1 to 3 and paddings (crops) of 0 to 2.
+  void batchSpace(bool ToBatch, ir::DType T) {
+    const bool Rank4 = coin();
+    const int32_t Spatial = Rank4 ? 2 : 1;
+    const int32_t N = pick(1, 2), C = pick(1, 3);
+    std::vector<int32_t> Blocks, SpaceDims, BatchDims;
+    std::vector<int64_t> Pads;
+    int32_t BatchN = N;
+    for (int32_t I = 0; I < Spatial; ++I) {
+      const int32_t Blk = pick(1, 3), Out = pick(1, 3);
+      const int32_t Before = pick(0, std::min(2, Blk * Out - 1));
+      const int32_t After = pick(0, std::min(2, Blk * Out - 1 - Before));
+      Blocks.push_back(Blk);
+      Pads.push_back(Before);
+      Pads.push_back(After);
+      SpaceDims.push_back(Blk * Out - Before - After);
+      BatchDims.push_back(Out);
+      BatchN *= Blk;
+    }
+    std::vector<int32_t> Space = {N}, Batch = {BatchN};
+    Space.insert(Space.end(), SpaceDims.begin(), SpaceDims.end());
+    Batch.insert(Batch.end(), BatchDims.begin(), BatchDims.end());
+    Space.push_back(C);
+    Batch.push_back(C);
+    auto [In, O] = inOut(T, ToBatch ? Space : Batch, ToBatch ? Batch : Space);
+    // Padding is real 0 here, as TensorFlow Lite pads; TensorFlow Lite
+    // Micro never sets its pad value and pads with the byte 0 its arena
+    // happens to hold, so padded int8 layers take zero point 0 (with any
+    // other, 2 to 12 bytes of 12 to 36 differed, every one a padding).
+    if (ToBatch && T == ir::DType::I8 &&
+        std::any_of(Pads.begin(), Pads.end(), [](int64_t P) { return P; }))
+      for (int32_t X : {In, O})
+        B.G.Tensors[size_t(X)].Quant->ZeroPoints = {0};
+    B.op(ToBatch ? "SPACE_TO_BATCH_ND" : "BATCH_TO_SPACE_ND",
+         {In, B.constant(ir::DType::I32, {Spatial}, Blocks),
+          B.constant(ir::DType::I32, {Spatial, 2},
+                     std::vector<int32_t>(Pads.begin(), Pads.end()))},
+         {O});
+  }
+
   ir::Model model() { return modelOf(B, Inputs, Outputs); }
   std::vector<std::vector<uint8_t>> Bytes;
 
@@ -424,4 +526,20 @@ TEST_CASE("RESIZE_BILINEAR and RESIZE_NEAREST_NEIGHBOR equal TensorFlow Lite "
       S.resize("RESIZE_NEAREST_NEIGHBOR", T);
   }
   checkAgainstOracle(S.model(), "resize");
+}
+
+TEST_CASE("PADV2, MIRROR_PAD, SPACE_TO_BATCH_ND and BATCH_TO_SPACE_ND equal "
+          "TensorFlow Lite Micro's in every type on every target") {
+  requireSharedDir();
+  Builtins S(32);
+  for (int I = 0; I < 3; ++I) {
+    for (ir::DType T : {ir::DType::I8, ir::DType::I16, ir::DType::F32})
+      S.padV2(T);
+    for (ir::DType T : {ir::DType::I8, ir::DType::F32}) {
+      S.mirrorPad(T);
+      S.batchSpace(/*ToBatch=*/true, T);
+      S.batchSpace(/*ToBatch=*/false, T);
+    }
+  }
+  checkAgainstOracle(S.model(), "padding");
 }

@@ -517,3 +517,41 @@ TEST_CASE("RESIZE_BILINEAR refuses a size that is not the output's, and both "
   CHECK(kernelError(GB.G) == "operator 0 (RESIZE_NEAREST_NEIGHBOR): the size "
                              "operand is i64, not i32");
 }
+
+TEST_CASE("SPACE_TO_BATCH_ND pads with the zero point; MIRROR_PAD and the "
+          "batch moves refuse what does not fit") {
+  GraphBuilder GB;
+  int32_t In = GB.tensor(DType::I8, {1, 3, 3, 2}, 0.1f, -7);
+  int32_t O = GB.tensor(DType::I8, {4, 2, 2, 2}, 0.1f, -7);
+  int32_t Block = GB.constant(DType::I32, {2}, std::vector<int32_t>{2, 2});
+  int32_t Pads =
+      GB.constant(DType::I32, {2, 2}, std::vector<int32_t>{1, 0, 0, 1});
+  GB.op("SPACE_TO_BATCH_ND", {In, Block, Pads}, {O});
+  auto Call = kernels::computeKernelCall(GB.G, GB.G.Operators[0]);
+  REQUIRE(Call);
+  const auto &P =
+      std::get<kernels::FamilyParams<ref_batch_space_params>>(Call->Params);
+  CHECK(P.Scalars.pad_byte == 0xf9); // -7
+  CHECK(P.Scalars.pad_top == 1);
+  CHECK(P.Scalars.pad_left == 0);
+  GB.G.Operators[0].Inputs[2] =
+      GB.constant(DType::I32, {2, 2}, std::vector<int32_t>{1, 1, 0, 1});
+  CHECK(kernelError(GB.G) ==
+        "operator 0 (SPACE_TO_BATCH_ND): input 1x3x3x2 and output 4x2x2x2 do "
+        "not match the block shape and paddings");
+
+  GraphBuilder M;
+  int32_t MIn = M.tensor(DType::F32, {2, 3});
+  int32_t MO = M.tensor(DType::F32, {4, 7});
+  int32_t MPads =
+      M.constant(DType::I32, {2, 2}, std::vector<int32_t>{2, 0, 2, 2});
+  M.op("MIRROR_PAD", {MIn, MPads}, {MO}).Attrs = {
+      {"mode", std::string("SYMMETRIC")}};
+  CHECK(kernelError(M.G) == "");
+  M.G.Operators[0].Attrs["mode"] = std::string("REFLECT");
+  CHECK(kernelError(M.G) == "operator 0 (MIRROR_PAD): padding [2, 0] of "
+                            "dimension 0 must be 0 to 1 for REFLECT");
+  M.G.Operators[0].Attrs["mode"] = std::string("EDGE");
+  CHECK(kernelError(M.G) == "operator 0 (MIRROR_PAD): the mode must be "
+                            "REFLECT or SYMMETRIC, not 'EDGE'");
+}

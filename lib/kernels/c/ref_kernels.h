@@ -10,6 +10,7 @@
 #define ACCELGEN_REF_KERNELS_H
 
 #include "ref_activations.h"
+#include "ref_batch_space.h"
 #include "ref_common.h"
 #include "ref_concat.h"
 #include "ref_conv.h"
@@ -18,6 +19,7 @@
 #include "ref_fixedpoint.h"
 #include "ref_fully_connected.h"
 #include "ref_lstm.h"
+#include "ref_mirror_pad.h"
 #include "ref_pad.h"
 #include "ref_pooling.h"
 #include "ref_quantize.h"
