@@ -116,6 +116,10 @@ multiclass HostCpuRules<Target T, Version V, string P> {
   def : Legal<Ceil, T, V, [f32]>;
   def : Legal<Floor, T, V, [f32]>;
   def : Legal<Round, T, V, [f32]>;
+  def : Legal<Exp, T, V, [f32]>;
+  def : Legal<Log, T, V, [f32]>;
+  def : Legal<Sin, T, V, [f32]>;
+  def : Legal<Cos, T, V, [f32]>;
   // TensorFlow Lite Micro's conversions: float32 to int8, uint8 or int16;
   // int8 and int16 to int8, int16 or int32; int32 to int8 or int16; uint8
   // and int8 to each other.

@@ -230,7 +230,9 @@ def UnaryMathKernels
        KernelInstance<Rsqrt, "rsqrt", f32>,
        KernelInstance<Square, "square", f32>,
        KernelInstance<Ceil, "ceil", f32>, KernelInstance<Floor, "floor", f32>,
-       KernelInstance<Round, "round", f32>]);
+       KernelInstance<Round, "round", f32>, KernelInstance<Exp, "exp", f32>,
+       KernelInstance<Log, "log", f32>, KernelInstance<Sin, "sin", f32>,
+       KernelInstance<Cos, "cos", f32>]);
 }
 
 def ReluKernels : KernelFamily<"relu", "activations", "reluOp"> {

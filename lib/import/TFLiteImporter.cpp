@@ -375,6 +375,7 @@ std::optional<OpReader> readerFor(ir::OpCode Op) {
   case OpCode::Abs:
   case OpCode::BatchToSpaceND:
   case OpCode::Ceil:
+  case OpCode::Cos:
   case OpCode::Dequantize:
   case OpCode::Exp:
   case OpCode::ExpandDims:
@@ -382,6 +383,7 @@ std::optional<OpReader> readerFor(ir::OpCode Op) {
   case OpCode::FloorDiv:
   case OpCode::FloorMod:
   case OpCode::HardSwish:
+  case OpCode::Log:
   case OpCode::Logistic:
   case OpCode::Maximum:
   case OpCode::Minimum:
@@ -395,6 +397,7 @@ std::optional<OpReader> readerFor(ir::OpCode Op) {
   case OpCode::ReverseV2:
   case OpCode::Round:
   case OpCode::Rsqrt:
+  case OpCode::Sin:
   case OpCode::Slice:
   case OpCode::SpaceToBatchND:
   case OpCode::Sqrt:

@@ -29,11 +29,19 @@ std::string oraclePath();
 /// where installed, on Cortex-M4 and M55 under QEMU.
 std::vector<std::vector<std::string>> targetPaths();
 
+/// A target path a sweep leaves out, and why (printed with the results).
+struct PathLeftOut {
+  /// The path's --cpu value (e.g. "cortex-m4").
+  std::string Cpu;
+  std::string Why;
+};
+
 /// Runs \p M with the oracle (inputs \p Inputs, one file's bytes per graph
 /// input, or from its generator, seed 1, when empty), then on every target
-/// path; every output must equal the oracle's byte for byte.
+/// path but \p LeftOut; every output must equal the oracle's byte for byte.
 void checkAgainstOracle(const ir::Model &M, llvm::StringRef What,
-                        const std::vector<std::vector<uint8_t>> &Inputs = {});
+                        const std::vector<std::vector<uint8_t>> &Inputs = {},
+                        const std::vector<PathLeftOut> &LeftOut = {});
 
 /// What `accelgen explain --target cmsis-nn` says of model \p M.
 std::string explainOnCmsisNn(const ir::Model &M);
