@@ -117,6 +117,8 @@ multiclass HostCpuRules<Target T, Version V, string P> {
   def : Legal<Floor, T, V, [f32]>;
   def : Legal<Round, T, V, [f32]>;
   def : Legal<Exp, T, V, [f32]>;
+  def : Legal<Elu, T, V, [i8, f32]>;
+  def : Legal<Prelu, T, V, [i8, f32], [BinaryMaxRank6]>;
   def : Legal<Log, T, V, [f32]>;
   def : Legal<Sin, T, V, [f32]>;
   def : Legal<Cos, T, V, [f32]>;

@@ -165,8 +165,8 @@ def Pool2DKernels : KernelFamily<"pool2d", "pooling", "pool2D"> {
 
 def ElementwiseKernels
     : KernelFamily<"elementwise", "elementwise", "elementwise"> {
-  let Doc = "Parameters of one ADD, SUB, MUL, DIV or SQUARED_DIFFERENCE "
-            "(MAXIMUM, MINIMUM, FLOOR_DIV and FLOOR_MOD take none).";
+  let Doc = "Parameters of one ADD, SUB, MUL, DIV, SQUARED_DIFFERENCE or "
+            "PRELU (MAXIMUM, MINIMUM, FLOOR_DIV and FLOOR_MOD take none).";
   let Fields = [
     KernelField<"input1_offset", "int32_t",
                 "-input1_zero_point, -input2_zero_point, +output_zero_point.">,
@@ -202,7 +202,8 @@ def ElementwiseKernels
                               PerType<SquaredDifference, "squared_difference",
                                       [i8, i16, i32, f32]>.List,
                               [KernelInstance<FloorDiv, "floor_div", f32>,
-                               KernelInstance<FloorMod, "floor_mod", f32>]);
+                               KernelInstance<FloorMod, "floor_mod", f32>],
+                              PerType<Prelu, "prelu", [i8, f32]>.List);
 }
 
 /// TensorFlow Lite Micro's float32 ABS, NEG, SQRT, RSQRT, SQUARE, CEIL,
@@ -233,6 +234,16 @@ def UnaryMathKernels
        KernelInstance<Round, "round", f32>, KernelInstance<Exp, "exp", f32>,
        KernelInstance<Log, "log", f32>, KernelInstance<Sin, "sin", f32>,
        KernelInstance<Cos, "cos", f32>]);
+}
+
+/// TensorFlow Lite Micro's ELU: float32, and int8 through a table.
+def EluKernels : KernelFamily<"elu", "elu", "eluOp"> {
+  let Doc = "Parameters of one ELU (float32 reads none).";
+  let Fields = [ArrayField<"table", "int8_t", "256",
+                           "int8: the output for each stored input, indexed "
+                           "by its bits as uint8.">];
+  let Args = UnaryArgs;
+  let Instances = PerType<Elu, "elu", [i8, f32]>.List;
 }
 
 def ReluKernels : KernelFamily<"relu", "activations", "reluOp"> {

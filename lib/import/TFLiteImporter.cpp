@@ -377,6 +377,7 @@ std::optional<OpReader> readerFor(ir::OpCode Op) {
   case OpCode::Ceil:
   case OpCode::Cos:
   case OpCode::Dequantize:
+  case OpCode::Elu:
   case OpCode::Exp:
   case OpCode::ExpandDims:
   case OpCode::Floor:
@@ -389,6 +390,7 @@ std::optional<OpReader> readerFor(ir::OpCode Op) {
   case OpCode::Minimum:
   case OpCode::Neg:
   case OpCode::Pad:
+  case OpCode::Prelu:
   case OpCode::PadV2:
   case OpCode::Quantize:
   case OpCode::Relu:

@@ -114,6 +114,44 @@ llvm::Error activationRangeInt32(const OpContext &Ctx, int32_t &Min,
   return llvm::Error::success();
 }
 
+/// PRELU: int8 (the alpha quantized apart) or float32.
+llvm::Expected<KernelCall> preluOp(const OpContext &Ctx, const Tensor &In,
+                                   const Tensor &Alpha, const Tensor &Out) {
+  if (In.Type != DType::I8 && In.Type != DType::F32)
+    return Ctx.error(llvm::formatv("input '{0}' is {1}; the kernels take int8 "
+                                   "or float32",
+                                   In.Name, ir::dtypeName(In.Type)));
+  if (llvm::Error E = checkBroadcast(Ctx, In, Alpha, Out))
+    return E;
+  ref_elementwise_params P{};
+  if (In.Type == DType::I8) {
+    ACCELGEN_TRY(InQ, Ctx.quant(In, "input"));
+    ACCELGEN_TRY(AlphaQ, Ctx.quant(Alpha, "alpha"));
+    ACCELGEN_TRY(OutQ, Ctx.quant(Out, "output"));
+    // CalculatePreluParams, in double: the input's own scale for x >= 0,
+    // times alpha's below.
+    ACCELGEN_TRY(M1, Ctx.multiplier(double(InQ.Scale) / double(OutQ.Scale),
+                                    "input scale / output scale"));
+    ACCELGEN_TRY(M2, Ctx.multiplier(double(InQ.Scale) * double(AlphaQ.Scale) /
+                                        double(OutQ.Scale),
+                                    "input scale * alpha scale / output "
+                                    "scale"));
+    P.input1_offset = -InQ.ZeroPoint;
+    P.input2_offset = -AlphaQ.ZeroPoint;
+    P.output_offset = OutQ.ZeroPoint;
+    P.input1_multiplier = M1.Multiplier;
+    P.input1_left_shift = M1.LeftShift;
+    P.output_multiplier = M2.Multiplier;
+    P.output_left_shift = M2.LeftShift;
+    P.act_min = -128;
+    P.act_max = 127;
+  }
+  KernelCall Call;
+  Call.Params = P;
+  Call.DataInputs = {Ctx.op().input(0), Ctx.op().input(1)};
+  return Call;
+}
+
 /// DIV, SQUARED_DIFFERENCE, FLOOR_DIV and FLOOR_MOD, in TensorFlow Lite
 /// Micro's types (the inputs' and output's type checked equal).
 llvm::Expected<KernelCall> divisionLikeOp(const OpContext &Ctx, const Tensor &A,
@@ -217,6 +255,8 @@ llvm::Expected<KernelCall> elementwise(const OpContext &Ctx) {
   case ir::OpCode::FloorDiv:
   case ir::OpCode::FloorMod:
     return divisionLikeOp(Ctx, *A, *B, *Out);
+  case ir::OpCode::Prelu:
+    return preluOp(Ctx, *A, *B, *Out);
   default:
     break;
   }
@@ -309,6 +349,37 @@ llvm::Expected<KernelCall> elementwise(const OpContext &Ctx) {
 }
 
 // --- ABS, NEG, SQRT, RSQRT, SQUARE -------------------------------------------
+
+llvm::Expected<KernelCall> eluOp(const OpContext &Ctx) {
+  ACCELGEN_TRY(In, Ctx.input(0));
+  ACCELGEN_TRY(Out, Ctx.output());
+  if (llvm::Error E = requireSameType(Ctx, *In, *Out))
+    return E;
+  if (In->numElements() != Out->numElements())
+    return Ctx.error("input and output sizes differ");
+  ref_elu_params P{};
+  if (In->Type == DType::I8) {
+    // PopulateLookupTable, in float as TensorFlow Lite Micro computes it.
+    ACCELGEN_TRY(InQ, Ctx.quant(*In, "input"));
+    ACCELGEN_TRY(OutQ, Ctx.quant(*Out, "output"));
+    const float InverseScale = 1 / OutQ.Scale;
+    for (int32_t V = -128; V <= 127; ++V) {
+      const float X = InQ.Scale * float(V - InQ.ZeroPoint);
+      const float Y = X < 0.0f ? std::exp(X) - 1.0f : X;
+      const float Rescaled = std::round(Y * InverseScale);
+      const int32_t Q = static_cast<int32_t>(Rescaled + float(OutQ.ZeroPoint));
+      P.table[uint8_t(int8_t(V))] = static_cast<int8_t>(std::clamp(Q, -128, 127));
+    }
+  } else if (In->Type != DType::F32) {
+    return Ctx.error(llvm::formatv("input '{0}' is {1}; the kernels take int8 "
+                                   "or float32",
+                                   In->Name, ir::dtypeName(In->Type)));
+  }
+  KernelCall Call;
+  Call.Params = P;
+  Call.DataInputs = {Ctx.op().input(0)};
+  return Call;
+}
 
 llvm::Expected<KernelCall> unaryMathOp(const OpContext &Ctx) {
   ACCELGEN_TRY(In, Ctx.input(0));

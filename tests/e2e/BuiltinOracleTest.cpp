@@ -561,3 +561,16 @@ TEST_CASE("EXP, LOG, SIN and COS equal TensorFlow Lite Micro's on every "
                      {{"cortex-m4", "its C library's logf and sinf round "
                                     "differently in the last bit"}});
 }
+
+TEST_CASE("ELU and PRELU equal TensorFlow Lite Micro's in every type on every "
+          "target") {
+  requireSharedDir();
+  Builtins S(34);
+  for (int I = 0; I < 4; ++I) {
+    S.unary("ELU", ir::DType::I8);
+    S.unary("ELU", ir::DType::F32);
+    S.binary("PRELU", ir::DType::I8);
+    S.binary("PRELU", ir::DType::F32);
+  }
+  checkAgainstOracle(S.model(), "elu-prelu", S.Bytes);
+}

@@ -555,3 +555,17 @@ TEST_CASE("SPACE_TO_BATCH_ND pads with the zero point; MIRROR_PAD and the "
   CHECK(kernelError(M.G) == "operator 0 (MIRROR_PAD): the mode must be "
                             "REFLECT or SYMMETRIC, not 'EDGE'");
 }
+
+TEST_CASE("ELU and PRELU refuse the types their kernels do not take") {
+  GraphBuilder GB;
+  int32_t In = GB.tensor(DType::I16, {1, 4}, 0.1f, 0);
+  int32_t O = GB.tensor(DType::I16, {1, 4}, 0.1f, 0);
+  GB.op("ELU", {In}, {O});
+  CHECK(kernelError(GB.G) == "operator 0 (ELU): input 't0' is i16; the "
+                             "kernels take int8 or float32");
+  int32_t Alpha = GB.tensor(DType::I16, {4}, 0.1f, 0);
+  GB.G.Operators[0].Type = "PRELU";
+  GB.G.Operators[0].Inputs.push_back(Alpha);
+  CHECK(kernelError(GB.G) == "operator 0 (PRELU): input 't0' is i16; the "
+                             "kernels take int8 or float32");
+}

@@ -16,6 +16,7 @@
 #include "ref_conv.h"
 #include "ref_depthwise_conv.h"
 #include "ref_elementwise.h"
+#include "ref_elu.h"
 #include "ref_fixedpoint.h"
 #include "ref_fully_connected.h"
 #include "ref_lstm.h"
