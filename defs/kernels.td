@@ -160,7 +160,8 @@ def Pool2DKernels : KernelFamily<"pool2d", "pooling", "pool2D"> {
   let Args = WindowArgs;
   let Instances = !listconcat(
       PerType<AveragePool2D, "average_pool2d", KernelTypes16>.List,
-      PerType<MaxPool2D, "max_pool2d", KernelTypes16>.List);
+      PerType<MaxPool2D, "max_pool2d", KernelTypes16>.List,
+      [KernelInstance<L2Pool2D, "l2_pool2d", f32>]);
 }
 
 def ElementwiseKernels

@@ -325,6 +325,7 @@ std::optional<OpReader> readerFor(ir::OpCode Op) {
     return OpReader{BO::AddOptions, readAdd};
   case OpCode::AveragePool2D:
   case OpCode::MaxPool2D:
+  case OpCode::L2Pool2D:
     return OpReader{BO::Pool2DOptions, readPool};
   case OpCode::Concatenation:
     return OpReader{BO::ConcatenationOptions, readConcat};

@@ -227,6 +227,7 @@ WrittenOptions writeOptions(FlatBufferBuilder &B, const ir::Operator &Op) {
     return writeAdd(B, Op);
   case OpCode::AveragePool2D:
   case OpCode::MaxPool2D:
+  case OpCode::L2Pool2D:
     return writePool(B, Op);
   case OpCode::Concatenation:
     return writeConcat(B, Op);

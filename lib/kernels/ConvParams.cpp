@@ -523,6 +523,10 @@ llvm::Expected<KernelCall> pool2D(const OpContext &Ctx) {
     return E;
   if (llvm::Error E = requireKernelType(Ctx, *In))
     return std::move(E);
+  if (Ctx.op().code() == ir::OpCode::L2Pool2D && In->Type != DType::F32)
+    return Ctx.error(llvm::formatv("input '{0}' is {1}; the L2 pooling kernel "
+                                   "takes float32",
+                                   In->Name, ir::dtypeName(In->Type)));
   if (In->Shape[0] != Out->Shape[0] || In->Shape[3] != Out->Shape[3])
     return Ctx.error("pooling keeps batches and channels, but input " +
                      ir::formatShape(In->Shape) + " and output " +

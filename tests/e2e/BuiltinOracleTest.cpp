@@ -436,6 +436,26 @@ public:
          {O});
   }
 
+  /// \p Op (a 2-D pooling) of type \p T: windows and strides of 1 to 3,
+  /// SAME or VALID, with a fused activation now and then.
+  void pool(const char *Op, ir::DType T) {
+    const int32_t N = pick(1, 2), H = pick(3, 7), W = pick(3, 7),
+                  C = pick(1, 4), FH = pick(1, 3), FW = pick(1, 3),
+                  SH = pick(1, 3), SW = pick(1, 3);
+    const bool Same = coin();
+    auto Extent = [&](int32_t In, int32_t F, int32_t St) {
+      return Same ? (In + St - 1) / St : (In - F) / St + 1;
+    };
+    auto [In, O] = inOut(T, {N, H, W, C},
+                         {N, Extent(H, FH, SH), Extent(W, FW, SW), C});
+    const char *Acts[] = {"NONE", "NONE", "RELU", "RELU6"};
+    B.op(Op, {In}, {O}).Attrs = {
+        {"filter_h", int64_t(FH)}, {"filter_w", int64_t(FW)},
+        {"stride_h", int64_t(SH)}, {"stride_w", int64_t(SW)},
+        {"padding", std::string(Same ? "SAME" : "VALID")},
+        {"fused_activation", std::string(Acts[pick(0, 3)])}};
+  }
+
   ir::Model model() { return modelOf(B, Inputs, Outputs); }
   std::vector<std::vector<uint8_t>> Bytes;
 
@@ -573,4 +593,12 @@ TEST_CASE("ELU and PRELU equal TensorFlow Lite Micro's in every type on every "
     S.binary("PRELU", ir::DType::F32);
   }
   checkAgainstOracle(S.model(), "elu-prelu", S.Bytes);
+}
+
+TEST_CASE("L2_POOL_2D equals TensorFlow Lite Micro's on every target") {
+  requireSharedDir();
+  Builtins S(35);
+  for (int I = 0; I < 8; ++I)
+    S.pool("L2_POOL_2D", ir::DType::F32);
+  checkAgainstOracle(S.model(), "l2-pool");
 }
