@@ -119,6 +119,7 @@ multiclass HostCpuRules<Target T, Version V, string P> {
   def : Legal<Exp, T, V, [f32]>;
   def : Legal<Elu, T, V, [i8, f32]>;
   def : Legal<L2Pool2D, T, V, [f32], [Nhwc]>;
+  def : Legal<L2Normalization, T, V, [i8, f32]>;
   def : Legal<Prelu, T, V, [i8, f32], [BinaryMaxRank6]>;
   def : Legal<Log, T, V, [f32]>;
   def : Legal<Sin, T, V, [f32]>;

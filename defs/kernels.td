@@ -247,6 +247,14 @@ def EluKernels : KernelFamily<"elu", "elu", "eluOp"> {
   let Instances = PerType<Elu, "elu", [i8, f32]>.List;
 }
 
+/// TensorFlow Lite Micro's L2_NORMALIZATION: float32 and int8.
+def L2NormKernels : KernelFamily<"l2norm", "l2norm", "l2NormOp"> {
+  let Doc = "Parameters of one L2_NORMALIZATION (float32 reads none).";
+  let Fields = [KernelField<"input_zero_point", "int32_t">];
+  let Args = [ParamsArg, KernelArg<"shape", "shape", 0>, InputArg, OutputArg];
+  let Instances = PerType<L2Normalization, "l2_normalization", [i8, f32]>.List;
+}
+
 def ReluKernels : KernelFamily<"relu", "activations", "reluOp"> {
   let Doc = "Parameters of one RELU, RELU6 or RELU_N1_TO_1.";
   let Fields = [

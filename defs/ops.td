@@ -197,6 +197,7 @@ def Ceil : Op<"CEIL", [Input]>;
 def Floor : Op<"FLOOR", [Input]>;
 def Round : Op<"ROUND", [Input]>;
 def Log : Op<"LOG", [Input]>;
+def L2Normalization : Op<"L2_NORMALIZATION", [Input], [FusedActivationAttr]>;
 def Sin : Op<"SIN", [Input]>;
 def Cos : Op<"COS", [Input]>;
 def Elu : Op<"ELU", [Input]>;

@@ -208,6 +208,11 @@ llvm::Error readMirrorPad(const fb::Operator &Op, ir::Operator &Out) {
   return llvm::Error::success();
 }
 
+llvm::Error readL2Norm(const fb::Operator &Op, ir::Operator &Out) {
+  return setActivation(
+      Out, Op.builtin_options_as_L2NormOptions()->fused_activation_function());
+}
+
 llvm::Error readReshape(const fb::Operator &Op, ir::Operator &Out) {
   // Options are optional here: the new shape usually comes as input 1.
   if (const fb::ReshapeOptions *O = Op.builtin_options_as_ReshapeOptions())
@@ -347,6 +352,8 @@ std::optional<OpReader> readerFor(ir::OpCode Op) {
     return OpReader{BO::MulOptions, readMul};
   case OpCode::Div:
     return OpReader{BO::DivOptions, readDiv};
+  case OpCode::L2Normalization:
+    return OpReader{BO::L2NormOptions, readL2Norm};
   case OpCode::MirrorPad:
     return OpReader{BO::MirrorPadOptions, readMirrorPad};
   case OpCode::ResizeBilinear:

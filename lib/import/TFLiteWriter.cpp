@@ -147,6 +147,10 @@ WrittenOptions writeMirrorPad(FlatBufferBuilder &B, const ir::Operator &Op) {
              : fb::MirrorPadMode::REFLECT));
 }
 
+WrittenOptions writeL2Norm(FlatBufferBuilder &B, const ir::Operator &Op) {
+  return options(fb::CreateL2NormOptions(B, activation(Op)));
+}
+
 WrittenOptions writeReshape(FlatBufferBuilder &B, const ir::Operator &Op) {
   // The options are optional: the new shape usually is input 1.
   if (!Op.hasAttr(attr::NewShape))
@@ -249,6 +253,8 @@ WrittenOptions writeOptions(FlatBufferBuilder &B, const ir::Operator &Op) {
     return writeMul(B, Op);
   case OpCode::Div:
     return writeDiv(B, Op);
+  case OpCode::L2Normalization:
+    return writeL2Norm(B, Op);
   case OpCode::MirrorPad:
     return writeMirrorPad(B, Op);
   case OpCode::ResizeBilinear:

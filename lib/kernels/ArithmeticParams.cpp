@@ -381,6 +381,39 @@ llvm::Expected<KernelCall> eluOp(const OpContext &Ctx) {
   return Call;
 }
 
+llvm::Expected<KernelCall> l2NormOp(const OpContext &Ctx) {
+  ACCELGEN_TRY(In, Ctx.input(0));
+  ACCELGEN_TRY(Out, Ctx.output());
+  if (llvm::Error E = requireSameType(Ctx, *In, *Out))
+    return E;
+  if (In->Shape != Out->Shape || In->rank() > 4)
+    return Ctx.error("the output must have the input's shape, of rank 4 or "
+                     "less");
+  if (Ctx.activation() != "NONE")
+    return Ctx.error("a fused activation on L2_NORMALIZATION is not "
+                     "supported");
+  ref_l2norm_params P{};
+  if (In->Type == DType::I8) {
+    ACCELGEN_TRY(InQ, Ctx.quant(*In, "input"));
+    ACCELGEN_TRY(OutQ, Ctx.quant(*Out, "output"));
+    // The kernel writes multiples of 1/128 (TensorFlow Lite's fixed output
+    // quantization).
+    if (OutQ.Scale != 1.0f / 128 || OutQ.ZeroPoint != 0)
+      return Ctx.error(llvm::formatv(
+          "output scale {0} and zero point {1} must be 1/128 and 0",
+          formatReal(OutQ.Scale), OutQ.ZeroPoint));
+    P.input_zero_point = InQ.ZeroPoint;
+  } else if (In->Type != DType::F32) {
+    return Ctx.error(llvm::formatv("input '{0}' is {1}; the kernels take int8 "
+                                   "or float32",
+                                   In->Name, ir::dtypeName(In->Type)));
+  }
+  KernelCall Call;
+  Call.Params = P;
+  Call.DataInputs = {Ctx.op().input(0)};
+  return Call;
+}
+
 llvm::Expected<KernelCall> unaryMathOp(const OpContext &Ctx) {
   ACCELGEN_TRY(In, Ctx.input(0));
   ACCELGEN_TRY(Out, Ctx.output());

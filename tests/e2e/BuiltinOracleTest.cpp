@@ -456,6 +456,20 @@ public:
         {"fused_activation", std::string(Acts[pick(0, 3)])}};
   }
 
+  /// L2_NORMALIZATION of type \p T over rows of 1 to 12 (int8 output at
+  /// 1/128, zero point 0).
+  void l2Norm(ir::DType T) {
+    std::vector<int32_t> S = shape(3);
+    if (S.size() > 4)
+      S.resize(4);
+    S.back() = pick(1, 12);
+    const int32_t In = tensor(T, S, 0.05f, pick(-20, 20));
+    const int32_t O = tensor(T, S, 1.0f / 128, 0);
+    Inputs.push_back(In);
+    Outputs.push_back(O);
+    B.op("L2_NORMALIZATION", {In}, {O});
+  }
+
   ir::Model model() { return modelOf(B, Inputs, Outputs); }
   std::vector<std::vector<uint8_t>> Bytes;
 
@@ -601,4 +615,15 @@ TEST_CASE("L2_POOL_2D equals TensorFlow Lite Micro's on every target") {
   for (int I = 0; I < 8; ++I)
     S.pool("L2_POOL_2D", ir::DType::F32);
   checkAgainstOracle(S.model(), "l2-pool");
+}
+
+TEST_CASE("L2_NORMALIZATION equals TensorFlow Lite Micro's in every type on "
+          "every target") {
+  requireSharedDir();
+  Builtins S(36);
+  for (int I = 0; I < 6; ++I) {
+    S.l2Norm(ir::DType::I8);
+    S.l2Norm(ir::DType::F32);
+  }
+  checkAgainstOracle(S.model(), "l2-normalization");
 }

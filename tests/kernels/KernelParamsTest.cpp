@@ -569,3 +569,14 @@ TEST_CASE("ELU and PRELU refuse the types their kernels do not take") {
   CHECK(kernelError(GB.G) == "operator 0 (PRELU): input 't0' is i16; the "
                              "kernels take int8 or float32");
 }
+
+TEST_CASE("int8 L2_NORMALIZATION takes only its fixed output quantization") {
+  GraphBuilder GB;
+  int32_t In = GB.tensor(DType::I8, {2, 4}, 0.1f, 3);
+  int32_t O = GB.tensor(DType::I8, {2, 4}, 1.0f / 128, 0);
+  GB.op("L2_NORMALIZATION", {In}, {O});
+  CHECK(kernelError(GB.G) == "");
+  GB.G.Tensors[size_t(O)].Quant->Scales = {0.01f};
+  CHECK(kernelError(GB.G) == "operator 0 (L2_NORMALIZATION): output scale "
+                             "0.01 and zero point 0 must be 1/128 and 0");
+}

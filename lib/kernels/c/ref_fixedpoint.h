@@ -326,6 +326,48 @@ static inline int32_t ref_count_leading_zeros_u32(uint32_t x) {
   return n;
 }
 
+/* 1 / sqrt(x) of an integer x >= 0 as a quantized multiplier and a left
+ * shift (TensorFlow Lite's GetInvSqrtQuantizedMultiplierExp with a reverse
+ * shift of -1): x is normalised to [2^27, 2^29) by pairs of bits, five
+ * Newton-Raphson steps of y = y * (3/2 - x/2 * y^2) run in Q3 from y = 1,
+ * and the result is scaled by sqrt(2)/2. Inputs 0 and 1 give (INT32_MAX,
+ * 0). */
+static inline void ref_inv_sqrt_multiplier(int32_t x, int32_t *multiplier,
+                                           int32_t *left_shift) {
+  const int32_t one_q3 = (int32_t)1 << 28;
+  const int32_t three_halves_q3 = ((int32_t)1 << 28) + ((int32_t)1 << 27);
+  int32_t shift = 11, pairs, half, y, i;
+  if (x <= 1) {
+    *multiplier = INT32_MAX;
+    *left_shift = 0;
+    return;
+  }
+  while (x >= ((int32_t)1 << 29)) {
+    x /= 4;
+    ++shift;
+  }
+  pairs = (ref_count_leading_zeros_u32((uint32_t)x) - 1) / 2 - 1;
+  shift -= pairs;
+  x <<= 2 * pairs;
+  /* x / 2 in Q3 (the raw value halved), then halved again, rounding. */
+  half = ref_rounding_divide_by_pot(x >> 1, 1);
+  y = one_q3;
+  for (i = 0; i < 5; ++i) {
+    /* y^3: Q3 * Q3 * Q3 is Q9, back to Q3; the step's products are Q6. */
+    const int32_t y3 = ref_saturating_rounding_mul_by_pot(
+        ref_srdhm_i32(ref_srdhm_i32(y, y), y), 6);
+    y = ref_saturating_rounding_mul_by_pot(
+        ref_srdhm_i32(three_halves_q3, y) - ref_srdhm_i32(half, y3), 3);
+  }
+  y = ref_srdhm_i32(y, 1518500250); /* sqrt(2)/2 in Q0 */
+  if (shift < 0) {
+    y = ref_shl_i32(y, -shift);
+    shift = 0;
+  }
+  *multiplier = y;
+  *left_shift = -shift;
+}
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

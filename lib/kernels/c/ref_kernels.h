@@ -19,6 +19,7 @@
 #include "ref_elu.h"
 #include "ref_fixedpoint.h"
 #include "ref_fully_connected.h"
+#include "ref_l2norm.h"
 #include "ref_lstm.h"
 #include "ref_mirror_pad.h"
 #include "ref_pad.h"
