@@ -446,7 +446,8 @@ def MeanKernels : KernelFamily<"mean", "reduce", "meanOp"> {
   // quantization).
   let Instances = !listconcat(PerType<Mean, "mean", KernelTypes16>.List,
                               PerType<Sum, "mean", [i8, i16, f32]>.List,
-                              PerType<ReduceMax, "reduce_max", [i8, f32]>.List);
+                              PerType<ReduceMax, "reduce_max", [i8, f32]>.List,
+                              PerType<ReduceMin, "reduce_min", [i8, f32]>.List);
 }
 
 def TransposeKernels : KernelFamily<"transpose", "transpose",

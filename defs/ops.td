@@ -123,6 +123,7 @@ def StridedSlice : Op<"STRIDED_SLICE",
 def Mean : Op<"MEAN", [Input, Operand<"axes">], [KeepDimsAttr]>;
 def Sum : Op<"SUM", [Input, Operand<"axes">], [KeepDimsAttr]>;
 def ReduceMax : Op<"REDUCE_MAX", [Input, Operand<"axes">], [KeepDimsAttr]>;
+def ReduceMin : Op<"REDUCE_MIN", [Input, Operand<"axes">], [KeepDimsAttr]>;
 
 def Softmax : Op<"SOFTMAX", [Input], [BetaAttr]>;
 // The activation and (re)quantization kernels compute output[i] from

@@ -346,6 +346,7 @@ std::optional<OpReader> readerFor(ir::OpCode Op) {
     return OpReader{BO::LeakyReluOptions, readLeakyRelu};
   case OpCode::Mean:
   case OpCode::ReduceMax:
+  case OpCode::ReduceMin:
   case OpCode::Sum:
     return OpReader{BO::ReducerOptions, readReducer};
   case OpCode::Mul:

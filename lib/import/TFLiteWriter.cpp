@@ -247,6 +247,7 @@ WrittenOptions writeOptions(FlatBufferBuilder &B, const ir::Operator &Op) {
     return writeLeakyRelu(B, Op);
   case OpCode::Mean:
   case OpCode::ReduceMax:
+  case OpCode::ReduceMin:
   case OpCode::Sum:
     return writeReducer(B, Op);
   case OpCode::Mul:

@@ -202,7 +202,8 @@ llvm::Expected<KernelCall> meanOp(const OpContext &Ctx) {
   // SUM is MEAN without the division by the count.
   const bool Sum = Ctx.op().code() == ir::OpCode::Sum;
   P.divide = !Sum;
-  if (Ctx.op().code() == ir::OpCode::ReduceMax) {
+  if (Ctx.op().code() == ir::OpCode::ReduceMax ||
+      Ctx.op().code() == ir::OpCode::ReduceMin) {
     // The elements themselves: one quantization in and out, as TensorFlow
     // Lite Micro requires.
     if (In->Type != DType::F32) {

@@ -180,7 +180,7 @@ public:
   };
   Reduction reduction();
   void mean(bool Sum);
-  void reduceMax(bool Float);
+  void reduceMinMax(bool Float, const char *Op);
   void dequantize();
   void softmax(bool FromInt8);
   void heavyConvolution();
@@ -519,8 +519,9 @@ void Sweep::mean(bool Sum) {
        {{"keep_dims", Keep}});
 }
 
-/// REDUCE_MAX of int8 (one quantization in and out) or float32.
-void Sweep::reduceMax(bool Float) {
+/// REDUCE_MAX or REDUCE_MIN (\p Op) of int8 (one quantization in and out)
+/// or float32.
+void Sweep::reduceMinMax(bool Float, const char *Op) {
   const Reduction R = reduction();
   const std::vector<int32_t> &Shape = R.Shape, &Axes = R.Axes, &Out = R.Out;
   const bool Keep = R.Keep;
@@ -535,7 +536,7 @@ void Sweep::reduceMax(bool Float) {
   }
   const int32_t AxesT = B.constant(name(), {int32_t(Axes.size())},
                                    std::nullopt, ir::DType::I32, Axes);
-  B.op("REDUCE_MAX", {In, AxesT}, {O}, {{"keep_dims", Keep}});
+  B.op(Op, {In, AxesT}, {O}, {{"keep_dims", Keep}});
 }
 
 void Sweep::dequantize() {
@@ -836,7 +837,7 @@ TEST_CASE("random int16 layers equal TensorFlow Lite Micro's on every "
   }
   for (int I = 0; I < 8; ++I) {
     S.mean(I % 2 == 0);
-    S.reduceMax(I % 2 == 0);
+    S.reduceMinMax(I % 2 == 0, I % 4 < 2 ? "REDUCE_MAX" : "REDUCE_MIN");
     S.dequantize();
     S.softmax(I % 2 == 1);
   }
