@@ -99,6 +99,8 @@ multiclass HostCpuRules<Target T, Version V, string P> {
   def : Legal<Sum, T, V, [i8, i16, f32], [MaxRank6]>;
   def : Legal<ReduceMax, T, V, [i8, f32], [MaxRank6]>;
   def : Legal<ReduceMin, T, V, [i8, f32], [MaxRank6]>;
+  def : Legal<ArgMax, T, V, [i8, f32], [MaxRank6]>;
+  def : Legal<ArgMin, T, V, [i8, f32], [MaxRank6]>;
 
   def : Legal<Softmax, T, V, AllTypes16>;
   def : Legal<Logistic, T, V, AllTypes16>;

@@ -255,6 +255,20 @@ def L2NormKernels : KernelFamily<"l2norm", "l2norm", "l2NormOp"> {
   let Instances = PerType<L2Normalization, "l2_normalization", [i8, f32]>.List;
 }
 
+/// TensorFlow Lite Micro's ARG_MAX and ARG_MIN: int8 or float32 in, int32
+/// out.
+def ArgMinMaxKernels
+    : KernelFamily<"arg_min_max", "arg_min_max", "argMinMaxOp"> {
+  let Doc = "Parameters of one ARG_MAX or ARG_MIN.";
+  let Fields = [KernelField<"axis", "int32_t",
+                            "The dimension searched, 0 to rank - 1.">];
+  let Args = [ParamsArg, InputShapeArg, InputArg, OutputArg];
+  let Instances = [KernelInstance<ArgMax, "arg_max", i8, i32>,
+                   KernelInstance<ArgMax, "arg_max", f32, i32>,
+                   KernelInstance<ArgMin, "arg_min", i8, i32>,
+                   KernelInstance<ArgMin, "arg_min", f32, i32>];
+}
+
 def ReluKernels : KernelFamily<"relu", "activations", "reluOp"> {
   let Doc = "Parameters of one RELU, RELU6 or RELU_N1_TO_1.";
   let Fields = [

@@ -124,6 +124,10 @@ def Mean : Op<"MEAN", [Input, Operand<"axes">], [KeepDimsAttr]>;
 def Sum : Op<"SUM", [Input, Operand<"axes">], [KeepDimsAttr]>;
 def ReduceMax : Op<"REDUCE_MAX", [Input, Operand<"axes">], [KeepDimsAttr]>;
 def ReduceMin : Op<"REDUCE_MIN", [Input, Operand<"axes">], [KeepDimsAttr]>;
+/// The output type is an option TensorFlow Lite also states as the output
+/// tensor's type; the importer reads the tensor.
+def ArgMax : Op<"ARG_MAX", [Input, Operand<"axis">]>;
+def ArgMin : Op<"ARG_MIN", [Input, Operand<"axis">]>;
 
 def Softmax : Op<"SOFTMAX", [Input], [BetaAttr]>;
 // The activation and (re)quantization kernels compute output[i] from

@@ -382,6 +382,8 @@ std::optional<OpReader> readerFor(ir::OpCode Op) {
   case OpCode::DepthToSpace:
     return OpReader{BO::DepthToSpaceOptions, readDepthToSpace};
   case OpCode::Abs:
+  case OpCode::ArgMax:
+  case OpCode::ArgMin:
   case OpCode::BatchToSpaceND:
   case OpCode::Ceil:
   case OpCode::Cos:

@@ -413,6 +413,45 @@ llvm::Expected<KernelCall> batchSpaceOp(const OpContext &Ctx) {
   return Call;
 }
 
+llvm::Expected<KernelCall> argMinMaxOp(const OpContext &Ctx) {
+  ACCELGEN_TRY(In, Ctx.input(0));
+  ACCELGEN_TRY(AxisT, Ctx.input(1));
+  ACCELGEN_TRY(Out, Ctx.output());
+  if (In->Type != DType::I8 && In->Type != DType::F32)
+    return Ctx.error(llvm::formatv("input '{0}' is {1}; the kernels take int8 "
+                                   "or float32",
+                                   In->Name, ir::dtypeName(In->Type)));
+  if (Out->Type != DType::I32)
+    return Ctx.error(llvm::formatv("output '{0}' is {1}; the kernels write "
+                                   "int32",
+                                   Out->Name, ir::dtypeName(Out->Type)));
+  if (AxisT->Type != DType::I32)
+    return Ctx.error(llvm::formatv("the axis operand is {0}, not i32",
+                                   ir::dtypeName(AxisT->Type)));
+  ACCELGEN_TRY(Axes, Ctx.constInts(*AxisT, "axis"));
+  const int64_t Rank = In->rank();
+  if (Axes.size() != 1 || Rank < 1 || Rank > REF_MAX_RANK)
+    return Ctx.error("the axis operand must hold one value, the input a rank "
+                     "of 1 to 6");
+  const int64_t Axis = Axes[0] < 0 ? Axes[0] + Rank : Axes[0];
+  if (Axis < 0 || Axis >= Rank)
+    return Ctx.error(llvm::formatv("axis {0} is outside rank {1}", Axes[0],
+                                   Rank));
+  std::vector<int32_t> Kept = In->Shape;
+  Kept.erase(Kept.begin() + Axis);
+  if (Kept != Out->Shape)
+    return Ctx.error(llvm::formatv("output {0} is not the input {1} without "
+                                   "dimension {2}",
+                                   ir::formatShape(Out->Shape),
+                                   ir::formatShape(In->Shape), Axis));
+  ref_arg_min_max_params P{};
+  P.axis = static_cast<int32_t>(Axis);
+  KernelCall Call;
+  Call.Params = P;
+  Call.DataInputs = {Ctx.op().input(0)};
+  return Call;
+}
+
 llvm::Expected<KernelCall> resizeOp(const OpContext &Ctx) {
   ACCELGEN_TRY(In, Ctx.input(0));
   ACCELGEN_TRY(SizeT, Ctx.input(1));

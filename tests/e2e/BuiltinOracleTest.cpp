@@ -470,6 +470,23 @@ public:
     B.op("L2_NORMALIZATION", {In}, {O});
   }
 
+  /// ARG_MAX or ARG_MIN of type \p T along a random axis (sometimes
+  /// negative), into int32.
+  void argMinMax(const char *Op, ir::DType T) {
+    const std::vector<int32_t> S = shape(5);
+    const int32_t Rank = int32_t(S.size()), Axis = pick(0, Rank - 1);
+    std::vector<int32_t> Out = S;
+    Out.erase(Out.begin() + Axis);
+    const int32_t In = tensor(T, S, 0.05f, pick(-20, 20));
+    const int32_t O = B.tensor(name(), Out, std::nullopt, ir::DType::I32);
+    Inputs.push_back(In);
+    Outputs.push_back(O);
+    B.op(Op, {In, B.constant(ir::DType::I32, {1},
+                             std::vector<int32_t>{coin() ? Axis
+                                                         : Axis - Rank})},
+         {O});
+  }
+
   ir::Model model() { return modelOf(B, Inputs, Outputs); }
   std::vector<std::vector<uint8_t>> Bytes;
 
@@ -626,4 +643,16 @@ TEST_CASE("L2_NORMALIZATION equals TensorFlow Lite Micro's in every type on "
     S.l2Norm(ir::DType::F32);
   }
   checkAgainstOracle(S.model(), "l2-normalization");
+}
+
+TEST_CASE("ARG_MAX and ARG_MIN equal TensorFlow Lite Micro's in every type on "
+          "every target") {
+  requireSharedDir();
+  Builtins S(37);
+  for (int I = 0; I < 4; ++I)
+    for (ir::DType T : {ir::DType::I8, ir::DType::F32}) {
+      S.argMinMax("ARG_MAX", T);
+      S.argMinMax("ARG_MIN", T);
+    }
+  checkAgainstOracle(S.model(), "arg-min-max");
 }

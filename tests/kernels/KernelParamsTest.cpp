@@ -580,3 +580,20 @@ TEST_CASE("int8 L2_NORMALIZATION takes only its fixed output quantization") {
   CHECK(kernelError(GB.G) == "operator 0 (L2_NORMALIZATION): output scale "
                              "0.01 and zero point 0 must be 1/128 and 0");
 }
+
+TEST_CASE("ARG_MAX refuses an output that is not int32 or not the input "
+          "without the axis") {
+  GraphBuilder GB;
+  int32_t In = GB.tensor(DType::I8, {2, 3, 4}, 0.1f, 0);
+  int32_t O = GB.tensor("out", {2, 4}, std::nullopt, DType::I32);
+  int32_t Axis = GB.constant(DType::I32, {1}, std::vector<int32_t>{-2});
+  GB.op("ARG_MAX", {In, Axis}, {O});
+  CHECK(kernelError(GB.G) == "");
+  GB.G.Operators[0].Inputs[1] =
+      GB.constant(DType::I32, {1}, std::vector<int32_t>{2});
+  CHECK(kernelError(GB.G) == "operator 0 (ARG_MAX): output 2x4 is not the "
+                             "input 2x3x4 without dimension 2");
+  GB.G.Tensors[size_t(O)].Type = DType::I64;
+  CHECK(kernelError(GB.G) ==
+        "operator 0 (ARG_MAX): output 'out' is i64; the kernels write int32");
+}

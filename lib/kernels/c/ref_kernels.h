@@ -10,6 +10,7 @@
 #define ACCELGEN_REF_KERNELS_H
 
 #include "ref_activations.h"
+#include "ref_arg_min_max.h"
 #include "ref_batch_space.h"
 #include "ref_common.h"
 #include "ref_concat.h"
