@@ -100,6 +100,7 @@ multiclass HostCpuRules<Target T, Version V, string P> {
   def : Legal<ReduceMax, T, V, [i8, f32], [MaxRank6]>;
   def : Legal<ReduceMin, T, V, [i8, f32], [MaxRank6]>;
   def : Legal<ArgMax, T, V, [i8, f32], [MaxRank6]>;
+  def : Legal<Gather, T, V, [i8, f32], [MaxRank6]>;
   def : Legal<ArgMin, T, V, [i8, f32], [MaxRank6]>;
 
   def : Legal<Softmax, T, V, AllTypes16>;

@@ -543,6 +543,22 @@ def MirrorPadKernels
   let Instances = [KernelInstance<MirrorPad, "mirror_pad">];
 }
 
+/// GATHER moves bytes (TensorFlow Lite Micro takes int8 and float32 with
+/// int32 indices; the kernel any element size).
+def GatherKernels : KernelFamily<"gather", "gather", "gatherOp"> {
+  let Doc = "Parameters of one GATHER: the input as [batch, outer, axis, "
+            "inner], the indices as [batch, count].";
+  let Rendered = 0;
+  let Fields = [KernelField<"batch", "int32_t">,
+                KernelField<"outer", "int32_t">,
+                KernelField<"axis", "int32_t", "The gathered dimension's size.">,
+                KernelField<"count", "int32_t", "Indices per batch.">,
+                KernelField<"inner", "int32_t">];
+  let Args = [ParamsArg, ElementSizeArg, AnyInputArg,
+              KernelArg<"data", "indices", 1, "any">, AnyOutputArg];
+  let Instances = [KernelInstance<Gather, "gather">];
+}
+
 def StridedSliceKernels
     : KernelFamily<"strided_slice", "strided_slice", "stridedSliceOp"> {
   let Doc = "Parameters of one STRIDED_SLICE, SLICE (unit strides) or "

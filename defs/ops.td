@@ -127,6 +127,8 @@ def ReduceMin : Op<"REDUCE_MIN", [Input, Operand<"axes">], [KeepDimsAttr]>;
 /// The output type is an option TensorFlow Lite also states as the output
 /// tensor's type; the importer reads the tensor.
 def ArgMax : Op<"ARG_MAX", [Input, Operand<"axis">]>;
+def BatchDimsAttr : Attr<"batch_dims", IntAttr>;
+def Gather : Op<"GATHER", [Input, Operand<"indices">], [AxisAttr, BatchDimsAttr]>;
 def ArgMin : Op<"ARG_MIN", [Input, Operand<"axis">]>;
 
 def Softmax : Op<"SOFTMAX", [Input], [BetaAttr]>;

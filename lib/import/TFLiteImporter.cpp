@@ -213,6 +213,13 @@ llvm::Error readL2Norm(const fb::Operator &Op, ir::Operator &Out) {
       Out, Op.builtin_options_as_L2NormOptions()->fused_activation_function());
 }
 
+llvm::Error readGather(const fb::Operator &Op, ir::Operator &Out) {
+  const fb::GatherOptions *O = Op.builtin_options_as_GatherOptions();
+  Out.setAttr(attr::Axis, int64_t(O->axis()));
+  Out.setAttr(attr::BatchDims, int64_t(O->batch_dims()));
+  return llvm::Error::success();
+}
+
 llvm::Error readReshape(const fb::Operator &Op, ir::Operator &Out) {
   // Options are optional here: the new shape usually comes as input 1.
   if (const fb::ReshapeOptions *O = Op.builtin_options_as_ReshapeOptions())
@@ -353,6 +360,8 @@ std::optional<OpReader> readerFor(ir::OpCode Op) {
     return OpReader{BO::MulOptions, readMul};
   case OpCode::Div:
     return OpReader{BO::DivOptions, readDiv};
+  case OpCode::Gather:
+    return OpReader{BO::GatherOptions, readGather};
   case OpCode::L2Normalization:
     return OpReader{BO::L2NormOptions, readL2Norm};
   case OpCode::MirrorPad:

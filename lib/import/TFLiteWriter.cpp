@@ -151,6 +151,11 @@ WrittenOptions writeL2Norm(FlatBufferBuilder &B, const ir::Operator &Op) {
   return options(fb::CreateL2NormOptions(B, activation(Op)));
 }
 
+WrittenOptions writeGather(FlatBufferBuilder &B, const ir::Operator &Op) {
+  return options(fb::CreateGatherOptions(B, intAttr(Op, attr::Axis, 0),
+                                         intAttr(Op, attr::BatchDims, 0)));
+}
+
 WrittenOptions writeReshape(FlatBufferBuilder &B, const ir::Operator &Op) {
   // The options are optional: the new shape usually is input 1.
   if (!Op.hasAttr(attr::NewShape))
@@ -254,6 +259,8 @@ WrittenOptions writeOptions(FlatBufferBuilder &B, const ir::Operator &Op) {
     return writeMul(B, Op);
   case OpCode::Div:
     return writeDiv(B, Op);
+  case OpCode::Gather:
+    return writeGather(B, Op);
   case OpCode::L2Normalization:
     return writeL2Norm(B, Op);
   case OpCode::MirrorPad:

@@ -452,6 +452,66 @@ llvm::Expected<KernelCall> argMinMaxOp(const OpContext &Ctx) {
   return Call;
 }
 
+llvm::Expected<KernelCall> gatherOp(const OpContext &Ctx) {
+  ACCELGEN_TRY(In, Ctx.input(0));
+  ACCELGEN_TRY(Idx, Ctx.input(1));
+  ACCELGEN_TRY(Out, Ctx.output());
+  if (llvm::Error E = requireSameType(Ctx, *In, *Out))
+    return E;
+  if (Idx->Type != DType::I32)
+    return Ctx.error(llvm::formatv("the indices are {0}, not i32",
+                                   ir::dtypeName(Idx->Type)));
+  const int64_t Rank = In->rank(), IdxRank = Idx->rank();
+  int64_t Axis = Ctx.attr(ir::attr::Axis, 0);
+  int64_t BatchDims = Ctx.attr(ir::attr::BatchDims, 0);
+  if (Axis < 0)
+    Axis += Rank;
+  if (BatchDims < 0)
+    BatchDims += IdxRank;
+  if (Axis < 0 || Axis >= Rank || BatchDims < 0 || BatchDims > Axis ||
+      BatchDims > IdxRank)
+    return Ctx.error(llvm::formatv("axis {0} and batch_dims {1} do not fit "
+                                   "input rank {2} and indices rank {3}",
+                                   Ctx.attr(ir::attr::Axis, 0),
+                                   Ctx.attr(ir::attr::BatchDims, 0), Rank,
+                                   IdxRank));
+  // The output: the input's dimensions before the axis, the indices' after
+  // the batch, the input's after the axis.
+  std::vector<int32_t> Want(In->Shape.begin(), In->Shape.begin() + Axis);
+  Want.insert(Want.end(), Idx->Shape.begin() + BatchDims, Idx->Shape.end());
+  Want.insert(Want.end(), In->Shape.begin() + Axis + 1, In->Shape.end());
+  bool BatchesMatch = true;
+  for (int64_t D = 0; D < BatchDims; ++D)
+    BatchesMatch = BatchesMatch && In->Shape[D] == Idx->Shape[D];
+  if (!BatchesMatch || Want != Out->Shape)
+    return Ctx.error(llvm::formatv(
+        "output {0} is not what input {1} gathered by indices {2} gives",
+        ir::formatShape(Out->Shape), ir::formatShape(In->Shape),
+        ir::formatShape(Idx->Shape)));
+  auto Product = [](const std::vector<int32_t> &S, int64_t From, int64_t To) {
+    int64_t N = 1;
+    for (int64_t D = From; D < To; ++D)
+      N *= S[size_t(D)];
+    return N;
+  };
+  ref_gather_params P{};
+  P.batch = static_cast<int32_t>(Product(In->Shape, 0, BatchDims));
+  P.outer = static_cast<int32_t>(Product(In->Shape, BatchDims, Axis));
+  P.axis = In->Shape[size_t(Axis)];
+  P.count = static_cast<int32_t>(Product(Idx->Shape, BatchDims, IdxRank));
+  P.inner = static_cast<int32_t>(Product(In->Shape, Axis + 1, Rank));
+  if (In->Type != DType::F32) {
+    ACCELGEN_TRY(InQ, Ctx.quant(*In, "input"));
+    ACCELGEN_TRY(OutQ, Ctx.quant(*Out, "output"));
+    if (llvm::Error E = requireSameQuant(Ctx, InQ, OutQ))
+      return E;
+  }
+  KernelCall Call;
+  Call.Params = P;
+  Call.DataInputs = {Ctx.op().input(0), Ctx.op().input(1)};
+  return Call;
+}
+
 llvm::Expected<KernelCall> resizeOp(const OpContext &Ctx) {
   ACCELGEN_TRY(In, Ctx.input(0));
   ACCELGEN_TRY(SizeT, Ctx.input(1));

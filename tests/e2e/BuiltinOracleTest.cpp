@@ -487,6 +487,49 @@ public:
          {O});
   }
 
+  /// GATHER of type \p T along a random axis with a batch dimension now and
+  /// then; the indices (in range) are a constant or, half the time, a graph
+  /// input. Every input's bytes go to Bytes.
+  void gather(ir::DType T) {
+    const std::vector<int32_t> S = shape(4);
+    const int32_t Rank = int32_t(S.size()), Axis = pick(0, Rank - 1);
+    const int32_t BatchDims = Axis > 0 && coin() ? 1 : 0;
+    std::vector<int32_t> IdxShape(S.begin(), S.begin() + BatchDims);
+    for (int32_t I = pick(0, 2); I > 0; --I)
+      IdxShape.push_back(pick(1, 3));
+    std::vector<int32_t> Out(S.begin(), S.begin() + Axis);
+    Out.insert(Out.end(), IdxShape.begin() + BatchDims, IdxShape.end());
+    Out.insert(Out.end(), S.begin() + Axis + 1, S.end());
+    int64_t Count = 1;
+    for (int32_t D : IdxShape)
+      Count *= D;
+    std::vector<int32_t> Idx(static_cast<size_t>(Count));
+    for (int32_t &V : Idx)
+      V = pick(0, S[size_t(Axis)] - 1);
+    const int32_t In = tensor(T, S, 0.05f, pick(-20, 20));
+    const int32_t O = tensor(T, Out, 0.05f, 0);
+    B.G.Tensors[size_t(O)].Quant = B.G.Tensors[size_t(In)].Quant;
+    int64_t N = 1;
+    for (int32_t D : S)
+      N *= D;
+    Inputs.push_back(In);
+    Bytes.push_back(randomBytes(T, N));
+    int32_t IdxT;
+    if (coin()) {
+      IdxT = B.constant(ir::DType::I32, IdxShape, Idx);
+    } else {
+      IdxT = B.tensor(name(), IdxShape, std::nullopt, ir::DType::I32);
+      Inputs.push_back(IdxT);
+      std::vector<uint8_t> Data(Idx.size() * 4);
+      std::memcpy(Data.data(), Idx.data(), Data.size());
+      Bytes.push_back(std::move(Data));
+    }
+    Outputs.push_back(O);
+    B.op("GATHER", {In, IdxT}, {O}).Attrs = {
+        {"axis", int64_t(coin() ? Axis : Axis - Rank)},
+        {"batch_dims", int64_t(BatchDims)}};
+  }
+
   ir::Model model() { return modelOf(B, Inputs, Outputs); }
   std::vector<std::vector<uint8_t>> Bytes;
 
@@ -655,4 +698,14 @@ TEST_CASE("ARG_MAX and ARG_MIN equal TensorFlow Lite Micro's in every type on "
       S.argMinMax("ARG_MIN", T);
     }
   checkAgainstOracle(S.model(), "arg-min-max");
+}
+
+TEST_CASE("GATHER equals TensorFlow Lite Micro's in every type on every "
+          "target") {
+  requireSharedDir();
+  Builtins S(38);
+  for (int I = 0; I < 5; ++I)
+    for (ir::DType T : {ir::DType::I8, ir::DType::F32})
+      S.gather(T);
+  checkAgainstOracle(S.model(), "gather", S.Bytes);
 }

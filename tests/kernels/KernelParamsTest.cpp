@@ -14,6 +14,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
+#include <cstring>
 #include <limits>
 
 using namespace accelgen;
@@ -596,4 +597,29 @@ TEST_CASE("ARG_MAX refuses an output that is not int32 or not the input "
   GB.G.Tensors[size_t(O)].Type = DType::I64;
   CHECK(kernelError(GB.G) ==
         "operator 0 (ARG_MAX): output 'out' is i64; the kernels write int32");
+}
+
+TEST_CASE("GATHER: an index outside the axis writes zeros, never reads "
+          "outside the input") {
+  ref_gather_params P{};
+  P.batch = 1;
+  P.outer = 2;
+  P.axis = 3;
+  P.count = 3;
+  P.inner = 2;
+  const int8_t In[12] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
+  const int32_t Idx[3] = {2, -1, 3};
+  int8_t Out[12];
+  std::memset(Out, 0x55, sizeof(Out));
+  ref_gather(&P, 1, In, Idx, Out);
+  const int8_t Want[12] = {5, 6, 0, 0, 0, 0, 11, 12, 0, 0, 0, 0};
+  CHECK(std::memcmp(Out, Want, sizeof(Want)) == 0);
+
+  GraphBuilder GB;
+  int32_t T = GB.tensor(DType::F32, {3, 4});
+  int32_t I = GB.constant(DType::I64, {2}, std::vector<int64_t>{0, 1});
+  int32_t O = GB.tensor(DType::F32, {2, 4});
+  GB.op("GATHER", {T, I}, {O});
+  CHECK(kernelError(GB.G) ==
+        "operator 0 (GATHER): the indices are i64, not i32");
 }
