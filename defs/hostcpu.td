@@ -101,6 +101,7 @@ multiclass HostCpuRules<Target T, Version V, string P> {
   def : Legal<ReduceMin, T, V, [i8, f32], [MaxRank6]>;
   def : Legal<ArgMax, T, V, [i8, f32], [MaxRank6]>;
   def : Legal<Gather, T, V, [i8, f32], [MaxRank6]>;
+  def : Legal<Cast, T, V, [i8, i16, i32, f32]>;
   def : Legal<ArgMin, T, V, [i8, f32], [MaxRank6]>;
 
   def : Legal<Softmax, T, V, AllTypes16>;

@@ -234,7 +234,15 @@ def UnaryMathKernels
        KernelInstance<Ceil, "ceil", f32>, KernelInstance<Floor, "floor", f32>,
        KernelInstance<Round, "round", f32>, KernelInstance<Exp, "exp", f32>,
        KernelInstance<Log, "log", f32>, KernelInstance<Sin, "sin", f32>,
-       KernelInstance<Cos, "cos", f32>]);
+       KernelInstance<Cos, "cos", f32>],
+      // CAST between each pair of TensorFlow Lite Micro's types but
+      // uint32 (which the IR has not) and bool.
+      !foldl([]<KernelInstance>, [i8, i16, i32, f32], acc, from,
+             !listconcat(acc, !foldl([]<KernelInstance>,
+                                     [i8, i16, i32, f32], row, to,
+                                     !listconcat(row, !if(!eq(from, to), [],
+                                         [KernelInstance<Cast, "cast", from,
+                                                         to>]))))));
 }
 
 /// TensorFlow Lite Micro's ELU: float32, and int8 through a table.

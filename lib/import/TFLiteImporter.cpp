@@ -394,6 +394,7 @@ std::optional<OpReader> readerFor(ir::OpCode Op) {
   case OpCode::ArgMax:
   case OpCode::ArgMin:
   case OpCode::BatchToSpaceND:
+  case OpCode::Cast:
   case OpCode::Ceil:
   case OpCode::Cos:
   case OpCode::Dequantize:

@@ -417,10 +417,27 @@ llvm::Expected<KernelCall> l2NormOp(const OpContext &Ctx) {
 llvm::Expected<KernelCall> unaryMathOp(const OpContext &Ctx) {
   ACCELGEN_TRY(In, Ctx.input(0));
   ACCELGEN_TRY(Out, Ctx.output());
-  if (llvm::Error E = requireSameType(Ctx, *In, *Out))
-    return E;
   if (In->numElements() != Out->numElements())
     return Ctx.error("input and output sizes differ");
+  if (Ctx.op().code() == ir::OpCode::Cast) {
+    // The stored values converted, quantization ignored, as TensorFlow Lite
+    // Micro's static_cast.
+    auto Castable = [](DType T) {
+      return T == DType::I8 || T == DType::I16 || T == DType::I32 ||
+             T == DType::F32;
+    };
+    if (!Castable(In->Type) || !Castable(Out->Type) || In->Type == Out->Type)
+      return Ctx.error(llvm::formatv(
+          "a cast from {0} to {1}; the kernels convert between two different "
+          "types of int8, int16, int32 and float32",
+          ir::dtypeName(In->Type), ir::dtypeName(Out->Type)));
+    KernelCall Call;
+    Call.Params = ref_unary_math_params{};
+    Call.DataInputs = {Ctx.op().input(0)};
+    return Call;
+  }
+  if (llvm::Error E = requireSameType(Ctx, *In, *Out))
+    return E;
   const bool Abs = Ctx.op().code() == ir::OpCode::Abs;
   ref_unary_math_params P{};
   if (In->Type == DType::F32) {

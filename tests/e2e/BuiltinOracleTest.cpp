@@ -530,6 +530,35 @@ public:
         {"batch_dims", int64_t(BatchDims)}};
   }
 
+  /// CAST from \p From to \p To, its input's bytes appended to Bytes: any
+  /// integers, or floats with fractions, beyond the narrower types, beyond
+  /// int32 and NaN (the conversions C++ leaves undefined, which x86 and the
+  /// kernel give as INT32_MIN).
+  void cast(ir::DType From, ir::DType To) {
+    const std::vector<int32_t> S = {pick(1, 3), pick(1, 9)};
+    const int32_t In = tensor(From, S, 0.05f, 0), O = tensor(To, S, 0.05f, 0);
+    int64_t N = int64_t(S[0]) * S[1];
+    if (From != ir::DType::F32) {
+      Bytes.push_back(randomBytes(From, N));
+    } else {
+      const float Special[] = {300.5f, -129.75f, 70000.25f, -40000.5f,
+                               3e9f,   -3e9f,    1e20f,     NAN};
+      std::vector<uint8_t> Data;
+      for (int64_t I = 0; I < N; ++I) {
+        const float F = coin() ? Special[pick(0, 7)]
+                               : float(pick(-200000, 200000)) / 100.0f;
+        uint32_t Bits;
+        std::memcpy(&Bits, &F, 4);
+        for (int K = 0; K < 4; ++K)
+          Data.push_back(uint8_t(Bits >> (8 * K)));
+      }
+      Bytes.push_back(std::move(Data));
+    }
+    Inputs.push_back(In);
+    Outputs.push_back(O);
+    B.op("CAST", {In}, {O});
+  }
+
   ir::Model model() { return modelOf(B, Inputs, Outputs); }
   std::vector<std::vector<uint8_t>> Bytes;
 
@@ -708,4 +737,17 @@ TEST_CASE("GATHER equals TensorFlow Lite Micro's in every type on every "
     for (ir::DType T : {ir::DType::I8, ir::DType::F32})
       S.gather(T);
   checkAgainstOracle(S.model(), "gather", S.Bytes);
+}
+
+TEST_CASE("CAST equals TensorFlow Lite Micro's between every pair of types on "
+          "every target") {
+  requireSharedDir();
+  Builtins S(39);
+  const ir::DType Types[] = {ir::DType::I8, ir::DType::I16, ir::DType::I32,
+                             ir::DType::F32};
+  for (ir::DType From : Types)
+    for (ir::DType To : Types)
+      if (From != To)
+        S.cast(From, To);
+  checkAgainstOracle(S.model(), "cast", S.Bytes);
 }

@@ -623,3 +623,17 @@ TEST_CASE("GATHER: an index outside the axis writes zeros, never reads "
   CHECK(kernelError(GB.G) ==
         "operator 0 (GATHER): the indices are i64, not i32");
 }
+
+TEST_CASE("CAST refuses a type it does not convert, and no conversion") {
+  GraphBuilder GB;
+  int32_t In = GB.tensor(DType::I64, {4});
+  int32_t O = GB.tensor(DType::F32, {4});
+  GB.op("CAST", {In}, {O});
+  CHECK(kernelError(GB.G) ==
+        "operator 0 (CAST): a cast from i64 to f32; the kernels convert "
+        "between two different types of int8, int16, int32 and float32");
+  GB.G.Tensors[size_t(In)].Type = DType::F32;
+  CHECK(kernelError(GB.G).find("a cast from f32 to f32;") != std::string::npos);
+  GB.G.Tensors[size_t(In)].Type = DType::I16;
+  CHECK(kernelError(GB.G) == "");
+}
