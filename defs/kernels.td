@@ -567,6 +567,18 @@ def GatherKernels : KernelFamily<"gather", "gather", "gatherOp"> {
   let Instances = [KernelInstance<Gather, "gather">];
 }
 
+/// FILL and ZEROS_LIKE write bytes (the kernel any element size).
+def FillKernels : KernelFamily<"fill", "fill", "fillOp"> {
+  let Doc = "Parameters of one FILL (data operand: the value) or ZEROS_LIKE "
+            "(data operand: the input, unread).";
+  let Rendered = 0;
+  let Fields = [KernelField<"zeros", "int32_t",
+                            "Non-zero: write zero bits, reading nothing.">];
+  let Args = [ParamsArg, ElementSizeArg, CountArg, AnyInputArg, AnyOutputArg];
+  let Instances = [KernelInstance<Fill, "fill">,
+                   KernelInstance<ZerosLike, "fill">];
+}
+
 def StridedSliceKernels
     : KernelFamily<"strided_slice", "strided_slice", "stridedSliceOp"> {
   let Doc = "Parameters of one STRIDED_SLICE, SLICE (unit strides) or "

@@ -204,6 +204,8 @@ def Ceil : Op<"CEIL", [Input]>;
 def Floor : Op<"FLOOR", [Input]>;
 def Round : Op<"ROUND", [Input]>;
 def Log : Op<"LOG", [Input]>;
+def Fill : Op<"FILL", [Operand<"dims">, Operand<"value">]>;
+def ZerosLike : Op<"ZEROS_LIKE", [Input]>;
 /// The element types are the tensors' (CastOptions repeats them).
 def Cast : Op<"CAST", [Input]>;
 def L2Normalization : Op<"L2_NORMALIZATION", [Input], [FusedActivationAttr]>;

@@ -402,6 +402,7 @@ std::optional<OpReader> readerFor(ir::OpCode Op) {
   case OpCode::Exp:
   case OpCode::ExpandDims:
   case OpCode::Floor:
+  case OpCode::Fill:
   case OpCode::FloorDiv:
   case OpCode::FloorMod:
   case OpCode::HardSwish:
@@ -428,6 +429,7 @@ std::optional<OpReader> readerFor(ir::OpCode Op) {
   case OpCode::SquaredDifference:
   case OpCode::Tanh:
   case OpCode::Transpose:
+  case OpCode::ZerosLike:
     return OpReader{BO::NONE, readNothing};
   default:
     return std::nullopt;

@@ -512,6 +512,41 @@ llvm::Expected<KernelCall> gatherOp(const OpContext &Ctx) {
   return Call;
 }
 
+llvm::Expected<KernelCall> fillOp(const OpContext &Ctx) {
+  ACCELGEN_TRY(Out, Ctx.output());
+  ref_fill_params P{};
+  KernelCall Call;
+  if (Ctx.op().code() == ir::OpCode::ZerosLike) {
+    ACCELGEN_TRY(In, Ctx.input(0));
+    if (llvm::Error E = requireSameType(Ctx, *In, *Out))
+      return E;
+    if (In->Shape != Out->Shape)
+      return Ctx.error("the output must have the input's shape");
+    P.zeros = 1;
+    Call.DataInputs = {Ctx.op().input(0)};
+  } else {
+    ACCELGEN_TRY(DimsT, Ctx.input(0));
+    ACCELGEN_TRY(Value, Ctx.input(1));
+    if (Value->Type != Out->Type || Value->rank() != 0)
+      return Ctx.error("the value must be a scalar of the output's type");
+    ACCELGEN_TRY(Dims, Ctx.constInts(*DimsT, "dims"));
+    if (!std::equal(Dims.begin(), Dims.end(), Out->Shape.begin(),
+                    Out->Shape.end()))
+      return Ctx.error(llvm::formatv("the dims operand does not give the "
+                                     "output's shape {0}",
+                                     ir::formatShape(Out->Shape)));
+    if (Value->Quant || Out->Quant) {
+      ACCELGEN_TRY(ValueQ, Ctx.quant(*Value, "value"));
+      ACCELGEN_TRY(OutQ, Ctx.quant(*Out, "output"));
+      if (llvm::Error E = requireSameQuant(Ctx, ValueQ, OutQ))
+        return E;
+    }
+    Call.DataInputs = {Ctx.op().input(1)};
+  }
+  Call.Params = P;
+  return Call;
+}
+
 llvm::Expected<KernelCall> resizeOp(const OpContext &Ctx) {
   ACCELGEN_TRY(In, Ctx.input(0));
   ACCELGEN_TRY(SizeT, Ctx.input(1));

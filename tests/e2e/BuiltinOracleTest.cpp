@@ -559,6 +559,24 @@ public:
     B.op("CAST", {In}, {O});
   }
 
+  /// FILL of type \p T (int32 or int64 dims; the value a graph input) or
+  /// ZEROS_LIKE.
+  void fill(bool Zeros, ir::DType T) {
+    const std::vector<int32_t> S = shape();
+    const int32_t Rank = int32_t(S.size());
+    if (Zeros) {
+      auto [In, O] = inOut(T, S, S);
+      B.op("ZEROS_LIKE", {In}, {O});
+      return;
+    }
+    auto [Value, O] = inOut(T, {}, S);
+    const int32_t Dims =
+        coin() ? B.constant(ir::DType::I32, {Rank}, S)
+               : B.constant(ir::DType::I64, {Rank},
+                            std::vector<int64_t>(S.begin(), S.end()));
+    B.op("FILL", {Dims, Value}, {O});
+  }
+
   ir::Model model() { return modelOf(B, Inputs, Outputs); }
   std::vector<std::vector<uint8_t>> Bytes;
 
@@ -750,4 +768,18 @@ TEST_CASE("CAST equals TensorFlow Lite Micro's between every pair of types on "
       if (From != To)
         S.cast(From, To);
   checkAgainstOracle(S.model(), "cast", S.Bytes);
+}
+
+TEST_CASE("FILL and ZEROS_LIKE equal TensorFlow Lite Micro's in every type on "
+          "every target") {
+  requireSharedDir();
+  Builtins S(40);
+  for (int I = 0; I < 2; ++I) {
+    for (ir::DType T : {ir::DType::I8, ir::DType::I32, ir::DType::F32})
+      S.fill(/*Zeros=*/false, T);
+    for (ir::DType T :
+         {ir::DType::I8, ir::DType::I32, ir::DType::I64, ir::DType::F32})
+      S.fill(/*Zeros=*/true, T);
+  }
+  checkAgainstOracle(S.model(), "fill");
 }

@@ -637,3 +637,20 @@ TEST_CASE("CAST refuses a type it does not convert, and no conversion") {
   GB.G.Tensors[size_t(In)].Type = DType::I16;
   CHECK(kernelError(GB.G) == "");
 }
+
+TEST_CASE("FILL refuses dims that are not the output's and a value of "
+          "another type") {
+  GraphBuilder GB;
+  int32_t Dims = GB.constant(DType::I32, {2}, std::vector<int32_t>{2, 3});
+  int32_t Value = GB.tensor(DType::F32, {});
+  int32_t O = GB.tensor(DType::F32, {2, 3});
+  GB.op("FILL", {Dims, Value}, {O});
+  CHECK(kernelError(GB.G) == "");
+  GB.G.Operators[0].Inputs[0] =
+      GB.constant(DType::I32, {2}, std::vector<int32_t>{3, 2});
+  CHECK(kernelError(GB.G) == "operator 0 (FILL): the dims operand does not "
+                             "give the output's shape 2x3");
+  GB.G.Tensors[size_t(Value)].Type = DType::I32;
+  CHECK(kernelError(GB.G) == "operator 0 (FILL): the value must be a scalar "
+                             "of the output's type");
+}

@@ -20,6 +20,7 @@
 #include "ref_elu.h"
 #include "ref_fixedpoint.h"
 #include "ref_fully_connected.h"
+#include "ref_fill.h"
 #include "ref_gather.h"
 #include "ref_l2norm.h"
 #include "ref_lstm.h"
