@@ -148,7 +148,7 @@ TEST_CASE("operators the CPU target cannot run either say so") {
   GraphBuilder B;
   int32_t In = B.tensor("in", {1, 4}, perTensor(0.5f, 0));
   int32_t Out = B.tensor("out", {1, 4}, perTensor(0.5f, 0));
-  B.op("EXP", {In}, {Out});
+  B.op("GELU", {In}, {Out});
   B.inputs({In}).outputs({Out});
   auto Demo = test::builtinTarget("demo");
   auto Ref = test::builtinTarget("ref");
@@ -157,10 +157,10 @@ TEST_CASE("operators the CPU target cannot run either say so") {
   PartitionResult R = partition::partition(B.G, *Demo, 0, Opts);
   REQUIRE(R.Ops.size() == 1);
   REQUIRE(R.Ops[0].Why.size() == 2);
-  CHECK(R.Ops[0].Why[0].Message == "operator EXP is not supported by target "
+  CHECK(R.Ops[0].Why[0].Message == "operator GELU is not supported by target "
                                    "demo: no rule of its description names "
                                    "this operator");
   CHECK(R.Ops[0].Why[1].ConstraintId == "cpu_unsupported");
   CHECK(R.Ops[0].Why[1].Message ==
-        "operator EXP is not supported by target ref either");
+        "operator GELU is not supported by target ref either");
 }
