@@ -146,10 +146,7 @@ llvm::Expected<KernelCall> preluOp(const OpContext &Ctx, const Tensor &In,
     P.act_min = -128;
     P.act_max = 127;
   }
-  KernelCall Call;
-  Call.Params = P;
-  Call.DataInputs = {Ctx.op().input(0), Ctx.op().input(1)};
-  return Call;
+  return makeCall(P, {Ctx.op().input(0), Ctx.op().input(1)});
 }
 
 /// DIV, SQUARED_DIFFERENCE, FLOOR_DIV and FLOOR_MOD, in TensorFlow Lite
@@ -230,10 +227,7 @@ llvm::Expected<KernelCall> divisionLikeOp(const OpContext &Ctx, const Tensor &A,
                                        : std::numeric_limits<int8_t>::max();
     }
   }
-  KernelCall Call;
-  Call.Params = P;
-  Call.DataInputs = {Ctx.op().input(0), Ctx.op().input(1)};
-  return Call;
+  return makeCall(P, {Ctx.op().input(0), Ctx.op().input(1)});
 }
 
 } // namespace
@@ -273,10 +267,7 @@ llvm::Expected<KernelCall> elementwise(const OpContext &Ctx) {
                                      A->Name, ir::dtypeName(A->Type)));
     if (llvm::Error E = checkBroadcast(Ctx, *A, *B, *Out))
       return E;
-    KernelCall Call;
-    Call.Params = ref_elementwise_params{};
-    Call.DataInputs = {Ctx.op().input(0), Ctx.op().input(1)};
-    return Call;
+    return makeCall(ref_elementwise_params{}, {Ctx.op().input(0), Ctx.op().input(1)});
   }
   if (llvm::Error E = requireKernelType(Ctx, *A))
     return std::move(E);
@@ -342,10 +333,7 @@ llvm::Expected<KernelCall> elementwise(const OpContext &Ctx) {
                                      OQ.ZeroPoint, P.act_min, P.act_max))
       return Ctx.error(llvm::toString(std::move(E)));
   }
-  KernelCall Call;
-  Call.Params = P;
-  Call.DataInputs = {Ctx.op().input(0), Ctx.op().input(1)};
-  return Call;
+  return makeCall(P, {Ctx.op().input(0), Ctx.op().input(1)});
 }
 
 // --- ABS, NEG, SQRT, RSQRT, SQUARE -------------------------------------------
@@ -375,10 +363,7 @@ llvm::Expected<KernelCall> eluOp(const OpContext &Ctx) {
                                    "or float32",
                                    In->Name, ir::dtypeName(In->Type)));
   }
-  KernelCall Call;
-  Call.Params = P;
-  Call.DataInputs = {Ctx.op().input(0)};
-  return Call;
+  return makeCall(P, {Ctx.op().input(0)});
 }
 
 llvm::Expected<KernelCall> l2NormOp(const OpContext &Ctx) {
@@ -408,10 +393,7 @@ llvm::Expected<KernelCall> l2NormOp(const OpContext &Ctx) {
                                    "or float32",
                                    In->Name, ir::dtypeName(In->Type)));
   }
-  KernelCall Call;
-  Call.Params = P;
-  Call.DataInputs = {Ctx.op().input(0)};
-  return Call;
+  return makeCall(P, {Ctx.op().input(0)});
 }
 
 llvm::Expected<KernelCall> unaryMathOp(const OpContext &Ctx) {
@@ -431,10 +413,7 @@ llvm::Expected<KernelCall> unaryMathOp(const OpContext &Ctx) {
           "a cast from {0} to {1}; the kernels convert between two different "
           "types of int8, int16, int32 and float32",
           ir::dtypeName(In->Type), ir::dtypeName(Out->Type)));
-    KernelCall Call;
-    Call.Params = ref_unary_math_params{};
-    Call.DataInputs = {Ctx.op().input(0)};
-    return Call;
+    return makeCall(ref_unary_math_params{}, {Ctx.op().input(0)});
   }
   if (llvm::Error E = requireSameType(Ctx, *In, *Out))
     return E;
@@ -463,10 +442,7 @@ llvm::Expected<KernelCall> unaryMathOp(const OpContext &Ctx) {
         "input '{0}' is {1}; the kernels take float32{2}", In->Name,
         ir::dtypeName(In->Type), Abs ? ", int8 or int16" : ""));
   }
-  KernelCall Call;
-  Call.Params = P;
-  Call.DataInputs = {Ctx.op().input(0)};
-  return Call;
+  return makeCall(P, {Ctx.op().input(0)});
 }
 
 // --- SOFTMAX -----------------------------------------------------------------
@@ -526,10 +502,7 @@ llvm::Expected<KernelCall> softmax(const OpContext &Ctx) {
     P.input_left_shift = M.LeftShift;
     P.diff_min = -calculateInputRadius(ScaledDiffIntegerBits, M.LeftShift);
   }
-  KernelCall Call;
-  Call.Params = P;
-  Call.DataInputs = {Ctx.op().input(0)};
-  return Call;
+  return makeCall(P, {Ctx.op().input(0)});
 }
 
 // --- QUANTIZE, DEQUANTIZE ----------------------------------------------------
@@ -590,10 +563,7 @@ llvm::Expected<KernelCall> dequantizeOp(const OpContext &Ctx) {
   ref_dequantize_params P{};
   P.scale = double(InQ.Scale);
   P.zero_point = InQ.ZeroPoint;
-  KernelCall Call;
-  Call.Params = P;
-  Call.DataInputs = {Ctx.op().input(0)};
-  return Call;
+  return makeCall(P, {Ctx.op().input(0)});
 }
 
 // --- Activations -------------------------------------------------------------
@@ -640,10 +610,7 @@ llvm::Expected<KernelCall> reluOp(const OpContext &Ctx) {
                                      ClampQ.ZeroPoint, P.act_min, P.act_max))
       return Ctx.error(llvm::toString(std::move(E)));
   }
-  KernelCall Call;
-  Call.Params = P;
-  Call.DataInputs = {Ctx.op().input(0)};
-  return Call;
+  return makeCall(P, {Ctx.op().input(0)});
 }
 
 llvm::Expected<KernelCall> leakyReluOp(const OpContext &Ctx) {
@@ -684,10 +651,7 @@ llvm::Expected<KernelCall> leakyReluOp(const OpContext &Ctx) {
     P.identity_multiplier = MI.Multiplier;
     P.identity_left_shift = MI.LeftShift;
   }
-  KernelCall Call;
-  Call.Params = P;
-  Call.DataInputs = {Ctx.op().input(0)};
-  return Call;
+  return makeCall(P, {Ctx.op().input(0)});
 }
 
 llvm::Expected<KernelCall> hardSwishOp(const OpContext &Ctx) {
@@ -717,10 +681,7 @@ llvm::Expected<KernelCall> hardSwishOp(const OpContext &Ctx) {
     P.reluish_multiplier = downscaleMultiplier(MR.Multiplier);
     P.reluish_left_shift = MR.LeftShift;
   }
-  KernelCall Call;
-  Call.Params = P;
-  Call.DataInputs = {Ctx.op().input(0)};
-  return Call;
+  return makeCall(P, {Ctx.op().input(0)});
 }
 
 llvm::Expected<KernelCall> sigmoidOp(const OpContext &Ctx) {
@@ -766,10 +727,7 @@ llvm::Expected<KernelCall> sigmoidOp(const OpContext &Ctx) {
     P.input_left_shift = M.LeftShift;
     P.input_range_radius = calculateInputRadius(InputIntegerBits, M.LeftShift);
   }
-  KernelCall Call;
-  Call.Params = P;
-  Call.DataInputs = {Ctx.op().input(0)};
-  return Call;
+  return makeCall(P, {Ctx.op().input(0)});
 }
 
 } // namespace detail

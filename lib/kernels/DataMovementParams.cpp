@@ -98,10 +98,7 @@ llvm::Expected<KernelCall> padOp(const OpContext &Ctx) {
     else
       P.pad_value = Value->Data[0];
   }
-  KernelCall Call;
-  Call.Params = P;
-  Call.DataInputs = {Ctx.op().input(0)};
-  return Call;
+  return makeCall(P, {Ctx.op().input(0)});
 }
 
 llvm::Expected<KernelCall> concatOp(const OpContext &Ctx) {
@@ -237,10 +234,7 @@ llvm::Expected<KernelCall> meanOp(const OpContext &Ctx) {
         return Ctx.error("the rescaling factor is too large");
     }
   }
-  KernelCall Call;
-  Call.Params = P;
-  Call.DataInputs = {Ctx.op().input(0)};
-  return Call;
+  return makeCall(P, {Ctx.op().input(0)});
 }
 
 llvm::Expected<KernelCall> transposeOp(const OpContext &Ctx) {
@@ -263,10 +257,7 @@ llvm::Expected<KernelCall> transposeOp(const OpContext &Ctx) {
     Seen |= 1u << Perm[D];
     P.perm[D] = static_cast<int32_t>(Perm[D]);
   }
-  KernelCall Call;
-  Call.Params = P;
-  Call.DataInputs = {Ctx.op().input(0)};
-  return Call;
+  return makeCall(P, {Ctx.op().input(0)});
 }
 
 llvm::Expected<KernelCall> spaceDepthOp(const OpContext &Ctx) {
@@ -294,10 +285,7 @@ llvm::Expected<KernelCall> spaceDepthOp(const OpContext &Ctx) {
         ir::formatShape(In->Shape), ir::formatShape(Out->Shape), Block));
   ref_space_depth_params P{};
   P.block_size = static_cast<int32_t>(Block);
-  KernelCall Call;
-  Call.Params = P;
-  Call.DataInputs = {Ctx.op().input(0)};
-  return Call;
+  return makeCall(P, {Ctx.op().input(0)});
 }
 
 llvm::Expected<KernelCall> mirrorPadOp(const OpContext &Ctx) {
@@ -334,16 +322,9 @@ llvm::Expected<KernelCall> mirrorPadOp(const OpContext &Ctx) {
     P.before[D] = static_cast<int32_t>(Before);
     P.after[D] = static_cast<int32_t>(After);
   }
-  if (In->Type != DType::F32) {
-    ACCELGEN_TRY(InQ, Ctx.quant(*In, "input"));
-    ACCELGEN_TRY(OutQ, Ctx.quant(*Out, "output"));
-    if (llvm::Error E = requireSameQuant(Ctx, InQ, OutQ))
-      return E;
-  }
-  KernelCall Call;
-  Call.Params = P;
-  Call.DataInputs = {Ctx.op().input(0)};
-  return Call;
+  if (llvm::Error E = requireKeptQuant(Ctx, *In, *Out))
+    return E;
+  return makeCall(P, {Ctx.op().input(0)});
 }
 
 llvm::Expected<KernelCall> batchSpaceOp(const OpContext &Ctx) {
@@ -407,10 +388,7 @@ llvm::Expected<KernelCall> batchSpaceOp(const OpContext &Ctx) {
     else if (ToBatch && OutQ.ZeroPoint != 0)
       return Ctx.error("padding a type wider than 8 bits needs zero point 0");
   }
-  KernelCall Call;
-  Call.Params = P;
-  Call.DataInputs = {Ctx.op().input(0)};
-  return Call;
+  return makeCall(P, {Ctx.op().input(0)});
 }
 
 llvm::Expected<KernelCall> argMinMaxOp(const OpContext &Ctx) {
@@ -446,10 +424,7 @@ llvm::Expected<KernelCall> argMinMaxOp(const OpContext &Ctx) {
                                    ir::formatShape(In->Shape), Axis));
   ref_arg_min_max_params P{};
   P.axis = static_cast<int32_t>(Axis);
-  KernelCall Call;
-  Call.Params = P;
-  Call.DataInputs = {Ctx.op().input(0)};
-  return Call;
+  return makeCall(P, {Ctx.op().input(0)});
 }
 
 llvm::Expected<KernelCall> gatherOp(const OpContext &Ctx) {
@@ -500,16 +475,9 @@ llvm::Expected<KernelCall> gatherOp(const OpContext &Ctx) {
   P.axis = In->Shape[size_t(Axis)];
   P.count = static_cast<int32_t>(Product(Idx->Shape, BatchDims, IdxRank));
   P.inner = static_cast<int32_t>(Product(In->Shape, Axis + 1, Rank));
-  if (In->Type != DType::F32) {
-    ACCELGEN_TRY(InQ, Ctx.quant(*In, "input"));
-    ACCELGEN_TRY(OutQ, Ctx.quant(*Out, "output"));
-    if (llvm::Error E = requireSameQuant(Ctx, InQ, OutQ))
-      return E;
-  }
-  KernelCall Call;
-  Call.Params = P;
-  Call.DataInputs = {Ctx.op().input(0), Ctx.op().input(1)};
-  return Call;
+  if (llvm::Error E = requireKeptQuant(Ctx, *In, *Out))
+    return E;
+  return makeCall(P, {Ctx.op().input(0), Ctx.op().input(1)});
 }
 
 llvm::Expected<KernelCall> fillOp(const OpContext &Ctx) {
@@ -579,10 +547,7 @@ llvm::Expected<KernelCall> resizeOp(const OpContext &Ctx) {
   if (P.align_corners && P.half_pixel_centers)
     return Ctx.error("align_corners and half_pixel_centers exclude each "
                      "other");
-  KernelCall Call;
-  Call.Params = P;
-  Call.DataInputs = {Ctx.op().input(0)};
-  return Call;
+  return makeCall(P, {Ctx.op().input(0)});
 }
 
 namespace {
@@ -604,10 +569,7 @@ llvm::Expected<KernelCall> sliceCall(const OpContext &Ctx,
     return Ctx.error(llvm::formatv("the slice has {0} elements, the output "
                                    "{1}",
                                    Total, Out.numElements()));
-  KernelCall Call;
-  Call.Params = P;
-  Call.DataInputs = {Ctx.op().input(0)};
-  return Call;
+  return makeCall(P, {Ctx.op().input(0)});
 }
 
 /// SLICE: begin and size per dimension (size -1: to the end), as

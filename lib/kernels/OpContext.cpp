@@ -230,6 +230,22 @@ llvm::Error requireSameQuant(const OpContext &Ctx, const TensorQuant &In,
       Out.ZeroPoint));
 }
 
+llvm::Error requireKeptQuant(const OpContext &Ctx, const Tensor &In,
+                             const Tensor &Out) {
+  if (In.Type == ir::DType::F32)
+    return llvm::Error::success();
+  ACCELGEN_TRY(InQ, Ctx.quant(In, "input"));
+  ACCELGEN_TRY(OutQ, Ctx.quant(Out, "output"));
+  return requireSameQuant(Ctx, InQ, OutQ);
+}
+
+KernelCall makeCall(AnyParams P, std::vector<int32_t> DataInputs) {
+  KernelCall Call;
+  Call.Params = std::move(P);
+  Call.DataInputs = std::move(DataInputs);
+  return Call;
+}
+
 /// Checks a bias operand: int32 for quantized kernels, float for float ones,
 } // namespace detail
 } // namespace kernels

@@ -124,6 +124,12 @@ llvm::Error requireWideSumsFit(const OpContext &Ctx, const ir::Tensor *Bias,
 /// For kernels that keep the quantization (pooling, PAD).
 llvm::Error requireSameQuant(const OpContext &Ctx, const TensorQuant &In,
                              const TensorQuant &Out);
+/// For kernels that move stored values: nothing for float32, otherwise
+/// \p In's and \p Out's quantization, equal.
+llvm::Error requireKeptQuant(const OpContext &Ctx, const ir::Tensor &In,
+                             const ir::Tensor &Out);
+/// The call of parameters \p P on the operator inputs \p DataInputs.
+KernelCall makeCall(AnyParams P, std::vector<int32_t> DataInputs);
 
 // The builders of the kernel families: each computes one operator's
 // parameters, data inputs and variant. Which builder serves which family is
