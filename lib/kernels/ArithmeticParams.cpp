@@ -118,9 +118,7 @@ llvm::Error activationRangeInt32(const OpContext &Ctx, int32_t &Min,
 llvm::Expected<KernelCall> preluOp(const OpContext &Ctx, const Tensor &In,
                                    const Tensor &Alpha, const Tensor &Out) {
   if (In.Type != DType::I8 && In.Type != DType::F32)
-    return Ctx.error(llvm::formatv("input '{0}' is {1}; the kernels take int8 "
-                                   "or float32",
-                                   In.Name, ir::dtypeName(In.Type)));
+    return unsupportedInput(Ctx, In, "int8 or float32");
   if (llvm::Error E = checkBroadcast(Ctx, In, Alpha, Out))
     return E;
   ref_elementwise_params P{};
@@ -162,11 +160,10 @@ llvm::Expected<KernelCall> divisionLikeOp(const OpContext &Ctx, const Tensor &A,
           : (A.Type == DType::I8 || A.Type == DType::I32 ||
              (SquaredDiff && A.Type == DType::I16));
   if (!Typed)
-    return Ctx.error(llvm::formatv(
-        "input '{0}' is {1}; the kernels take {2}", A.Name,
-        ir::dtypeName(A.Type),
-        Div ? "int8, int32 or float32"
-            : SquaredDiff ? "int8, int16, int32 or float32" : "float32"));
+    return unsupportedInput(Ctx, A,
+                            Div           ? "int8, int32 or float32"
+                            : SquaredDiff ? "int8, int16, int32 or float32"
+                                          : "float32");
   if (llvm::Error E = checkBroadcast(Ctx, A, B, Out))
     return E;
   ref_elementwise_params P{};
@@ -262,9 +259,8 @@ llvm::Expected<KernelCall> elementwise(const OpContext &Ctx) {
     if (A->Type != DType::I8 && A->Type != DType::I16 &&
         A->Type != DType::I32 && A->Type != DType::I64 &&
         A->Type != DType::F32)
-      return Ctx.error(llvm::formatv("input '{0}' is {1}; the kernels take "
-                                     "int8, int16, int32, int64 or float32",
-                                     A->Name, ir::dtypeName(A->Type)));
+      return unsupportedInput(Ctx, *A,
+                              "int8, int16, int32, int64 or float32");
     if (llvm::Error E = checkBroadcast(Ctx, *A, *B, *Out))
       return E;
     return makeCall(ref_elementwise_params{}, {Ctx.op().input(0), Ctx.op().input(1)});
@@ -359,9 +355,7 @@ llvm::Expected<KernelCall> eluOp(const OpContext &Ctx) {
       P.table[uint8_t(int8_t(V))] = static_cast<int8_t>(std::clamp(Q, -128, 127));
     }
   } else if (In->Type != DType::F32) {
-    return Ctx.error(llvm::formatv("input '{0}' is {1}; the kernels take int8 "
-                                   "or float32",
-                                   In->Name, ir::dtypeName(In->Type)));
+    return unsupportedInput(Ctx, *In, "int8 or float32");
   }
   return makeCall(P, {Ctx.op().input(0)});
 }
@@ -389,9 +383,7 @@ llvm::Expected<KernelCall> l2NormOp(const OpContext &Ctx) {
           formatReal(OutQ.Scale), OutQ.ZeroPoint));
     P.input_zero_point = InQ.ZeroPoint;
   } else if (In->Type != DType::F32) {
-    return Ctx.error(llvm::formatv("input '{0}' is {1}; the kernels take int8 "
-                                   "or float32",
-                                   In->Name, ir::dtypeName(In->Type)));
+    return unsupportedInput(Ctx, *In, "int8 or float32");
   }
   return makeCall(P, {Ctx.op().input(0)});
 }
@@ -438,9 +430,8 @@ llvm::Expected<KernelCall> unaryMathOp(const OpContext &Ctx) {
       P.left_shift = M.LeftShift;
     }
   } else {
-    return Ctx.error(llvm::formatv(
-        "input '{0}' is {1}; the kernels take float32{2}", In->Name,
-        ir::dtypeName(In->Type), Abs ? ", int8 or int16" : ""));
+    return unsupportedInput(Ctx, *In,
+                            Abs ? "float32, int8 or int16" : "float32");
   }
   return makeCall(P, {Ctx.op().input(0)});
 }

@@ -396,9 +396,7 @@ llvm::Expected<KernelCall> argMinMaxOp(const OpContext &Ctx) {
   ACCELGEN_TRY(AxisT, Ctx.input(1));
   ACCELGEN_TRY(Out, Ctx.output());
   if (In->Type != DType::I8 && In->Type != DType::F32)
-    return Ctx.error(llvm::formatv("input '{0}' is {1}; the kernels take int8 "
-                                   "or float32",
-                                   In->Name, ir::dtypeName(In->Type)));
+    return unsupportedInput(Ctx, *In, "int8 or float32");
   if (Out->Type != DType::I32)
     return Ctx.error(llvm::formatv("output '{0}' is {1}; the kernels write "
                                    "int32",

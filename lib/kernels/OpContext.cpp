@@ -239,6 +239,12 @@ llvm::Error requireKeptQuant(const OpContext &Ctx, const Tensor &In,
   return requireSameQuant(Ctx, InQ, OutQ);
 }
 
+llvm::Error unsupportedInput(const OpContext &Ctx, const Tensor &T,
+                             llvm::StringRef Types) {
+  return Ctx.error(llvm::formatv("input '{0}' is {1}; the kernels take {2}",
+                                 T.Name, ir::dtypeName(T.Type), Types));
+}
+
 KernelCall makeCall(AnyParams P, std::vector<int32_t> DataInputs) {
   KernelCall Call;
   Call.Params = std::move(P);

@@ -128,6 +128,10 @@ llvm::Error requireSameQuant(const OpContext &Ctx, const TensorQuant &In,
 /// \p In's and \p Out's quantization, equal.
 llvm::Error requireKeptQuant(const OpContext &Ctx, const ir::Tensor &In,
                              const ir::Tensor &Out);
+/// The error of an input \p T whose element type no kernel of the family
+/// takes; \p Types lists the ones they take ("int8 or float32").
+llvm::Error unsupportedInput(const OpContext &Ctx, const ir::Tensor &T,
+                             llvm::StringRef Types);
 /// The call of parameters \p P on the operator inputs \p DataInputs.
 KernelCall makeCall(AnyParams P, std::vector<int32_t> DataInputs);
 
