@@ -119,7 +119,7 @@ multiclass HostCpuRules<Target T, Version V, string P> {
   def : Legal<Abs, T, V, [i8, i16, f32]>;
   def : Legal<Neg, T, V, [f32]>;
   def : Legal<Sqrt, T, V, [f32]>;
-  def : Legal<Rsqrt, T, V, [f32]>;
+  def : Legal<Rsqrt, T, V, [i8, f32]>;
   def : Legal<Square, T, V, [f32]>;
   def : Legal<Ceil, T, V, [f32]>;
   def : Legal<Floor, T, V, [f32]>;

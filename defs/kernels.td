@@ -229,7 +229,7 @@ def UnaryMathKernels
   let Instances = !listconcat(
       PerType<Abs, "abs", [i8, i16, f32]>.List,
       [KernelInstance<Neg, "neg", f32>, KernelInstance<Sqrt, "sqrt", f32>,
-       KernelInstance<Rsqrt, "rsqrt", f32>,
+       KernelInstance<Rsqrt, "rsqrt", f32>, KernelInstance<Rsqrt, "rsqrt", i8>,
        KernelInstance<Square, "square", f32>,
        KernelInstance<Ceil, "ceil", f32>, KernelInstance<Floor, "floor", f32>,
        KernelInstance<Round, "round", f32>, KernelInstance<Exp, "exp", f32>,

@@ -429,9 +429,24 @@ llvm::Expected<KernelCall> unaryMathOp(const OpContext &Ctx) {
       P.multiplier = M.Multiplier;
       P.left_shift = M.LeftShift;
     }
+  } else if (Ctx.op().code() == ir::OpCode::Rsqrt && In->Type == DType::I8) {
+    ACCELGEN_TRY(InQ, Ctx.quant(*In, "input"));
+    ACCELGEN_TRY(OutQ, Ctx.quant(*Out, "output"));
+    P.input_zero_point = InQ.ZeroPoint;
+    P.output_zero_point = OutQ.ZeroPoint;
+    // SetRsqrtOutputMultiplier: the root and product in float, the
+    // reciprocal in double.
+    ACCELGEN_TRY(M, Ctx.multiplier(1.0 / double(std::sqrt(InQ.Scale) *
+                                                OutQ.Scale),
+                                   "1 / (sqrt(input scale) * output scale)"));
+    P.multiplier = M.Multiplier;
+    P.left_shift = M.LeftShift;
   } else {
+    const ir::OpCode Code = Ctx.op().code();
     return unsupportedInput(Ctx, *In,
-                            Abs ? "float32, int8 or int16" : "float32");
+                            Abs ? "float32, int8 or int16"
+                            : Code == ir::OpCode::Rsqrt ? "float32 or int8"
+                                                        : "float32");
   }
   return makeCall(P, {Ctx.op().input(0)});
 }
