@@ -654,3 +654,20 @@ TEST_CASE("FILL refuses dims that are not the output's and a value of "
   CHECK(kernelError(GB.G) == "operator 0 (FILL): the value must be a scalar "
                              "of the output's type");
 }
+
+TEST_CASE("L2_POOL_2D refuses the quantized types no reference computes") {
+  GraphBuilder GB;
+  int32_t In = GB.tensor(DType::I8, {1, 4, 4, 2}, 0.1f, 0);
+  int32_t O = GB.tensor(DType::I8, {1, 2, 2, 2}, 0.1f, 0);
+  GB.op("L2_POOL_2D", {In}, {O}).Attrs = {
+      {"filter_h", int64_t(2)}, {"filter_w", int64_t(2)},
+      {"stride_h", int64_t(2)}, {"stride_w", int64_t(2)},
+      {"padding", std::string("VALID")}};
+  CHECK(kernelError(GB.G) == "operator 0 (L2_POOL_2D): input 't0' is i8; "
+                             "the L2 pooling kernel takes float32");
+  for (int32_t T : {In, O}) {
+    GB.G.Tensors[size_t(T)].Type = DType::F32;
+    GB.G.Tensors[size_t(T)].Quant.reset();
+  }
+  CHECK(kernelError(GB.G) == "");
+}
