@@ -24,6 +24,9 @@ def i32  : DType<"i32">;
 def i64  : DType<"i64">;
 def f16  : DType<"f16">;
 def f32  : DType<"f32">;
+/// One byte, 0 or 1 (TensorFlow Lite's bool); kernels read any non-zero
+/// byte as true.
+def bool : DType<"bool">;
 /// No element type in particular: an unset type in a KernelInstance.
 def AnyElement : DType<"">;
 

@@ -101,11 +101,33 @@ multiclass HostCpuRules<Target T, Version V, string P> {
   def : Legal<ReduceMin, T, V, [i8, f32], [MaxRank6]>;
   def : Legal<ArgMax, T, V, [i8, f32], [MaxRank6]>;
   def : Legal<Gather, T, V, [i8, f32], [MaxRank6]>;
-  def : Legal<Cast, T, V, [i8, i16, i32, f32]>;
+  def : Legal<Cast, T, V, [bool, i8, i16, i32, f32]>;
   // FILL's input 0 is its (constant) dimensions; the value is input 1.
   def : Legal<Fill, T, V, [i32, i64]>;
   def : Legal<ZerosLike, T, V, [i8, i32, i64, f32]>;
   def : Legal<ArgMin, T, V, [i8, f32], [MaxRank6]>;
+  // TensorFlow Lite Micro's comparisons (not GREATER's int16, whose
+  // parameters Micro never sets) and logical operators.
+  def : Legal<Equal, T, V, [bool, i8, i32, i64, f32], [BinaryMaxRank6]>;
+  def : Legal<NotEqual, T, V, [bool, i8, i32, i64, f32], [BinaryMaxRank6]>;
+  def : Legal<Less, T, V, [i8, i32, i64, f32], [BinaryMaxRank6]>;
+  def : Legal<LessEqual, T, V, [i8, i32, i64, f32], [BinaryMaxRank6]>;
+  def : Legal<Greater, T, V, [i8, i32, i64, f32], [BinaryMaxRank6]>;
+  def : Legal<GreaterEqual, T, V, [i8, i32, i64, f32], [BinaryMaxRank6]>;
+  def : Legal<LogicalAnd, T, V, [bool], [BinaryMaxRank6]>;
+  def : Legal<LogicalOr, T, V, [bool], [BinaryMaxRank6]>;
+  def : Legal<LogicalNot, T, V, [bool]>;
+  def : Legal<ReduceAll, T, V, [bool], [MaxRank6]>;
+  // Input 0 is the (bool) condition; x and y are int8, int16 or float32.
+  def : Legal<SelectV2, T, V, [bool], [
+      Constraint<P # "_select_types",
+          "input(1).dtype == i8 || input(1).dtype == i16 || "
+          "input(1).dtype == f32",
+          "x and y must be int8, int16 or float32">,
+      Constraint<P # "_select_max_rank",
+          "input(0).rank <= 6 && input(1).rank <= 6 && input(2).rank <= 6 && "
+          "output(0).rank <= 6",
+          "tensors must have at most 6 dimensions">]>;
 
   def : Legal<Softmax, T, V, AllTypes16>;
   def : Legal<Logistic, T, V, AllTypes16>;

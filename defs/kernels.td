@@ -207,6 +207,59 @@ def ElementwiseKernels
                               PerType<Prelu, "prelu", [i8, f32]>.List);
 }
 
+/// TensorFlow Lite Micro's comparisons (EQUAL and NOT_EQUAL also of bool;
+/// GREATER's int16, which reads parameters Micro never sets, is left out)
+/// and LOGICAL_AND / LOGICAL_OR, all into bool.
+def CompareKernels : KernelFamily<"compare", "compare", "compareOp"> {
+  let Doc = "Parameters of one comparison (only int8 reads them).";
+  let Fields = [
+    KernelField<"input1_offset", "int32_t",
+                "-input1_zero_point, -input2_zero_point.">,
+    KernelField<"input2_offset", "int32_t">,
+    KernelField<"left_shift", "int32_t", "8: headroom before the scaling.">,
+    KernelField<"input1_multiplier", "int32_t",
+                "Each input's own scale (below 1), left shifts <= 0.">,
+    KernelField<"input1_left_shift", "int32_t">,
+    KernelField<"input2_multiplier", "int32_t">,
+    KernelField<"input2_left_shift", "int32_t">];
+  let Args = [ParamsArg, KernelArg<"shape", "input1_shape", 0>,
+              KernelArg<"data", "input1", 0, "in">,
+              KernelArg<"shape", "input2_shape", 1>,
+              KernelArg<"data", "input2", 1, "in">, OutputShapeArg, OutputArg];
+  let Instances = !listconcat(
+      !foreach(t, [bool, i8, i32, i64, f32],
+               KernelInstance<Equal, "equal", t, bool>),
+      !foreach(t, [bool, i8, i32, i64, f32],
+               KernelInstance<NotEqual, "not_equal", t, bool>),
+      !foreach(t, [i8, i32, i64, f32], KernelInstance<Less, "less", t, bool>),
+      !foreach(t, [i8, i32, i64, f32],
+               KernelInstance<LessEqual, "less_equal", t, bool>),
+      !foreach(t, [i8, i32, i64, f32],
+               KernelInstance<Greater, "greater", t, bool>),
+      !foreach(t, [i8, i32, i64, f32],
+               KernelInstance<GreaterEqual, "greater_equal", t, bool>),
+      [KernelInstance<LogicalAnd, "logical_and", bool, bool>,
+       KernelInstance<LogicalOr, "logical_or", bool, bool>]);
+}
+
+/// SELECT_V2 moves elements (TensorFlow Lite Micro takes int8, int16 and
+/// float32 x and y; the kernel any element size).
+def SelectKernels : KernelFamily<"select", "select", "selectOp"> {
+  let Doc = "Parameters of one SELECT_V2: the output's dimensions and each "
+            "operand's element strides in them, all padded to REF_MAX_RANK "
+            "(stride 0 where an operand is broadcast).";
+  let Rendered = 0;
+  let Fields = [ArrayField<"dims", "int32_t", "REF_MAX_RANK">,
+                ArrayField<"condition_stride", "int32_t", "REF_MAX_RANK">,
+                ArrayField<"x_stride", "int32_t", "REF_MAX_RANK">,
+                ArrayField<"y_stride", "int32_t", "REF_MAX_RANK">];
+  let Args = [ParamsArg, ElementSizeArg,
+              KernelArg<"data", "condition", 0, "any">,
+              KernelArg<"data", "x", 1, "any">,
+              KernelArg<"data", "y", 2, "any">, AnyOutputArg];
+  let Instances = [KernelInstance<SelectV2, "select_v2">];
+}
+
 /// TensorFlow Lite Micro's float32 ABS, NEG, SQRT, RSQRT, SQUARE, CEIL,
 /// FLOOR and ROUND, and its int8 and int16 ABS.
 def UnaryMathKernels
@@ -234,7 +287,10 @@ def UnaryMathKernels
        KernelInstance<Ceil, "ceil", f32>, KernelInstance<Floor, "floor", f32>,
        KernelInstance<Round, "round", f32>, KernelInstance<Exp, "exp", f32>,
        KernelInstance<Log, "log", f32>, KernelInstance<Sin, "sin", f32>,
-       KernelInstance<Cos, "cos", f32>],
+       KernelInstance<Cos, "cos", f32>,
+       KernelInstance<LogicalNot, "logical_not", bool>],
+      // CAST from bool: 0 or 1.
+      !foreach(t, [i8, i16, i32, f32], KernelInstance<Cast, "cast", bool, t>),
       // CAST between each pair of TensorFlow Lite Micro's types but
       // uint32 (which the IR has not) and bool.
       !foldl([]<KernelInstance>, [i8, i16, i32, f32], acc, from,
@@ -469,7 +525,8 @@ def MeanKernels : KernelFamily<"mean", "reduce", "meanOp"> {
   let Instances = !listconcat(PerType<Mean, "mean", KernelTypes16>.List,
                               PerType<Sum, "mean", [i8, i16, f32]>.List,
                               PerType<ReduceMax, "reduce_max", [i8, f32]>.List,
-                              PerType<ReduceMin, "reduce_min", [i8, f32]>.List);
+                              PerType<ReduceMin, "reduce_min", [i8, f32]>.List,
+                              [KernelInstance<ReduceAll, "reduce_all", bool>]);
 }
 
 def TransposeKernels : KernelFamily<"transpose", "transpose",

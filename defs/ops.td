@@ -215,6 +215,21 @@ def Elu : Op<"ELU", [Input]>;
 def Gelu : Op<"GELU", [Input], [ApproximateAttr]>;
 def Prelu : Op<"PRELU", [Input, Operand<"alpha">]>;
 
+/// Comparisons give bool (one byte, 0 or 1) of two inputs of one type.
+def Equal : Op<"EQUAL", [Input, Input2]>;
+def NotEqual : Op<"NOT_EQUAL", [Input, Input2]>;
+def Less : Op<"LESS", [Input, Input2]>;
+def LessEqual : Op<"LESS_EQUAL", [Input, Input2]>;
+def Greater : Op<"GREATER", [Input, Input2]>;
+def GreaterEqual : Op<"GREATER_EQUAL", [Input, Input2]>;
+def LogicalAnd : Op<"LOGICAL_AND", [Input, Input2]>;
+def LogicalOr : Op<"LOGICAL_OR", [Input, Input2]>;
+def LogicalNot : Op<"LOGICAL_NOT", [Input]>;
+/// x where the (bool) condition holds, else y; all three broadcast.
+def SelectV2 : Op<"SELECT_V2", [Operand<"condition">, Operand<"x">,
+                               Operand<"y">]>;
+def ReduceAll : Op<"REDUCE_ALL", [Input, Operand<"axes">], [KeepDimsAttr]>;
+
 def ResizeBilinear : Op<"RESIZE_BILINEAR", [Input, Operand<"size">],
                         [AlignCornersAttr, HalfPixelCentersAttr]>;
 def ResizeNearestNeighbor : Op<"RESIZE_NEAREST_NEIGHBOR",

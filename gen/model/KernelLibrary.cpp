@@ -319,6 +319,7 @@ std::string elementCType(StringRef Type) {
       .Case("i64", "int64_t")
       .Case("f16", "uint16_t")
       .Case("f32", "float")
+      .Case("bool", "uint8_t")
       .Default("void");
 }
 

@@ -326,7 +326,8 @@ Error ModelWriter::emitOperator(size_t Index, Value::List &Ops,
                               : intLiteral(G.tensor(Output).numElements()));
         break;
       case ArgKind::ElementSize:
-        Args.push_back(unsignedLiteral(ir::dtypeSize(G.tensor(In(0)).Type)));
+        // The result's element (a SELECT_V2's input 0 is its condition).
+        Args.push_back(unsignedLiteral(ir::dtypeSize(G.tensor(Output).Type)));
         break;
       case ArgKind::InputShapes:
       case ArgKind::Inputs: {

@@ -354,6 +354,7 @@ std::optional<OpReader> readerFor(ir::OpCode Op) {
   case OpCode::Mean:
   case OpCode::ReduceMax:
   case OpCode::ReduceMin:
+  case OpCode::ReduceAll:
   case OpCode::Sum:
     return OpReader{BO::ReducerOptions, readReducer};
   case OpCode::Mul:
@@ -399,18 +400,27 @@ std::optional<OpReader> readerFor(ir::OpCode Op) {
   case OpCode::Cos:
   case OpCode::Dequantize:
   case OpCode::Elu:
+  case OpCode::Equal:
   case OpCode::Exp:
   case OpCode::ExpandDims:
   case OpCode::Floor:
   case OpCode::Fill:
   case OpCode::FloorDiv:
   case OpCode::FloorMod:
+  case OpCode::Greater:
+  case OpCode::GreaterEqual:
   case OpCode::HardSwish:
+  case OpCode::Less:
+  case OpCode::LessEqual:
   case OpCode::Log:
+  case OpCode::LogicalAnd:
+  case OpCode::LogicalNot:
+  case OpCode::LogicalOr:
   case OpCode::Logistic:
   case OpCode::Maximum:
   case OpCode::Minimum:
   case OpCode::Neg:
+  case OpCode::NotEqual:
   case OpCode::Pad:
   case OpCode::Prelu:
   case OpCode::PadV2:
@@ -421,6 +431,7 @@ std::optional<OpReader> readerFor(ir::OpCode Op) {
   case OpCode::ReverseV2:
   case OpCode::Round:
   case OpCode::Rsqrt:
+  case OpCode::SelectV2:
   case OpCode::Sin:
   case OpCode::Slice:
   case OpCode::SpaceToBatchND:

@@ -253,6 +253,7 @@ WrittenOptions writeOptions(FlatBufferBuilder &B, const ir::Operator &Op) {
   case OpCode::Mean:
   case OpCode::ReduceMax:
   case OpCode::ReduceMin:
+  case OpCode::ReduceAll:
   case OpCode::Sum:
     return writeReducer(B, Op);
   case OpCode::Mul:

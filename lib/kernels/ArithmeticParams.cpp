@@ -388,6 +388,52 @@ llvm::Expected<KernelCall> l2NormOp(const OpContext &Ctx) {
   return makeCall(P, {Ctx.op().input(0)});
 }
 
+llvm::Expected<KernelCall> compareOp(const OpContext &Ctx) {
+  ACCELGEN_TRY(A, Ctx.input(0));
+  ACCELGEN_TRY(B, Ctx.input(1));
+  ACCELGEN_TRY(Out, Ctx.output());
+  if (llvm::Error E = requireSameType(Ctx, *A, *B))
+    return E;
+  if (Out->Type != DType::Bool)
+    return Ctx.error(llvm::formatv("output '{0}' is {1}; the kernels write "
+                                   "bool",
+                                   Out->Name, ir::dtypeName(Out->Type)));
+  const ir::OpCode Code = Ctx.op().code();
+  const bool Logical =
+      Code == ir::OpCode::LogicalAnd || Code == ir::OpCode::LogicalOr;
+  const bool Equality =
+      Code == ir::OpCode::Equal || Code == ir::OpCode::NotEqual;
+  // TensorFlow Lite Micro's types: bool for the logical operators and the
+  // equalities, int8, int32, int64 and float32 for every comparison.
+  const bool Numeric = A->Type == DType::I8 || A->Type == DType::I32 ||
+                       A->Type == DType::I64 || A->Type == DType::F32;
+  if (Logical ? A->Type != DType::Bool
+              : !(Numeric || (Equality && A->Type == DType::Bool)))
+    return unsupportedInput(Ctx, *A,
+                            Logical    ? "bool"
+                            : Equality ? "bool, int8, int32, int64 or float32"
+                                       : "int8, int32, int64 or float32");
+  if (llvm::Error E = checkBroadcast(Ctx, *A, *B, *Out))
+    return E;
+  ref_compare_params P{};
+  if (A->Type == DType::I8) {
+    // ComparisonsPrepare: each input at its own scale (a multiplier below
+    // 1) after 8 bits of headroom.
+    ACCELGEN_TRY(AQ, Ctx.quant(*A, "input 0"));
+    ACCELGEN_TRY(BQ, Ctx.quant(*B, "input 1"));
+    ACCELGEN_TRY(M1, Ctx.multiplier(double(AQ.Scale), "input 0 scale", 0));
+    ACCELGEN_TRY(M2, Ctx.multiplier(double(BQ.Scale), "input 1 scale", 0));
+    P.input1_offset = -AQ.ZeroPoint;
+    P.input2_offset = -BQ.ZeroPoint;
+    P.left_shift = 8;
+    P.input1_multiplier = M1.Multiplier;
+    P.input1_left_shift = M1.LeftShift;
+    P.input2_multiplier = M2.Multiplier;
+    P.input2_left_shift = M2.LeftShift;
+  }
+  return makeCall(P, {Ctx.op().input(0), Ctx.op().input(1)});
+}
+
 llvm::Expected<KernelCall> unaryMathOp(const OpContext &Ctx) {
   ACCELGEN_TRY(In, Ctx.input(0));
   ACCELGEN_TRY(Out, Ctx.output());
@@ -400,11 +446,19 @@ llvm::Expected<KernelCall> unaryMathOp(const OpContext &Ctx) {
       return T == DType::I8 || T == DType::I16 || T == DType::I32 ||
              T == DType::F32;
     };
-    if (!Castable(In->Type) || !Castable(Out->Type) || In->Type == Out->Type)
+    if (!(Castable(In->Type) || In->Type == DType::Bool) ||
+        !Castable(Out->Type) || In->Type == Out->Type)
       return Ctx.error(llvm::formatv(
           "a cast from {0} to {1}; the kernels convert between two different "
-          "types of int8, int16, int32 and float32",
+          "types of int8, int16, int32 and float32, and from bool to each",
           ir::dtypeName(In->Type), ir::dtypeName(Out->Type)));
+    return makeCall(ref_unary_math_params{}, {Ctx.op().input(0)});
+  }
+  if (Ctx.op().code() == ir::OpCode::LogicalNot) {
+    if (llvm::Error E = requireSameType(Ctx, *In, *Out))
+      return E;
+    if (In->Type != DType::Bool)
+      return unsupportedInput(Ctx, *In, "bool");
     return makeCall(ref_unary_math_params{}, {Ctx.op().input(0)});
   }
   if (llvm::Error E = requireSameType(Ctx, *In, *Out))

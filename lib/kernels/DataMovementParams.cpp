@@ -176,8 +176,12 @@ llvm::Expected<KernelCall> meanOp(const OpContext &Ctx) {
   ACCELGEN_TRY(Out, Ctx.output());
   if (llvm::Error E = requireSameType(Ctx, *In, *Out))
     return E;
-  if (llvm::Error E = requireKernelType(Ctx, *In))
-    return std::move(E);
+  const bool All = Ctx.op().code() == ir::OpCode::ReduceAll;
+  if (All != (In->Type == DType::Bool))
+    return unsupportedInput(Ctx, *In, All ? "bool" : "numbers");
+  if (!All)
+    if (llvm::Error E = requireKernelType(Ctx, *In))
+      return std::move(E);
   if (In->rank() > REF_MAX_RANK)
     return Ctx.error("rank exceeds the maximum");
   ACCELGEN_TRY(Axes, Ctx.constInts(*AxisT, "axis"));
@@ -199,8 +203,10 @@ llvm::Expected<KernelCall> meanOp(const OpContext &Ctx) {
   // SUM is MEAN without the division by the count.
   const bool Sum = Ctx.op().code() == ir::OpCode::Sum;
   P.divide = !Sum;
-  if (Ctx.op().code() == ir::OpCode::ReduceMax ||
-      Ctx.op().code() == ir::OpCode::ReduceMin) {
+  if (All) {
+    // Nothing but the axes.
+  } else if (Ctx.op().code() == ir::OpCode::ReduceMax ||
+             Ctx.op().code() == ir::OpCode::ReduceMin) {
     // The elements themselves: one quantization in and out, as TensorFlow
     // Lite Micro requires.
     if (In->Type != DType::F32) {
@@ -423,6 +429,70 @@ llvm::Expected<KernelCall> argMinMaxOp(const OpContext &Ctx) {
   ref_arg_min_max_params P{};
   P.axis = static_cast<int32_t>(Axis);
   return makeCall(P, {Ctx.op().input(0)});
+}
+
+llvm::Expected<KernelCall> selectOp(const OpContext &Ctx) {
+  ACCELGEN_TRY(Cond, Ctx.input(0));
+  ACCELGEN_TRY(X, Ctx.input(1));
+  ACCELGEN_TRY(Y, Ctx.input(2));
+  ACCELGEN_TRY(Out, Ctx.output());
+  if (Cond->Type != DType::Bool)
+    return Ctx.error(llvm::formatv("the condition '{0}' is {1}, not bool",
+                                   Cond->Name, ir::dtypeName(Cond->Type)));
+  if (llvm::Error E = requireSameType(Ctx, *X, *Y))
+    return E;
+  if (llvm::Error E = requireSameType(Ctx, *X, *Out))
+    return E;
+  if (X->Type != DType::I8 && X->Type != DType::I16 && X->Type != DType::F32)
+    return unsupportedInput(Ctx, *X, "int8, int16 or float32");
+  // The elements are copied: x and y must mean what the output means.
+  if (llvm::Error E = requireKeptQuant(Ctx, *X, *Out))
+    return E;
+  if (llvm::Error E = requireKeptQuant(Ctx, *Y, *Out))
+    return E;
+  const ir::Tensor *Operands[] = {Cond, X, Y};
+  const size_t Rank = Out->rank();
+  bool Fits = Rank <= REF_MAX_RANK;
+  for (const ir::Tensor *T : Operands)
+    Fits = Fits && T->rank() <= Rank;
+  if (!Fits)
+    return Ctx.error(llvm::formatv("shapes {0}, {1} and {2} do not broadcast "
+                                   "to {3} within rank {4}",
+                                   ir::formatShape(Cond->Shape),
+                                   ir::formatShape(X->Shape),
+                                   ir::formatShape(Y->Shape),
+                                   ir::formatShape(Out->Shape), REF_MAX_RANK));
+  ref_select_params P{};
+  int32_t *Strides[] = {P.condition_stride, P.x_stride, P.y_stride};
+  int32_t Running[] = {1, 1, 1};
+  // From the last dimension: each operand's dimension is 1 (stride 0) or
+  // the output's, and the output's is the largest of them.
+  for (size_t I = 0; I < REF_MAX_RANK; ++I) {
+    const size_t D = REF_MAX_RANK - 1 - I;
+    const int32_t O = I < Rank ? Out->Shape[Rank - 1 - I] : 1;
+    int32_t Largest = 1;
+    P.dims[D] = O;
+    for (size_t K = 0; K < 3; ++K) {
+      const ir::Tensor &T = *Operands[K];
+      const int32_t N = I < T.rank() ? T.Shape[T.rank() - 1 - I] : 1;
+      if (N != 1 && N != O)
+        Fits = false;
+      Largest = std::max(Largest, N);
+      Strides[K][D] = N == 1 ? 0 : Running[K];
+      Running[K] *= N;
+    }
+    if (Largest != O && O != 0)
+      Fits = false;
+  }
+  if (!Fits)
+    return Ctx.error(llvm::formatv("shapes {0}, {1} and {2} do not broadcast "
+                                   "to {3}",
+                                   ir::formatShape(Cond->Shape),
+                                   ir::formatShape(X->Shape),
+                                   ir::formatShape(Y->Shape),
+                                   ir::formatShape(Out->Shape)));
+  return makeCall(P, {Ctx.op().input(0), Ctx.op().input(1),
+                      Ctx.op().input(2)});
 }
 
 llvm::Expected<KernelCall> gatherOp(const OpContext &Ctx) {

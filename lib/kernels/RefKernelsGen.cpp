@@ -51,7 +51,12 @@ Value dataTypes() {
       {"i16", Quantized("int16_t", "INT16_MIN", "INT16_MAX")},
       {"i32", Quantized("int32_t", "INT32_MIN", "INT32_MAX")},
       {"i64", Value(Value::Map{{"ctype", "int64_t"}, {"quantized", false}})},
-      {"f32", Value(Value::Map{{"ctype", "float"}, {"quantized", false}})}});
+      {"f32", Value(Value::Map{{"ctype", "float"}, {"quantized", false}})},
+      // TensorFlow Lite's one-byte bool, stored as 0 or 1.
+      {"bool", Value(Value::Map{{"ctype", "uint8_t"},
+                                {"quantized", false},
+                                {"min", "0"},
+                                {"max", "1"}})}});
 }
 
 int fail(const Twine &Message) {

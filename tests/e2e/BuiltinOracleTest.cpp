@@ -541,7 +541,9 @@ public:
     const std::vector<int32_t> S = {pick(1, 3), pick(1, 9)};
     const int32_t In = tensor(From, S, 0.05f, 0), O = tensor(To, S, 0.05f, 0);
     int64_t N = int64_t(S[0]) * S[1];
-    if (From != ir::DType::F32) {
+    if (From == ir::DType::Bool) {
+      Bytes.push_back(nearBytes(From, N));
+    } else if (From != ir::DType::F32) {
       Bytes.push_back(randomBytes(From, N));
     } else {
       const float Special[] = {300.5f, -129.75f, 70000.25f, -40000.5f,
@@ -578,6 +580,118 @@ public:
                : B.constant(ir::DType::I64, {Rank},
                             std::vector<int64_t>(S.begin(), S.end()));
     B.op("FILL", {Dims, Value}, {O});
+  }
+
+  /// \p N elements of type \p T from a narrow range, so that equal pairs
+  /// are common: bool 0 or 1; int8 the zero point +-3; int32 and int64
+  /// -3 to 3; float32 -1.5 to 1.5 in halves, now and then a NaN.
+  std::vector<uint8_t> nearBytes(ir::DType T, int64_t N, int64_t Zp = 0) {
+    std::vector<uint8_t> Data;
+    for (int64_t I = 0; I < N; ++I) {
+      uint64_t V;
+      if (T == ir::DType::F32) {
+        const float F = pick(0, 15) == 0 ? NAN : float(pick(-3, 3)) / 2;
+        uint32_t Bits;
+        std::memcpy(&Bits, &F, 4);
+        V = Bits;
+      } else if (T == ir::DType::Bool) {
+        V = uint64_t(pick(0, 1));
+      } else {
+        V = uint64_t(int64_t(pick(-3, 3)) + (T == ir::DType::I8 ? Zp : 0));
+      }
+      for (unsigned K = 0; K < ir::dtypeSize(T); ++K)
+        Data.push_back(uint8_t(V >> (8 * K)));
+    }
+    return Data;
+  }
+
+  static int64_t count(const std::vector<int32_t> &S) {
+    int64_t N = 1;
+    for (int32_t D : S)
+      N *= D;
+    return N;
+  }
+
+  /// The output shape two (or three) shapes broadcast to.
+  static std::vector<int32_t>
+  broadcastShape(std::initializer_list<std::vector<int32_t>> Shapes) {
+    size_t Rank = 0;
+    for (const std::vector<int32_t> &S : Shapes)
+      Rank = std::max(Rank, S.size());
+    std::vector<int32_t> Out(Rank, 1);
+    for (const std::vector<int32_t> &S : Shapes)
+      for (size_t I = 0; I < S.size(); ++I)
+        Out[Rank - 1 - I] = std::max(Out[Rank - 1 - I], S[S.size() - 1 - I]);
+    return Out;
+  }
+
+  /// Comparison or logical \p Op of two inputs of type \p T, broadcast,
+  /// into bool; int8 inputs share a quantization or not.
+  void compare(const char *Op, ir::DType T) {
+    auto [SA, SB] = broadcastPair();
+    const int64_t ZpA = pick(-30, 30), ZpB = coin() ? ZpA : pick(-30, 30);
+    const float ScaleA = float(pick(10, 200)) / 1000.0f;
+    const int32_t A = tensor(T, SA, ScaleA, ZpA);
+    const int32_t C = tensor(T, SB, ZpB == ZpA ? ScaleA : 0.07f, ZpB);
+    const int32_t O = tensor(ir::DType::Bool, broadcastShape({SA, SB}), 1, 0);
+    Bytes.push_back(nearBytes(T, count(SA), ZpA));
+    Bytes.push_back(nearBytes(T, count(SB), ZpB));
+    Inputs.push_back(A);
+    Inputs.push_back(C);
+    Outputs.push_back(O);
+    B.op(Op, {A, C}, {O});
+  }
+
+  /// LOGICAL_NOT of a bool input.
+  void logicalNot() {
+    const std::vector<int32_t> S = shape();
+    auto [In, O] = inOut(ir::DType::Bool, S, S);
+    Bytes.push_back(nearBytes(ir::DType::Bool, count(S)));
+    B.op("LOGICAL_NOT", {In}, {O});
+  }
+
+  /// SELECT_V2 of x and y of type \p T (one quantization) by a bool
+  /// condition, all three broadcast.
+  void select(ir::DType T) {
+    auto [SX, SY] = broadcastPair();
+    std::vector<int32_t> SC = coin() ? SX : SY;
+    for (int32_t &D : SC)
+      D = coin() ? 1 : D;
+    const std::vector<int32_t> Out = broadcastShape({SC, SX, SY});
+    const int64_t Zp = pick(-20, 20);
+    const int32_t Cond = tensor(ir::DType::Bool, SC, 1, 0);
+    const int32_t X = tensor(T, SX, 0.05f, Zp), Y = tensor(T, SY, 0.05f, Zp);
+    const int32_t O = tensor(T, Out, 0.05f, Zp);
+    Bytes.push_back(nearBytes(ir::DType::Bool, count(SC)));
+    Bytes.push_back(randomBytes(T, count(SX)));
+    Bytes.push_back(randomBytes(T, count(SY)));
+    Inputs.insert(Inputs.end(), {Cond, X, Y});
+    Outputs.push_back(O);
+    B.op("SELECT_V2", {Cond, X, Y}, {O});
+  }
+
+  /// REDUCE_ALL of a bool input over random axes, kept or not; mostly
+  /// true, so that some results are.
+  void reduceAll() {
+    const std::vector<int32_t> S = shape(3);
+    std::vector<int32_t> Axes, Out;
+    const bool Keep = coin();
+    const int32_t Always = pick(0, int32_t(S.size()) - 1);
+    for (int32_t D = 0; D < int32_t(S.size()); ++D) {
+      const bool Reduced = D == Always || coin();
+      if (Reduced)
+        Axes.push_back(coin() ? D : D - int32_t(S.size()));
+      if (!Reduced || Keep)
+        Out.push_back(Reduced ? 1 : S[size_t(D)]);
+    }
+    auto [In, O] = inOut(ir::DType::Bool, S, Out);
+    std::vector<uint8_t> Data;
+    for (int64_t I = 0; I < count(S); ++I)
+      Data.push_back(pick(0, 9) != 0);
+    Bytes.push_back(std::move(Data));
+    B.op("REDUCE_ALL",
+         {In, B.constant(ir::DType::I32, {int32_t(Axes.size())}, Axes)}, {O},
+         {{"keep_dims", Keep}});
   }
 
   ir::Model model() { return modelOf(B, Inputs, Outputs); }
@@ -720,23 +834,16 @@ TEST_CASE("ELU and PRELU equal TensorFlow Lite Micro's in every type on every "
   checkAgainstOracle(S.model(), "elu-prelu", S.Bytes);
 }
 
-TEST_CASE("L2_POOL_2D equals TensorFlow Lite Micro's on every target") {
-  requireSharedDir();
-  Builtins S(35);
-  for (int I = 0; I < 8; ++I)
-    S.pool("L2_POOL_2D", ir::DType::F32);
-  checkAgainstOracle(S.model(), "l2-pool");
-}
-
-TEST_CASE("L2_NORMALIZATION equals TensorFlow Lite Micro's in every type on "
-          "every target") {
+TEST_CASE("L2_POOL_2D and L2_NORMALIZATION equal TensorFlow Lite Micro's in "
+          "every type on every target") {
   requireSharedDir();
   Builtins S(36);
   for (int I = 0; I < 6; ++I) {
+    S.pool("L2_POOL_2D", ir::DType::F32);
     S.l2Norm(ir::DType::I8);
     S.l2Norm(ir::DType::F32);
   }
-  checkAgainstOracle(S.model(), "l2-normalization");
+  checkAgainstOracle(S.model(), "l2");
 }
 
 TEST_CASE("ARG_MAX and ARG_MIN equal TensorFlow Lite Micro's in every type on "
@@ -761,16 +868,18 @@ TEST_CASE("GATHER equals TensorFlow Lite Micro's in every type on every "
   checkAgainstOracle(S.model(), "gather", S.Bytes);
 }
 
-TEST_CASE("CAST equals TensorFlow Lite Micro's between every pair of types on "
-          "every target") {
+TEST_CASE("CAST equals TensorFlow Lite Micro's between every pair of types, and "
+          "from bool, on every target") {
   requireSharedDir();
   Builtins S(39);
   const ir::DType Types[] = {ir::DType::I8, ir::DType::I16, ir::DType::I32,
                              ir::DType::F32};
-  for (ir::DType From : Types)
+  for (ir::DType From : Types) {
     for (ir::DType To : Types)
       if (From != To)
         S.cast(From, To);
+    S.cast(ir::DType::Bool, From);
+  }
   checkAgainstOracle(S.model(), "cast", S.Bytes);
 }
 
@@ -786,4 +895,25 @@ TEST_CASE("FILL and ZEROS_LIKE equal TensorFlow Lite Micro's in every type on "
       S.fill(/*Zeros=*/true, T);
   }
   checkAgainstOracle(S.model(), "fill");
+}
+
+TEST_CASE("Comparisons, LOGICAL_*, SELECT_V2 and REDUCE_ALL equal TensorFlow "
+          "Lite Micro's in every type on every target") {
+  requireSharedDir();
+  Builtins S(41);
+  for (int I = 0; I < 2; ++I) {
+    for (const char *Op : {"EQUAL", "NOT_EQUAL", "LESS", "LESS_EQUAL",
+                           "GREATER", "GREATER_EQUAL"})
+      for (ir::DType T :
+           {ir::DType::I8, ir::DType::I32, ir::DType::I64, ir::DType::F32})
+        S.compare(Op, T);
+    for (const char *Op : {"EQUAL", "NOT_EQUAL", "LOGICAL_AND", "LOGICAL_OR"})
+      S.compare(Op, ir::DType::Bool);
+    S.logicalNot();
+    for (ir::DType T : {ir::DType::I8, ir::DType::I16, ir::DType::F32})
+      S.select(T);
+    S.reduceAll();
+    S.reduceAll();
+  }
+  checkAgainstOracle(S.model(), "compare-logic", S.Bytes);
 }

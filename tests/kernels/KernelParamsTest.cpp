@@ -631,7 +631,8 @@ TEST_CASE("CAST refuses a type it does not convert, and no conversion") {
   GB.op("CAST", {In}, {O});
   CHECK(kernelError(GB.G) ==
         "operator 0 (CAST): a cast from i64 to f32; the kernels convert "
-        "between two different types of int8, int16, int32 and float32");
+        "between two different types of int8, int16, int32 and float32, and "
+        "from bool to each");
   GB.G.Tensors[size_t(In)].Type = DType::F32;
   CHECK(kernelError(GB.G).find("a cast from f32 to f32;") != std::string::npos);
   GB.G.Tensors[size_t(In)].Type = DType::I16;
@@ -670,4 +671,99 @@ TEST_CASE("L2_POOL_2D refuses the quantized types no reference computes") {
     GB.G.Tensors[size_t(T)].Quant.reset();
   }
   CHECK(kernelError(GB.G) == "");
+}
+
+TEST_CASE("Comparisons refuse mixed or untaken types, a non-bool output and "
+          "shapes that do not broadcast") {
+  GraphBuilder GB;
+  int32_t A = GB.tensor("a", {2, 3}, ir::perTensor(0.1f, 0), DType::I16);
+  int32_t B = GB.tensor("b", {3}, ir::perTensor(0.1f, 0), DType::I16);
+  int32_t O = GB.tensor(DType::Bool, {2, 3});
+  GB.op("GREATER", {A, B}, {O});
+  CHECK(kernelError(GB.G) == "operator 0 (GREATER): input 'a' is i16; the "
+                             "kernels take int8, int32, int64 or float32");
+  GB.G.Operators[0].Type = "EQUAL";
+  CHECK(kernelError(GB.G).find("the kernels take bool, int8, int32, int64 or "
+                               "float32") != std::string::npos);
+  GB.G.Tensors[size_t(A)].Type = GB.G.Tensors[size_t(B)].Type = DType::I8;
+  CHECK(kernelError(GB.G) == "");
+  // An input scale of 1 or more has no multiplier below 1.
+  GB.G.Tensors[size_t(B)].Quant = ir::perTensor(1.5f, 0);
+  CHECK(kernelError(GB.G).find("input 1 scale = 1.5 needs a left shift of 1") !=
+        std::string::npos);
+  GB.G.Tensors[size_t(B)].Quant = ir::perTensor(0.1f, 0);
+  GB.G.Tensors[size_t(B)].Shape = {2};
+  CHECK(kernelError(GB.G).find("do not broadcast") != std::string::npos);
+  GB.G.Tensors[size_t(B)].Shape = {3};
+  GB.G.Tensors[size_t(O)].Type = DType::I8;
+  CHECK(kernelError(GB.G) == "operator 0 (EQUAL): output 't2' is i8; the "
+                             "kernels write bool");
+  GB.G.Tensors[size_t(O)].Type = DType::Bool;
+  GB.G.Operators[0].Type = "LOGICAL_AND";
+  CHECK(kernelError(GB.G) == "operator 0 (LOGICAL_AND): input 'a' is i8; "
+                             "the kernels take bool");
+  GB.G.Operators[0].Type = "LOGICAL_NOT";
+  GB.G.Operators[0].Inputs.pop_back();
+  CHECK(kernelError(GB.G).find("must have the same element type") !=
+        std::string::npos);
+}
+
+TEST_CASE("SELECT_V2 refuses a condition that is not bool, x and y of "
+          "another quantization and shapes that do not broadcast") {
+  GraphBuilder GB;
+  int32_t C = GB.tensor("cond", {2, 1}, ir::perTensor(1.0f, 0));
+  int32_t X = GB.tensor("x", {3}, ir::perTensor(0.1f, 2));
+  int32_t Y = GB.tensor("y", {2, 3}, ir::perTensor(0.1f, 2));
+  int32_t O = GB.tensor("out", {2, 3}, ir::perTensor(0.1f, 2));
+  GB.op("SELECT_V2", {C, X, Y}, {O});
+  CHECK(kernelError(GB.G) == "operator 0 (SELECT_V2): the condition 'cond' is "
+                             "i8, not bool");
+  GB.G.Tensors[size_t(C)].Type = DType::Bool;
+  GB.G.Tensors[size_t(C)].Quant.reset();
+  CHECK(kernelError(GB.G) == "");
+  GB.G.Tensors[size_t(Y)].Quant = ir::perTensor(0.2f, 2);
+  CHECK(kernelError(GB.G).find("quantization") != std::string::npos);
+  GB.G.Tensors[size_t(Y)].Quant = ir::perTensor(0.1f, 2);
+  GB.G.Tensors[size_t(C)].Shape = {3, 1};
+  CHECK(kernelError(GB.G).find("do not broadcast to 2x3") !=
+        std::string::npos);
+  GB.G.Tensors[size_t(C)].Shape = {2, 1};
+  for (DType T : {DType::I32, DType::U8}) {
+    for (int32_t V : {X, Y, O})
+      GB.G.Tensors[size_t(V)].Type = T;
+    CHECK(kernelError(GB.G).find("the kernels take int8, int16 or float32") !=
+          std::string::npos);
+  }
+
+  // The kernel: a broadcast condition picks whole rows.
+  ref_select_params P{};
+  for (int D = 0; D < REF_MAX_RANK; ++D)
+    P.dims[D] = 1;
+  P.dims[REF_MAX_RANK - 2] = 2;
+  P.dims[REF_MAX_RANK - 1] = 3;
+  P.condition_stride[REF_MAX_RANK - 2] = 1;
+  P.x_stride[REF_MAX_RANK - 1] = 1;
+  P.y_stride[REF_MAX_RANK - 2] = 3;
+  P.y_stride[REF_MAX_RANK - 1] = 1;
+  const uint8_t Cond[2] = {0, 7};
+  const int16_t Xs[3] = {1, 2, 3}, Ys[6] = {-1, -2, -3, -4, -5, -6};
+  int16_t Out[6];
+  ref_select_v2(&P, 2, Cond, Xs, Ys, Out);
+  const int16_t Want[6] = {-1, -2, -3, 1, 2, 3};
+  CHECK(std::memcmp(Out, Want, sizeof(Want)) == 0);
+}
+
+TEST_CASE("REDUCE_ALL takes bool only, and the other reductions no bool") {
+  GraphBuilder GB;
+  int32_t In = GB.tensor(DType::F32, {2, 3});
+  int32_t Axes = GB.constant(DType::I32, {1}, std::vector<int32_t>{1});
+  int32_t O = GB.tensor(DType::F32, {2});
+  GB.op("REDUCE_ALL", {In, Axes}, {O});
+  CHECK(kernelError(GB.G) == "operator 0 (REDUCE_ALL): input 't0' is f32; "
+                             "the kernels take bool");
+  GB.G.Tensors[size_t(In)].Type = GB.G.Tensors[size_t(O)].Type = DType::Bool;
+  CHECK(kernelError(GB.G) == "");
+  GB.G.Operators[0].Type = "REDUCE_MAX";
+  CHECK(kernelError(GB.G) == "operator 0 (REDUCE_MAX): input 't0' is bool; "
+                             "the kernels take numbers");
 }

@@ -252,6 +252,7 @@ enum {
 #define CT_I32 int32_t
 #define CT_I64 int64_t
 #define CT_F32 float
+#define CT_BOOL uint8_t
 #define CT_ANY void
 enum {
   MEM_ARENA = ACCEL_FB_MEMORY_ARENA,
@@ -1674,7 +1675,9 @@ static void run_op(machine *m, const fb_table *op) {
     fail(r, ACCEL_ERR_PROGRAM);
     return;
   }
-  elem = dtype_size(o.in[0].dtype);
+  /* The byte-moving kernels' element: the result's (a SELECT_V2's input 0
+   * is its one-byte condition). */
+  elem = dtype_size(o.out.dtype);
 
   /* A RESHAPE whose result shares its input's bytes moves nothing. */
   if (family_may_alias(k->family) && o.in[0].memory == o.out.memory &&
