@@ -91,6 +91,9 @@ multiclass HostCpuRules<Target T, Version V, string P> {
   def : Legal<DepthToSpace, T, V, [i8, f32]>;
   def : Legal<Pad, T, V, AllTypes16, [MaxRank6]>;
   def : Legal<Concatenation, T, V, AllTypes16, [MaxRank6]>;
+  def : Legal<Pack, T, V, [i8, i16, i32, i64, f32], [MaxRank6]>;
+  def : Legal<AddN, T, V, [i8, f32]>;
+  def : Legal<Cumsum, T, V, [i8, f32], [MaxRank6]>;
   def : Legal<StridedSlice, T, V, AllTypes16, [MaxRank6]>;
   // TensorFlow Lite Micro's types (and uint8, a byte move like the others).
   def : Legal<Slice, T, V, [i8, u8, i16, i32, f32], [MaxRank6]>;

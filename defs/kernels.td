@@ -207,6 +207,48 @@ def ElementwiseKernels
                               PerType<Prelu, "prelu", [i8, f32]>.List);
 }
 
+/// TensorFlow Lite Micro's ADD_N: float32 and int8.
+def AddNKernels : KernelFamily<"add_n", "add_n", "addNOp"> {
+  let Doc = "Parameters of one ADD_N (float32 reads num_inputs only).";
+  let Fields = [
+    KernelField<"num_inputs", "int32_t">,
+    KernelField<"input_offset", "int32_t",
+                "-zero_point, shared by every input.">,
+    KernelField<"output_offset", "int32_t">,
+    KernelField<"left_shift", "int32_t", "20: headroom before rescaling.">,
+    KernelField<"input_multiplier", "int32_t",
+                "input_scale / (2 * input_scale), left shift <= 0.">,
+    KernelField<"input_left_shift", "int32_t">,
+    KernelField<"output_multiplier", "int32_t",
+                "2 * input_scale / (2^20 * output_scale).">,
+    KernelField<"output_left_shift", "int32_t">];
+  let Args = [ParamsArg, CountArg, KernelArg<"inputs", "inputs", 0, "in">,
+              OutputArg];
+  let Instances = PerType<AddN, "add_n", [i8, f32]>.List;
+}
+
+/// TensorFlow Lite Micro's CUMSUM: float32 and int8.
+def CumsumKernels : KernelFamily<"cumsum", "cumsum", "cumsumOp"> {
+  let Doc = "Parameters of one CUMSUM: the tensor as [before, depth, after] "
+            "around the axis; the int8 fields as ADD_N's.";
+  let Fields = [
+    KernelField<"before", "int32_t">, KernelField<"depth", "int32_t">,
+    KernelField<"after", "int32_t">,
+    KernelField<"exclusive", "int32_t",
+                "Non-zero: each sum leaves its own element out.">,
+    KernelField<"reverse", "int32_t",
+                "Non-zero: the sums run from the end of the axis.">,
+    KernelField<"input_offset", "int32_t">,
+    KernelField<"output_offset", "int32_t">,
+    KernelField<"left_shift", "int32_t">,
+    KernelField<"input_multiplier", "int32_t">,
+    KernelField<"input_left_shift", "int32_t">,
+    KernelField<"output_multiplier", "int32_t">,
+    KernelField<"output_left_shift", "int32_t">];
+  let Args = [ParamsArg, InputArg, OutputArg];
+  let Instances = PerType<Cumsum, "cumsum", [i8, f32]>.List;
+}
+
 /// TensorFlow Lite Micro's comparisons (EQUAL and NOT_EQUAL also of bool;
 /// GREATER's int16, which reads parameters Micro never sets, is left out)
 /// and LOGICAL_AND / LOGICAL_OR, all into bool.
@@ -471,7 +513,8 @@ def RequantizeKernels
 //===----------------------------------------------------------------------===//
 
 def ConcatKernels : KernelFamily<"concat", "concat", "concatOp"> {
-  let Doc = "Parameters of one CONCATENATION.";
+  let Doc = "Parameters of one CONCATENATION or PACK (whose inputs lack the "
+            "axis: each gives one slice of it).";
   let Fields = [
     KernelField<"axis", "int32_t", "The joined dimension, in [0, rank).">,
     KernelField<"num_inputs", "int32_t">,
@@ -488,7 +531,13 @@ def ConcatKernels : KernelFamily<"concat", "concat", "concatOp"> {
                    KernelInstance<Concatenation, "concat", u8>,
                    KernelInstance<Concatenation, "concat", i16>,
                    KernelInstance<Concatenation, "concat", f32>,
-                   KernelInstance<Concatenation, "concat", u8, AnyElement, "rescale">];
+                   KernelInstance<Concatenation, "concat", u8, AnyElement, "rescale">,
+                   // TensorFlow Lite Micro's PACK types.
+                   KernelInstance<Pack, "concat", i8>,
+                   KernelInstance<Pack, "concat", i16>,
+                   KernelInstance<Pack, "concat", i32>,
+                   KernelInstance<Pack, "concat", i64>,
+                   KernelInstance<Pack, "concat", f32>];
 }
 
 def PadKernels : KernelFamily<"pad", "pad", "padOp"> {

@@ -215,6 +215,19 @@ def Elu : Op<"ELU", [Input]>;
 def Gelu : Op<"GELU", [Input], [ApproximateAttr]>;
 def Prelu : Op<"PRELU", [Input, Operand<"alpha">]>;
 
+/// The inputs, all of one shape, stacked along a new dimension `axis` of
+/// the output (values_count, in the options, is the number of inputs).
+def Pack : Op<"PACK", [Input], [AxisAttr]> { let Variadic = 1; }
+
+/// The element-wise sum of its inputs, all of one shape.
+def AddN : Op<"ADD_N", [Input, Input2]> { let Variadic = 1; }
+
+/// Running sums along the axis operand's dimension.
+def ExclusiveAttr : Attr<"exclusive", BoolAttr>;
+def ReverseAttr : Attr<"reverse", BoolAttr>;
+def Cumsum : Op<"CUMSUM", [Input, Operand<"axis">],
+                [ExclusiveAttr, ReverseAttr]>;
+
 /// Comparisons give bool (one byte, 0 or 1) of two inputs of one type.
 def Equal : Op<"EQUAL", [Input, Input2]>;
 def NotEqual : Op<"NOT_EQUAL", [Input, Input2]>;

@@ -220,6 +220,27 @@ llvm::Error readGather(const fb::Operator &Op, ir::Operator &Out) {
   return llvm::Error::success();
 }
 
+llvm::Error readCumsum(const fb::Operator &Op, ir::Operator &Out) {
+  const fb::CumsumOptions *O = Op.builtin_options_as_CumsumOptions();
+  Out.setAttr(attr::Exclusive, O->exclusive());
+  Out.setAttr(attr::Reverse, O->reverse());
+  return llvm::Error::success();
+}
+
+llvm::Error readPack(const fb::Operator &Op, ir::Operator &Out) {
+  const fb::PackOptions *O = Op.builtin_options_as_PackOptions();
+  if (O->values_count() != static_cast<int>(Op.inputs() ? Op.inputs()->size()
+                                                        : 0))
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        llvm::formatv("PACK says {0} values but has {1} inputs",
+                      O->values_count(),
+                      Op.inputs() ? Op.inputs()->size() : 0)
+            .str());
+  Out.setAttr(attr::Axis, int64_t(O->axis()));
+  return llvm::Error::success();
+}
+
 llvm::Error readReshape(const fb::Operator &Op, ir::Operator &Out) {
   // Options are optional here: the new shape usually comes as input 1.
   if (const fb::ReshapeOptions *O = Op.builtin_options_as_ReshapeOptions())
@@ -365,6 +386,10 @@ std::optional<OpReader> readerFor(ir::OpCode Op) {
     return OpReader{BO::GatherOptions, readGather};
   case OpCode::L2Normalization:
     return OpReader{BO::L2NormOptions, readL2Norm};
+  case OpCode::Pack:
+    return OpReader{BO::PackOptions, readPack};
+  case OpCode::Cumsum:
+    return OpReader{BO::CumsumOptions, readCumsum};
   case OpCode::MirrorPad:
     return OpReader{BO::MirrorPadOptions, readMirrorPad};
   case OpCode::ResizeBilinear:
@@ -392,6 +417,7 @@ std::optional<OpReader> readerFor(ir::OpCode Op) {
   case OpCode::DepthToSpace:
     return OpReader{BO::DepthToSpaceOptions, readDepthToSpace};
   case OpCode::Abs:
+  case OpCode::AddN:
   case OpCode::ArgMax:
   case OpCode::ArgMin:
   case OpCode::BatchToSpaceND:

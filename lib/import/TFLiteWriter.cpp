@@ -156,6 +156,16 @@ WrittenOptions writeGather(FlatBufferBuilder &B, const ir::Operator &Op) {
                                          intAttr(Op, attr::BatchDims, 0)));
 }
 
+WrittenOptions writeCumsum(FlatBufferBuilder &B, const ir::Operator &Op) {
+  return options(fb::CreateCumsumOptions(B, Op.getBool(attr::Exclusive),
+                                         Op.getBool(attr::Reverse)));
+}
+
+WrittenOptions writePack(FlatBufferBuilder &B, const ir::Operator &Op) {
+  return options(fb::CreatePackOptions(
+      B, static_cast<int32_t>(Op.Inputs.size()), intAttr(Op, attr::Axis, 0)));
+}
+
 WrittenOptions writeReshape(FlatBufferBuilder &B, const ir::Operator &Op) {
   // The options are optional: the new shape usually is input 1.
   if (!Op.hasAttr(attr::NewShape))
@@ -262,6 +272,10 @@ WrittenOptions writeOptions(FlatBufferBuilder &B, const ir::Operator &Op) {
     return writeDiv(B, Op);
   case OpCode::Gather:
     return writeGather(B, Op);
+  case OpCode::Pack:
+    return writePack(B, Op);
+  case OpCode::Cumsum:
+    return writeCumsum(B, Op);
   case OpCode::L2Normalization:
     return writeL2Norm(B, Op);
   case OpCode::MirrorPad:

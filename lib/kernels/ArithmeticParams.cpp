@@ -227,6 +227,30 @@ llvm::Expected<KernelCall> divisionLikeOp(const OpContext &Ctx, const Tensor &A,
   return makeCall(P, {Ctx.op().input(0), Ctx.op().input(1)});
 }
 
+/// The int8 rescaling of ADD_N and CUMSUM (their Prepare): inputs of
+/// \p In's quantization to a common scale of twice the input scale with 20
+/// bits of headroom, the sums to \p Out's; both multipliers below 1.
+template <typename ParamsT>
+llvm::Error sumRescaling(const OpContext &Ctx, const Tensor &In,
+                         const Tensor &Out, ParamsT &P) {
+  ACCELGEN_TRY(InQ, Ctx.quant(In, "input"));
+  ACCELGEN_TRY(OutQ, Ctx.quant(Out, "output"));
+  P.input_offset = -InQ.ZeroPoint;
+  P.output_offset = OutQ.ZeroPoint;
+  P.left_shift = 20;
+  const double TwiceMax = 2 * double(InQ.Scale);
+  ACCELGEN_TRY(MI, Ctx.multiplier(double(InQ.Scale) / TwiceMax,
+                                  "input scale / common scale", 0));
+  ACCELGEN_TRY(MO, Ctx.multiplier(TwiceMax / (double(1 << P.left_shift) *
+                                              double(OutQ.Scale)),
+                                  "common scale / output scale", 0));
+  P.input_multiplier = MI.Multiplier;
+  P.input_left_shift = MI.LeftShift;
+  P.output_multiplier = MO.Multiplier;
+  P.output_left_shift = MO.LeftShift;
+  return llvm::Error::success();
+}
+
 } // namespace
 
 // --- ADD, SUB, MUL -----------------------------------------------------------
@@ -385,6 +409,71 @@ llvm::Expected<KernelCall> l2NormOp(const OpContext &Ctx) {
   } else if (In->Type != DType::F32) {
     return unsupportedInput(Ctx, *In, "int8 or float32");
   }
+  return makeCall(P, {Ctx.op().input(0)});
+}
+
+llvm::Expected<KernelCall> addNOp(const OpContext &Ctx) {
+  ACCELGEN_TRY(First, Ctx.input(0));
+  ACCELGEN_TRY(Out, Ctx.output());
+  if (First->Type != DType::I8 && First->Type != DType::F32)
+    return unsupportedInput(Ctx, *First, "int8 or float32");
+  ref_add_n_params P{};
+  std::vector<int32_t> Inputs;
+  for (unsigned I = 0; I < Ctx.op().Inputs.size(); ++I) {
+    ACCELGEN_TRY(In, Ctx.input(I));
+    if (llvm::Error E = requireSameType(Ctx, *In, *Out))
+      return E;
+    if (In->Shape != Out->Shape)
+      return Ctx.error(llvm::formatv("input '{0}' {1} is not the output's "
+                                     "shape {2}",
+                                     In->Name, ir::formatShape(In->Shape),
+                                     ir::formatShape(Out->Shape)));
+    // One quantization for every input, as TensorFlow Lite requires.
+    if (In->Type == DType::I8)
+      if (llvm::Error E = requireKeptQuant(Ctx, *First, *In))
+        return E;
+    Inputs.push_back(Ctx.op().input(I));
+  }
+  if (Inputs.size() < 2)
+    return Ctx.error("ADD_N takes at least two inputs");
+  P.num_inputs = static_cast<int32_t>(Inputs.size());
+  if (First->Type == DType::I8)
+    if (llvm::Error E = sumRescaling(Ctx, *First, *Out, P))
+      return std::move(E);
+  return makeCall(P, std::move(Inputs));
+}
+
+llvm::Expected<KernelCall> cumsumOp(const OpContext &Ctx) {
+  ACCELGEN_TRY(In, Ctx.input(0));
+  ACCELGEN_TRY(AxisT, Ctx.input(1));
+  ACCELGEN_TRY(Out, Ctx.output());
+  if (llvm::Error E = requireSameType(Ctx, *In, *Out))
+    return E;
+  if (In->Type != DType::I8 && In->Type != DType::F32)
+    return unsupportedInput(Ctx, *In, "int8 or float32");
+  if (In->Shape != Out->Shape)
+    return Ctx.error("the output must have the input's shape");
+  if (AxisT->Type != DType::I32)
+    return Ctx.error(llvm::formatv("the axis operand is {0}, not i32",
+                                   ir::dtypeName(AxisT->Type)));
+  ACCELGEN_TRY(Axes, Ctx.constInts(*AxisT, "axis"));
+  const int64_t Rank = In->rank();
+  if (Axes.size() != 1 || Rank < 1)
+    return Ctx.error("the axis operand must hold one value, the input a rank "
+                     "of 1 or more");
+  const int64_t Axis = Axes[0] < 0 ? Axes[0] + Rank : Axes[0];
+  if (Axis < 0 || Axis >= Rank)
+    return Ctx.error(llvm::formatv("axis {0} is outside rank {1}", Axes[0],
+                                   Rank));
+  ref_cumsum_params P{};
+  P.before = P.depth = P.after = 1;
+  for (int64_t D = 0; D < Rank; ++D)
+    (D < Axis ? P.before : D > Axis ? P.after : P.depth) *= In->Shape[D];
+  P.exclusive = Ctx.op().getBool(ir::attr::Exclusive, false);
+  P.reverse = Ctx.op().getBool(ir::attr::Reverse, false);
+  if (In->Type == DType::I8)
+    if (llvm::Error E = sumRescaling(Ctx, *In, *Out, P))
+      return std::move(E);
   return makeCall(P, {Ctx.op().input(0)});
 }
 

@@ -101,8 +101,60 @@ llvm::Expected<KernelCall> padOp(const OpContext &Ctx) {
   return makeCall(P, {Ctx.op().input(0)});
 }
 
+namespace {
+
+/// PACK: inputs of one shape stacked along a new output dimension, which
+/// the concatenation kernel copies as it joins slices (each input's slice
+/// is its elements after the axis). TensorFlow Lite Micro's types; the
+/// quantization must be the output's (the bytes are copied).
+llvm::Expected<KernelCall> packOp(const OpContext &Ctx, const Tensor &Out) {
+  if (Out.Type != DType::I8 && Out.Type != DType::I16 &&
+      Out.Type != DType::I32 && Out.Type != DType::I64 &&
+      Out.Type != DType::F32)
+    return Ctx.error(llvm::formatv("output '{0}' is {1}; the kernels take "
+                                   "int8, int16, int32, int64 or float32",
+                                   Out.Name, ir::dtypeName(Out.Type)));
+  const int64_t Rank = Out.rank();
+  int64_t Axis = Ctx.attr(ir::attr::Axis, 0);
+  if (Axis < 0)
+    Axis += Rank;
+  if (Axis < 0 || Axis >= Rank || Rank > REF_MAX_RANK)
+    return Ctx.error(llvm::formatv("axis {0} is out of range for rank {1}",
+                                   Ctx.attr(ir::attr::Axis, 0), Rank));
+  std::vector<int32_t> Slice = Out.Shape;
+  Slice.erase(Slice.begin() + Axis);
+  if (Out.Shape[size_t(Axis)] != int32_t(Ctx.op().Inputs.size()))
+    return Ctx.error(llvm::formatv("{0} inputs stacked, but the output's "
+                                   "axis holds {1}",
+                                   Ctx.op().Inputs.size(),
+                                   Out.Shape[size_t(Axis)]));
+  FamilyParams<ref_concat_params> P;
+  P.Scalars.axis = static_cast<int32_t>(Axis);
+  KernelCall Call;
+  for (unsigned I = 0; I < Ctx.op().Inputs.size(); ++I) {
+    ACCELGEN_TRY(In, Ctx.input(I));
+    if (llvm::Error E = requireSameType(Ctx, *In, Out))
+      return E;
+    if (In->Shape != Slice)
+      return Ctx.error(llvm::formatv("input '{0}' {1} is not the output {2} "
+                                     "without its axis",
+                                     In->Name, ir::formatShape(In->Shape),
+                                     ir::formatShape(Out.Shape)));
+    if (llvm::Error E = requireKeptQuant(Ctx, *In, Out))
+      return E;
+    Call.DataInputs.push_back(Ctx.op().input(I));
+  }
+  P.Scalars.num_inputs = static_cast<int32_t>(Call.DataInputs.size());
+  Call.Params = std::move(P);
+  return Call;
+}
+
+} // namespace
+
 llvm::Expected<KernelCall> concatOp(const OpContext &Ctx) {
   ACCELGEN_TRY(Out, Ctx.output());
+  if (Ctx.op().code() == ir::OpCode::Pack)
+    return packOp(Ctx, *Out);
   if (llvm::Error E = requireKernelType(Ctx, *Out))
     return std::move(E);
   if (Ctx.activation() != "NONE")

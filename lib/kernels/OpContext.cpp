@@ -232,7 +232,9 @@ llvm::Error requireSameQuant(const OpContext &Ctx, const TensorQuant &In,
 
 llvm::Error requireKeptQuant(const OpContext &Ctx, const Tensor &In,
                              const Tensor &Out) {
-  if (In.Type == ir::DType::F32)
+  // Only the 8- and 16-bit types carry a quantization that must be kept.
+  if (In.Type != ir::DType::I8 && In.Type != ir::DType::U8 &&
+      In.Type != ir::DType::I16)
     return llvm::Error::success();
   ACCELGEN_TRY(InQ, Ctx.quant(In, "input"));
   ACCELGEN_TRY(OutQ, Ctx.quant(Out, "output"));

@@ -205,6 +205,61 @@ public:
          {In, B.constant(ir::DType::I32, {int32_t(Axes.size())}, Axes)}, {O});
   }
 
+  /// PACK of 1 to 4 inputs of type \p T (one quantization) along a random
+  /// axis of the output, sometimes negative.
+  void pack(ir::DType T) {
+    const std::vector<int32_t> S = shape(3);
+    const int32_t N = pick(1, 4), Rank = int32_t(S.size()) + 1;
+    const int32_t Axis = pick(0, Rank - 1);
+    std::vector<int32_t> Out = S;
+    Out.insert(Out.begin() + Axis, N);
+    const int64_t Zp = pick(-20, 20);
+    std::vector<int32_t> Ins;
+    for (int32_t I = 0; I < N; ++I)
+      Ins.push_back(tensor(T, S, 0.05f, Zp));
+    const int32_t O = tensor(T, Out, 0.05f, Zp);
+    Inputs.insert(Inputs.end(), Ins.begin(), Ins.end());
+    Outputs.push_back(O);
+    B.op("PACK", Ins, {O}, {{"axis", int64_t(coin() ? Axis : Axis - Rank)}});
+  }
+
+  /// ADD_N of 2 to 4 inputs of type \p T (one quantization, the output
+  /// another).
+  void addN(ir::DType T) {
+    const std::vector<int32_t> S = shape();
+    const int32_t N = pick(2, 4);
+    const int64_t Zp = pick(-30, 30);
+    const float Scale = float(pick(10, 200)) / 1000.0f;
+    std::vector<int32_t> Ins;
+    for (int32_t I = 0; I < N; ++I) {
+      Ins.push_back(tensor(T, S, Scale, Zp));
+      Bytes.push_back(randomBytes(T, count(S)));
+    }
+    const int32_t O =
+        tensor(T, S, Scale * float(pick(10, 40)) / 10.0f, pick(-30, 30));
+    Inputs.insert(Inputs.end(), Ins.begin(), Ins.end());
+    Outputs.push_back(O);
+    B.op("ADD_N", Ins, {O});
+  }
+
+  /// CUMSUM of type \p T along a random axis, exclusive and reverse or
+  /// not; int8 to another quantization.
+  void cumsum(ir::DType T) {
+    const std::vector<int32_t> S = shape(5);
+    const int32_t Rank = int32_t(S.size()), Axis = pick(0, Rank - 1);
+    const float Scale = float(pick(10, 200)) / 1000.0f;
+    const int32_t In = tensor(T, S, Scale, pick(-30, 30));
+    const int32_t O = tensor(T, S, Scale * float(pick(20, 60)) / 10.0f,
+                             pick(-30, 30));
+    Bytes.push_back(randomBytes(T, count(S)));
+    Inputs.push_back(In);
+    Outputs.push_back(O);
+    B.op("CUMSUM",
+         {In, B.constant(ir::DType::I32, {1},
+                         std::vector<int32_t>{coin() ? Axis : Axis - Rank})},
+         {O}, {{"exclusive", coin()}, {"reverse", coin()}});
+  }
+
   /// \p N random elements of type \p T as bytes: floats in [-4, 4] with
   /// three decimals, integers over the whole type (int32 within +-2^20);
   /// with \p Avoid set, never that stored value (a divisor's zero).
@@ -744,8 +799,8 @@ TEST_CASE("ABS, NEG, SQRT, RSQRT, SQUARE, CEIL, FLOOR and ROUND equal "
   checkAgainstOracle(S.model(), "unary-math", S.Bytes);
 }
 
-TEST_CASE("SLICE and REVERSE_V2 equal TensorFlow Lite Micro's in every type "
-          "on every target") {
+TEST_CASE("SLICE, REVERSE_V2 and PACK equal TensorFlow Lite Micro's in every "
+          "type on every target") {
   requireSharedDir();
   Builtins S(29);
   for (ir::DType T :
@@ -756,7 +811,11 @@ TEST_CASE("SLICE and REVERSE_V2 equal TensorFlow Lite Micro's in every type "
     }
   for (int I = 0; I < 2; ++I)
     S.reverse(ir::DType::I64);
-  checkAgainstOracle(S.model(), "slice-reverse");
+  for (ir::DType T : {ir::DType::I8, ir::DType::I16, ir::DType::I32,
+                      ir::DType::I64, ir::DType::F32})
+    for (int I = 0; I < 2; ++I)
+      S.pack(T);
+  checkAgainstOracle(S.model(), "slice-reverse-pack");
 }
 
 TEST_CASE("DIV, SQUARED_DIFFERENCE, FLOOR_DIV and FLOOR_MOD equal TensorFlow "
@@ -821,8 +880,8 @@ TEST_CASE("EXP, LOG, SIN and COS equal TensorFlow Lite Micro's on every "
                                     "differently in the last bit"}});
 }
 
-TEST_CASE("ELU and PRELU equal TensorFlow Lite Micro's in every type on every "
-          "target") {
+TEST_CASE("ELU, PRELU, ADD_N and CUMSUM equal TensorFlow Lite Micro's in every "
+          "type on every target") {
   requireSharedDir();
   Builtins S(34);
   for (int I = 0; I < 4; ++I) {
@@ -830,8 +889,12 @@ TEST_CASE("ELU and PRELU equal TensorFlow Lite Micro's in every type on every "
     S.unary("ELU", ir::DType::F32);
     S.binary("PRELU", ir::DType::I8);
     S.binary("PRELU", ir::DType::F32);
+    S.addN(ir::DType::I8);
+    S.addN(ir::DType::F32);
+    S.cumsum(ir::DType::I8);
+    S.cumsum(ir::DType::F32);
   }
-  checkAgainstOracle(S.model(), "elu-prelu", S.Bytes);
+  checkAgainstOracle(S.model(), "elu-prelu-add-n-cumsum", S.Bytes);
 }
 
 TEST_CASE("L2_POOL_2D and L2_NORMALIZATION equal TensorFlow Lite Micro's in "

@@ -269,9 +269,9 @@ TEST_CASE("versions, opaque, custom and large operator codes") {
   MM.addOp("CONV_2D", 1, {});
   MM.addOp("CONV_2D", 5, {});
   // An operator the importer keeps opaque, with its options tag.
-  ir::Operator &Pack = MM.addOp("PACK", 2, {});
-  Pack.Opaque = true;
-  Pack.RawOptionsTag = 59;
+  ir::Operator &Range = MM.addOp("RANGE", 2, {});
+  Range.Opaque = true;
+  Range.RawOptionsTag = 73; // RangeOptions
   // A custom operator with its own option bytes.
   ir::Operator &Custom = MM.addOp("CUSTOM", 1, {});
   Custom.Opaque = true;
@@ -295,8 +295,8 @@ TEST_CASE("versions, opaque, custom and large operator codes") {
   ir::Model Back = roundTrip(MM.M);
   test::checkSameModel(M, Back);
   const std::vector<ir::Operator> &Ops = Back.main().Operators;
-  CHECK(Ops[3].BuiltinCode == 83);
-  CHECK(Ops[3].RawOptionsTag == 59);
+  CHECK(Ops[3].BuiltinCode == 96); // RANGE
+  CHECK(Ops[3].RawOptionsTag == 73);
   CHECK(Ops[4].BuiltinCode == 32);
   CHECK(Ops[5].BuiltinCode == 250);
 }

@@ -767,3 +767,75 @@ TEST_CASE("REDUCE_ALL takes bool only, and the other reductions no bool") {
   CHECK(kernelError(GB.G) == "operator 0 (REDUCE_MAX): input 't0' is bool; "
                              "the kernels take numbers");
 }
+
+TEST_CASE("PACK refuses inputs that are not the output's slices, a count "
+          "the axis does not hold and uint8") {
+  GraphBuilder GB;
+  int32_t A = GB.tensor("a", {2, 3}, ir::perTensor(0.1f, 1));
+  int32_t B = GB.tensor("b", {2, 3}, ir::perTensor(0.1f, 1));
+  int32_t O = GB.tensor("out", {2, 2, 3}, ir::perTensor(0.1f, 1));
+  GB.op("PACK", {A, B}, {O}, {{"axis", int64_t(1)}});
+  CHECK(kernelError(GB.G) == "");
+  GB.G.Tensors[size_t(O)].Shape = {3, 2, 2};
+  GB.G.Operators[0].Attrs["axis"] = int64_t(1);
+  CHECK(kernelError(GB.G) == "operator 0 (PACK): input 'a' 2x3 is not the "
+                             "output 3x2x2 without its axis");
+  GB.G.Tensors[size_t(O)].Shape = {2, 2, 3};
+  GB.G.Operators[0].Attrs["axis"] = int64_t(-3);
+  CHECK(kernelError(GB.G) == "");
+  GB.G.Operators[0].Inputs.push_back(A);
+  CHECK(kernelError(GB.G) == "operator 0 (PACK): 3 inputs stacked, but the "
+                             "output's axis holds 2");
+  GB.G.Operators[0].Inputs.pop_back();
+  GB.G.Tensors[size_t(B)].Quant = ir::perTensor(0.2f, 1);
+  CHECK(kernelError(GB.G).find("quantization") != std::string::npos);
+  for (int32_t T : {A, B, O})
+    GB.G.Tensors[size_t(T)].Type = DType::U8;
+  CHECK(kernelError(GB.G) == "operator 0 (PACK): output 'out' is u8; the "
+                             "kernels take int8, int16, int32, int64 or "
+                             "float32");
+}
+
+TEST_CASE("ADD_N and CUMSUM refuse what their kernels do not take") {
+  GraphBuilder GB;
+  int32_t A = GB.tensor("a", {2, 3}, ir::perTensor(0.1f, 1));
+  int32_t B = GB.tensor("b", {2, 3}, ir::perTensor(0.1f, 1));
+  int32_t O = GB.tensor("out", {2, 3}, ir::perTensor(0.3f, -2));
+  GB.op("ADD_N", {A, B}, {O});
+  CHECK(kernelError(GB.G) == "");
+  GB.G.Tensors[size_t(B)].Quant = ir::perTensor(0.1f, 2);
+  CHECK(kernelError(GB.G).find("quantization") != std::string::npos);
+  GB.G.Tensors[size_t(B)].Quant = ir::perTensor(0.1f, 1);
+  GB.G.Tensors[size_t(B)].Shape = {3};
+  CHECK(kernelError(GB.G) == "operator 0 (ADD_N): input 'b' 3 is not the "
+                             "output's shape 2x3");
+  GB.G.Tensors[size_t(B)].Shape = {2, 3};
+  GB.G.Operators[0].Inputs = {A};
+  CHECK(kernelError(GB.G) ==
+        "operator 0 (ADD_N): ADD_N takes at least two inputs");
+  GB.G.Operators[0].Inputs = {A, B};
+  for (int32_t T : {A, B, O})
+    GB.G.Tensors[size_t(T)].Type = DType::I16;
+  CHECK(kernelError(GB.G) == "operator 0 (ADD_N): input 'a' is i16; the "
+                             "kernels take int8 or float32");
+
+  GraphBuilder CS;
+  int32_t In = CS.tensor("in", {2, 3}, ir::perTensor(0.1f, 1));
+  int32_t Axis = CS.constant(DType::I32, {1}, std::vector<int32_t>{-1});
+  int32_t Out = CS.tensor("out", {2, 3}, ir::perTensor(0.4f, 1));
+  CS.op("CUMSUM", {In, Axis}, {Out});
+  CHECK(kernelError(CS.G) == "");
+  CS.G.Operators[0].Inputs[1] =
+      CS.constant(DType::I32, {1}, std::vector<int32_t>{2});
+  CHECK(kernelError(CS.G) == "operator 0 (CUMSUM): axis 2 is outside rank 2");
+  CS.G.Operators[0].Inputs[1] =
+      CS.constant(DType::I64, {1}, std::vector<int64_t>{0});
+  CHECK(kernelError(CS.G) ==
+        "operator 0 (CUMSUM): the axis operand is i64, not i32");
+  CS.G.Operators[0].Inputs[1] = Axis;
+  // An output scale below a 2^-20 share of the input's needs a multiplier
+  // above 1.
+  CS.G.Tensors[size_t(Out)].Quant = ir::perTensor(1e-8f, 1);
+  CHECK(kernelError(CS.G).find("common scale / output scale") !=
+        std::string::npos);
+}

@@ -10,12 +10,14 @@
 #define ACCELGEN_REF_KERNELS_H
 
 #include "ref_activations.h"
+#include "ref_add_n.h"
 #include "ref_arg_min_max.h"
 #include "ref_batch_space.h"
 #include "ref_common.h"
 #include "ref_compare.h"
 #include "ref_concat.h"
 #include "ref_conv.h"
+#include "ref_cumsum.h"
 #include "ref_depthwise_conv.h"
 #include "ref_elementwise.h"
 #include "ref_elu.h"

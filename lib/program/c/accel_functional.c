@@ -1604,6 +1604,8 @@ static void run_op(machine *m, const fb_table *op) {
   const int8_t *inputs_I8[ACCEL_MAX_OPERANDS];
   const uint8_t *inputs_U8[ACCEL_MAX_OPERANDS];
   const int16_t *inputs_I16[ACCEL_MAX_OPERANDS];
+  const int32_t *inputs_I32[ACCEL_MAX_OPERANDS];
+  const int64_t *inputs_I64[ACCEL_MAX_OPERANDS];
   const float *inputs_F32[ACCEL_MAX_OPERANDS];
   int32_t i, count;
   int skip = 0;
@@ -1777,6 +1779,8 @@ static void run_op(machine *m, const fb_table *op) {
     inputs_I8[i] = (const int8_t *)data[i];
     inputs_U8[i] = (const uint8_t *)data[i];
     inputs_I16[i] = (const int16_t *)data[i];
+    inputs_I32[i] = (const int32_t *)data[i];
+    inputs_I64[i] = (const int64_t *)data[i];
     inputs_F32[i] = (const float *)data[i];
   }
   if (!skip) {
