@@ -94,6 +94,22 @@ multiclass HostCpuRules<Target T, Version V, string P> {
   def : Legal<Pack, T, V, [i8, i16, i32, i64, f32], [MaxRank6]>;
   def : Legal<AddN, T, V, [i8, f32]>;
   def : Legal<Cumsum, T, V, [i8, f32], [MaxRank6]>;
+  // TensorFlow Lite Micro's types (BROADCAST_TO takes every type; the kernel
+  // moves bytes).
+  def : Legal<BroadcastTo, T, V, [bool, i8, u8, i16, i32, i64, f32],
+              [MaxRank6]>;
+  def : Legal<GatherNd, T, V, [i8, f32], [MaxRank6]>;
+  def : Legal<DynamicUpdateSlice, T, V, [i8, i16, i32, f32], [MaxRank6]>;
+  def : Legal<Shape, T, V, [bool, i8, u8, i16, i32, i64, f32], [
+      Constraint<P # "_shape_int32", "output(0).dtype == i32",
+                 "the shape is written as int32">]>;
+  def : Legal<BroadcastArgs, T, V, [i32, i64]>;
+  // Input 0 is the int32 lookup; the value's rows are int8 or float32.
+  def : Legal<EmbeddingLookup, T, V, [i32], [
+      Constraint<P # "_embedding_types",
+          "(input(1).dtype == i8 || input(1).dtype == f32) && "
+          "output(0).dtype == input(1).dtype",
+          "the value is int8 or float32, copied into the same type">]>;
   def : Legal<StridedSlice, T, V, AllTypes16, [MaxRank6]>;
   // TensorFlow Lite Micro's types (and uint8, a byte move like the others).
   def : Legal<Slice, T, V, [i8, u8, i16, i32, f32], [MaxRank6]>;

@@ -670,7 +670,77 @@ def GatherKernels : KernelFamily<"gather", "gather", "gatherOp"> {
                 KernelField<"inner", "int32_t">];
   let Args = [ParamsArg, ElementSizeArg, AnyInputArg,
               KernelArg<"data", "indices", 1, "any">, AnyOutputArg];
-  let Instances = [KernelInstance<Gather, "gather">];
+  // EMBEDDING_LOOKUP copies rows of its value (input 1) by its lookup
+  // (input 0): a gather along axis 0.
+  let Instances = [KernelInstance<Gather, "gather">,
+                   KernelInstance<EmbeddingLookup, "gather">];
+}
+
+/// BROADCAST_TO, GATHER_ND, DYNAMIC_UPDATE_SLICE, SHAPE and BROADCAST_ARGS
+/// (c/ref_index.h): element moves by computed positions, and shapes.
+def BroadcastToKernels
+    : KernelFamily<"broadcast_to", "index", "broadcastToOp"> {
+  let Doc = "Parameters of one BROADCAST_TO: the output's dimensions and the "
+            "input's element strides in them (0 where broadcast), padded to "
+            "REF_MAX_RANK.";
+  let Rendered = 0;
+  let Fields = [ArrayField<"dims", "int32_t", "REF_MAX_RANK">,
+                ArrayField<"stride", "int32_t", "REF_MAX_RANK">];
+  let Args = [ParamsArg, ElementSizeArg, AnyInputArg, AnyOutputArg];
+  let Instances = [KernelInstance<BroadcastTo, "broadcast_to">];
+}
+
+def GatherNdKernels : KernelFamily<"gather_nd", "index", "gatherNdOp"> {
+  let Doc = "Parameters of one GATHER_ND.";
+  let Rendered = 0;
+  let Fields = [KernelField<"slices", "int32_t", "Rows of indices.">,
+                KernelField<"index_depth", "int32_t",
+                            "Indices per row (the indices' last dimension).">,
+                KernelField<"slice_size", "int32_t", "Elements per slice.">,
+                KernelField<"input_size", "int32_t", "Elements of params.">,
+                ArrayField<"stride", "int32_t", "REF_MAX_RANK",
+                           "Elements per step of each indexed dimension.">];
+  let Args = [ParamsArg, ElementSizeArg, AnyInputArg,
+              KernelArg<"data", "indices", 1, "any">, AnyOutputArg];
+  let Instances = [KernelInstance<GatherNd, "gather_nd">];
+}
+
+def DynamicUpdateSliceKernels
+    : KernelFamily<"dynamic_update_slice", "index",
+                   "dynamicUpdateSliceOp"> {
+  let Doc = "Parameters of one DYNAMIC_UPDATE_SLICE.";
+  let Rendered = 0;
+  let Fields = [KernelField<"rank", "int32_t">,
+                ArrayField<"dims", "int32_t", "REF_MAX_RANK">,
+                ArrayField<"update_dims", "int32_t", "REF_MAX_RANK">,
+                KernelField<"wide_indices", "int32_t",
+                            "Non-zero: the start indices are int64.">];
+  let Args = [ParamsArg, ElementSizeArg, AnyInputArg,
+              KernelArg<"data", "update", 1, "any">,
+              KernelArg<"data", "start", 2, "any">, AnyOutputArg];
+  let Instances = [KernelInstance<DynamicUpdateSlice, "dynamic_update_slice">];
+}
+
+def ShapeOfKernels : KernelFamily<"shape_of", "index", "shapeOfOp"> {
+  let Doc = "Parameters of one SHAPE: the input's dimensions.";
+  let Rendered = 0;
+  let Fields = [KernelField<"rank", "int32_t">,
+                ArrayField<"dims", "int32_t", "REF_MAX_RANK">];
+  let Args = [ParamsArg, AnyInputArg, AnyOutputArg];
+  let Instances = [KernelInstance<Shape, "shape_of">];
+}
+
+def BroadcastArgsKernels
+    : KernelFamily<"broadcast_args", "index", "broadcastArgsOp"> {
+  let Doc = "Parameters of one BROADCAST_ARGS.";
+  let Rendered = 0;
+  let Fields = [KernelField<"rank1", "int32_t">,
+                KernelField<"rank2", "int32_t">,
+                KernelField<"rank", "int32_t", "The output's length.">,
+                KernelField<"wide", "int32_t", "Non-zero: int64 shapes.">];
+  let Args = [ParamsArg, AnyInputArg,
+              KernelArg<"data", "shape2", 1, "any">, AnyOutputArg];
+  let Instances = [KernelInstance<BroadcastArgs, "broadcast_args">];
 }
 
 /// FILL and ZEROS_LIKE write bytes (the kernel any element size).

@@ -228,6 +228,20 @@ def ReverseAttr : Attr<"reverse", BoolAttr>;
 def Cumsum : Op<"CUMSUM", [Input, Operand<"axis">],
                 [ExclusiveAttr, ReverseAttr]>;
 
+def BroadcastTo : Op<"BROADCAST_TO", [Input, Operand<"shape">]>;
+/// The slices of `params` the rows of int32 indices select.
+def GatherNd : Op<"GATHER_ND", [Operand<"params">, Operand<"indices">]>;
+/// Rows of `value` by the int32 `lookup`.
+def EmbeddingLookup : Op<"EMBEDDING_LOOKUP",
+                         [Operand<"lookup">, Operand<"value">]>;
+def DynamicUpdateSlice : Op<"DYNAMIC_UPDATE_SLICE",
+                            [Operand<"operand">, Operand<"update">,
+                             Operand<"start_indices">]>;
+/// The input's dimensions as int32 (ShapeOptions' out_type repeats it).
+def Shape : Op<"SHAPE", [Input]>;
+def BroadcastArgs : Op<"BROADCAST_ARGS", [Operand<"shape1">,
+                                          Operand<"shape2">]>;
+
 /// Comparisons give bool (one byte, 0 or 1) of two inputs of one type.
 def Equal : Op<"EQUAL", [Input, Input2]>;
 def NotEqual : Op<"NOT_EQUAL", [Input, Input2]>;

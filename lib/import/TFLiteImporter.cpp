@@ -421,6 +421,12 @@ std::optional<OpReader> readerFor(ir::OpCode Op) {
   case OpCode::ArgMax:
   case OpCode::ArgMin:
   case OpCode::BatchToSpaceND:
+  case OpCode::BroadcastArgs:
+  case OpCode::BroadcastTo:
+  case OpCode::DynamicUpdateSlice:
+  case OpCode::EmbeddingLookup:
+  case OpCode::GatherNd:
+  case OpCode::Shape:
   case OpCode::Cast:
   case OpCode::Ceil:
   case OpCode::Cos:

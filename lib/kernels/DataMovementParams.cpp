@@ -548,9 +548,24 @@ llvm::Expected<KernelCall> selectOp(const OpContext &Ctx) {
 }
 
 llvm::Expected<KernelCall> gatherOp(const OpContext &Ctx) {
-  ACCELGEN_TRY(In, Ctx.input(0));
-  ACCELGEN_TRY(Idx, Ctx.input(1));
+  // EMBEDDING_LOOKUP: rows of its value (input 1) by its lookup (input 0),
+  // TensorFlow Lite Micro's float32 and int8 copies.
+  const bool Lookup = Ctx.op().code() == ir::OpCode::EmbeddingLookup;
+  ACCELGEN_TRY(In, Ctx.input(Lookup ? 1 : 0));
+  ACCELGEN_TRY(Idx, Ctx.input(Lookup ? 0 : 1));
   ACCELGEN_TRY(Out, Ctx.output());
+  if (Lookup) {
+    if (In->Type != DType::I8 && In->Type != DType::F32)
+      return unsupportedInput(Ctx, *In, "int8 or float32");
+    if (Out->Type != In->Type)
+      return Ctx.error(llvm::formatv(
+          "output '{0}' is {1}, value '{2}' {3}; the kernels copy rows of "
+          "one type (not int8 rows dequantized to float32)",
+          Out->Name, ir::dtypeName(Out->Type), In->Name,
+          ir::dtypeName(In->Type)));
+    if (Idx->rank() != 1 || In->rank() < 2)
+      return Ctx.error("the lookup must be 1-D and the value at least 2-D");
+  }
   if (llvm::Error E = requireSameType(Ctx, *In, *Out))
     return E;
   if (Idx->Type != DType::I32)
@@ -597,6 +612,169 @@ llvm::Expected<KernelCall> gatherOp(const OpContext &Ctx) {
   P.inner = static_cast<int32_t>(Product(In->Shape, Axis + 1, Rank));
   if (llvm::Error E = requireKeptQuant(Ctx, *In, *Out))
     return E;
+  return makeCall(P, {Ctx.op().input(Lookup ? 1 : 0),
+                      Ctx.op().input(Lookup ? 0 : 1)});
+}
+
+llvm::Expected<KernelCall> broadcastToOp(const OpContext &Ctx) {
+  ACCELGEN_TRY(In, Ctx.input(0));
+  ACCELGEN_TRY(ShapeT, Ctx.input(1));
+  ACCELGEN_TRY(Out, Ctx.output());
+  if (llvm::Error E = requireSameType(Ctx, *In, *Out))
+    return E;
+  if (llvm::Error E = requireKeptQuant(Ctx, *In, *Out))
+    return E;
+  ACCELGEN_TRY(Dims, Ctx.constInts(*ShapeT, "shape"));
+  if (std::vector<int64_t>(Out->Shape.begin(), Out->Shape.end()) != Dims)
+    return Ctx.error(llvm::formatv("the shape operand does not give the "
+                                   "output's shape {0}",
+                                   ir::formatShape(Out->Shape)));
+  const size_t Rank = Out->rank();
+  if (Rank > REF_MAX_RANK || In->rank() > Rank)
+    return Ctx.error(llvm::formatv("{0} does not broadcast to {1} within "
+                                   "rank {2}",
+                                   ir::formatShape(In->Shape),
+                                   ir::formatShape(Out->Shape), REF_MAX_RANK));
+  ref_broadcast_to_params P{};
+  int32_t Running = 1;
+  for (size_t I = 0; I < REF_MAX_RANK; ++I) {
+    const size_t D = REF_MAX_RANK - 1 - I;
+    const int32_t O = I < Rank ? Out->Shape[Rank - 1 - I] : 1;
+    const int32_t N = I < In->rank() ? In->Shape[In->rank() - 1 - I] : 1;
+    if (N != 1 && N != O)
+      return Ctx.error(llvm::formatv("{0} does not broadcast to {1}",
+                                     ir::formatShape(In->Shape),
+                                     ir::formatShape(Out->Shape)));
+    P.dims[D] = O;
+    P.stride[D] = N == 1 ? 0 : Running;
+    Running *= N;
+  }
+  return makeCall(P, {Ctx.op().input(0)});
+}
+
+llvm::Expected<KernelCall> gatherNdOp(const OpContext &Ctx) {
+  ACCELGEN_TRY(In, Ctx.input(0));
+  ACCELGEN_TRY(Idx, Ctx.input(1));
+  ACCELGEN_TRY(Out, Ctx.output());
+  if (llvm::Error E = requireSameType(Ctx, *In, *Out))
+    return E;
+  if (In->Type != DType::I8 && In->Type != DType::F32)
+    return unsupportedInput(Ctx, *In, "int8 or float32");
+  if (Idx->Type != DType::I32)
+    return Ctx.error(llvm::formatv("the indices are {0}, not i32",
+                                   ir::dtypeName(Idx->Type)));
+  if (llvm::Error E = requireKeptQuant(Ctx, *In, *Out))
+    return E;
+  const size_t Rank = In->rank(), IdxRank = Idx->rank();
+  if (Rank < 1 || IdxRank < 1 || Rank > REF_MAX_RANK)
+    return Ctx.error("params and indices must have a rank of 1 or more");
+  const int32_t Depth = Idx->Shape[IdxRank - 1];
+  if (Depth < 0 || size_t(Depth) > Rank)
+    return Ctx.error(llvm::formatv("indices of depth {0} into rank {1}",
+                                   Depth, Rank));
+  // indices.shape[:-1] + params.shape[depth:]
+  std::vector<int32_t> Want(Idx->Shape.begin(), Idx->Shape.end() - 1);
+  Want.insert(Want.end(), In->Shape.begin() + Depth, In->Shape.end());
+  if (Want != Out->Shape)
+    return Ctx.error(llvm::formatv(
+        "output {0} is not what params {1} gathered by indices {2} gives",
+        ir::formatShape(Out->Shape), ir::formatShape(In->Shape),
+        ir::formatShape(Idx->Shape)));
+  ref_gather_nd_params P{};
+  P.slices = 1;
+  for (size_t D = 0; D + 1 < IdxRank; ++D)
+    P.slices *= Idx->Shape[D];
+  P.index_depth = Depth;
+  P.slice_size = 1;
+  for (size_t D = size_t(Depth); D < Rank; ++D)
+    P.slice_size *= In->Shape[D];
+  P.input_size = static_cast<int32_t>(In->numElements());
+  int32_t Stride = P.input_size;
+  for (int32_t D = 0; D < Depth; ++D) {
+    Stride = In->Shape[size_t(D)] ? Stride / In->Shape[size_t(D)] : 0;
+    P.stride[D] = Stride;
+  }
+  return makeCall(P, {Ctx.op().input(0), Ctx.op().input(1)});
+}
+
+llvm::Expected<KernelCall> dynamicUpdateSliceOp(const OpContext &Ctx) {
+  ACCELGEN_TRY(In, Ctx.input(0));
+  ACCELGEN_TRY(Update, Ctx.input(1));
+  ACCELGEN_TRY(Start, Ctx.input(2));
+  ACCELGEN_TRY(Out, Ctx.output());
+  if (llvm::Error E = requireSameType(Ctx, *In, *Update))
+    return E;
+  if (llvm::Error E = requireSameType(Ctx, *In, *Out))
+    return E;
+  if (In->Type != DType::I8 && In->Type != DType::I16 &&
+      In->Type != DType::I32 && In->Type != DType::F32)
+    return unsupportedInput(Ctx, *In, "int8, int16, int32 or float32");
+  if (llvm::Error E = requireKeptQuant(Ctx, *Update, *Out))
+    return E;
+  if (llvm::Error E = requireKeptQuant(Ctx, *In, *Out))
+    return E;
+  const size_t Rank = In->rank();
+  if (Start->Type != DType::I32 && Start->Type != DType::I64)
+    return Ctx.error(llvm::formatv("the start indices are {0}, not i32 or "
+                                   "i64",
+                                   ir::dtypeName(Start->Type)));
+  if (Rank < 1 || Rank > REF_MAX_RANK || Update->rank() != Rank ||
+      In->Shape != Out->Shape || Start->numElements() != int64_t(Rank))
+    return Ctx.error("operand, update and output must share a rank of 1 to "
+                     "6, the output the operand's shape, and the start "
+                     "indices hold one per dimension");
+  ref_dynamic_update_slice_params P{};
+  P.rank = static_cast<int32_t>(Rank);
+  P.wide_indices = Start->Type == DType::I64;
+  for (size_t D = 0; D < Rank; ++D) {
+    if (Update->Shape[D] > In->Shape[D])
+      return Ctx.error(llvm::formatv("update {0} does not fit in {1}",
+                                     ir::formatShape(Update->Shape),
+                                     ir::formatShape(In->Shape)));
+    P.dims[D] = In->Shape[D];
+    P.update_dims[D] = Update->Shape[D];
+  }
+  return makeCall(P, {Ctx.op().input(0), Ctx.op().input(1),
+                      Ctx.op().input(2)});
+}
+
+llvm::Expected<KernelCall> shapeOfOp(const OpContext &Ctx) {
+  ACCELGEN_TRY(In, Ctx.input(0));
+  ACCELGEN_TRY(Out, Ctx.output());
+  if (Out->Type != DType::I32)
+    return Ctx.error(llvm::formatv("output '{0}' is {1}; the kernel writes "
+                                   "int32",
+                                   Out->Name, ir::dtypeName(Out->Type)));
+  if (In->rank() > REF_MAX_RANK || Out->numElements() != int64_t(In->rank()))
+    return Ctx.error(llvm::formatv("output {0} does not hold the {1} "
+                                   "dimensions of the input",
+                                   ir::formatShape(Out->Shape), In->rank()));
+  ref_shape_of_params P{};
+  P.rank = static_cast<int32_t>(In->rank());
+  for (size_t D = 0; D < In->rank(); ++D)
+    P.dims[D] = In->Shape[D];
+  return makeCall(P, {Ctx.op().input(0)});
+}
+
+llvm::Expected<KernelCall> broadcastArgsOp(const OpContext &Ctx) {
+  ACCELGEN_TRY(A, Ctx.input(0));
+  ACCELGEN_TRY(B, Ctx.input(1));
+  ACCELGEN_TRY(Out, Ctx.output());
+  if (A->Type != DType::I32 && A->Type != DType::I64)
+    return unsupportedInput(Ctx, *A, "int32 or int64");
+  if (llvm::Error E = requireSameType(Ctx, *A, *B))
+    return E;
+  if (llvm::Error E = requireSameType(Ctx, *A, *Out))
+    return E;
+  if (A->rank() != 1 || B->rank() != 1 || Out->rank() != 1 ||
+      Out->Shape[0] != std::max(A->Shape[0], B->Shape[0]))
+    return Ctx.error("the shapes and the output must be 1-D, the output as "
+                     "long as the longer shape");
+  ref_broadcast_args_params P{};
+  P.rank1 = A->Shape[0];
+  P.rank2 = B->Shape[0];
+  P.rank = Out->Shape[0];
+  P.wide = A->Type == DType::I64;
   return makeCall(P, {Ctx.op().input(0), Ctx.op().input(1)});
 }
 

@@ -260,6 +260,123 @@ public:
          {O}, {{"exclusive", coin()}, {"reverse", coin()}});
   }
 
+  /// A graph input of int32 or int64 \p Values with \p Shape, its bytes
+  /// appended to Bytes.
+  int32_t intInput(ir::DType T, std::vector<int32_t> Shape,
+                   const std::vector<int64_t> &Values) {
+    const int32_t X = B.tensor(name(), std::move(Shape), std::nullopt, T);
+    std::vector<uint8_t> Data;
+    for (int64_t V : Values)
+      for (unsigned K = 0; K < ir::dtypeSize(T); ++K)
+        Data.push_back(uint8_t(uint64_t(V) >> (8 * K)));
+    Inputs.push_back(X);
+    Bytes.push_back(std::move(Data));
+    return X;
+  }
+
+  /// A graph input of type \p T and \p Shape with random bytes, and an
+  /// output of \p OutShape and the same quantization.
+  std::pair<int32_t, int32_t> randomInOut(ir::DType T,
+                                          std::vector<int32_t> Shape,
+                                          std::vector<int32_t> OutShape) {
+    Bytes.push_back(T == ir::DType::Bool ? nearBytes(T, count(Shape))
+                                         : randomBytes(T, count(Shape)));
+    return inOut(T, std::move(Shape), std::move(OutShape));
+  }
+
+  /// BROADCAST_TO of type \p T: some dimensions 1, or fewer of them.
+  void broadcastTo(ir::DType T) {
+    auto [A, C] = broadcastPair();
+    const std::vector<int32_t> Out = broadcastShape({A, C});
+    auto [In, O] = randomInOut(T, coin() ? A : C, Out);
+    const int32_t ShapeT =
+        coin() ? B.constant(ir::DType::I32, {int32_t(Out.size())}, Out)
+               : B.constant(ir::DType::I64, {int32_t(Out.size())},
+                            std::vector<int64_t>(Out.begin(), Out.end()));
+    B.op("BROADCAST_TO", {In, ShapeT}, {O});
+  }
+
+  /// GATHER_ND of type \p T: rows of in-range int32 indices of a random
+  /// depth.
+  void gatherNd(ir::DType T) {
+    const std::vector<int32_t> S = shape(4);
+    const int32_t Depth = pick(1, int32_t(S.size()));
+    std::vector<int32_t> IdxShape;
+    for (int32_t I = pick(0, 2); I > 0; --I)
+      IdxShape.push_back(pick(1, 3));
+    std::vector<int32_t> Out = IdxShape;
+    Out.insert(Out.end(), S.begin() + Depth, S.end());
+    IdxShape.push_back(Depth);
+    std::vector<int64_t> Idx;
+    for (int64_t R = 0; R < count(IdxShape) / Depth; ++R)
+      for (int32_t D = 0; D < Depth; ++D)
+        Idx.push_back(pick(0, S[size_t(D)] - 1));
+    auto [In, O] = randomInOut(T, S, Out);
+    B.op("GATHER_ND", {In, intInput(ir::DType::I32, IdxShape, Idx)}, {O});
+  }
+
+  /// EMBEDDING_LOOKUP of rows of type \p T by an int32 lookup.
+  void embeddingLookup(ir::DType T) {
+    std::vector<int32_t> S = {pick(1, 6), pick(1, 4)};
+    if (coin())
+      S.push_back(pick(1, 3));
+    std::vector<int64_t> Lookup(size_t(pick(1, 5)));
+    for (int64_t &V : Lookup)
+      V = pick(0, S[0] - 1);
+    std::vector<int32_t> Out = S;
+    Out[0] = int32_t(Lookup.size());
+    const int32_t L =
+        intInput(ir::DType::I32, {int32_t(Lookup.size())}, Lookup);
+    auto [Value, O] = randomInOut(T, S, Out);
+    B.op("EMBEDDING_LOOKUP", {L, Value}, {O});
+  }
+
+  /// DYNAMIC_UPDATE_SLICE of type \p T with int32 or int64 start indices,
+  /// some out of range (clamped).
+  void dynamicUpdateSlice(ir::DType T) {
+    const std::vector<int32_t> S = shape(4);
+    std::vector<int32_t> U = S;
+    std::vector<int64_t> Start;
+    for (size_t D = 0; D < S.size(); ++D) {
+      U[D] = pick(1, S[D]);
+      Start.push_back(pick(-2, S[D] + 1));
+    }
+    auto [In, O] = randomInOut(T, S, S);
+    const int32_t Update = tensor(T, U, 0.05f, 0);
+    B.G.Tensors[size_t(Update)].Quant = B.G.Tensors[size_t(In)].Quant;
+    Inputs.push_back(Update);
+    Bytes.push_back(randomBytes(T, count(U)));
+    const int32_t StartT =
+        intInput(coin() ? ir::DType::I32 : ir::DType::I64,
+                 {int32_t(S.size())}, Start);
+    B.op("DYNAMIC_UPDATE_SLICE", {In, Update, StartT}, {O});
+  }
+
+  /// SHAPE of an input of type \p T.
+  void shapeOf(ir::DType T) {
+    const std::vector<int32_t> S = shape();
+    const int32_t In = tensor(T, S, 0.05f, 0);
+    const int32_t O = tensor(ir::DType::I32, {int32_t(S.size())}, 1, 0);
+    Inputs.push_back(In);
+    Bytes.push_back(T == ir::DType::Bool ? nearBytes(T, count(S))
+                                         : randomBytes(T, count(S)));
+    Outputs.push_back(O);
+    B.op("SHAPE", {In}, {O});
+  }
+
+  /// BROADCAST_ARGS of two int32 or int64 shapes that broadcast.
+  void broadcastArgs(ir::DType T) {
+    auto [A, C] = broadcastPair();
+    const std::vector<int32_t> Out = broadcastShape({A, C});
+    const int32_t SA =
+        intInput(T, {int32_t(A.size())}, std::vector<int64_t>(A.begin(), A.end()));
+    const int32_t SC =
+        intInput(T, {int32_t(C.size())}, std::vector<int64_t>(C.begin(), C.end()));
+    const int32_t O = tensor(T, {int32_t(Out.size())}, 1, 0);
+    Outputs.push_back(O);
+    B.op("BROADCAST_ARGS", {SA, SC}, {O});
+  }
+
   /// \p N random elements of type \p T as bytes: floats in [-4, 4] with
   /// three decimals, integers over the whole type (int32 within +-2^20);
   /// with \p Avoid set, never that stored value (a divisor's zero).
@@ -921,14 +1038,31 @@ TEST_CASE("ARG_MAX and ARG_MIN equal TensorFlow Lite Micro's in every type on "
   checkAgainstOracle(S.model(), "arg-min-max");
 }
 
-TEST_CASE("GATHER equals TensorFlow Lite Micro's in every type on every "
-          "target") {
+TEST_CASE("GATHER, BROADCAST_TO, GATHER_ND, EMBEDDING_LOOKUP, "
+          "DYNAMIC_UPDATE_SLICE, SHAPE and BROADCAST_ARGS equal TensorFlow "
+          "Lite Micro's in every type on every target") {
   requireSharedDir();
   Builtins S(38);
   for (int I = 0; I < 5; ++I)
     for (ir::DType T : {ir::DType::I8, ir::DType::F32})
       S.gather(T);
-  checkAgainstOracle(S.model(), "gather", S.Bytes);
+  for (int I = 0; I < 2; ++I) {
+    for (ir::DType T : {ir::DType::Bool, ir::DType::I8, ir::DType::I16,
+                        ir::DType::I32, ir::DType::I64, ir::DType::F32}) {
+      S.broadcastTo(T);
+      S.shapeOf(T);
+    }
+    for (ir::DType T : {ir::DType::I8, ir::DType::F32}) {
+      S.gatherNd(T);
+      S.embeddingLookup(T);
+    }
+    for (ir::DType T :
+         {ir::DType::I8, ir::DType::I16, ir::DType::I32, ir::DType::F32})
+      S.dynamicUpdateSlice(T);
+    S.broadcastArgs(ir::DType::I32);
+    S.broadcastArgs(ir::DType::I64);
+  }
+  checkAgainstOracle(S.model(), "gather-index", S.Bytes);
 }
 
 TEST_CASE("CAST equals TensorFlow Lite Micro's between every pair of types, and "

@@ -839,3 +839,103 @@ TEST_CASE("ADD_N and CUMSUM refuse what their kernels do not take") {
   CHECK(kernelError(CS.G).find("common scale / output scale") !=
         std::string::npos);
 }
+
+TEST_CASE("The index and shape operators refuse what their kernels do not "
+          "take") {
+  {
+    GraphBuilder GB;
+    int32_t In = GB.tensor(DType::F32, {3, 1});
+    int32_t Shape = GB.constant(DType::I32, {2}, std::vector<int32_t>{3, 4});
+    int32_t O = GB.tensor(DType::F32, {3, 4});
+    GB.op("BROADCAST_TO", {In, Shape}, {O});
+    CHECK(kernelError(GB.G) == "");
+    GB.G.Tensors[size_t(In)].Shape = {2, 1};
+    CHECK(kernelError(GB.G) ==
+          "operator 0 (BROADCAST_TO): 2x1 does not broadcast to 3x4");
+    GB.G.Operators[0].Inputs[1] =
+        GB.constant(DType::I32, {2}, std::vector<int32_t>{4, 3});
+    CHECK(kernelError(GB.G) == "operator 0 (BROADCAST_TO): the shape operand "
+                               "does not give the output's shape 3x4");
+  }
+  {
+    GraphBuilder GB;
+    int32_t In = GB.tensor(DType::I16, {3, 4});
+    int32_t Idx = GB.tensor(DType::I32, {2, 1});
+    int32_t O = GB.tensor(DType::I16, {2, 4});
+    GB.op("GATHER_ND", {In, Idx}, {O});
+    CHECK(kernelError(GB.G) == "operator 0 (GATHER_ND): input 't0' is i16; "
+                               "the kernels take int8 or float32");
+    for (int32_t T : {In, O})
+      GB.G.Tensors[size_t(T)].Type = DType::F32;
+    CHECK(kernelError(GB.G) == "");
+    GB.G.Tensors[size_t(Idx)].Shape = {2, 3};
+    CHECK(kernelError(GB.G) ==
+          "operator 0 (GATHER_ND): indices of depth 3 into rank 2");
+  }
+  {
+    GraphBuilder GB;
+    int32_t L = GB.tensor(DType::I32, {2});
+    int32_t V = GB.tensor(DType::I8, {5, 3});
+    int32_t O = GB.tensor(DType::F32, {2, 3});
+    GB.op("EMBEDDING_LOOKUP", {L, V}, {O});
+    CHECK(kernelError(GB.G).find("the kernels copy rows of one type (not "
+                                 "int8 rows dequantized to float32)") !=
+          std::string::npos);
+  }
+  {
+    GraphBuilder GB;
+    int32_t In = GB.tensor(DType::I8, {3, 4});
+    int32_t Up = GB.tensor(DType::I8, {4, 1});
+    int32_t Start = GB.tensor(DType::I32, {2});
+    int32_t O = GB.tensor(DType::I8, {3, 4});
+    for (int32_t T : {In, Up, O})
+      GB.G.Tensors[size_t(T)].Quant = ir::perTensor(0.5f, 3);
+    GB.op("DYNAMIC_UPDATE_SLICE", {In, Up, Start}, {O});
+    CHECK(kernelError(GB.G) ==
+          "operator 0 (DYNAMIC_UPDATE_SLICE): update 4x1 does not fit in 3x4");
+    GB.G.Tensors[size_t(Up)].Shape = {1, 4};
+    CHECK(kernelError(GB.G) == "");
+    GB.G.Tensors[size_t(Start)].Type = DType::I16;
+    CHECK(kernelError(GB.G) == "operator 0 (DYNAMIC_UPDATE_SLICE): the start "
+                               "indices are i16, not i32 or i64");
+  }
+  {
+    GraphBuilder GB;
+    int32_t In = GB.tensor(DType::I8, {3, 4});
+    int32_t O = GB.tensor(DType::I64, {2});
+    GB.op("SHAPE", {In}, {O});
+    CHECK(kernelError(GB.G) == "operator 0 (SHAPE): output 't1' is i64; the "
+                               "kernel writes int32");
+    GB.G.Tensors[size_t(O)].Type = DType::I32;
+    CHECK(kernelError(GB.G) == "");
+    GB.G.Tensors[size_t(O)].Shape = {3};
+    CHECK(kernelError(GB.G).find("does not hold the 2 dimensions") !=
+          std::string::npos);
+  }
+  {
+    GraphBuilder GB;
+    int32_t A = GB.tensor(DType::I32, {2});
+    int32_t B = GB.tensor(DType::I32, {3});
+    int32_t O = GB.tensor(DType::I32, {2});
+    GB.op("BROADCAST_ARGS", {A, B}, {O});
+    CHECK(kernelError(GB.G).find("the output as long as the longer shape") !=
+          std::string::npos);
+    GB.G.Tensors[size_t(O)].Shape = {3};
+    CHECK(kernelError(GB.G) == "");
+  }
+
+  // DYNAMIC_UPDATE_SLICE clamps its start indices into the operand.
+  ref_dynamic_update_slice_params P{};
+  P.rank = 2;
+  P.dims[0] = 3;
+  P.dims[1] = 4;
+  P.update_dims[0] = 2;
+  P.update_dims[1] = 2;
+  const int8_t Operand[12] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11};
+  const int8_t Update[4] = {-1, -2, -3, -4};
+  const int32_t Start[2] = {5, -3};
+  int8_t Out[12];
+  ref_dynamic_update_slice(&P, 1, Operand, Update, Start, Out);
+  const int8_t Want[12] = {0, 1, 2, 3, -1, -2, 6, 7, -3, -4, 10, 11};
+  CHECK(std::memcmp(Out, Want, sizeof(Want)) == 0);
+}

@@ -25,6 +25,7 @@
 #include "ref_fully_connected.h"
 #include "ref_fill.h"
 #include "ref_gather.h"
+#include "ref_index.h"
 #include "ref_l2norm.h"
 #include "ref_lstm.h"
 #include "ref_mirror_pad.h"
