@@ -152,6 +152,34 @@ def FullyConnectedKernels
 // Pools, element-wise arithmetic, activations, softmax
 //===----------------------------------------------------------------------===//
 
+/// TensorFlow Lite Micro's BATCH_MATMUL: float32, int8 and int16 (zero
+/// points 0), both operands of the output's type.
+def BatchMatMulKernels
+    : KernelFamily<"batch_matmul", "batch_matmul", "batchMatMulOp"> {
+  let Doc = "Parameters of one BATCH_MATMUL: the output's batch dimensions "
+            "and each operand's matrix strides in them (0 where broadcast), "
+            "padded to 4 at the front.";
+  let Fields = [
+    ArrayField<"batch", "int32_t", "4">,
+    ArrayField<"lhs_stride", "int32_t", "4">,
+    ArrayField<"rhs_stride", "int32_t", "4">,
+    KernelField<"rows", "int32_t", "The output's rows, columns and the "
+                                   "depth summed over.">,
+    KernelField<"cols", "int32_t">, KernelField<"depth", "int32_t">,
+    KernelField<"adj_x", "int32_t", "Non-zero: lhs is stored [depth, rows].">,
+    KernelField<"adj_y", "int32_t", "Non-zero: rhs is stored [cols, depth].">,
+    KernelField<"lhs_offset", "int32_t",
+                "Quantized: -lhs_zero_point, -rhs_zero_point, "
+                "+output_zero_point.">,
+    KernelField<"rhs_offset", "int32_t">,
+    KernelField<"output_offset", "int32_t">,
+    KernelField<"output_multiplier", "int32_t">,
+    KernelField<"output_left_shift", "int32_t">];
+  let Args = [ParamsArg, InputArg, KernelArg<"data", "rhs", 1, "in">,
+              OutputArg];
+  let Instances = PerType<BatchMatMul, "batch_matmul", [i8, i16, f32]>.List;
+}
+
 def Pool2DKernels : KernelFamily<"pool2d", "pooling", "pool2D"> {
   let Doc = "Parameters of one AVERAGE_POOL_2D or MAX_POOL_2D.";
   let Fields = !listconcat(StrideFields,

@@ -242,6 +242,13 @@ def Shape : Op<"SHAPE", [Input]>;
 def BroadcastArgs : Op<"BROADCAST_ARGS", [Operand<"shape1">,
                                           Operand<"shape2">]>;
 
+def AdjXAttr : Attr<"adj_x", BoolAttr>;
+def AdjYAttr : Attr<"adj_y", BoolAttr>;
+/// Matrix products over broadcast batch dimensions; adj_x / adj_y read an
+/// operand's last two dimensions transposed.
+def BatchMatMul : Op<"BATCH_MATMUL", [Input, Input2],
+                     [AdjXAttr, AdjYAttr, AsymQuantInputsAttr]>;
+
 /// Comparisons give bool (one byte, 0 or 1) of two inputs of one type.
 def Equal : Op<"EQUAL", [Input, Input2]>;
 def NotEqual : Op<"NOT_EQUAL", [Input, Input2]>;

@@ -220,6 +220,14 @@ llvm::Error readGather(const fb::Operator &Op, ir::Operator &Out) {
   return llvm::Error::success();
 }
 
+llvm::Error readBatchMatMul(const fb::Operator &Op, ir::Operator &Out) {
+  const fb::BatchMatMulOptions *O = Op.builtin_options_as_BatchMatMulOptions();
+  Out.setAttr(attr::AdjX, O->adj_x());
+  Out.setAttr(attr::AdjY, O->adj_y());
+  Out.setAttr(attr::AsymmetricQuantizeInputs, O->asymmetric_quantize_inputs());
+  return llvm::Error::success();
+}
+
 llvm::Error readCumsum(const fb::Operator &Op, ir::Operator &Out) {
   const fb::CumsumOptions *O = Op.builtin_options_as_CumsumOptions();
   Out.setAttr(attr::Exclusive, O->exclusive());
@@ -390,6 +398,8 @@ std::optional<OpReader> readerFor(ir::OpCode Op) {
     return OpReader{BO::PackOptions, readPack};
   case OpCode::Cumsum:
     return OpReader{BO::CumsumOptions, readCumsum};
+  case OpCode::BatchMatMul:
+    return OpReader{BO::BatchMatMulOptions, readBatchMatMul};
   case OpCode::MirrorPad:
     return OpReader{BO::MirrorPadOptions, readMirrorPad};
   case OpCode::ResizeBilinear:

@@ -156,6 +156,12 @@ WrittenOptions writeGather(FlatBufferBuilder &B, const ir::Operator &Op) {
                                          intAttr(Op, attr::BatchDims, 0)));
 }
 
+WrittenOptions writeBatchMatMul(FlatBufferBuilder &B, const ir::Operator &Op) {
+  return options(fb::CreateBatchMatMulOptions(
+      B, Op.getBool(attr::AdjX), Op.getBool(attr::AdjY),
+      Op.getBool(attr::AsymmetricQuantizeInputs)));
+}
+
 WrittenOptions writeCumsum(FlatBufferBuilder &B, const ir::Operator &Op) {
   return options(fb::CreateCumsumOptions(B, Op.getBool(attr::Exclusive),
                                          Op.getBool(attr::Reverse)));
@@ -276,6 +282,8 @@ WrittenOptions writeOptions(FlatBufferBuilder &B, const ir::Operator &Op) {
     return writePack(B, Op);
   case OpCode::Cumsum:
     return writeCumsum(B, Op);
+  case OpCode::BatchMatMul:
+    return writeBatchMatMul(B, Op);
   case OpCode::L2Normalization:
     return writeL2Norm(B, Op);
   case OpCode::MirrorPad:

@@ -466,6 +466,74 @@ llvm::Expected<KernelCall> transposeConv2DOp(const OpContext &Ctx) {
 
 // --- FULLY_CONNECTED ---------------------------------------------------------
 
+llvm::Expected<KernelCall> batchMatMulOp(const OpContext &Ctx) {
+  ACCELGEN_TRY(L, Ctx.input(0));
+  ACCELGEN_TRY(R, Ctx.input(1));
+  ACCELGEN_TRY(Out, Ctx.output());
+  if (llvm::Error E = requireSameType(Ctx, *L, *R))
+    return E;
+  if (llvm::Error E = requireSameType(Ctx, *L, *Out))
+    return E;
+  if (L->Type != DType::I8 && L->Type != DType::I16 && L->Type != DType::F32)
+    return unsupportedInput(Ctx, *L, "int8, int16 or float32");
+  const size_t LR = L->rank(), RR = R->rank();
+  const size_t Rank = std::max(LR, RR);
+  if (LR < 2 || RR < 2 || Rank > 6)
+    return Ctx.error("both operands need a rank of 2 to 6");
+  ref_batch_matmul_params P{};
+  P.adj_x = Ctx.op().getBool(ir::attr::AdjX, false);
+  P.adj_y = Ctx.op().getBool(ir::attr::AdjY, false);
+  P.rows = L->Shape[LR - (P.adj_x ? 1 : 2)];
+  P.depth = L->Shape[LR - (P.adj_x ? 2 : 1)];
+  P.cols = R->Shape[RR - (P.adj_y ? 2 : 1)];
+  if (R->Shape[RR - (P.adj_y ? 1 : 2)] != P.depth)
+    return Ctx.error(llvm::formatv("{0} and {1} do not multiply (adj_x {2}, "
+                                   "adj_y {3})",
+                                   ir::formatShape(L->Shape),
+                                   ir::formatShape(R->Shape), P.adj_x,
+                                   P.adj_y));
+  // The batch dimensions broadcast; the output is them, then rows x cols.
+  std::vector<int32_t> Want(Rank - 2);
+  int32_t LStride = 1, RStride = 1;
+  for (size_t I = 0; I < 4; ++I) {
+    const size_t D = 3 - I;
+    const int32_t NL = I + 2 < LR ? L->Shape[LR - 3 - I] : 1;
+    const int32_t NR = I + 2 < RR ? R->Shape[RR - 3 - I] : 1;
+    if (NL != NR && NL != 1 && NR != 1)
+      return Ctx.error(llvm::formatv("batch dimensions of {0} and {1} do not "
+                                     "broadcast",
+                                     ir::formatShape(L->Shape),
+                                     ir::formatShape(R->Shape)));
+    P.batch[D] = std::max(NL, NR);
+    P.lhs_stride[D] = NL == 1 ? 0 : LStride;
+    P.rhs_stride[D] = NR == 1 ? 0 : RStride;
+    LStride *= NL;
+    RStride *= NR;
+    if (I + 2 < Rank)
+      Want[Rank - 3 - I] = P.batch[D];
+  }
+  Want.push_back(P.rows);
+  Want.push_back(P.cols);
+  if (Want != Out->Shape)
+    return Ctx.error(llvm::formatv("output {0} is not the product's {1}",
+                                   ir::formatShape(Out->Shape),
+                                   ir::formatShape(Want)));
+  if (L->Type != DType::F32) {
+    ACCELGEN_TRY(LQ, Ctx.quant(*L, "lhs"));
+    ACCELGEN_TRY(RQ, Ctx.quant(*R, "rhs"));
+    // (int16 tensors have zero point 0: Ctx.quant refuses others.)
+    ACCELGEN_TRY(OQ, Ctx.quant(*Out, "output"));
+    // GetQuantizedConvolutionMultipler, the lhs as the input.
+    ACCELGEN_TRY(M, legacyMultiplier(Ctx, LQ.Scale, RQ.Scale, OQ.Scale));
+    P.lhs_offset = -LQ.ZeroPoint;
+    P.rhs_offset = -RQ.ZeroPoint;
+    P.output_offset = OQ.ZeroPoint;
+    P.output_multiplier = M.Multiplier;
+    P.output_left_shift = M.LeftShift;
+  }
+  return makeCall(P, {Ctx.op().input(0), Ctx.op().input(1)});
+}
+
 llvm::Expected<KernelCall> fullyConnected(const OpContext &Ctx) {
   ACCELGEN_TRY(In, Ctx.input(0));
   ACCELGEN_TRY(Filter, Ctx.input(1));

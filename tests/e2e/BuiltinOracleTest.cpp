@@ -377,6 +377,43 @@ public:
     B.op("BROADCAST_ARGS", {SA, SC}, {O});
   }
 
+  /// BATCH_MATMUL of type \p T: batch dimensions that broadcast, either
+  /// operand transposed or not; int8 and int16 to an output scale that
+  /// keeps most results inside the type.
+  void batchMatMul(ir::DType T) {
+    auto [BL, BR] = broadcastPair();
+    for (auto *Batch : {&BL, &BR})
+      if (Batch->size() > 2)
+        Batch->resize(2);
+    const int32_t Rows = pick(1, 5), Depth = pick(1, 6), Cols = pick(1, 5);
+    const bool AdjX = coin(), AdjY = coin();
+    std::vector<int32_t> SL = coin() ? BL : std::vector<int32_t>{};
+    std::vector<int32_t> SR = coin() ? BR : std::vector<int32_t>{};
+    std::vector<int32_t> Out = broadcastShape({SL, SR});
+    SL.push_back(AdjX ? Depth : Rows);
+    SL.push_back(AdjX ? Rows : Depth);
+    SR.push_back(AdjY ? Cols : Depth);
+    SR.push_back(AdjY ? Depth : Cols);
+    Out.push_back(Rows);
+    Out.push_back(Cols);
+    const bool Wide = T == ir::DType::I16;
+    const float SLs = float(pick(10, 200)) / (Wide ? 100000.0f : 1000.0f);
+    const float SRs = float(pick(10, 200)) / (Wide ? 100000.0f : 1000.0f);
+    const int32_t L = tensor(T, SL, SLs, pick(-30, 30));
+    const int32_t R = tensor(T, SR, SRs, pick(-30, 30));
+    const int32_t O = tensor(
+        T, Out, SLs * SRs * float(Depth) * (Wide ? 20000.0f : 60.0f),
+        pick(-30, 30));
+    if (T == ir::DType::F32)
+      for (int32_t X : {L, R, O})
+        B.G.Tensors[size_t(X)].Quant.reset();
+    Bytes.push_back(randomBytes(T, count(SL)));
+    Bytes.push_back(randomBytes(T, count(SR)));
+    Inputs.insert(Inputs.end(), {L, R});
+    Outputs.push_back(O);
+    B.op("BATCH_MATMUL", {L, R}, {O}, {{"adj_x", AdjX}, {"adj_y", AdjY}});
+  }
+
   /// \p N random elements of type \p T as bytes: floats in [-4, 4] with
   /// three decimals, integers over the whole type (int32 within +-2^20);
   /// with \p Avoid set, never that stored value (a divisor's zero).
@@ -997,8 +1034,8 @@ TEST_CASE("EXP, LOG, SIN and COS equal TensorFlow Lite Micro's on every "
                                     "differently in the last bit"}});
 }
 
-TEST_CASE("ELU, PRELU, ADD_N and CUMSUM equal TensorFlow Lite Micro's in every "
-          "type on every target") {
+TEST_CASE("ELU, PRELU, ADD_N, CUMSUM and BATCH_MATMUL equal TensorFlow Lite "
+          "Micro's in every type on every target") {
   requireSharedDir();
   Builtins S(34);
   for (int I = 0; I < 4; ++I) {
@@ -1010,8 +1047,10 @@ TEST_CASE("ELU, PRELU, ADD_N and CUMSUM equal TensorFlow Lite Micro's in every "
     S.addN(ir::DType::F32);
     S.cumsum(ir::DType::I8);
     S.cumsum(ir::DType::F32);
+    for (ir::DType T : {ir::DType::I8, ir::DType::I16, ir::DType::F32})
+      S.batchMatMul(T);
   }
-  checkAgainstOracle(S.model(), "elu-prelu-add-n-cumsum", S.Bytes);
+  checkAgainstOracle(S.model(), "arithmetic", S.Bytes);
 }
 
 TEST_CASE("L2_POOL_2D and L2_NORMALIZATION equal TensorFlow Lite Micro's in "

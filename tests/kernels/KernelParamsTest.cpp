@@ -939,3 +939,28 @@ TEST_CASE("The index and shape operators refuse what their kernels do not "
   const int8_t Want[12] = {0, 1, 2, 3, -1, -2, 6, 7, -3, -4, 10, 11};
   CHECK(std::memcmp(Out, Want, sizeof(Want)) == 0);
 }
+
+TEST_CASE("BATCH_MATMUL refuses operands that do not multiply or broadcast, "
+          "and int16 with a zero point") {
+  GraphBuilder GB;
+  int32_t L = GB.tensor("l", {2, 3, 4}, ir::perTensor(0.1f, 0), DType::I16);
+  int32_t R = GB.tensor("r", {1, 4, 5}, ir::perTensor(0.1f, 0), DType::I16);
+  int32_t O = GB.tensor("out", {2, 3, 5}, ir::perTensor(0.5f, 0), DType::I16);
+  GB.op("BATCH_MATMUL", {L, R}, {O});
+  CHECK(kernelError(GB.G) == "");
+  GB.G.Tensors[size_t(O)].Quant = ir::perTensor(0.5f, 1);
+  CHECK(kernelError(GB.G).find("int16 tensors are symmetric (zero point 0)") !=
+        std::string::npos);
+  GB.G.Tensors[size_t(O)].Quant = ir::perTensor(0.5f, 0);
+  GB.G.Operators[0].Attrs["adj_y"] = true;
+  CHECK(kernelError(GB.G) == "operator 0 (BATCH_MATMUL): 2x3x4 and 1x4x5 do "
+                             "not multiply (adj_x 0, adj_y 1)");
+  GB.G.Operators[0].Attrs["adj_y"] = false;
+  GB.G.Tensors[size_t(R)].Shape = {3, 4, 5};
+  CHECK(kernelError(GB.G) == "operator 0 (BATCH_MATMUL): batch dimensions "
+                             "of 2x3x4 and 3x4x5 do not broadcast");
+  GB.G.Tensors[size_t(R)].Shape = {4, 5};
+  GB.G.Tensors[size_t(O)].Shape = {2, 5, 3};
+  CHECK(kernelError(GB.G) == "operator 0 (BATCH_MATMUL): output 2x5x3 is "
+                             "not the product's 2x3x5");
+}

@@ -12,6 +12,7 @@
 #include "ref_activations.h"
 #include "ref_add_n.h"
 #include "ref_arg_min_max.h"
+#include "ref_batch_matmul.h"
 #include "ref_batch_space.h"
 #include "ref_common.h"
 #include "ref_compare.h"
