@@ -95,6 +95,7 @@ multiclass HostCpuRules<Target T, Version V, string P> {
   def : Legal<AddN, T, V, [i8, f32]>;
   def : Legal<Cumsum, T, V, [i8, f32], [MaxRank6]>;
   def : Legal<BatchMatMul, T, V, [i8, i16, f32], [BinaryMaxRank6]>;
+  def : Legal<LogSoftmax, T, V, [i8, f32], [MaxRank6]>;
   // TensorFlow Lite Micro's types (BROADCAST_TO takes every type; the kernel
   // moves bytes).
   def : Legal<BroadcastTo, T, V, [bool, i8, u8, i16, i32, i64, f32],

@@ -493,6 +493,25 @@ def SoftmaxKernels : KernelFamily<"softmax", "softmax", "softmax"> {
       PerType<Softmax, "softmax", KernelTypes16>.List);
 }
 
+/// TensorFlow Lite Micro's LOG_SOFTMAX: float32, and int8 into scale 16/256,
+/// zero point 127.
+def LogSoftmaxKernels
+    : KernelFamily<"log_softmax", "log_softmax", "logSoftmaxOp"> {
+  let Doc = "Parameters of one LOG_SOFTMAX (float32 reads none).";
+  let Fields = [
+    KernelField<"input_multiplier", "int32_t",
+                "input_scale * 2^(31 - 5) as a multiplier above one, as "
+                "SOFTMAX's (beta 1).">,
+    KernelField<"input_left_shift", "int32_t">,
+    KernelField<"reverse_scaling_divisor", "int32_t",
+                "2^(31 - input_left_shift) / input_multiplier, below one: "
+                "Q5 back to the input's differences.">,
+    KernelField<"reverse_scaling_left_shift", "int32_t">,
+    KernelField<"diff_min", "int32_t">];
+  let Args = [ParamsArg, KernelArg<"shape", "shape", 0>, InputArg, OutputArg];
+  let Instances = PerType<LogSoftmax, "log_softmax", [i8, f32]>.List;
+}
+
 //===----------------------------------------------------------------------===//
 // Quantization
 //===----------------------------------------------------------------------===//

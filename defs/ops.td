@@ -249,6 +249,9 @@ def AdjYAttr : Attr<"adj_y", BoolAttr>;
 def BatchMatMul : Op<"BATCH_MATMUL", [Input, Input2],
                      [AdjXAttr, AdjYAttr, AsymQuantInputsAttr]>;
 
+/// Along the last dimension: x - max - log(sum of exp(x - max)).
+def LogSoftmax : Op<"LOG_SOFTMAX", [Input]>;
+
 /// Comparisons give bool (one byte, 0 or 1) of two inputs of one type.
 def Equal : Op<"EQUAL", [Input, Input2]>;
 def NotEqual : Op<"NOT_EQUAL", [Input, Input2]>;

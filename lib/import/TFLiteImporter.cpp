@@ -455,6 +455,7 @@ std::optional<OpReader> readerFor(ir::OpCode Op) {
   case OpCode::Less:
   case OpCode::LessEqual:
   case OpCode::Log:
+  case OpCode::LogSoftmax:
   case OpCode::LogicalAnd:
   case OpCode::LogicalNot:
   case OpCode::LogicalOr:

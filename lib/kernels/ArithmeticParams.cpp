@@ -251,6 +251,23 @@ llvm::Error sumRescaling(const OpContext &Ctx, const Tensor &In,
   return llvm::Error::success();
 }
 
+/// PreprocessSoftmaxScaling: beta * input_scale in Q5.26 terms, capped
+/// below 2^31, as a multiplier above one (so its left shift is 1 to 31: the
+/// 8-bit softmax kernels' multiply takes 31, the reference's
+/// GreaterThanOne form).
+llvm::Expected<QuantizedMultiplier>
+softmaxScaling(const OpContext &Ctx, double Beta, float InputScale) {
+  constexpr int ScaledDiffIntegerBits = 5;
+  const double Real = std::min(Beta * double(InputScale) *
+                                   double(1 << (31 - ScaledDiffIntegerBits)),
+                               double((1LL << 31) - 1));
+  if (!(Real > 1.0))
+    return Ctx.error(llvm::formatv("beta * input scale = {0} is too small "
+                                   "for the fixed-point softmax",
+                                   formatReal(Beta * InputScale)));
+  return quantizeMultiplier(Real);
+}
+
 } // namespace
 
 // --- ADD, SUB, MUL -----------------------------------------------------------
@@ -634,22 +651,44 @@ llvm::Expected<KernelCall> softmax(const OpContext &Ctx) {
           "1/{2}, zero point {3}",
           formatReal(OutQ.Scale), OutQ.ZeroPoint, Widened ? 65536 : 256,
           WantZP));
-    // beta * input_scale in Q5.26 terms, capped below 2^31
-    // (PreprocessSoftmaxScaling), as a multiplier above one.
-    constexpr int ScaledDiffIntegerBits = 5;
-    const double Real = std::min(Beta * double(InQ.Scale) *
-                                     double(1 << (31 - ScaledDiffIntegerBits)),
-                                 double((1LL << 31) - 1));
-    if (!(Real > 1.0))
-      return Ctx.error(llvm::formatv("beta * input scale = {0} is too small "
-                                     "for the fixed-point softmax",
-                                     formatReal(Beta * InQ.Scale)));
-    // Real lies in (1, 2^31 - 1], so the shift is 1 to 31: the softmax
-    // kernel's own multiply takes 31 (the reference's GreaterThanOne form).
-    QuantizedMultiplier M = quantizeMultiplier(Real);
+    ACCELGEN_TRY(M, softmaxScaling(Ctx, Beta, InQ.Scale));
     P.input_multiplier = M.Multiplier;
     P.input_left_shift = M.LeftShift;
-    P.diff_min = -calculateInputRadius(ScaledDiffIntegerBits, M.LeftShift);
+    P.diff_min = -calculateInputRadius(5, M.LeftShift);
+  }
+  return makeCall(P, {Ctx.op().input(0)});
+}
+
+llvm::Expected<KernelCall> logSoftmaxOp(const OpContext &Ctx) {
+  ACCELGEN_TRY(In, Ctx.input(0));
+  ACCELGEN_TRY(Out, Ctx.output());
+  if (llvm::Error E = requireSameType(Ctx, *In, *Out))
+    return E;
+  if (In->Type != DType::I8 && In->Type != DType::F32)
+    return unsupportedInput(Ctx, *In, "int8 or float32");
+  if (In->Shape != Out->Shape)
+    return Ctx.error("input and output shapes differ");
+  ref_log_softmax_params P{};
+  if (In->Type == DType::I8) {
+    ACCELGEN_TRY(InQ, Ctx.quant(*In, "input"));
+    ACCELGEN_TRY(OutQ, Ctx.quant(*Out, "output"));
+    // LogSoftmax's Prepare asks for exactly this output quantization.
+    if (OutQ.Scale != 16.0f / 256 || OutQ.ZeroPoint != 127)
+      return Ctx.error(llvm::formatv(
+          "output quantization (scale {0}, zero point {1}) must be scale "
+          "16/256, zero point 127",
+          formatReal(OutQ.Scale), OutQ.ZeroPoint));
+    // PreprocessLogSoftmaxScalingExp with beta 1: SOFTMAX's scaling, and
+    // its reverse as a multiplier below one.
+    ACCELGEN_TRY(M, softmaxScaling(Ctx, 1.0, InQ.Scale));
+    ACCELGEN_TRY(R, Ctx.multiplier(double(1LL << (31 - M.LeftShift)) /
+                                       double(M.Multiplier),
+                                   "the reverse scaling divisor", 0));
+    P.input_multiplier = M.Multiplier;
+    P.input_left_shift = M.LeftShift;
+    P.reverse_scaling_divisor = R.Multiplier;
+    P.reverse_scaling_left_shift = R.LeftShift;
+    P.diff_min = -calculateInputRadius(5, M.LeftShift);
   }
   return makeCall(P, {Ctx.op().input(0)});
 }

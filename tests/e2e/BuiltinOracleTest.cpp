@@ -414,6 +414,21 @@ public:
     B.op("BATCH_MATMUL", {L, R}, {O}, {{"adj_x", AdjX}, {"adj_y", AdjY}});
   }
 
+  /// LOG_SOFTMAX of type \p T; int8 into its fixed output quantization.
+  void logSoftmax(ir::DType T) {
+    const std::vector<int32_t> S = shape(6);
+    const int32_t In = tensor(T, S, float(pick(5, 300)) / 1000.0f,
+                              pick(-30, 30));
+    const int32_t O = tensor(T, S, 16.0f / 256, 127);
+    if (T == ir::DType::F32)
+      for (int32_t X : {In, O})
+        B.G.Tensors[size_t(X)].Quant.reset();
+    Bytes.push_back(randomBytes(T, count(S)));
+    Inputs.push_back(In);
+    Outputs.push_back(O);
+    B.op("LOG_SOFTMAX", {In}, {O});
+  }
+
   /// \p N random elements of type \p T as bytes: floats in [-4, 4] with
   /// three decimals, integers over the whole type (int32 within +-2^20);
   /// with \p Avoid set, never that stored value (a divisor's zero).
@@ -1017,13 +1032,15 @@ TEST_CASE("PADV2, MIRROR_PAD, SPACE_TO_BATCH_ND and BATCH_TO_SPACE_ND equal "
   checkAgainstOracle(S.model(), "padding");
 }
 
-TEST_CASE("EXP, LOG, SIN and COS equal TensorFlow Lite Micro's on every "
-          "target but Cortex-M4") {
+TEST_CASE("EXP, LOG, SIN, COS and float32 LOG_SOFTMAX equal TensorFlow Lite "
+          "Micro's on every target but Cortex-M4") {
   requireSharedDir();
   Builtins S(33);
-  for (int I = 0; I < 4; ++I)
+  for (int I = 0; I < 4; ++I) {
     for (const char *Op : {"EXP", "LOG", "SIN", "COS"})
       S.unary(Op, ir::DType::F32);
+    S.logSoftmax(ir::DType::F32);
+  }
   // The kernels call the C library's expf, logf, sinf and cosf, as
   // TensorFlow Lite Micro does. glibc here and newlib on Cortex-M55 agree
   // bit for bit; newlib's Cortex-M4 build (whose FPU has no double
@@ -1034,8 +1051,8 @@ TEST_CASE("EXP, LOG, SIN and COS equal TensorFlow Lite Micro's on every "
                                     "differently in the last bit"}});
 }
 
-TEST_CASE("ELU, PRELU, ADD_N, CUMSUM and BATCH_MATMUL equal TensorFlow Lite "
-          "Micro's in every type on every target") {
+TEST_CASE("ELU, PRELU, ADD_N, CUMSUM, BATCH_MATMUL and int8 LOG_SOFTMAX equal "
+          "TensorFlow Lite Micro's in every type on every target") {
   requireSharedDir();
   Builtins S(34);
   for (int I = 0; I < 4; ++I) {
@@ -1049,6 +1066,8 @@ TEST_CASE("ELU, PRELU, ADD_N, CUMSUM and BATCH_MATMUL equal TensorFlow Lite "
     S.cumsum(ir::DType::F32);
     for (ir::DType T : {ir::DType::I8, ir::DType::I16, ir::DType::F32})
       S.batchMatMul(T);
+    S.logSoftmax(ir::DType::I8);
+    S.logSoftmax(ir::DType::I8);
   }
   checkAgainstOracle(S.model(), "arithmetic", S.Bytes);
 }

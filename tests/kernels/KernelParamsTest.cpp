@@ -964,3 +964,42 @@ TEST_CASE("BATCH_MATMUL refuses operands that do not multiply or broadcast, "
   CHECK(kernelError(GB.G) == "operator 0 (BATCH_MATMUL): output 2x5x3 is "
                              "not the product's 2x3x5");
 }
+
+TEST_CASE("int8 LOG_SOFTMAX takes only its fixed output quantization, and "
+          "its outputs follow the real function") {
+  GraphBuilder GB;
+  int32_t In = GB.tensor("in", {1, 5}, ir::perTensor(0.1f, -3));
+  int32_t O = GB.tensor("out", {1, 5}, ir::perTensor(1.0f / 16, 127));
+  GB.op("LOG_SOFTMAX", {In}, {O});
+  auto Call = kernels::computeKernelCall(GB.G, GB.G.Operators[0]);
+  REQUIRE(Call);
+  GB.G.Tensors[size_t(O)].Quant = ir::perTensor(1.0f / 16, 0);
+  CHECK(kernelError(GB.G) == "operator 0 (LOG_SOFTMAX): output quantization "
+                             "(scale 0.0625, zero point 0) must be scale "
+                             "16/256, zero point 127");
+  GB.G.Tensors[size_t(In)].Type = GB.G.Tensors[size_t(O)].Type = DType::I16;
+  CHECK(kernelError(GB.G) == "operator 0 (LOG_SOFTMAX): input 'in' is i16; "
+                             "the kernels take int8 or float32");
+
+  // The quantized results stay within one step of the real log softmax
+  // (the oracle sweep checks them bit for bit; this checks they are not
+  // degenerate).
+  const ref_log_softmax_params P =
+      std::get<kernels::FamilyParams<ref_log_softmax_params>>(Call->Params)
+          .c();
+  const int8_t X[5] = {-3, 7, 17, -50, 27};
+  int8_t Y[5];
+  ref_shape S{};
+  S.rank = 2;
+  S.dims[0] = 1;
+  S.dims[1] = 5;
+  ref_log_softmax_i8(&P, &S, X, Y);
+  double Sum = 0;
+  for (int8_t V : X)
+    Sum += std::exp(0.1 * (V - X[4]));
+  for (int I = 0; I < 5; ++I) {
+    const double Real = 0.1 * (X[I] - X[4]) - std::log(Sum);
+    const double Want = std::max(-128.0, std::round(Real * 16) + 127);
+    CHECK(std::abs(Y[I] - Want) <= 1);
+  }
+}

@@ -368,6 +368,67 @@ static inline void ref_inv_sqrt_multiplier(int32_t x, int32_t *multiplier,
   *left_shift = -shift;
 }
 
+/* log(x) for a Q(input_integer_bits) value x >= 1 (TensorFlow Lite's
+ * log_x_for_x_greater_than_or_equal_to_1, output_integer_bits + 1 bits of
+ * accumulator headroom). x = 2^z * r with r normalised twice (once by its
+ * headroom, once after a sqrt(1/2) premultiply), the smaller r and its
+ * larger exponent kept; log(r) comes from a rational approximation in
+ * q = 2 (r - 2^(-1/4)), and log(x) = z log(2) + log(r). Result
+ * Q(output_integer_bits). */
+static inline int32_t ref_log_x_ge_1(int32_t x, int32_t input_integer_bits,
+                                     int32_t output_integer_bits) {
+  const int32_t accum_bits = output_integer_bits + 1;
+  const int32_t log_2 = 1488522236;          /* log(2), Q0 */
+  const int32_t sqrt_sqrt_half = 1805811301; /* 2^(-1/4) */
+  const int32_t sqrt_half = 1518500250;      /* 2^(-1/2) */
+  const int32_t alpha_n = 117049297;   /* 11/240 * 2^(1/4) */
+  const int32_t alpha_d = 127690142;   /* 1/20 * 2^(1/4) */
+  const int32_t alpha_i = 1057819769;  /* 2 / 2^(1/4) - 2^(1/4) */
+  const int32_t alpha_f = 638450708;   /* 1/4 * 2^(1/4) */
+  const int32_t shifted_quarter =
+      ref_rounding_divide_by_pot((int32_t)1 << 29, accum_bits);
+  const int32_t a_headroom_plus_1 = ref_count_leading_zeros_u32((uint32_t)x);
+  const int32_t r_a_tmp =
+      ref_saturating_rounding_mul_by_pot(x, a_headroom_plus_1 - 1);
+  const int32_t r_a =
+      ref_saturating_rounding_mul_by_pot(ref_srdhm_i32(r_a_tmp, sqrt_half), 1);
+  const int64_t a_adj =
+      (int64_t)ref_saturating_rounding_mul_by_pot(
+          input_integer_bits - a_headroom_plus_1, 31 - accum_bits) +
+      shifted_quarter;
+  const int32_t z_b = ref_srdhm_i32(x, sqrt_half);
+  const int32_t b_headroom = ref_count_leading_zeros_u32((uint32_t)z_b) - 1;
+  const int32_t r_b = ref_saturating_rounding_mul_by_pot(x, b_headroom);
+  const int64_t b_adj =
+      (int64_t)ref_saturating_rounding_mul_by_pot(
+          input_integer_bits - b_headroom, 31 - accum_bits) -
+      shifted_quarter;
+  const int32_t z_a_adj = (int32_t)(a_adj > INT32_MAX   ? INT32_MAX
+                                    : a_adj < INT32_MIN ? INT32_MIN
+                                                        : a_adj);
+  const int32_t z_b_adj = (int32_t)(b_adj > INT32_MAX   ? INT32_MAX
+                                    : b_adj < INT32_MIN ? INT32_MIN
+                                                        : b_adj);
+  const int32_t r = r_a < r_b ? r_a : r_b;
+  const int32_t z_adj = z_a_adj > z_b_adj ? z_a_adj : z_b_adj;
+  const int32_t p = ref_rounding_half_sum(r, sqrt_sqrt_half);
+  const int32_t q = (int32_t)(2u * (uint32_t)(r - sqrt_sqrt_half));
+  const int32_t common_sq = ref_srdhm_i32(q, q);
+  const int32_t num =
+      ref_add_wrap_i32(ref_srdhm_i32(q, r),
+                       ref_srdhm_i32(ref_srdhm_i32(q, common_sq), alpha_n));
+  const int32_t denom_minus_one = ref_add_wrap_i32(
+      ref_srdhm_i32(p, ref_add_wrap_i32(ref_add_wrap_i32(alpha_i, q),
+                                        ref_srdhm_i32(alpha_d, common_sq))),
+      ref_srdhm_i32(alpha_f, q));
+  const int32_t recip_denom = ref_one_over_one_plus_x(denom_minus_one);
+  const int32_t num_scaled = ref_rounding_divide_by_pot(num, accum_bits);
+  return ref_saturating_rounding_mul_by_pot(
+      ref_add_wrap_i32(ref_srdhm_i32(z_adj, log_2),
+                       ref_srdhm_i32(num_scaled, recip_denom)),
+      accum_bits - output_integer_bits);
+}
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

@@ -28,6 +28,7 @@
 #include "ref_gather.h"
 #include "ref_index.h"
 #include "ref_l2norm.h"
+#include "ref_log_softmax.h"
 #include "ref_lstm.h"
 #include "ref_mirror_pad.h"
 #include "ref_pad.h"
