@@ -110,8 +110,9 @@ multiclass HostCpuRules<Target T, Version V, string P> {
   def : Legal<EmbeddingLookup, T, V, [i32], [
       Constraint<P # "_embedding_types",
           "(input(1).dtype == i8 || input(1).dtype == f32) && "
-          "output(0).dtype == input(1).dtype",
-          "the value is int8 or float32, copied into the same type">]>;
+          "(output(0).dtype == input(1).dtype || output(0).dtype == f32)",
+          "the value is int8 or float32, copied into its type (int8 also "
+          "dequantized into float32)">]>;
   def : Legal<StridedSlice, T, V, AllTypes16, [MaxRank6]>;
   // TensorFlow Lite Micro's types (and uint8, a byte move like the others).
   def : Legal<Slice, T, V, [i8, u8, i16, i32, f32], [MaxRank6]>;

@@ -737,6 +737,22 @@ def BroadcastToKernels
   let Instances = [KernelInstance<BroadcastTo, "broadcast_to">];
 }
 
+/// EMBEDDING_LOOKUP of int8 rows into float32 (Micro's hybrid path; the
+/// copies of one type are gathers). GATHER's builder chooses it.
+def EmbeddingDequantizeKernels
+    : KernelFamily<"embedding_dequantize", "index", "gatherOp"> {
+  let Doc = "Parameters of one EMBEDDING_LOOKUP dequantizing int8 rows "
+            "(zero point 0) into float32.";
+  let Rendered = 0;
+  let Fields = [KernelField<"rows", "int32_t", "Rows of the value.">,
+                KernelField<"columns", "int32_t", "Elements per row.">,
+                KernelField<"count", "int32_t", "Rows looked up.">,
+                KernelField<"scale", "float", "The value's scale.">];
+  let Args = [ParamsArg, KernelArg<"data", "lookup", 0, "any">,
+              KernelArg<"data", "value", 1, "any">, AnyOutputArg];
+  let Instances = [KernelInstance<EmbeddingLookup, "embedding_dequantize">];
+}
+
 def GatherNdKernels : KernelFamily<"gather_nd", "index", "gatherNdOp"> {
   let Doc = "Parameters of one GATHER_ND.";
   let Rendered = 0;

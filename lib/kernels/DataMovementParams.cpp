@@ -557,14 +557,33 @@ llvm::Expected<KernelCall> gatherOp(const OpContext &Ctx) {
   if (Lookup) {
     if (In->Type != DType::I8 && In->Type != DType::F32)
       return unsupportedInput(Ctx, *In, "int8 or float32");
-    if (Out->Type != In->Type)
-      return Ctx.error(llvm::formatv(
-          "output '{0}' is {1}, value '{2}' {3}; the kernels copy rows of "
-          "one type (not int8 rows dequantized to float32)",
-          Out->Name, ir::dtypeName(Out->Type), In->Name,
-          ir::dtypeName(In->Type)));
     if (Idx->rank() != 1 || In->rank() < 2)
       return Ctx.error("the lookup must be 1-D and the value at least 2-D");
+    if (Idx->Type != DType::I32)
+      return Ctx.error(llvm::formatv("the lookup is {0}, not i32",
+                                     ir::dtypeName(Idx->Type)));
+    std::vector<int32_t> Want = In->Shape;
+    Want[0] = Idx->Shape[0];
+    if (Want != Out->Shape)
+      return Ctx.error(llvm::formatv("output {0} is not the {1} rows looked "
+                                     "up in {2}",
+                                     ir::formatShape(Out->Shape),
+                                     Idx->Shape[0],
+                                     ir::formatShape(In->Shape)));
+    if (In->Type == DType::I8 && Out->Type == DType::F32) {
+      // Micro's hybrid lookup: int8 rows (zero point 0) times the scale.
+      ACCELGEN_TRY(Q, Ctx.quant(*In, "value"));
+      if (Q.ZeroPoint != 0)
+        return Ctx.error("int8 rows dequantized to float32 must have zero "
+                         "point 0");
+      ref_embedding_dequantize_params P{};
+      P.rows = In->Shape[0];
+      P.columns = static_cast<int32_t>(In->numElements() /
+                                       std::max<int64_t>(1, In->Shape[0]));
+      P.count = Idx->Shape[0];
+      P.scale = Q.Scale;
+      return makeCall(P, {Ctx.op().input(0), Ctx.op().input(1)});
+    }
   }
   if (llvm::Error E = requireSameType(Ctx, *In, *Out))
     return E;

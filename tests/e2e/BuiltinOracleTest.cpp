@@ -315,8 +315,9 @@ public:
     B.op("GATHER_ND", {In, intInput(ir::DType::I32, IdxShape, Idx)}, {O});
   }
 
-  /// EMBEDDING_LOOKUP of rows of type \p T by an int32 lookup.
-  void embeddingLookup(ir::DType T) {
+  /// EMBEDDING_LOOKUP of rows of type \p T by an int32 lookup, int8 rows
+  /// also dequantized into float32 (zero point 0).
+  void embeddingLookup(ir::DType T, bool Dequantize = false) {
     std::vector<int32_t> S = {pick(1, 6), pick(1, 4)};
     if (coin())
       S.push_back(pick(1, 3));
@@ -328,6 +329,11 @@ public:
     const int32_t L =
         intInput(ir::DType::I32, {int32_t(Lookup.size())}, Lookup);
     auto [Value, O] = randomInOut(T, S, Out);
+    if (Dequantize) {
+      B.G.Tensors[size_t(Value)].Quant = ir::perTensor(0.03f, 0);
+      B.G.Tensors[size_t(O)].Type = ir::DType::F32;
+      B.G.Tensors[size_t(O)].Quant.reset();
+    }
     B.op("EMBEDDING_LOOKUP", {L, Value}, {O});
   }
 
@@ -1114,6 +1120,7 @@ TEST_CASE("GATHER, BROADCAST_TO, GATHER_ND, EMBEDDING_LOOKUP, "
       S.gatherNd(T);
       S.embeddingLookup(T);
     }
+    S.embeddingLookup(ir::DType::I8, /*Dequantize=*/true);
     for (ir::DType T :
          {ir::DType::I8, ir::DType::I16, ir::DType::I32, ir::DType::F32})
       S.dynamicUpdateSlice(T);

@@ -108,9 +108,9 @@ TEST_CASE("diagnostic: an operator that is no builtin") {
 }
 
 TEST_CASE("diagnostic: a builtin operator disclaimed") {
-  Td("def Pack : Op<\"PACK\", [Input]> { let IsBuiltin = 0; }")
-      .rejects("operator 'Pack' sets IsBuiltin = 0, but 'PACK' is "
-               "TensorFlow Lite builtin 83");
+  Td("def Range : Op<\"RANGE\", [Input]> { let IsBuiltin = 0; }")
+      .rejects("operator 'Range' sets IsBuiltin = 0, but 'RANGE' is "
+               "TensorFlow Lite builtin 96");
 }
 
 TEST_CASE("diagnostic: an attribute name that is not lower_snake_case") {

@@ -877,10 +877,16 @@ TEST_CASE("The index and shape operators refuse what their kernels do not "
     int32_t L = GB.tensor(DType::I32, {2});
     int32_t V = GB.tensor(DType::I8, {5, 3});
     int32_t O = GB.tensor(DType::F32, {2, 3});
+    GB.G.Tensors[size_t(V)].Quant = ir::perTensor(0.5f, 2);
     GB.op("EMBEDDING_LOOKUP", {L, V}, {O});
-    CHECK(kernelError(GB.G).find("the kernels copy rows of one type (not "
-                                 "int8 rows dequantized to float32)") !=
-          std::string::npos);
+    CHECK(kernelError(GB.G) == "operator 0 (EMBEDDING_LOOKUP): int8 rows "
+                               "dequantized to float32 must have zero point "
+                               "0");
+    GB.G.Tensors[size_t(V)].Quant = ir::perTensor(0.5f, 0);
+    CHECK(kernelError(GB.G) == "");
+    GB.G.Tensors[size_t(O)].Shape = {3, 3};
+    CHECK(kernelError(GB.G) == "operator 0 (EMBEDDING_LOOKUP): output 3x3 is "
+                               "not the 2 rows looked up in 5x3");
   }
   {
     GraphBuilder GB;

@@ -32,6 +32,23 @@ void ref_broadcast_to(const ref_broadcast_to_params *p, size_t element_size,
   }
 }
 
+void ref_embedding_dequantize(const ref_embedding_dequantize_params *p,
+                              const void *lookup, const void *value,
+                              void *output) {
+  const int32_t *index = (const int32_t *)lookup;
+  const int8_t *rows = (const int8_t *)value;
+  float *out = (float *)output;
+  int32_t i, c;
+  for (i = 0; i < p->count; ++i, out += p->columns) {
+    const int32_t r = index[i];
+    for (c = 0; c < p->columns; ++c)
+      out[c] = r >= 0 && r < p->rows
+                   ? (float)rows[(size_t)r * (size_t)p->columns + (size_t)c] *
+                         p->scale
+                   : 0.0f;
+  }
+}
+
 void ref_gather_nd(const ref_gather_nd_params *p, size_t element_size,
                    const void *input, const void *indices, void *output) {
   const unsigned char *in = (const unsigned char *)input;

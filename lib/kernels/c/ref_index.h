@@ -9,6 +9,9 @@
  *   params tensor those indices select, as TensorFlow Lite Micro's GatherNd:
  *   the flat position is the sum of index times stride; a position that
  *   falls outside the tensor (where Micro fails) gives a zero slice.
+ * - EMBEDDING_LOOKUP of int8 rows into float32 writes (v - 0) * scale per
+ *   element, as Micro's Dequantize; an index outside the rows (where Micro
+ *   fails) gives a zero row.
  * - DYNAMIC_UPDATE_SLICE copies the operand and writes the update at the
  *   start indices (int32 or int64 at run time), each clamped to
  *   [0, operand - update] as Micro's CalculateClampedStartIndices does; an
@@ -33,6 +36,9 @@ extern "C" {
 
 void ref_broadcast_to(const ref_broadcast_to_params *params,
                       size_t element_size, const void *input, void *output);
+void ref_embedding_dequantize(const ref_embedding_dequantize_params *params,
+                              const void *lookup, const void *value,
+                              void *output);
 void ref_gather_nd(const ref_gather_nd_params *params, size_t element_size,
                    const void *input, const void *indices, void *output);
 void ref_dynamic_update_slice(const ref_dynamic_update_slice_params *params,
