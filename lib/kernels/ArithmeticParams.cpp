@@ -251,11 +251,18 @@ llvm::Error sumRescaling(const OpContext &Ctx, const Tensor &In,
   return llvm::Error::success();
 }
 
+/// The input scaling of the 8-bit SOFTMAX and LOG_SOFTMAX.
+struct SoftmaxScaling {
+  QuantizedMultiplier M;
+  int32_t DiffMin;
+};
+
 /// PreprocessSoftmaxScaling: beta * input_scale in Q5.26 terms, capped
 /// below 2^31, as a multiplier above one (so its left shift is 1 to 31: the
 /// 8-bit softmax kernels' multiply takes 31, the reference's
-/// GreaterThanOne form).
-llvm::Expected<QuantizedMultiplier>
+/// GreaterThanOne form); and -CalculateInputRadius, the most negative
+/// difference that still counts.
+llvm::Expected<SoftmaxScaling>
 softmaxScaling(const OpContext &Ctx, double Beta, float InputScale) {
   constexpr int ScaledDiffIntegerBits = 5;
   const double Real = std::min(Beta * double(InputScale) *
@@ -265,7 +272,9 @@ softmaxScaling(const OpContext &Ctx, double Beta, float InputScale) {
     return Ctx.error(llvm::formatv("beta * input scale = {0} is too small "
                                    "for the fixed-point softmax",
                                    formatReal(Beta * InputScale)));
-  return quantizeMultiplier(Real);
+  const QuantizedMultiplier M = quantizeMultiplier(Real);
+  return SoftmaxScaling{
+      M, -calculateInputRadius(ScaledDiffIntegerBits, M.LeftShift)};
 }
 
 } // namespace
@@ -651,10 +660,10 @@ llvm::Expected<KernelCall> softmax(const OpContext &Ctx) {
           "1/{2}, zero point {3}",
           formatReal(OutQ.Scale), OutQ.ZeroPoint, Widened ? 65536 : 256,
           WantZP));
-    ACCELGEN_TRY(M, softmaxScaling(Ctx, Beta, InQ.Scale));
-    P.input_multiplier = M.Multiplier;
-    P.input_left_shift = M.LeftShift;
-    P.diff_min = -calculateInputRadius(5, M.LeftShift);
+    ACCELGEN_TRY(S, softmaxScaling(Ctx, Beta, InQ.Scale));
+    P.input_multiplier = S.M.Multiplier;
+    P.input_left_shift = S.M.LeftShift;
+    P.diff_min = S.DiffMin;
   }
   return makeCall(P, {Ctx.op().input(0)});
 }
@@ -680,15 +689,15 @@ llvm::Expected<KernelCall> logSoftmaxOp(const OpContext &Ctx) {
           formatReal(OutQ.Scale), OutQ.ZeroPoint));
     // PreprocessLogSoftmaxScalingExp with beta 1: SOFTMAX's scaling, and
     // its reverse as a multiplier below one.
-    ACCELGEN_TRY(M, softmaxScaling(Ctx, 1.0, InQ.Scale));
-    ACCELGEN_TRY(R, Ctx.multiplier(double(1LL << (31 - M.LeftShift)) /
-                                       double(M.Multiplier),
+    ACCELGEN_TRY(S, softmaxScaling(Ctx, 1.0, InQ.Scale));
+    ACCELGEN_TRY(R, Ctx.multiplier(double(1LL << (31 - S.M.LeftShift)) /
+                                       double(S.M.Multiplier),
                                    "the reverse scaling divisor", 0));
-    P.input_multiplier = M.Multiplier;
-    P.input_left_shift = M.LeftShift;
+    P.input_multiplier = S.M.Multiplier;
+    P.input_left_shift = S.M.LeftShift;
     P.reverse_scaling_divisor = R.Multiplier;
     P.reverse_scaling_left_shift = R.LeftShift;
-    P.diff_min = -calculateInputRadius(5, M.LeftShift);
+    P.diff_min = S.DiffMin;
   }
   return makeCall(P, {Ctx.op().input(0)});
 }

@@ -502,40 +502,16 @@ llvm::Expected<KernelCall> selectOp(const OpContext &Ctx) {
     return E;
   if (llvm::Error E = requireKeptQuant(Ctx, *Y, *Out))
     return E;
-  const ir::Tensor *Operands[] = {Cond, X, Y};
-  const size_t Rank = Out->rank();
-  bool Fits = Rank <= REF_MAX_RANK;
-  for (const ir::Tensor *T : Operands)
-    Fits = Fits && T->rank() <= Rank;
-  if (!Fits)
-    return Ctx.error(llvm::formatv("shapes {0}, {1} and {2} do not broadcast "
-                                   "to {3} within rank {4}",
-                                   ir::formatShape(Cond->Shape),
-                                   ir::formatShape(X->Shape),
-                                   ir::formatShape(Y->Shape),
-                                   ir::formatShape(Out->Shape), REF_MAX_RANK));
+  // Each operand broadcasts to the output, whose every dimension is one
+  // of theirs.
   ref_select_params P{};
-  int32_t *Strides[] = {P.condition_stride, P.x_stride, P.y_stride};
-  int32_t Running[] = {1, 1, 1};
-  // From the last dimension: each operand's dimension is 1 (stride 0) or
-  // the output's, and the output's is the largest of them.
-  for (size_t I = 0; I < REF_MAX_RANK; ++I) {
-    const size_t D = REF_MAX_RANK - 1 - I;
-    const int32_t O = I < Rank ? Out->Shape[Rank - 1 - I] : 1;
-    int32_t Largest = 1;
-    P.dims[D] = O;
-    for (size_t K = 0; K < 3; ++K) {
-      const ir::Tensor &T = *Operands[K];
-      const int32_t N = I < T.rank() ? T.Shape[T.rank() - 1 - I] : 1;
-      if (N != 1 && N != O)
-        Fits = false;
-      Largest = std::max(Largest, N);
-      Strides[K][D] = N == 1 ? 0 : Running[K];
-      Running[K] *= N;
-    }
-    if (Largest != O && O != 0)
-      Fits = false;
-  }
+  bool Fits =
+      broadcastStrides(Cond->Shape, Out->Shape, P.condition_stride, P.dims) &&
+      broadcastStrides(X->Shape, Out->Shape, P.x_stride) &&
+      broadcastStrides(Y->Shape, Out->Shape, P.y_stride);
+  for (size_t D = 0; Fits && D < REF_MAX_RANK; ++D)
+    Fits = P.dims[D] == 0 || P.dims[D] == 1 || P.condition_stride[D] ||
+           P.x_stride[D] || P.y_stride[D];
   if (!Fits)
     return Ctx.error(llvm::formatv("shapes {0}, {1} and {2} do not broadcast "
                                    "to {3}",
@@ -648,26 +624,14 @@ llvm::Expected<KernelCall> broadcastToOp(const OpContext &Ctx) {
     return Ctx.error(llvm::formatv("the shape operand does not give the "
                                    "output's shape {0}",
                                    ir::formatShape(Out->Shape)));
-  const size_t Rank = Out->rank();
-  if (Rank > REF_MAX_RANK || In->rank() > Rank)
-    return Ctx.error(llvm::formatv("{0} does not broadcast to {1} within "
-                                   "rank {2}",
-                                   ir::formatShape(In->Shape),
-                                   ir::formatShape(Out->Shape), REF_MAX_RANK));
   ref_broadcast_to_params P{};
-  int32_t Running = 1;
-  for (size_t I = 0; I < REF_MAX_RANK; ++I) {
-    const size_t D = REF_MAX_RANK - 1 - I;
-    const int32_t O = I < Rank ? Out->Shape[Rank - 1 - I] : 1;
-    const int32_t N = I < In->rank() ? In->Shape[In->rank() - 1 - I] : 1;
-    if (N != 1 && N != O)
-      return Ctx.error(llvm::formatv("{0} does not broadcast to {1}",
-                                     ir::formatShape(In->Shape),
-                                     ir::formatShape(Out->Shape)));
-    P.dims[D] = O;
-    P.stride[D] = N == 1 ? 0 : Running;
-    Running *= N;
-  }
+  if (!broadcastStrides(In->Shape, Out->Shape, P.stride, P.dims))
+    return Ctx.error(llvm::formatv("{0} does not broadcast to {1}{2}",
+                                   ir::formatShape(In->Shape),
+                                   ir::formatShape(Out->Shape),
+                                   Out->rank() > REF_MAX_RANK
+                                       ? " within rank 6"
+                                       : ""));
   return makeCall(P, {Ctx.op().input(0)});
 }
 

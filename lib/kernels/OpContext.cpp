@@ -241,6 +241,25 @@ llvm::Error requireKeptQuant(const OpContext &Ctx, const Tensor &In,
   return requireSameQuant(Ctx, InQ, OutQ);
 }
 
+bool broadcastStrides(llvm::ArrayRef<int32_t> In, llvm::ArrayRef<int32_t> Out,
+                      int32_t *Strides, int32_t *Dims) {
+  if (Out.size() > REF_MAX_RANK || In.size() > Out.size())
+    return false;
+  int32_t Running = 1;
+  for (size_t I = 0; I < REF_MAX_RANK; ++I) {
+    const size_t D = REF_MAX_RANK - 1 - I;
+    const int32_t O = I < Out.size() ? Out[Out.size() - 1 - I] : 1;
+    const int32_t N = I < In.size() ? In[In.size() - 1 - I] : 1;
+    if (N != 1 && N != O)
+      return false;
+    Strides[D] = N == 1 ? 0 : Running;
+    if (Dims)
+      Dims[D] = O;
+    Running *= N;
+  }
+  return true;
+}
+
 llvm::Error unsupportedInput(const OpContext &Ctx, const Tensor &T,
                              llvm::StringRef Types) {
   return Ctx.error(llvm::formatv("input '{0}' is {1}; the kernels take {2}",

@@ -130,6 +130,15 @@ llvm::Error requireKeptQuant(const OpContext &Ctx, const ir::Tensor &In,
                              const ir::Tensor &Out);
 /// The error of an input \p T whose element type no kernel of the family
 /// takes; \p Types lists the ones they take ("int8 or float32").
+/// The element strides of a tensor of shape \p In broadcast to \p Out,
+/// into \p Strides (REF_MAX_RANK entries, both shapes aligned at their last
+/// dimension and padded at the front): 0 along a dimension \p In has as 1,
+/// and \p Out's dimensions into \p Dims when given. False when \p In does
+/// not broadcast to \p Out or either has more than REF_MAX_RANK
+/// dimensions.
+bool broadcastStrides(llvm::ArrayRef<int32_t> In, llvm::ArrayRef<int32_t> Out,
+                      int32_t *Strides, int32_t *Dims = nullptr);
+
 llvm::Error unsupportedInput(const OpContext &Ctx, const ir::Tensor &T,
                              llvm::StringRef Types);
 /// The call of parameters \p P on the operator inputs \p DataInputs.
