@@ -172,7 +172,7 @@ multiclass HostCpuRules<Target T, Version V, string P> {
   def : Legal<Elu, T, V, [i8, f32]>;
   def : Legal<L2Pool2D, T, V, [f32], [Nhwc]>;
   def : Legal<L2Normalization, T, V, [i8, f32]>;
-  def : Legal<Prelu, T, V, [i8, f32], [BinaryMaxRank6]>;
+  def : Legal<Prelu, T, V, [i8, i16, f32], [BinaryMaxRank6]>;
   def : Legal<Log, T, V, [f32]>;
   def : Legal<Sin, T, V, [f32]>;
   def : Legal<Cos, T, V, [f32]>;

@@ -218,7 +218,9 @@ def ElementwiseKernels
   let Args = [ParamsArg, KernelArg<"shape", "input1_shape", 0>,
               KernelArg<"data", "input1", 0, "in">,
               KernelArg<"shape", "input2_shape", 1>,
-              KernelArg<"data", "input2", 1, "in">, OutputShapeArg, OutputArg];
+              // The input's type but for int16 PRELU's int8 alpha.
+              KernelArg<"data", "input2", 1, "weights">, OutputShapeArg,
+              OutputArg];
   // The operators after MUL in TensorFlow Lite Micro's types.
   let Instances = !listconcat(PerType<Add, "add", KernelTypes16>.List,
                               PerType<Sub, "sub", KernelTypes16>.List,
@@ -232,7 +234,9 @@ def ElementwiseKernels
                                       [i8, i16, i32, f32]>.List,
                               [KernelInstance<FloorDiv, "floor_div", f32>,
                                KernelInstance<FloorMod, "floor_mod", f32>],
-                              PerType<Prelu, "prelu", [i8, f32]>.List);
+                              PerType<Prelu, "prelu", [i8, f32]>.List,
+                              [KernelInstance<Prelu, "prelu", i16, AnyElement,
+                                              "", i8>]);
 }
 
 /// TensorFlow Lite Micro's ADD_N: float32 and int8.

@@ -117,12 +117,20 @@ llvm::Error activationRangeInt32(const OpContext &Ctx, int32_t &Min,
 /// PRELU: int8 (the alpha quantized apart) or float32.
 llvm::Expected<KernelCall> preluOp(const OpContext &Ctx, const Tensor &In,
                                    const Tensor &Alpha, const Tensor &Out) {
-  if (In.Type != DType::I8 && In.Type != DType::F32)
-    return unsupportedInput(Ctx, In, "int8 or float32");
+  if (In.Type != DType::I8 && In.Type != DType::I16 && In.Type != DType::F32)
+    return unsupportedInput(Ctx, In, "int8, int16 or float32");
+  // int16 takes an int8 alpha, the others one of their own type.
+  if (Alpha.Type != (In.Type == DType::I16 ? DType::I8 : In.Type))
+    return Ctx.error(llvm::formatv("alpha '{0}' is {1}; {2} PRELU takes {3}",
+                                   Alpha.Name, ir::dtypeName(Alpha.Type),
+                                   ir::dtypeName(In.Type),
+                                   In.Type == DType::I16
+                                       ? "int8"
+                                       : ir::dtypeName(In.Type)));
   if (llvm::Error E = checkBroadcast(Ctx, In, Alpha, Out))
     return E;
   ref_elementwise_params P{};
-  if (In.Type == DType::I8) {
+  if (In.Type != DType::F32) {
     ACCELGEN_TRY(InQ, Ctx.quant(In, "input"));
     ACCELGEN_TRY(AlphaQ, Ctx.quant(Alpha, "alpha"));
     ACCELGEN_TRY(OutQ, Ctx.quant(Out, "output"));
@@ -141,8 +149,8 @@ llvm::Expected<KernelCall> preluOp(const OpContext &Ctx, const Tensor &In,
     P.input1_left_shift = M1.LeftShift;
     P.output_multiplier = M2.Multiplier;
     P.output_left_shift = M2.LeftShift;
-    P.act_min = -128;
-    P.act_max = 127;
+    P.act_min = In.Type == DType::I16 ? -32768 : -128;
+    P.act_max = In.Type == DType::I16 ? 32767 : 127;
   }
   return makeCall(P, {Ctx.op().input(0), Ctx.op().input(1)});
 }
@@ -286,9 +294,12 @@ llvm::Expected<KernelCall> elementwise(const OpContext &Ctx) {
   ACCELGEN_TRY(A, Ctx.input(0));
   ACCELGEN_TRY(B, Ctx.input(1));
   ACCELGEN_TRY(Out, Ctx.output());
-  if (llvm::Error E = requireSameType(Ctx, *A, *B))
-    return E;
   if (llvm::Error E = requireSameType(Ctx, *A, *Out))
+    return E;
+  // PRELU checks its alpha's type itself (int16 takes int8).
+  if (Ctx.op().code() == ir::OpCode::Prelu)
+    return preluOp(Ctx, *A, *B, *Out);
+  if (llvm::Error E = requireSameType(Ctx, *A, *B))
     return E;
   switch (Ctx.op().code()) {
   case ir::OpCode::Div:
@@ -296,8 +307,6 @@ llvm::Expected<KernelCall> elementwise(const OpContext &Ctx) {
   case ir::OpCode::FloorDiv:
   case ir::OpCode::FloorMod:
     return divisionLikeOp(Ctx, *A, *B, *Out);
-  case ir::OpCode::Prelu:
-    return preluOp(Ctx, *A, *B, *Out);
   default:
     break;
   }

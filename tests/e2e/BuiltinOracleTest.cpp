@@ -526,9 +526,12 @@ public:
     const bool Q = T == ir::DType::I8 || T == ir::DType::I16;
     auto Scale = [&] { return float(pick(10, 200)) / 1000.0f; };
     auto Zp = [&] { return T == ir::DType::I8 ? int64_t(pick(-30, 30)) : 0; };
-    const int64_t ZpB = Zp();
+    // int16 PRELU takes an int8 alpha.
+    const ir::DType TB =
+        std::string(Op) == "PRELU" && T == ir::DType::I16 ? ir::DType::I8 : T;
+    const int64_t ZpB = TB == ir::DType::I8 ? int64_t(pick(-30, 30)) : 0;
     const int32_t A = tensor(T, SA, Scale(), Zp());
-    const int32_t C = tensor(T, SB, Scale(), ZpB);
+    const int32_t C = tensor(TB, SB, Scale(), ZpB);
     const int32_t O = tensor(T, Out, Scale(), Zp());
     if (!Q)
       for (int32_t X : {A, C, O})
@@ -544,7 +547,7 @@ public:
       divInt8Bytes(A, C, O);
     } else {
       Bytes.push_back(randomBytes(T, Count(SA)));
-      Bytes.push_back(randomBytes(T, Count(SB),
+      Bytes.push_back(randomBytes(TB, Count(SB),
                                   Divides ? std::optional<int64_t>(Q ? ZpB : 0)
                                           : std::nullopt));
     }
@@ -1065,6 +1068,7 @@ TEST_CASE("ELU, PRELU, ADD_N, CUMSUM, BATCH_MATMUL and int8 LOG_SOFTMAX equal "
     S.unary("ELU", ir::DType::I8);
     S.unary("ELU", ir::DType::F32);
     S.binary("PRELU", ir::DType::I8);
+    S.binary("PRELU", ir::DType::I16);
     S.binary("PRELU", ir::DType::F32);
     S.addN(ir::DType::I8);
     S.addN(ir::DType::F32);

@@ -557,7 +557,8 @@ TEST_CASE("SPACE_TO_BATCH_ND pads with the zero point; MIRROR_PAD and the "
                             "REFLECT or SYMMETRIC, not 'EDGE'");
 }
 
-TEST_CASE("ELU and PRELU refuse the types their kernels do not take") {
+TEST_CASE("ELU and PRELU refuse the types their kernels do not take; int16 "
+          "PRELU takes an int8 alpha") {
   GraphBuilder GB;
   int32_t In = GB.tensor(DType::I16, {1, 4}, 0.1f, 0);
   int32_t O = GB.tensor(DType::I16, {1, 4}, 0.1f, 0);
@@ -567,8 +568,14 @@ TEST_CASE("ELU and PRELU refuse the types their kernels do not take") {
   int32_t Alpha = GB.tensor(DType::I16, {4}, 0.1f, 0);
   GB.G.Operators[0].Type = "PRELU";
   GB.G.Operators[0].Inputs.push_back(Alpha);
-  CHECK(kernelError(GB.G) == "operator 0 (PRELU): input 't0' is i16; the "
-                             "kernels take int8 or float32");
+  CHECK(kernelError(GB.G) == "operator 0 (PRELU): alpha 't2' is i16; i16 "
+                             "PRELU takes int8");
+  GB.G.Tensors[size_t(Alpha)].Type = DType::I8;
+  CHECK(kernelError(GB.G) == "");
+  for (int32_t T : {In, O})
+    GB.G.Tensors[size_t(T)].Type = DType::U8;
+  CHECK(kernelError(GB.G) == "operator 0 (PRELU): input 't0' is u8; the "
+                             "kernels take int8, int16 or float32");
 }
 
 TEST_CASE("int8 L2_NORMALIZATION takes only its fixed output quantization") {
