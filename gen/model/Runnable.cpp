@@ -4,8 +4,9 @@
 // (as the legality checks read them), and a kernel function's element type
 // is its input's; byte-moving kernels have none and take every type. An
 // operator whose operand 0 is not its input (TRANSPOSE_CONV's output shape,
-// SPLIT's axis) declares that operand's type, which says nothing of its
-// kernels, and is not checked here (its parameter builder checks it).
+// SPLIT's axis, SELECT_V2's condition) declares that operand's type, which
+// says nothing of its kernels' types (its parameter builder checks them):
+// it is listed only when no kernel runs it at all.
 //
 //===----------------------------------------------------------------------===//
 #include "model/Runnable.h"
@@ -34,9 +35,17 @@ void checkDeclaredRunnable(const TargetDecl &D, const TargetModel &M,
   std::map<std::string, std::set<std::string>> Missing;
   for (const LegalDecl &L : D.Legals) {
     const OpDef *Op = L.Removed ? nullptr : M.findOp(L.Op);
-    if (!Op || Op->Decl.Operands.empty() ||
-        Op->Decl.Operands.front().Name != "input")
+    if (!Op)
       continue;
+    if (Op->Decl.Operands.empty() ||
+        Op->Decl.Operands.front().Name != "input") {
+      if (!Computed.count(Op->Decl.Key)) {
+        if (!Missing.count(Op->name()))
+          Order.push_back(Op->name());
+        Missing[Op->name()].insert("no kernel");
+      }
+      continue;
+    }
     const std::set<std::string> &Have = Computed[Op->Decl.Key];
     if (Have.count(""))
       continue;
