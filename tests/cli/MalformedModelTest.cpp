@@ -11,6 +11,7 @@
 #include "TestSupport.h"
 
 #include "import/TFLiteImporter.h"
+#include "ir/GraphBuilder.h"
 #include "import/TFLiteWriter.h"
 #include "tflite_subset_generated.h"
 
@@ -513,4 +514,31 @@ TEST_CASE("what the accelerator program cannot hold stays on the CPU") {
                "device_tensor_bytes: tensor 0 'a' holds 2147483648 bytes; the "
                "accelerator program addresses at most 2147483647");
   }
+}
+
+TEST_CASE("a PACK whose values_count is not its number of inputs") {
+  test::TempDir Dir;
+  ir::GraphBuilder B;
+  const int32_t A = B.tensor("a", {2, 3}, std::nullopt, ir::DType::F32);
+  const int32_t C = B.tensor("c", {2, 3}, std::nullopt, ir::DType::F32);
+  const int32_t O = B.tensor("out", {2, 2, 3}, std::nullopt, ir::DType::F32);
+  B.op("PACK", {A, C}, {O}, {{"axis", int64_t(0)}});
+  B.inputs({A, C}).outputs({O});
+  B.G.Name = "main";
+  ir::Model M;
+  M.SchemaVersion = 3;
+  M.Graphs.push_back(B.G);
+  std::vector<uint8_t> Bytes = tflite::writeModel(M);
+  fb::Operator *Pack = fb::GetMutableModel(Bytes.data())
+                           ->mutable_subgraphs()
+                           ->GetMutableObject(0)
+                           ->mutable_operators()
+                           ->GetMutableObject(0);
+  auto *Options = static_cast<fb::PackOptions *>(Pack->mutable_builtin_options());
+  REQUIRE(Options->mutate_values_count(3));
+  std::string Path = Dir.file("pack3.tflite");
+  test::writeFileBytes(Path, Bytes);
+  checkFails({"inspect", Path}, Path,
+             "graph 0: operator 0 (PACK): PACK says 3 values but has 2 "
+             "inputs");
 }

@@ -1016,3 +1016,81 @@ TEST_CASE("int8 LOG_SOFTMAX takes only its fixed output quantization, and "
     CHECK(std::abs(Y[I] - Want) <= 1);
   }
 }
+
+TEST_CASE("The remaining refusals of the new builders") {
+  {
+    GraphBuilder GB;
+    int32_t In = GB.tensor(DType::F32, {2, 3});
+    int32_t Axis = GB.constant(DType::I32, {2}, std::vector<int32_t>{0, 1});
+    int32_t O = GB.tensor(DType::F32, {2, 3});
+    GB.op("CUMSUM", {In, Axis}, {O});
+    CHECK(kernelError(GB.G) == "operator 0 (CUMSUM): the axis operand must "
+                               "hold one value, the input a rank of 1 or more");
+    GB.G.Operators[0].Inputs[1] =
+        GB.constant(DType::I32, {1}, std::vector<int32_t>{0});
+    GB.G.Tensors[size_t(O)].Shape = {3, 2};
+    CHECK(kernelError(GB.G) ==
+          "operator 0 (CUMSUM): the output must have the input's shape");
+  }
+  {
+    GraphBuilder GB;
+    int32_t In = GB.tensor(DType::F32, {3, 4});
+    int32_t Idx = GB.tensor(DType::I64, {2, 1});
+    int32_t O = GB.tensor(DType::F32, {2, 4});
+    GB.op("GATHER_ND", {In, Idx}, {O});
+    CHECK(kernelError(GB.G) ==
+          "operator 0 (GATHER_ND): the indices are i64, not i32");
+    GB.G.Tensors[size_t(Idx)].Type = DType::I32;
+    GB.G.Tensors[size_t(O)].Shape = {2, 3};
+    CHECK(kernelError(GB.G) == "operator 0 (GATHER_ND): output 2x3 is not "
+                               "what params 3x4 gathered by indices 2x1 "
+                               "gives");
+  }
+  {
+    GraphBuilder GB;
+    int32_t L = GB.tensor(DType::I64, {2});
+    int32_t V = GB.tensor(DType::F32, {5, 3});
+    int32_t O = GB.tensor(DType::F32, {2, 3});
+    GB.op("EMBEDDING_LOOKUP", {L, V}, {O});
+    CHECK(kernelError(GB.G) ==
+          "operator 0 (EMBEDDING_LOOKUP): the lookup is i64, not i32");
+    GB.G.Tensors[size_t(L)].Shape = {1, 2};
+    CHECK(kernelError(GB.G) == "operator 0 (EMBEDDING_LOOKUP): the lookup "
+                               "must be 1-D and the value at least 2-D");
+  }
+  {
+    GraphBuilder GB;
+    int32_t In = GB.tensor(DType::F32, {3, 4});
+    int32_t Up = GB.tensor(DType::F32, {1, 4});
+    int32_t Start = GB.tensor(DType::I32, {3});
+    int32_t O = GB.tensor(DType::F32, {3, 4});
+    GB.op("DYNAMIC_UPDATE_SLICE", {In, Up, Start}, {O});
+    CHECK(kernelError(GB.G) ==
+          "operator 0 (DYNAMIC_UPDATE_SLICE): operand, update and output "
+          "must share a rank of 1 to 6, the output the operand's shape, and "
+          "the start indices hold one per dimension");
+    GB.G.Tensors[size_t(Start)].Shape = {2};
+    GB.G.Tensors[size_t(In)].Type = GB.G.Tensors[size_t(Up)].Type =
+        GB.G.Tensors[size_t(O)].Type = DType::I64;
+    CHECK(kernelError(GB.G) == "operator 0 (DYNAMIC_UPDATE_SLICE): input "
+                               "'t0' is i64; the kernels take int8, int16, "
+                               "int32 or float32");
+  }
+  {
+    GraphBuilder GB;
+    int32_t A = GB.tensor(DType::I16, {2});
+    int32_t B = GB.tensor(DType::I16, {2});
+    int32_t O = GB.tensor(DType::I16, {2});
+    GB.op("BROADCAST_ARGS", {A, B}, {O});
+    CHECK(kernelError(GB.G) == "operator 0 (BROADCAST_ARGS): input 't0' is "
+                               "i16; the kernels take int32 or int64");
+  }
+  {
+    GraphBuilder GB;
+    int32_t In = GB.tensor(DType::F32, {2, 3});
+    int32_t O = GB.tensor(DType::F32, {3, 2});
+    GB.op("LOG_SOFTMAX", {In}, {O});
+    CHECK(kernelError(GB.G) ==
+          "operator 0 (LOG_SOFTMAX): input and output shapes differ");
+  }
+}
