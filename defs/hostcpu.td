@@ -117,6 +117,14 @@ multiclass HostCpuRules<Target T, Version V, string P> {
   // TensorFlow Lite Micro's types (and uint8, a byte move like the others).
   def : Legal<Slice, T, V, [i8, u8, i16, i32, f32], [MaxRank6]>;
   def : Legal<ReverseV2, T, V, [i8, u8, i16, i32, i64, f32], [MaxRank6]>;
+  // TensorFlow Lite Micro's types. SPLIT's operand 0 is its int32 axis.
+  def : Legal<Split, T, V, [i32], [
+      Constraint<P # "_split_input",
+          "input(1).dtype in {i8, i16, i32, f32} && input(1).rank <= 6",
+          "the split tensor (operand 1) must be i8, i16, i32 or f32, of at "
+          "most 6 dimensions">]>;
+  def : Legal<SplitV, T, V, [i8, i16, i32, f32], [MaxRank6]>;
+  def : Legal<Unpack, T, V, [i8, i16, i32, f32], [MaxRank6]>;
   def : Legal<Mean, T, V, AllTypes16, [MaxRank6]>;
   def : Legal<Sum, T, V, [i8, i16, f32], [MaxRank6]>;
   def : Legal<ReduceMax, T, V, [i8, f32], [MaxRank6]>;

@@ -824,8 +824,9 @@ def FillKernels : KernelFamily<"fill", "fill", "fillOp"> {
 
 def StridedSliceKernels
     : KernelFamily<"strided_slice", "strided_slice", "stridedSliceOp"> {
-  let Doc = "Parameters of one STRIDED_SLICE, SLICE (unit strides) or "
-            "REVERSE_V2 (stride -1 on the reversed axes).";
+  let Doc = "Parameters of one STRIDED_SLICE, SLICE (unit strides), "
+            "REVERSE_V2 (stride -1 on the reversed axes), or one result of "
+            "SPLIT, SPLIT_V or UNPACK (one call per result).";
   let Rendered = 0;
   let Fields = [ArrayField<"start", "int32_t", "REF_MAX_RANK">,
                 ArrayField<"stop", "int32_t", "REF_MAX_RANK">,
@@ -834,7 +835,10 @@ def StridedSliceKernels
               AnyOutputArg];
   let Instances = [KernelInstance<StridedSlice, "strided_slice">,
                    KernelInstance<Slice, "strided_slice">,
-                   KernelInstance<ReverseV2, "strided_slice">];
+                   KernelInstance<ReverseV2, "strided_slice">,
+                   KernelInstance<Split, "strided_slice">,
+                   KernelInstance<SplitV, "strided_slice">,
+                   KernelInstance<Unpack, "strided_slice">];
 }
 
 /// RESHAPE, SQUEEZE and EXPAND_DIMS copy the tensor's bytes (nothing at all

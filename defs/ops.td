@@ -275,8 +275,16 @@ def ResizeNearestNeighbor : Op<"RESIZE_NEAREST_NEIGHBOR",
 
 def Slice : Op<"SLICE", [Input, Operand<"begin">, Operand<"size">]>;
 def ReverseV2 : Op<"REVERSE_V2", [Input, Operand<"axis">]>;
-/// The axis comes first; there are `num_splits` results (one declared here).
-def Split : Op<"SPLIT", [Operand<"axis">, Input], [NumSplitsAttr]>;
+/// The axis comes first; there are `num_splits` results of equal size along
+/// it.
+def Split : Op<"SPLIT", [Operand<"axis">, Input], [NumSplitsAttr], -1>;
+/// `num_splits` results of the sizes `size_splits` gives along the axis (one
+/// of them -1: the rest).
+def SplitV : Op<"SPLIT_V", [Input, Operand<"size_splits">, Operand<"axis">],
+                [NumSplitsAttr], -1>;
+/// One result per index along the axis, without that dimension (the
+/// importer checks `num` against the results).
+def Unpack : Op<"UNPACK", [Input], [AxisAttr], -1>;
 def MirrorPad : Op<"MIRROR_PAD", [Input, Operand<"paddings">],
                    [MirrorPadModeAttr]>;
 def SpaceToDepth : Op<"SPACE_TO_DEPTH", [Input], [BlockSizeAttr]>;

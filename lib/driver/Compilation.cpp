@@ -139,13 +139,14 @@ partition::PartitionResult Compilation::partition(bool UseCostModel) const {
   P.CpuKernel = [](const ir::Graph &G,
                    size_t Op) -> std::optional<target::Rejection> {
     const ir::Operator &O = G.Operators[Op];
-    Expected<kernels::KernelCall> Call = kernels::computeKernelCall(G, O);
-    if (Call)
+    Expected<std::vector<kernels::KernelCall>> Calls =
+        kernels::computeKernelCalls(G, O);
+    if (Calls)
       return std::nullopt;
     return target::Rejection{
         "cpu_kernel",
         "no CPU kernel runs it: " +
-            kernels::kernelCallReason(toString(Call.takeError()), O.Type),
+            kernels::kernelCallReason(toString(Calls.takeError()), O.Type),
         ""};
   };
   return partition::partition(graph(), *Target.Info, Target.Version, P);

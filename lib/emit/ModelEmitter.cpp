@@ -147,6 +147,13 @@ private:
     return "&t" + std::to_string(T) + "_shape";
   }
 
+  /// The arguments of reference call \p C, its parameters passed as
+  /// \p Argument; the arrays of shapes and data a concatenation takes are
+  /// declared in \p Block, named after \p Prefix.
+  std::vector<std::string> referenceArguments(const kernels::KernelCall &C,
+                                              const std::string &Argument,
+                                              const std::string &Prefix,
+                                              std::string &Block);
   /// Prints operator \p Index; into \p Piece instead of \p Ops when given
   /// (a member of a cascade, printed with Stripe set).
   Error emitOperator(size_t Index, Value::List &Ops,
@@ -198,6 +205,65 @@ Value ModelWriter::tensorInfo(int32_t T, StringRef Role, size_t Index) {
   return Value(std::move(M));
 }
 
+std::vector<std::string>
+ModelWriter::referenceArguments(const kernels::KernelCall &C,
+                                const std::string &Argument,
+                                const std::string &Prefix, std::string &Block) {
+  using kernels::ArgKind;
+  auto In = [&](size_t I) {
+    return I < C.DataInputs.size() ? C.DataInputs[I] : -1;
+  };
+  const int32_t Output = C.Output;
+  std::vector<std::string> Args;
+  for (const kernels::KernelArgInfo &A : kernels::familyOf(C.Params).Args) {
+    switch (A.Kind) {
+    case ArgKind::Params:
+    case ArgKind::Fields:
+      Args.push_back(Argument);
+      break;
+    case ArgKind::Shape:
+      Args.push_back(shape(In(A.Operand)));
+      break;
+    case ArgKind::Data:
+    case ArgKind::State:
+      Args.push_back(data(In(A.Operand)));
+      break;
+    case ArgKind::OutputShape:
+      Args.push_back(shape(Output));
+      break;
+    case ArgKind::Output:
+      Args.push_back(data(Output));
+      break;
+    case ArgKind::Count:
+      Args.push_back(Stripe ? Stripe->count(Output)
+                            : intLiteral(G.tensor(Output).numElements()));
+      break;
+    case ArgKind::ElementSize:
+      // The result's element (a SELECT_V2's input 0 is its condition).
+      Args.push_back(unsignedLiteral(ir::dtypeSize(G.tensor(Output).Type)));
+      break;
+    case ArgKind::InputShapes:
+    case ArgKind::Inputs: {
+      // Concatenation: arrays of every input's shape and data.
+      const bool Shapes = A.Kind == ArgKind::InputShapes;
+      std::string Name = Prefix + (Shapes ? "_shapes" : "_inputs");
+      std::vector<std::string> Elems;
+      for (int32_t T : C.DataInputs)
+        Elems.push_back(Shapes ? shape(T) : data(T));
+      std::string Type =
+          Shapes ? "const ref_shape *const"
+                 : ("const " + cType(G.tensor(Output).Type) + " *const").str();
+      Block +=
+          formatv("    {0} {1}[] = {{{2}};\n", Type, Name, join(Elems, ", "))
+              .str();
+      Args.push_back(Name);
+      break;
+    }
+    }
+  }
+  return Args;
+}
+
 Error ModelWriter::emitOperator(size_t Index, Value::List &Ops,
                                 std::set<std::string> &Functions,
                                 json::Array &Report, CascadeMember *Piece) {
@@ -207,40 +273,49 @@ Error ModelWriter::emitOperator(size_t Index, Value::List &Ops,
                              "{2}: {3}",
                              Index, Op.Type, Opts.Target, Reason.str()));
   };
-  Expected<kernels::KernelCall> Call = kernels::computeKernelCall(G, Op);
-  if (!Call)
+  Expected<std::vector<kernels::KernelCall>> Calls =
+      kernels::computeKernelCalls(G, Op);
+  if (!Calls)
     return Unsupported(
-        kernels::kernelCallReason(toString(Call.takeError()), Op.Type));
+        kernels::kernelCallReason(toString(Calls.takeError()), Op.Type));
   for (int32_t T : Op.Outputs)
     if (T < 0 || !Plan.find(T))
       return Unsupported("its output is not a tensor in working memory");
-  for (int32_t T : Call->DataInputs)
-    if (T >= 0 && !G.tensor(T).IsConstant && !Plan.find(T) &&
-        !(Cascading && plan::inputInPlace(G, T, Cascading->Options)))
-      return Unsupported(formatv("input tensor {0} has no data", T));
-  for (int32_t T : Call->DataInputs)
-    if (T >= 0 && G.tensor(T).IsConstant &&
-        static_cast<int64_t>(G.tensor(T).Data.size()) != G.tensor(T).byteSize())
-      return Unsupported(formatv("constant tensor {0} has {1} bytes of data "
-                                 "for {2} bytes of shape",
-                                 T, G.tensor(T).Data.size(),
-                                 G.tensor(T).byteSize()));
-  // Shapes must fit the kernels' ref_shape.
-  for (int32_t T : Call->DataInputs)
-    if (T >= 0)
-      if (Expected<ref_shape> S = kernels::toRefShape(G.tensor(T).Shape); !S)
-        return Unsupported(toString(S.takeError()));
-  if (Expected<ref_shape> S =
-          kernels::toRefShape(G.tensor(Op.Outputs[0]).Shape);
-      !S)
-    return Unsupported(toString(S.takeError()));
+  for (const kernels::KernelCall &C : *Calls) {
+    for (int32_t T : C.DataInputs)
+      if (T >= 0 && !G.tensor(T).IsConstant && !Plan.find(T) &&
+          !(Cascading && plan::inputInPlace(G, T, Cascading->Options)))
+        return Unsupported(formatv("input tensor {0} has no data", T));
+    for (int32_t T : C.DataInputs)
+      if (T >= 0 && G.tensor(T).IsConstant &&
+          static_cast<int64_t>(G.tensor(T).Data.size()) !=
+              G.tensor(T).byteSize())
+        return Unsupported(formatv("constant tensor {0} has {1} bytes of "
+                                   "data for {2} bytes of shape",
+                                   T, G.tensor(T).Data.size(),
+                                   G.tensor(T).byteSize()));
+    // Shapes must fit the kernels' ref_shape.
+    for (int32_t T : C.DataInputs)
+      if (T >= 0)
+        if (Expected<ref_shape> S = kernels::toRefShape(G.tensor(T).Shape); !S)
+          return Unsupported(toString(S.takeError()));
+    if (Expected<ref_shape> S = kernels::toRefShape(G.tensor(C.Output).Shape);
+        !S)
+      return Unsupported(toString(S.takeError()));
+  }
+  // An operator with several results runs one reference call per result,
+  // each writing its own tensor whole.
+  if (Calls->size() > 1 && Piece)
+    return Unsupported("its results are written by separate calls, which a "
+                       "stripe cannot");
+  kernels::KernelCall *Call = &Calls->front();
 
   const std::string Prefix = "op" + std::to_string(Index);
   Expected<PrintedParams> Params = printParams(Call->Params, Prefix);
   if (!Params)
     return Unsupported(toString(Params.takeError()));
 
-  const int32_t Output = Op.Outputs[0];
+  const int32_t Output = Call->Output;
   const plan::Buffer *OutBuf = Plan.find(Output);
   // A view whose output shares its input's bytes (directly, or through the
   // bytes the input itself shares) copies nothing.
@@ -259,7 +334,7 @@ Error ModelWriter::emitOperator(size_t Index, Value::List &Ops,
     return Unsupported("it shares its input's bytes, which a stripe cannot");
   // In a cascade, the specialised kernel's stripe variant.
   std::optional<CpuKernel> Special;
-  if (Opts.CpuKernels && !Aliased) {
+  if (Opts.CpuKernels && !Aliased && Calls->size() == 1) {
     Expected<std::optional<CpuKernel>> S = Opts.CpuKernels->specialise(
         G, Index, *Call, formatv("{0}_op{1}", Opts.Name, Index).str(),
         /*Stripe=*/Piece != nullptr);
@@ -267,6 +342,7 @@ Error ModelWriter::emitOperator(size_t Index, Value::List &Ops,
       return S.takeError();
     Special = std::move(*S);
   }
+  std::string Decls = Params->Declarations;
   if (Special) {
     std::vector<std::string> Args;
     for (const CpuKernelArg &A : Special->Arguments)
@@ -298,73 +374,41 @@ Error ModelWriter::emitOperator(size_t Index, Value::List &Ops,
                    Output, In(0))
                .str();
   } else {
-    std::vector<std::string> Args;
-    std::string Block;
-    using kernels::ArgKind;
-    for (const kernels::KernelArgInfo &A :
-         kernels::familyOf(Call->Params).Args) {
-      switch (A.Kind) {
-      case ArgKind::Params:
-      case ArgKind::Fields:
-        Args.push_back(Params->Argument);
-        break;
-      case ArgKind::Shape:
-        Args.push_back(shape(In(A.Operand)));
-        break;
-      case ArgKind::Data:
-      case ArgKind::State:
-        Args.push_back(data(In(A.Operand)));
-        break;
-      case ArgKind::OutputShape:
-        Args.push_back(shape(Output));
-        break;
-      case ArgKind::Output:
-        Args.push_back(data(Output));
-        break;
-      case ArgKind::Count:
-        Args.push_back(Stripe ? Stripe->count(Output)
-                              : intLiteral(G.tensor(Output).numElements()));
-        break;
-      case ArgKind::ElementSize:
-        // The result's element (a SELECT_V2's input 0 is its condition).
-        Args.push_back(unsignedLiteral(ir::dtypeSize(G.tensor(Output).Type)));
-        break;
-      case ArgKind::InputShapes:
-      case ArgKind::Inputs: {
-        // Concatenation: arrays of every input's shape and data.
-        const bool Shapes = A.Kind == ArgKind::InputShapes;
-        std::string Name = Prefix + (Shapes ? "_shapes" : "_inputs");
-        std::vector<std::string> Elems;
-        for (int32_t T : Call->DataInputs)
-          Elems.push_back(Shapes ? shape(T) : data(T));
-        std::string Type =
-            Shapes
-                ? "const ref_shape *const"
-                : ("const " + cType(G.tensor(Output).Type) + " *const").str();
-        Block +=
-            formatv("    {0} {1}[] = {{{2}};\n", Type, Name, join(Elems, ", "))
-                .str();
-        Args.push_back(Name);
-        break;
+    for (size_t R = 0; R < Calls->size(); ++R) {
+      const kernels::KernelCall &C = (*Calls)[R];
+      // Each result's call its own parameters: "op5", "op5_r1", ...
+      std::optional<PrintedParams> More;
+      if (R > 0) {
+        Expected<PrintedParams> P =
+            printParams(C.Params, Prefix + "_r" + std::to_string(R));
+        if (!P)
+          return Unsupported(toString(P.takeError()));
+        More = std::move(*P);
+        Decls += More->Declarations;
       }
+      const std::string &Argument = More ? More->Argument : Params->Argument;
+      std::string Block;
+      std::vector<std::string> Args =
+          referenceArguments(C, Argument, Prefix, Block);
+      std::string One;
+      if (Piece) {
+        if (Error E = Stripe->params(C.Params, Argument, Args))
+          return Unsupported(toString(std::move(E)));
+        Piece->Call = Block + wrapCall(C.Function, Args, "    ");
+      } else if (Block.empty()) {
+        One = wrapCall(C.Function, Args);
+      } else {
+        One = "  {\n" + Block + wrapCall(C.Function, Args, "    ") + "\n  }";
       }
+      Text += (Text.empty() ? "" : "\n") + One;
+      Functions.insert(C.Function);
     }
-    if (Piece) {
-      if (Error E = Stripe->params(Call->Params, Params->Argument, Args))
-        return Unsupported(toString(std::move(E)));
-      Piece->Call = Block + wrapCall(Call->Function, Args, "    ");
-    } else if (Block.empty()) {
-      Text = wrapCall(Call->Function, Args);
-    } else {
-      Text = "  {\n" + Block + wrapCall(Call->Function, Args, "    ") + "\n  }";
-    }
-    Functions.insert(Call->Function);
   }
 
   if (Piece) {
     Piece->Op = static_cast<int32_t>(Index);
     if (!Special)
-      Piece->Decls = StringRef(Params->Declarations).rtrim("\n").str();
+      Piece->Decls = StringRef(Decls).rtrim("\n").str();
   }
   Value::List Outputs;
   for (int32_t T : Op.Outputs) {
@@ -379,7 +423,7 @@ Error ModelWriter::emitOperator(size_t Index, Value::List &Ops,
         {"note", Note},
         {"decls", Aliased || Kernel != Call->Function
                       ? std::string()
-                      : StringRef(Params->Declarations).rtrim("\n").str()},
+                      : StringRef(Decls).rtrim("\n").str()},
         {"call", Text},
         {"outputs", Value(std::move(Outputs))}}));
 

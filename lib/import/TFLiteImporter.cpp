@@ -249,6 +249,35 @@ llvm::Error readPack(const fb::Operator &Op, ir::Operator &Out) {
   return llvm::Error::success();
 }
 
+/// The number of results \p Declared an operator's options give, checked
+/// against its outputs.
+llvm::Error checkResultCount(const fb::Operator &Op, int32_t Declared,
+                             llvm::StringRef What) {
+  const size_t N = Op.outputs() ? Op.outputs()->size() : 0;
+  if (Declared != static_cast<int64_t>(N))
+    return makeError(llvm::formatv("{0} is {1} but it has {2} outputs", What,
+                                   Declared, N));
+  return llvm::Error::success();
+}
+
+llvm::Error readUnpack(const fb::Operator &Op, ir::Operator &Out) {
+  const fb::UnpackOptions *O = Op.builtin_options_as_UnpackOptions();
+  if (llvm::Error E = checkResultCount(Op, O->num(), "num"))
+    return E;
+  Out.setAttr(attr::Axis, int64_t(O->axis()));
+  return llvm::Error::success();
+}
+
+llvm::Error readSplit(const fb::Operator &Op, ir::Operator &Out) {
+  const int32_t N = Op.builtin_options_type() == fb::BuiltinOptions::SplitOptions
+                        ? Op.builtin_options_as_SplitOptions()->num_splits()
+                        : Op.builtin_options_as_SplitVOptions()->num_splits();
+  if (llvm::Error E = checkResultCount(Op, N, "num_splits"))
+    return E;
+  Out.setAttr(attr::NumSplits, int64_t(N));
+  return llvm::Error::success();
+}
+
 llvm::Error readReshape(const fb::Operator &Op, ir::Operator &Out) {
   // Options are optional here: the new shape usually comes as input 1.
   if (const fb::ReshapeOptions *O = Op.builtin_options_as_ReshapeOptions())
@@ -396,6 +425,12 @@ std::optional<OpReader> readerFor(ir::OpCode Op) {
     return OpReader{BO::L2NormOptions, readL2Norm};
   case OpCode::Pack:
     return OpReader{BO::PackOptions, readPack};
+  case OpCode::Unpack:
+    return OpReader{BO::UnpackOptions, readUnpack};
+  case OpCode::Split:
+    return OpReader{BO::SplitOptions, readSplit};
+  case OpCode::SplitV:
+    return OpReader{BO::SplitVOptions, readSplit};
   case OpCode::Cumsum:
     return OpReader{BO::CumsumOptions, readCumsum};
   case OpCode::BatchMatMul:

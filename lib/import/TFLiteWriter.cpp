@@ -172,6 +172,19 @@ WrittenOptions writePack(FlatBufferBuilder &B, const ir::Operator &Op) {
       B, static_cast<int32_t>(Op.Inputs.size()), intAttr(Op, attr::Axis, 0)));
 }
 
+WrittenOptions writeUnpack(FlatBufferBuilder &B, const ir::Operator &Op) {
+  return options(fb::CreateUnpackOptions(
+      B, static_cast<int32_t>(Op.Outputs.size()), intAttr(Op, attr::Axis, 0)));
+}
+
+WrittenOptions writeSplit(FlatBufferBuilder &B, const ir::Operator &Op) {
+  const int32_t N = intAttr(Op, attr::NumSplits,
+                            static_cast<int32_t>(Op.Outputs.size()));
+  if (Op.code() == ir::OpCode::SplitV)
+    return options(fb::CreateSplitVOptions(B, N));
+  return options(fb::CreateSplitOptions(B, N));
+}
+
 WrittenOptions writeReshape(FlatBufferBuilder &B, const ir::Operator &Op) {
   // The options are optional: the new shape usually is input 1.
   if (!Op.hasAttr(attr::NewShape))
@@ -280,6 +293,11 @@ WrittenOptions writeOptions(FlatBufferBuilder &B, const ir::Operator &Op) {
     return writeGather(B, Op);
   case OpCode::Pack:
     return writePack(B, Op);
+  case OpCode::Unpack:
+    return writeUnpack(B, Op);
+  case OpCode::Split:
+  case OpCode::SplitV:
+    return writeSplit(B, Op);
   case OpCode::Cumsum:
     return writeCumsum(B, Op);
   case OpCode::BatchMatMul:

@@ -837,7 +837,8 @@ namespace {
 /// \p P, once its element count is checked against the output's.
 llvm::Expected<KernelCall> sliceCall(const OpContext &Ctx,
                                      const ref_strided_slice_params &P,
-                                     const Tensor &In, const Tensor &Out) {
+                                     const Tensor &In, const Tensor &Out,
+                                     unsigned InputIndex = 0) {
   int64_t Total = 1;
   for (unsigned D = 0; D < In.rank(); ++D) {
     const int64_t Stride = P.stride[D];
@@ -850,7 +851,7 @@ llvm::Expected<KernelCall> sliceCall(const OpContext &Ctx,
     return Ctx.error(llvm::formatv("the slice has {0} elements, the output "
                                    "{1}",
                                    Total, Out.numElements()));
-  return makeCall(P, {Ctx.op().input(0)});
+  return makeCall(P, {Ctx.op().input(InputIndex)});
 }
 
 /// SLICE: begin and size per dimension (size -1: to the end), as
@@ -911,9 +912,116 @@ llvm::Expected<KernelCall> reverseOp(const OpContext &Ctx, const Tensor &In,
   return sliceCall(Ctx, P, In, Out);
 }
 
+/// SPLIT, SPLIT_V and UNPACK: result Ctx.result() is the slice of the
+/// input along the axis that follows the results before it. Every result's
+/// shape is checked in each call, so each call alone says whether the
+/// operator runs.
+llvm::Expected<KernelCall> splitOp(const OpContext &Ctx) {
+  const ir::OpCode Code = Ctx.op().code();
+  const unsigned InIndex = Code == ir::OpCode::Split ? 1 : 0;
+  ACCELGEN_TRY(In, Ctx.input(InIndex));
+  const unsigned Result = Ctx.result();
+  const int64_t Rank = In->rank();
+  if (Rank > REF_MAX_RANK)
+    return Ctx.error("the input must have at most 6 dimensions");
+  int64_t Axis = Ctx.attr(ir::attr::Axis, 0);
+  if (Code != ir::OpCode::Unpack) {
+    ACCELGEN_TRY(AxisT, Ctx.input(Code == ir::OpCode::Split ? 0 : 2));
+    if (AxisT->Type != ir::DType::I32)
+      return Ctx.error(llvm::formatv("the axis operand is {0}, not i32",
+                                     ir::dtypeName(AxisT->Type)));
+    ACCELGEN_TRY(Values, Ctx.constInts(*AxisT, "axis"));
+    if (Values.size() != 1)
+      return Ctx.error(llvm::formatv("the axis operand holds {0} values, "
+                                     "not one",
+                                     Values.size()));
+    Axis = Values[0];
+  }
+  if (Axis < -Rank || Axis >= Rank)
+    return Ctx.error(llvm::formatv("axis {0} is outside rank {1}", Axis,
+                                   Rank));
+  if (Axis < 0)
+    Axis += Rank;
+  const size_t N = Ctx.op().Outputs.size();
+  if (Code != ir::OpCode::Unpack &&
+      Ctx.attr(ir::attr::NumSplits, int64_t(N)) != int64_t(N))
+    return Ctx.error(llvm::formatv("num_splits is {0}, but it has {1} "
+                                   "results",
+                                   Ctx.attr(ir::attr::NumSplits, 0), N));
+  // Each result's extent along the axis, from its shape (as the reference
+  // kernels read it), the other dimensions the input's.
+  std::vector<int64_t> Sizes;
+  const Tensor *Out = nullptr;
+  for (unsigned I = 0; I < N; ++I) {
+    ACCELGEN_TRY(O, Ctx.output(I));
+    if (llvm::Error E = requireSameType(Ctx, *In, *O))
+      return E;
+    if (llvm::Error E = requireKeptQuant(Ctx, *In, *O))
+      return E;
+    std::vector<int32_t> Want = In->Shape;
+    if (Code == ir::OpCode::Unpack) {
+      Want.erase(Want.begin() + Axis);
+      Sizes.push_back(1);
+    } else if (O->rank() == unsigned(Rank)) {
+      Want[size_t(Axis)] = O->Shape[size_t(Axis)];
+      Sizes.push_back(O->Shape[size_t(Axis)]);
+    }
+    if (O->Shape != Want)
+      return Ctx.error(llvm::formatv(
+          "result {0} has shape {1}; slices of the input along axis {2} "
+          "have its other dimensions{3}",
+          I, ir::formatShape(O->Shape), Axis,
+          Code == ir::OpCode::Unpack ? " and lack the axis" : ""));
+    if (I == Result)
+      Out = O;
+  }
+  const int64_t Extent = In->Shape[size_t(Axis)];
+  int64_t Total = 0;
+  for (int64_t S : Sizes)
+    Total += S;
+  if (Total != Extent)
+    return Ctx.error(llvm::formatv("the results' sizes along axis {0} add "
+                                   "up to {1}, the input's is {2}",
+                                   Axis, Total, Extent));
+  if (Code == ir::OpCode::Split && N && Sizes.front() * int64_t(N) != Extent)
+    return Ctx.error("the results of a SPLIT must be of equal size");
+  if (Code == ir::OpCode::SplitV) {
+    // size_splits as the results have them, one -1 standing for the rest.
+    ACCELGEN_TRY(SizesT, Ctx.input(1));
+    ACCELGEN_TRY(Declared, Ctx.constInts(*SizesT, "size_splits"));
+    if (Declared.size() != N)
+      return Ctx.error(llvm::formatv("size_splits holds {0} sizes for {1} "
+                                     "results",
+                                     Declared.size(), N));
+    if (llvm::count(Declared, -1) > 1)
+      return Ctx.error("size_splits holds -1 more than once");
+    for (size_t I = 0; I < N; ++I)
+      if (Declared[I] != -1 && Declared[I] != Sizes[I])
+        return Ctx.error(llvm::formatv("size_splits says {0} for result {1}, "
+                                       "whose size along the axis is {2}",
+                                       Declared[I], I, Sizes[I]));
+  }
+  int64_t Offset = 0;
+  for (unsigned I = 0; I < Result; ++I)
+    Offset += Sizes[I];
+  ref_strided_slice_params P{};
+  for (int64_t D = 0; D < Rank; ++D) {
+    P.start[D] = 0;
+    P.stop[D] = In->Shape[size_t(D)];
+    P.stride[D] = 1;
+  }
+  P.start[Axis] = static_cast<int32_t>(Offset);
+  P.stop[Axis] = static_cast<int32_t>(Offset + Sizes[Result]);
+  return sliceCall(Ctx, P, *In, *Out, InIndex);
+}
+
 } // namespace
 
 llvm::Expected<KernelCall> stridedSliceOp(const OpContext &Ctx) {
+  if (Ctx.op().code() == ir::OpCode::Split ||
+      Ctx.op().code() == ir::OpCode::SplitV ||
+      Ctx.op().code() == ir::OpCode::Unpack)
+    return splitOp(Ctx);
   ACCELGEN_TRY(In, Ctx.input(0));
   if (Ctx.op().code() == ir::OpCode::Slice ||
       Ctx.op().code() == ir::OpCode::ReverseV2) {

@@ -17,6 +17,8 @@
 
 #include "llvm/Support/FormatVariadic.h"
 
+#include <algorithm>
+
 namespace accelgen {
 namespace kernels {
 
@@ -157,16 +159,18 @@ std::string kernelCallReason(llvm::StringRef Message, llvm::StringRef Type) {
 }
 
 llvm::Expected<KernelCall> computeKernelCall(const ir::Graph &G,
-                                             const ir::Operator &Op) {
+                                             const ir::Operator &Op,
+                                             unsigned Result) {
   using namespace detail;
-  OpContext Ctx(G, Op);
+  OpContext Ctx(G, Op, Result);
   if (Op.Opaque)
     return Ctx.error("the operator is not known to the importer, so no "
                      "reference kernel runs it");
-  if (Op.Outputs.size() != 1)
-    return Ctx.error(llvm::formatv("{0} outputs; the reference kernels write "
-                                   "one",
-                                   Op.Outputs.size()));
+  if (Op.Outputs.empty())
+    return Ctx.error("it has no result");
+  if (Result >= Op.Outputs.size() || Op.Outputs[Result] < 0 ||
+      !G.isValidTensor(Op.Outputs[Result]))
+    return Ctx.error(llvm::formatv("output {0} is missing", Result));
   // The families computing this operator, in declaration order: the
   // first builder whose family takes the input's element type (a QUANTIZE
   // of float32 and of int8 are different families), else the first.
@@ -191,10 +195,15 @@ llvm::Expected<KernelCall> computeKernelCall(const ir::Graph &G,
   llvm::Expected<KernelCall> Call = First->Builder(Ctx);
   if (!Call)
     return Call.takeError();
+  if (Op.Outputs.size() != 1 && !Ctx.resultAsked())
+    return Ctx.error(llvm::formatv("{0} outputs; the reference kernels write "
+                                   "one",
+                                   Op.Outputs.size()));
+  Call->Output = Op.Outputs[Result];
   // The function of the family the builder filled, for the element types
   // and the variant it found.
   const KernelFamilyInfo &Family = familyOf(Call->Params);
-  const std::optional<ir::DType> OutType = G.tensor(Op.Outputs[0]).Type;
+  const std::optional<ir::DType> OutType = G.tensor(Call->Output).Type;
   std::optional<ir::DType> CallIn;
   if (!Call->DataInputs.empty() && Call->DataInputs[0] >= 0)
     CallIn = G.tensor(Call->DataInputs[0]).Type;
@@ -214,6 +223,20 @@ llvm::Expected<KernelCall> computeKernelCall(const ir::Graph &G,
       CallIn ? ir::dtypeName(*CallIn) : llvm::StringRef("no input"),
       ir::dtypeName(*OutType),
       Call->Variant.empty() ? std::string() : " (" + Call->Variant + ")"));
+}
+
+llvm::Expected<std::vector<KernelCall>>
+computeKernelCalls(const ir::Graph &G, const ir::Operator &Op) {
+  std::vector<KernelCall> Calls;
+  // Result 0 first: its builder refuses several results unless it writes
+  // each one.
+  for (unsigned R = 0; R < std::max<size_t>(Op.Outputs.size(), 1); ++R) {
+    llvm::Expected<KernelCall> Call = computeKernelCall(G, Op, R);
+    if (!Call)
+      return Call.takeError();
+    Calls.push_back(std::move(*Call));
+  }
+  return Calls;
 }
 
 } // namespace kernels

@@ -164,15 +164,26 @@ struct KernelCall {
   /// missing bias). Shape and parameter operands (RESHAPE's shape, PAD's
   /// paddings, MEAN's axes, ...) are folded into Params and not listed.
   std::vector<int32_t> DataInputs;
+  /// The tensor it writes: the operator's only result, or one of several
+  /// (each result of a SPLIT is one call).
+  int32_t Output = -1;
   /// The variant of the family's function the parameters call for ("" or,
   /// for instance, "per_channel"); set by the family's builder.
   std::string Variant;
 };
 
-/// The reference kernel and parameters for operator \p Op of \p G, or an
-/// error saying why the reference kernels cannot run it.
+/// The reference kernel and parameters writing result \p Result of
+/// operator \p Op of \p G, or an error saying why the reference kernels
+/// cannot run it. An operator with several results runs as one call per
+/// result when its family's builder writes any one of them (SPLIT, SPLIT_V,
+/// UNPACK); for others, several results are an error.
 llvm::Expected<KernelCall> computeKernelCall(const ir::Graph &G,
-                                             const ir::Operator &Op);
+                                             const ir::Operator &Op,
+                                             unsigned Result = 0);
+
+/// Every call that runs \p Op, in order: one per result.
+llvm::Expected<std::vector<KernelCall>>
+computeKernelCalls(const ir::Graph &G, const ir::Operator &Op);
 
 /// The reason in a computeKernelCall error message \p Message for an
 /// operator of type \p Type, without the "operator N (TYPE): " it starts

@@ -20,8 +20,9 @@ std::string formatReal(double V) {
   return Buf;
 }
 
-OpContext::OpContext(const ir::Graph &G, const ir::Operator &Op)
-    : G(G), Op(Op) {
+OpContext::OpContext(const ir::Graph &G, const ir::Operator &Op,
+                     unsigned Result)
+    : G(G), Op(Op), Result(Result) {
   if (!G.Operators.empty() && &Op >= &G.Operators.front() &&
       &Op <= &G.Operators.back())
     Index = static_cast<int64_t>(&Op - &G.Operators.front());

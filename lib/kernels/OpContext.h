@@ -41,9 +41,19 @@ struct TensorQuant {
 /// The operator being prepared: operand access and errors that name it.
 class OpContext {
 public:
-  OpContext(const ir::Graph &G, const ir::Operator &Op);
+  /// For the kernel call writing result \p Result of \p Op.
+  OpContext(const ir::Graph &G, const ir::Operator &Op, unsigned Result = 0);
 
   const ir::Operator &op() const { return Op; }
+  /// The result the call writes. An operator with several results runs as
+  /// one call per result (SPLIT); a builder that writes any one of them asks
+  /// which, and computeKernelCall refuses several results to one that does
+  /// not ask.
+  unsigned result() const {
+    ResultAsked = true;
+    return Result;
+  }
+  bool resultAsked() const { return ResultAsked; }
 
   /// An error prefixed with "operator <index> (<type>): ".
   llvm::Error error(const llvm::Twine &Msg) const;
@@ -88,6 +98,8 @@ public:
 private:
   const ir::Graph &G;
   const ir::Operator &Op;
+  unsigned Result;
+  mutable bool ResultAsked = false;
   int64_t Index = -1;
 };
 

@@ -189,14 +189,11 @@ void checkKernel(const ir::Graph &G, const ir::Operator &Op,
          ("the accelerator's functional model cannot run it: " + Reason).str(),
          ""});
   };
-  llvm::Expected<kernels::KernelCall> Call = kernels::computeKernelCall(G, Op);
-  if (!Call)
+  llvm::Expected<std::vector<kernels::KernelCall>> Calls =
+      kernels::computeKernelCalls(G, Op);
+  if (!Calls)
     return Reject(
-        kernels::kernelCallReason(llvm::toString(Call.takeError()), Op.Type));
-  if (Op.Outputs.size() != 1 || !G.isValidTensor(Op.Outputs[0]))
-    return Reject("it does not have exactly one result");
-  if (Call->DataInputs.empty() || Call->DataInputs.front() < 0)
-    return Reject("its kernel reads no data");
+        kernels::kernelCallReason(llvm::toString(Calls.takeError()), Op.Type));
   auto Describe = [&](int32_t T) {
     accel_operand A{0, -1, nullptr, nullptr};
     if (T < 0 || !G.isValidTensor(T))
@@ -208,23 +205,28 @@ void checkKernel(const ir::Graph &G, const ir::Operator &Op,
     A.constant = X.IsConstant ? X.Data.data() : nullptr;
     return A;
   };
-  std::vector<accel_operand> Inputs;
-  for (int32_t In : Call->DataInputs)
-    Inputs.push_back(Describe(In));
-  const accel_operand Output = Describe(Op.Outputs[0]);
-  const char *Problem = nullptr;
-  const int Status = std::visit(
-      [&](const auto &P) {
-        const auto C = P.c();
-        return accel_check_kernel(
-            Call->Function.c_str(), &C, sizeof(C), Inputs.data(),
-            static_cast<int32_t>(Inputs.size()), &Output, &Problem);
-      },
-      Call->Params);
-  if (Status != ACCEL_OK)
-    Reject(llvm::formatv("{0} ({1})", Problem ? Problem : "rejected",
-                         Call->Function)
-               .str());
+  // One program operator per call (a SPLIT's results are one each).
+  for (const kernels::KernelCall &Call : *Calls) {
+    if (Call.DataInputs.empty() || Call.DataInputs.front() < 0)
+      return Reject("its kernel reads no data");
+    std::vector<accel_operand> Inputs;
+    for (int32_t In : Call.DataInputs)
+      Inputs.push_back(Describe(In));
+    const accel_operand Output = Describe(Call.Output);
+    const char *Problem = nullptr;
+    const int Status = std::visit(
+        [&](const auto &P) {
+          const auto C = P.c();
+          return accel_check_kernel(
+              Call.Function.c_str(), &C, sizeof(C), Inputs.data(),
+              static_cast<int32_t>(Inputs.size()), &Output, &Problem);
+        },
+        Call.Params);
+    if (Status != ACCEL_OK)
+      return Reject(llvm::formatv("{0} ({1})", Problem ? Problem : "rejected",
+                                  Call.Function)
+                        .str());
+  }
 }
 
 } // namespace

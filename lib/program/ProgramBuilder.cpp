@@ -330,50 +330,52 @@ llvm::Error Builder::buildSubgraph(size_t Index, llvm::ArrayRef<size_t> Ops) {
                                      "functional model: {3}",
                                      Source, Op.Type, R.Target, Why.str()));
       };
-      llvm::Expected<kernels::KernelCall> Call =
-          kernels::computeKernelCall(M.Graph, Op);
-      if (!Call)
-        return Unsupported(llvm::toString(Call.takeError()));
-      if (!llvm::is_contained(Known, Call->Function))
-        return Unsupported("it has no kernel " + Call->Function);
-      if (Op.Outputs.size() != 1 || Op.Outputs[0] < 0)
-        return Unsupported("it does not have exactly one result");
-      if (Call->DataInputs.empty() || Call->DataInputs.front() < 0)
-        return Unsupported("its kernel reads no data");
-      for (int32_t In : Call->DataInputs)
-        if (In >= 0 && !M.Graph.tensor(In).IsConstant && !M.Plan.find(In) &&
-            !(M.Cascading &&
-              plan::inputInPlace(M.Graph, In, M.Cascading->Options)))
-          return Unsupported(llvm::formatv("tensor {0} has no data", In));
-      if (!M.Plan.find(Op.Outputs[0]))
-        return Unsupported("its result is not in working memory");
+      llvm::Expected<std::vector<kernels::KernelCall>> Calls =
+          kernels::computeKernelCalls(M.Graph, Op);
+      if (!Calls)
+        return Unsupported(llvm::toString(Calls.takeError()));
+      // One program operator per call: a SPLIT's results one each.
+      for (kernels::KernelCall &Call : *Calls) {
+        if (!llvm::is_contained(Known, Call.Function))
+          return Unsupported("it has no kernel " + Call.Function);
+        if (Call.DataInputs.empty() || Call.DataInputs.front() < 0)
+          return Unsupported("its kernel reads no data");
+        for (int32_t In : Call.DataInputs)
+          if (In >= 0 && !M.Graph.tensor(In).IsConstant &&
+              !M.Plan.find(In) &&
+              !(M.Cascading &&
+                plan::inputInPlace(M.Graph, In, M.Cascading->Options)))
+            return Unsupported(llvm::formatv("tensor {0} has no data", In));
+        const int32_t Out = Call.Output;
+        if (!M.Plan.find(Out))
+          return Unsupported("its result is not in working memory");
 
-      program::Op O;
-      O.SourceIndex = static_cast<int32_t>(Source);
-      O.Type = Op.Type;
-      O.Kernel = Call->Function;
-      O.Params = std::move(Call->Params);
-      for (int32_t In : Call->DataInputs) {
-        O.Inputs.push_back(local(S, In));
-        if (In >= 0)
-          Users[In].insert(Op.Type);
+        program::Op O;
+        O.SourceIndex = static_cast<int32_t>(Source);
+        O.Type = Op.Type;
+        O.Kernel = Call.Function;
+        O.Params = std::move(Call.Params);
+        for (int32_t In : Call.DataInputs) {
+          O.Inputs.push_back(local(S, In));
+          if (In >= 0)
+            Users[In].insert(Op.Type);
+        }
+        O.Outputs.push_back(local(S, Out));
+        Users[Out].insert(Op.Type);
+        Written.insert(Out);
+        WriterLayer[Out] = static_cast<int32_t>(S.Layers.size());
+        WriterType[Out] = Op.Type;
+        S.Tensors[O.Outputs[0]].Layer = static_cast<int32_t>(S.Layers.size());
+
+        // An operator computing in one padded layout only computes on the
+        // padded channels (16C: 16 bytes).
+        const ir::Tensor &In0 = M.Graph.tensor(Call.DataInputs.front());
+        if (channelWise(O.Params, In0.Shape.size()) &&
+            M.Graph.tensor(Out).Shape.size() >= 1 &&
+            M.Graph.tensor(Out).Shape.back() == In0.Shape.back())
+          O.ChannelAlign = channelAlign(Rules, Op.Type, In0.Type);
+        L.Ops.push_back(std::move(O));
       }
-      const int32_t Out = Op.Outputs[0];
-      O.Outputs.push_back(local(S, Out));
-      Users[Out].insert(Op.Type);
-      Written.insert(Out);
-      WriterLayer[Out] = static_cast<int32_t>(S.Layers.size());
-      WriterType[Out] = Op.Type;
-      S.Tensors[O.Outputs[0]].Layer = static_cast<int32_t>(S.Layers.size());
-
-      // An operator computing in one padded layout only computes on the
-      // padded channels (16C: 16 bytes).
-      const ir::Tensor &In0 = M.Graph.tensor(Call->DataInputs.front());
-      if (channelWise(O.Params, In0.Shape.size()) &&
-          M.Graph.tensor(Out).Shape.size() >= 1 &&
-          M.Graph.tensor(Out).Shape.back() == In0.Shape.back())
-        O.ChannelAlign = channelAlign(Rules, Op.Type, In0.Type);
-      L.Ops.push_back(std::move(O));
     }
     S.Layers.push_back(std::move(L));
   }
@@ -472,10 +474,13 @@ int32_t Builder::cascadeAt(size_t Pos) const {
 /// rows otherwise than the operator's stripe transform says.
 std::optional<std::string> Builder::whyNotStriped(size_t Pos) const {
   const ir::Operator &Op = M.Graph.Operators[Pos];
-  llvm::Expected<kernels::KernelCall> Call =
-      kernels::computeKernelCall(M.Graph, Op);
-  if (!Call) // building its subgraph reports it
-    return llvm::toString(Call.takeError());
+  llvm::Expected<std::vector<kernels::KernelCall>> Calls =
+      kernels::computeKernelCalls(M.Graph, Op);
+  if (!Calls) // building its subgraph reports it
+    return llvm::toString(Calls.takeError());
+  if (Calls->size() != 1)
+    return "its results are written by separate calls";
+  const kernels::KernelCall *Call = &Calls->front();
   const int Rows = accel_stripe_rows(Call->Function.c_str());
   int Expected = ACCEL_ROWS_SAME;
   if (ir::mapsInputRows(Op.code()))

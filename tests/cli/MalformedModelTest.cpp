@@ -516,7 +516,8 @@ TEST_CASE("what the accelerator program cannot hold stays on the CPU") {
   }
 }
 
-TEST_CASE("a PACK whose values_count is not its number of inputs") {
+TEST_CASE("a PACK whose values_count is not its number of inputs, an "
+          "UNPACK whose num is not its number of results") {
   test::TempDir Dir;
   ir::GraphBuilder B;
   const int32_t A = B.tensor("a", {2, 3}, std::nullopt, ir::DType::F32);
@@ -541,4 +542,25 @@ TEST_CASE("a PACK whose values_count is not its number of inputs") {
   checkFails({"inspect", Path}, Path,
              "graph 0: operator 0 (PACK): PACK says 3 values but has 2 "
              "inputs");
+
+  ir::GraphBuilder U;
+  const int32_t In = U.tensor("in", {2, 3}, std::nullopt, ir::DType::F32);
+  const int32_t R0 = U.tensor("r0", {3}, std::nullopt, ir::DType::F32);
+  const int32_t R1 = U.tensor("r1", {3}, std::nullopt, ir::DType::F32);
+  U.op("UNPACK", {In}, {R0, R1}, {{"axis", int64_t(0)}});
+  U.inputs({In}).outputs({R0, R1});
+  U.G.Name = "main";
+  M.Graphs = {U.G};
+  Bytes = tflite::writeModel(M);
+  fb::Operator *Unpack = fb::GetMutableModel(Bytes.data())
+                             ->mutable_subgraphs()
+                             ->GetMutableObject(0)
+                             ->mutable_operators()
+                             ->GetMutableObject(0);
+  REQUIRE(static_cast<fb::UnpackOptions *>(Unpack->mutable_builtin_options())
+              ->mutate_num(1));
+  Path = Dir.file("unpack1.tflite");
+  test::writeFileBytes(Path, Bytes);
+  checkFails({"inspect", Path}, Path,
+             "graph 0: operator 0 (UNPACK): num is 1 but it has 2 outputs");
 }

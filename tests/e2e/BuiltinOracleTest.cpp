@@ -223,6 +223,62 @@ public:
     B.op("PACK", Ins, {O}, {{"axis", int64_t(coin() ? Axis : Axis - Rank)}});
   }
 
+  /// SPLIT (equal sizes) or SPLIT_V (random sizes, one sometimes given
+  /// as -1) of type \p T into 1 to 4 results along a random axis, sometimes
+  /// negative.
+  void split(ir::DType T, bool Sized) {
+    std::vector<int32_t> S = shape(3);
+    const int32_t Rank = int32_t(S.size()), Axis = pick(0, Rank - 1);
+    const int32_t N = pick(1, 4);
+    std::vector<int32_t> Sizes(size_t(N), pick(1, 3));
+    if (Sized)
+      for (int32_t &Z : Sizes)
+        Z = pick(1, 3);
+    S[size_t(Axis)] = 0;
+    for (int32_t Z : Sizes)
+      S[size_t(Axis)] += Z;
+    const int64_t Zp = pick(-20, 20);
+    const int32_t In = tensor(T, S, 0.05f, Zp);
+    Inputs.push_back(In);
+    std::vector<int32_t> Outs;
+    for (int32_t Z : Sizes) {
+      std::vector<int32_t> OS = S;
+      OS[size_t(Axis)] = Z;
+      Outs.push_back(tensor(T, OS, 0.05f, Zp));
+    }
+    Outputs.insert(Outputs.end(), Outs.begin(), Outs.end());
+    const int32_t AxisT = B.constant(ir::DType::I32, {1},
+                                     std::vector<int32_t>{coin() ? Axis
+                                                                 : Axis - Rank});
+    const std::pair<std::string, ir::AttrValue> Num = {"num_splits",
+                                                       int64_t(N)};
+    if (!Sized) {
+      B.op("SPLIT", {AxisT, In}, Outs, {Num});
+      return;
+    }
+    if (coin())
+      Sizes[size_t(pick(0, N - 1))] = -1;
+    B.op("SPLIT_V", {In, B.constant(ir::DType::I32, {N}, Sizes), AxisT}, Outs,
+         {Num});
+  }
+
+  /// UNPACK of type \p T along a random axis, sometimes negative.
+  void unpack(ir::DType T) {
+    const std::vector<int32_t> S = shape(3);
+    const int32_t Rank = int32_t(S.size()), Axis = pick(0, Rank - 1);
+    std::vector<int32_t> OS = S;
+    OS.erase(OS.begin() + Axis);
+    const int64_t Zp = pick(-20, 20);
+    const int32_t In = tensor(T, S, 0.05f, Zp);
+    Inputs.push_back(In);
+    std::vector<int32_t> Outs;
+    for (int32_t I = 0; I < S[size_t(Axis)]; ++I)
+      Outs.push_back(tensor(T, OS, 0.05f, Zp));
+    Outputs.insert(Outputs.end(), Outs.begin(), Outs.end());
+    B.op("UNPACK", {In}, Outs,
+         {{"axis", int64_t(coin() ? Axis : Axis - Rank)}});
+  }
+
   /// ADD_N of 2 to 4 inputs of type \p T (one quantization, the output
   /// another).
   void addN(ir::DType T) {
@@ -977,8 +1033,8 @@ TEST_CASE("ABS, NEG, SQRT, RSQRT, SQUARE, CEIL, FLOOR and ROUND equal "
   checkAgainstOracle(S.model(), "unary-math", S.Bytes);
 }
 
-TEST_CASE("SLICE, REVERSE_V2 and PACK equal TensorFlow Lite Micro's in every "
-          "type on every target") {
+TEST_CASE("SLICE, REVERSE_V2, PACK, SPLIT, SPLIT_V and UNPACK equal "
+          "TensorFlow Lite Micro's in every type on every target") {
   requireSharedDir();
   Builtins S(29);
   for (ir::DType T :
@@ -993,6 +1049,12 @@ TEST_CASE("SLICE, REVERSE_V2 and PACK equal TensorFlow Lite Micro's in every "
                       ir::DType::I64, ir::DType::F32})
     for (int I = 0; I < 2; ++I)
       S.pack(T);
+  for (ir::DType T :
+       {ir::DType::I8, ir::DType::I16, ir::DType::I32, ir::DType::F32}) {
+    S.split(T, /*Sized=*/false);
+    S.split(T, /*Sized=*/true);
+    S.unpack(T);
+  }
   checkAgainstOracle(S.model(), "slice-reverse-pack");
 }
 

@@ -803,6 +803,84 @@ TEST_CASE("PACK refuses inputs that are not the output's slices, a count "
                              "float32");
 }
 
+TEST_CASE("SPLIT, SPLIT_V and UNPACK run one slice per result, and refuse "
+          "results that do not tile the input") {
+  GraphBuilder GB;
+  int32_t In = GB.tensor("in", {2, 5, 3}, ir::perTensor(0.1f, 1));
+  int32_t A = GB.tensor("a", {2, 2, 3}, ir::perTensor(0.1f, 1));
+  int32_t B = GB.tensor("b", {2, 3, 3}, ir::perTensor(0.1f, 1));
+  int32_t Sizes = GB.constant(DType::I32, {2}, std::vector<int32_t>{-1, 3});
+  int32_t Axis = GB.constant(DType::I32, {1}, std::vector<int32_t>{-2});
+  GB.op("SPLIT_V", {In, Sizes, Axis}, {A, B}, {{"num_splits", int64_t(2)}});
+  auto Calls = kernels::computeKernelCalls(GB.G, GB.G.Operators[0]);
+  REQUIRE(bool(Calls));
+  REQUIRE(Calls->size() == 2);
+  for (size_t R = 0; R < 2; ++R) {
+    const kernels::KernelCall &C = (*Calls)[R];
+    CHECK(C.Output == GB.G.Operators[0].Outputs[R]);
+    CHECK(C.DataInputs == std::vector<int32_t>{In});
+    const auto &P =
+        std::get<kernels::FamilyParams<ref_strided_slice_params>>(C.Params);
+    CHECK(P.Scalars.start[1] == (R == 0 ? 0 : 2));
+    CHECK(P.Scalars.stop[1] == (R == 0 ? 2 : 5));
+    CHECK(P.Scalars.stop[0] == 2);
+    CHECK(P.Scalars.stop[2] == 3);
+  }
+  GB.G.Tensors[size_t(Sizes)].Data = GB.G.Tensors[size_t(GB.constant(
+      DType::I32, {2}, std::vector<int32_t>{2, 2}))].Data;
+  CHECK(kernelError(GB.G) == "operator 0 (SPLIT_V): size_splits says 2 for "
+                             "result 1, whose size along the axis is 3");
+  GB.G.Tensors[size_t(B)].Shape = {2, 2, 3};
+  CHECK(kernelError(GB.G) == "operator 0 (SPLIT_V): the results' sizes along "
+                             "axis 1 add up to 4, the input's is 5");
+  GB.G.Tensors[size_t(B)].Shape = {2, 3, 2};
+  CHECK(kernelError(GB.G) == "operator 0 (SPLIT_V): result 1 has shape 2x3x2; "
+                             "slices of the input along axis 1 have its "
+                             "other dimensions");
+  GB.G.Tensors[size_t(B)].Shape = {2, 3, 3};
+  GB.G.Operators[0].Attrs["num_splits"] = int64_t(3);
+  CHECK(kernelError(GB.G) ==
+        "operator 0 (SPLIT_V): num_splits is 3, but it has 2 results");
+
+  // SPLIT: the axis first, equal sizes.
+  GB.G.Operators[0] = ir::Operator();
+  GB.op("SPLIT", {Axis, In}, {A, B}, {{"num_splits", int64_t(2)}});
+  GB.G.Operators.erase(GB.G.Operators.begin());
+  CHECK(kernelError(GB.G) ==
+        "operator 0 (SPLIT): the results of a SPLIT must be of equal size");
+  GB.G.Operators[0].Inputs[0] =
+      GB.constant(DType::I32, {1}, std::vector<int32_t>{3});
+  CHECK(kernelError(GB.G) == "operator 0 (SPLIT): axis 3 is outside rank 3");
+  GB.G.Operators[0].Inputs[0] = GB.tensor(DType::I32, {1});
+  CHECK(kernelError(GB.G).find("axis") != std::string::npos);
+
+  // UNPACK: one result per index, without the axis.
+  GraphBuilder U;
+  int32_t UIn = U.tensor(DType::F32, {2, 3});
+  std::vector<int32_t> Outs;
+  for (int I = 0; I < 3; ++I)
+    Outs.push_back(U.tensor(DType::F32, {2}));
+  U.op("UNPACK", {UIn}, Outs, {{"axis", int64_t(1)}});
+  auto UCalls = kernels::computeKernelCalls(U.G, U.G.Operators[0]);
+  REQUIRE(bool(UCalls));
+  CHECK(UCalls->size() == 3);
+  CHECK(UCalls->back().Output == Outs.back());
+  U.G.Tensors[size_t(Outs[1])].Shape = {3};
+  CHECK(kernelError(U.G) == "operator 0 (UNPACK): result 1 has shape 3; "
+                            "slices of the input along axis 1 have its other "
+                            "dimensions and lack the axis");
+  U.G.Tensors[size_t(Outs[1])].Shape = {2};
+  U.G.Tensors[size_t(Outs[1])].Type = DType::I8;
+  CHECK(kernelError(U.G).find("i8") != std::string::npos);
+
+  // Several results and a builder writing one: refused, not half run.
+  GraphBuilder M;
+  int32_t X = M.tensor(DType::F32, {4});
+  M.op("ABS", {X}, {M.tensor(DType::F32, {4}), M.tensor(DType::F32, {4})});
+  CHECK(kernelError(M.G) ==
+        "operator 0 (ABS): 2 outputs; the reference kernels write one");
+}
+
 TEST_CASE("ADD_N and CUMSUM refuse what their kernels do not take") {
   GraphBuilder GB;
   int32_t A = GB.tensor("a", {2, 3}, ir::perTensor(0.1f, 1));

@@ -103,12 +103,13 @@ llvm::Error makeError(const llvm::Twine &Msg) {
 llvm::Expected<ModelRunner> ModelRunner::create(const ir::Graph &G) {
   ModelRunner R(G);
   for (const ir::Operator &Op : G.Operators) {
-    auto Call = kernels::computeKernelCall(G, Op);
-    if (!Call)
-      return Call.takeError();
-    if (!adapters().count(Call->Function))
-      return makeError("no adapter for kernel " + Call->Function);
-    R.Calls.push_back(std::move(*Call));
+    auto Calls = kernels::computeKernelCalls(G, Op);
+    if (!Calls)
+      return Calls.takeError();
+    for (const kernels::KernelCall &Call : *Calls)
+      if (!adapters().count(Call.Function))
+        return makeError("no adapter for kernel " + Call.Function);
+    R.Calls.push_back(std::move(*Calls));
   }
   return R;
 }
@@ -127,40 +128,41 @@ TensorBuffers ModelRunner::initialBuffers() const {
 llvm::Error ModelRunner::runOperator(size_t Index,
                                      TensorBuffers &Buffers) const {
   const ir::Operator &Op = G->Operators[Index];
-  const KernelCall &Call = Calls[Index];
-  OpArgs A;
-  for (int32_t T : Call.DataInputs) {
-    if (T < 0) {
-      A.InShapes.push_back(ref_shape{});
-      A.In.push_back(nullptr);
-      continue;
+  for (const KernelCall &Call : Calls[Index]) {
+    OpArgs A;
+    for (int32_t T : Call.DataInputs) {
+      if (T < 0) {
+        A.InShapes.push_back(ref_shape{});
+        A.In.push_back(nullptr);
+        continue;
+      }
+      const ir::Tensor &Tensor = G->tensor(T);
+      if (static_cast<int64_t>(Buffers[T].size()) != Tensor.byteSize())
+        return makeError(llvm::formatv("operator {0} ({1}): input tensor {2} "
+                                       "holds {3} bytes, expected {4}",
+                                       Index, Op.Type, T, Buffers[T].size(),
+                                       Tensor.byteSize()));
+      auto S = kernels::toRefShape(Tensor.Shape);
+      if (!S)
+        return S.takeError();
+      A.InShapes.push_back(*S);
+      A.In.push_back(Buffers[T].data());
     }
-    const ir::Tensor &Tensor = G->tensor(T);
-    if (static_cast<int64_t>(Buffers[T].size()) != Tensor.byteSize())
-      return makeError(llvm::formatv("operator {0} ({1}): input tensor {2} "
-                                     "holds {3} bytes, expected {4}",
-                                     Index, Op.Type, T, Buffers[T].size(),
-                                     Tensor.byteSize()));
-    auto S = kernels::toRefShape(Tensor.Shape);
+    const int32_t OutT = Call.Output;
+    const ir::Tensor &Out = G->tensor(OutT);
+    auto S = kernels::toRefShape(Out.Shape);
     if (!S)
       return S.takeError();
-    A.InShapes.push_back(*S);
-    A.In.push_back(Buffers[T].data());
+    A.OutShape = *S;
+    A.OutCount = static_cast<int32_t>(Out.numElements());
+    A.OutBytes = static_cast<size_t>(Out.byteSize());
+    A.ElementSize = ir::dtypeSize(Out.Type);
+    // A fresh buffer: a kernel must not rely on what was there before.
+    std::vector<uint8_t> Result(A.OutBytes, 0xA5);
+    A.Out = Result.data();
+    adapters().at(Call.Function)(Call, A);
+    Buffers[OutT] = std::move(Result);
   }
-  const int32_t OutT = Op.output(0);
-  const ir::Tensor &Out = G->tensor(OutT);
-  auto S = kernels::toRefShape(Out.Shape);
-  if (!S)
-    return S.takeError();
-  A.OutShape = *S;
-  A.OutCount = static_cast<int32_t>(Out.numElements());
-  A.OutBytes = static_cast<size_t>(Out.byteSize());
-  A.ElementSize = ir::dtypeSize(Out.Type);
-  // A fresh buffer: a kernel must not rely on what was there before.
-  std::vector<uint8_t> Result(A.OutBytes, 0xA5);
-  A.Out = Result.data();
-  adapters().at(Call.Function)(Call, A);
-  Buffers[OutT] = std::move(Result);
   return llvm::Error::success();
 }
 

@@ -37,20 +37,23 @@ public:
   TensorBuffers initialBuffers() const;
 
   /// Runs operator \p Index on \p Buffers: reads its data inputs (each must
-  /// hold exactly its tensor's bytes) and replaces its output.
+  /// hold exactly its tensor's bytes) and replaces its outputs.
   llvm::Error runOperator(size_t Index, TensorBuffers &Buffers) const;
 
   /// Runs every operator in order, starting from \p Buffers with the graph
   /// inputs filled in.
   llvm::Error runAll(TensorBuffers &Buffers) const;
 
-  /// The prepared kernel of operator \p Index.
-  const kernels::KernelCall &call(size_t Index) const { return Calls[Index]; }
+  /// The prepared kernel of operator \p Index (of its first result).
+  const kernels::KernelCall &call(size_t Index) const {
+    return Calls[Index].front();
+  }
 
 private:
   explicit ModelRunner(const ir::Graph &G) : G(&G) {}
   const ir::Graph *G;
-  std::vector<kernels::KernelCall> Calls;
+  /// Per operator, one call per result.
+  std::vector<std::vector<kernels::KernelCall>> Calls;
 };
 
 } // namespace test
