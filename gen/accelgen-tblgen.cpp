@@ -165,14 +165,12 @@ bool runAction(raw_ostream &OS, RecordKeeper &Records) {
   if (!Model)
     return true;
   // What it declares must run: checked against the kernel families its
-  // records hold (every description includes kernels.td); the warning for
-  // types other than int16 is printed once, by -gen-legality.
+  // records hold (every description includes kernels.td).
   std::unique_ptr<KernelLibraryModel> Kernels =
       buildKernelLibrary(Records, KernelSourceDirs{}, Diags);
   if (!Kernels)
     return true;
-  checkDeclaredRunnable(Decl, *Model, *Kernels, Diags,
-                        Action == GenLegality ? &errs() : nullptr);
+  checkDeclaredRunnable(Decl, *Model, *Kernels, Diags);
   if (Diags.errorCount())
     return true;
   switch (Action) {

@@ -6,7 +6,8 @@
 // operator whose operand 0 is not its input (TRANSPOSE_CONV's output shape,
 // SPLIT's axis, SELECT_V2's condition) declares that operand's type, which
 // says nothing of its kernels' types (its parameter builder checks them):
-// it is listed only when no kernel runs it at all.
+// it is refused only when no kernel runs it at all. An operator a mapping
+// creates runs on its source operator's kernels.
 //
 //===----------------------------------------------------------------------===//
 #include "model/Runnable.h"
@@ -21,64 +22,60 @@ namespace accelgen {
 namespace gen {
 
 void checkDeclaredRunnable(const TargetDecl &D, const TargetModel &M,
-                           const KernelLibraryModel &K, Diagnostics &Diags,
-                           llvm::raw_ostream *Warnings) {
+                           const KernelLibraryModel &K, Diagnostics &Diags) {
+  // A target without a backend only explains: nothing it places runs.
+  if (D.Backend.empty())
+    return;
   // The element types each operator (record key) has a kernel for; "" for
   // a kernel of any type.
   std::map<std::string, std::set<std::string>> Computed;
   for (const auto &F : K.Families)
     for (const auto &[Op, Fn] : F->Rows)
       Computed[Op].insert(Fn->Type);
-  // Operators (IR names, in declaration order) and the types declared for
-  // them that no kernel computes.
-  std::vector<std::string> Order;
-  std::map<std::string, std::set<std::string>> Missing;
+  // An operator a mapping creates runs on the kernels of the operator it
+  // was created from (the functional model runs the source graph's
+  // operators); that operator's own declaration is checked for its types.
+  std::map<std::string, std::vector<std::string>> MappedFrom;
+  for (const MappingDecl &Map : D.Mappings)
+    MappedFrom[Map.To].push_back(Map.From);
+  auto Runs = [&](const std::string &Key) {
+    if (Computed.count(Key))
+      return true;
+    auto It = MappedFrom.find(Key);
+    return It != MappedFrom.end() &&
+           llvm::all_of(It->second, [&](const std::string &From) {
+             return Computed.count(From) != 0;
+           });
+  };
   for (const LegalDecl &L : D.Legals) {
     const OpDef *Op = L.Removed ? nullptr : M.findOp(L.Op);
     if (!Op)
       continue;
-    if (Op->Decl.Operands.empty() ||
-        Op->Decl.Operands.front().Name != "input") {
-      if (!Computed.count(Op->Decl.Key)) {
-        if (!Missing.count(Op->name()))
-          Order.push_back(Op->name());
-        Missing[Op->name()].insert("no kernel");
-      }
+    if (!Runs(Op->Decl.Key)) {
+      Diags.error(L.At,
+                  llvm::formatv("{0} is declared legal (from version {1}), "
+                                "but no kernel runs {0} (defs/kernels.td), so "
+                                "no layer placed by it could run; declare "
+                                "only operators a kernel runs",
+                                Op->name(), L.Since));
       continue;
     }
+    if (MappedFrom.count(Op->Decl.Key) || Op->Decl.Operands.empty() ||
+        Op->Decl.Operands.front().Name != "input")
+      continue;
     const std::set<std::string> &Have = Computed[Op->Decl.Key];
     if (Have.count(""))
       continue;
-    for (const std::string &T : L.Types) {
-      if (Have.count(T))
-        continue;
-      if (T == "i16") {
+    for (const std::string &T : L.Types)
+      if (!Have.count(T))
         Diags.error(L.At,
-                    llvm::formatv("{0} is declared legal for i16 (from "
-                                  "version {1}), but no kernel computes {0} "
-                                  "on i16 (defs/kernels.td), so no layer "
+                    llvm::formatv("{0} is declared legal for {1} (from "
+                                  "version {2}), but no kernel computes {0} "
+                                  "on {1} (defs/kernels.td), so no layer "
                                   "placed by it could run; declare the types "
                                   "a kernel computes",
-                                  Op->name(), L.Since));
-        continue;
-      }
-      if (!Missing.count(Op->name()))
-        Order.push_back(Op->name());
-      Missing[Op->name()].insert(T);
-    }
+                                  Op->name(), T, L.Since));
   }
-  if (!Warnings || Order.empty())
-    return;
-  std::vector<std::string> Items;
-  for (const std::string &Op : Order)
-    Items.push_back(Op + " (" +
-                    llvm::join(Missing[Op].begin(), Missing[Op].end(), ", ") +
-                    ")");
-  *Warnings << D.Name << ": warning: " << Order.size()
-            << " operators are declared for element types no kernel computes "
-               "(defs/kernels.td), so models using them there fail to "
-               "compile: "
-            << llvm::join(Items, "; ") << "\n";
 }
 
 } // namespace gen

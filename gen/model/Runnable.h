@@ -4,10 +4,10 @@
 // path's directly, an accelerator's through the functional model, which runs
 // its programs with the same kernels. A Legal declaration of an operator for
 // an element type that no kernel computes is therefore a promise compile
-// cannot keep. The generator checks each declaration against the kernel
-// families in the description's records: an int16 one without a kernel is an
-// error at the declaration; the other element types are listed in one
-// warning, each operator with its types.
+// cannot keep. The generator checks each declaration of a target that
+// compiles against the kernel families in the description's records: an
+// operator or element type without a kernel is an error at the declaration.
+// A target without a backend only explains, and is not checked.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ACCELGEN_GEN_MODEL_RUNNABLE_H
@@ -18,17 +18,13 @@
 #include "model/KernelLibrary.h"
 #include "model/TargetModel.h"
 
-#include "llvm/Support/raw_ostream.h"
-
 namespace accelgen {
 namespace gen {
 
 /// Checks the Legal declarations of \p D (resolved in \p M) against the
-/// kernels of \p K: errors in \p Diags; with \p Warnings, the warning for
-/// the other types is printed there ("<target>: warning: ...").
+/// kernels of \p K, the errors in \p Diags.
 void checkDeclaredRunnable(const TargetDecl &D, const TargetModel &M,
-                           const KernelLibraryModel &K, Diagnostics &Diags,
-                           llvm::raw_ostream *Warnings);
+                           const KernelLibraryModel &K, Diagnostics &Diags);
 
 } // namespace gen
 } // namespace accelgen

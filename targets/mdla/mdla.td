@@ -163,14 +163,20 @@ def Rcp : TargetOp<MDLA, "RCP", [Input]>;
 //===----------------------------------------------------------------------===//
 
 /// Activation types: u8, i8, i16, f16 in hardware; f32 (and asymmetric i8 on
-/// mdla1.5) converted in software at the accelerator's boundary.
-defvar ActTypes = [u8, i8, i16, f16, f32];
+/// mdla1.5) converted in software at the accelerator's boundary. Every
+/// declaration is of types a kernel of defs/kernels.td computes, since the
+/// functional model runs programs with those kernels and the generator
+/// refuses a declaration no kernel runs. So f16 is declared nowhere (no
+/// reference kernel computes it; TensorFlow Lite Micro has no f16 kernel to
+/// check one against), and the operators and types the guide lists that no
+/// kernel runs yet are left out where they would be declared, each saying so.
+defvar ActTypes = [u8, i8, i16, f32];
 /// The guide lists i16 for every operator below too, but where no kernel of
 /// defs/kernels.td computes an operator on int16 the layer could not run
 /// (the functional model runs programs with those kernels), so those
 /// operators are declared without it: the generator refuses an int16
 /// declaration that no kernel runs.
-defvar ActTypesNo16 = [u8, i8, f16, f32];
+defvar ActTypesNo16 = [u8, i8, f32];
 
 // The data type matrix has symmetric INT16 only.
 def Int16Symmetric : Constraint<"int16_symmetric",
@@ -320,8 +326,9 @@ def : Legal<TransposeConv, MDLA, Mdla1_5, [i32], [
              "input (operand 2) must be 4-D NHWC; the 4C and 16C layouts "
              "both feed it without a re-layout",
              "reshape the input to NHWC">,
-  Constraint<"tconv_input_types", "input(2).dtype in {u8, i8, i16, f16, f32}",
-             "input (operand 2) must be u8, i8, i16, f16 or f32">,
+  // The guide also lists u8, f16 and f32; the kernels take i8 and i16.
+  Constraint<"tconv_input_types", "input(2).dtype in {i8, i16}",
+             "input (operand 2) must be i8 or i16">,
   Constraint<"tconv_per_channel_types", TconvPerChannelTypes,
              "per-channel weights must be u8 or i8 under u8 or i8 "
              "activations, i16 under i16 activations">,
@@ -348,12 +355,7 @@ def : Legal<MtkTransposeConv, MDLA, Mdla1_5, [i32], [
              "weights directly)">,
 ]>;
 
-// "Same as CONV_2D" on the version that adds it.
-def : Legal<Conv3D, MDLA, Mdla3_0, ActTypesNo16, [
-  Constraint<"conv3d_ndhwc", "input(0).rank == 5",
-             "input must be 5-D NDHWC", "reshape the input to NDHWC">,
-  Conv3DPerChannelTypes, PerChannelSymmetric, Int16Symmetric,
-]>;
+// CONV_3D ("same as CONV_2D" on 3.0) is not declared: no kernel runs it.
 
 // Element-wise arithmetic.
 def : Legal<Add, MDLA, Mdla1_5, ActTypes,
@@ -366,63 +368,65 @@ def : Legal<Sub, MDLA, Mdla1_5, ActTypes,
             [NoHwBroadcast<"sub">, Int16Symmetric]>;
 def : Legal<Sub, MDLA, Mdla2_0, [], [VectorBroadcast<"sub">]>;
 def : Legal<Sub, MDLA, Mdla3_0, [], [VectorPlaneBroadcast<"sub">]>;
-def : Legal<Maximum, MDLA, Mdla1_5, ActTypesNo16,
+// MAXIMUM, MINIMUM, DIV and SQUARED_DIFFERENCE: the kernels take no u8.
+// POW is not declared: no kernel runs it.
+defvar ArithTypes = [i8, f32];
+def : Legal<Maximum, MDLA, Mdla1_5, ArithTypes,
             [NoHwBroadcast<"maximum">, Int16Symmetric]>;
 def : Legal<Maximum, MDLA, Mdla2_0, [], [VectorBroadcast<"maximum">]>;
 def : Legal<Maximum, MDLA, Mdla3_0, [], [VectorPlaneBroadcast<"maximum">]>;
-def : Legal<Minimum, MDLA, Mdla1_5, ActTypesNo16,
+def : Legal<Minimum, MDLA, Mdla1_5, ArithTypes,
             [NoHwBroadcast<"minimum">, Int16Symmetric]>;
 def : Legal<Minimum, MDLA, Mdla2_0, [], [VectorBroadcast<"minimum">]>;
 def : Legal<Minimum, MDLA, Mdla3_0, [], [VectorPlaneBroadcast<"minimum">]>;
-def : Legal<Div, MDLA, Mdla1_5, ActTypesNo16, [Int16Symmetric]>;
-def : Legal<Pow, MDLA, Mdla1_5, ActTypesNo16, [Int16Symmetric]>;
+def : Legal<Div, MDLA, Mdla1_5, ArithTypes, [Int16Symmetric]>;
 // Runs as an element-wise SUB followed by an element-wise MUL.
-def : Legal<SquaredDifference, MDLA, Mdla1_5, ActTypesNo16,
+def : Legal<SquaredDifference, MDLA, Mdla1_5, ArithTypes,
             [Int16Symmetric]>;
 
 // Pooling and resizing: 16C only. Pools requantize their input when its
 // scale or zero point differs from the output's (quantization rules below).
 def : Legal<AveragePool2D, MDLA, Mdla1_5, ActTypes, [Nhwc16C, Int16Symmetric]>;
 def : Legal<MaxPool2D, MDLA, Mdla1_5, ActTypes, [Nhwc16C, Int16Symmetric]>;
-// The pool throughput table has no FP16 L2 pooling.
-def : Legal<L2Pool2D, MDLA, Mdla1_5, [u8, i8], [Nhwc16C, Int16Symmetric]>;
-def : Legal<MtkMinPool, MDLA, Mdla1_5, ActTypesNo16,
-            [Nhwc16C, Int16Symmetric]>;
-// Two passes of a 2-D pool: the H-W plane, then depth.
-def : Legal<MaxPool3D, MDLA, Mdla3_0, ActTypesNo16, [
-  Constraint<"pool3d_ndhwc_16c", "input(0).rank == 5",
-             "input must be 5-D NDHWC; runs in the 16C layout only",
-             "reshape the input to NDHWC">,
-  Int16Symmetric,
-]>;
-def : Legal<ResizeBilinear, MDLA, Mdla1_5, ActTypesNo16,
+// Not declared: L2_POOL_2D (the guide's pools take u8 and i8, the kernel
+// float32 only), MTK_MIN_POOL and MAX_POOL_3D (two passes of a 2-D pool on
+// 3.0): no kernel runs them.
+// RESIZE_BILINEAR: the kernels take no u8.
+def : Legal<ResizeBilinear, MDLA, Mdla1_5, [i8, f32],
             [Nhwc16C, Int16Symmetric]>;
 def : Legal<ResizeNearestNeighbor, MDLA, Mdla1_5, ActTypesNo16,
             [Nhwc16C, Int16Symmetric]>;
-def : Legal<MtkCropAndResize, MDLA, Mdla1_5, ActTypesNo16,
-            [Int16Symmetric]>;
+// MTK_CROP_AND_RESIZE is not declared: no kernel runs it.
 def : Legal<Mean, MDLA, Mdla1_5, ActTypes, [AtMostNhwc16C, Int16Symmetric]>;
 
 // Activations and math (throughputs in the cost block).
 foreach op = [Relu, Relu6, Tanh, Logistic] in
   def : Legal<op, MDLA, Mdla1_5, ActTypes, [Int16Symmetric]>;
-foreach op = [ReluN1To1, Elu, MtkElu, Prelu, Neg, Abs, MtkAbs] in
-  def : Legal<op, MDLA, Mdla1_5, ActTypesNo16, [Int16Symmetric]>;
+// The guide gives every one below u8, i8 and f16 too; declared are the
+// types the kernels take. MTK_ELU, MTK_ABS, RCP, GELU and
+// MTK_LAYER_NORMALIZATION are not declared: no kernel runs them.
+def : Legal<ReluN1To1, MDLA, Mdla1_5, ActTypesNo16, [Int16Symmetric]>;
+foreach op = [Elu, Prelu, Abs] in
+  def : Legal<op, MDLA, Mdla1_5, [i8, f32], [Int16Symmetric]>;
+def : Legal<Neg, MDLA, Mdla1_5, [f32], [Int16Symmetric]>;
 def : Legal<Softmax, MDLA, Mdla2_0, ActTypes, [Int16Symmetric]>;
-foreach op = [Exp, Square, Sqrt, Rsqrt, Rcp, Gelu, MtkLayerNormalization] in
-  def : Legal<op, MDLA, Mdla2_0, ActTypesNo16, [Int16Symmetric]>;
+foreach op = [Exp, Square, Sqrt] in
+  def : Legal<op, MDLA, Mdla2_0, [f32], [Int16Symmetric]>;
+def : Legal<Rsqrt, MDLA, Mdla2_0, [i8, f32], [Int16Symmetric]>;
 
 // Data movement.
 foreach op = [Reshape, Squeeze, ExpandDims, Transpose, StridedSlice,
               Concatenation, Pad] in
   def : Legal<op, MDLA, Mdla1_5, ActTypes, [Int16Symmetric]>;
+// MTK_DEPTH_TO_SPACE and MTK_REVERSE are not declared: no kernel runs them.
 foreach op = [Slice, BatchToSpaceND, SpaceToBatchND, SpaceToDepth,
-              DepthToSpace, MtkDepthToSpace, MtkReverse] in
+              DepthToSpace] in
   def : Legal<op, MDLA, Mdla1_5, ActTypesNo16, [Int16Symmetric]>;
 // SPLIT reads the axis as operand 0 and the tensor as operand 1.
 def : Legal<Split, MDLA, Mdla1_5, [i32], [
-  Constraint<"split_input_types", "input(1).dtype in {u8, i8, i16, f16, f32}",
-             "the split tensor (operand 1) must be u8, i8, i16, f16 or f32">,
+  // The guide also lists u8 and f16; the kernels take these.
+  Constraint<"split_input_types", "input(1).dtype in {i8, i16, f32}",
+             "the split tensor (operand 1) must be i8, i16 or f32">,
   Constraint<"split_int16_symmetric",
              "input(1).dtype != i16 || input(1).zero_point == 0",
              "16-bit activations must be symmetric (zero point 0)",
@@ -436,17 +440,13 @@ def : Legal<MirrorPad, MDLA, Mdla3_0, ActTypesNo16,
 // REQUANTIZE is MTK_REQUANTIZE, integer to integer.
 def : Legal<Requantize, MDLA, Mdla1_5, [u8, i8], [Int16Symmetric]>;
 def : Legal<Quantize, MDLA, Mdla1_5, ActTypes, [Int16Symmetric]>;
-def : Legal<Dequantize, MDLA, Mdla1_5, [u8, i8, i16, f16], [Int16Symmetric]>;
+def : Legal<Dequantize, MDLA, Mdla1_5, [u8, i8, i16], [Int16Symmetric]>;
 
-// The quantized LSTM cell (TFLite's "basic" kernel: 5 operands, u8). No
-// version runs UNIDIRECTIONAL_SEQUENCE_LSTM (a whole sequence with its state):
-// it has no rule here, so it falls back to the CPU (the ref target's lstm
-// kernels), and `explain` says so.
-def : Legal<Lstm, MDLA, Mdla1_5, [u8], [
-  Constraint<"lstm_basic_cell", "num_inputs == 5",
-             "only the quantized basic LSTM cell (5 operands) runs",
-             "the full LSTM cell runs on the CPU">,
-]>;
+// The guide's quantized LSTM cell (TFLite's "basic" LSTM kernel: 5
+// operands, u8) is not declared: no kernel runs it. No version runs
+// UNIDIRECTIONAL_SEQUENCE_LSTM (a whole sequence with its state): it has no
+// rule here, so it falls back to the CPU (the ref target's lstm kernels),
+// and `explain` says so.
 
 //===----------------------------------------------------------------------===//
 // 4. Mappings
@@ -945,11 +945,12 @@ def : DeviceLayout<MDLA, Mdla1_5, [], [Mdla4C, Mdla16C]>;
 // (MIRROR_PAD). The compiler then stores what they read in 16C ("the
 // compiler prefers to use a 16C data layout for the output tensor of
 // operation A to avoid data re-layout from 4C to 16C"), and they compute on
-// the channels padded to 16 bytes.
-defvar SixteenCOnly = [AveragePool2D, MaxPool2D, L2Pool2D, MtkMinPool,
-                       ResizeBilinear, ResizeNearestNeighbor, Mean];
+// the channels padded to 16 bytes. (L2_POOL_2D, MTK_MIN_POOL and
+// MAX_POOL_3D are not declared legal: no kernel runs them.)
+defvar SixteenCOnly = [AveragePool2D, MaxPool2D, ResizeBilinear,
+                       ResizeNearestNeighbor, Mean];
 def : DeviceLayout<MDLA, Mdla1_5, SixteenCOnly, [Mdla16C]>;
-def : DeviceLayout<MDLA, Mdla3_0, [MaxPool3D, MirrorPad], [Mdla16C]>;
+def : DeviceLayout<MDLA, Mdla3_0, [MirrorPad], [Mdla16C]>;
 
 // "To support asymmetric INT8 in MDLA 1.5, the MDLA compiler converts
 // asymmetric INT8 to asymmetric UINT8 for each input, and converts
