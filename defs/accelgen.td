@@ -27,6 +27,8 @@ def f32  : DType<"f32">;
 /// One byte, 0 or 1 (TensorFlow Lite's bool); kernels read any non-zero
 /// byte as true.
 def bool : DType<"bool">;
+/// TensorFlow Lite's uint32 (CAST's, and the audio front ends').
+def u32  : DType<"u32">;
 /// No element type in particular: an unset type in a KernelInstance.
 def AnyElement : DType<"">;
 

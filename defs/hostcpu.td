@@ -131,7 +131,7 @@ multiclass HostCpuRules<Target T, Version V, string P> {
   def : Legal<ReduceMin, T, V, [i8, f32], [MaxRank6]>;
   def : Legal<ArgMax, T, V, [i8, f32], [MaxRank6]>;
   def : Legal<Gather, T, V, [i8, f32], [MaxRank6]>;
-  def : Legal<Cast, T, V, [bool, i8, i16, i32, f32]>;
+  def : Legal<Cast, T, V, [bool, i8, i16, i32, u32, f32]>;
   // FILL's input 0 is its (constant) dimensions; the value is input 1.
   def : Legal<Fill, T, V, [i32, i64]>;
   def : Legal<ZerosLike, T, V, [i8, i32, i64, f32]>;

@@ -364,12 +364,12 @@ def UnaryMathKernels
        KernelInstance<Cos, "cos", f32>,
        KernelInstance<LogicalNot, "logical_not", bool>],
       // CAST from bool: 0 or 1.
-      !foreach(t, [i8, i16, i32, f32], KernelInstance<Cast, "cast", bool, t>),
-      // CAST between each pair of TensorFlow Lite Micro's types but
-      // uint32 (which the IR has not) and bool.
-      !foldl([]<KernelInstance>, [i8, i16, i32, f32], acc, from,
+      !foreach(t, [i8, i16, i32, u32, f32],
+               KernelInstance<Cast, "cast", bool, t>),
+      // CAST between each pair of TensorFlow Lite Micro's other types.
+      !foldl([]<KernelInstance>, [i8, i16, i32, u32, f32], acc, from,
              !listconcat(acc, !foldl([]<KernelInstance>,
-                                     [i8, i16, i32, f32], row, to,
+                                     [i8, i16, i32, u32, f32], row, to,
                                      !listconcat(row, !if(!eq(from, to), [],
                                          [KernelInstance<Cast, "cast", from,
                                                          to>]))))));

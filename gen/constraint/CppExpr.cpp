@@ -175,6 +175,8 @@ llvm::StringRef dtypeEnumerator(ir::DType T) {
     return "F32";
   case ir::DType::Bool:
     return "Bool";
+  case ir::DType::U32:
+    return "U32";
   }
   llvm_unreachable("unknown dtype");
 }

@@ -320,6 +320,7 @@ std::string elementCType(StringRef Type) {
       .Case("f16", "uint16_t")
       .Case("f32", "float")
       .Case("bool", "uint8_t")
+      .Case("u32", "uint32_t")
       .Default("void");
 }
 

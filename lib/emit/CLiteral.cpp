@@ -84,6 +84,8 @@ llvm::StringRef cType(ir::DType T) {
     return "float";
   case ir::DType::Bool:
     return "uint8_t";
+  case ir::DType::U32:
+    return "uint32_t";
   }
   return "uint8_t";
 }
@@ -120,6 +122,9 @@ void writeInitializer(llvm::raw_ostream &OS, ir::DType T,
       break;
     case ir::DType::I64:
       OS << intLiteral(endian::read<int64_t, little, unaligned>(P));
+      break;
+    case ir::DType::U32:
+      OS << endian::read<uint32_t, little, unaligned>(P) << "u";
       break;
     case ir::DType::F32: {
       uint32_t Bits = endian::read<uint32_t, little, unaligned>(P);

@@ -543,6 +543,8 @@ std::optional<ir::DType> convertType(fb::TensorType T) {
     return ir::DType::F32;
   case fb::TensorType::BOOL:
     return ir::DType::Bool;
+  case fb::TensorType::UINT32:
+    return ir::DType::U32;
   default:
     return std::nullopt;
   }

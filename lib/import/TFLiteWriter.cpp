@@ -353,6 +353,8 @@ fb::TensorType tensorType(ir::DType T) {
     return fb::TensorType::FLOAT32;
   case ir::DType::Bool:
     return fb::TensorType::BOOL;
+  case ir::DType::U32:
+    return fb::TensorType::UINT32;
   }
   llvm_unreachable("unknown DType");
 }

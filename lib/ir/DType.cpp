@@ -15,7 +15,7 @@ struct DTypeInfo {
 constexpr DTypeInfo Infos[] = {
     {DType::I8, "i8", 1},   {DType::U8, "u8", 1},   {DType::I16, "i16", 2},
     {DType::I32, "i32", 4}, {DType::I64, "i64", 8}, {DType::F16, "f16", 2},
-    {DType::F32, "f32", 4}, {DType::Bool, "bool", 1},
+    {DType::F32, "f32", 4}, {DType::Bool, "bool", 1}, {DType::U32, "u32", 4},
 };
 } // namespace
 

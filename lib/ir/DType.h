@@ -17,9 +17,10 @@ namespace accelgen {
 namespace ir {
 
 /// An element type of a tensor.
-enum class DType : uint8_t { I8, U8, I16, I32, I64, F16, F32, Bool };
+enum class DType : uint8_t { I8, U8, I16, I32, I64, F16, F32, Bool, U32 };
 
-/// The short name of \p T: "i8", "u8", "i16", "i32", "i64", "f16", "f32", "bool".
+/// The short name of \p T: "i8", "u8", "i16", "i32", "i64", "f16", "f32",
+/// "bool", "u32".
 llvm::StringRef dtypeName(DType T);
 
 /// The size in bytes of one element of \p T.

@@ -568,13 +568,14 @@ llvm::Expected<KernelCall> unaryMathOp(const OpContext &Ctx) {
     // Micro's static_cast.
     auto Castable = [](DType T) {
       return T == DType::I8 || T == DType::I16 || T == DType::I32 ||
-             T == DType::F32;
+             T == DType::U32 || T == DType::F32;
     };
     if (!(Castable(In->Type) || In->Type == DType::Bool) ||
         !Castable(Out->Type) || In->Type == Out->Type)
       return Ctx.error(llvm::formatv(
           "a cast from {0} to {1}; the kernels convert between two different "
-          "types of int8, int16, int32 and float32, and from bool to each",
+          "types of int8, int16, int32, uint32 and float32, and from bool to "
+          "each",
           ir::dtypeName(In->Type), ir::dtypeName(Out->Type)));
     return makeCall(ref_unary_math_params{}, {Ctx.op().input(0)});
   }

@@ -32,6 +32,7 @@ const std::optional<ir::DType> KT_I32 = ir::DType::I32;
 const std::optional<ir::DType> KT_I64 = ir::DType::I64;
 const std::optional<ir::DType> KT_F32 = ir::DType::F32;
 const std::optional<ir::DType> KT_BOOL = ir::DType::Bool;
+const std::optional<ir::DType> KT_U32 = ir::DType::U32;
 const std::optional<ir::DType> KT_ANY = std::nullopt;
 
 std::vector<KernelFamilyInfo> buildFamilies() {

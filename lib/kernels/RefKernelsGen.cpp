@@ -56,7 +56,8 @@ Value dataTypes() {
       {"bool", Value(Value::Map{{"ctype", "uint8_t"},
                                 {"quantized", false},
                                 {"min", "0"},
-                                {"max", "1"}})}});
+                                {"max", "1"}})},
+      {"u32", Value(Value::Map{{"ctype", "uint32_t"}, {"quantized", false}})}});
 }
 
 int fail(const Twine &Message) {

@@ -57,7 +57,7 @@ public:
 
   std::optional<ir::DType> dtype(fbs::DType T, llvm::StringRef What) {
     auto V = static_cast<int>(T);
-    if (V < 0 || V > static_cast<int>(ir::DType::Bool)) {
+    if (V < 0 || V > static_cast<int>(ir::DType::U32)) {
       fail(llvm::formatv("{0} has element type {1}", What, V).str());
       return std::nullopt;
     }

@@ -325,7 +325,6 @@ TEST_CASE("element types the IR has no equivalent for are named") {
   for (const auto &[Type, Name] :
        {std::pair{fb::TensorType::INT4, "INT4"},
         {fb::TensorType::UINT16, "UINT16"},
-        {fb::TensorType::UINT32, "UINT32"},
         {fb::TensorType::UINT64, "UINT64"},
         {fb::TensorType::COMPLEX128, "COMPLEX128"},
         {fb::TensorType::RESOURCE, "RESOURCE"},

@@ -1201,7 +1201,7 @@ TEST_CASE("CAST equals TensorFlow Lite Micro's between every pair of types, and 
   requireSharedDir();
   Builtins S(39);
   const ir::DType Types[] = {ir::DType::I8, ir::DType::I16, ir::DType::I32,
-                             ir::DType::F32};
+                             ir::DType::U32, ir::DType::F32};
   for (ir::DType From : Types) {
     for (ir::DType To : Types)
       if (From != To)

@@ -638,8 +638,14 @@ TEST_CASE("CAST refuses a type it does not convert, and no conversion") {
   GB.op("CAST", {In}, {O});
   CHECK(kernelError(GB.G) ==
         "operator 0 (CAST): a cast from i64 to f32; the kernels convert "
-        "between two different types of int8, int16, int32 and float32, and "
-        "from bool to each");
+        "between two different types of int8, int16, int32, uint32 and "
+        "float32, and from bool to each");
+  GB.G.Tensors[size_t(In)].Type = DType::U32;
+  CHECK(kernelError(GB.G) == "");
+  GB.G.Tensors[size_t(O)].Type = DType::Bool;
+  CHECK(kernelError(GB.G).find("a cast from u32 to bool;") !=
+        std::string::npos);
+  GB.G.Tensors[size_t(O)].Type = DType::F32;
   GB.G.Tensors[size_t(In)].Type = DType::F32;
   CHECK(kernelError(GB.G).find("a cast from f32 to f32;") != std::string::npos);
   GB.G.Tensors[size_t(In)].Type = DType::I16;

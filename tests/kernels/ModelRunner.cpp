@@ -65,6 +65,7 @@ using CT_I32 = int32_t;
 using CT_I64 = int64_t;
 using CT_F32 = float;
 using CT_BOOL = uint8_t;
+using CT_U32 = uint32_t;
 using CT_ANY = void;
 
 /// One adapter per kernel function, calling it as the kernel table (from

@@ -242,7 +242,8 @@ enum {
   DT_I64 = ACCEL_FB_DTYPE_I64,
   DT_F16 = ACCEL_FB_DTYPE_F16,
   DT_F32 = ACCEL_FB_DTYPE_F32,
-  DT_BOOL = ACCEL_FB_DTYPE_BOOL
+  DT_BOOL = ACCEL_FB_DTYPE_BOOL,
+  DT_U32 = ACCEL_FB_DTYPE_U32
 };
 #define DT_ANY (-1)
 /* The C type of each element type of the kernel table. */
@@ -253,6 +254,7 @@ enum {
 #define CT_I64 int64_t
 #define CT_F32 float
 #define CT_BOOL uint8_t
+#define CT_U32 uint32_t
 #define CT_ANY void
 enum {
   MEM_ARENA = ACCEL_FB_MEMORY_ARENA,
@@ -270,6 +272,7 @@ static size_t dtype_size(int t) {
   case DT_F16:
     return 2;
   case DT_I32:
+  case DT_U32:
   case DT_F32:
     return 4;
   case DT_I64:
