@@ -16,10 +16,12 @@
 //   2. shared constraints (Vela's generic and convolution checks);
 //   3. legality, by operator;
 //   4. the fused activation (a convolution followed by RELU or RELU6);
-//   5. kernels: the reference kernel families computing each operator;
-//   6. cost model;
-//   7. device semantics: the 16-channel brick layout (NHCWB16), fused
+//   5. cost model;
+//   6. device semantics: the 16-channel brick layout (NHCWB16), fused
 //      intermediates kept in the NPU.
+//
+// npu.yaml is the same description in the YAML form; both generate
+// identical files (the golden tests check it).
 //
 //===----------------------------------------------------------------------===//
 

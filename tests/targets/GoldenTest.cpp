@@ -222,6 +222,6 @@ TEST_CASE(".td and .yaml descriptions generate identical artifacts") {
                     goldenText(T, A.File), test::readFileText(FromTd));
     }
   }
-  // demo is written both ways.
-  CHECK(Twins >= 1);
+  // demo and npu are written both ways.
+  CHECK(Twins == 2);
 }
