@@ -90,7 +90,8 @@ multiclass HostCpuRules<Target T, Version V, string P> {
   def : Legal<FloorMod, T, V, [f32], [BinaryMaxRank6]>;
   def : Legal<DepthToSpace, T, V, [i8, f32]>;
   def : Legal<Pad, T, V, AllTypes16, [MaxRank6]>;
-  def : Legal<Concatenation, T, V, AllTypes16, [MaxRank6]>;
+  def : Legal<Concatenation, T, V, [bool, i8, u8, i16, i32, i64, f32],
+              [MaxRank6]>;
   def : Legal<Pack, T, V, [i8, i16, i32, i64, f32], [MaxRank6]>;
   def : Legal<AddN, T, V, [i8, f32]>;
   def : Legal<Cumsum, T, V, [i8, f32], [MaxRank6]>;
@@ -113,10 +114,11 @@ multiclass HostCpuRules<Target T, Version V, string P> {
           "(output(0).dtype == input(1).dtype || output(0).dtype == f32)",
           "the value is int8 or float32, copied into its type (int8 also "
           "dequantized into float32)">]>;
-  def : Legal<StridedSlice, T, V, AllTypes16, [MaxRank6]>;
+  def : Legal<StridedSlice, T, V, [bool, i8, u8, i16, i32, f32], [MaxRank6]>;
   // TensorFlow Lite Micro's types (and uint8, a byte move like the others).
-  def : Legal<Slice, T, V, [i8, u8, i16, i32, f32], [MaxRank6]>;
-  def : Legal<ReverseV2, T, V, [i8, u8, i16, i32, i64, f32], [MaxRank6]>;
+  def : Legal<Slice, T, V, [bool, i8, u8, i16, i32, f32], [MaxRank6]>;
+  def : Legal<ReverseV2, T, V, [bool, i8, u8, i16, i32, i64, f32],
+              [MaxRank6]>;
   // TensorFlow Lite Micro's types. SPLIT's operand 0 is its int32 axis.
   def : Legal<Split, T, V, [i32], [
       Constraint<P # "_split_input",

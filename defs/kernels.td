@@ -583,6 +583,10 @@ def ConcatKernels : KernelFamily<"concat", "concat", "concatOp"> {
                    KernelInstance<Concatenation, "concat", i16>,
                    KernelInstance<Concatenation, "concat", f32>,
                    KernelInstance<Concatenation, "concat", u8, AnyElement, "rescale">,
+                   // And TensorFlow Lite Micro's others, copied.
+                   KernelInstance<Concatenation, "concat", i32>,
+                   KernelInstance<Concatenation, "concat", i64>,
+                   KernelInstance<Concatenation, "concat", bool>,
                    // TensorFlow Lite Micro's PACK types.
                    KernelInstance<Pack, "concat", i8>,
                    KernelInstance<Pack, "concat", i16>,

@@ -155,8 +155,13 @@ llvm::Expected<KernelCall> concatOp(const OpContext &Ctx) {
   ACCELGEN_TRY(Out, Ctx.output());
   if (Ctx.op().code() == ir::OpCode::Pack)
     return packOp(Ctx, *Out);
-  if (llvm::Error E = requireKernelType(Ctx, *Out))
-    return std::move(E);
+  // TensorFlow Lite Micro's types: those of the quantized and float kernels,
+  // and bool, int32 and int64, whose stored values are copied.
+  const bool Raw = Out->Type == DType::Bool || Out->Type == DType::I32 ||
+                   Out->Type == DType::I64;
+  if (!Raw)
+    if (llvm::Error E = requireKernelType(Ctx, *Out))
+      return std::move(E);
   if (Ctx.activation() != "NONE")
     return Ctx.error("a fused activation on CONCATENATION is not supported");
   const int64_t Rank = Out->rank();
@@ -171,7 +176,7 @@ llvm::Expected<KernelCall> concatOp(const OpContext &Ctx) {
   KernelCall Call;
   bool Rescale = false;
   std::optional<TensorQuant> OutQ;
-  if (Out->Type != DType::F32) {
+  if (Out->Type != DType::F32 && !Raw) {
     auto Q = Ctx.quant(*Out, "output");
     if (!Q)
       return Q.takeError();

@@ -279,6 +279,28 @@ public:
          {{"axis", int64_t(coin() ? Axis : Axis - Rank)}});
   }
 
+  /// CONCATENATION of 1 to 3 inputs of type \p T (one quantization) along
+  /// a random axis, sometimes negative.
+  void concat(ir::DType T) {
+    const std::vector<int32_t> S = shape(3);
+    const int32_t Rank = int32_t(S.size()), Axis = pick(0, Rank - 1);
+    const int64_t Zp = pick(-20, 20);
+    std::vector<int32_t> Ins, Out = S;
+    Out[size_t(Axis)] = 0;
+    for (int32_t I = pick(2, 3); I > 0; --I) {
+      std::vector<int32_t> IS = S;
+      IS[size_t(Axis)] = pick(1, 3);
+      Out[size_t(Axis)] += IS[size_t(Axis)];
+      Ins.push_back(tensor(T, IS, 0.05f, Zp));
+    }
+    const int32_t O = tensor(T, Out, 0.05f, Zp);
+    Inputs.insert(Inputs.end(), Ins.begin(), Ins.end());
+    Outputs.push_back(O);
+    B.op("CONCATENATION", Ins, {O},
+         {{"axis", int64_t(coin() ? Axis : Axis - Rank)},
+          {"fused_activation", std::string("NONE")}});
+  }
+
   /// ADD_N of 2 to 4 inputs of type \p T (one quantization, the output
   /// another).
   void addN(ir::DType T) {
@@ -1055,6 +1077,12 @@ TEST_CASE("SLICE, REVERSE_V2, PACK, SPLIT, SPLIT_V and UNPACK equal "
     S.split(T, /*Sized=*/true);
     S.unpack(T);
   }
+  // Micro's other types: bool slices, and bool, int32 and int64
+  // concatenations.
+  S.slice(ir::DType::Bool);
+  S.reverse(ir::DType::Bool);
+  for (ir::DType T : {ir::DType::Bool, ir::DType::I32, ir::DType::I64})
+    S.concat(T);
   checkAgainstOracle(S.model(), "slice-reverse-pack");
 }
 

@@ -1610,6 +1610,7 @@ static void run_op(machine *m, const fb_table *op) {
   const int32_t *inputs_I32[ACCEL_MAX_OPERANDS];
   const int64_t *inputs_I64[ACCEL_MAX_OPERANDS];
   const float *inputs_F32[ACCEL_MAX_OPERANDS];
+  const uint8_t *inputs_BOOL[ACCEL_MAX_OPERANDS];
   int32_t i, count;
   int skip = 0;
 
@@ -1785,6 +1786,7 @@ static void run_op(machine *m, const fb_table *op) {
     inputs_I32[i] = (const int32_t *)data[i];
     inputs_I64[i] = (const int64_t *)data[i];
     inputs_F32[i] = (const float *)data[i];
+    inputs_BOOL[i] = (const uint8_t *)data[i];
   }
   if (!skip) {
     switch (kid) {
