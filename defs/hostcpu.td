@@ -65,9 +65,10 @@ multiclass HostCpuRules<Target T, Version V, string P> {
       Constraint<P # "_pool_filter", "filter_h >= 1 && filter_w >= 1",
                  "the window must be at least 1 x 1">]>;
 
-  def : Legal<Add, T, V, AllTypes16, [BinaryMaxRank6]>;
-  def : Legal<Sub, T, V, AllTypes16, [BinaryMaxRank6]>;
-  def : Legal<Mul, T, V, AllTypes16, [BinaryMaxRank6]>;
+  // And TensorFlow Lite Micro's plain int32.
+  def : Legal<Add, T, V, [i8, u8, i16, i32, f32], [BinaryMaxRank6]>;
+  def : Legal<Sub, T, V, [i8, u8, i16, i32, f32], [BinaryMaxRank6]>;
+  def : Legal<Mul, T, V, [i8, u8, i16, i32, f32], [BinaryMaxRank6]>;
   // TensorFlow Lite Micro's types: no uint8.
   def : Legal<Maximum, T, V, [i8, i16, i32, i64, f32], [BinaryMaxRank6]>;
   def : Legal<Minimum, T, V, [i8, i16, i32, i64, f32], [BinaryMaxRank6]>;

@@ -225,6 +225,10 @@ def ElementwiseKernels
   let Instances = !listconcat(PerType<Add, "add", KernelTypes16>.List,
                               PerType<Sub, "sub", KernelTypes16>.List,
                               PerType<Mul, "mul", KernelTypes16>.List,
+                              // TensorFlow Lite Micro's plain int32 ones.
+                              PerType<Add, "add", [i32]>.List,
+                              PerType<Sub, "sub", [i32]>.List,
+                              PerType<Mul, "mul", [i32]>.List,
                               PerType<Maximum, "maximum",
                                       [i8, i16, i32, i64, f32]>.List,
                               PerType<Minimum, "minimum",

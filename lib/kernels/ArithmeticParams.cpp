@@ -324,6 +324,22 @@ llvm::Expected<KernelCall> elementwise(const OpContext &Ctx) {
       return E;
     return makeCall(ref_elementwise_params{}, {Ctx.op().input(0), Ctx.op().input(1)});
   }
+  if (A->Type == DType::I32) {
+    // Plain integers, as TensorFlow Lite Micro's int32 kernels: SUB and MUL
+    // clamp to the fused activation, ADD to the whole int32 range (its
+    // int32 kernel ignores the activation).
+    if (A->Quant || B->Quant || Out->Quant)
+      return Ctx.error("int32 operands must not be quantized");
+    if (llvm::Error E = checkBroadcast(Ctx, *A, *B, *Out))
+      return E;
+    ref_elementwise_params P{};
+    P.act_min = std::numeric_limits<int32_t>::min();
+    P.act_max = std::numeric_limits<int32_t>::max();
+    if (Ctx.op().code() != ir::OpCode::Add)
+      if (llvm::Error E = activationRangeInt32(Ctx, P.act_min, P.act_max))
+        return E;
+    return makeCall(P, {Ctx.op().input(0), Ctx.op().input(1)});
+  }
   if (llvm::Error E = requireKernelType(Ctx, *A))
     return std::move(E);
   if (llvm::Error E = checkBroadcast(Ctx, *A, *B, *Out))

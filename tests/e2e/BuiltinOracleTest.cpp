@@ -1086,8 +1086,9 @@ TEST_CASE("SLICE, REVERSE_V2, PACK, SPLIT, SPLIT_V and UNPACK equal "
   checkAgainstOracle(S.model(), "slice-reverse-pack");
 }
 
-TEST_CASE("DIV, SQUARED_DIFFERENCE, FLOOR_DIV and FLOOR_MOD equal TensorFlow "
-          "Lite Micro's in every type on every target") {
+TEST_CASE("DIV, SQUARED_DIFFERENCE, FLOOR_DIV, FLOOR_MOD and int32 ADD, SUB "
+          "and MUL equal TensorFlow Lite Micro's in every type on every "
+          "target") {
   requireSharedDir();
   Builtins S(30);
   for (int I = 0; I < 3; ++I) {
@@ -1098,6 +1099,10 @@ TEST_CASE("DIV, SQUARED_DIFFERENCE, FLOOR_DIV and FLOOR_MOD equal TensorFlow "
       S.binary("SQUARED_DIFFERENCE", T);
     S.binary("FLOOR_DIV", ir::DType::F32);
     S.binary("FLOOR_MOD", ir::DType::F32);
+    // Products of values up to 2^20 wrap; RELU clamps SUB and MUL, not
+    // ADD (Micro's int32 ADD ignores its activation).
+    for (const char *Op : {"ADD", "SUB", "MUL"})
+      S.binary(Op, ir::DType::I32, I == 1 ? "RELU" : "NONE");
   }
   checkAgainstOracle(S.model(), "division", S.Bytes);
 }

@@ -1103,6 +1103,19 @@ TEST_CASE("int8 LOG_SOFTMAX takes only its fixed output quantization, and "
 
 TEST_CASE("The remaining refusals of the new builders") {
   {
+    // int32 ADD, SUB and MUL: plain integers only.
+    GraphBuilder GB;
+    int32_t A = GB.tensor(DType::I32, {2, 3});
+    int32_t B = GB.tensor(DType::I32, {3});
+    int32_t O = GB.tensor(DType::I32, {2, 3});
+    GB.op("SUB", {A, B}, {O}).Attrs = {
+        {"fused_activation", std::string("RELU6")}};
+    CHECK(kernelError(GB.G) == "");
+    GB.G.Tensors[size_t(B)].Quant = ir::perTensor(0.5f, 0);
+    CHECK(kernelError(GB.G) ==
+          "operator 0 (SUB): int32 operands must not be quantized");
+  }
+  {
     GraphBuilder GB;
     int32_t In = GB.tensor(DType::F32, {2, 3});
     int32_t Axis = GB.constant(DType::I32, {2}, std::vector<int32_t>{0, 1});
