@@ -81,7 +81,7 @@ multiclass HostCpuRules<Target T, Version V, string P> {
   def : Legal<SpaceToDepth, T, V, [i8, f32]>;
   def : Legal<ResizeBilinear, T, V, [i8, f32], [Nhwc]>;
   def : Legal<ResizeNearestNeighbor, T, V, [i8, u8, i16, f32], [Nhwc]>;
-  def : Legal<PadV2, T, V, AllTypes16, [MaxRank6]>;
+  def : Legal<PadV2, T, V, [i8, u8, i16, i32, f32], [MaxRank6]>;
   def : Legal<MirrorPad, T, V, [i8, f32], [MaxRank6]>;
   def : Legal<SpaceToBatchND, T, V, [i8, f32]>;
   def : Legal<BatchToSpaceND, T, V, [i8, f32]>;
@@ -90,7 +90,7 @@ multiclass HostCpuRules<Target T, Version V, string P> {
   def : Legal<FloorDiv, T, V, [f32], [BinaryMaxRank6]>;
   def : Legal<FloorMod, T, V, [f32], [BinaryMaxRank6]>;
   def : Legal<DepthToSpace, T, V, [i8, f32]>;
-  def : Legal<Pad, T, V, AllTypes16, [MaxRank6]>;
+  def : Legal<Pad, T, V, [i8, u8, i16, i32, f32], [MaxRank6]>;
   def : Legal<Concatenation, T, V, [bool, i8, u8, i16, i32, i64, f32],
               [MaxRank6]>;
   def : Legal<Pack, T, V, [i8, i16, i32, i64, f32], [MaxRank6]>;

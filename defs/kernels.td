@@ -609,7 +609,10 @@ def PadKernels : KernelFamily<"pad", "pad", "padOp"> {
     KernelField<"pad_value_f", "float">];
   let Args = WindowArgs;
   let Instances = !listconcat(PerType<Pad, "pad", KernelTypes16>.List,
-                              PerType<PadV2, "pad", KernelTypes16>.List);
+                              PerType<PadV2, "pad", KernelTypes16>.List,
+                              // TensorFlow Lite Micro's plain int32.
+                              PerType<Pad, "pad", [i32]>.List,
+                              PerType<PadV2, "pad", [i32]>.List);
 }
 
 def MeanKernels : KernelFamily<"mean", "reduce", "meanOp"> {

@@ -54,8 +54,11 @@ llvm::Expected<KernelCall> padOp(const OpContext &Ctx) {
   ACCELGEN_TRY(Out, Ctx.output());
   if (llvm::Error E = requireSameType(Ctx, *In, *Out))
     return E;
-  if (llvm::Error E = requireKernelType(Ctx, *In))
-    return std::move(E);
+  // And TensorFlow Lite Micro's plain int32, padded with 0 or the value.
+  const bool Int32 = In->Type == DType::I32;
+  if (!Int32)
+    if (llvm::Error E = requireKernelType(Ctx, *In))
+      return std::move(E);
   if (In->rank() > REF_MAX_RANK || Out->rank() != In->rank())
     return Ctx.error("input and output ranks differ or exceed the maximum");
   ACCELGEN_TRY(Pads, Ctx.constInts(*Paddings, "paddings"));
@@ -76,7 +79,7 @@ llvm::Expected<KernelCall> padOp(const OpContext &Ctx) {
   ACCELGEN_TRY(Value, Ctx.optionalInput(2));
   if (!V2 && Value)
     return Ctx.error("PAD takes no padding value");
-  if (In->Type != DType::F32) {
+  if (In->Type != DType::F32 && !Int32) {
     ACCELGEN_TRY(InQ, Ctx.quant(*In, "input"));
     ACCELGEN_TRY(OutQ, Ctx.quant(*Out, "output"));
     if (llvm::Error E = requireSameQuant(Ctx, InQ, OutQ))
@@ -95,6 +98,10 @@ llvm::Expected<KernelCall> padOp(const OpContext &Ctx) {
       P.pad_value = static_cast<int8_t>(Value->Data[0]);
     else if (In->Type == DType::I16 && Value->Data.size() >= 2)
       P.pad_value = static_cast<int16_t>(Value->Data[0] | Value->Data[1] << 8);
+    else if (Int32 && Value->Data.size() >= 4)
+      P.pad_value = static_cast<int32_t>(
+          uint32_t(Value->Data[0]) | uint32_t(Value->Data[1]) << 8 |
+          uint32_t(Value->Data[2]) << 16 | uint32_t(Value->Data[3]) << 24);
     else
       P.pad_value = Value->Data[0];
   }

@@ -682,6 +682,8 @@ public:
     else if (T == ir::DType::I16)
       Value = B.constant(T, {}, std::vector<int16_t>{int16_t(pick(-999, 999))},
                          Scale, Zp);
+    else if (T == ir::DType::I32)
+      Value = B.constant(T, {}, std::vector<int32_t>{pick(-99999, 99999)});
     else
       Value = B.constant(T, {}, std::vector<int8_t>{int8_t(pick(-128, 127))},
                          Scale, Zp);
@@ -1125,7 +1127,8 @@ TEST_CASE("PADV2, MIRROR_PAD, SPACE_TO_BATCH_ND and BATCH_TO_SPACE_ND equal "
   requireSharedDir();
   Builtins S(32);
   for (int I = 0; I < 3; ++I) {
-    for (ir::DType T : {ir::DType::I8, ir::DType::I16, ir::DType::F32})
+    for (ir::DType T :
+         {ir::DType::I8, ir::DType::I16, ir::DType::I32, ir::DType::F32})
       S.padV2(T);
     for (ir::DType T : {ir::DType::I8, ir::DType::F32}) {
       S.mirrorPad(T);
