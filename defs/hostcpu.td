@@ -48,8 +48,9 @@ multiclass HostCpuRules<Target T, Version V, string P> {
   def : Legal<TransposeConv, T, V, [i32], [
       Constraint<P # "_tconv_types",
           "(input(2).dtype == i8 && input(1).dtype == i8) || "
-          "(input(2).dtype == i16 && input(1).dtype == i8)",
-          "input and weights must be int8, or int16 input with int8 "
+          "(input(2).dtype == i16 && input(1).dtype == i8) || "
+          "(input(2).dtype == f32 && input(1).dtype == f32)",
+          "input and weights must be int8, float32, or int16 input with int8 "
           "weights (16x8)">,
       Constraint<P # "_tconv_nhwc",
           "input(2).rank == 4 && output(0).rank == 4",

@@ -123,9 +123,12 @@ def TransposeConv2DKernels
        KernelField<"output_offset", "int32_t", "+output_zero_point.">],
       PerChannelFields,
       [KernelField<"act_min", "int32_t", "Quantized clamp.">,
-       KernelField<"act_max", "int32_t">]);
+       KernelField<"act_max", "int32_t">,
+       KernelField<"act_min_f", "float", "float32 clamp.">,
+       KernelField<"act_max_f", "float">]);
   let Args = ConvArgs;
   let Instances = [
+    KernelInstance<TransposeConv, "transpose_conv2d", f32>,
     KernelInstance<TransposeConv, "transpose_conv2d", i8, AnyElement,
                    "per_channel">,
     KernelInstance<TransposeConv, "transpose_conv2d", i16, AnyElement,

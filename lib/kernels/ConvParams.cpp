@@ -431,9 +431,28 @@ llvm::Expected<KernelCall> transposeConv2DOp(const OpContext &Ctx) {
                                 int64_t(Filter->Shape[1]) * Filter->Shape[2] *
                                     Filter->Shape[3]))
     return E;
-  if (In->Type == DType::F32 || In->Type == DType::U8)
+  if (In->Type == DType::F32) {
+    if (Filter->Type != DType::F32 || Out->Type != DType::F32)
+      return Ctx.error("a float32 transposed convolution needs float32 "
+                       "weights and output");
+    FamilyParams<ref_transpose_conv2d_params> P;
+    ref_transpose_conv2d_params &S = P.Scalars;
+    S.stride_h = StrideH;
+    S.stride_w = StrideW;
+    S.pad_top = H->PadBefore;
+    S.pad_left = W->PadBefore;
+    if (llvm::Error E =
+            activationRangeFloat(Ctx.activation(), S.act_min_f, S.act_max_f))
+      return Ctx.error(llvm::toString(std::move(E)));
+    KernelCall Call;
+    Call.DataInputs = {Ctx.op().input(2), Ctx.op().input(1),
+                       Bias ? Ctx.op().input(3) : -1};
+    Call.Params = std::move(P);
+    return Call;
+  }
+  if (In->Type == DType::U8)
     return Ctx.error(llvm::formatv("{0} transposed convolutions are not "
-                                   "supported (int8 and 16x8 are)",
+                                   "supported (float32, int8 and 16x8 are)",
                                    ir::dtypeName(In->Type)));
   ACCELGEN_TRY(Q, convLikeQuant(Ctx, *In, *Filter, *Out, OutC, 0,
                                 /*PerTensorDouble=*/true));

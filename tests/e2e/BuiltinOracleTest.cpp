@@ -649,6 +649,38 @@ public:
                   {"half_pixel_centers", Flag == 2}};
   }
 
+  /// A float32 TRANSPOSE_CONV: random strides, SAME or VALID, weights in
+  /// [-1, 1], a bias or none, and a fused activation.
+  void transposeConv() {
+    const int32_t IH = pick(1, 5), IW = pick(1, 5), IC = pick(1, 4),
+                  OC = pick(1, 4), KH = pick(1, 3), KW = pick(1, 3),
+                  SH = pick(1, 2), SW = pick(1, 2);
+    const bool Same = coin();
+    const int32_t OH = Same ? IH * SH : (IH - 1) * SH + KH;
+    const int32_t OW = Same ? IW * SW : (IW - 1) * SW + KW;
+    auto Values = [&](int64_t N) {
+      std::vector<float> V;
+      for (int64_t I = 0; I < N; ++I)
+        V.push_back(float(pick(-1000, 1000)) / 1000.0f);
+      return V;
+    };
+    auto [In, O] =
+        inOut(ir::DType::F32, {1, IH, IW, IC}, {1, OH, OW, OC});
+    std::vector<int32_t> Operands = {
+        B.constant(ir::DType::I32, {4}, std::vector<int32_t>{1, OH, OW, OC}),
+        B.constant(ir::DType::F32, {OC, KH, KW, IC},
+                   Values(int64_t(OC) * KH * KW * IC)),
+        In};
+    if (coin())
+      Operands.push_back(B.constant(ir::DType::F32, {OC}, Values(OC)));
+    static const char *const Acts[] = {"NONE", "RELU", "RELU6"};
+    B.op("TRANSPOSE_CONV", Operands, {O},
+         {{"padding", std::string(Same ? "SAME" : "VALID")},
+          {"stride_h", int64_t(SH)},
+          {"stride_w", int64_t(SW)},
+          {"fused_activation", std::string(Acts[pick(0, 2)])}});
+  }
+
   /// A constant int32 (or, half the time, int64) [Rows, 2] padding matrix.
   int32_t paddings(const std::vector<int64_t> &Values) {
     const int32_t Rows = int32_t(Values.size() / 2);
@@ -1109,8 +1141,9 @@ TEST_CASE("DIV, SQUARED_DIFFERENCE, FLOOR_DIV, FLOOR_MOD and int32 ADD, SUB "
   checkAgainstOracle(S.model(), "division", S.Bytes);
 }
 
-TEST_CASE("RESIZE_BILINEAR and RESIZE_NEAREST_NEIGHBOR equal TensorFlow Lite "
-          "Micro's in every type on every target") {
+TEST_CASE("RESIZE_BILINEAR, RESIZE_NEAREST_NEIGHBOR and float32 "
+          "TRANSPOSE_CONV equal TensorFlow Lite Micro's in every type on every "
+          "target") {
   requireSharedDir();
   Builtins S(31);
   for (int I = 0; I < 5; ++I) {
@@ -1118,6 +1151,7 @@ TEST_CASE("RESIZE_BILINEAR and RESIZE_NEAREST_NEIGHBOR equal TensorFlow Lite "
       S.resize("RESIZE_BILINEAR", T);
     for (ir::DType T : {ir::DType::I8, ir::DType::I16, ir::DType::F32})
       S.resize("RESIZE_NEAREST_NEIGHBOR", T);
+    S.transposeConv();
   }
   checkAgainstOracle(S.model(), "resize");
 }

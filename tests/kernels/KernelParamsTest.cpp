@@ -1103,6 +1103,24 @@ TEST_CASE("int8 LOG_SOFTMAX takes only its fixed output quantization, and "
 
 TEST_CASE("The remaining refusals of the new builders") {
   {
+    // float32 TRANSPOSE_CONV: float32 weights.
+    GraphBuilder GB;
+    int32_t Shape = GB.constant(DType::I32, {4}, std::vector<int32_t>{1, 4, 4, 2});
+    int32_t W = GB.constant(DType::F32, {2, 3, 3, 1}, std::vector<float>(18, 0.5f));
+    int32_t In = GB.tensor(DType::F32, {1, 2, 2, 1});
+    int32_t O = GB.tensor(DType::F32, {1, 4, 4, 2});
+    GB.op("TRANSPOSE_CONV", {Shape, W, In}, {O}).Attrs = {
+        {"padding", std::string("SAME")}, {"stride_h", int64_t(2)},
+        {"stride_w", int64_t(2)}, {"fused_activation", std::string("RELU")}};
+    CHECK(kernelError(GB.G) == "");
+    GB.G.Tensors[size_t(W)].Type = DType::I8;
+    GB.G.Tensors[size_t(W)].Data.resize(18);
+    GB.G.Tensors[size_t(W)].Quant = ir::perTensor(0.5f, 0);
+    CHECK(kernelError(GB.G) == "operator 0 (TRANSPOSE_CONV): a float32 "
+                               "transposed convolution needs float32 weights "
+                               "and output");
+  }
+  {
     // int32 ADD, SUB and MUL: plain integers only.
     GraphBuilder GB;
     int32_t A = GB.tensor(DType::I32, {2, 3});
