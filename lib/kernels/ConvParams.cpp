@@ -431,22 +431,22 @@ llvm::Expected<KernelCall> transposeConv2DOp(const OpContext &Ctx) {
                                 int64_t(Filter->Shape[1]) * Filter->Shape[2] *
                                     Filter->Shape[3]))
     return E;
+  FamilyParams<ref_transpose_conv2d_params> P;
+  ref_transpose_conv2d_params &S = P.Scalars;
+  S.stride_h = StrideH;
+  S.stride_w = StrideW;
+  S.pad_top = H->PadBefore;
+  S.pad_left = W->PadBefore;
+  KernelCall Call;
+  Call.DataInputs = {Ctx.op().input(2), Ctx.op().input(1),
+                     Bias ? Ctx.op().input(3) : -1};
   if (In->Type == DType::F32) {
     if (Filter->Type != DType::F32 || Out->Type != DType::F32)
       return Ctx.error("a float32 transposed convolution needs float32 "
                        "weights and output");
-    FamilyParams<ref_transpose_conv2d_params> P;
-    ref_transpose_conv2d_params &S = P.Scalars;
-    S.stride_h = StrideH;
-    S.stride_w = StrideW;
-    S.pad_top = H->PadBefore;
-    S.pad_left = W->PadBefore;
     if (llvm::Error E =
             activationRangeFloat(Ctx.activation(), S.act_min_f, S.act_max_f))
       return Ctx.error(llvm::toString(std::move(E)));
-    KernelCall Call;
-    Call.DataInputs = {Ctx.op().input(2), Ctx.op().input(1),
-                       Bias ? Ctx.op().input(3) : -1};
     Call.Params = std::move(P);
     return Call;
   }
@@ -456,12 +456,6 @@ llvm::Expected<KernelCall> transposeConv2DOp(const OpContext &Ctx) {
                                    ir::dtypeName(In->Type)));
   ACCELGEN_TRY(Q, convLikeQuant(Ctx, *In, *Filter, *Out, OutC, 0,
                                 /*PerTensorDouble=*/true));
-  FamilyParams<ref_transpose_conv2d_params> P;
-  ref_transpose_conv2d_params &S = P.Scalars;
-  S.stride_h = StrideH;
-  S.stride_w = StrideW;
-  S.pad_top = H->PadBefore;
-  S.pad_left = W->PadBefore;
   S.input_offset = Q.InputOffset;
   S.output_offset = Q.OutputOffset;
   S.act_min = Q.ActMin;
@@ -475,10 +469,7 @@ llvm::Expected<KernelCall> transposeConv2DOp(const OpContext &Ctx) {
                                  ? Q.LeftShifts
                                  : std::vector<int32_t>(
                                        size_t(OutC), Q.PerTensor.LeftShift);
-  KernelCall Call;
   Call.Variant = "per_channel";
-  Call.DataInputs = {Ctx.op().input(2), Ctx.op().input(1),
-                     Bias ? Ctx.op().input(3) : -1};
   Call.Params = std::move(P);
   return Call;
 }
