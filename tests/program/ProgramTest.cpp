@@ -186,25 +186,32 @@ TEST_CASE("every layer runs the input model's operators with the reference "
           CHECK(Layer.Type == P.Type);
           CHECK(Layer.SourceType == P.SourceType);
           CHECK(Layer.Cycles == P.Cycles);
-          REQUIRE(Layer.Ops.size() == P.Sources.size());
-          for (size_t K = 0; K < Layer.Ops.size(); ++K) {
-            const program::Op &O = Layer.Ops[K];
-            CHECK(O.SourceIndex == P.Sources[K]);
-            const ir::Operator &Src = G.Operators[O.SourceIndex];
-            CHECK(O.Type == Src.Type);
-            auto Call = kernels::computeKernelCall(G, Src);
-            REQUIRE(bool(Call));
-            CHECK(O.Kernel == Call->Function);
-            CHECK(paramsText(O.Params) == paramsText(Call->Params));
-            REQUIRE(O.Inputs.size() == Call->DataInputs.size());
-            for (size_t I = 0; I < O.Inputs.size(); ++I)
-              CHECK((O.Inputs[I] < 0 ? -1 : PS.Tensors[O.Inputs[I]].Id) ==
-                    Call->DataInputs[I]);
-            REQUIRE(O.Outputs.size() == 1);
-            CHECK(PS.Tensors[O.Outputs[0]].Id == Src.Outputs[0]);
-            CHECK(PS.Tensors[O.Outputs[0]].Layer == static_cast<int32_t>(L));
+          // One program operator per kernel call of each source operator
+          // (a SPLIT's results are one each), in order.
+          size_t Pos = 0;
+          for (int64_t SourceIndex : P.Sources) {
+            const ir::Operator &Src = G.Operators[size_t(SourceIndex)];
+            auto Calls = kernels::computeKernelCalls(G, Src);
+            REQUIRE(bool(Calls));
+            for (const kernels::KernelCall &Call : *Calls) {
+              REQUIRE(Pos < Layer.Ops.size());
+              const program::Op &O = Layer.Ops[Pos++];
+              CHECK(O.SourceIndex == SourceIndex);
+              CHECK(O.Type == Src.Type);
+              CHECK(O.Kernel == Call.Function);
+              CHECK(paramsText(O.Params) == paramsText(Call.Params));
+              REQUIRE(O.Inputs.size() == Call.DataInputs.size());
+              for (size_t I = 0; I < O.Inputs.size(); ++I)
+                CHECK((O.Inputs[I] < 0 ? -1 : PS.Tensors[O.Inputs[I]].Id) ==
+                      Call.DataInputs[I]);
+              REQUIRE(O.Outputs.size() == 1);
+              CHECK(PS.Tensors[O.Outputs[0]].Id == Call.Output);
+              CHECK(PS.Tensors[O.Outputs[0]].Layer ==
+                    static_cast<int32_t>(L));
+            }
             ++Offloaded;
           }
+          CHECK(Pos == Layer.Ops.size());
         }
         // The region the emitter replaces holds exactly these operators.
         CHECK(M.Regions[S].second ==
