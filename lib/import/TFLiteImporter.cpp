@@ -648,7 +648,10 @@ llvm::Error Importer::importTensor(const fb::Tensor &T, size_t Index,
                                    ir::Tensor &Out) {
   Out.Name = T.name() ? T.name()->str() : "";
   std::string Loc = llvm::formatv("tensor {0} '{1}'", Index, Out.Name).str();
-  std::optional<ir::DType> Type = convertType(T.type());
+  // int4 weights are int8 values, packed two to a byte in the file.
+  Out.PackedInt4 = T.type() == fb::TensorType::INT4;
+  std::optional<ir::DType> Type =
+      Out.PackedInt4 ? ir::DType::I8 : convertType(T.type());
   if (!Type)
     return makeError(llvm::formatv(
         "{0}: element type {1} is not supported", Loc,
@@ -693,12 +696,15 @@ llvm::Error Importer::importTensor(const fb::Tensor &T, size_t Index,
       Data = Bytes.slice(B->offset(), B->size());
     }
     if (!Data.empty()) {
-      int64_t Expected = Out.byteSize();
+      int64_t Expected =
+          Out.PackedInt4 ? (Out.numElements() + 1) / 2 : Out.byteSize();
       if (static_cast<int64_t>(Data.size()) != Expected)
         return makeError(llvm::formatv(
             "{0}: buffer {1} has {2} bytes, but shape {3} of {4} needs {5}",
             Loc, BufIndex, Data.size(), ir::formatShape(Out.Shape),
-            ir::dtypeName(Out.Type), Expected));
+            Out.PackedInt4 ? llvm::StringRef("int4")
+                           : ir::dtypeName(Out.Type),
+            Expected));
       // Every tensor gets its own copy of its buffer, and any number of
       // tensors may name the same buffer: without a bound, a file of a few
       // hundred kilobytes expands to gigabytes. Converters give each tensor
@@ -712,9 +718,17 @@ llvm::Error Importer::importTensor(const fb::Tensor &T, size_t Index,
             "too many tensors)",
             Loc, BufIndex, ConstantBytes, MaxConstantExpansion, Bytes.size()));
       Out.IsConstant = true;
-      Out.Data.assign(Data.begin(), Data.end());
+      if (Out.PackedInt4)
+        Out.Data = ir::unpackInt4(Data, Out.numElements());
+      else
+        Out.Data.assign(Data.begin(), Data.end());
     }
   }
+  if (Out.PackedInt4 && !Out.IsConstant)
+    return makeError(llvm::formatv("{0}: an int4 tensor must be constant "
+                                   "(packed weights); only int4 weights are "
+                                   "supported",
+                                   Loc));
 
   if (const fb::QuantizationParameters *Q = T.quantization())
     if (llvm::Error E = importQuant(*Q, Loc, Out))

@@ -409,8 +409,10 @@ Offset<fb::Tensor> Writer::writeTensor(const ir::Tensor &T) {
   uint32_t BufIndex = 0;
   if (T.IsConstant) {
     // The format aligns constant data to 16 bytes; kernels may rely on it.
-    B.ForceVectorAlignment(T.Data.size(), sizeof(uint8_t), 16);
-    auto Data = B.CreateVector(T.Data);
+    const std::vector<uint8_t> Bytes =
+        T.PackedInt4 ? ir::packInt4(T.Data) : T.Data;
+    B.ForceVectorAlignment(Bytes.size(), sizeof(uint8_t), 16);
+    auto Data = B.CreateVector(Bytes);
     BufIndex = static_cast<uint32_t>(Buffers.size());
     Buffers.push_back(fb::CreateBuffer(B, Data));
   }
@@ -419,7 +421,9 @@ Offset<fb::Tensor> Writer::writeTensor(const ir::Tensor &T) {
     Quant = fb::CreateQuantizationParameters(
         B, B.CreateVector(T.Quant->Scales), B.CreateVector(T.Quant->ZeroPoints),
         /*details_type=*/0, T.Quant->Axis);
-  return fb::CreateTensor(B, B.CreateVector(T.Shape), tensorType(T.Type),
+  return fb::CreateTensor(B, B.CreateVector(T.Shape),
+                          T.PackedInt4 ? fb::TensorType::INT4
+                                       : tensorType(T.Type),
                           BufIndex, B.CreateString(T.Name), Quant,
                           T.IsVariable);
 }

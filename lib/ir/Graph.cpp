@@ -126,5 +126,24 @@ std::string formatShape(const std::vector<int32_t> &Shape) {
   return S;
 }
 
+std::vector<uint8_t> unpackInt4(llvm::ArrayRef<uint8_t> Packed,
+                                int64_t Count) {
+  std::vector<uint8_t> Values(static_cast<size_t>(Count));
+  for (int64_t I = 0; I < Count; ++I) {
+    const uint8_t Byte = Packed[size_t(I / 2)];
+    const uint8_t Nibble = I % 2 ? Byte >> 4 : Byte & 0xF;
+    // Sign-extend the nibble: 8 to 15 are -8 to -1.
+    Values[size_t(I)] = Nibble >= 8 ? uint8_t(Nibble | 0xF0) : Nibble;
+  }
+  return Values;
+}
+
+std::vector<uint8_t> packInt4(llvm::ArrayRef<uint8_t> Values) {
+  std::vector<uint8_t> Packed((Values.size() + 1) / 2, 0);
+  for (size_t I = 0; I < Values.size(); ++I)
+    Packed[I / 2] |= uint8_t((Values[I] & 0xF) << (I % 2 ? 4 : 0));
+  return Packed;
+}
+
 } // namespace ir
 } // namespace accelgen

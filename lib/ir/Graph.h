@@ -21,6 +21,7 @@
 #include "ir/DType.h"
 #include "ir/OpCode.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
@@ -61,6 +62,11 @@ struct Tensor {
   std::vector<uint8_t> Data;
   /// True for state tensors an operator updates in place (LSTM state).
   bool IsVariable = false;
+  /// A constant int8 tensor the model file stores as packed int4 (two
+  /// values per byte, the first in the low nibble), as TensorFlow Lite's
+  /// int4 weights: Data holds one int8 in [-8, 7] per element, unpacked as
+  /// the reference kernels unpack them; the writer packs it again.
+  bool PackedInt4 = false;
 
   /// The element count; -1 for a negative dimension and INT64_MAX when the
   /// product overflows (both rejected by the verifier).
@@ -159,6 +165,11 @@ struct Model {
 /// of operand 1 (the constant [rank][2] paddings); std::nullopt when that is
 /// not a constant of rank 4 x 2 with values in [0, 2^15).
 std::optional<int32_t> rowShift(const Graph &G, const Operator &Op);
+
+/// \p Count int8 values from packed int4 \p Packed (two per byte, the
+/// first in the low nibble, each sign-extended), and back.
+std::vector<uint8_t> unpackInt4(llvm::ArrayRef<uint8_t> Packed, int64_t Count);
+std::vector<uint8_t> packInt4(llvm::ArrayRef<uint8_t> Values);
 
 /// Formats an attribute value for people: 3, 0.5, true, SAME, [1,2].
 std::string formatAttr(const AttrValue &V);

@@ -76,6 +76,14 @@ private:
           "{0}: constant data has {1} bytes, but shape {2} of {3} needs {4}",
           tensorLoc(Index), T.Data.size(), formatShape(T.Shape),
           dtypeName(T.Type), T.byteSize()));
+    if (T.PackedInt4 &&
+        (!T.IsConstant || T.Type != DType::I8 ||
+         llvm::any_of(T.Data, [](uint8_t B) {
+           return int8_t(B) < -8 || int8_t(B) > 7;
+         })))
+      report(llvm::formatv("{0}: packed int4 data must be constant int8 "
+                           "values in [-8, 7]",
+                           tensorLoc(Index)));
     if (T.Quant)
       checkQuant(Index, *T.Quant);
   }

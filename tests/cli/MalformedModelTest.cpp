@@ -323,8 +323,7 @@ TEST_CASE("element types the IR has no equivalent for are named") {
   test::TempDir Dir;
   const ir::Model M = example();
   for (const auto &[Type, Name] :
-       {std::pair{fb::TensorType::INT4, "INT4"},
-        {fb::TensorType::UINT16, "UINT16"},
+       {std::pair{fb::TensorType::UINT16, "UINT16"},
         {fb::TensorType::UINT64, "UINT64"},
         {fb::TensorType::COMPLEX128, "COMPLEX128"},
         {fb::TensorType::RESOURCE, "RESOURCE"},
@@ -562,4 +561,54 @@ TEST_CASE("a PACK whose values_count is not its number of inputs, an "
   test::writeFileBytes(Path, Bytes);
   checkFails({"inspect", Path}, Path,
              "graph 0: operator 0 (UNPACK): num is 1 but it has 2 outputs");
+}
+
+TEST_CASE("int4 weights are stored packed and read back unpacked; an int4 "
+          "activation is refused") {
+  test::TempDir Dir;
+  ir::GraphBuilder B;
+  const int32_t In =
+      B.tensor("in", {1, 3}, ir::perTensor(0.5f, 0), ir::DType::I8);
+  const int32_t W = B.constant("w", {2, 3}, ir::perTensor(0.1f, 0),
+                               ir::DType::I8,
+                               std::vector<int8_t>{-8, 7, 0, 1, -1, 5});
+  B.G.Tensors[size_t(W)].PackedInt4 = true;
+  const int32_t O =
+      B.tensor("out", {1, 2}, ir::perTensor(0.5f, 0), ir::DType::I8);
+  B.op("FULLY_CONNECTED", {In, W, -1}, {O},
+       {{"fused_activation", std::string("NONE")}});
+  B.inputs({In}).outputs({O});
+  B.G.Name = "main";
+  ir::Model M;
+  M.SchemaVersion = 3;
+  M.Graphs.push_back(B.G);
+  std::vector<uint8_t> Bytes = tflite::writeModel(M);
+  const fb::Model *F = fb::GetModel(Bytes.data());
+  const fb::Tensor *T = F->subgraphs()->Get(0)->tensors()->Get(uint32_t(W));
+  CHECK(T->type() == fb::TensorType::INT4);
+  // Two values a byte, the first in the low nibble: -8 is 0x8, 7 is 0x7.
+  const auto *Packed = F->buffers()->Get(T->buffer())->data();
+  REQUIRE(Packed->size() == 3);
+  CHECK(Packed->Get(0) == 0x78);
+  CHECK(Packed->Get(1) == 0x10);
+  CHECK(Packed->Get(2) == 0x5F);
+  auto R = tflite::importModel(Bytes);
+  REQUIRE(bool(R));
+  const ir::Tensor &Back = R->Model->main().Tensors[size_t(W)];
+  CHECK(Back.PackedInt4);
+  CHECK(Back.Type == ir::DType::I8);
+  CHECK(Back.Data == B.G.Tensors[size_t(W)].Data);
+
+  // An activation stored as int4: only weights are.
+  REQUIRE(fb::GetMutableModel(Bytes.data())
+              ->mutable_subgraphs()
+              ->GetMutableObject(0)
+              ->mutable_tensors()
+              ->GetMutableObject(uint32_t(In))
+              ->mutate_type(fb::TensorType::INT4));
+  const std::string Path = Dir.file("int4-activation.tflite");
+  test::writeFileBytes(Path, Bytes);
+  checkFails({"inspect", Path}, Path,
+             "graph 0: tensor 0 'in': an int4 tensor must be constant "
+             "(packed weights); only int4 weights are supported");
 }

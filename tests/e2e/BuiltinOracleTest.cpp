@@ -681,6 +681,59 @@ public:
           {"fused_activation", std::string(Acts[pick(0, 2)])}});
   }
 
+  /// An int8 CONV_2D, DEPTHWISE_CONV_2D or FULLY_CONNECTED whose weights
+  /// the file stores as packed int4 (values in [-8, 7], per-tensor scale),
+  /// with an int32 bias.
+  void int4Weights(const char *Op) {
+    const std::string Name = Op;
+    const bool Fc = Name == "FULLY_CONNECTED", Dw = Name == "DEPTHWISE_CONV_2D";
+    const int32_t H = pick(1, 5), W = pick(1, 5), C = pick(1, 4),
+                  K = pick(1, 3), OC = Dw ? C : pick(1, 4);
+    const float InScale = 0.05f, WScale = 0.1f;
+    const std::vector<int32_t> WShape =
+        Fc ? std::vector<int32_t>{OC, C}
+           : std::vector<int32_t>{Dw ? 1 : OC, K, K, Dw ? C : C};
+    int64_t N = 1;
+    for (int32_t D : WShape)
+      N *= D;
+    std::vector<int8_t> WValues;
+    for (int64_t I = 0; I < N; ++I)
+      WValues.push_back(int8_t(pick(-8, 7)));
+    const int32_t Weights = B.constant(ir::DType::I8, WShape, WValues, WScale);
+    B.G.Tensors[size_t(Weights)].PackedInt4 = true;
+    std::vector<int32_t> BValues;
+    for (int32_t I = 0; I < OC; ++I)
+      BValues.push_back(pick(-500, 500));
+    const int32_t Bias =
+        B.constant(ir::DType::I32, {OC}, BValues, InScale * WScale);
+    const float OutScale = InScale * WScale * 24.0f * float(K);
+    const std::vector<int32_t> InShape =
+        Fc ? std::vector<int32_t>{pick(1, 3), C}
+           : std::vector<int32_t>{1, H, W, C};
+    const std::vector<int32_t> OutShape =
+        Fc ? std::vector<int32_t>{InShape[0], OC}
+           : std::vector<int32_t>{1, H - K + 1 > 0 ? H : H, W, OC};
+    const int32_t In = tensor(ir::DType::I8, InShape, InScale, pick(-20, 20));
+    const int32_t O = tensor(ir::DType::I8, OutShape, OutScale, pick(-20, 20));
+    Inputs.push_back(In);
+    Outputs.push_back(O);
+    std::map<std::string, ir::AttrValue> Attrs = {
+        {"fused_activation", std::string("NONE")}};
+    if (!Fc) {
+      // SAME padding keeps H x W.
+      Attrs.insert({{"padding", std::string("SAME")},
+                    {"stride_h", int64_t(1)},
+                    {"stride_w", int64_t(1)},
+                    {"dilation_h", int64_t(1)},
+                    {"dilation_w", int64_t(1)}});
+      if (Dw)
+        Attrs["depth_multiplier"] = int64_t(1);
+    } else {
+      Attrs.insert({{"keep_num_dims", false}, {"weights_format", int64_t(0)}});
+    }
+    B.op(Op, {In, Weights, Bias}, {O}, Attrs);
+  }
+
   /// A constant int32 (or, half the time, int64) [Rows, 2] padding matrix.
   int32_t paddings(const std::vector<int64_t> &Values) {
     const int32_t Rows = int32_t(Values.size() / 2);
@@ -1061,8 +1114,8 @@ TEST_CASE("MAXIMUM and MINIMUM equal TensorFlow Lite Micro's in every type "
   checkAgainstOracle(S.model(), "maximum-minimum");
 }
 
-TEST_CASE("SPACE_TO_DEPTH and DEPTH_TO_SPACE equal TensorFlow Lite Micro's "
-          "on every target") {
+TEST_CASE("SPACE_TO_DEPTH, DEPTH_TO_SPACE and int4 weights equal TensorFlow "
+          "Lite Micro's on every target") {
   requireSharedDir();
   Builtins S(27);
   for (ir::DType T : {ir::DType::I8, ir::DType::F32})
@@ -1070,6 +1123,9 @@ TEST_CASE("SPACE_TO_DEPTH and DEPTH_TO_SPACE equal TensorFlow Lite Micro's "
       S.spaceDepth(/*ToDepth=*/true, T);
       S.spaceDepth(/*ToDepth=*/false, T);
     }
+  // Weights stored as packed int4, unpacked as Micro unpacks them.
+  for (const char *Op : {"CONV_2D", "DEPTHWISE_CONV_2D", "FULLY_CONNECTED"})
+    S.int4Weights(Op);
   checkAgainstOracle(S.model(), "space-depth");
 }
 
