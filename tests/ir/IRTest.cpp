@@ -120,6 +120,27 @@ TEST_CASE("constant data must match the shape") {
                  "i32 needs 12"});
 }
 
+TEST_CASE("packed int4 data is constant int8 in [-8, 7]") {
+  ir::Graph G = validGraph();
+  G.Tensors[1].Data.assign(G.Tensors[1].Data.size(), 0xF8); // -8
+  G.Tensors[1].PackedInt4 = true;
+  CHECK(ir::verifyGraph(G) == Problems{});
+  G.Tensors[1].Data[0] = 8;
+  CHECK(ir::verifyGraph(G) ==
+        Problems{"tensor 1 'w': packed int4 data must be constant int8 "
+                 "values in [-8, 7]"});
+  G = validGraph();
+  G.Tensors[0].PackedInt4 = true;
+  CHECK(ir::verifyGraph(G) ==
+        Problems{"tensor 0 'in': packed int4 data must be constant int8 "
+                 "values in [-8, 7]"});
+  // Two values a byte, the first in the low nibble; an odd count leaves the
+  // last high nibble 0.
+  const std::vector<uint8_t> Values = {0xF8, 7, 0, 0xFF, 5};
+  CHECK(ir::packInt4(Values) == std::vector<uint8_t>{0x78, 0xF0, 0x05});
+  CHECK(ir::unpackInt4(ir::packInt4(Values), 5) == Values);
+}
+
 TEST_CASE("quantization parameters") {
   ir::Graph G = validGraph();
   ir::QuantParams &W = *G.Tensors[1].Quant;
