@@ -120,6 +120,12 @@ class Op<string name, list<Operand> operands, list<Attr> attrs = [],
   /// -gen-op-vocabulary reads it for the memory planner and -gen-kernel-table
   /// for the functional model, for canonical operators.
   list<Operand> OutputOverlays = [];
+  /// The generated code runs it itself, without a kernel: control flow
+  /// (IF, WHILE, CALL_ONCE call other graphs of the model) and resource
+  /// variables (state the model keeps across invocations). Only a target
+  /// that runs every operator on the host CPU itself (CpuFallback = "")
+  /// may declare one (docs/control-flow.md).
+  bit RunByHost = 0;
 }
 
 //===----------------------------------------------------------------------===//

@@ -207,4 +207,12 @@ multiclass HostCpuRules<Target T, Version V, string P> {
   def : Legal<Svdf, T, V, [i8, f32]>;
   def : Legal<Dequantize, T, V, [i8, u8, i16]>;
   def : Legal<Requantize, T, V, [i8, u8]>;
+  // Run by the generated code itself (docs/control-flow.md): IF's operand 0
+  // is its condition, a resource handle is an int32 scalar.
+  def : Legal<If, T, V, [bool]>;
+  def : Legal<While, T, V, [i8, u8, i16, i32, i64, f32, bool, u32]>;
+  def : Legal<CallOnce, T, V, []>;
+  def : Legal<VarHandle, T, V, []>;
+  def : Legal<ReadVariable, T, V, [i32]>;
+  def : Legal<AssignVariable, T, V, [i32]>;
 }

@@ -301,3 +301,52 @@ def Lstm : Op<"LSTM", [Input],
                AsymQuantInputsAttr]> {
   let Variadic = 1;
 }
+
+//===----------------------------------------------------------------------===//
+// Control flow and resource variables: run by the generated code itself
+//===----------------------------------------------------------------------===//
+
+def ThenSubgraphAttr : Attr<"then_subgraph", IntAttr>;
+def ElseSubgraphAttr : Attr<"else_subgraph", IntAttr>;
+def CondSubgraphAttr : Attr<"cond_subgraph", IntAttr>;
+def BodySubgraphAttr : Attr<"body_subgraph", IntAttr>;
+def InitSubgraphAttr : Attr<"init_subgraph", IntAttr>;
+def ContainerAttr    : Attr<"container", StringAttr>;
+def SharedNameAttr   : Attr<"shared_name", StringAttr>;
+
+/// Runs graph `then_subgraph` when the one-element bool `cond` is true, else
+/// `else_subgraph`, on the other operands; the graph's results are its
+/// results (copied, as the reference interpreter copies them).
+def If : Op<"IF", [Operand<"cond">], [ThenSubgraphAttr, ElseSubgraphAttr],
+            -1> {
+  let Variadic = 1;
+  let RunByHost = 1;
+}
+/// The results start as the operands; while graph `cond_subgraph` (their
+/// values in, one bool out) gives true, graph `body_subgraph` replaces them.
+def While : Op<"WHILE", [Input], [CondSubgraphAttr, BodySubgraphAttr], -1> {
+  let Variadic = 1;
+  let RunByHost = 1;
+}
+/// Runs graph `init_subgraph` (no operands, no results) in the first
+/// invocation only: it initialises resource variables.
+def CallOnce : Op<"CALL_ONCE", [], [InitSubgraphAttr], 0> {
+  let RunByHost = 1;
+}
+/// A handle (an int32 resource tensor) naming the model's variable
+/// `container`/`shared_name`; every graph's handles of one name are one
+/// variable.
+def VarHandle : Op<"VAR_HANDLE", [], [ContainerAttr, SharedNameAttr]> {
+  let RunByHost = 1;
+}
+/// The variable's value. Before any assignment it holds its initial bytes:
+/// the zero point of the first value assigned to it (int8), else 0.
+def ReadVariable : Op<"READ_VARIABLE", [Operand<"resource">]> {
+  let RunByHost = 1;
+}
+/// Stores `value` in the variable; every value assigned to it, and every
+/// read, has one byte size.
+def AssignVariable : Op<"ASSIGN_VARIABLE",
+                        [Operand<"resource">, Operand<"value">], [], 0> {
+  let RunByHost = 1;
+}

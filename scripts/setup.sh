@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs everything accelgen needs to build and test, from Debian packages only
 # (graphviz renders the drawing of `accelgen explain --dot`; the Arm
-# toolchain and QEMU build and run the cmsis-nn target on Cortex-M).
+# toolchain and QEMU build and run the cmsis-nn target on Cortex-M; Node.js
+# and npm, unless a Node.js with npm is installed already, fetch TensorFlow
+# Lite's own interpreter for the tests, scripts/native-oracle.sh).
 # Safe to run more than once; does nothing that needs a network other than apt.
 set -euo pipefail
 
@@ -14,6 +16,9 @@ packages=(
   graphviz
   gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm
 )
+# A Node.js from elsewhere (NodeSource's package) brings its own npm, which
+# Debian's npm package would conflict with.
+command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -88,6 +88,11 @@ public:
       OS << llvm::formatv("ACCELGEN_OP_OVERLAYS({0}, {1}u)\n", O.Enumerator,
                           O.OverlayMask);
     OS << "#undef ACCELGEN_OP_OVERLAYS\n#endif\n";
+    OS << "\n#ifdef ACCELGEN_OP_RUN_BY_HOST\n";
+    for (const Vocabulary::OpEntry &O : V.Ops)
+      if (O.RunByHost)
+        OS << llvm::formatv("ACCELGEN_OP_RUN_BY_HOST({0})\n", O.Enumerator);
+    OS << "#undef ACCELGEN_OP_RUN_BY_HOST\n#endif\n";
     OS << "\n#ifdef ACCELGEN_QUANT_RELATION\n";
     for (const Vocabulary::AttrEntry &R : V.QuantRelations)
       OS << llvm::formatv("ACCELGEN_QUANT_RELATION({0}, {1})\n", R.Constant,

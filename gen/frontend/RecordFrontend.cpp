@@ -298,6 +298,7 @@ void readOperatorRecords(const RecordKeeper &Records, TargetDecl &Out) {
           {A->getValueAsString("Name").str(), nameOf(*A, "Kind")});
     O.NumResults = static_cast<unsigned>(R->getValueAsInt("NumResults"));
     O.Variadic = R->getValueAsBit("Variadic");
+    O.RunByHost = R->getValueAsBit("RunByHost");
     if (R->isSubClassOf("TargetOp"))
       O.Target = nameOf(*R, "OnTarget");
     O.At = recordLoc(*R);

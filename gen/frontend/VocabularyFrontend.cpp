@@ -80,6 +80,7 @@ VocabularyDecl readVocabularyRecords(const llvm::RecordKeeper &Records) {
       for (const llvm::Record *Operand :
            R->getValueAsListOfDefs("OutputOverlays"))
         O.OutputOverlays.push_back(Operand->getValueAsString("Name").str());
+      O.RunByHost = R->getValueAsBit("RunByHost");
       D.Ops.push_back(std::move(O));
     }
   for (const llvm::Record *R : definedOrder(Records, "TFLiteBuiltin"))

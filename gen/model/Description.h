@@ -43,6 +43,8 @@ struct OpDecl {
   std::vector<AttrDecl> Attrs;
   unsigned NumResults = 1;
   bool Variadic = false;
+  /// Run by the generated code itself, without a kernel (`RunByHost`).
+  bool RunByHost = false;
   std::string Target;
   Loc At;
 };

@@ -51,6 +51,20 @@ void checkDeclaredRunnable(const TargetDecl &D, const TargetModel &M,
     const OpDef *Op = L.Removed ? nullptr : M.findOp(L.Op);
     if (!Op)
       continue;
+    // The generated code runs these itself, on the host CPU: a target with
+    // a CPU fallback hands them to it.
+    if (Op->Decl.RunByHost) {
+      if (!D.CpuFallback.empty())
+        Diags.error(L.At,
+                    llvm::formatv("{0} is declared legal (from version {1}), "
+                                  "but the generated code runs {0} itself on "
+                                  "the host CPU; only a target that runs "
+                                  "every operator there (CpuFallback = \"\") "
+                                  "declares it, and its CPU fallback ('{2}') "
+                                  "takes it from this one",
+                                  Op->name(), L.Since, D.CpuFallback));
+      continue;
+    }
     if (!Runs(Op->Decl.Key)) {
       Diags.error(L.At,
                   llvm::formatv("{0} is declared legal (from version {1}), "

@@ -622,9 +622,16 @@ private:
     LegalAt Out = Before ? *Before : LegalAt();
     if (!L.Types.empty() && checkTypes(L.Types, L.At))
       Out.Types = L.Types;
-    if (Out.Types.empty() && L.Types.empty()) // Unknown types are reported.
+    // Unknown types are reported. The types are those of operand 0: an
+    // operator without operands (CALL_ONCE, VAR_HANDLE) lists none.
+    if (Out.Types.empty() && L.Types.empty() && !Op.Decl.Operands.empty())
       Diags.error(L.At, llvm::formatv("operator '{0}' is legal with no data "
                                       "type: list at least one",
+                                      Op.Decl.Key));
+    else if (!L.Types.empty() && Op.Decl.Operands.empty() &&
+             !Op.Decl.Variadic)
+      Diags.error(L.At, llvm::formatv("operator '{0}' has no operands, so "
+                                      "no data type to declare; list none",
                                       Op.Decl.Key));
     for (const std::string &Sch : L.WeightSchemes)
       if (!oneOf(Sch, Schemes))

@@ -233,6 +233,7 @@ std::optional<Vocabulary> buildVocabulary(const VocabularyDecl &D,
     E.MaxOperands = O.MaxOperands;
     E.NumResults = O.NumResults;
     E.RequiredMask = O.RequiredMask;
+    E.RunByHost = O.RunByHost;
     if (!checkStripeRows(O, E, Diags) || !checkOverlays(O, E, Diags))
       continue;
     V.Ops.push_back(std::move(E));

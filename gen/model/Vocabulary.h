@@ -53,6 +53,8 @@ struct VocabularyOpDecl {
   StripeRowsDecl Rows;
   /// The operands output 0 may take the bytes of (`OutputOverlays`), by name.
   std::vector<std::string> OutputOverlays;
+  /// Run by the generated code itself, without a kernel (`RunByHost`).
+  bool RunByHost = false;
 };
 
 /// A builtin operator code of the TensorFlow Lite format as written.
@@ -97,6 +99,8 @@ struct Vocabulary {
     int32_t KernelOperand = -1;
     /// The operands output 0 may overlay, one bit per operand index.
     uint32_t OverlayMask = 0;
+    /// Run by the generated code itself (`RunByHost`).
+    bool RunByHost = false;
   };
   struct BuiltinEntry {
     int32_t Code = 0;

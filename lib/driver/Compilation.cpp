@@ -120,6 +120,7 @@ Error Compilation::import(StringRef Path) {
   if (Model->Graphs.empty())
     return makeError("the model has no graph");
   Emit.ModelFileName = sys::path::filename(Path).str();
+  Emit.Model = Model.get();
   return Error::success();
 }
 
@@ -139,6 +140,9 @@ partition::PartitionResult Compilation::partition(bool UseCostModel) const {
   P.CpuKernel = [](const ir::Graph &G,
                    size_t Op) -> std::optional<target::Rejection> {
     const ir::Operator &O = G.Operators[Op];
+    // The generated code runs control flow and variables itself.
+    if (ir::runByHost(O.code()))
+      return std::nullopt;
     Expected<std::vector<kernels::KernelCall>> Calls =
         kernels::computeKernelCalls(G, O);
     if (Calls)

@@ -16,6 +16,7 @@
 #include "emit/TemplateRender.h"
 
 #include "analysis/ModelStats.h"
+#include "ir/Calls.h"
 #include "ir/Placement.h"
 #include "ir/Verifier.h"
 #include "kernels/KernelParams.h"
@@ -114,15 +115,41 @@ json::Object acceleratorEntry(const ir::Graph &G, size_t Index) {
                       {"outputs", std::move(Outs)}};
 }
 
+/// What the graphs of one model share when its operators call graphs or
+/// use variables (docs/control-flow.md).
+struct CallContext {
+  const ir::Model *Model = nullptr;
+  ir::VariableTable Variables;
+  /// The graphs the main graph calls, directly or not, in index order.
+  std::vector<size_t> Graphs;
+  /// The flag of each CALL_ONCE, by (graph, operator), numbered in that
+  /// order.
+  std::map<std::pair<size_t, size_t>, int64_t> OnceFlags;
+  /// What each called graph's writer gave: its file, the kernels it calls
+  /// and its report entry.
+  std::vector<EmittedFile> Files;
+  std::set<std::string> Functions;
+  json::Array Report;
+
+  bool empty() const {
+    return Graphs.empty() && Variables.Variables.empty() && OnceFlags.empty();
+  }
+};
+
 /// Collects what the emitted code refers to while the calls are printed.
 class ModelWriter {
 public:
+  /// \p Graph is G's index in the model (0: the main one, whose files are
+  /// model.c and model.h; another gives graph<Graph>.c); \p Calls what the
+  /// model's graphs share, null when none calls another or uses a variable.
   ModelWriter(const ir::Graph &G, const EmitOptions &Opts,
-              std::optional<plan::CascadePlan> Cascading)
+              std::optional<plan::CascadePlan> Cascading,
+              CallContext *Calls = nullptr, size_t Graph = 0)
       : G(G), Opts(Opts), Cascading(std::move(Cascading)),
         Plan(this->Cascading    ? this->Cascading->Memory
              : Opts.Accelerator ? Opts.Accelerator->Plan
-                                : plan::planMemory(G)) {}
+                                : plan::planMemory(G)),
+        Calls(Calls), GraphIndex(Graph) {}
 
   Error run(EmittedModel &Out);
 
@@ -166,6 +193,13 @@ private:
   void emitRegion(const OffloadRegion &R, Value::List &Ops,
                   json::Array &Report);
   Value tensorInfo(int32_t T, StringRef Role, size_t Index);
+  /// The statements of operator \p Index, which the generated code runs
+  /// itself (ir::runByHost), and what report.json says runs it.
+  Error emitHostOperator(size_t Index, Value::List &Ops, json::Array &Report,
+                         CascadeMember *Piece);
+  /// An address constant of tensor \p T's bytes, for a file-scope
+  /// initializer.
+  std::string address(int32_t T);
 
   const ir::Graph &G;
   const EmitOptions &Opts;
@@ -178,6 +212,8 @@ private:
   /// tensors become the stripe's.
   StripeNames *Stripe = nullptr;
   std::set<int32_t> UsedConstants, UsedArena, UsedShapes;
+  CallContext *Calls;
+  size_t GraphIndex;
 };
 
 Value ModelWriter::tensorInfo(int32_t T, StringRef Role, size_t Index) {
@@ -273,6 +309,8 @@ Error ModelWriter::emitOperator(size_t Index, Value::List &Ops,
                              "{2}: {3}",
                              Index, Op.Type, Opts.Target, Reason.str()));
   };
+  if (ir::runByHost(Op.code()))
+    return emitHostOperator(Index, Ops, Report, Piece);
   Expected<std::vector<kernels::KernelCall>> Calls =
       kernels::computeKernelCalls(G, Op);
   if (!Calls)
@@ -453,6 +491,154 @@ Error ModelWriter::emitOperator(size_t Index, Value::List &Ops,
   return Error::success();
 }
 
+std::string ModelWriter::address(int32_t T) {
+  data(T);
+  if (const plan::Buffer *B = Plan.find(T))
+    return "arena.bytes + " + std::to_string(B->Offset);
+  return "t" + std::to_string(T);
+}
+
+Error ModelWriter::emitHostOperator(size_t Index, Value::List &Ops,
+                                    json::Array &Report,
+                                    CascadeMember *Piece) {
+  const ir::Operator &Op = G.Operators[Index];
+  auto Unsupported = [&](const Twine &Reason) {
+    return makeError(formatv("operator {0} ({1}) is not supported by target "
+                             "{2}: {3}",
+                             Index, Op.Type, Opts.Target, Reason.str()));
+  };
+  if (Piece)
+    return Unsupported("the generated code runs it on whole tensors, not on "
+                       "a stripe");
+  if (!Calls)
+    return Unsupported("the graphs it calls and the variables it uses are "
+                       "not given to the emitter");
+  for (int32_t T : Op.Outputs)
+    if (T < 0 || !Plan.find(T))
+      return Unsupported("its output is not a tensor in working memory");
+  for (int32_t T : Op.Inputs)
+    if (T < 0 || (!G.tensor(T).IsConstant && !Plan.find(T)))
+      return Unsupported(formatv("input tensor {0} has no data", T));
+  const std::string &Name = Opts.Name;
+  auto Bytes = [&](int32_t T) { return G.tensor(T).byteSize(); };
+  auto Copy = [&](const std::string &To, const std::string &From, int64_t N,
+                  StringRef Indent) {
+    return formatv("{0}memcpy({1}, {2}, {3});\n", Indent, To, From, N).str();
+  };
+  auto GraphName = [&](int64_t K) {
+    return formatv("{0}_graph{1}", Name, K).str();
+  };
+  auto Variable = [&](int32_t V) {
+    return formatv("{0}_variable{1}", Name, V).str();
+  };
+  // Copies the caller's tensors to graph K's inputs, and its outputs back.
+  auto ToInputs = [&](int64_t K, ArrayRef<int32_t> Tensors, StringRef Ind) {
+    std::string S;
+    for (size_t J = 0; J < Tensors.size(); ++J)
+      S += Copy(formatv("{0}_inputs[{1}]", GraphName(K), J).str(),
+                data(Tensors[J]), Bytes(Tensors[J]), Ind);
+    return S;
+  };
+  auto FromOutputs = [&](int64_t K, ArrayRef<int32_t> Tensors,
+                         StringRef Ind) {
+    std::string S;
+    for (size_t J = 0; J < Tensors.size(); ++J)
+      S += Copy(data(Tensors[J]),
+                formatv("{0}_outputs[{1}]", GraphName(K), J).str(),
+                Bytes(Tensors[J]), Ind);
+    return S;
+  };
+  std::vector<int64_t> Called = ir::calledGraphs(Op);
+  const int32_t Var = Calls->Variables.of(G, Index);
+  if (Var < 0 && Op.code() != ir::OpCode::CallOnce &&
+      Op.code() != ir::OpCode::If && Op.code() != ir::OpCode::While)
+    return Unsupported("no VAR_HANDLE of its graph names its variable");
+  std::string Text, Kernel;
+  switch (Op.code()) {
+  case ir::OpCode::VarHandle:
+    // The handle holds the variable's number, as the reference interpreter
+    // writes its resource id.
+    Text = formatv("  {0}[0] = {1};\n", data(Op.output(0)), Var);
+    Kernel = formatv("generated: the handle of variable {0}", Var);
+    break;
+  case ir::OpCode::ReadVariable:
+    Text = Copy(data(Op.output(0)), Variable(Var), Bytes(Op.output(0)), "  ");
+    Kernel = formatv("generated: a copy of variable {0}", Var);
+    break;
+  case ir::OpCode::AssignVariable:
+    Text = Copy(Variable(Var), data(Op.input(1)), Bytes(Op.input(1)), "  ");
+    Kernel = formatv("generated: a copy into variable {0}", Var);
+    break;
+  case ir::OpCode::CallOnce: {
+    const int64_t Flag = Calls->OnceFlags.at({GraphIndex, Index});
+    Text = formatv("  if (!{0}_called_once[{1}]) {{\n"
+                   "    {0}_called_once[{1}] = 1;\n"
+                   "    {2}_invoke();\n"
+                   "  }\n",
+                   Name, Flag, GraphName(Called[0]));
+    Kernel = formatv("generated: a call of graph {0}, once", Called[0]);
+    break;
+  }
+  case ir::OpCode::If: {
+    ArrayRef<int32_t> Operands = ArrayRef<int32_t>(Op.Inputs).drop_front();
+    auto Branch = [&](int64_t K) {
+      return ToInputs(K, Operands, "    ") + "    " + GraphName(K) +
+             "_invoke();\n" + FromOutputs(K, Op.Outputs, "    ");
+    };
+    Text = formatv("  if ({0}[0]) {{\n{1}  } else {{\n{2}  }\n",
+                   data(Op.input(0)), Branch(Called[0]), Branch(Called[1]));
+    Kernel = formatv("generated: a call of graph {0} or {1}", Called[0],
+                     Called[1]);
+    break;
+  }
+  case ir::OpCode::While: {
+    // As the reference interpreter: the results start as the operands and
+    // are the loop's values; the condition graph sees them first.
+    const int64_t Cond = Called[0], Body = Called[1];
+    Text = ToInputs(Cond, Op.Inputs, "  ");
+    for (size_t J = 0; J < Op.Inputs.size(); ++J)
+      Text += Copy(data(Op.Outputs[J]), data(Op.Inputs[J]),
+                   Bytes(Op.Inputs[J]), "  ");
+    Text += formatv("  {0}_invoke();\n"
+                    "  while (*(const bool *){0}_outputs[0]) {{\n",
+                    GraphName(Cond));
+    Text += ToInputs(Body, Op.Outputs, "    ");
+    Text += "    " + GraphName(Body) + "_invoke();\n";
+    Text += FromOutputs(Body, Op.Outputs, "    ");
+    Text += ToInputs(Cond, Op.Outputs, "    ");
+    Text += "    " + GraphName(Cond) + "_invoke();\n  }\n";
+    Kernel = formatv("generated: a loop of graphs {0} and {1}", Cond, Body);
+    break;
+  }
+  default:
+    return Unsupported("no statement generates it");
+  }
+  Value::List Outputs;
+  for (int32_t T : Op.Outputs)
+    Outputs.push_back(Value(Value::Map{{"tensor", T}, {"bytes", Bytes(T)}}));
+  Ops.push_back(Value(Value::Map{{"index", Index},
+                                 {"type", Op.Type},
+                                 {"note", std::string()},
+                                 {"decls", std::string()},
+                                 {"call", StringRef(Text).rtrim("\n").str()},
+                                 {"outputs", Value(std::move(Outputs))}}));
+  json::Object R;
+  R["index"] = static_cast<int64_t>(Index);
+  R["type"] = Op.Type;
+  R["placement"] = ir::deviceName(ir::Device::Cpu);
+  R["kernel"] = Kernel;
+  R["macs"] = 0;
+  json::Array Ins, Outs;
+  for (int32_t T : Op.Inputs)
+    Ins.push_back(T);
+  for (int32_t T : Op.Outputs)
+    Outs.push_back(T);
+  R["inputs"] = std::move(Ins);
+  R["outputs"] = std::move(Outs);
+  Report.push_back(std::move(R));
+  return Error::success();
+}
+
 /// A cascade member the accelerator runs: one functional-model call per
 /// stripe, with the first row each operand's buffer holds.
 void ModelWriter::emitStripeCall(size_t Index, const StripeCall &S,
@@ -598,7 +784,7 @@ Error ModelWriter::run(EmittedModel &Out) {
         formatv("{0} *output{1}", cType(G.tensor(T).Type), I).str());
     Out.Outputs.push_back({T, G.tensor(T).Type, G.tensor(T).byteSize()});
   }
-  if (Outputs.empty())
+  if (Outputs.empty() && GraphIndex == 0)
     return makeError("the graph has no outputs");
 
   // What the calls use.
@@ -660,15 +846,80 @@ Error ModelWriter::run(EmittedModel &Out) {
                                             {"offset", B->Offset}}));
   }
 
+  std::string Upper = StringRef(Opts.Name).upper();
+  tmpl::Bindings B;
+  B["NAME"] = Opts.Name;
+  B["UNAME"] = Upper;
+  B["MODEL"] = commentSafe(Opts.ModelFileName);
+  B["TARGET"] = Opts.Target;
+  B["VERSION"] = Opts.GeneratorVersion;
+  B["ARENA_BYTES"] = Plan.ArenaBytes;
+  B["ALIGNMENT"] = Plan.Alignment;
+  B["CONSTANT_BYTES"] = EmittedConstantBytes;
+  B["CONSTANTS"] = Value(std::move(Constants));
+  B["SHAPES"] = Value(std::move(Shapes));
+  B["ARENA_TENSORS"] = Value(std::move(ArenaTensors));
+  B["INPUTS_IN_PLACE"] = !InPlace.empty();
+  B["IN_PLACE_TENSORS"] = Value(std::move(InPlace));
+  B["GRAPH"] = static_cast<int64_t>(GraphIndex);
+  B["HAS_GRAPHS"] = Calls && !Calls->empty();
+  // A called graph: graph<K>.c, what its writer gives the main one's.
+  if (GraphIndex != 0) {
+    std::vector<std::string> In, Res;
+    for (int32_t T : G.Inputs)
+      In.push_back(address(T));
+    for (int32_t T : G.Outputs)
+      Res.push_back(address(T));
+    Expected<KernelFileSet> Kernels = selectKernelFiles(Functions);
+    if (!Kernels)
+      return Kernels.takeError();
+    Value::List Headers;
+    for (const std::string &H : Kernels->Headers)
+      Headers.push_back(H);
+    B["HEADERS"] = Value(std::move(Headers));
+    B["GRAPH_INPUTS"] = join(In, ", ");
+    B["GRAPH_OUTPUTS"] = join(Res, ", ");
+    B["OPS"] = Value(Ops);
+    B["PARTS"] = Value(Value::List{Value(Value::Map{
+        {"index", int64_t(0)},
+        {"first", int64_t(0)},
+        {"last", static_cast<int64_t>(G.Operators.size()) - 1},
+        {"ops", Value(std::move(Ops))}})});
+    B["OPERATOR_COUNT"] = G.Operators.size();
+    B["ACCELERATOR"] = false;
+    B["ACCEL_DECLS"] = "";
+    const std::string Name = formatv("graph{0}.c", GraphIndex).str();
+    B["BANNER"] = cBanner("model.c.in");
+    Expected<std::string> Text = renderTemplate("model.c.in", B);
+    if (!Text)
+      return Text.takeError();
+    Calls->Files.push_back({Name, std::move(*Text)});
+    Calls->Functions.insert(Functions.begin(), Functions.end());
+    json::Object Entry;
+    Entry["graph"] = static_cast<int64_t>(GraphIndex);
+    Entry["name"] = G.Name;
+    Entry["file"] = Name;
+    Entry["arena_bytes"] = Plan.ArenaBytes;
+    Entry["operators"] = std::move(ReportOps);
+    Calls->Report.push_back(std::move(Entry));
+    return Error::success();
+  }
+
   // The files.
   std::set<std::string> AllFunctions = Functions;
+  if (Calls)
+    AllFunctions.insert(Calls->Functions.begin(), Calls->Functions.end());
   if (Opts.Accelerator)
     AllFunctions.insert(Opts.Accelerator->KernelFunctions.begin(),
                         Opts.Accelerator->KernelFunctions.end());
-  // Files that include reference headers: the accelerator's, cpu_kernels.c.
+  // Files that include reference headers: the accelerator's, cpu_kernels.c,
+  // the called graphs'.
   std::vector<EmittedFile> Includers;
   if (Opts.Accelerator)
     Includers = Opts.Accelerator->Files;
+  if (Calls)
+    Includers.insert(Includers.end(), Calls->Files.begin(),
+                     Calls->Files.end());
   std::vector<EmittedFile> CpuFiles;
   if (!CpuKernels.empty()) {
     auto Files = Opts.CpuKernels->files(CpuKernels, Opts.Name);
@@ -696,27 +947,28 @@ Error ModelWriter::run(EmittedModel &Out) {
       Kernels->Files.push_back(F);
   }
 
-  std::string Upper = StringRef(Opts.Name).upper();
-  tmpl::Bindings B;
-  B["NAME"] = Opts.Name;
-  B["UNAME"] = Upper;
   B["GUARD"] = Upper + "_MODEL_H";
-  B["MODEL"] = commentSafe(Opts.ModelFileName);
-  B["TARGET"] = Opts.Target;
-  B["VERSION"] = Opts.GeneratorVersion;
-  B["ARENA_BYTES"] = Plan.ArenaBytes;
-  B["ALIGNMENT"] = Plan.Alignment;
-  B["CONSTANT_BYTES"] = EmittedConstantBytes;
   B["INPUTS"] = Value(std::move(Inputs));
   B["OUTPUTS"] = Value(std::move(Outputs));
   B["PARAMETERS"] = join(Parameters, ", ");
   B["HEADERS"] = Value(std::move(Headers));
-  B["CONSTANTS"] = Value(std::move(Constants));
-  B["SHAPES"] = Value(std::move(Shapes));
-  B["ARENA_TENSORS"] = Value(std::move(ArenaTensors));
-  B["INPUTS_IN_PLACE"] = !InPlace.empty();
-  B["IN_PLACE_TENSORS"] = Value(std::move(InPlace));
   B["STATE"] = Value(std::move(State));
+  Value::List Variables;
+  if (Calls) {
+    const auto &Vars = Calls->Variables.Variables;
+    for (size_t V = 0; V < Vars.size(); ++V)
+      Variables.push_back(Value(Value::Map{
+          {"index", static_cast<int64_t>(V)},
+          {"name", commentName(Vars[V].Container.empty()
+                                   ? Vars[V].SharedName
+                                   : Vars[V].Container + "/" +
+                                         Vars[V].SharedName)},
+          {"bytes", Vars[V].Bytes},
+          {"fill", static_cast<int64_t>(Vars[V].Fill)}}));
+  }
+  B["VARIABLES"] = Value(std::move(Variables));
+  B["CALLED_ONCE"] =
+      static_cast<int64_t>(Calls ? Calls->OnceFlags.size() : 0);
   // invoke() in parts: one function of tens of thousands of calls takes the
   // C compiler minutes and gigabytes.
   constexpr size_t OpsPerPart = 256;
@@ -748,6 +1000,24 @@ Error ModelWriter::run(EmittedModel &Out) {
     if (!Text)
       return Text.takeError();
     Out.Files.push_back({Name.str(), std::move(*Text)});
+  }
+  if (Calls && !Calls->empty()) {
+    Value::List Graphs;
+    for (size_t K : Calls->Graphs) {
+      const ir::Graph &Called = Calls->Model->Graphs[K];
+      Graphs.push_back(Value(Value::Map{
+          {"index", static_cast<int64_t>(K)},
+          {"inputs", static_cast<int64_t>(Called.Inputs.size())},
+          {"outputs", static_cast<int64_t>(Called.Outputs.size())}}));
+    }
+    B["GRAPHS"] = Value(std::move(Graphs));
+    B["BANNER"] = cBanner("graphs.h.in");
+    Expected<std::string> Text = renderTemplate("graphs.h.in", B);
+    if (!Text)
+      return Text.takeError();
+    Out.Files.push_back({"graphs.h", std::move(*Text)});
+    for (EmittedFile &F : Calls->Files)
+      Out.Files.push_back(std::move(F));
   }
   for (EmittedFile &F : Kernels->Files)
     Out.Files.push_back(std::move(F));
@@ -795,8 +1065,23 @@ Error ModelWriter::run(EmittedModel &Out) {
         J.attribute("accelerator", json::Object(Opts.Accelerator->Report));
       if (Cascading)
         J.attribute("cascading", cascadingReport(G, *Cascading));
+      if (Calls && !Calls->Report.empty())
+        J.attribute("graphs", json::Value(std::move(Calls->Report)));
+      if (Calls && !Calls->Variables.Variables.empty())
+        J.attributeArray("variables", [&] {
+          for (const ir::Variable &V : Calls->Variables.Variables)
+            J.object([&] {
+              J.attribute("container", V.Container);
+              J.attribute("shared_name", V.SharedName);
+              J.attribute("bytes", V.Bytes);
+              J.attribute("initial_byte", static_cast<int64_t>(V.Fill));
+            });
+        });
       J.attributeArray("kernels", [&] {
-        for (const std::string &F : Functions)
+        std::set<std::string> Called = Functions;
+        if (Calls)
+          Called.insert(Calls->Functions.begin(), Calls->Functions.end());
+        for (const std::string &F : Called)
           J.value(F);
         for (const CpuKernel &K : CpuKernels)
           J.value(K.Function);
@@ -847,9 +1132,60 @@ Expected<EmittedModel> emitModel(const ir::Graph &G, const EmitOptions &Opts) {
                        Problems.front());
     Cascading = std::move(*P);
   }
+  // The graphs G's operators call, directly or through others, each a file
+  // of its own, and the model's variables.
+  std::optional<CallContext> Ctx;
+  EmitOptions Called = Opts;
+  Called.Accelerator = nullptr;
+  Called.CpuKernels = nullptr;
+  Called.Cascading = plan::CascadeOptions();
+  if (Opts.Model) {
+    Ctx.emplace();
+    Ctx->Model = Opts.Model;
+    Expected<ir::VariableTable> V = ir::modelVariables(*Opts.Model);
+    if (!V)
+      return V.takeError();
+    Ctx->Variables = std::move(*V);
+    std::set<size_t> Seen;
+    std::vector<size_t> Work;
+    auto Visit = [&](const ir::Graph &From, size_t Index) {
+      for (size_t I = 0; I < From.Operators.size(); ++I) {
+        const ir::Operator &Op = From.Operators[I];
+        if (Op.code() == ir::OpCode::CallOnce)
+          Ctx->OnceFlags[{Index, I}] = 0;
+        for (int64_t K : ir::calledGraphs(Op))
+          if (K > 0 && static_cast<size_t>(K) < Opts.Model->Graphs.size() &&
+              Seen.insert(static_cast<size_t>(K)).second)
+            Work.push_back(static_cast<size_t>(K));
+      }
+    };
+    Visit(G, 0);
+    while (!Work.empty()) {
+      const size_t K = Work.back();
+      Work.pop_back();
+      Visit(Opts.Model->Graphs[K], K);
+    }
+    Ctx->Graphs.assign(Seen.begin(), Seen.end());
+    int64_t Flag = 0;
+    for (auto &KV : Ctx->OnceFlags)
+      KV.second = Flag++;
+    for (size_t K : Ctx->Graphs) {
+      const ir::Graph &Sub = Opts.Model->Graphs[K];
+      std::vector<std::string> Problems = ir::verifyGraph(Sub);
+      if (!Problems.empty())
+        return makeError(formatv("graph {0} is malformed: {1}", K,
+                                 Problems.front()));
+      EmittedModel Unused;
+      ModelWriter W(Sub, Called, std::nullopt, &*Ctx, K);
+      if (Error E = W.run(Unused))
+        return makeError(formatv("graph {0}, which the model's operators "
+                                 "call: {1}",
+                                 K, toString(std::move(E))));
+    }
+  }
   EmittedModel Out;
   Out.Cascading = Cascading;
-  ModelWriter W(G, Opts, std::move(Cascading));
+  ModelWriter W(G, Opts, std::move(Cascading), Ctx ? &*Ctx : nullptr, 0);
   if (Error E = W.run(Out))
     return std::move(E);
   return Out;

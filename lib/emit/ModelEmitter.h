@@ -124,6 +124,11 @@ struct EmitOptions {
   /// Striped execution under a working-memory budget (docs/cascading.md).
   /// With an accelerator, its Offload brings the cascades it was built for.
   plan::CascadeOptions Cascading;
+  /// The model the graph belongs to: the graphs its IF, WHILE and CALL_ONCE
+  /// operators call, each emitted as graph<K>.c (reference kernels, an arena
+  /// of its own), and the resource variables (docs/control-flow.md). Null
+  /// for a graph without such operators.
+  const ir::Model *Model = nullptr;
 };
 
 /// A model input or output as the entry point sees it.

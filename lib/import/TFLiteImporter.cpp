@@ -278,6 +278,39 @@ llvm::Error readSplit(const fb::Operator &Op, ir::Operator &Out) {
   return llvm::Error::success();
 }
 
+llvm::Error readIf(const fb::Operator &Op, ir::Operator &Out) {
+  const fb::IfOptions *O = Op.builtin_options_as_IfOptions();
+  Out.setAttr(attr::ThenSubgraph, int64_t(O->then_subgraph_index()));
+  Out.setAttr(attr::ElseSubgraph, int64_t(O->else_subgraph_index()));
+  return llvm::Error::success();
+}
+
+llvm::Error readWhile(const fb::Operator &Op, ir::Operator &Out) {
+  const fb::WhileOptions *O = Op.builtin_options_as_WhileOptions();
+  Out.setAttr(attr::CondSubgraph, int64_t(O->cond_subgraph_index()));
+  Out.setAttr(attr::BodySubgraph, int64_t(O->body_subgraph_index()));
+  return llvm::Error::success();
+}
+
+llvm::Error readCallOnce(const fb::Operator &Op, ir::Operator &Out) {
+  Out.setAttr(attr::InitSubgraph,
+              int64_t(Op.builtin_options_as_CallOnceOptions()
+                          ->init_subgraph_index()));
+  return llvm::Error::success();
+}
+
+llvm::Error readVarHandle(const fb::Operator &Op, ir::Operator &Out) {
+  // The converter always writes the options; without them the handle names
+  // the variable "" of container "".
+  const fb::VarHandleOptions *O = Op.builtin_options_as_VarHandleOptions();
+  auto Text = [](const flatbuffers::String *S) {
+    return S ? S->str() : std::string();
+  };
+  Out.setAttr(attr::Container, O ? Text(O->container()) : std::string());
+  Out.setAttr(attr::SharedName, O ? Text(O->shared_name()) : std::string());
+  return llvm::Error::success();
+}
+
 llvm::Error readReshape(const fb::Operator &Op, ir::Operator &Out) {
   // Options are optional here: the new shape usually comes as input 1.
   if (const fb::ReshapeOptions *O = Op.builtin_options_as_ReshapeOptions())
@@ -433,6 +466,14 @@ std::optional<OpReader> readerFor(ir::OpCode Op) {
     return OpReader{BO::SplitVOptions, readSplit};
   case OpCode::Cumsum:
     return OpReader{BO::CumsumOptions, readCumsum};
+  case OpCode::If:
+    return OpReader{BO::IfOptions, readIf};
+  case OpCode::While:
+    return OpReader{BO::WhileOptions, readWhile};
+  case OpCode::CallOnce:
+    return OpReader{BO::CallOnceOptions, readCallOnce};
+  case OpCode::VarHandle:
+    return OpReader{BO::NONE, readVarHandle};
   case OpCode::BatchMatMul:
     return OpReader{BO::BatchMatMulOptions, readBatchMatMul};
   case OpCode::MirrorPad:
@@ -519,6 +560,8 @@ std::optional<OpReader> readerFor(ir::OpCode Op) {
   case OpCode::Tanh:
   case OpCode::Transpose:
   case OpCode::ZerosLike:
+  case OpCode::ReadVariable:
+  case OpCode::AssignVariable:
     return OpReader{BO::NONE, readNothing};
   default:
     return std::nullopt;
@@ -650,8 +693,11 @@ llvm::Error Importer::importTensor(const fb::Tensor &T, size_t Index,
   std::string Loc = llvm::formatv("tensor {0} '{1}'", Index, Out.Name).str();
   // int4 weights are int8 values, packed two to a byte in the file.
   Out.PackedInt4 = T.type() == fb::TensorType::INT4;
-  std::optional<ir::DType> Type =
-      Out.PackedInt4 ? ir::DType::I8 : convertType(T.type());
+  // A resource handle holds the int32 that names its variable.
+  Out.IsResource = T.type() == fb::TensorType::RESOURCE;
+  std::optional<ir::DType> Type = Out.PackedInt4  ? ir::DType::I8
+                                  : Out.IsResource ? ir::DType::I32
+                                                   : convertType(T.type());
   if (!Type)
     return makeError(llvm::formatv(
         "{0}: element type {1} is not supported", Loc,

@@ -185,6 +185,27 @@ WrittenOptions writeSplit(FlatBufferBuilder &B, const ir::Operator &Op) {
   return options(fb::CreateSplitOptions(B, N));
 }
 
+WrittenOptions writeIf(FlatBufferBuilder &B, const ir::Operator &Op) {
+  return options(fb::CreateIfOptions(B, intAttr(Op, attr::ThenSubgraph, 0),
+                                     intAttr(Op, attr::ElseSubgraph, 0)));
+}
+
+WrittenOptions writeWhile(FlatBufferBuilder &B, const ir::Operator &Op) {
+  return options(fb::CreateWhileOptions(B, intAttr(Op, attr::CondSubgraph, 0),
+                                        intAttr(Op, attr::BodySubgraph, 0)));
+}
+
+WrittenOptions writeCallOnce(FlatBufferBuilder &B, const ir::Operator &Op) {
+  return options(
+      fb::CreateCallOnceOptions(B, intAttr(Op, attr::InitSubgraph, 0)));
+}
+
+WrittenOptions writeVarHandle(FlatBufferBuilder &B, const ir::Operator &Op) {
+  return options(fb::CreateVarHandleOptionsDirect(
+      B, Op.getString(attr::Container).c_str(),
+      Op.getString(attr::SharedName).c_str()));
+}
+
 WrittenOptions writeReshape(FlatBufferBuilder &B, const ir::Operator &Op) {
   // The options are optional: the new shape usually is input 1.
   if (!Op.hasAttr(attr::NewShape))
@@ -300,6 +321,14 @@ WrittenOptions writeOptions(FlatBufferBuilder &B, const ir::Operator &Op) {
     return writeSplit(B, Op);
   case OpCode::Cumsum:
     return writeCumsum(B, Op);
+  case OpCode::If:
+    return writeIf(B, Op);
+  case OpCode::While:
+    return writeWhile(B, Op);
+  case OpCode::CallOnce:
+    return writeCallOnce(B, Op);
+  case OpCode::VarHandle:
+    return writeVarHandle(B, Op);
   case OpCode::BatchMatMul:
     return writeBatchMatMul(B, Op);
   case OpCode::L2Normalization:
@@ -422,8 +451,9 @@ Offset<fb::Tensor> Writer::writeTensor(const ir::Tensor &T) {
         B, B.CreateVector(T.Quant->Scales), B.CreateVector(T.Quant->ZeroPoints),
         /*details_type=*/0, T.Quant->Axis);
   return fb::CreateTensor(B, B.CreateVector(T.Shape),
-                          T.PackedInt4 ? fb::TensorType::INT4
-                                       : tensorType(T.Type),
+                          T.PackedInt4   ? fb::TensorType::INT4
+                          : T.IsResource ? fb::TensorType::RESOURCE
+                                         : tensorType(T.Type),
                           BufIndex, B.CreateString(T.Name), Quant,
                           T.IsVariable);
 }

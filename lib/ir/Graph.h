@@ -67,6 +67,9 @@ struct Tensor {
   /// int4 weights: Data holds one int8 in [-8, 7] per element, unpacked as
   /// the reference kernels unpack them; the writer packs it again.
   bool PackedInt4 = false;
+  /// A resource handle (TensorFlow Lite's RESOURCE): an int32 scalar a
+  /// VAR_HANDLE writes, naming one of the model's variables.
+  bool IsResource = false;
 
   /// The element count; -1 for a negative dimension and INT64_MAX when the
   /// product overflows (both rejected by the verifier).

@@ -72,5 +72,16 @@ bool mayOverlay(OpCode Code, unsigned Operand) {
   return Operand < 32 && (Mask >> Operand & 1u) != 0;
 }
 
+bool runByHost(OpCode Code) {
+  switch (Code) {
+#define ACCELGEN_OP_RUN_BY_HOST(Enumerator)                                    \
+  case OpCode::Enumerator:                                                     \
+    return true;
+#include "ir/OpVocabulary.inc"
+  default:
+    return false;
+  }
+}
+
 } // namespace ir
 } // namespace accelgen

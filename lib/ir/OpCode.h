@@ -85,6 +85,11 @@ inline bool mapsInputRows(OpCode Code) {
 /// output. False for Unknown.
 bool mayOverlay(OpCode Code, unsigned Operand);
 
+/// True for an operator the generated code runs itself, without a kernel
+/// (`RunByHost` in defs/ops.td): IF, WHILE, CALL_ONCE and the resource
+/// variables' operators.
+bool runByHost(OpCode Code);
+
 /// The attribute names of defs/ops.td's operators, as constants.
 namespace attr {
 #define ACCELGEN_ATTR(Constant, Name)                                          \

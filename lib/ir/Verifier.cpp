@@ -1,6 +1,8 @@
 //===- Verifier.cpp - Structural checks of the Graph IR --------------------===//
 #include "ir/Verifier.h"
 
+#include "ir/Calls.h"
+
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -76,6 +78,11 @@ private:
           "{0}: constant data has {1} bytes, but shape {2} of {3} needs {4}",
           tensorLoc(Index), T.Data.size(), formatShape(T.Shape),
           dtypeName(T.Type), T.byteSize()));
+    if (T.IsResource && (T.Type != DType::I32 || T.numElements() != 1 ||
+                         T.IsConstant || T.Quant))
+      report(llvm::formatv("{0}: a resource handle must be one int32, not "
+                           "constant and not quantized",
+                           tensorLoc(Index)));
     if (T.PackedInt4 &&
         (!T.IsConstant || T.Type != DType::I8 ||
          llvm::any_of(T.Data, [](uint8_t B) {
@@ -286,6 +293,13 @@ llvm::Error verifyModel(const Model &M) {
       All += llvm::formatv("graph {0}: {1}", I, P).str();
     }
   }
+  // The graphs operators call, and the variables, once every graph is sound.
+  if (All.empty())
+    for (const std::string &P : verifyCalls(M))
+      All += (All.empty() ? "" : "; ") + P;
+  if (All.empty())
+    if (llvm::Expected<VariableTable> V = modelVariables(M); !V)
+      All = llvm::toString(V.takeError());
   if (All.empty())
     return llvm::Error::success();
   return llvm::createStringError(llvm::inconvertibleErrorCode(), All);

@@ -1371,3 +1371,164 @@ TEST_CASE("Comparisons, LOGICAL_*, SELECT_V2 and REDUCE_ALL equal TensorFlow "
   }
   checkAgainstOracle(S.model(), "compare-logic", S.Bytes);
 }
+
+namespace {
+
+/// A model of six graphs that uses IF, WHILE and CALL_ONCE and, with
+/// \p Variables, every resource variable operator. The main graph calls
+/// graph 3 once; runs IF both ways (graphs 1 and 2: MAXIMUM or MINIMUM with
+/// a constant) on the sum of its input and a second value; and a WHILE loop
+/// (condition graph 4: i < 3; body graph 5: i + 1, y + y) from the counter
+/// it is given. Without variables graph 3 computes what nobody reads and the
+/// second value is the input itself; with them graph 3 assigns variable
+/// "acc" a constant, the main graph reads "acc" as the second value, assigns
+/// the sum back and reads it again, and assigns and reads variable "late".
+ir::Model controlFlowModel(bool Variables) {
+  const std::vector<int32_t> Row = {1, 8};
+  auto Quant = [] { return ir::perTensor(0.05f, 3); };
+  auto Handle = [](ir::GraphBuilder &B, const char *Name) {
+    const int32_t H = B.tensor(std::string("handle_") + Name, {}, std::nullopt,
+                               ir::DType::I32);
+    B.G.Tensors[H].IsResource = true;
+    B.op("VAR_HANDLE", {}, {H},
+         {{"container", std::string()}, {"shared_name", std::string(Name)}});
+    return H;
+  };
+  auto Values = [](int First) {
+    std::vector<int8_t> V(8);
+    for (size_t I = 0; I < V.size(); ++I)
+      V[I] = static_cast<int8_t>(First + 7 * static_cast<int>(I));
+    return V;
+  };
+  const ir::AttrValue NoActivation = std::string("NONE");
+  ir::Model M;
+  M.SchemaVersion = 3;
+  M.Graphs.resize(6);
+  for (int K = 1; K <= 2; ++K) {
+    ir::GraphBuilder B;
+    const int32_t A = B.tensor("a", Row, Quant());
+    const int32_t C =
+        B.constant("c", Row, Quant(), ir::DType::I8, Values(-20));
+    const int32_t O = B.tensor("o", Row, Quant());
+    B.op(K == 1 ? "MAXIMUM" : "MINIMUM", {A, C}, {O});
+    B.inputs({A}).outputs({O});
+    B.G.Name = K == 1 ? "then" : "else";
+    M.Graphs[K] = B.G;
+  }
+  {
+    ir::GraphBuilder B;
+    const int32_t C =
+        B.constant("init", Row, Quant(), ir::DType::I8, Values(-50));
+    if (Variables) {
+      B.op("ASSIGN_VARIABLE", {Handle(B, "acc"), C}, {});
+    } else {
+      const int32_t Sum = B.tensor("unread", Row, Quant());
+      B.op("ADD", {C, C}, {Sum}, {{"fused_activation", NoActivation}});
+    }
+    B.G.Name = "init";
+    M.Graphs[3] = B.G;
+  }
+  for (int K = 4; K <= 5; ++K) {
+    ir::GraphBuilder B;
+    const int32_t I = B.tensor("i", {1}, std::nullopt, ir::DType::I32);
+    const int32_t Y = B.tensor("y", Row, Quant());
+    B.inputs({I, Y});
+    if (K == 4) {
+      const int32_t Three =
+          B.constant("three", {1}, std::nullopt, ir::DType::I32,
+                     std::vector<int32_t>{3});
+      const int32_t Less =
+          B.tensor("less", {1}, std::nullopt, ir::DType::Bool);
+      B.op("LESS", {I, Three}, {Less});
+      B.outputs({Less});
+    } else {
+      const int32_t One = B.constant("one", {1}, std::nullopt, ir::DType::I32,
+                                     std::vector<int32_t>{1});
+      const int32_t I2 = B.tensor("i2", {1}, std::nullopt, ir::DType::I32);
+      const int32_t Y2 = B.tensor("y2", Row, Quant());
+      B.op("ADD", {I, One}, {I2}, {{"fused_activation", NoActivation}});
+      B.op("ADD", {Y, Y}, {Y2}, {{"fused_activation", NoActivation}});
+      B.outputs({I2, Y2});
+    }
+    B.G.Name = K == 4 ? "cond" : "body";
+    M.Graphs[K] = B.G;
+  }
+
+  ir::GraphBuilder B;
+  const int32_t X = B.tensor("x", Row, Quant());
+  const int32_t Flag = B.tensor("flag", {1}, std::nullopt, ir::DType::Bool);
+  const int32_t N = B.tensor("n", {1}, std::nullopt, ir::DType::I32);
+  std::vector<int32_t> Outputs;
+  B.op("CALL_ONCE", {}, {}, {{"init_subgraph", int64_t(3)}});
+  int32_t Second = X;
+  const int32_t S = B.tensor("s", Row, Quant());
+  if (Variables) {
+    const int32_t H = Handle(B, "acc");
+    Second = B.tensor("v", Row, Quant());
+    B.op("READ_VARIABLE", {H}, {Second});
+    Outputs.push_back(Second);
+    B.op("ADD", {X, Second}, {S}, {{"fused_activation", NoActivation}});
+    B.op("ASSIGN_VARIABLE", {H, S}, {});
+    const int32_t Again = B.tensor("v_again", Row, Quant());
+    B.op("READ_VARIABLE", {H}, {Again});
+    Outputs.push_back(Again);
+    const int32_t Late = Handle(B, "late");
+    B.op("ASSIGN_VARIABLE",
+         {Late, B.constant("late_value", {1, 4}, Quant(), ir::DType::I8,
+                           std::vector<int8_t>{1, 2, 3, 4})},
+         {});
+    const int32_t L = B.tensor("l", {1, 4}, Quant());
+    B.op("READ_VARIABLE", {Late}, {L});
+    Outputs.push_back(L);
+  } else {
+    B.op("ADD", {X, Second}, {S}, {{"fused_activation", NoActivation}});
+    Outputs.push_back(S);
+  }
+  const int32_t NotFlag =
+      B.tensor("not_flag", {1}, std::nullopt, ir::DType::Bool);
+  B.op("LOGICAL_NOT", {Flag}, {NotFlag});
+  for (int32_t C : {Flag, NotFlag}) {
+    const int32_t Y = B.tensor(C == Flag ? "if_flag" : "if_not_flag", Row,
+                               Quant());
+    B.op("IF", {C, S}, {Y},
+         {{"then_subgraph", int64_t(1)}, {"else_subgraph", int64_t(2)}});
+    Outputs.push_back(Y);
+  }
+  const int32_t NOut = B.tensor("n_out", {1}, std::nullopt, ir::DType::I32);
+  const int32_t YOut = B.tensor("y_out", Row, Quant());
+  B.op("WHILE", {N, S}, {NOut, YOut},
+       {{"cond_subgraph", int64_t(4)}, {"body_subgraph", int64_t(5)}});
+  Outputs.push_back(NOut);
+  Outputs.push_back(YOut);
+  B.inputs({X, Flag, N}).outputs(Outputs);
+  B.G.Name = "main";
+  M.Graphs[0] = B.G;
+  return M;
+}
+
+/// The inputs of controlFlowModel: the counter starts at \p Counter.
+std::vector<std::vector<uint8_t>> controlFlowInputs(int32_t Counter) {
+  std::vector<uint8_t> X(8), N(4);
+  for (size_t I = 0; I < X.size(); ++I)
+    X[I] = static_cast<uint8_t>(int8_t(-30 + 9 * static_cast<int>(I)));
+  std::memcpy(N.data(), &Counter, 4);
+  return {X, {1}, N};
+}
+
+} // namespace
+
+TEST_CASE("IF, WHILE and CALL_ONCE equal TensorFlow Lite Micro's on every "
+          "target") {
+  requireSharedDir();
+  checkAgainstOracle(controlFlowModel(/*Variables=*/false), "control-flow",
+                     controlFlowInputs(-2)); // five turns of the loop
+}
+
+TEST_CASE("VAR_HANDLE, READ_VARIABLE and ASSIGN_VARIABLE equal TensorFlow "
+          "Lite's own interpreter on every target") {
+  requireSharedDir();
+  // TensorFlow Lite Micro's runner refuses resource variables (it gives
+  // its interpreter no store for them); TensorFlow Lite 2.9 runs them.
+  checkAgainstOracle(controlFlowModel(/*Variables=*/true), "variables",
+                     controlFlowInputs(1), {}, ACCELGEN_NATIVE_ORACLE);
+}

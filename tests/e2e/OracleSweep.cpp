@@ -45,23 +45,27 @@ std::vector<std::vector<std::string>> targetPaths() {
 
 void checkAgainstOracle(const ir::Model &M, llvm::StringRef What,
                         const std::vector<std::vector<uint8_t>> &Inputs,
-                        const std::vector<PathLeftOut> &LeftOut) {
-  REQUIRE_MESSAGE(exists(oraclePath()),
-                  "the oracle " << oraclePath()
-                                << " is missing (it comes with the shared "
-                                   "folder beside the checkout)");
+                        const std::vector<PathLeftOut> &LeftOut,
+                        const std::string &Oracle) {
+  REQUIRE_MESSAGE(exists(Oracle),
+                  "the oracle " << Oracle
+                                << " is missing (the shared folder beside "
+                                   "the checkout brings TensorFlow Lite "
+                                   "Micro's; the build makes TensorFlow "
+                                   "Lite's own with scripts/native-oracle.sh)");
   test::TempDir Dir, In, Want;
   const std::string Model = Dir.file(What.str() + ".tflite");
   test::writeFileBytes(Model, tflite::writeModel(M));
   std::vector<std::string> Args = {Model, In.path(), Want.path()};
   if (Inputs.empty()) {
+    REQUIRE(Oracle == oraclePath());
     Args.insert(Args.end(), {"--seed", "1"});
   } else {
     for (size_t I = 0; I < Inputs.size(); ++I)
       test::writeFileBytes(In.file("input_" + std::to_string(I) + ".bin"),
                            Inputs[I]);
   }
-  test::RunResult R = test::runProgram(oraclePath(), Args);
+  test::RunResult R = test::runProgram(Oracle, Args);
   REQUIRE_MESSAGE(R.ExitCode == 0, "the oracle failed: " << R.Stdout
                                                          << R.Stderr);
   const ir::Graph &G = M.main();

@@ -39,9 +39,13 @@ struct PathLeftOut {
 /// Runs \p M with the oracle (inputs \p Inputs, one file's bytes per graph
 /// input, or from its generator, seed 1, when empty), then on every target
 /// path but \p LeftOut; every output must equal the oracle's byte for byte.
+/// \p Oracle is another runner of the same command line (MODEL IN_DIR
+/// OUT_DIR), such as the native TensorFlow Lite one, which needs
+/// \p Inputs.
 void checkAgainstOracle(const ir::Model &M, llvm::StringRef What,
                         const std::vector<std::vector<uint8_t>> &Inputs = {},
-                        const std::vector<PathLeftOut> &LeftOut = {});
+                        const std::vector<PathLeftOut> &LeftOut = {},
+                        const std::string &Oracle = oraclePath());
 
 /// What `accelgen explain --target cmsis-nn` says of model \p M.
 std::string explainOnCmsisNn(const ir::Model &M);
