@@ -107,8 +107,10 @@ private:
         continue;
       const LegalAt &At = *L.PerVersion[V];
       std::string Prefix = formatv("{0}_v{1}", Key, V).str();
-      OS << formatv("const char *const {0}_types[] = {{{1}};\n", Prefix,
-                    stringArray(At.Types));
+      // An operator without operands (CALL_ONCE) declares no type.
+      if (!At.Types.empty())
+        OS << formatv("const char *const {0}_types[] = {{{1}};\n", Prefix,
+                      stringArray(At.Types));
       if (!At.WeightSchemes.empty())
         OS << formatv("const char *const {0}_schemes[] = {{{1}};\n", Prefix,
                       stringArray(At.WeightSchemes));
@@ -122,7 +124,7 @@ private:
         OS << "};\n";
       }
       OS << formatv("const accelgen::target::LegalityAt {0} = {{\n"
-                    "    {0}_types, {1}, {2},\n"
+                    "    {7}, {1}, {2},\n"
                     "    {3}, {4},\n"
                     "    {5}, {6}};\n",
                     Prefix, At.Types.size(), cppString(typeHint(M, L, V)),
@@ -130,7 +132,8 @@ private:
                     At.WeightSchemes.size(),
                     At.Constraints.empty() ? "nullptr"
                                            : Prefix + "_constraints",
-                    At.Constraints.size());
+                    At.Constraints.size(),
+                    At.Types.empty() ? "nullptr" : Prefix + "_types");
     }
     std::string Versions, Hints;
     for (unsigned V = 0; V < M.Versions.size(); ++V) {

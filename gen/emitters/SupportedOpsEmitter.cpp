@@ -87,7 +87,8 @@ private:
         continue;
       }
       const LegalAt &At = *L.PerVersion[V];
-      OS << formatv("| {0} | {1} | {2} |\n", M.versionLabel(V), join(At.Types),
+      OS << formatv("| {0} | {1} | {2} |\n", M.versionLabel(V),
+                    At.Types.empty() ? "none (no operands)" : join(At.Types),
                     At.WeightSchemes.empty() ? "any" : join(At.WeightSchemes));
     }
     OS << "\n";

@@ -628,11 +628,6 @@ private:
       Diags.error(L.At, llvm::formatv("operator '{0}' is legal with no data "
                                       "type: list at least one",
                                       Op.Decl.Key));
-    else if (!L.Types.empty() && Op.Decl.Operands.empty() &&
-             !Op.Decl.Variadic)
-      Diags.error(L.At, llvm::formatv("operator '{0}' has no operands, so "
-                                      "no data type to declare; list none",
-                                      Op.Decl.Key));
     for (const std::string &Sch : L.WeightSchemes)
       if (!oneOf(Sch, Schemes))
         Diags.error(L.At, llvm::formatv("unknown quantization scheme '{0}' "

@@ -326,7 +326,7 @@ TEST_CASE("element types the IR has no equivalent for are named") {
        {std::pair{fb::TensorType::UINT16, "UINT16"},
         {fb::TensorType::UINT64, "UINT64"},
         {fb::TensorType::COMPLEX128, "COMPLEX128"},
-        {fb::TensorType::RESOURCE, "RESOURCE"},
+        {fb::TensorType::INT2, "INT2"},
         {fb::TensorType::VARIANT, "VARIANT"},
         {fb::TensorType::BFLOAT16, "BFLOAT16"}}) {
     std::vector<uint8_t> Bytes = tflite::writeModel(M);
@@ -611,4 +611,151 @@ TEST_CASE("int4 weights are stored packed and read back unpacked; an int4 "
   checkFails({"inspect", Path}, Path,
              "graph 0: tensor 0 'in': an int4 tensor must be constant "
              "(packed weights); only int4 weights are supported");
+}
+
+namespace {
+
+/// A model whose main graph runs IF (operand 0 the condition, operand 1 an
+/// int8 [1, 4]) with graphs 1 and 2, each giving its input back.
+ir::Model callModel() {
+  ir::Model M;
+  M.SchemaVersion = 3;
+  for (int K = 0; K < 3; ++K) {
+    ir::GraphBuilder B;
+    if (K == 0) {
+      const int32_t C =
+          B.tensor("cond", {1}, std::nullopt, ir::DType::Bool);
+      const int32_t X = B.tensor("x", {1, 4}, ir::perTensor(0.5f, 0));
+      const int32_t Y = B.tensor("y", {1, 4}, ir::perTensor(0.5f, 0));
+      B.op("IF", {C, X}, {Y},
+           {{"then_subgraph", int64_t(1)}, {"else_subgraph", int64_t(2)}});
+      B.inputs({C, X}).outputs({Y});
+    } else {
+      const int32_t A = B.tensor("a", {1, 4}, ir::perTensor(0.5f, 0));
+      B.inputs({A}).outputs({A});
+    }
+    M.Graphs.push_back(B.G);
+  }
+  return M;
+}
+
+/// A model whose main graph reads variable "v" (int8 [1, 4]) through a
+/// handle \p Handle makes: "main" a VAR_HANDLE of its own, "input" a graph
+/// input. With \p Assign it assigns a constant of \p AssignBytes bytes
+/// first.
+ir::Model variableModel(llvm::StringRef Handle, bool Assign,
+                        int32_t AssignBytes = 4) {
+  ir::GraphBuilder B;
+  const int32_t H =
+      B.tensor("handle", {}, std::nullopt, ir::DType::I32);
+  B.G.Tensors[H].IsResource = true;
+  if (Handle == "main")
+    B.op("VAR_HANDLE", {}, {H},
+         {{"container", std::string()}, {"shared_name", std::string("v")}});
+  if (Assign)
+    B.op("ASSIGN_VARIABLE",
+         {H, B.constant("value", {1, AssignBytes}, std::nullopt,
+                        ir::DType::I8)},
+         {});
+  const int32_t V = B.tensor("read", {1, 4}, std::nullopt, ir::DType::I8);
+  B.op("READ_VARIABLE", {H}, {V});
+  B.inputs(Handle == "input" ? std::vector<int32_t>{H}
+                             : std::vector<int32_t>{})
+      .outputs({V});
+  ir::Model M;
+  M.SchemaVersion = 3;
+  M.Graphs.push_back(B.G);
+  return M;
+}
+
+} // namespace
+
+TEST_CASE("graphs an operator cannot call, and variables it cannot use") {
+  test::TempDir Dir;
+  auto Fails = [&](const ir::Model &M, const std::string &Name,
+                   const std::string &Message) {
+    const std::string Path = Dir.file(Name + ".tflite");
+    test::writeFileBytes(Path, tflite::writeModel(M));
+    checkFails({"inspect", Path}, Path, Message);
+  };
+  SUBCASE("the main graph") {
+    ir::Model M = callModel();
+    M.Graphs[0].Operators[0].setAttr("then_subgraph", int64_t(0));
+    checkRejectedEverywhere(
+        Dir, M, "if-main.tflite",
+        "graph 0, operator 0 (IF): calls graph 0, which is not a graph it "
+        "can call (the model has 3; graph 0, the main one, is never called)");
+  }
+  SUBCASE("a graph the model does not have") {
+    ir::Model M = callModel();
+    M.Graphs[0].Operators[0].setAttr("else_subgraph", int64_t(9));
+    Fails(M, "if-9",
+          "graph 0, operator 0 (IF): calls graph 9, which is not a graph it "
+          "can call (the model has 3; graph 0, the main one, is never "
+          "called)");
+  }
+  SUBCASE("an operand of another size than the graph's input") {
+    ir::Model M = callModel();
+    M.Graphs[2].Tensors[0].Shape = {1, 8};
+    Fails(M, "if-size",
+          "graph 0, operator 0 (IF): operand 0, tensor 1 'x' (i8 1x4), is "
+          "copied to or from input 0 of graph 2, tensor 0 'a' (i8 1x8), "
+          "which differs in element type or size; graph 0, operator 0 (IF): "
+          "result 0, tensor 2 'y' (i8 1x4), is copied to or from output 0 "
+          "of graph 2, tensor 0 'a' (i8 1x8), which differs in element type "
+          "or size");
+  }
+  SUBCASE("a condition that is not one bool") {
+    ir::Model M = callModel();
+    M.Graphs[0].Tensors[0].Shape = {2};
+    Fails(M, "if-cond",
+          "graph 0, operator 0 (IF): its condition, tensor 0 'cond' (bool "
+          "2), must be one bool");
+  }
+  SUBCASE("a graph that calls itself") {
+    ir::Model M = callModel();
+    ir::Graph &G = M.Graphs[1];
+    ir::Tensor C;
+    C.Name = "c";
+    C.Shape = {1};
+    C.Type = ir::DType::Bool;
+    G.Tensors.push_back(C);
+    G.Inputs = {1, 0};
+    ir::Tensor Y = G.Tensors[0];
+    Y.Name = "y";
+    G.Tensors.push_back(Y);
+    ir::Operator If = M.Graphs[0].Operators[0];
+    If.Inputs = {1, 1, 0};
+    If.Outputs = {2};
+    G.Operators.push_back(If);
+    G.Outputs = {2};
+    // Graph 1 now takes (cond, a), and so do graph 2 and its caller.
+    M.Graphs[2] = G;
+    M.Graphs[0].Operators[0].Inputs = {0, 0, 1};
+    Fails(M, "if-cycle", "graph 1 calls itself (1 -> 1)");
+  }
+  SUBCASE("a resource handle that is not one int32") {
+    ir::Model M = variableModel("main", /*Assign=*/true);
+    M.Graphs[0].Tensors[0].Shape = {2};
+    Fails(M, "handle-shape",
+          "graph 0: tensor 0 'handle': a resource handle must be one int32, "
+          "not constant and not quantized");
+  }
+  SUBCASE("a handle passed between graphs") {
+    Fails(variableModel("input", /*Assign=*/false), "handle-input",
+          "graph 0, operator 0 (READ_VARIABLE): its resource handle, tensor "
+          "0 'handle' (i32 scalar), is not written by a VAR_HANDLE of graph "
+          "0; handles passed between graphs are not supported");
+  }
+  SUBCASE("a variable no operator assigns") {
+    Fails(variableModel("main", /*Assign=*/false), "never-assigned",
+          "graph 0, operator 1 (READ_VARIABLE): reads variable 'v', which no "
+          "ASSIGN_VARIABLE of the model assigns");
+  }
+  SUBCASE("a read of another size than the values assigned") {
+    Fails(variableModel("main", /*Assign=*/true, /*AssignBytes=*/6),
+          "read-size",
+          "graph 0, operator 2 (READ_VARIABLE): reads 4 bytes of variable "
+          "'v', which holds 6");
+  }
 }

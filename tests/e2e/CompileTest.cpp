@@ -443,6 +443,103 @@ int main(int argc, char **argv) {
   }
 }
 
+TEST_CASE("variables and CALL_ONCE persist across invocations until reset") {
+  // Graph 1, which CALL_ONCE runs, assigns "acc" = C. The main graph reads
+  // "acc" (output 0), adds its input x (output 1) and assigns the sum back;
+  // it reads "late" (output 2) before assigning it x. So the first run gives
+  // C and late's initial bytes, the zero point of the first value assigned
+  // to it (x's, 3; as TensorFlow Lite Micro fills a variable); the second
+  // the first run's sum and x; a run after reset() the first run's again.
+  const std::vector<int8_t> C = {10, 20, 30, 40};
+  const std::vector<int8_t> X = {-5, 1, 7, 100};
+  auto Q = [] { return ir::perTensor(0.25f, 3); };
+  auto Handle = [](ir::GraphBuilder &B, const char *Name) {
+    const int32_t H = B.tensor(std::string("h_") + Name, {}, std::nullopt,
+                               ir::DType::I32);
+    B.G.Tensors[H].IsResource = true;
+    B.op("VAR_HANDLE", {}, {H},
+         {{"container", std::string()}, {"shared_name", std::string(Name)}});
+    return H;
+  };
+  ir::Model M;
+  M.SchemaVersion = 3;
+  ir::GraphBuilder Init;
+  Init.op("ASSIGN_VARIABLE",
+          {Handle(Init, "acc"),
+           Init.constant("c", {1, 4}, Q(), ir::DType::I8, C)},
+          {});
+  ir::GraphBuilder B;
+  const int32_t In = B.tensor("x", {1, 4}, Q());
+  B.op("CALL_ONCE", {}, {}, {{"init_subgraph", int64_t(1)}});
+  const int32_t Acc = Handle(B, "acc");
+  const int32_t V = B.tensor("v", {1, 4}, Q());
+  B.op("READ_VARIABLE", {Acc}, {V});
+  const int32_t S = B.tensor("s", {1, 4}, Q());
+  B.op("ADD", {In, V}, {S}, {{"fused_activation", std::string("NONE")}});
+  B.op("ASSIGN_VARIABLE", {Acc, S}, {});
+  const int32_t Late = Handle(B, "late");
+  const int32_t L = B.tensor("l", {1, 4}, Q());
+  B.op("READ_VARIABLE", {Late}, {L});
+  B.op("ASSIGN_VARIABLE", {Late, In}, {});
+  B.inputs({In}).outputs({V, S, L});
+  M.Graphs = {B.G, Init.G};
+  test::TempDir Out;
+  const std::string Model = Out.file("state.tflite");
+  test::writeFileBytes(Model, tflite::writeModel(M));
+  test::RunResult R = runAccelgen({"compile", Model, "--target", "ref", "-o",
+                                   Out.path(), "--name", "state"});
+  REQUIRE_MESSAGE(R.ExitCode == 0, R.Stderr);
+  compileStrict("gcc", Out.path());
+  const std::string Main = R"(#include "model.h"
+#include <stdio.h>
+
+int main(int argc, char **argv) {
+  static const int8_t x[4] = {-5, 1, 7, 100};
+  int8_t out[3][3][4];
+  FILE *f;
+  int run;
+  for (run = 0; run < 3; ++run) {
+    if (run == 2)
+      state_reset();
+    if (state_run(x, out[run][0], out[run][1], out[run][2]) != 0)
+      return 3;
+  }
+  f = argc == 2 ? fopen(argv[1], "wb") : NULL;
+  if (!f || fwrite(out, 1, sizeof out, f) != sizeof out)
+    return 4;
+  return fclose(f) == 0 ? 0 : 5;
+}
+)";
+  test::writeFileBytes(Out.file("main.c"),
+                       llvm::arrayRefFromStringRef(llvm::StringRef(Main)));
+  test::TempDir Bin;
+  std::vector<std::string> Args = {"-std=c99", "-O2", "-o", Bin.file("prog")};
+  for (const std::string &F : filesIn(Out.path()))
+    if (llvm::StringRef(F).endswith(".c"))
+      Args.push_back(Out.file(F));
+  Args.push_back("-lm");
+  test::RunResult Build = test::runProgram(compilerPath("gcc"), Args, 120);
+  REQUIRE_MESSAGE(Build.ExitCode == 0, Build.Stderr);
+  test::RunResult Run = test::runProgram(Bin.file("prog"), {Bin.file("o")});
+  REQUIRE_MESSAGE(Run.ExitCode == 0, "exit " << Run.ExitCode);
+  const std::vector<uint8_t> All = test::readFileBytes(Bin.file("o"));
+  REQUIRE(All.size() == 36);
+  auto Part = [&](int Run, int Output) {
+    auto Begin = All.begin() + 12 * Run + 4 * Output;
+    return std::vector<int8_t>(Begin, Begin + 4);
+  };
+  const std::vector<int8_t> ZeroPoint(4, 3);
+  CHECK(Part(0, 0) == C);
+  CHECK(Part(0, 2) == ZeroPoint);
+  CHECK(Part(1, 0) == Part(0, 1));
+  CHECK(Part(1, 2) == X);
+  CHECK(Part(2, 0) == C);
+  CHECK(Part(2, 1) == Part(0, 1));
+  CHECK(Part(2, 2) == ZeroPoint);
+  // The sum of the first run is not C again: the second run's read differs.
+  CHECK(Part(0, 1) != C);
+}
+
 namespace {
 
 /// Runs accelgen with \p Args and checks it fails with one `error:` line

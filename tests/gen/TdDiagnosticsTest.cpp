@@ -561,6 +561,41 @@ def : Legal<Own, T, V1, [i8]>;
   CHECK(Explains.run().ExitCode == 0);
 }
 
+TEST_CASE("diagnostic: control flow or a variable declared by a target with "
+          "a CPU fallback") {
+  // The generated code runs them on the host CPU: a target that hands
+  // operators to a CPU fallback hands these too; one that runs everything
+  // itself (CpuFallback = "") declares them, without types when they have
+  // no operands.
+  const std::string Decls = R"td(def : Legal<If, T, V1, [bool]>;
+def : Legal<CallOnce, T, V1, []>;
+)td";
+  auto Target = [](const char *Fallback) {
+    std::string Text = Head;
+    const std::string Plain = "def T : Target<\"t\", [V1, V2]>;";
+    Text.replace(Text.find(Plain), Plain.size(),
+                 llvm::formatv("def T : Target<\"t\", [V1, V2]> {{ let "
+                               "Backend = RefKernels; let CpuFallback = "
+                               "\"{0}\"; }",
+                               Fallback)
+                     .str());
+    return Text;
+  };
+  Td D(Target("cpu") + Decls);
+  auto Message = [](const char *Op) {
+    return llvm::formatv("{0} is declared legal (from version 1.0), but the "
+                         "generated code runs {0} itself on the host CPU; "
+                         "only a target that runs every operator there "
+                         "(CpuFallback = \"\") declares it, and its CPU "
+                         "fallback ('cpu') takes it from this one\n",
+                         Op)
+        .str();
+  };
+  D.rejects(D.at(5, 1) + Message("IF") + D.at(6, 1) + Message("CALL_ONCE"));
+  Td Own(Target("") + Decls);
+  CHECK(Own.run().ExitCode == 0);
+}
+
 TEST_CASE("diagnostic: unknown quantization scheme") {
   Td D(Head + R"td(def Blockwise : QuantScheme<"blockwise", 1, 0>;
 def : Legal<Conv2D, T, V1, [i8]> { let WeightSchemes = [Blockwise]; }
