@@ -99,8 +99,8 @@ std::string wrapCall(StringRef Function, ArrayRef<std::string> Args,
   return Out;
 }
 
-/// report.json's entry for operator \p Index, which an accelerator runs.
-json::Object acceleratorEntry(const ir::Graph &G, size_t Index) {
+/// report.json's entry for operator \p Index, which device \p D runs.
+json::Object operatorEntry(const ir::Graph &G, size_t Index, ir::Device D) {
   const ir::Operator &Op = G.Operators[Index];
   json::Array Ins, Outs;
   for (int32_t T : Op.Inputs)
@@ -109,10 +109,17 @@ json::Object acceleratorEntry(const ir::Graph &G, size_t Index) {
     Outs.push_back(T);
   return json::Object{{"index", static_cast<int64_t>(Index)},
                       {"type", Op.Type},
-                      {"placement", ir::deviceName(ir::Device::Accelerator)},
+                      {"placement", ir::deviceName(D)},
                       {"macs", analysis::operatorMacs(G, Op)},
                       {"inputs", std::move(Ins)},
                       {"outputs", std::move(Outs)}};
+}
+
+/// The entry of operator \p Index, which the CPU runs with \p Kernel.
+json::Object cpuEntry(const ir::Graph &G, size_t Index, StringRef Kernel) {
+  json::Object R = operatorEntry(G, Index, ir::Device::Cpu);
+  R["kernel"] = Kernel.str(); // a json::Value would keep the StringRef
+  return R;
 }
 
 /// What the graphs of one model share when its operators call graphs or
@@ -465,28 +472,17 @@ Error ModelWriter::emitOperator(size_t Index, Value::List &Ops,
         {"call", Text},
         {"outputs", Value(std::move(Outputs))}}));
 
-  json::Object R;
-  R["index"] = static_cast<int64_t>(Index);
-  R["type"] = Op.Type;
-  R["placement"] = ir::deviceName(ir::Device::Cpu);
-  R["kernel"] = Aliased ? "none (shares its input's bytes)" : Kernel;
+  json::Object R = cpuEntry(
+      G, Index, Aliased ? "none (shares its input's bytes)" : Kernel);
   // A target with specialised CPU kernels says why one keeps the
   // reference kernel.
   if (Opts.CpuKernels && !Aliased && !Special)
     R["reference_kernel_reason"] =
         Opts.CpuKernels->referenceReason(G, Index, *Call);
-  R["macs"] = analysis::operatorMacs(G, Op);
   if (Stripe) {
     R["cascade"] = static_cast<int64_t>(Stripe->cascade().FirstOp);
     R["stripe_rows"] = Stripe->cascade().StripeRows;
   }
-  json::Array Ins, Outs;
-  for (int32_t T : Op.Inputs)
-    Ins.push_back(T);
-  for (int32_t T : Op.Outputs)
-    Outs.push_back(T);
-  R["inputs"] = std::move(Ins);
-  R["outputs"] = std::move(Outs);
   Report.push_back(std::move(R));
   return Error::success();
 }
@@ -622,20 +618,7 @@ Error ModelWriter::emitHostOperator(size_t Index, Value::List &Ops,
                                  {"decls", std::string()},
                                  {"call", StringRef(Text).rtrim("\n").str()},
                                  {"outputs", Value(std::move(Outputs))}}));
-  json::Object R;
-  R["index"] = static_cast<int64_t>(Index);
-  R["type"] = Op.Type;
-  R["placement"] = ir::deviceName(ir::Device::Cpu);
-  R["kernel"] = Kernel;
-  R["macs"] = 0;
-  json::Array Ins, Outs;
-  for (int32_t T : Op.Inputs)
-    Ins.push_back(T);
-  for (int32_t T : Op.Outputs)
-    Outs.push_back(T);
-  R["inputs"] = std::move(Ins);
-  R["outputs"] = std::move(Outs);
-  Report.push_back(std::move(R));
+  Report.push_back(cpuEntry(G, Index, Kernel));
   return Error::success();
 }
 
@@ -664,7 +647,7 @@ void ModelWriter::emitStripeCall(size_t Index, const StripeCall &S,
                 "sizeof(arena.bytes)"},
                "      ") +
       "\n    }";
-  json::Object R = acceleratorEntry(G, Index);
+  json::Object R = operatorEntry(G, Index, ir::Device::Accelerator);
   R["cascade"] = C.FirstOp;
   R["stripe_rows"] = C.StripeRows;
   Report.push_back(std::move(R));
@@ -725,7 +708,7 @@ void ModelWriter::emitRegion(const OffloadRegion &R, Value::List &Ops,
                                  {"call", R.Call},
                                  {"outputs", Value(Value::List())}}));
   for (size_t I = R.FirstOp; I < R.FirstOp + R.NumOps; ++I)
-    Report.push_back(acceleratorEntry(G, I));
+    Report.push_back(operatorEntry(G, I, ir::Device::Accelerator));
 }
 
 Error ModelWriter::run(EmittedModel &Out) {

@@ -77,6 +77,26 @@ void compileStrict(const std::string &Compiler, const std::string &Dir,
   }
 }
 
+/// Writes \p Main as main.c beside the emitted sources in \p Dir and builds
+/// every .c file there with \p Compiler, -std=c99 -O2 and \p Flags into
+/// \p Bin's `prog`, whose path it returns.
+std::string buildWithMain(const std::string &Compiler, const std::string &Dir,
+                          llvm::StringRef Main, const test::TempDir &Bin,
+                          const std::vector<std::string> &Flags = {}) {
+  test::writeFileBytes(pathJoin(Dir, "main.c"),
+                       llvm::arrayRefFromStringRef(Main));
+  std::vector<std::string> Args = {"-std=c99", "-O2"};
+  Args.insert(Args.end(), Flags.begin(), Flags.end());
+  Args.insert(Args.end(), {"-o", Bin.file("prog")});
+  for (const std::string &F : filesIn(Dir))
+    if (llvm::StringRef(F).endswith(".c"))
+      Args.push_back(pathJoin(Dir, F));
+  Args.push_back("-lm");
+  test::RunResult Build = test::runProgram(compilerPath(Compiler), Args, 120);
+  REQUIRE_MESSAGE(Build.ExitCode == 0, Build.Stderr);
+  return Bin.file("prog");
+}
+
 /// The arena_used figure of vectors/<model>/tflm_arena.txt, or -1.
 int64_t tflmArena(const std::string &Model) {
   const std::string Path =
@@ -324,19 +344,11 @@ int main(int argc, char **argv) {
   return fclose(f) == 0 ? 0 : 8;
 }
 )";
-  test::writeFileBytes(Out.file("main.c"),
-                       llvm::arrayRefFromStringRef(llvm::StringRef(Main)));
   for (const char *CC : {"gcc", "clang-14"}) {
     INFO(CC);
-    compileStrict(CC, Out.path());
     test::TempDir Bin;
-    std::vector<std::string> Args = {"-std=c99", "-O2", "-o", Bin.file("prog")};
-    for (const std::string &F : filesIn(Out.path()))
-      if (llvm::StringRef(F).endswith(".c"))
-        Args.push_back(Out.file(F));
-    Args.push_back("-lm");
-    test::RunResult Build = test::runProgram(compilerPath(CC), Args, 120);
-    REQUIRE_MESSAGE(Build.ExitCode == 0, Build.Stderr);
+    buildWithMain(CC, Out.path(), Main, Bin);
+    compileStrict(CC, Out.path());
     const std::string Seed = pathJoin(pathJoin(vectorsDir(), Model), "seed1");
     test::RunResult Run = test::runProgram(
         Bin.file("prog"), {pathJoin(Seed, "input_0.bin"),
@@ -402,28 +414,12 @@ int main(int argc, char **argv) {
   return fclose(f) == 0 ? 0 : 5;
 }
 )";
-    test::writeFileBytes(Out.file("main.c"),
-                         llvm::arrayRefFromStringRef(llvm::StringRef(Main)));
     const int64_t LayerBytes = G.tensor(LstmOut).byteSize();
     test::TempDir Bin;
-    std::vector<std::string> Args = {
-        "-std=c99",
-        "-O2",
-        "-Wall",
-        "-Wextra",
-        "-Werror",
-        "-pedantic",
-        "-DLSTM_TRACE",
-        "-DLAYER_TENSOR=" + std::to_string(LstmOut),
-        "-DLAYER_BYTES=" + std::to_string(LayerBytes),
-        "-o",
-        Bin.file("prog")};
-    for (const std::string &F : filesIn(Out.path()))
-      if (llvm::StringRef(F).endswith(".c"))
-        Args.push_back(Out.file(F));
-    Args.push_back("-lm");
-    test::RunResult Build = test::runProgram(compilerPath("gcc"), Args, 120);
-    REQUIRE_MESSAGE(Build.ExitCode == 0, Build.Stderr);
+    buildWithMain("gcc", Out.path(), Main, Bin,
+                  {"-Wall", "-Wextra", "-Werror", "-pedantic", "-DLSTM_TRACE",
+                   "-DLAYER_TENSOR=" + std::to_string(LstmOut),
+                   "-DLAYER_BYTES=" + std::to_string(LayerBytes)});
     const std::string Seed = pathJoin(pathJoin(vectorsDir(), Model), "seed1");
     test::RunResult Run = test::runProgram(
         Bin.file("prog"), {pathJoin(Seed, "input_0.bin"), Bin.file("out.bin")});
@@ -510,16 +506,9 @@ int main(int argc, char **argv) {
   return fclose(f) == 0 ? 0 : 5;
 }
 )";
-  test::writeFileBytes(Out.file("main.c"),
-                       llvm::arrayRefFromStringRef(llvm::StringRef(Main)));
   test::TempDir Bin;
-  std::vector<std::string> Args = {"-std=c99", "-O2", "-o", Bin.file("prog")};
-  for (const std::string &F : filesIn(Out.path()))
-    if (llvm::StringRef(F).endswith(".c"))
-      Args.push_back(Out.file(F));
-  Args.push_back("-lm");
-  test::RunResult Build = test::runProgram(compilerPath("gcc"), Args, 120);
-  REQUIRE_MESSAGE(Build.ExitCode == 0, Build.Stderr);
+  buildWithMain("gcc", Out.path(), Main, Bin,
+                {"-Wall", "-Wextra", "-Werror", "-pedantic"});
   test::RunResult Run = test::runProgram(Bin.file("prog"), {Bin.file("o")});
   REQUIRE_MESSAGE(Run.ExitCode == 0, "exit " << Run.ExitCode);
   const std::vector<uint8_t> All = test::readFileBytes(Bin.file("o"));
