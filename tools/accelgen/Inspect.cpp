@@ -114,6 +114,7 @@ void writeTensorJSON(json::OStream &J, const ir::Graph &G, int32_t Index) {
     });
     J.attribute("constant", T.IsConstant);
     J.attribute("variable", T.IsVariable);
+    J.attribute("resource", T.IsResource);
     J.attribute("bytes", T.byteSize());
     if (!T.Quant) {
       J.attribute("quantization", nullptr);
@@ -231,7 +232,10 @@ void printTensorLine(raw_ostream &OS, const ir::Graph &G, int32_t Index) {
   const ir::Tensor &T = G.tensor(Index);
   OS << formatv("  {0,4}  {1,-4} {2,-14} {3,-6} {4}  {5}\n", Index,
                 ir::dtypeName(T.Type), ir::formatShape(T.Shape),
-                T.IsConstant ? "const" : (T.IsVariable ? "state" : "act"),
+                T.IsConstant   ? "const"
+                : T.IsVariable ? "state"
+                : T.IsResource ? "handle"
+                               : "act",
                 quantToText(T), support::terminalText(T.Name, false));
 }
 
