@@ -94,7 +94,7 @@ multiclass HostCpuRules<Target T, Version V, string P> {
   def : Legal<Pad, T, V, [i8, u8, i16, i32, f32], [MaxRank6]>;
   def : Legal<Concatenation, T, V, [bool, i8, u8, i16, i32, i64, f32],
               [MaxRank6]>;
-  def : Legal<Pack, T, V, [i8, i16, i32, i64, f32], [MaxRank6]>;
+  def : Legal<Pack, T, V, [i8, u8, i16, i32, i64, f32], [MaxRank6]>;
   def : Legal<AddN, T, V, [i8, f32]>;
   def : Legal<Cumsum, T, V, [i8, f32], [MaxRank6]>;
   def : Legal<BatchMatMul, T, V, [i8, i16, f32], [BinaryMaxRank6]>;
@@ -121,21 +121,22 @@ multiclass HostCpuRules<Target T, Version V, string P> {
   def : Legal<Slice, T, V, [bool, i8, u8, i16, i32, f32], [MaxRank6]>;
   def : Legal<ReverseV2, T, V, [bool, i8, u8, i16, i32, i64, f32],
               [MaxRank6]>;
-  // TensorFlow Lite Micro's types. SPLIT's operand 0 is its int32 axis.
+  // TensorFlow Lite Micro's types, and TensorFlow Lite's uint8 (Coral's
+  // models). SPLIT's operand 0 is its int32 axis.
   def : Legal<Split, T, V, [i32], [
       Constraint<P # "_split_input",
-          "input(1).dtype in {i8, i16, i32, f32} && input(1).rank <= 6",
-          "the split tensor (operand 1) must be i8, i16, i32 or f32, of at "
-          "most 6 dimensions">]>;
-  def : Legal<SplitV, T, V, [i8, i16, i32, f32], [MaxRank6]>;
-  def : Legal<Unpack, T, V, [i8, i16, i32, f32], [MaxRank6]>;
+          "input(1).dtype in {i8, u8, i16, i32, f32} && input(1).rank <= 6",
+          "the split tensor (operand 1) must be i8, u8, i16, i32 or f32, of "
+          "at most 6 dimensions">]>;
+  def : Legal<SplitV, T, V, [i8, u8, i16, i32, f32], [MaxRank6]>;
+  def : Legal<Unpack, T, V, [i8, u8, i16, i32, f32], [MaxRank6]>;
   def : Legal<Mean, T, V, AllTypes16, [MaxRank6]>;
   def : Legal<Sum, T, V, [i8, i16, f32], [MaxRank6]>;
   def : Legal<ReduceMax, T, V, [i8, f32], [MaxRank6]>;
   def : Legal<ReduceMin, T, V, [i8, f32], [MaxRank6]>;
   def : Legal<ArgMax, T, V, [i8, f32], [MaxRank6]>;
   def : Legal<Gather, T, V, [i8, f32], [MaxRank6]>;
-  def : Legal<Cast, T, V, [bool, i8, i16, i32, u32, f32]>;
+  def : Legal<Cast, T, V, [bool, i8, u8, i16, i32, u32, f32]>;
   // FILL's input 0 is its (constant) dimensions; the value is input 1.
   def : Legal<Fill, T, V, [i32, i64]>;
   def : Legal<ZerosLike, T, V, [i8, i32, i64, f32]>;

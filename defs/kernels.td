@@ -371,12 +371,13 @@ def UnaryMathKernels
        KernelInstance<Cos, "cos", f32>,
        KernelInstance<LogicalNot, "logical_not", bool>],
       // CAST from bool: 0 or 1.
-      !foreach(t, [i8, i16, i32, u32, f32],
+      !foreach(t, [i8, u8, i16, i32, u32, f32],
                KernelInstance<Cast, "cast", bool, t>),
-      // CAST between each pair of TensorFlow Lite Micro's other types.
-      !foldl([]<KernelInstance>, [i8, i16, i32, u32, f32], acc, from,
+      // CAST between each pair of TensorFlow Lite Micro's other types, and
+      // TensorFlow Lite's uint8.
+      !foldl([]<KernelInstance>, [i8, u8, i16, i32, u32, f32], acc, from,
              !listconcat(acc, !foldl([]<KernelInstance>,
-                                     [i8, i16, i32, u32, f32], row, to,
+                                     [i8, u8, i16, i32, u32, f32], row, to,
                                      !listconcat(row, !if(!eq(from, to), [],
                                          [KernelInstance<Cast, "cast", from,
                                                          to>]))))));
@@ -594,8 +595,10 @@ def ConcatKernels : KernelFamily<"concat", "concat", "concatOp"> {
                    KernelInstance<Concatenation, "concat", i32>,
                    KernelInstance<Concatenation, "concat", i64>,
                    KernelInstance<Concatenation, "concat", bool>,
-                   // TensorFlow Lite Micro's PACK types.
+                   // TensorFlow Lite Micro's PACK types, and TensorFlow
+                   // Lite's uint8.
                    KernelInstance<Pack, "concat", i8>,
+                   KernelInstance<Pack, "concat", u8>,
                    KernelInstance<Pack, "concat", i16>,
                    KernelInstance<Pack, "concat", i32>,
                    KernelInstance<Pack, "concat", i64>,

@@ -581,17 +581,17 @@ llvm::Expected<KernelCall> unaryMathOp(const OpContext &Ctx) {
     return Ctx.error("input and output sizes differ");
   if (Ctx.op().code() == ir::OpCode::Cast) {
     // The stored values converted, quantization ignored, as TensorFlow Lite
-    // Micro's static_cast.
+    // Micro's static_cast (uint8: TensorFlow Lite's).
     auto Castable = [](DType T) {
-      return T == DType::I8 || T == DType::I16 || T == DType::I32 ||
-             T == DType::U32 || T == DType::F32;
+      return T == DType::I8 || T == DType::U8 || T == DType::I16 ||
+             T == DType::I32 || T == DType::U32 || T == DType::F32;
     };
     if (!(Castable(In->Type) || In->Type == DType::Bool) ||
         !Castable(Out->Type) || In->Type == Out->Type)
       return Ctx.error(llvm::formatv(
           "a cast from {0} to {1}; the kernels convert between two different "
-          "types of int8, int16, int32, uint32 and float32, and from bool to "
-          "each",
+          "types of int8, uint8, int16, int32, uint32 and float32, and from "
+          "bool to each",
           ir::dtypeName(In->Type), ir::dtypeName(Out->Type)));
     return makeCall(ref_unary_math_params{}, {Ctx.op().input(0)});
   }

@@ -112,14 +112,16 @@ namespace {
 
 /// PACK: inputs of one shape stacked along a new output dimension, which
 /// the concatenation kernel copies as it joins slices (each input's slice
-/// is its elements after the axis). TensorFlow Lite Micro's types; the
-/// quantization must be the output's (the bytes are copied).
+/// is its elements after the axis). TensorFlow Lite Micro's types and
+/// TensorFlow Lite's uint8; the quantization must be the output's (the
+/// bytes are copied).
 llvm::Expected<KernelCall> packOp(const OpContext &Ctx, const Tensor &Out) {
-  if (Out.Type != DType::I8 && Out.Type != DType::I16 &&
-      Out.Type != DType::I32 && Out.Type != DType::I64 &&
-      Out.Type != DType::F32)
+  if (Out.Type != DType::I8 && Out.Type != DType::U8 &&
+      Out.Type != DType::I16 && Out.Type != DType::I32 &&
+      Out.Type != DType::I64 && Out.Type != DType::F32)
     return Ctx.error(llvm::formatv("output '{0}' is {1}; the kernels take "
-                                   "int8, int16, int32, int64 or float32",
+                                   "int8, uint8, int16, int32, int64 or "
+                                   "float32",
                                    Out.Name, ir::dtypeName(Out.Type)));
   const int64_t Rank = Out.rank();
   int64_t Axis = Ctx.attr(ir::attr::Axis, 0);

@@ -30,12 +30,14 @@ public:
 
   std::string name() { return "t" + std::to_string(B.G.Tensors.size()); }
   /// A tensor of type \p T (quantized, with \p Scale and \p Zp, when an
-  /// integer type of 8 or 16 bits).
+  /// integer type of 8 or 16 bits; uint8's zero point is \p Zp + 128).
   int32_t tensor(ir::DType T, std::vector<int32_t> Shape, float Scale,
                  int64_t Zp) {
     std::optional<ir::QuantParams> Q;
-    if (T == ir::DType::I8 || T == ir::DType::I16)
-      Q = ir::perTensor(Scale, T == ir::DType::I16 ? 0 : Zp);
+    if (T == ir::DType::I8 || T == ir::DType::I16 || T == ir::DType::U8)
+      Q = ir::perTensor(Scale, T == ir::DType::I16  ? 0
+                               : T == ir::DType::U8 ? Zp + 128
+                                                    : Zp);
     return B.tensor(name(), std::move(Shape), Q, T);
   }
 
@@ -1531,4 +1533,32 @@ TEST_CASE("VAR_HANDLE, READ_VARIABLE and ASSIGN_VARIABLE equal TensorFlow "
   // its interpreter no store for them); TensorFlow Lite 2.9 runs them.
   checkAgainstOracle(controlFlowModel(/*Variables=*/true), "variables",
                      controlFlowInputs(1), {}, ACCELGEN_NATIVE_ORACLE);
+}
+
+TEST_CASE("uint8 SPLIT, SPLIT_V, UNPACK, PACK and CAST, which TensorFlow "
+          "Lite has and Micro lacks, equal TensorFlow Lite's own interpreter "
+          "on every target") {
+  requireSharedDir();
+  Builtins S(43);
+  for (ir::DType T : {ir::DType::I8, ir::DType::I16, ir::DType::I32,
+                      ir::DType::U32, ir::DType::F32, ir::DType::Bool})
+    S.cast(T, ir::DType::U8);
+  for (ir::DType T : {ir::DType::I8, ir::DType::I16, ir::DType::I32,
+                      ir::DType::U32, ir::DType::F32})
+    S.cast(ir::DType::U8, T);
+  // The byte-moving layers' inputs follow the casts' (which write their own
+  // bytes): any bytes.
+  const size_t Casts = S.Inputs.size();
+  S.split(ir::DType::U8, /*Sized=*/false);
+  S.split(ir::DType::U8, /*Sized=*/true);
+  S.unpack(ir::DType::U8);
+  S.pack(ir::DType::U8);
+  const ir::Model M = S.model();
+  std::vector<std::vector<uint8_t>> Bytes = S.Bytes;
+  REQUIRE(Bytes.size() == Casts);
+  for (size_t I = Casts; I < M.main().Inputs.size(); ++I)
+    Bytes.push_back(
+        S.randomBytes(ir::DType::U8,
+                      M.main().tensor(M.main().Inputs[I]).numElements()));
+  checkAgainstOracle(M, "uint8-forms", Bytes, {}, ACCELGEN_NATIVE_ORACLE);
 }

@@ -644,8 +644,8 @@ TEST_CASE("CAST refuses a type it does not convert, and no conversion") {
   GB.op("CAST", {In}, {O});
   CHECK(kernelError(GB.G) ==
         "operator 0 (CAST): a cast from i64 to f32; the kernels convert "
-        "between two different types of int8, int16, int32, uint32 and "
-        "float32, and from bool to each");
+        "between two different types of int8, uint8, int16, int32, uint32 "
+        "and float32, and from bool to each");
   GB.G.Tensors[size_t(In)].Type = DType::U32;
   CHECK(kernelError(GB.G) == "");
   GB.G.Tensors[size_t(O)].Type = DType::Bool;
@@ -788,7 +788,7 @@ TEST_CASE("REDUCE_ALL takes bool only, and the other reductions no bool") {
 }
 
 TEST_CASE("PACK refuses inputs that are not the output's slices, a count "
-          "the axis does not hold and uint8") {
+          "the axis does not hold and uint32") {
   GraphBuilder GB;
   int32_t A = GB.tensor("a", {2, 3}, ir::perTensor(0.1f, 1));
   int32_t B = GB.tensor("b", {2, 3}, ir::perTensor(0.1f, 1));
@@ -809,10 +809,10 @@ TEST_CASE("PACK refuses inputs that are not the output's slices, a count "
   GB.G.Tensors[size_t(B)].Quant = ir::perTensor(0.2f, 1);
   CHECK(kernelError(GB.G).find("quantization") != std::string::npos);
   for (int32_t T : {A, B, O})
-    GB.G.Tensors[size_t(T)].Type = DType::U8;
-  CHECK(kernelError(GB.G) == "operator 0 (PACK): output 'out' is u8; the "
-                             "kernels take int8, int16, int32, int64 or "
-                             "float32");
+    GB.G.Tensors[size_t(T)].Type = DType::U32;
+  CHECK(kernelError(GB.G) == "operator 0 (PACK): output 'out' is u32; the "
+                             "kernels take int8, uint8, int16, int32, int64 "
+                             "or float32");
 }
 
 TEST_CASE("SPLIT, SPLIT_V and UNPACK run one slice per result, and refuse "
