@@ -131,6 +131,8 @@ public:
   /// The model file's bytes and the imported model.
   const std::vector<uint8_t> &bytes() const { return Bytes; }
   const ir::Graph &graph() const { return Model->main(); }
+  /// Every graph: those the main one's operators call too.
+  const ir::Model &model() const { return *Model; }
   const std::vector<std::string> &warnings() const { return Warnings; }
   /// The graph the emitter ran on: the partitioned one for an accelerator.
   const ir::Graph &emittedGraph() const {

@@ -1129,29 +1129,17 @@ Expected<EmittedModel> emitModel(const ir::Graph &G, const EmitOptions &Opts) {
     if (!V)
       return V.takeError();
     Ctx->Variables = std::move(*V);
-    std::set<size_t> Seen;
-    std::vector<size_t> Work;
-    auto Visit = [&](const ir::Graph &From, size_t Index) {
-      for (size_t I = 0; I < From.Operators.size(); ++I) {
-        const ir::Operator &Op = From.Operators[I];
-        if (Op.code() == ir::OpCode::CallOnce)
-          Ctx->OnceFlags[{Index, I}] = 0;
-        for (int64_t K : ir::calledGraphs(Op))
-          if (K > 0 && static_cast<size_t>(K) < Opts.Model->Graphs.size() &&
-              Seen.insert(static_cast<size_t>(K)).second)
-            Work.push_back(static_cast<size_t>(K));
-      }
-    };
-    Visit(G, 0);
-    while (!Work.empty()) {
-      const size_t K = Work.back();
-      Work.pop_back();
-      Visit(Opts.Model->Graphs[K], K);
-    }
-    Ctx->Graphs.assign(Seen.begin(), Seen.end());
+    Ctx->Graphs = ir::reachableGraphs(*Opts.Model, G);
+    // One flag per CALL_ONCE, numbered by graph and operator.
     int64_t Flag = 0;
-    for (auto &KV : Ctx->OnceFlags)
-      KV.second = Flag++;
+    auto Flags = [&](const ir::Graph &From, size_t Index) {
+      for (size_t I = 0; I < From.Operators.size(); ++I)
+        if (From.Operators[I].code() == ir::OpCode::CallOnce)
+          Ctx->OnceFlags[{Index, I}] = Flag++;
+    };
+    Flags(G, 0);
+    for (size_t K : Ctx->Graphs)
+      Flags(Opts.Model->Graphs[K], K);
     for (size_t K : Ctx->Graphs) {
       const ir::Graph &Sub = Opts.Model->Graphs[K];
       std::vector<std::string> Problems = ir::verifyGraph(Sub);

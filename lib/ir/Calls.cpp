@@ -5,6 +5,7 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <functional>
+#include <set>
 
 namespace accelgen {
 namespace ir {
@@ -77,6 +78,21 @@ std::vector<int64_t> calledGraphs(const Operator &Op) {
   default:
     return {};
   }
+}
+
+std::vector<size_t> reachableGraphs(const Model &M, const Graph &From) {
+  std::set<size_t> Seen;
+  std::vector<const Graph *> Work = {&From};
+  while (!Work.empty()) {
+    const Graph *G = Work.back();
+    Work.pop_back();
+    for (const Operator &Op : G->Operators)
+      for (int64_t K : calledGraphs(Op))
+        if (K > 0 && static_cast<size_t>(K) < M.Graphs.size() &&
+            Seen.insert(static_cast<size_t>(K)).second)
+          Work.push_back(&M.Graphs[static_cast<size_t>(K)]);
+  }
+  return {Seen.begin(), Seen.end()};
 }
 
 std::vector<std::string> verifyCalls(const Model &M) {

@@ -38,6 +38,11 @@ namespace ir {
 /// then, else; WHILE: cond, body; CALL_ONCE: init); empty for any other.
 std::vector<int64_t> calledGraphs(const Operator &Op);
 
+/// The graphs of \p M that \p From's operators call, directly or through
+/// other graphs, in index order (\p From is the main graph or a version of
+/// it, such as a partitioned copy).
+std::vector<size_t> reachableGraphs(const Model &M, const Graph &From);
+
 /// One message per problem with the calls of \p M ("graph 0, operator 2
 /// (IF): ..."): graph indices out of range or calling the main graph,
 /// operand and result counts, element types and byte sizes that differ from

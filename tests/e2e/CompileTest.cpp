@@ -481,10 +481,19 @@ TEST_CASE("variables and CALL_ONCE persist across invocations until reset") {
   B.op("READ_VARIABLE", {Late}, {L});
   B.op("ASSIGN_VARIABLE", {Late, In}, {});
   B.inputs({In}).outputs({V, S, L});
+  Init.G.Name = "init";
   M.Graphs = {B.G, Init.G};
   test::TempDir Out;
   const std::string Model = Out.file("state.tflite");
   test::writeFileBytes(Model, tflite::writeModel(M));
+  // explain says where the called graph runs.
+  test::RunResult Explain =
+      runAccelgen({"explain", Model, "--target", "mdla2.0"});
+  REQUIRE_MESSAGE(Explain.ExitCode == 0, Explain.Stderr);
+  CHECK(Explain.Stdout.find("graph 1 'init': called by IF, WHILE or "
+                            "CALL_ONCE; its 2 operator(s) run on the host "
+                            "CPU with the reference kernels\n") !=
+        std::string::npos);
   test::RunResult R = runAccelgen({"compile", Model, "--target", "ref", "-o",
                                    Out.path(), "--name", "state"});
   REQUIRE_MESSAGE(R.ExitCode == 0, R.Stderr);

@@ -18,6 +18,7 @@
 #include "Targets.h"
 
 #include "emit/CascadeEmitter.h"
+#include "ir/Calls.h"
 #include "partition/Partitioner.h"
 #include "support/TerminalText.h"
 
@@ -147,7 +148,7 @@ std::string deviceText(const partition::PlacedOp &P,
 /// padded. A library-call target (\p Library not empty) has no subgraphs or
 /// cycles of a device: its operators are calls on the same CPU.
 void printText(raw_ostream &OS, const partition::PartitionResult &R,
-               const target::TargetInfo &T) {
+               const target::TargetInfo &T, const ir::Model &M) {
   const StringRef Library = T.library();
   // Targets whose operators are calls on the host CPU have no subgraphs or
   // device cycles.
@@ -232,6 +233,13 @@ void printText(raw_ostream &OS, const partition::PartitionResult &R,
   for (const auto &[Pattern, Why] : R.RejectedFusions)
     for (const std::string &W : Why)
       OS << "fusion " << Pattern << " not applied: " << W << "\n";
+  // Called graphs run whole on the host CPU (docs/control-flow.md).
+  for (size_t K : ir::reachableGraphs(M, M.main()))
+    OS << formatv("graph {0} '{1}': called by IF, WHILE or CALL_ONCE; its "
+                  "{2} operator(s) run on the host CPU with the reference "
+                  "kernels\n",
+                  K, support::terminalText(M.Graphs[K].Name, false),
+                  M.Graphs[K].Operators.size());
 }
 
 json::Array indices(const std::vector<size_t> &V) {
@@ -501,7 +509,8 @@ int runExplain() {
   if (ExplainJSON)
     outs() << formatv("{0:2}", toJSON(R, Target)) << "\n";
   else
-    printSafely([&](raw_ostream &OS) { printText(OS, R, Target); });
+    printSafely(
+        [&](raw_ostream &OS) { printText(OS, R, Target, C->model()); });
   return 0;
 }
 
