@@ -221,6 +221,9 @@ private:
   std::set<int32_t> UsedConstants, UsedArena, UsedShapes;
   CallContext *Calls;
   size_t GraphIndex;
+  /// The variable each handle tensor names (VariableTable::handles), once
+  /// a variable operator asks.
+  std::optional<std::map<int32_t, int32_t>> Handles;
 };
 
 Value ModelWriter::tensorInfo(int32_t T, StringRef Role, size_t Index) {
@@ -545,9 +548,17 @@ Error ModelWriter::emitHostOperator(size_t Index, Value::List &Ops,
     return S;
   };
   std::vector<int64_t> Called = ir::calledGraphs(Op);
-  const int32_t Var = Calls->Variables.of(G, Index);
-  if (Var < 0 && Op.code() != ir::OpCode::CallOnce &&
-      Op.code() != ir::OpCode::If && Op.code() != ir::OpCode::While)
+  if (!Handles)
+    Handles = Calls->Variables.handles(G);
+  int32_t Var = -1;
+  if (Op.code() == ir::OpCode::VarHandle) {
+    Var = Calls->Variables.find(Op);
+  } else if (Op.code() == ir::OpCode::ReadVariable ||
+             Op.code() == ir::OpCode::AssignVariable) {
+    auto It = Handles->find(Op.input(0));
+    Var = It == Handles->end() ? -1 : It->second;
+  }
+  if (Var < 0 && Called.empty())
     return Unsupported("no VAR_HANDLE of its graph names its variable");
   std::string Text, Kernel;
   switch (Op.code()) {

@@ -4,7 +4,6 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
-#include <functional>
 #include <set>
 
 namespace accelgen {
@@ -182,65 +181,65 @@ std::vector<std::string> verifyCalls(const Model &M) {
       }
     }
   }
-  // No graph may call itself: a depth-first walk from every graph.
+  // No graph may call itself: a depth-first walk from every graph, with a
+  // stack of its own (a file may chain more graphs than the C++ stack
+  // holds calls). Path holds each open graph and how many of its calls are
+  // walked.
   enum class Mark { None, Open, Done };
   std::vector<Mark> Marks(N, Mark::None);
-  std::vector<size_t> Path;
-  std::function<bool(size_t)> Walk = [&](size_t G) {
-    Marks[G] = Mark::Open;
-    Path.push_back(G);
-    for (size_t K : Calls[G]) {
+  std::vector<std::pair<size_t, size_t>> Path;
+  for (size_t Root = 0; Root < N; ++Root) {
+    if (Marks[Root] != Mark::None)
+      continue;
+    Marks[Root] = Mark::Open;
+    Path.push_back({Root, 0});
+    while (!Path.empty()) {
+      auto &[G, Next] = Path.back();
+      if (Next == Calls[G].size()) {
+        Marks[G] = Mark::Done;
+        Path.pop_back();
+        continue;
+      }
+      const size_t K = Calls[G][Next++];
       if (Marks[K] == Mark::Open) {
         std::string Cycle;
-        for (auto It = llvm::find(Path, K); It != Path.end(); ++It)
-          Cycle += std::to_string(*It) + " -> ";
+        bool In = false;
+        for (const auto &Step : Path) {
+          In = In || Step.first == K;
+          if (In)
+            Cycle += std::to_string(Step.first) + " -> ";
+        }
         Problems.push_back(llvm::formatv("graph {0} calls itself ({1}{0})", K,
                                          Cycle));
-        return false;
+        return Problems;
       }
-      if (Marks[K] == Mark::None && !Walk(K))
-        return false;
+      if (Marks[K] == Mark::None) {
+        Marks[K] = Mark::Open;
+        Path.push_back({K, 0});
+      }
     }
-    Path.pop_back();
-    Marks[G] = Mark::Done;
-    return true;
-  };
-  for (size_t G = 0; G < N; ++G)
-    if (Marks[G] == Mark::None && !Walk(G))
-      break;
+  }
   return Problems;
 }
 
 int32_t VariableTable::find(const Operator &Handle) const {
-  const std::string Container = Handle.getString(attr::Container);
-  const std::string Name = Handle.getString(attr::SharedName);
-  for (size_t V = 0; V < Variables.size(); ++V)
-    if (Variables[V].Container == Container &&
-        Variables[V].SharedName == Name)
-      return static_cast<int32_t>(V);
-  return -1;
+  auto It = ByName.find({Handle.getString(attr::Container),
+                         Handle.getString(attr::SharedName)});
+  return It == ByName.end() ? -1 : It->second;
 }
 
-int32_t VariableTable::of(const Graph &G, size_t Index) const {
-  const Operator &Op = G.Operators[Index];
-  switch (Op.code()) {
-  case OpCode::VarHandle:
-    return find(Op);
-  case OpCode::ReadVariable:
-  case OpCode::AssignVariable:
-    for (size_t I = 0; I < Index; ++I)
-      if (G.Operators[I].code() == OpCode::VarHandle &&
-          G.Operators[I].output(0) == Op.input(0))
-        return find(G.Operators[I]);
-    return -1;
-  default:
-    return -1;
-  }
+std::map<int32_t, int32_t> VariableTable::handles(const Graph &G) const {
+  std::map<int32_t, int32_t> Handles;
+  for (const Operator &Op : G.Operators)
+    if (Op.code() == OpCode::VarHandle)
+      if (int32_t V = find(Op); V >= 0)
+        Handles[Op.output(0)] = V;
+  return Handles;
 }
 
 llvm::Expected<VariableTable> modelVariables(const Model &M) {
   VariableTable Table;
-  std::map<std::pair<std::string, std::string>, int32_t> ByName;
+  auto &ByName = Table.ByName;
   std::vector<bool> Assigned;
   struct Read {
     size_t G, Op;

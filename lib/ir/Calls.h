@@ -64,13 +64,14 @@ struct Variable {
 /// comes (graphs in order, operators in order).
 struct VariableTable {
   std::vector<Variable> Variables;
+  /// Each variable's number by (container, shared name).
+  std::map<std::pair<std::string, std::string>, int32_t> ByName;
 
   /// The number of the variable VAR_HANDLE \p Handle names; -1 for none.
   int32_t find(const Operator &Handle) const;
-  /// The variable operator \p Index of \p G uses (a VAR_HANDLE's, or that
-  /// of the VAR_HANDLE of \p G writing a READ_VARIABLE's or
-  /// ASSIGN_VARIABLE's handle); -1 for another operator.
-  int32_t of(const Graph &G, size_t Index) const;
+  /// The variable each handle tensor of \p G names, as the VAR_HANDLE
+  /// writing it says.
+  std::map<int32_t, int32_t> handles(const Graph &G) const;
 };
 
 /// The variables of \p M. Errors (one line, located): a READ_VARIABLE or

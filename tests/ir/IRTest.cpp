@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "TestSupport.h"
 
+#include "ir/Calls.h"
 #include "ir/Verifier.h"
 
 #include "llvm/Support/Error.h"
@@ -358,4 +359,27 @@ TEST_CASE("dtype names round trip") {
   CHECK(ir::dtypeSize(ir::DType::I16) == 2);
   CHECK(ir::dtypeSize(ir::DType::I64) == 8);
   CHECK(!ir::parseDType("int8").has_value());
+}
+
+TEST_CASE("the calls of a long chain of graphs are checked without "
+          "recursion, and a cycle at its end is found") {
+  // Graph k calls graph k + 1 once; the last calls graph 1.
+  constexpr size_t N = 100000;
+  ir::Model M;
+  M.Graphs.resize(N);
+  for (size_t K = 0; K < N; ++K) {
+    ir::Operator Op;
+    Op.Type = "CALL_ONCE";
+    Op.setAttr(ir::attr::InitSubgraph, int64_t(K + 1 < N ? K + 1 : 1));
+    M.Graphs[K].Operators.push_back(Op);
+  }
+  std::vector<std::string> Found = ir::verifyCalls(M);
+  REQUIRE(Found.size() == 1);
+  CHECK(llvm::StringRef(Found[0])
+            .startswith("graph 1 calls itself (1 -> 2 -> 3 -> "));
+  CHECK(llvm::StringRef(Found[0]).endswith(" -> 99999 -> 1)"));
+  CHECK(ir::reachableGraphs(M, M.main()).size() == N - 1);
+  // Without the cycle the chain is sound.
+  M.Graphs.back().Operators.clear();
+  CHECK(ir::verifyCalls(M).empty());
 }
