@@ -73,5 +73,14 @@ Operator &GraphBuilder::op(std::string Type, std::vector<int32_t> Inputs,
   return G.Operators.back();
 }
 
+int32_t GraphBuilder::varHandle(const std::string &SharedName) {
+  const int32_t H = tensor("handle_" + SharedName, {}, std::nullopt, DType::I32);
+  G.Tensors[static_cast<size_t>(H)].IsResource = true;
+  op("VAR_HANDLE", {}, {H},
+     {{attr::Container.str(), std::string()},
+      {attr::SharedName.str(), SharedName}});
+  return H;
+}
+
 } // namespace ir
 } // namespace accelgen

@@ -73,6 +73,9 @@ public:
                std::vector<int32_t> Outputs,
                std::map<std::string, AttrValue> Attrs = {});
 
+  /// A VAR_HANDLE naming variable \p SharedName (container ""); returns the
+  /// resource handle it writes, "handle_<name>".
+  int32_t varHandle(const std::string &SharedName);
   GraphBuilder &inputs(std::vector<int32_t> T) {
     G.Inputs = std::move(T);
     return *this;

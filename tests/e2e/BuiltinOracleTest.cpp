@@ -1388,14 +1388,6 @@ namespace {
 ir::Model controlFlowModel(bool Variables) {
   const std::vector<int32_t> Row = {1, 8};
   auto Quant = [] { return ir::perTensor(0.05f, 3); };
-  auto Handle = [](ir::GraphBuilder &B, const char *Name) {
-    const int32_t H = B.tensor(std::string("handle_") + Name, {}, std::nullopt,
-                               ir::DType::I32);
-    B.G.Tensors[H].IsResource = true;
-    B.op("VAR_HANDLE", {}, {H},
-         {{"container", std::string()}, {"shared_name", std::string(Name)}});
-    return H;
-  };
   auto Values = [](int First) {
     std::vector<int8_t> V(8);
     for (size_t I = 0; I < V.size(); ++I)
@@ -1422,7 +1414,7 @@ ir::Model controlFlowModel(bool Variables) {
     const int32_t C =
         B.constant("init", Row, Quant(), ir::DType::I8, Values(-50));
     if (Variables) {
-      B.op("ASSIGN_VARIABLE", {Handle(B, "acc"), C}, {});
+      B.op("ASSIGN_VARIABLE", {B.varHandle("acc"), C}, {});
     } else {
       const int32_t Sum = B.tensor("unread", Row, Quant());
       B.op("ADD", {C, C}, {Sum}, {{"fused_activation", NoActivation}});
@@ -1465,7 +1457,7 @@ ir::Model controlFlowModel(bool Variables) {
   int32_t Second = X;
   const int32_t S = B.tensor("s", Row, Quant());
   if (Variables) {
-    const int32_t H = Handle(B, "acc");
+    const int32_t H = B.varHandle("acc");
     Second = B.tensor("v", Row, Quant());
     B.op("READ_VARIABLE", {H}, {Second});
     Outputs.push_back(Second);
@@ -1474,7 +1466,7 @@ ir::Model controlFlowModel(bool Variables) {
     const int32_t Again = B.tensor("v_again", Row, Quant());
     B.op("READ_VARIABLE", {H}, {Again});
     Outputs.push_back(Again);
-    const int32_t Late = Handle(B, "late");
+    const int32_t Late = B.varHandle("late");
     B.op("ASSIGN_VARIABLE",
          {Late, B.constant("late_value", {1, 4}, Quant(), ir::DType::I8,
                            std::vector<int8_t>{1, 2, 3, 4})},

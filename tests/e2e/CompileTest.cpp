@@ -452,31 +452,23 @@ TEST_CASE("variables and CALL_ONCE persist across invocations until reset") {
   const std::vector<int8_t> C = {10, 20, 30, 40};
   const std::vector<int8_t> X = {-5, 1, 7, 100};
   auto Q = [] { return ir::perTensor(0.25f, 3); };
-  auto Handle = [](ir::GraphBuilder &B, const char *Name) {
-    const int32_t H = B.tensor(std::string("h_") + Name, {}, std::nullopt,
-                               ir::DType::I32);
-    B.G.Tensors[H].IsResource = true;
-    B.op("VAR_HANDLE", {}, {H},
-         {{"container", std::string()}, {"shared_name", std::string(Name)}});
-    return H;
-  };
   ir::Model M;
   M.SchemaVersion = 3;
   ir::GraphBuilder Init;
   Init.op("ASSIGN_VARIABLE",
-          {Handle(Init, "acc"),
+          {Init.varHandle("acc"),
            Init.constant("c", {1, 4}, Q(), ir::DType::I8, C)},
           {});
   ir::GraphBuilder B;
   const int32_t In = B.tensor("x", {1, 4}, Q());
   B.op("CALL_ONCE", {}, {}, {{"init_subgraph", int64_t(1)}});
-  const int32_t Acc = Handle(B, "acc");
+  const int32_t Acc = B.varHandle("acc");
   const int32_t V = B.tensor("v", {1, 4}, Q());
   B.op("READ_VARIABLE", {Acc}, {V});
   const int32_t S = B.tensor("s", {1, 4}, Q());
   B.op("ADD", {In, V}, {S}, {{"fused_activation", std::string("NONE")}});
   B.op("ASSIGN_VARIABLE", {Acc, S}, {});
-  const int32_t Late = Handle(B, "late");
+  const int32_t Late = B.varHandle("late");
   const int32_t L = B.tensor("l", {1, 4}, Q());
   B.op("READ_VARIABLE", {Late}, {L});
   B.op("ASSIGN_VARIABLE", {Late, In}, {});
