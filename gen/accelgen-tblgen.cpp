@@ -24,6 +24,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -163,6 +164,20 @@ bool runAction(raw_ostream &OS, RecordKeeper &Records) {
     return true;
   std::unique_ptr<TargetModel> Model = buildTargetModel(Decl, Diags);
   if (!Model)
+    return true;
+  // A family a description declares would count below without ever being
+  // compiled into accelgen or run: refused rather than trusted.
+  for (const Record *F : familiesOutsideLibrary(Records))
+    Diags.error(recordLoc(*F),
+                formatv("kernel family '{0}' is declared outside "
+                        "defs/kernels.td; a target description cannot bring "
+                        "kernels of its own (accelgen compiles and runs only "
+                        "the families of defs/kernels.td), so the operators "
+                        "it lists would be declared runnable without a "
+                        "kernel; remove it and declare only what "
+                        "defs/kernels.td computes",
+                        F->getName()));
+  if (Diags.errorCount())
     return true;
   // What it declares must run: checked against the kernel families its
   // records hold (every description includes kernels.td).

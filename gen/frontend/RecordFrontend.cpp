@@ -2,8 +2,12 @@
 //-------===//
 #include "frontend/RecordFrontend.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/TableGen/Error.h"
 #include "llvm/TableGen/Record.h"
@@ -119,6 +123,37 @@ Loc recordLoc(const Record &R) {
   if (R.getLoc().empty())
     return Loc();
   return toLoc(R.getLoc().front());
+}
+
+/// The path of the file holding \p At; "" when unknown.
+static StringRef fileOf(SMLoc At) {
+  const unsigned Buf = SrcMgr.FindBufferContainingLoc(At);
+  return Buf ? SrcMgr.getMemoryBuffer(Buf)->getBufferIdentifier() : "";
+}
+
+std::vector<const Record *>
+familiesOutsideLibrary(const RecordKeeper &Records) {
+  const Record *C = Records.getClass("KernelFamily");
+  if (!C || C->getLoc().empty())
+    return {};
+  SmallString<256> Library(sys::path::parent_path(fileOf(C->getLoc().front())));
+  sys::path::append(Library, "kernels.td");
+  SmallString<256> LibraryReal;
+  if (sys::fs::real_path(Library, LibraryReal))
+    LibraryReal = Library;
+  std::vector<const Record *> Out;
+  for (const Record *R : Records.getAllDerivedDefinitions("KernelFamily")) {
+    SmallString<256> Real;
+    StringRef File = R->getLoc().empty() ? "" : fileOf(R->getLoc().front());
+    if (sys::fs::real_path(File, Real))
+      Real = File;
+    if (Real != LibraryReal)
+      Out.push_back(R);
+  }
+  llvm::sort(Out, [](const Record *A, const Record *B) {
+    return A->getID() < B->getID();
+  });
+  return Out;
 }
 
 std::vector<std::string> languageNames(const RecordKeeper &Records,

@@ -30,6 +30,14 @@ Loc recordLoc(const llvm::Record &R);
 std::vector<std::string> languageNames(const llvm::RecordKeeper &Records,
                                        llvm::StringRef Class);
 
+/// The KernelFamily records defined outside the portable kernel library: a
+/// family counts as the library's when the file defining it is `kernels.td`
+/// in the folder of the file defining the class (defs/). Only the library's
+/// families are compiled into accelgen and run; any other one (declared by a
+/// target description) would be read but never run.
+std::vector<const llvm::Record *>
+familiesOutsideLibrary(const llvm::RecordKeeper &Records);
+
 /// Reads every operator record (canonical and target) into \p Out.Ops and
 /// the backends, quantization relations and actions into Out.KnownBackends,
 /// Out.KnownQuantRelations and Out.KnownQuantActions.

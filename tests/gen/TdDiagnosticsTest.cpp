@@ -596,6 +596,35 @@ def : Legal<CallOnce, T, V1, []>;
   CHECK(Own.run().ExitCode == 0);
 }
 
+TEST_CASE("diagnostic: a kernel family declared by a target description") {
+  // Only defs/kernels.td's families are compiled into accelgen. Before this
+  // check a target's own family made FLOOR pass the check above and then
+  // never ran; with or without a backend it is refused at its definition.
+  const std::string Decls = R"td(def MyFloor : KernelFamily<"my_floor", "my_floor", "myFloorOp"> {
+  let Library = "t";
+  let Fields = [KernelField<"unused", "int32_t">];
+  let Args = [ParamsArg, CountArg, InputArg, OutputArg];
+  let Instances = [KernelInstance<Floor, "floor", i8>];
+}
+def : Legal<Floor, T, V1, [i8]>;
+)td";
+  const std::string Message =
+      "kernel family 'MyFloor' is declared outside defs/kernels.td; a target "
+      "description cannot bring kernels of its own (accelgen compiles and "
+      "runs only the families of defs/kernels.td), so the operators it lists "
+      "would be declared runnable without a kernel; remove it and declare "
+      "only what defs/kernels.td computes\n";
+  std::string Compiling = Head;
+  const std::string Plain = "def T : Target<\"t\", [V1, V2]>;";
+  Compiling.replace(Compiling.find(Plain), Plain.size(),
+                    "def T : Target<\"t\", [V1, V2]> { let Backend = "
+                    "FunctionalModelPrograms; }");
+  Td D(Compiling + Decls);
+  D.rejects(D.at(5, 1) + Message);
+  Td Explains(Head + Decls);
+  Explains.rejects(Explains.at(5, 1) + Message);
+}
+
 TEST_CASE("diagnostic: unknown quantization scheme") {
   Td D(Head + R"td(def Blockwise : QuantScheme<"blockwise", 1, 0>;
 def : Legal<Conv2D, T, V1, [i8]> { let WeightSchemes = [Blockwise]; }
