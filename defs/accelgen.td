@@ -106,7 +106,9 @@ class Op<string name, list<Operand> operands, list<Attr> attrs = [],
   /// More operands may follow the listed ones (CONCATENATION, LSTM).
   bit Variadic = 0;
   /// A canonical operator is the TensorFlow Lite builtin of its name, whose
-  /// code tflite.td lists; 0 for one of accelgen's own (REQUANTIZE). Only
+  /// code tflite.td lists; 0 for one of accelgen's own (REQUANTIZE) and for
+  /// a TensorFlow Lite custom operator, which files name by its custom code
+  /// (TFLite_Detection_PostProcess). Only
   /// -gen-op-vocabulary reads it; target operators are never builtins.
   bit IsBuiltin = 1;
   /// Which input rows a stripe of output rows reads (see StripeRows).
@@ -384,6 +386,11 @@ class PointerField<string name, string ctype, string doc = "">
 ///   inputs        `const T *const *inputs`, every data operand
 ///   state         `T *<name>`, data operand `Operand`, which the kernel
 ///                 reads and updates in place (a variable tensor: LSTM state)
+///   result        `T *<name>`, result `Operand` (1 or more; result 0 is
+///                 `output`): a call that writes every result of its
+///                 operator at once, so the operator runs as one call
+///   scratch       `void *scratch`, working memory for the call (8-byte
+///                 aligned), of the size the family's builder gives
 /// `Elem` is the element type of a data argument: "in" (the kernel's
 /// DTYPE), "out" (its OUT, or DTYPE), "acc" (i32 for a quantized DTYPE, f32
 /// otherwise: biases), "wide" (i16 for a quantized DTYPE, f32 otherwise: the

@@ -206,6 +206,7 @@ multiclass HostCpuRules<Target T, Version V, string P> {
           "int16 and int32 are not requantized to uint8">]>;
   def : Legal<UnidirectionalSequenceLSTM, T, V, [i8, i16, f32]>;
   def : Legal<Svdf, T, V, [i8, f32]>;
+  def : Legal<DetectionPostProcess, T, V, [f32]>;
   def : Legal<Dequantize, T, V, [i8, u8, i16]>;
   def : Legal<Requantize, T, V, [i8, u8]>;
   // Run by the generated code itself (docs/control-flow.md): IF's operand 0

@@ -990,3 +990,55 @@ def SvdfKernels : KernelFamily<"svdf", "svdf", "svdfOp"> {
   let Instances = [KernelInstance<Svdf, "svdf", i8, AnyElement, "", i16>,
                    KernelInstance<Svdf, "svdf", f32>];
 }
+
+//===----------------------------------------------------------------------===//
+// SSD post-processing
+//===----------------------------------------------------------------------===//
+
+/// TensorFlow Lite Micro's TFLite_Detection_PostProcess (float32 only, as
+/// Micro's). One call writes the four results, in working memory of
+/// ref_detection_postprocess_scratch_bytes.
+def DetectionPostProcessKernels
+    : KernelFamily<"detection_postprocess", "detection_postprocess",
+                   "detectionPostProcessOp"> {
+  let Doc = "Parameters of one TFLite_Detection_PostProcess.";
+  let Rendered = 0;
+  let Fields = [
+    KernelField<"num_boxes", "int32_t",
+                "Sizes: anchors (boxes), values per box encoding (4 or "
+                "more, the first four read), classes scored (num_classes) "
+                "and classes per box prediction (one more with a "
+                "background class first), rows of each result.">,
+    KernelField<"box_stride", "int32_t">,
+    KernelField<"num_classes", "int32_t">,
+    KernelField<"num_classes_with_background", "int32_t">,
+    KernelField<"output_rows", "int32_t">,
+    KernelField<"max_detections", "int32_t",
+                "The options: detections reported, classes per detection "
+                "(fast form), detections per class (regular form) and which "
+                "form (1: regular).">,
+    KernelField<"max_classes_per_detection", "int32_t">,
+    KernelField<"detections_per_class", "int32_t">,
+    KernelField<"use_regular_nms", "int32_t">,
+    KernelField<"nms_score_threshold", "float",
+                "Scores below it are no detection; boxes overlapping a "
+                "better one by more than the IoU threshold are dropped.">,
+    KernelField<"nms_iou_threshold", "float">,
+    KernelField<"y_scale", "float",
+                "The encodings' scales: y and x of the centre, h and w of "
+                "the size.">,
+    KernelField<"x_scale", "float">,
+    KernelField<"h_scale", "float">,
+    KernelField<"w_scale", "float">];
+  let Args = [ParamsArg,
+              KernelArg<"data", "box_encodings", 0, "in">,
+              KernelArg<"data", "class_predictions", 1, "in">,
+              KernelArg<"data", "anchors", 2, "in">,
+              KernelArg<"scratch", "scratch">,
+              KernelArg<"output", "detection_boxes", -1, "out">,
+              KernelArg<"result", "detection_classes", 1, "out">,
+              KernelArg<"result", "detection_scores", 2, "out">,
+              KernelArg<"result", "num_detections", 3, "out">];
+  let Instances = [KernelInstance<DetectionPostProcess,
+                                  "detection_postprocess", f32>];
+}

@@ -303,6 +303,39 @@ def Lstm : Op<"LSTM", [Input],
 }
 
 //===----------------------------------------------------------------------===//
+// TensorFlow Lite's SSD post-processing: a custom operator
+//===----------------------------------------------------------------------===//
+
+// Its options, named as the FlexBuffer map of its custom options names them.
+def MaxDetectionsAttr          : Attr<"max_detections", IntAttr>;
+def MaxClassesPerDetectionAttr : Attr<"max_classes_per_detection", IntAttr>;
+def DetectionsPerClassAttr     : Attr<"detections_per_class", IntAttr>;
+def UseRegularNmsAttr          : Attr<"use_regular_nms", BoolAttr>;
+def NmsScoreThresholdAttr      : Attr<"nms_score_threshold", FloatAttr>;
+def NmsIouThresholdAttr        : Attr<"nms_iou_threshold", FloatAttr>;
+def NumClassesAttr             : Attr<"num_classes", IntAttr>;
+def YScaleAttr                 : Attr<"y_scale", FloatAttr>;
+def XScaleAttr                 : Attr<"x_scale", FloatAttr>;
+def HScaleAttr                 : Attr<"h_scale", FloatAttr>;
+def WScaleAttr                 : Attr<"w_scale", FloatAttr>;
+
+/// Decodes SSD box encodings against anchors and keeps the best boxes by
+/// non-maximum suppression: results detection_boxes [1, N, 4],
+/// detection_classes [1, N], detection_scores [1, N] and num_detections
+/// [1]. Not a builtin: TensorFlow Lite files name it by its custom code,
+/// which is this name.
+def DetectionPostProcess
+    : Op<"TFLite_Detection_PostProcess",
+         [Operand<"box_encodings">, Operand<"class_predictions">,
+          Operand<"anchors">],
+         [MaxDetectionsAttr, MaxClassesPerDetectionAttr,
+          DetectionsPerClassAttr, UseRegularNmsAttr, NmsScoreThresholdAttr,
+          NmsIouThresholdAttr, NumClassesAttr, YScaleAttr, XScaleAttr,
+          HScaleAttr, WScaleAttr], 4> {
+  let IsBuiltin = 0;
+}
+
+//===----------------------------------------------------------------------===//
 // Control flow and resource variables: run by the generated code itself
 //===----------------------------------------------------------------------===//
 

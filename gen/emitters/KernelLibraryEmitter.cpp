@@ -194,7 +194,8 @@ void emitKernelTable(const KernelLibraryModel &M, raw_ostream &OS) {
   Section("ARG",
           "ARG(family, struct, kind, operand, name): every family's arguments "
           "in order; kind is PARAMS, FIELDS, SHAPE, DATA, OUTPUT_SHAPE, "
-          "OUTPUT, COUNT, ELEMENT_SIZE, INPUT_SHAPES, INPUTS or STATE.",
+          "OUTPUT, COUNT, ELEMENT_SIZE, INPUT_SHAPES, INPUTS, STATE, RESULT "
+          "(operand: the result's index) or SCRATCH.",
           {"ARG"}, [&] {
             for (const auto &F : M.Families)
               for (const KernelArgDef &A : F->Args)
@@ -260,10 +261,13 @@ void emitKernelTable(const KernelLibraryModel &M, raw_ostream &OS) {
           "ARG_SHAPE(i), ARG_DATA(i, T), ARG_OUTPUT_SHAPE, ARG_OUTPUT(T), "
           "ARG_COUNT, ARG_ELEMENT_SIZE, ARG_INPUT_SHAPES, ARG_INPUTS(T) and "
           "ARG_STATE(i, T) (a data operand the kernel updates in place), "
+          "ARG_RESULT(k, T) (result k, past the output) and ARG_SCRATCH "
+          "(the working memory the call's parameters size), "
           "with the REF_KERNEL_ prefix, for the caller to define.",
           {"CALL", "ARG_PARAMS", "ARG_FIELD", "ARG_SHAPE", "ARG_DATA",
            "ARG_OUTPUT_SHAPE", "ARG_OUTPUT", "ARG_COUNT", "ARG_ELEMENT_SIZE",
-           "ARG_INPUT_SHAPES", "ARG_INPUTS", "ARG_STATE"},
+           "ARG_INPUT_SHAPES", "ARG_INPUTS", "ARG_STATE", "ARG_RESULT",
+           "ARG_SCRATCH"},
           [&] {
             for (const auto &F : M.Families)
               for (const KernelFunctionDef &Fn : F->Functions) {
@@ -292,6 +296,10 @@ void emitKernelTable(const KernelLibraryModel &M, raw_ostream &OS) {
                   else if (A.Kind == "output")
                     Args.push_back(
                         formatv("{0}ARG_OUTPUT({1})", P, upper(Fn.ResultType)));
+                  else if (A.Kind == "result")
+                    Args.push_back(
+                        formatv("{0}ARG_RESULT({1}, {2})", P, A.Operand,
+                                upper(Fn.ResultTypes[A.Operand])));
                   else if (A.Kind == "inputs")
                     Args.push_back(formatv("{0}ARG_INPUTS({1})", P, T(0)));
                   else

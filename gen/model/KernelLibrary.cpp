@@ -22,6 +22,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 using namespace llvm;
 
@@ -36,7 +37,8 @@ const char *const FieldTypes[] = {"int8_t",  "int16_t",  "int32_t",  "int64_t",
 const char *const ArgKinds[] = {"params", "fields",       "shape",
                                 "data",   "output_shape", "output",
                                 "count",  "element_size", "input_shapes",
-                                "inputs", "state"};
+                                "inputs", "state",        "result",
+                                "scratch"};
 const char *const Elems[] = {"in", "out", "weights", "acc", "wide", "any"};
 
 bool oneOf(StringRef S, ArrayRef<const char *> List) {
@@ -130,7 +132,8 @@ private:
   }
 
   void readArgs(const Record &R, KernelFamilyDef &F) {
-    unsigned Params = 0, Outputs = 0;
+    unsigned Params = 0, Outputs = 0, Scratch = 0;
+    std::set<int> Results;
     for (Record *Arg : R.getValueAsListOfDefs("Args")) {
       KernelArgDef A;
       A.Kind = Arg->getValueAsString("Kind").str();
@@ -148,7 +151,8 @@ private:
         continue;
       }
       const bool Data = A.Kind == "data" || A.Kind == "output" ||
-                        A.Kind == "inputs" || A.Kind == "state";
+                        A.Kind == "inputs" || A.Kind == "state" ||
+                        A.Kind == "result";
       if (Data && !oneOf(A.Elem, Elems))
         error(formatv("argument '{0}' needs an element type (in, out, weights, "
                       "acc, wide or any), not '{1}'",
@@ -159,14 +163,30 @@ private:
       if ((A.Kind == "data" || A.Kind == "shape" || A.Kind == "state") &&
           A.Operand < 0)
         error(formatv("argument '{0}' needs an operand index", A.Name));
+      if (A.Kind == "result" && A.Operand < 1)
+        error(formatv("argument '{0}' needs the index of the result it "
+                      "writes, 1 or more (result 0 is the output)",
+                      A.Name));
+      else if (A.Kind == "result" && !Results.insert(A.Operand).second)
+        error(formatv("argument '{0}' writes result {1} again", A.Name,
+                      A.Operand));
       Params += A.Kind == "params" || A.Kind == "fields";
       Outputs += A.Kind == "output";
+      Scratch += A.Kind == "scratch";
       F.Args.push_back(std::move(A));
     }
     if (Params != 1)
       error("needs exactly one argument of kind params or fields");
     if (Outputs != 1)
       error("needs exactly one argument of kind output");
+    if (Scratch > 1)
+      error("takes scratch memory twice");
+    for (size_t I = 1; I <= Results.size(); ++I)
+      if (!Results.count(static_cast<int>(I))) {
+        error(formatv("writes results up to {0} but not result {1}",
+                      *Results.rbegin(), I));
+        break;
+      }
   }
 
   /// The element type an argument with \p Elem reads or writes in \p Fn.
@@ -208,8 +228,16 @@ private:
       for (const KernelArgDef &A : F.Args) {
         if (A.Kind == "output") {
           Fn.ResultType = elemType(A.Elem, Fn);
+        } else if (A.Kind == "result") {
+          if (A.Operand < 1)
+            continue; // Reported by readArgs.
+          if (Fn.ResultTypes.size() <= static_cast<size_t>(A.Operand))
+            Fn.ResultTypes.resize(A.Operand + 1);
+          Fn.ResultTypes[A.Operand] = elemType(A.Elem, Fn);
         } else if (A.Kind == "data" || A.Kind == "inputs" ||
                    A.Kind == "state") {
+          if (A.Kind != "inputs" && A.Operand < 0)
+            continue; // Reported by readArgs.
           size_t Index = A.Kind == "inputs" ? 0 : A.Operand;
           if (Fn.OperandTypes.size() <= Index)
             Fn.OperandTypes.resize(Index + 1);

@@ -63,6 +63,9 @@ struct KernelFunctionDef {
   /// index, and of the result ("any" for byte-moving kernels).
   std::vector<std::string> OperandTypes;
   std::string ResultType;
+  /// The element types of the further results it writes (`result`
+  /// arguments), by result index ("" where none).
+  std::vector<std::string> ResultTypes;
 };
 
 /// One calling convention.

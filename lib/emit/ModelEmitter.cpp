@@ -280,6 +280,16 @@ ModelWriter::referenceArguments(const kernels::KernelCall &C,
     case ArgKind::Output:
       Args.push_back(data(Output));
       break;
+    case ArgKind::Result:
+      Args.push_back(data(C.Results.at(A.Operand)));
+      break;
+    case ArgKind::Scratch:
+      // The call's own working memory, whole 8-byte words.
+      Block += formatv("    static uint64_t {0}_scratch[{1}];\n", Prefix,
+                       std::max<int64_t>((C.ScratchBytes + 7) / 8, 1))
+                   .str();
+      Args.push_back(Prefix + "_scratch");
+      break;
     case ArgKind::Count:
       Args.push_back(Stripe ? Stripe->count(Output)
                             : intLiteral(G.tensor(Output).numElements()));
@@ -477,6 +487,9 @@ Error ModelWriter::emitOperator(size_t Index, Value::List &Ops,
 
   json::Object R = cpuEntry(
       G, Index, Aliased ? "none (shares its input's bytes)" : Kernel);
+  // Working memory outside the arena (a static buffer of the call's).
+  if (!Aliased && !Special && Call->ScratchBytes > 0)
+    R["scratch_bytes"] = Call->ScratchBytes;
   // A target with specialised CPU kernels says why one keeps the
   // reference kernel.
   if (Opts.CpuKernels && !Aliased && !Special)

@@ -6,6 +6,8 @@
 #include "ir/Verifier.h"
 #include "tflite_subset_generated.h"
 
+#include "flatbuffers/flexbuffers.h"
+
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -813,6 +815,55 @@ llvm::Error Importer::importQuant(const fb::QuantizationParameters &Q,
   return llvm::Error::success();
 }
 
+/// The custom code of TensorFlow Lite's SSD post-processing, which is also
+/// the name of its operator in the vocabulary.
+constexpr llvm::StringLiteral DetectionPostProcessCode =
+    "TFLite_Detection_PostProcess";
+
+/// TFLite_Detection_PostProcess's options: the FlexBuffer map of its custom
+/// options, read as TensorFlow Lite Micro reads it (a key left out reads as
+/// 0, 0.0 or false; detections_per_class as 100).
+llvm::Error readDetectionPostProcess(const fb::Operator &Op,
+                                     ir::Operator &Out) {
+  const flatbuffers::Vector<uint8_t> *Raw = Op.custom_options();
+  if (!Raw || Raw->size() == 0)
+    return makeError("it has no custom options (the FlexBuffer map of its "
+                     "settings)");
+  // FlexBuffers reads scalars in place: the bytes go to aligned storage.
+  std::vector<uint64_t> Aligned((Raw->size() + 7) / 8);
+  std::memcpy(Aligned.data(), Raw->data(), Raw->size());
+  const auto *Bytes = reinterpret_cast<const uint8_t *>(Aligned.data());
+  if (!flexbuffers::VerifyBuffer(Bytes, Raw->size()))
+    return makeError("its custom options are not a well-formed FlexBuffer");
+  const flexbuffers::Reference Root = flexbuffers::GetRoot(Bytes, Raw->size());
+  if (!Root.IsMap())
+    return makeError("its custom options are not a FlexBuffer map");
+  const flexbuffers::Map M = Root.AsMap();
+  namespace A = ir::attr;
+  auto Int = [&](llvm::StringRef Name, const char *Key) {
+    Out.setAttr(Name, static_cast<int64_t>(M[Key].AsInt32()));
+  };
+  auto Float = [&](llvm::StringRef Name, const char *Key) {
+    Out.setAttr(Name, static_cast<double>(M[Key].AsFloat()));
+  };
+  Int(A::MaxDetections, "max_detections");
+  Int(A::MaxClassesPerDetection, "max_classes_per_detection");
+  Out.setAttr(A::DetectionsPerClass,
+              M["detections_per_class"].IsNull()
+                  ? int64_t(100)
+                  : static_cast<int64_t>(M["detections_per_class"].AsInt32()));
+  Out.setAttr(A::UseRegularNms, !M["use_regular_nms"].IsNull() &&
+                                    M["use_regular_nms"].AsBool());
+  Float(A::NmsScoreThreshold, "nms_score_threshold");
+  Float(A::NmsIouThreshold, "nms_iou_threshold");
+  Int(A::NumClasses, "num_classes");
+  Float(A::YScale, "y_scale");
+  Float(A::XScale, "x_scale");
+  Float(A::HScale, "h_scale");
+  Float(A::WScale, "w_scale");
+  return llvm::Error::success();
+}
+
 llvm::Error Importer::importOperator(const fb::Operator &Op, size_t Index,
                                      ir::Operator &Out) {
   size_t NumCodes = Root->operator_codes() ? Root->operator_codes()->size() : 0;
@@ -833,6 +884,13 @@ llvm::Error Importer::importOperator(const fb::Operator &Op, size_t Index,
   if (BuiltinCode == static_cast<int32_t>(Builtin::CUSTOM) &&
       Code->custom_code())
     Out.CustomCode = Code->custom_code()->str();
+  if (Out.CustomCode == DetectionPostProcessCode) {
+    Out.Type = Out.CustomCode;
+    if (llvm::Error E = readDetectionPostProcess(Op, Out))
+      return makeError(llvm::formatv("operator {0} ({1}): {2}", Index,
+                                     Out.Type, llvm::toString(std::move(E))));
+    return llvm::Error::success();
+  }
 
   std::optional<OpReader> Reader = readerFor(builtinOpCode(BuiltinCode));
   if (!Reader) {

@@ -11,6 +11,8 @@
 #include "import/BuiltinOps.h"
 #include "tflite_subset_generated.h"
 
+#include "flatbuffers/flexbuffers.h"
+
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FileUtilities.h"
@@ -483,6 +485,30 @@ uint32_t Writer::operatorCode(const ir::Operator &Op) {
   return Index;
 }
 
+/// TFLite_Detection_PostProcess's custom options from its attributes: the
+/// FlexBuffer map TensorFlow Lite's converter writes.
+std::vector<uint8_t> detectionPostProcessOptions(const ir::Operator &Op) {
+  namespace A = ir::attr;
+  flexbuffers::Builder F;
+  F.Map([&] {
+    F.Int("max_detections", Op.getInt(A::MaxDetections));
+    F.Int("max_classes_per_detection", Op.getInt(A::MaxClassesPerDetection));
+    F.Int("detections_per_class", Op.getInt(A::DetectionsPerClass, 100));
+    F.Bool("use_regular_nms", Op.getBool(A::UseRegularNms));
+    F.Float("nms_score_threshold",
+            static_cast<float>(Op.getFloat(A::NmsScoreThreshold)));
+    F.Float("nms_iou_threshold",
+            static_cast<float>(Op.getFloat(A::NmsIouThreshold)));
+    F.Int("num_classes", Op.getInt(A::NumClasses));
+    F.Float("y_scale", static_cast<float>(Op.getFloat(A::YScale)));
+    F.Float("x_scale", static_cast<float>(Op.getFloat(A::XScale)));
+    F.Float("h_scale", static_cast<float>(Op.getFloat(A::HScale)));
+    F.Float("w_scale", static_cast<float>(Op.getFloat(A::WScale)));
+  });
+  F.Finish();
+  return F.GetBuffer();
+}
+
 Offset<fb::Operator> Writer::writeOperator(const ir::Operator &Op) {
   uint32_t Code = operatorCode(Op);
   WrittenOptions Options;
@@ -497,7 +523,9 @@ Offset<fb::Operator> Writer::writeOperator(const ir::Operator &Op) {
     Options = writeOptions(B, Op);
   }
   Offset<flatbuffers::Vector<uint8_t>> Custom = 0;
-  if (!Op.RawOptions.empty())
+  if (Op.code() == ir::OpCode::DetectionPostProcess)
+    Custom = B.CreateVector(detectionPostProcessOptions(Op));
+  else if (!Op.RawOptions.empty())
     Custom = B.CreateVector(Op.RawOptions);
   return fb::CreateOperator(B, Code, B.CreateVector(Op.Inputs),
                             B.CreateVector(Op.Outputs), Options.Tag,

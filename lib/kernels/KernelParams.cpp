@@ -15,6 +15,7 @@
 
 #include "kernels/OpContext.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
@@ -53,7 +54,8 @@ std::vector<KernelFamilyInfo> buildFamilies() {
                DATA = AK::Data, OUTPUT_SHAPE = AK::OutputShape,
                OUTPUT = AK::Output, COUNT = AK::Count,
                ELEMENT_SIZE = AK::ElementSize, INPUT_SHAPES = AK::InputShapes,
-               INPUTS = AK::Inputs, STATE = AK::State;
+               INPUTS = AK::Inputs, STATE = AK::State, RESULT = AK::Result,
+               SCRATCH = AK::Scratch;
 #define REF_KERNEL_ARG(Family, Struct, Kind, Operand, Name)                    \
   Find(#Family).Args.push_back({Kind, Operand, #Name});
 #include "ref_kernel_table.inc"
@@ -134,6 +136,12 @@ const KernelFamilyInfo &familyOf(const AnyParams &P) {
   return kernelFamilies()[P.index()];
 }
 
+size_t resultsWritten(const KernelFamilyInfo &F) {
+  return 1 + static_cast<size_t>(llvm::count_if(F.Args, [](const KernelArgInfo &A) {
+           return A.Kind == ArgKind::Result;
+         }));
+}
+
 llvm::Expected<ref_shape> toRefShape(llvm::ArrayRef<int32_t> Shape) {
   if (Shape.size() > REF_MAX_RANK)
     return llvm::createStringError(
@@ -196,14 +204,25 @@ llvm::Expected<KernelCall> computeKernelCall(const ir::Graph &G,
   llvm::Expected<KernelCall> Call = First->Builder(Ctx);
   if (!Call)
     return Call.takeError();
-  if (Op.Outputs.size() != 1 && !Ctx.resultAsked())
+  const KernelFamilyInfo &Family = familyOf(Call->Params);
+  const size_t Writes = resultsWritten(Family);
+  if (Writes > 1) {
+    // One call writes every result.
+    if (Op.Outputs.size() != Writes)
+      return Ctx.error(llvm::formatv("{0} outputs; its kernel writes {1}",
+                                     Op.Outputs.size(), Writes));
+    for (size_t R = 0; R < Writes; ++R)
+      if (Op.Outputs[R] < 0 || !G.isValidTensor(Op.Outputs[R]))
+        return Ctx.error(llvm::formatv("output {0} is missing", R));
+    Call->Results = Op.Outputs;
+  } else if (Op.Outputs.size() != 1 && !Ctx.resultAsked()) {
     return Ctx.error(llvm::formatv("{0} outputs; the reference kernels write "
                                    "one",
                                    Op.Outputs.size()));
+  }
   Call->Output = Op.Outputs[Result];
   // The function of the family the builder filled, for the element types
   // and the variant it found.
-  const KernelFamilyInfo &Family = familyOf(Call->Params);
   const std::optional<ir::DType> OutType = G.tensor(Call->Output).Type;
   std::optional<ir::DType> CallIn;
   if (!Call->DataInputs.empty() && Call->DataInputs[0] >= 0)
@@ -235,7 +254,10 @@ computeKernelCalls(const ir::Graph &G, const ir::Operator &Op) {
     llvm::Expected<KernelCall> Call = computeKernelCall(G, Op, R);
     if (!Call)
       return Call.takeError();
+    const bool All = !Call->Results.empty();
     Calls.push_back(std::move(*Call));
+    if (All)
+      break;
   }
   return Calls;
 }

@@ -108,13 +108,19 @@ enum class ArgKind {
   InputShapes,
   Inputs,
   /// A data operand the kernel reads and updates in place (variable tensor).
-  State
+  State,
+  /// A further result the call writes (Operand: its index, 1 or more): the
+  /// call writes every result of its operator.
+  Result,
+  /// Working memory for the call, KernelCall::ScratchBytes bytes.
+  Scratch
 };
 
 /// One argument of a family's functions.
 struct KernelArgInfo {
   ArgKind Kind;
-  /// The data operand (Shape, Data); -1 otherwise.
+  /// The data operand (Shape, Data, State), the result (Result); -1
+  /// otherwise.
   int Operand;
   const char *Name;
 };
@@ -152,6 +158,9 @@ llvm::ArrayRef<KernelFunctionInfo> kernelFunctions();
 const KernelFunctionInfo *findKernelFunction(llvm::StringRef Name);
 /// The family whose parameters \p P holds.
 const KernelFamilyInfo &familyOf(const AnyParams &P);
+/// How many results one call of \p F writes: 1, or 1 + its Result
+/// arguments.
+size_t resultsWritten(const KernelFamilyInfo &F);
 
 /// The kernel that runs one operator.
 struct KernelCall {
@@ -167,6 +176,12 @@ struct KernelCall {
   /// The tensor it writes: the operator's only result, or one of several
   /// (each result of a SPLIT is one call).
   int32_t Output = -1;
+  /// Every result, when the family writes them all in one call (it has
+  /// Result arguments); empty otherwise.
+  std::vector<int32_t> Results;
+  /// The bytes of working memory the call needs (a family with a Scratch
+  /// argument); set by the family's builder.
+  int64_t ScratchBytes = 0;
   /// The variant of the family's function the parameters call for ("" or,
   /// for instance, "per_channel"); set by the family's builder.
   std::string Variant;
@@ -176,12 +191,13 @@ struct KernelCall {
 /// operator \p Op of \p G, or an error saying why the reference kernels
 /// cannot run it. An operator with several results runs as one call per
 /// result when its family's builder writes any one of them (SPLIT, SPLIT_V,
-/// UNPACK); for others, several results are an error.
+/// UNPACK), as one call when its family writes them all (Result arguments:
+/// TFLite_Detection_PostProcess); for others, several results are an error.
 llvm::Expected<KernelCall> computeKernelCall(const ir::Graph &G,
                                              const ir::Operator &Op,
                                              unsigned Result = 0);
 
-/// Every call that runs \p Op, in order: one per result.
+/// Every call that runs \p Op, in order: one per result, or one for all.
 llvm::Expected<std::vector<KernelCall>>
 computeKernelCalls(const ir::Graph &G, const ir::Operator &Op);
 

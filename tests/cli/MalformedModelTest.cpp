@@ -15,6 +15,8 @@
 #include "import/TFLiteWriter.h"
 #include "tflite_subset_generated.h"
 
+#include "flatbuffers/flexbuffers.h"
+
 #include "llvm/Support/Endian.h"
 
 #include <cmath>
@@ -757,5 +759,59 @@ TEST_CASE("graphs an operator cannot call, and variables it cannot use") {
           "read-size",
           "graph 0, operator 2 (READ_VARIABLE): reads 4 bytes of variable "
           "'v', which holds 6");
+  }
+}
+
+TEST_CASE("TFLite_Detection_PostProcess without well-formed options") {
+  // Its settings are a FlexBuffer map in the operator's custom options; the
+  // importer verifies the buffer before it reads a key.
+  test::TempDir Dir;
+  auto Model = [](std::vector<uint8_t> Options) {
+    ir::GraphBuilder B;
+    const int32_t Enc = B.tensor("enc", {1, 4, 4}, std::nullopt,
+                                 ir::DType::F32);
+    const int32_t Sc = B.tensor("scores", {1, 4, 2}, std::nullopt,
+                                ir::DType::F32);
+    const int32_t An = B.constant("anchors", {4, 4}, std::nullopt,
+                                  ir::DType::F32);
+    std::vector<int32_t> Out;
+    for (std::vector<int32_t> S :
+         {std::vector<int32_t>{1, 3, 4}, {1, 3}, {1, 3}, {1}})
+      Out.push_back(B.tensor("out" + std::to_string(Out.size()), S,
+                             std::nullopt, ir::DType::F32));
+    // Written as the custom operator it is, with these option bytes.
+    ir::Operator &Op = B.op("CUSTOM", {Enc, Sc, An}, Out);
+    Op.Opaque = true;
+    Op.BuiltinCode = 32;
+    Op.CustomCode = "TFLite_Detection_PostProcess";
+    Op.RawOptions = std::move(Options);
+    B.inputs({Enc, Sc}).outputs(Out);
+    ir::Model M;
+    M.Graphs.push_back(std::move(B.G));
+    return M;
+  };
+  const std::string Prefix =
+      "graph 0: operator 0 (TFLite_Detection_PostProcess): ";
+  SUBCASE("none") {
+    checkRejectedEverywhere(Dir, Model({}), "none.tflite",
+                            Prefix + "it has no custom options (the "
+                                     "FlexBuffer map of its settings)");
+  }
+  SUBCASE("bytes that are no FlexBuffer") {
+    const std::string Path = Dir.file("garbage.tflite");
+    test::writeFileBytes(Path,
+                         tflite::writeModel(Model({1, 2, 3, 250, 7, 9})));
+    checkFails({"inspect", Path}, Path,
+               Prefix + "its custom options are not a well-formed "
+                        "FlexBuffer");
+  }
+  SUBCASE("a FlexBuffer that is not a map") {
+    flexbuffers::Builder F;
+    F.Int(5);
+    F.Finish();
+    const std::string Path = Dir.file("int.tflite");
+    test::writeFileBytes(Path, tflite::writeModel(Model(F.GetBuffer())));
+    checkFails({"inspect", Path}, Path,
+               Prefix + "its custom options are not a FlexBuffer map");
   }
 }

@@ -1094,6 +1094,107 @@ public:
          {{"keep_dims", Keep}});
   }
 
+  /// TFLite_Detection_PostProcess (float32, the only type Micro's kernel
+  /// takes) on 4 to 40 anchors and 1 to 5 classes (a background class
+  /// first half the time), with the regular or the fast suppression and
+  /// \p PerDetection classes per detection (fast). The anchors are
+  /// constants, as in SSD models; the encodings (multiples of 1/16 in
+  /// [-1, 1]) and the scores (eighths in [0, 1], so that equal scores, which
+  /// the orders break by index, are frequent) go to Bytes. The results have
+  /// \p PerDetection^2 rows per detection: Micro's fast form places class k
+  /// of its i-th detection at row PerDetection * (PerDetection * i + k) + k.
+  void detection(bool Regular, int32_t PerDetection = 1) {
+    const int32_t N = pick(4, 40), Classes = pick(1, 5);
+    const int32_t WithBackground = Classes + (coin() ? 1 : 0);
+    const int32_t Stride = coin() ? 4 : 6, MaxDetections = pick(1, 10);
+    const int32_t Rows = MaxDetections * PerDetection * PerDetection;
+    const ir::DType F = ir::DType::F32;
+    const int32_t Enc = B.tensor(name(), {1, N, Stride}, std::nullopt, F);
+    const int32_t Scores =
+        B.tensor(name(), {1, N, WithBackground}, std::nullopt, F);
+    std::vector<float> Anchors;
+    for (int32_t I = 0; I < N; ++I)
+      for (int32_t K : {pick(1, 9), pick(1, 9), pick(1, 8), pick(1, 8)})
+        Anchors.push_back(float(K) / 10.0f); // y, x, h, w
+    const int32_t An = B.constant(F, {N, 4}, Anchors);
+    const int32_t Boxes = B.tensor(name(), {1, Rows, 4}, std::nullopt, F);
+    const int32_t Cls = B.tensor(name(), {1, Rows}, std::nullopt, F);
+    const int32_t Sco = B.tensor(name(), {1, Rows}, std::nullopt, F);
+    const int32_t Count = B.tensor(name(), {1}, std::nullopt, F);
+    auto Floats = [&](int32_t Count, int32_t Lo, int32_t Hi, float Unit) {
+      std::vector<uint8_t> Data;
+      for (int32_t I = 0; I < Count; ++I) {
+        const float V = float(pick(Lo, Hi)) * Unit;
+        uint8_t Raw[4];
+        std::memcpy(Raw, &V, 4);
+        Data.insert(Data.end(), Raw, Raw + 4);
+      }
+      return Data;
+    };
+    Bytes.push_back(Floats(N * Stride, -16, 16, 1.0f / 16));
+    Bytes.push_back(Floats(N * WithBackground, 0, 8, 1.0f / 8));
+    Inputs.push_back(Enc);
+    Inputs.push_back(Scores);
+    Detections.push_back(
+        {Outputs.size(), Regular, std::min(PerDetection, Classes), Rows});
+    for (int32_t O : {Boxes, Cls, Sco, Count})
+      Outputs.push_back(O);
+    const double Iou[] = {0.3, 0.5, 0.6, 1.0};
+    B.op("TFLite_Detection_PostProcess", {Enc, Scores, An},
+         {Boxes, Cls, Sco, Count},
+         {{"max_detections", int64_t(MaxDetections)},
+          {"max_classes_per_detection", int64_t(PerDetection)},
+          {"detections_per_class", int64_t(pick(1, 6))},
+          {"use_regular_nms", Regular},
+          {"nms_score_threshold", double(pick(0, 6)) / 8 + 1.0 / 16},
+          {"nms_iou_threshold", Iou[pick(0, 3)]},
+          {"num_classes", int64_t(Classes)},
+          {"y_scale", 10.0},
+          {"x_scale", 10.0},
+          {"h_scale", 5.0},
+          {"w_scale", 5.0}});
+  }
+
+  /// Where each detection() put its results: the index of its first
+  /// output (the boxes; then the classes, the scores and the count), and
+  /// its form (PerDetection: the classes reported per detection, at most
+  /// as many as there are).
+  struct DetectionResults {
+    size_t First;
+    bool Regular;
+    int32_t PerDetection, Rows;
+  };
+  std::vector<DetectionResults> Detections;
+
+  /// Zeroes the result rows Micro's kernel leaves unwritten: past the
+  /// count in the regular form (none here: it writes max_detections rows,
+  /// all of them), and in the fast form every row but PerDetection^2 * i +
+  /// (PerDetection + 1) * k for detection i and class k (of
+  /// min(max_classes_per_detection, num_classes)).
+  UnwrittenBytes unwrittenDetectionRows() const {
+    return [D = Detections](std::vector<std::vector<uint8_t>> &Out) {
+      for (const DetectionResults &R : D) {
+        if (R.Regular)
+          continue;
+        float Count;
+        REQUIRE(Out[R.First + 3].size() == 4);
+        std::memcpy(&Count, Out[R.First + 3].data(), 4);
+        const int32_t K = R.PerDetection;
+        std::vector<bool> Written(size_t(R.Rows), false);
+        for (int32_t I = 0; I < int32_t(Count) / K; ++I)
+          for (int32_t C = 0; C < K; ++C)
+            Written[size_t(K * K * I + (K + 1) * C)] = true;
+        for (int32_t Row = 0; Row < R.Rows; ++Row) {
+          if (Written[size_t(Row)])
+            continue;
+          std::memset(Out[R.First].data() + 16 * Row, 0, 16);
+          std::memset(Out[R.First + 1].data() + 4 * Row, 0, 4);
+          std::memset(Out[R.First + 2].data() + 4 * Row, 0, 4);
+        }
+      }
+    };
+  }
+
   ir::Model model() { return modelOf(B, Inputs, Outputs); }
   std::vector<std::vector<uint8_t>> Bytes;
 
@@ -1553,4 +1654,18 @@ TEST_CASE("uint8 SPLIT, SPLIT_V, UNPACK, PACK and CAST, which TensorFlow "
         S.randomBytes(ir::DType::U8,
                       M.main().tensor(M.main().Inputs[I]).numElements()));
   checkAgainstOracle(M, "uint8-forms", Bytes, {}, ACCELGEN_NATIVE_ORACLE);
+}
+
+TEST_CASE("TFLite_Detection_PostProcess equals TensorFlow Lite Micro's, "
+          "regular and fast, on every target") {
+  requireSharedDir();
+  Builtins S(44);
+  for (int I = 0; I < 3; ++I) {
+    S.detection(/*Regular=*/true);
+    S.detection(/*Regular=*/false);
+  }
+  S.detection(/*Regular=*/false, /*PerDetection=*/2);
+  S.detection(/*Regular=*/false, /*PerDetection=*/3);
+  checkAgainstOracle(S.model(), "detection", S.Bytes, {}, oraclePath(),
+                     S.unwrittenDetectionRows());
 }

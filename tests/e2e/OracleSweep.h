@@ -14,6 +14,7 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -36,16 +37,23 @@ struct PathLeftOut {
   std::string Why;
 };
 
+/// Zeroes the bytes of the oracle's outputs (one byte vector per graph
+/// output) that its kernels leave unwritten, whose content is whatever the
+/// runner's memory held; accelgen's kernels write 0 there.
+using UnwrittenBytes =
+    std::function<void(std::vector<std::vector<uint8_t>> &Outputs)>;
+
 /// Runs \p M with the oracle (inputs \p Inputs, one file's bytes per graph
 /// input, or from its generator, seed 1, when empty), then on every target
-/// path but \p LeftOut; every output must equal the oracle's byte for byte.
-/// \p Oracle is another runner of the same command line (MODEL IN_DIR
-/// OUT_DIR), such as the native TensorFlow Lite one, which needs
-/// \p Inputs.
+/// path but \p LeftOut; every output must equal the oracle's byte for byte
+/// (after \p Unwritten, when given). \p Oracle is another runner of the
+/// same command line (MODEL IN_DIR OUT_DIR), such as the native TensorFlow
+/// Lite one, which needs \p Inputs.
 void checkAgainstOracle(const ir::Model &M, llvm::StringRef What,
                         const std::vector<std::vector<uint8_t>> &Inputs = {},
                         const std::vector<PathLeftOut> &LeftOut = {},
-                        const std::string &Oracle = oraclePath());
+                        const std::string &Oracle = oraclePath(),
+                        const UnwrittenBytes &Unwritten = {});
 
 /// What `accelgen explain --target cmsis-nn` says of model \p M.
 std::string explainOnCmsisNn(const ir::Model &M);

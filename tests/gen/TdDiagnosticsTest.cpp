@@ -976,7 +976,7 @@ TEST_CASE("diagnostic: kernel argument of an unknown kind") {
                                  "kind 'stride' (expected one of: params, "
                                  "fields, shape, data, output_shape, output, "
                                  "count, element_size, input_shapes, "
-                                 "inputs, state)\n");
+                                 "inputs, state, result, scratch)\n");
 }
 
 TEST_CASE("diagnostic: kernel data argument without an element type") {
@@ -1039,6 +1039,52 @@ def F : KernelFamily<"fam", "fam", "famOp"> {
        GoodInstances + "}\n");
   rejectsLibrary(D, D.at(3, 1) + "kernel family 'F': argument 'n' of kind "
                                  "count cannot be optional\n");
+}
+
+TEST_CASE("diagnostic: kernel results without their index, written twice or "
+          "with a gap, and scratch memory taken twice") {
+  // A call writing every result names each past the output once, from 1 up
+  // (TFLite_Detection_PostProcess's four); its working memory is one
+  // argument.
+  auto Family = [](const std::string &Extra) {
+    return std::string(R"td(include "ops.td"
+def F : KernelFamily<"fam", "fam", "famOp"> {
+)td") + GoodFields +
+           "  let Args = [KernelArg<\"params\", \"params\">, "
+           "KernelArg<\"output\", \"output\", -1, \"out\">" +
+           Extra + "];\n" + GoodInstances + "}\n";
+  };
+  Td NoIndex(Family(", KernelArg<\"result\", \"r\", -1, \"out\">"));
+  rejectsLibrary(NoIndex,
+                 NoIndex.at(2, 1) +
+                     "kernel family 'F': argument 'r' needs the index of the "
+                     "result it writes, 1 or more (result 0 is the output)\n");
+  // A data argument without its operand, likewise reported, not a crash.
+  Td NoOperand(Family(", KernelArg<\"data\", \"d\", -1, \"in\">"));
+  rejectsLibrary(NoOperand, NoOperand.at(2, 1) +
+                                "kernel family 'F': argument 'd' needs an "
+                                "operand index\n");
+  Td Twice(Family(", KernelArg<\"result\", \"a\", 1, \"out\">, "
+                  "KernelArg<\"result\", \"b\", 1, \"out\">"));
+  rejectsLibrary(Twice, Twice.at(2, 1) + "kernel family 'F': argument 'b' "
+                                         "writes result 1 again\n");
+  Td Gap(Family(", KernelArg<\"result\", \"a\", 2, \"out\">"));
+  rejectsLibrary(Gap, Gap.at(2, 1) + "kernel family 'F': writes results up "
+                                     "to 2 but not result 1\n");
+  Td Scratch(Family(", KernelArg<\"scratch\", \"s\">, "
+                    "KernelArg<\"scratch\", \"t\">"));
+  rejectsLibrary(Scratch, Scratch.at(2, 1) + "kernel family 'F': takes "
+                                             "scratch memory twice\n");
+  Td Good(Family(", KernelArg<\"scratch\", \"s\">, "
+                 "KernelArg<\"result\", \"a\", 1, \"out\">"));
+  test::RunResult R =
+      test::runProgram(ACCELGEN_TBLGEN, {"-gen-kernel-table", Good.path()});
+  INFO(R.Stderr);
+  CHECK(R.ExitCode == 0);
+  CHECK(llvm::StringRef(R.Stdout).contains(
+      "REF_KERNEL_CALL(ref_fam_i8, fam, ref_fam_params, "
+      "REF_KERNEL_ARG_PARAMS(fam), REF_KERNEL_ARG_OUTPUT(I8), "
+      "REF_KERNEL_ARG_SCRATCH, REF_KERNEL_ARG_RESULT(1, I8))"));
 }
 
 TEST_CASE("diagnostic: kernel instance with an output type but no input "

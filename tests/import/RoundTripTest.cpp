@@ -15,6 +15,8 @@
 #include "ir/Verifier.h"
 #include "tflite_subset_generated.h"
 
+#include "flatbuffers/flexbuffers.h"
+
 using namespace accelgen;
 namespace fb = accelgen::tfl;
 
@@ -275,7 +277,7 @@ TEST_CASE("versions, opaque, custom and large operator codes") {
   // A custom operator with its own option bytes.
   ir::Operator &Custom = MM.addOp("CUSTOM", 1, {});
   Custom.Opaque = true;
-  Custom.CustomCode = "TFLite_Detection_PostProcess";
+  Custom.CustomCode = "AcmeVendorBlur";
   Custom.RawOptions = {1, 2, 3, 250};
   // A code the format has not assigned yet, above the one-byte range.
   ir::Operator &Future = MM.addOp("BUILTIN_250", 1, {});
@@ -444,4 +446,64 @@ TEST_CASE("writeModelFile writes a file the importer reads") {
   llvm::Error Bad = tflite::writeModelFile(M, Dir.file("missing/dir/m.tflite"));
   CHECK(bool(Bad));
   llvm::consumeError(std::move(Bad));
+}
+
+TEST_CASE("TFLite_Detection_PostProcess's options: a FlexBuffer map both "
+          "ways, and Micro's defaults for the keys a file leaves out") {
+  ModelMaker MM;
+  std::vector<int32_t> Outs;
+  for (int K = 0; K < 4; ++K)
+    Outs.push_back(MM.addTensor(tensor("det" + std::to_string(K), {1, 4},
+                                       ir::DType::F32)));
+  MM.G().Outputs = Outs;
+  ir::Operator Op;
+  Op.Type = "TFLite_Detection_PostProcess";
+  Op.Inputs = {0, 0, 0};
+  Op.Outputs = Outs;
+  Op.Attrs = {{"max_detections", int64_t(7)},
+              {"max_classes_per_detection", int64_t(2)},
+              {"detections_per_class", int64_t(3)},
+              {"use_regular_nms", true},
+              {"nms_score_threshold", double(0.25f)},
+              {"nms_iou_threshold", double(0.6f)},
+              {"num_classes", int64_t(90)},
+              {"y_scale", 10.0},
+              {"x_scale", 10.0},
+              {"h_scale", 5.0},
+              {"w_scale", 5.0}};
+  MM.G().Operators.push_back(Op);
+  const ir::Operator Back = roundTrip(MM.M).main().Operators.front();
+  CHECK(Back.Type == "TFLite_Detection_PostProcess");
+  CHECK(Back.BuiltinCode == 32);
+  CHECK(!Back.Opaque);
+  CHECK(Back.Attrs == Op.Attrs);
+
+  // A map with three of the keys: the rest read as Micro reads them.
+  flexbuffers::Builder F;
+  F.Map([&] {
+    F.Int("max_detections", 5);
+    F.Float("nms_iou_threshold", 0.5f);
+    F.Int("num_classes", 3);
+  });
+  F.Finish();
+  ir::Operator &Raw = MM.G().Operators.front();
+  Raw.Type = "CUSTOM";
+  Raw.Opaque = true;
+  Raw.BuiltinCode = 32;
+  Raw.CustomCode = "TFLite_Detection_PostProcess";
+  Raw.RawOptions = F.GetBuffer();
+  const ir::Operator Read = roundTrip(MM.M).main().Operators.front();
+  const std::map<std::string, ir::AttrValue> Expected = {
+      {"max_detections", int64_t(5)},
+      {"max_classes_per_detection", int64_t(0)},
+      {"detections_per_class", int64_t(100)},
+      {"use_regular_nms", false},
+      {"nms_score_threshold", 0.0},
+      {"nms_iou_threshold", 0.5},
+      {"num_classes", int64_t(3)},
+      {"y_scale", 0.0},
+      {"x_scale", 0.0},
+      {"h_scale", 0.0},
+      {"w_scale", 0.0}};
+  CHECK(Read.Attrs == Expected);
 }

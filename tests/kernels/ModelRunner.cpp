@@ -32,6 +32,9 @@ struct OpArgs {
   int32_t InCount = 0;
   size_t OutBytes = 0;
   size_t ElementSize = 0;
+  /// Results past the output, by index (null at 0), and working memory.
+  std::vector<void *> Results;
+  void *Scratch = nullptr;
 };
 
 using Adapter = std::function<void(const KernelCall &, const OpArgs &)>;
@@ -83,6 +86,8 @@ const std::map<std::string, Adapter> &adapters() {
 #define REF_KERNEL_ARG_ELEMENT_SIZE A.ElementSize
 #define REF_KERNEL_ARG_INPUT_SHAPES inputShapes(A).data()
 #define REF_KERNEL_ARG_INPUTS(type) inputs<CT_##type>(A).data()
+#define REF_KERNEL_ARG_RESULT(k, type) static_cast<CT_##type *>(A.Results[k])
+#define REF_KERNEL_ARG_SCRATCH A.Scratch
 #define REF_KERNEL_CALL(name, family, st, ...)                                 \
   {#name, [](const KernelCall &Call, const OpArgs &A) {                        \
      const st P = cParams<st>(Call);                                           \
@@ -161,8 +166,22 @@ llvm::Error ModelRunner::runOperator(size_t Index,
     // A fresh buffer: a kernel must not rely on what was there before.
     std::vector<uint8_t> Result(A.OutBytes, 0xA5);
     A.Out = Result.data();
+    // The further results a call writes, and its working memory (8-byte
+    // words, as the emitted code declares it).
+    std::vector<std::vector<uint8_t>> More(Call.Results.size());
+    A.Results.assign(Call.Results.size(), nullptr);
+    for (size_t R = 1; R < Call.Results.size(); ++R) {
+      More[R].assign(
+          static_cast<size_t>(G->tensor(Call.Results[R]).byteSize()), 0xA5);
+      A.Results[R] = More[R].data();
+    }
+    std::vector<uint64_t> Scratch(
+        static_cast<size_t>((Call.ScratchBytes + 7) / 8), 0xA5A5A5A5A5A5A5A5u);
+    A.Scratch = Scratch.empty() ? nullptr : Scratch.data();
     adapters().at(Call.Function)(Call, A);
     Buffers[OutT] = std::move(Result);
+    for (size_t R = 1; R < Call.Results.size(); ++R)
+      Buffers[Call.Results[R]] = std::move(More[R]);
   }
   return llvm::Error::success();
 }

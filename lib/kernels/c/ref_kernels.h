@@ -20,6 +20,7 @@
 #include "ref_conv.h"
 #include "ref_cumsum.h"
 #include "ref_depthwise_conv.h"
+#include "ref_detection_postprocess.h"
 #include "ref_elementwise.h"
 #include "ref_elu.h"
 #include "ref_fixedpoint.h"

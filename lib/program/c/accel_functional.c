@@ -308,6 +308,35 @@ static const family_info families[FAM_COUNT] = {
 #include "ref_kernel_table.inc"
 };
 
+/* Argument kinds of the kernel table's ARG rows. */
+enum {
+  ARGK_PARAMS,
+  ARGK_FIELDS,
+  ARGK_SHAPE,
+  ARGK_DATA,
+  ARGK_OUTPUT_SHAPE,
+  ARGK_OUTPUT,
+  ARGK_COUNT,
+  ARGK_ELEMENT_SIZE,
+  ARGK_INPUT_SHAPES,
+  ARGK_INPUTS,
+  ARGK_STATE,
+  ARGK_RESULT,
+  ARGK_SCRATCH
+};
+
+/* False for a family whose kernels write several results at once or need
+ * working memory: a program operator has one result and no scratch of its
+ * own. */
+static int family_runs_here(int family) {
+#define REF_KERNEL_ARG(fam, st, kind, operand, name)                           \
+  if (family == FAM_##fam &&                                                   \
+      (ARGK_##kind == ARGK_RESULT || ARGK_##kind == ARGK_SCRATCH))             \
+    return 0;
+#include "ref_kernel_table.inc"
+  return 1;
+}
+
 static int family_may_alias(int family) {
   switch (family) {
 #define REF_KERNEL_FAMILY(name, st, header, builder, by_value, may_alias)     \
@@ -1273,6 +1302,12 @@ int accel_check_kernel(const char *kernel, const void *kernel_params,
       *why = "the functional model has no such kernel";
     return ACCEL_ERR_UNSUPPORTED;
   }
+  if (!family_runs_here(k->family)) {
+    if (why)
+      *why = "the kernel writes several results or needs working memory, "
+             "which a program operator does not have";
+    return ACCEL_ERR_UNSUPPORTED;
+  }
   f = &families[k->family];
   if (params_bytes != params_size(k->family))
     return ACCEL_ERR_ARGUMENT;
@@ -1581,6 +1616,10 @@ static void stripe_overlaps(machine *m, const kernel_info *k,
 #define REF_KERNEL_ARG_ELEMENT_SIZE elem
 #define REF_KERNEL_ARG_INPUT_SHAPES shape_ptrs
 #define REF_KERNEL_ARG_INPUTS(type) inputs_##type
+/* Kernels writing several results or needing working memory never run
+ * here: family_runs_here refuses them before any call. */
+#define REF_KERNEL_ARG_RESULT(k, type) (CT_##type *)NULL
+#define REF_KERNEL_ARG_SCRATCH NULL
 
 /* Decodes, checks and (unless only checking) runs one operator. */
 static void run_op(machine *m, const fb_table *op) {
@@ -1624,6 +1663,10 @@ static void run_op(machine *m, const fb_table *op) {
     }
   if (!k || !values.data) {
     fail(r, k || r->status ? ACCEL_ERR_PROGRAM : ACCEL_ERR_UNSUPPORTED);
+    return;
+  }
+  if (!family_runs_here(k->family)) {
+    fail(r, ACCEL_ERR_UNSUPPORTED);
     return;
   }
   decode_params(r, k->family, values, &p, &ptrs);
