@@ -4,7 +4,9 @@
 # -DACCELGEN_FUZZ=ON: everything compiled with ASan+UBSan and coverage
 # instrumentation, the fuzzers linked with libFuzzer; line tables only for
 # the sanitizers' stack traces (full debug information would double the
-# build's time).
+# build's time); -O1, the level AddressSanitizer's documentation suggests,
+# which compiles faster than -O2 and keeps its reports' stacks closer to
+# the source.
 #
 # configure_sanitized_build ROOT BUILD SHARED [CMAKE_ARG...]
 configure_sanitized_build() {
@@ -12,7 +14,7 @@ configure_sanitized_build() {
   shift 3
   [ -d "$shared" ] && shared=$(cd "$shared" && pwd)
   local cc=${ACCELGEN_FUZZ_CC:-clang-14} cxx=${ACCELGEN_FUZZ_CXX:-clang++-14}
-  local flags="-O2 -gline-tables-only -DNDEBUG"
+  local flags="-O1 -gline-tables-only -DNDEBUG"
   cmake -G Ninja -S "$root" -B "$build" \
     -DCMAKE_C_COMPILER="$cc" -DCMAKE_CXX_COMPILER="$cxx" \
     -DCMAKE_BUILD_TYPE=RelWithDebInfo \
