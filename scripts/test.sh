@@ -11,6 +11,9 @@
 #                                          `accelgen run` (label model-runs,
 #                                          not built there:
 #                                          tests/CMakeLists.txt says why)
+#                                          and CKernelsCompileTest (gcc's
+#                                          and clang's check of the kernel
+#                                          files, the plain suite's)
 #
 # Installs what is missing first (scripts/setup.sh), configures with Ninja,
 # builds and runs `ctest --output-on-failure`; its summary line is the result.
@@ -26,7 +29,7 @@ asan=0
 for arg in "$@"; do
   case "$arg" in
     --asan) asan=1 ;;
-    -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "usage: scripts/test.sh [--asan]" >&2; exit 2 ;;
   esac
 done
