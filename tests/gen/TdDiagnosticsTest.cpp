@@ -60,6 +60,15 @@ def V2 : Version<"2.0">;
 def T : Target<"t", [V1, V2]>;
 )td";
 
+/// Head with target T's body set to \p Body ("let Backend = ...; ...").
+std::string headWith(const std::string &Body) {
+  std::string Text = Head;
+  const std::string Plain = "def T : Target<\"t\", [V1, V2]>;";
+  Text.replace(Text.find(Plain), Plain.size(),
+               "def T : Target<\"t\", [V1, V2]> { " + Body + " }");
+  return Text;
+}
+
 /// A description written as t.td in a fresh folder.
 class Td {
 public:
@@ -529,12 +538,7 @@ def : Legal<Sw, T, V1, [i32]>;
 def Own : TargetOp<T, "T_OWN", [Input]>;
 def : Legal<Own, T, V1, [i8]>;
 )td";
-  std::string Compiling = Head;
-  const std::string Plain = "def T : Target<\"t\", [V1, V2]>;";
-  Compiling.replace(Compiling.find(Plain), Plain.size(),
-                    "def T : Target<\"t\", [V1, V2]> { let Backend = "
-                    "FunctionalModelPrograms; }");
-  Td D(Compiling + Decls);
+  Td D(headWith("let Backend = FunctionalModelPrograms;") + Decls);
   auto Types = [](const char *Op, const char *Type, const char *Version) {
     return llvm::formatv("{0} is declared legal for {1} (from version {2}), "
                          "but no kernel computes {0} on {1} "
@@ -571,15 +575,10 @@ TEST_CASE("diagnostic: control flow or a variable declared by a target with "
 def : Legal<CallOnce, T, V1, []>;
 )td";
   auto Target = [](const char *Fallback) {
-    std::string Text = Head;
-    const std::string Plain = "def T : Target<\"t\", [V1, V2]>;";
-    Text.replace(Text.find(Plain), Plain.size(),
-                 llvm::formatv("def T : Target<\"t\", [V1, V2]> {{ let "
-                               "Backend = RefKernels; let CpuFallback = "
-                               "\"{0}\"; }",
-                               Fallback)
-                     .str());
-    return Text;
+    return headWith(llvm::formatv("let Backend = RefKernels; let CpuFallback "
+                                  "= \"{0}\";",
+                                  Fallback)
+                        .str());
   };
   Td D(Target("cpu") + Decls);
   auto Message = [](const char *Op) {
@@ -614,12 +613,7 @@ def : Legal<Floor, T, V1, [i8]>;
       "runs only the families of defs/kernels.td), so the operators it lists "
       "would be declared runnable without a kernel; remove it and declare "
       "only what defs/kernels.td computes\n";
-  std::string Compiling = Head;
-  const std::string Plain = "def T : Target<\"t\", [V1, V2]>;";
-  Compiling.replace(Compiling.find(Plain), Plain.size(),
-                    "def T : Target<\"t\", [V1, V2]> { let Backend = "
-                    "FunctionalModelPrograms; }");
-  Td D(Compiling + Decls);
+  Td D(headWith("let Backend = FunctionalModelPrograms;") + Decls);
   D.rejects(D.at(5, 1) + Message);
   Td Explains(Head + Decls);
   Explains.rejects(Explains.at(5, 1) + Message);

@@ -31,35 +31,31 @@ typedef struct dp_work {
   uint8_t *active;
 } dp_work;
 
+/* The next `bytes` of the scratch at *at. */
+static void *dp_take(uint8_t **at, size_t bytes) {
+  void *p = *at;
+  *at += bytes;
+  return p;
+}
+
 static dp_work dp_carve(const ref_detection_postprocess_params *p,
                         void *scratch) {
   const size_t n = (size_t)p->num_boxes;
   const size_t c = ref_detection_postprocess_candidates(p);
   uint8_t *at = (uint8_t *)scratch;
   dp_work w;
-  w.boxes = (dp_box *)at;
-  at += n * sizeof(dp_box);
-  w.class_scores = (float *)at;
-  at += n * sizeof(float);
-  w.keep_scores = (float *)at;
-  at += n * sizeof(float);
-  w.keep_indices = (int32_t *)at;
-  at += n * sizeof(int32_t);
-  w.order = (int32_t *)at;
-  at += n * sizeof(int32_t);
-  w.merge = (int32_t *)at;
-  at += n * sizeof(int32_t);
-  w.selected = (int32_t *)at;
-  at += n * sizeof(int32_t);
-  w.cand_index = (int32_t *)at;
-  at += c * sizeof(int32_t);
-  w.cand_order = (int32_t *)at;
-  at += c * sizeof(int32_t);
-  w.cand_score = (float *)at;
-  at += c * sizeof(float);
-  w.cand_sorted = (float *)at;
-  at += c * sizeof(float);
-  w.active = at;
+  w.boxes = (dp_box *)dp_take(&at, n * sizeof(dp_box));
+  w.class_scores = (float *)dp_take(&at, n * sizeof(float));
+  w.keep_scores = (float *)dp_take(&at, n * sizeof(float));
+  w.keep_indices = (int32_t *)dp_take(&at, n * sizeof(int32_t));
+  w.order = (int32_t *)dp_take(&at, n * sizeof(int32_t));
+  w.merge = (int32_t *)dp_take(&at, n * sizeof(int32_t));
+  w.selected = (int32_t *)dp_take(&at, n * sizeof(int32_t));
+  w.cand_index = (int32_t *)dp_take(&at, c * sizeof(int32_t));
+  w.cand_order = (int32_t *)dp_take(&at, c * sizeof(int32_t));
+  w.cand_score = (float *)dp_take(&at, c * sizeof(float));
+  w.cand_sorted = (float *)dp_take(&at, c * sizeof(float));
+  w.active = (uint8_t *)dp_take(&at, n);
   return w;
 }
 
