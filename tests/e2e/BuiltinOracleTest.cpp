@@ -1097,14 +1097,15 @@ public:
   /// TFLite_Detection_PostProcess (float32, the only type Micro's kernel
   /// takes) on 4 to 40 anchors and 1 to 5 classes (a background class
   /// first half the time), with the regular or the fast suppression and
-  /// \p PerDetection classes per detection (fast). The anchors are
+  /// \p PerDetection classes per detection (fast); \p Many: 150 to 300
+  /// anchors, so that the kept scores' merge sort recurses. The anchors are
   /// constants, as in SSD models; the encodings (multiples of 1/16 in
   /// [-1, 1]) and the scores (eighths in [0, 1], so that equal scores, which
   /// the orders break by index, are frequent) go to Bytes. The results have
   /// \p PerDetection^2 rows per detection: Micro's fast form places class k
   /// of its i-th detection at row PerDetection * (PerDetection * i + k) + k.
-  void detection(bool Regular, int32_t PerDetection = 1) {
-    const int32_t N = pick(4, 40), Classes = pick(1, 5);
+  void detection(bool Regular, int32_t PerDetection = 1, bool Many = false) {
+    const int32_t N = Many ? pick(150, 300) : pick(4, 40), Classes = pick(1, 5);
     const int32_t WithBackground = Classes + (coin() ? 1 : 0);
     const int32_t Stride = coin() ? 4 : 6, MaxDetections = pick(1, 10);
     const int32_t Rows = MaxDetections * PerDetection * PerDetection;
@@ -1666,6 +1667,8 @@ TEST_CASE("TFLite_Detection_PostProcess equals TensorFlow Lite Micro's, "
   }
   S.detection(/*Regular=*/false, /*PerDetection=*/2);
   S.detection(/*Regular=*/false, /*PerDetection=*/3);
+  S.detection(/*Regular=*/true, 1, /*Many=*/true);
+  S.detection(/*Regular=*/false, 1, /*Many=*/true);
   checkAgainstOracle(S.model(), "detection", S.Bytes, {}, oraclePath(),
                      S.unwrittenDetectionRows());
 }
