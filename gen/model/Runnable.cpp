@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 #include "model/Runnable.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -29,9 +30,26 @@ void checkDeclaredRunnable(const TargetDecl &D, const TargetModel &M,
   // The element types each operator (record key) has a kernel for; "" for
   // a kernel of any type.
   std::map<std::string, std::set<std::string>> Computed;
-  for (const auto &F : K.Families)
-    for (const auto &[Op, Fn] : F->Rows)
-      Computed[Op].insert(Fn->Type);
+  // A program operator has one result and no working memory of its own: on
+  // the functional model, families whose calls write several results or
+  // take scratch memory run nothing (TFLite_Detection_PostProcess's).
+  const bool OnFunctionalModel =
+      llvm::any_of(D.KnownBackends, [&](const auto &B) {
+        return B.first == D.Backend && B.second;
+      });
+  std::set<std::string> NotOnFunctionalModel;
+  for (const auto &F : K.Families) {
+    const bool Runs = !OnFunctionalModel ||
+                      llvm::none_of(F->Args, [](const KernelArgDef &A) {
+                        return A.Kind == "result" || A.Kind == "scratch";
+                      });
+    for (const auto &[Op, Fn] : F->Rows) {
+      if (Runs)
+        Computed[Op].insert(Fn->Type);
+      else
+        NotOnFunctionalModel.insert(Op);
+    }
+  }
   // An operator a mapping creates runs on the kernels of the operator it
   // was created from (the functional model runs the source graph's
   // operators); that operator's own declaration is checked for its types.
@@ -63,6 +81,17 @@ void checkDeclaredRunnable(const TargetDecl &D, const TargetModel &M,
                                   "declares it, and its CPU fallback ('{2}') "
                                   "takes it from this one",
                                   Op->name(), L.Since, D.CpuFallback));
+      continue;
+    }
+    if (!Runs(Op->Decl.Key) && NotOnFunctionalModel.count(Op->Decl.Key)) {
+      Diags.error(L.At,
+                  llvm::formatv("{0} is declared legal (from version {1}), "
+                                "but its kernel writes several results or "
+                                "needs working memory, which the functional "
+                                "model's programs do not give a kernel, so "
+                                "no layer placed by it could run; leave it "
+                                "to the CPU fallback",
+                                Op->name(), L.Since));
       continue;
     }
     if (!Runs(Op->Decl.Key)) {

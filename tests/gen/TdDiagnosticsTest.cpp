@@ -595,6 +595,25 @@ def : Legal<CallOnce, T, V1, []>;
   CHECK(Own.run().ExitCode == 0);
 }
 
+TEST_CASE("diagnostic: an operator whose kernel the functional model cannot "
+          "call, declared by a target whose programs run there") {
+  // TFLite_Detection_PostProcess's call writes four results in working
+  // memory of its own; a program operator has one result and none.
+  const std::string Decls =
+      "def : Legal<DetectionPostProcess, T, V1, [f32]>;\n";
+  Td D(headWith("let Backend = FunctionalModelPrograms;") + Decls);
+  D.rejects(D.at(5, 1) +
+            "TFLite_Detection_PostProcess is declared legal (from version "
+            "1.0), but its kernel writes several results or needs working "
+            "memory, which the functional model's programs do not give a "
+            "kernel, so no layer placed by it could run; leave it to the CPU "
+            "fallback\n");
+  // A target compiling to C calls it as the CPU path does.
+  Td Own(headWith("let Backend = RefKernels; let CpuFallback = \"\";") +
+         Decls);
+  CHECK(Own.run().ExitCode == 0);
+}
+
 TEST_CASE("diagnostic: a kernel family declared by a target description") {
   // Only defs/kernels.td's families are compiled into accelgen. Before this
   // check a target's own family made FLOOR pass the check above and then
