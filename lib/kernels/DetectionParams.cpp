@@ -44,8 +44,8 @@ llvm::Expected<KernelCall> detectionPostProcessOp(const OpContext &Ctx) {
         "the class predictions '{0}' have shape {1}; expected [1, {2}, "
         "classes]",
         Scores->Name, ir::formatShape(Scores->Shape), NumBoxes));
-  if (llvm::Error E = requireShape(Ctx, *Anchors, 2, "the anchors",
-                                   {NumBoxes, 4}))
+  if (llvm::Error E =
+          requireShape(Ctx, *Anchors, 2, "the anchors", {NumBoxes, 4}))
     return std::move(E);
 
   const int64_t NumClasses = Op.getInt(ir::attr::NumClasses, 0);
@@ -117,9 +117,8 @@ llvm::Expected<KernelCall> detectionPostProcessOp(const OpContext &Ctx) {
   P.num_classes_with_background = static_cast<int32_t>(WithBackground);
   P.output_rows = Rows;
   P.max_detections = static_cast<int32_t>(MaxDetections);
-  P.max_classes_per_detection =
-      static_cast<int32_t>(std::min<int64_t>(std::max<int64_t>(PerDetection, 0),
-                                             INT32_MAX));
+  P.max_classes_per_detection = static_cast<int32_t>(
+      std::min<int64_t>(std::max<int64_t>(PerDetection, 0), INT32_MAX));
   P.detections_per_class = static_cast<int32_t>(
       std::min<int64_t>(std::max<int64_t>(PerClass, 0), INT32_MAX));
   P.use_regular_nms = Regular ? 1 : 0;

@@ -69,12 +69,12 @@ static int dp_decode(const ref_detection_postprocess_params *p,
   for (i = 0; i < p->num_boxes; ++i) {
     const float *e = encodings + (size_t)i * (size_t)p->box_stride;
     const float *a = anchors + (size_t)i * 4;
-    const float ycenter = (float)((double)e[0] / (double)p->y_scale *
-                                      (double)a[2] +
-                                  (double)a[0]);
-    const float xcenter = (float)((double)e[1] / (double)p->x_scale *
-                                      (double)a[3] +
-                                  (double)a[1]);
+    const float ycenter =
+        (float)((double)e[0] / (double)p->y_scale * (double)a[2] +
+                (double)a[0]);
+    const float xcenter =
+        (float)((double)e[1] / (double)p->x_scale * (double)a[3] +
+                (double)a[1]);
     const float half_h =
         (float)(0.5 * exp((double)e[2] / (double)p->h_scale) * (double)a[2]);
     const float half_w =
@@ -148,8 +148,7 @@ static void dp_insertion_sort(int32_t *a, int32_t n, const float *v) {
   }
 }
 
-static void dp_merge_sort(int32_t *a, int32_t *tmp, int32_t n,
-                          const float *v) {
+static void dp_merge_sort(int32_t *a, int32_t *tmp, int32_t n, const float *v) {
   int32_t half, left, right, i;
   if (n < 20) {
     dp_insertion_sort(a, n, v);
@@ -199,9 +198,8 @@ static int32_t dp_suppress(const ref_detection_postprocess_params *p,
     w->active[i] = 0;
     --active;
     for (j = i + 1; j < kept; ++j)
-      if (w->active[j] &&
-          dp_iou(w->boxes, box, w->keep_indices[w->order[j]]) >
-              p->nms_iou_threshold) {
+      if (w->active[j] && dp_iou(w->boxes, box, w->keep_indices[w->order[j]]) >
+                              p->nms_iou_threshold) {
         w->active[j] = 0;
         --active;
       }
@@ -211,8 +209,7 @@ static int32_t dp_suppress(const ref_detection_postprocess_params *p,
 
 /* Result row `row`: box `box`, its class and score. */
 static void dp_emit(const dp_work *w, int32_t row, int32_t box, int32_t cls,
-                    float score, float *boxes, float *classes,
-                    float *scores) {
+                    float score, float *boxes, float *classes, float *scores) {
   const dp_box *b = &w->boxes[box];
   boxes[4 * row + 0] = b->ymin;
   boxes[4 * row + 1] = b->xmin;
@@ -310,9 +307,8 @@ void ref_detection_postprocess_f32(
   if (!dp_decode(p, box_encodings, anchors, w.boxes))
     return;
   num_detections[0] =
-      p->use_regular_nms
-          ? dp_regular(p, &w, class_predictions, detection_boxes,
-                       detection_classes, detection_scores)
-          : dp_fast(p, &w, class_predictions, detection_boxes,
-                    detection_classes, detection_scores);
+      p->use_regular_nms ? dp_regular(p, &w, class_predictions, detection_boxes,
+                                      detection_classes, detection_scores)
+                         : dp_fast(p, &w, class_predictions, detection_boxes,
+                                   detection_classes, detection_scores);
 }

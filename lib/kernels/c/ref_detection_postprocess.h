@@ -29,8 +29,8 @@ extern "C" {
 /* The candidates the regular form keeps while it merges the classes (the
  * best max_detections so far and one class's selection), or the classes the
  * fast form reports per anchor, whichever is more. */
-static inline size_t
-ref_detection_postprocess_candidates(const ref_detection_postprocess_params *p) {
+static inline size_t ref_detection_postprocess_candidates(
+    const ref_detection_postprocess_params *p) {
   const int32_t per_class = p->detections_per_class < p->num_boxes
                                 ? p->detections_per_class
                                 : p->num_boxes;
@@ -44,8 +44,8 @@ ref_detection_postprocess_candidates(const ref_detection_postprocess_params *p) 
 }
 
 /* The bytes of working memory one call needs. */
-static inline size_t
-ref_detection_postprocess_scratch_bytes(const ref_detection_postprocess_params *p) {
+static inline size_t ref_detection_postprocess_scratch_bytes(
+    const ref_detection_postprocess_params *p) {
   const size_t n = (size_t)p->num_boxes;
   /* Decoded boxes, one class's scores, the kept scores, the kept indices,
    * their order, the merge sort's scratch, the selection, the candidates
