@@ -107,11 +107,24 @@ bool isKernelLibraryAction() {
          Action == GenKernelTable;
 }
 
-/// The kernel library actions read the KernelFamily records only.
+/// Set when the input is a `.yaml` description (the positional input, never
+/// the value of an option such as `-o X.yaml`); TableGen then parses a
+/// stand-in `.td` that includes only what the description language declares.
+std::string YamlInput;
+
+/// The kernel library actions read the kernel families only: the
+/// KernelFamily records of a `.td`, or the `kernel_families` of a `.yaml`
+/// library.
 bool runKernelLibraryAction(raw_ostream &OS, RecordKeeper &Records) {
   Diagnostics Diags;
+  TargetDecl Decl;
+  readOperatorRecords(Records, Decl);
+  if (YamlInput.empty())
+    readKernelFamilyRecords(Records, Decl);
+  else if (!readYamlKernelLibrary(YamlInput, Decl, Diags))
+    return true;
   std::unique_ptr<KernelLibraryModel> Model = buildKernelLibrary(
-      Records, KernelSourceDirs{TemplateDir, KernelSourceDir}, Diags);
+      Decl, KernelSourceDirs{TemplateDir, KernelSourceDir}, Diags);
   if (!Model)
     return true;
   switch (Action) {
@@ -127,11 +140,6 @@ bool runKernelLibraryAction(raw_ostream &OS, RecordKeeper &Records) {
   }
   return false;
 }
-
-/// Set when the input is a `.yaml` description (the positional input, never
-/// the value of an option such as `-o X.yaml`); TableGen then parses a
-/// stand-in `.td` that includes only the operator vocabulary.
-std::string YamlInput;
 
 /// -gen-op-vocabulary reads the operator vocabulary itself, not a target.
 bool runVocabularyAction(raw_ostream &OS, RecordKeeper &Records) {
@@ -155,8 +163,10 @@ bool runAction(raw_ostream &OS, RecordKeeper &Records) {
   if (YamlInput.empty()) {
     if (!readTargetRecords(Records, Decl, Diags))
       return true;
+    readKernelFamilyRecords(Records, Decl);
   } else {
     readOperatorRecords(Records, Decl);
+    readKernelFamilyRecords(Records, Decl);
     if (!readYamlTarget(YamlInput, Decl, Diags))
       return true;
   }
@@ -167,22 +177,23 @@ bool runAction(raw_ostream &OS, RecordKeeper &Records) {
     return true;
   // A family a description declares would count below without ever being
   // compiled into accelgen or run: refused rather than trusted.
-  for (const Record *F : familiesOutsideLibrary(Records))
-    Diags.error(recordLoc(*F),
-                formatv("kernel family '{0}' is declared outside "
-                        "defs/kernels.td; a target description cannot bring "
-                        "kernels of its own (accelgen compiles and runs only "
-                        "the families of defs/kernels.td), so the operators "
-                        "it lists would be declared runnable without a "
-                        "kernel; remove it and declare only what "
-                        "defs/kernels.td computes",
-                        F->getName()));
+  for (const KernelFamilyDecl &F : Decl.KernelFamilies)
+    if (!F.InLibrary)
+      Diags.error(F.At,
+                  formatv("kernel family '{0}' is declared outside "
+                          "defs/kernels.td; a target description cannot "
+                          "bring kernels of its own (accelgen compiles and "
+                          "runs only the families of defs/kernels.td), so the "
+                          "operators it lists would be declared runnable "
+                          "without a kernel; remove it and declare only what "
+                          "defs/kernels.td computes",
+                          F.Key));
   if (Diags.errorCount())
     return true;
-  // What it declares must run: checked against the kernel families its
-  // records hold (every description includes kernels.td).
+  // What it declares must run: checked against the portable library's
+  // families (every description includes kernels.td).
   std::unique_ptr<KernelLibraryModel> Kernels =
-      buildKernelLibrary(Records, KernelSourceDirs{}, Diags);
+      buildKernelLibrary(Decl, KernelSourceDirs{}, Diags);
   if (!Kernels)
     return true;
   checkDeclaredRunnable(Decl, *Model, *Kernels, Diags);
@@ -577,7 +588,10 @@ int main(int argc, char **argv) {
   const std::string Extension = sys::path::extension(Path).lower();
   if (Extension == ".yaml" || Extension == ".yml") {
     YamlInput = Path;
-    if (!Temp.create("include \"kernels.td\"\n"))
+    // A target sees the portable kernel library; a kernel library declares
+    // its own families and sees only the operators.
+    if (!Temp.create(isKernelLibraryAction() ? "include \"ops.td\"\n"
+                                             : "include \"kernels.td\"\n"))
       return 1;
     Input->setValue(Temp.Path);
   } else {

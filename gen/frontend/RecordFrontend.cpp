@@ -131,31 +131,6 @@ static StringRef fileOf(SMLoc At) {
   return Buf ? SrcMgr.getMemoryBuffer(Buf)->getBufferIdentifier() : "";
 }
 
-std::vector<const Record *>
-familiesOutsideLibrary(const RecordKeeper &Records) {
-  const Record *C = Records.getClass("KernelFamily");
-  if (!C || C->getLoc().empty())
-    return {};
-  SmallString<256> Library(sys::path::parent_path(fileOf(C->getLoc().front())));
-  sys::path::append(Library, "kernels.td");
-  SmallString<256> LibraryReal;
-  if (sys::fs::real_path(Library, LibraryReal))
-    LibraryReal = Library;
-  std::vector<const Record *> Out;
-  for (const Record *R : Records.getAllDerivedDefinitions("KernelFamily")) {
-    SmallString<256> Real;
-    StringRef File = R->getLoc().empty() ? "" : fileOf(R->getLoc().front());
-    if (sys::fs::real_path(File, Real))
-      Real = File;
-    if (Real != LibraryReal)
-      Out.push_back(R);
-  }
-  llvm::sort(Out, [](const Record *A, const Record *B) {
-    return A->getID() < B->getID();
-  });
-  return Out;
-}
-
 std::vector<std::string> languageNames(const RecordKeeper &Records,
                                        StringRef Class) {
   const Record *C = Records.getClass(Class);
@@ -334,6 +309,17 @@ void readOperatorRecords(const RecordKeeper &Records, TargetDecl &Out) {
     O.NumResults = static_cast<unsigned>(R->getValueAsInt("NumResults"));
     O.Variadic = R->getValueAsBit("Variadic");
     O.RunByHost = R->getValueAsBit("RunByHost");
+    if (R->getValue("Rows"))
+      O.Rows = R->getValueAsDef("Rows")->getValueAsString("Kind").str();
+    if (R->getValue("OutputOverlays")) {
+      const std::vector<Record *> Operands =
+          R->getValueAsListOfDefs("Operands");
+      for (Record *Over : R->getValueAsListOfDefs("OutputOverlays"))
+        for (size_t I = 0; I < Operands.size() && I < 32; ++I)
+          if (Operands[I]->getValueAsString("Name") ==
+              Over->getValueAsString("Name"))
+            O.Overlays |= 1u << I;
+    }
     if (R->isSubClassOf("TargetOp"))
       O.Target = nameOf(*R, "OnTarget");
     O.At = recordLoc(*R);
@@ -345,6 +331,59 @@ void readOperatorRecords(const RecordKeeper &Records, TargetDecl &Out) {
                                      R->getValueAsBit("FunctionalModel"));
   Out.KnownQuantRelations = languageNames(Records, "QuantRelation");
   Out.KnownQuantActions = languageNames(Records, "QuantAction");
+  for (Record *R : inOrder(Records, "DType"))
+    if (!R->getValueAsString("Name").empty())
+      Out.KnownElementTypes.push_back(R->getValueAsString("Name").str());
+}
+
+void readKernelFamilyRecords(const RecordKeeper &Records, TargetDecl &Out) {
+  // The library is `kernels.td` in the folder of the file defining the
+  // class (defs/).
+  SmallString<256> LibraryReal;
+  if (const Record *C = Records.getClass("KernelFamily");
+      C && !C->getLoc().empty()) {
+    SmallString<256> Library(
+        sys::path::parent_path(fileOf(C->getLoc().front())));
+    sys::path::append(Library, "kernels.td");
+    if (sys::fs::real_path(Library, LibraryReal))
+      LibraryReal = Library;
+  }
+  for (Record *R : inOrder(Records, "KernelFamily")) {
+    KernelFamilyDecl F;
+    F.Key = R->getName().str();
+    F.Library = R->getValueAsString("Library").str();
+    F.Name = R->getValueAsString("Name").str();
+    F.Template = R->getValueAsString("Template").str();
+    F.Rendered = R->getValueAsBit("Rendered");
+    F.MayAlias = R->getValueAsBit("MayAlias");
+    F.Builder = R->getValueAsString("Builder").str();
+    F.Doc = R->getValueAsString("Doc").str();
+    for (Record *Field : R->getValueAsListOfDefs("Fields"))
+      F.Fields.push_back({Field->getValueAsString("Name").str(),
+                          Field->getValueAsString("CType").str(),
+                          Field->getValueAsString("Doc").str(),
+                          Field->getValueAsString("Length").str(),
+                          Field->getValueAsBit("Pointer")});
+    for (Record *Arg : R->getValueAsListOfDefs("Args"))
+      F.Args.push_back({Arg->getValueAsString("Kind").str(),
+                        Arg->getValueAsString("Name").str(),
+                        Arg->getValueAsInt("Operand"),
+                        Arg->getValueAsString("Elem").str(),
+                        Arg->getValueAsBit("Optional")});
+    for (Record *I : R->getValueAsListOfDefs("Instances"))
+      F.Instances.push_back({opKey(*I->getValueAsDef("Operator")),
+                             I->getValueAsString("Stem").str(),
+                             nameOf(*I, "Type"), nameOf(*I, "Out"),
+                             I->getValueAsString("Variant").str(),
+                             nameOf(*I, "Weights"), nameOf(*I, "Acc")});
+    SmallString<256> Real;
+    StringRef File = R->getLoc().empty() ? "" : fileOf(R->getLoc().front());
+    if (sys::fs::real_path(File, Real))
+      Real = File;
+    F.InLibrary = !LibraryReal.empty() && Real == LibraryReal;
+    F.At = recordLoc(*R);
+    Out.KernelFamilies.push_back(std::move(F));
+  }
 }
 
 bool readTargetRecords(const RecordKeeper &Records, TargetDecl &Out,

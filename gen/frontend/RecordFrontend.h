@@ -30,18 +30,17 @@ Loc recordLoc(const llvm::Record &R);
 std::vector<std::string> languageNames(const llvm::RecordKeeper &Records,
                                        llvm::StringRef Class);
 
-/// The KernelFamily records defined outside the portable kernel library: a
-/// family counts as the library's when the file defining it is `kernels.td`
-/// in the folder of the file defining the class (defs/). Only the library's
-/// families are compiled into accelgen and run; any other one (declared by a
-/// target description) would be read but never run.
-std::vector<const llvm::Record *>
-familiesOutsideLibrary(const llvm::RecordKeeper &Records);
-
 /// Reads every operator record (canonical and target) into \p Out.Ops and
 /// the backends, quantization relations and actions into Out.KnownBackends,
 /// Out.KnownQuantRelations and Out.KnownQuantActions.
 void readOperatorRecords(const llvm::RecordKeeper &Records, TargetDecl &Out);
+
+/// Reads every KernelFamily record, in definition order, into
+/// \p Out.KernelFamilies. A family is the portable library's (InLibrary)
+/// when the file defining it is `kernels.td` in the folder of the file
+/// defining the class (defs/): only those are compiled into accelgen.
+void readKernelFamilyRecords(const llvm::RecordKeeper &Records,
+                             TargetDecl &Out);
 
 /// Reads the one target in \p Records and its rules into \p Out; false (after
 /// reporting) when there is no target or more than one.

@@ -190,14 +190,35 @@ struct KeySpec {
 };
 
 const KeySpec TopKeys[] = {
-    {"target", Required},         {"ops", Optional},
-    {"constraints", Optional},    {"legal", Optional},
-    {"removed", Optional},        {"mappings", Optional},
-    {"quant_rules", Optional},    {"op_sets", Optional},
-    {"patterns", Optional},       {"costs", Optional},
-    {"scratch", Optional},
-    {"layouts", Optional},        {"device_layouts", Optional},
-    {"device_storage", Optional}, {"device_residency", Optional}};
+    {"target", Required},           {"ops", Optional},
+    {"constraints", Optional},      {"legal", Optional},
+    {"removed", Optional},          {"mappings", Optional},
+    {"quant_rules", Optional},      {"op_sets", Optional},
+    {"patterns", Optional},         {"costs", Optional},
+    {"scratch", Optional},          {"layouts", Optional},
+    {"device_layouts", Optional},   {"device_storage", Optional},
+    {"device_residency", Optional}, {"kernel_families", Optional}};
+/// A kernel library: families only.
+const KeySpec LibraryTopKeys[] = {{"kernel_families", Required}};
+const KeySpec FamilyKeys[] = {{"name", Required},      {"template", Required},
+                              {"builder", Required},   {"fields", Required},
+                              {"args", Required},      {"instances", Required},
+                              {"library", Optional},   {"rendered", Optional},
+                              {"may_alias", Optional}, {"doc", Optional}};
+const KeySpec FieldKeys[] = {{"name", Required},
+                             {"ctype", Required},
+                             {"doc", Optional},
+                             {"length", Optional},
+                             {"pointer", Optional}};
+const KeySpec ArgKeys[] = {{"kind", Required},
+                           {"name", Optional},
+                           {"operand", Optional},
+                           {"elem", Optional},
+                           {"optional", Optional}};
+const KeySpec InstanceKeys[] = {{"op", Required},      {"stem", Required},
+                                {"type", Optional},    {"out", Optional},
+                                {"variant", Optional}, {"weights", Optional},
+                                {"acc", Optional}};
 const KeySpec TargetKeys[] = {{"name", Required},
                               {"versions", Required},
                               {"description", Optional},
@@ -316,6 +337,8 @@ public:
   }
 
   void readDocument(const YAML::Node &Root, TargetDecl &Out);
+  /// A kernel library: a document holding `kernel_families` only.
+  void readLibraryDocument(const YAML::Node &Root, TargetDecl &Out);
 
 private:
   std::string File;
@@ -373,6 +396,7 @@ private:
   void readCosts(const Entries &Top, TargetDecl &Out);
   void readScratch(const Entries &Top, TargetDecl &Out);
   void readDevice(const Entries &Top, TargetDecl &Out);
+  void readKernelFamilies(const Entries &Top, TargetDecl &Out);
 };
 
 /// The entries of \p Map in order, after reporting keys that are not plain
@@ -601,6 +625,82 @@ void Reader::readDocument(const YAML::Node &Root, TargetDecl &Out) {
   readCosts(*Top, Out);
   readScratch(*Top, Out);
   readDevice(*Top, Out);
+  readKernelFamilies(*Top, Out);
+}
+
+void Reader::readLibraryDocument(const YAML::Node &Root, TargetDecl &Out) {
+  std::optional<Entries> Top =
+      entries(Root, "the kernel library", LibraryTopKeys);
+  if (!Top)
+    return;
+  readKernelFamilies(*Top, Out);
+}
+
+void Reader::readKernelFamilies(const Entries &Top, TargetDecl &Out) {
+  if (!Top.has("kernel_families") || Top.value("kernel_families").IsNull())
+    return;
+  if (!isKind(Top, "kernel_families", Top.value("kernel_families").IsMap(),
+              "a mapping"))
+    return;
+  for (auto &[Key, Value] :
+       pairsOf(Top.value("kernel_families"), "'kernel_families'")) {
+    unsigned Before = Diags.errorCount();
+    std::string What = formatv("kernel family '{0}'", Key.Scalar());
+    std::optional<Entries> E = entries(Value, What, FamilyKeys);
+    if (!E)
+      continue;
+    KernelFamilyDecl F;
+    F.Key = Key.Scalar();
+    F.At = loc(Key);
+    text(*E, "library", F.Library);
+    text(*E, "name", F.Name);
+    text(*E, "template", F.Template);
+    text(*E, "builder", F.Builder);
+    text(*E, "doc", F.Doc);
+    flag(*E, "rendered", F.Rendered);
+    flag(*E, "may_alias", F.MayAlias);
+    forEachItem(*E, "fields", [&](const YAML::Node &N) {
+      std::optional<Entries> I = entries(N, What + ": a field", FieldKeys);
+      if (!I)
+        return;
+      KernelFieldDecl D;
+      text(*I, "name", D.Name);
+      text(*I, "ctype", D.CType);
+      text(*I, "doc", D.Doc);
+      text(*I, "length", D.Length);
+      flag(*I, "pointer", D.Pointer);
+      F.Fields.push_back(std::move(D));
+    });
+    forEachItem(*E, "args", [&](const YAML::Node &N) {
+      std::optional<Entries> I = entries(N, What + ": an argument", ArgKeys);
+      if (!I)
+        return;
+      KernelArgDecl D;
+      text(*I, "kind", D.Kind);
+      text(*I, "name", D.Name);
+      integer(*I, "operand", D.Operand);
+      text(*I, "elem", D.Elem);
+      flag(*I, "optional", D.Optional);
+      F.Args.push_back(std::move(D));
+    });
+    forEachItem(*E, "instances", [&](const YAML::Node &N) {
+      std::optional<Entries> I =
+          entries(N, What + ": an instance", InstanceKeys);
+      if (!I)
+        return;
+      KernelInstanceDecl D;
+      text(*I, "op", D.Op);
+      text(*I, "stem", D.Stem);
+      text(*I, "type", D.Type);
+      text(*I, "out", D.Out);
+      text(*I, "variant", D.Variant);
+      text(*I, "weights", D.Weights);
+      text(*I, "acc", D.Acc);
+      F.Instances.push_back(std::move(D));
+    });
+    if (Diags.errorCount() == Before)
+      Out.KernelFamilies.push_back(std::move(F));
+  }
 }
 
 void Reader::readTarget(const Entries &Top, TargetDecl &Out) {
@@ -986,23 +1086,9 @@ private:
   void OnMapEnd() override {}
 };
 
-} // namespace
-
-bool readYamlTarget(const std::string &Path, TargetDecl &Out,
-                    Diagnostics &Diags) {
-  Expected<std::unique_ptr<MemoryBuffer>> Buffer = support::readInputFile(
-      Path, support::MaxDescriptionBytes, "cannot read the description");
-  if (!Buffer) {
-    Loc At;
-    At.File = Path;
-    Diags.error(At, toString(Buffer.takeError()));
-    return false;
-  }
-  return readYamlTargetText((*Buffer)->getBuffer().str(), Path, Out, Diags);
-}
-
-bool readYamlTargetText(const std::string &Original, const std::string &Path,
-                        TargetDecl &Out, Diagnostics &Diags) {
+/// Reads one document, a target or (\p Library) a kernel library.
+bool readText(const std::string &Original, const std::string &Path,
+              TargetDecl &Out, Diagnostics &Diags, bool Library) {
   unsigned Before = Diags.errorCount();
   // A line may end in CR alone (YAML allows it; yaml-cpp reads one line):
   // it becomes LF, byte for byte, so every location stays where it was.
@@ -1023,6 +1109,8 @@ bool readYamlTargetText(const std::string &Original, const std::string &Path,
     else if (Scan.Starts.size() > 1)
       Diags.error(R.loc(Scan.Starts[1]), "a description is one YAML document; "
                                          "this is a second one");
+    else if (Library)
+      R.readLibraryDocument(YAML::Load(Text), Out);
     else
       R.readDocument(YAML::Load(Text), Out);
   } catch (const YAML::Exception &E) {
@@ -1032,6 +1120,36 @@ bool readYamlTargetText(const std::string &Original, const std::string &Path,
                 Twine("cannot read the description: ") + E.what());
   }
   return Diags.errorCount() == Before;
+}
+
+bool readFile(const std::string &Path, TargetDecl &Out, Diagnostics &Diags,
+              bool Library) {
+  Expected<std::unique_ptr<MemoryBuffer>> Buffer = support::readInputFile(
+      Path, support::MaxDescriptionBytes, "cannot read the description");
+  if (!Buffer) {
+    Loc At;
+    At.File = Path;
+    Diags.error(At, toString(Buffer.takeError()));
+    return false;
+  }
+  return readText((*Buffer)->getBuffer().str(), Path, Out, Diags, Library);
+}
+
+} // namespace
+
+bool readYamlTarget(const std::string &Path, TargetDecl &Out,
+                    Diagnostics &Diags) {
+  return readFile(Path, Out, Diags, /*Library=*/false);
+}
+
+bool readYamlTargetText(const std::string &Text, const std::string &Path,
+                        TargetDecl &Out, Diagnostics &Diags) {
+  return readText(Text, Path, Out, Diags, /*Library=*/false);
+}
+
+bool readYamlKernelLibrary(const std::string &Path, TargetDecl &Out,
+                           Diagnostics &Diags) {
+  return readFile(Path, Out, Diags, /*Library=*/true);
 }
 
 } // namespace gen

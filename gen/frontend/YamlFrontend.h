@@ -29,6 +29,12 @@ bool readYamlTarget(const std::string &Path, TargetDecl &Out,
 bool readYamlTargetText(const std::string &Text, const std::string &Path,
                         TargetDecl &Out, Diagnostics &Diags);
 
+/// Reads a kernel library in file \p Path (a document of
+/// `kernel_families` only, docs/dsl-yaml.md) into \p Out.KernelFamilies;
+/// false (after reporting) if it cannot be read or is not well formed.
+bool readYamlKernelLibrary(const std::string &Path, TargetDecl &Out,
+                           Diagnostics &Diags);
+
 } // namespace gen
 } // namespace accelgen
 

@@ -45,6 +45,11 @@ struct OpDecl {
   bool Variadic = false;
   /// Run by the generated code itself, without a kernel (`RunByHost`).
   bool RunByHost = false;
+  /// How it runs on a stripe of output rows (`Rows`: "whole", "identity",
+  /// "shifted", "window"), and the mask of the operands whose bytes its
+  /// output may take (`OutputOverlays`, the first 32).
+  std::string Rows = "whole";
+  unsigned Overlays = 0;
   std::string Target;
   Loc At;
 };
@@ -193,6 +198,53 @@ struct DeviceResidencyDecl {
   Loc At;
 };
 
+/// One field of a kernel family's parameter struct (`KernelField`).
+struct KernelFieldDecl {
+  std::string Name;
+  std::string CType;
+  std::string Doc;
+  /// Non-empty: a fixed array of this length (a C constant expression).
+  std::string Length;
+  bool Pointer = false;
+};
+
+/// One argument of a kernel family's functions (`KernelArg`).
+struct KernelArgDecl {
+  std::string Kind;
+  std::string Name;
+  int64_t Operand = -1;
+  std::string Elem;
+  bool Optional = false;
+};
+
+/// One function of a kernel family (`KernelInstance`): element type names
+/// are "" where unset (AnyElement).
+struct KernelInstanceDecl {
+  std::string Op; ///< The key of the operator it computes.
+  std::string Stem;
+  std::string Type, Out, Variant, Weights, Acc;
+};
+
+/// A calling convention of a kernel library (`KernelFamily`).
+struct KernelFamilyDecl {
+  std::string Key;
+  std::string Library = "ref";
+  std::string Name;
+  std::string Template;
+  bool Rendered = true;
+  std::string Builder;
+  std::string Doc;
+  bool MayAlias = false;
+  std::vector<KernelFieldDecl> Fields;
+  std::vector<KernelArgDecl> Args;
+  std::vector<KernelInstanceDecl> Instances;
+  /// Declared by the portable kernel library (defs/kernels.td), which is
+  /// compiled into accelgen; false for a family a target description
+  /// declares.
+  bool InLibrary = false;
+  Loc At;
+};
+
 /// One target description: the operators it may refer to and its rules, in
 /// declaration order.
 struct TargetDecl {
@@ -222,6 +274,9 @@ struct TargetDecl {
   /// declares (`QuantRelation`, `QuantAction` records), by name, in
   /// definition order; the target model checks a rule's names against them.
   std::vector<std::string> KnownQuantRelations, KnownQuantActions;
+  /// The element type names the description language declares (`DType`
+  /// records, "i8", "f32", ...), for the kernel families' functions.
+  std::vector<std::string> KnownElementTypes;
   Loc At;
   std::vector<OpDecl> Ops;
   std::vector<LegalDecl> Legals;
@@ -235,6 +290,9 @@ struct TargetDecl {
   std::vector<DeviceLayoutDecl> DeviceLayouts;
   std::vector<DeviceStorageDecl> DeviceStorage;
   std::vector<DeviceResidencyDecl> DeviceResidency;
+  /// The kernel families in view: the portable library's (every description
+  /// includes it) and any the description declares itself.
+  std::vector<KernelFamilyDecl> KernelFamilies;
 };
 
 } // namespace gen

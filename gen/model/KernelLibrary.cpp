@@ -1,16 +1,16 @@
 //===- KernelLibrary.cpp - The calling conventions of a kernel library
 //-----===//
 //
-// Reads the KernelFamily records in declaration order and checks them: known
-// C types, argument kinds and element types, data operands that exist, one
-// parameter struct per family and files that exist. A function that two
+// Checks the kernel families a front end read (KernelFamilyDecl, from the
+// `KernelFamily` records of a `.td` or the `kernel_families` of a `.yaml`),
+// in declaration order: known C types, argument kinds and element types,
+// operators and data operands that exist, one parameter struct per family
+// and files that exist. A function that two
 // instances declare (RELU6 runs ref_relu_i8 too) is one function with several
 // operators. Every mistake is reported at the family's definition.
 //
 //===----------------------------------------------------------------------===//
 #include "model/KernelLibrary.h"
-
-#include "frontend/RecordFrontend.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -18,7 +18,6 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
-#include "llvm/TableGen/Record.h"
 
 #include <algorithm>
 #include <map>
@@ -53,38 +52,22 @@ std::string listOf(ArrayRef<const char *> List) {
   return Out;
 }
 
-std::vector<Record *> inDeclarationOrder(const RecordKeeper &Records,
-                                         StringRef Class) {
-  if (!Records.getClass(Class))
-    return {};
-  std::vector<Record *> Defs = Records.getAllDerivedDefinitions(Class);
-  llvm::sort(Defs, [](const Record *A, const Record *B) {
-    return A->getID() < B->getID();
-  });
-  return Defs;
-}
-
-/// The name of the DType in \p Field; "" for AnyElement.
-std::string optionalName(const Record &R, StringRef Field) {
-  return R.getValueAsDef(Field)->getValueAsString("Name").str();
-}
-
 class Builder {
 public:
-  Builder(const KernelSourceDirs &Dirs, Diagnostics &Diags)
-      : Dirs(Dirs), Diags(Diags) {}
+  Builder(const TargetDecl &D, const KernelSourceDirs &Dirs, Diagnostics &Diags)
+      : D(D), Dirs(Dirs), Diags(Diags) {}
 
-  std::unique_ptr<KernelFamilyDef> family(const Record &R) {
+  std::unique_ptr<KernelFamilyDef> family(const KernelFamilyDecl &R) {
     auto F = std::make_unique<KernelFamilyDef>();
-    F->Key = R.getName().str();
-    F->Library = R.getValueAsString("Library").str();
-    F->Name = R.getValueAsString("Name").str();
-    F->Template = R.getValueAsString("Template").str();
-    F->Rendered = R.getValueAsBit("Rendered");
-    F->MayAlias = R.getValueAsBit("MayAlias");
-    F->Builder = R.getValueAsString("Builder").str();
-    F->Doc = R.getValueAsString("Doc").str();
-    F->At = recordLoc(R);
+    F->Key = R.Key;
+    F->Library = R.Library;
+    F->Name = R.Name;
+    F->Template = R.Template;
+    F->Rendered = R.Rendered;
+    F->MayAlias = R.MayAlias;
+    F->Builder = R.Builder;
+    F->Doc = R.Doc;
+    F->At = R.At;
     At = F->At;
     What = formatv("kernel family '{0}'", F->Key).str();
     if (F->Name.empty() || F->Library.empty() || F->Template.empty() ||
@@ -100,15 +83,15 @@ public:
 private:
   void error(const Twine &Msg) { Diags.error(At, What + ": " + Msg); }
 
-  void readFields(const Record &R, KernelFamilyDef &F) {
+  void readFields(const KernelFamilyDecl &R, KernelFamilyDef &F) {
     StringSet<> Seen;
-    for (Record *Field : R.getValueAsListOfDefs("Fields")) {
+    for (const KernelFieldDecl &Field : R.Fields) {
       KernelFieldDef D;
-      D.Name = Field->getValueAsString("Name").str();
-      D.CType = Field->getValueAsString("CType").str();
-      D.Doc = Field->getValueAsString("Doc").str();
-      D.Length = Field->getValueAsString("Length").str();
-      D.Pointer = Field->getValueAsBit("Pointer");
+      D.Name = Field.Name;
+      D.CType = Field.CType;
+      D.Doc = Field.Doc;
+      D.Length = Field.Length;
+      D.Pointer = Field.Pointer;
       if (!isValidIdentifier(D.Name))
         error(formatv("field '{0}' is not a C identifier", D.Name));
       if (!Seen.insert(D.Name).second)
@@ -131,16 +114,23 @@ private:
     return llvm::all_of(S, [](char C) { return isAlnum(C) || C == '_'; });
   }
 
-  void readArgs(const Record &R, KernelFamilyDef &F) {
+  void readArgs(const KernelFamilyDecl &R, KernelFamilyDef &F) {
     unsigned Params = 0, Outputs = 0, Scratch = 0;
     std::set<int> Results;
-    for (Record *Arg : R.getValueAsListOfDefs("Args")) {
+    for (const KernelArgDecl &Arg : R.Args) {
       KernelArgDef A;
-      A.Kind = Arg->getValueAsString("Kind").str();
-      A.Name = Arg->getValueAsString("Name").str();
-      A.Operand = static_cast<int>(Arg->getValueAsInt("Operand"));
-      A.Elem = Arg->getValueAsString("Elem").str();
-      A.Optional = Arg->getValueAsBit("Optional");
+      A.Kind = Arg.Kind;
+      A.Name = Arg.Name;
+      // Far beyond any operator's operand count; keeps the index an int.
+      if (Arg.Operand < -1 || Arg.Operand > 1024) {
+        error(formatv("argument '{0}' has operand index {1} (expected 0 to "
+                      "1024, or none)",
+                      Arg.Name, Arg.Operand));
+        continue;
+      }
+      A.Operand = static_cast<int>(Arg.Operand);
+      A.Elem = Arg.Elem;
+      A.Optional = Arg.Optional;
       if (A.Optional && A.Kind != "data")
         error(formatv("argument '{0}' of kind {1} cannot be optional", A.Name,
                       A.Kind));
@@ -204,17 +194,41 @@ private:
     return Fn.Type;
   }
 
-  void readInstances(const Record &R, KernelFamilyDef &F) {
+  /// False (after reporting) when \p Type is neither "" nor an element
+  /// type the description language declares.
+  bool knownType(StringRef Instance, StringRef What, StringRef Type) {
+    if (Type.empty() || is_contained(D.KnownElementTypes, Type))
+      return true;
+    error(formatv("instance '{0}' has {1} '{2}' (expected one of: {3})",
+                  Instance, What, Type, join(D.KnownElementTypes, ", ")));
+    return false;
+  }
+
+  void readInstances(const KernelFamilyDecl &R, KernelFamilyDef &F) {
     std::map<std::string, size_t> ByName;
-    for (Record *I : R.getValueAsListOfDefs("Instances")) {
+    for (const KernelInstanceDecl &I : R.Instances) {
       KernelFunctionDef Fn;
-      Fn.Stem = I->getValueAsString("Stem").str();
-      Fn.Type = optionalName(*I, "Type");
-      Fn.Out = optionalName(*I, "Out");
-      Fn.Variant = I->getValueAsString("Variant").str();
-      Fn.Weights = optionalName(*I, "Weights");
-      Fn.Acc = optionalName(*I, "Acc");
-      std::string Op = I->getValueAsDef("Operator")->getName().str();
+      Fn.Stem = I.Stem;
+      Fn.Type = I.Type;
+      Fn.Out = I.Out;
+      Fn.Variant = I.Variant;
+      Fn.Weights = I.Weights;
+      Fn.Acc = I.Acc;
+      const std::string &Op = I.Op;
+      if (!llvm::any_of(D.Ops, [&](const OpDecl &O) { return O.Key == Op; })) {
+        error(formatv("instance '{0}' computes an unknown operator '{1}'",
+                      Fn.Stem, Op));
+        continue;
+      }
+      bool Known = true;
+      for (auto [What, Type] :
+           {std::pair<StringRef, StringRef>{"type", Fn.Type},
+            {"out", Fn.Out},
+            {"weights", Fn.Weights},
+            {"acc", Fn.Acc}})
+        Known &= knownType(Fn.Stem, What, Type);
+      if (!Known)
+        continue;
       if (Fn.Type.empty() && !Fn.Out.empty())
         error(formatv("instance '{0}' names an output type without an input "
                       "type",
@@ -258,7 +272,7 @@ private:
     for (auto &[Op, Index] : Rows)
       F.Rows.push_back({Op, &F.Functions[Index]});
     Rows.clear();
-    if (F.Functions.empty())
+    if (R.Instances.empty())
       error("declares no function");
   }
 
@@ -279,6 +293,7 @@ private:
     }
   }
 
+  const TargetDecl &D;
   const KernelSourceDirs &Dirs;
   Diagnostics &Diags;
   Loc At;
@@ -353,15 +368,14 @@ std::string elementCType(StringRef Type) {
 }
 
 std::unique_ptr<KernelLibraryModel>
-buildKernelLibrary(const RecordKeeper &Records, const KernelSourceDirs &Dirs,
+buildKernelLibrary(const TargetDecl &D, const KernelSourceDirs &Dirs,
                    Diagnostics &Diags) {
   auto M = std::make_unique<KernelLibraryModel>();
-  M->Source = Records.getInputFilename();
   unsigned Before = Diags.errorCount();
-  Builder B(Dirs, Diags);
+  Builder B(D, Dirs, Diags);
   StringSet<> Structs, Functions;
-  for (Record *R : inDeclarationOrder(Records, "KernelFamily")) {
-    std::unique_ptr<KernelFamilyDef> F = B.family(*R);
+  for (const KernelFamilyDecl &R : D.KernelFamilies) {
+    std::unique_ptr<KernelFamilyDef> F = B.family(R);
     std::string Struct = F->Library + "_" + F->Name + "_params";
     if (!Structs.insert(Struct).second)
       Diags.error(F->At, formatv("kernel family '{0}': another family already "
@@ -374,18 +388,9 @@ buildKernelLibrary(const RecordKeeper &Records, const KernelSourceDirs &Dirs,
                                    F->Key, Fn.Name));
     M->Families.push_back(std::move(F));
   }
-  for (Record *R : inDeclarationOrder(Records, "Op")) {
-    M->OpNames.push_back(
-        {R->getName().str(), R->getValueAsString("Name").str()});
-    KernelLibraryModel::OpStripe S;
-    S.Rows = R->getValueAsDef("Rows")->getValueAsString("Kind").str();
-    const std::vector<Record *> Operands = R->getValueAsListOfDefs("Operands");
-    for (Record *O : R->getValueAsListOfDefs("OutputOverlays"))
-      for (size_t I = 0; I < Operands.size() && I < 32; ++I)
-        if (Operands[I]->getValueAsString("Name") ==
-            O->getValueAsString("Name"))
-          S.Overlays |= 1u << I;
-    M->OpStripes[R->getName().str()] = S;
+  for (const OpDecl &O : D.Ops) {
+    M->OpNames.push_back({O.Key, O.Name});
+    M->OpStripes[O.Key] = {O.Rows, O.Overlays};
   }
   if (Diags.errorCount() != Before)
     return nullptr;

@@ -1,7 +1,9 @@
 //===- KernelLibrary.h - The calling conventions of a kernel library
 //-------===//
 //
-// The typed, validated model of the `KernelFamily` records (defs/kernels.td):
+// The typed, validated model of the kernel families a description declares
+// (defs/kernels.td's `KernelFamily` records, or a `.yaml`'s
+// `kernel_families`, read by the front ends into KernelFamilyDecl):
 // for each family its parameter struct, argument order and functions, with
 // every function's C name and element types resolved. The kernel library
 // emitters (KernelLibraryEmitter.cpp) read only this model; the C structs,
@@ -19,10 +21,6 @@
 #include <memory>
 #include <string>
 #include <vector>
-
-namespace llvm {
-class RecordKeeper;
-} // namespace llvm
 
 namespace accelgen {
 namespace gen {
@@ -99,8 +97,6 @@ struct KernelFamilyDef {
 /// Every family of one description, in declaration order.
 struct KernelLibraryModel {
   std::vector<std::unique_ptr<KernelFamilyDef>> Families;
-  /// The main input, for banners.
-  std::string Source;
   /// The IR name of each operator record the families name (`Conv2D` ->
   /// `CONV_2D`).
   std::vector<std::pair<std::string, std::string>> OpNames;
@@ -128,11 +124,12 @@ struct KernelSourceDirs {
   std::string SourceDir;
 };
 
-/// Reads and validates every KernelFamily record; null after reporting
+/// Validates every family of \p D.KernelFamilies against its operators
+/// (D.Ops) and element types (D.KnownElementTypes); null after reporting
 /// errors.
 std::unique_ptr<KernelLibraryModel>
-buildKernelLibrary(const llvm::RecordKeeper &Records,
-                   const KernelSourceDirs &Dirs, Diagnostics &Diags);
+buildKernelLibrary(const TargetDecl &D, const KernelSourceDirs &Dirs,
+                   Diagnostics &Diags);
 
 /// The C type of an element type name ("i8" -> "int8_t"), "void" for "any".
 std::string elementCType(llvm::StringRef Type);

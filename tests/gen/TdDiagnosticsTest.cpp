@@ -951,6 +951,146 @@ void rejectsLibrary(const Td &D, const std::string &Expected,
   CHECK(R.Stdout == "");
 }
 
+TEST_CASE("a kernel library in .yaml generates what the same .td does") {
+  // twin.td and twin.yaml declare the same two families, using every part
+  // of a family declaration; each kernel library action must give the same
+  // bytes from either.
+  const std::string Stem = ACCELGEN_SOURCE_DIR "/tests/gen/kernels/twin";
+  for (const char *Action : {"params", "table", "instances"}) {
+    test::RunResult Td = test::runProgram(
+        ACCELGEN_TBLGEN, {std::string("-gen-kernel-") + Action, Stem + ".td"});
+    test::RunResult Yaml =
+        test::runProgram(ACCELGEN_TBLGEN, {std::string("-gen-kernel-") + Action,
+                                           Stem + ".yaml"});
+    INFO(Action << ": " << Td.Stderr << Yaml.Stderr);
+    REQUIRE(Td.ExitCode == 0);
+    REQUIRE(Yaml.ExitCode == 0);
+    CHECK(Yaml.Stdout == Td.Stdout);
+    // Both families, with the function the wide instance names.
+    // Both families (the instances list the rendered one only), with the
+    // function the wide instance names.
+    CHECK(llvm::StringRef(Td.Stdout).contains("twin_window"));
+    if (llvm::StringRef(Action) != "instances")
+      CHECK(llvm::StringRef(Td.Stdout).contains("twin_move"));
+    if (llvm::StringRef(Action) != "params")
+      CHECK(llvm::StringRef(Td.Stdout).contains("twin_window_i16_i16_wide"));
+  }
+}
+
+/// \p Text written as \p Name in \p Dir; its path.
+std::string writeIn(const test::TempDir &Dir, const std::string &Name,
+                    llvm::StringRef Text) {
+  const std::string Path = Dir.file(Name);
+  test::writeFileBytes(Path, llvm::arrayRefFromStringRef(Text));
+  return Path;
+}
+
+TEST_CASE("diagnostic: a kernel family declared by a YAML target") {
+  // As in TableGen: refused at its definition.
+  test::TempDir Dir;
+  const std::string Path = writeIn(Dir, "t.yaml", R"(target:
+  name: t
+  versions: ["1.0"]
+  backend: functional-model
+kernel_families:
+  MyFloor:
+    library: t
+    name: my_floor
+    template: my_floor
+    builder: myFloorOp
+    fields: [{name: unused, ctype: int32_t}]
+    args: [{kind: params, name: params}, {kind: count, name: count},
+           {kind: data, name: input, operand: 0, elem: in},
+           {kind: output, name: output, elem: out}]
+    instances: [{op: Floor, stem: floor, type: i8}]
+legal:
+  - {op: Floor, since: "1.0", types: [i8]}
+)");
+  test::RunResult R = test::runProgram(ACCELGEN_TBLGEN, {"-dump-model", Path});
+  CHECK(R.ExitCode == 1);
+  CHECK(R.Stderr ==
+        Path + ":6:3: error: kernel family 'MyFloor' is declared outside "
+               "defs/kernels.td; a target description cannot bring kernels "
+               "of its own (accelgen compiles and runs only the families of "
+               "defs/kernels.td), so the operators it lists would be declared "
+               "runnable without a kernel; remove it and declare only what "
+               "defs/kernels.td computes\n");
+}
+
+TEST_CASE("diagnostic: mistakes in a YAML kernel library") {
+  // The checks TableGen's types make for a .td (an operator record, a DType
+  // record, an int) are made here, each at its place.
+  test::TempDir Dir;
+  auto Rejects = [&](llvm::StringRef Body, const std::string &Expected) {
+    const std::string Path = writeIn(Dir, "k.yaml",
+                                     (R"(kernel_families:
+  F:
+    name: fam
+    template: fam
+    builder: famOp
+    fields: [{name: a, ctype: int32_t}]
+    args: [{kind: params, name: params}, {kind: output, name: output, elem: out}]
+)" + Body)
+                                         .str());
+    test::RunResult R =
+        test::runProgram(ACCELGEN_TBLGEN, {"-gen-kernel-params", Path});
+    CHECK(R.ExitCode == 1);
+    CHECK(R.Stdout == "");
+    CHECK(R.Stderr == Path + Expected);
+  };
+  Rejects("    instances: [{op: Flor, stem: fam, type: i8}]\n",
+          ":2:3: error: kernel family 'F': instance 'fam' computes an unknown "
+          "operator 'Flor'\n");
+  Rejects("    instances: [{op: Floor, stem: fam, type: i9}]\n",
+          ":2:3: error: kernel family 'F': instance 'fam' has type 'i9' "
+          "(expected one of: i8, u8, i16, i32, i64, f16, f32, bool, u32)\n");
+  Rejects("    instances: [{op: Floor, stem: fam, typ: i8}]\n",
+          ":8:40: error: unknown key 'typ' in kernel family 'F': an "
+          "instance; did you mean 'type'?\n");
+  Rejects("    instances: [{op: Floor, stem: fam}]\n"
+          "    doc: [not, text]\n",
+          ":9:10: error: 'doc' must be a string\n");
+  Rejects("    instances: [{op: Floor, stem: fam, type: i8}]\n"
+          "    library: t\n    rendered: maybe\n",
+          ":10:15: error: 'rendered' must be true or false\n");
+  Rejects("    instances: [{op: Floor, stem: fam, type: i8}]\n"
+          "    args: []\n",
+          ":9:5: error: duplicate key 'args' in kernel family 'F'\n");
+  // An operand index that is not an int, or far out of range.
+  for (const auto &[Operand, Expected] :
+       {std::pair<std::string, std::string>{
+            "one", ":8:43: error: 'operand' must be an integer, not 'one'\n"},
+        {"99999999999",
+         ":2:3: error: kernel family 'F': argument 'x' has operand index "
+         "99999999999 (expected 0 to 1024, or none)\n"}}) {
+    const std::string Path = writeIn(Dir, "operand.yaml", R"(kernel_families:
+  F:
+    name: fam
+    template: fam
+    builder: famOp
+    fields: [{name: a, ctype: int32_t}]
+    args: [{kind: params, name: params}, {kind: output, name: output, elem: out},
+           {kind: data, name: x, operand: )" + Operand + R"(, elem: in}]
+    instances: [{op: Floor, stem: fam, type: i8}]
+)");
+    test::RunResult R =
+        test::runProgram(ACCELGEN_TBLGEN, {"-gen-kernel-params", Path});
+    CHECK(R.ExitCode == 1);
+    CHECK(R.Stderr == Path + Expected);
+  }
+  // A library is families only; a target's keys are not one.
+  const std::string Mixed = writeIn(Dir, "mixed.yaml", "target: {name: t}\n");
+  test::RunResult R =
+      test::runProgram(ACCELGEN_TBLGEN, {"-gen-kernel-params", Mixed});
+  CHECK(R.ExitCode == 1);
+  CHECK(R.Stderr == Mixed +
+                        ":1:1: error: unknown key 'target' in the kernel "
+                        "library (keys: kernel_families)\n" +
+                        Mixed +
+                        ":1:1: error: missing key 'kernel_families' in "
+                        "the kernel library\n");
+}
+
 TEST_CASE("a well-formed kernel family generates its struct") {
   Td D(family(std::string(GoodFields) + GoodArgs + GoodInstances));
   test::RunResult R =
