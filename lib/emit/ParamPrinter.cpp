@@ -111,15 +111,7 @@ private:
     for (const KnownArray &A : Known) {
       if (A.Data != P)
         continue;
-      std::string ArrayName = Prefix + "_" + Name;
-      llvm::raw_string_ostream OS(Arrays);
-      OS << "static const " << A.CType << " " << ArrayName << "[" << A.Count
-         << "] = {";
-      for (size_t I = 0; I < A.Literals.size(); ++I)
-        OS << (I % 8 ? " " : "\n    ") << A.Literals[I]
-           << (I + 1 < A.Literals.size() ? "," : "\n");
-      OS << "};\n";
-      add(Name, ArrayName);
+      ownArray(Name, A.CType, A.Literals);
       return;
     }
     Problem = llvm::formatv("field {0} points at an array the C emitter does "
@@ -130,6 +122,25 @@ private:
   }
 
 public:
+  /// A pointer field aiming at an array of its own, \p Literals of
+  /// \p CType; NULL when there are none.
+  void ownArray(const char *Name, llvm::StringRef CType,
+                const std::vector<std::string> &Literals) {
+    if (Literals.empty()) {
+      add(Name, "NULL");
+      return;
+    }
+    std::string ArrayName = Prefix + "_" + Name;
+    llvm::raw_string_ostream OS(Arrays);
+    OS << "static const " << CType << " " << ArrayName << "["
+       << Literals.size() << "] = {";
+    for (size_t I = 0; I < Literals.size(); ++I)
+      OS << (I % 8 ? " " : "\n    ") << Literals[I]
+         << (I + 1 < Literals.size() ? "," : "\n");
+    OS << "};\n";
+    add(Name, ArrayName);
+  }
+
   /// The fields' values, in order.
   std::vector<std::string> values() const {
     std::vector<std::string> V;
@@ -170,6 +181,30 @@ private:
 #define REF_KERNEL_PARAMS_END(Family, Struct) }
 #include "ref_kernel_table.inc"
 
+/// The fields of a registered family's parameters, through forEachField.
+struct DynamicFields {
+  FieldWriter &W;
+  const kernels::KernelFamilyInfo &Family;
+
+  template <typename T> void scalar(const char *Name, const T &V) {
+    W.field(Name, V);
+  }
+  template <typename T> void array(const char *Name, const T *P, size_t N) {
+    W.array(Name, P, N);
+  }
+  template <typename T>
+  void pointer(const char *Name, const std::vector<T> &V) {
+    std::vector<std::string> Literals;
+    for (const T &X : V)
+      Literals.push_back(literal(X));
+    llvm::StringRef CType;
+    for (const kernels::KernelFieldInfo &F : Family.Fields)
+      if (llvm::StringRef(F.Name) == Name)
+        CType = F.CType;
+    W.ownArray(Name, CType, Literals);
+  }
+};
+
 } // namespace
 
 llvm::Expected<PrintedParams> printParams(const kernels::AnyParams &Params,
@@ -179,9 +214,14 @@ llvm::Expected<PrintedParams> printParams(const kernels::AnyParams &Params,
   const kernels::KernelFamilyInfo &Family = kernels::familyOf(Params);
   std::visit(
       [&](const auto &P) {
-        knownArrays(W, P);
-        auto C = P.c();
-        printFields(W, C);
+        if constexpr (std::is_same_v<std::decay_t<decltype(P)>,
+                                     kernels::DynamicParams>) {
+          kernels::forEachField(DynamicFields{W, Family}, P);
+        } else {
+          knownArrays(W, P);
+          auto C = P.c();
+          printFields(W, C);
+        }
         Out.Declarations = W.finish(Family.Struct);
         Out.Argument = "&" + Prefix.str() + "_params";
       },

@@ -16,9 +16,12 @@
 #include "kernels/OpContext.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
+#include <cassert>
+#include <deque>
 
 namespace accelgen {
 namespace kernels {
@@ -59,6 +62,15 @@ std::vector<KernelFamilyInfo> buildFamilies() {
 #define REF_KERNEL_ARG(Family, Struct, Kind, Operand, Name)                    \
   Find(#Family).Args.push_back({Kind, Operand, #Name});
 #include "ref_kernel_table.inc"
+#define REF_KERNEL_PARAMS_BEGIN(Family, Struct)
+#define REF_KERNEL_SCALAR(Family, Struct, Field, CType)                        \
+  Find(#Family).Fields.push_back({#Field, #CType, 0, false});
+#define REF_KERNEL_ARRAY(Family, Struct, Field, CType, Length)                 \
+  Find(#Family).Fields.push_back({#Field, #CType, size_t(Length), false});
+#define REF_KERNEL_POINTER(Family, Struct, Field, CType)                       \
+  Find(#Family).Fields.push_back({#Field, #CType, 0, true});
+#define REF_KERNEL_PARAMS_END(Family, Struct)
+#include "ref_kernel_table.inc"
   return Families;
 }
 
@@ -91,8 +103,26 @@ struct KernelRow {
   llvm::Expected<KernelCall> (*Builder)(const detail::OpContext &);
 };
 
-const std::vector<KernelRow> &kernelRows() {
-  static const std::vector<KernelRow> Rows = [] {
+/// A family registered at run time, with its own storage.
+struct RegisteredFamily {
+  KernelFamilyInfo Family;
+  /// A deque: rows and calls keep pointers to its elements.
+  std::deque<KernelFunctionInfo> Functions;
+  std::vector<std::pair<const char *, const char *>> Files;
+  std::string Origin;
+};
+
+/// Every registered family; a deque, so that pointers to its elements stay
+/// valid as families are added.
+std::deque<RegisteredFamily> &registry() {
+  static std::deque<RegisteredFamily> R;
+  return R;
+}
+
+/// The rows of the reference kernels, then those of the registered
+/// families, in registration order.
+std::vector<KernelRow> &kernelRows() {
+  static std::vector<KernelRow> Rows = [] {
     std::vector<KernelRow> R;
     auto Builder = [](llvm::StringRef Family) {
       using BuilderFn =
@@ -129,11 +159,201 @@ const KernelFunctionInfo *findKernelFunction(llvm::StringRef Name) {
   for (const KernelFunctionInfo &F : kernelFunctions())
     if (Name == F.Name)
       return &F;
+  for (const RegisteredFamily &R : registry())
+    for (const KernelFunctionInfo &F : R.Functions)
+      if (Name == F.Name)
+        return &F;
   return nullptr;
 }
 
 const KernelFamilyInfo &familyOf(const AnyParams &P) {
+  if (const auto *D = std::get_if<DynamicParams>(&P)) {
+    assert(D->Family && "parameters of no family");
+    return *D->Family;
+  }
   return kernelFamilies()[P.index()];
+}
+
+DynamicParams DynamicParams::of(const KernelFamilyInfo &F) {
+  DynamicParams P;
+  P.Family = &F;
+  for (const KernelFieldInfo &Info : F.Fields) {
+    Field V;
+    if (!Info.Pointer) {
+      const size_t N = std::max<size_t>(Info.Length, 1);
+      const llvm::StringRef T(Info.CType);
+      if (T == "float" || T == "double")
+        V.Reals.assign(N, 0.0);
+      else
+        V.Ints.assign(N, 0);
+    }
+    P.Fields.push_back(std::move(V));
+  }
+  return P;
+}
+
+DynamicParams::Field &DynamicParams::field(llvm::StringRef Name) {
+  for (size_t I = 0; I < Family->Fields.size(); ++I)
+    if (Name == Family->Fields[I].Name)
+      return Fields[I];
+  // A builder naming a field its family lacks: a mistake in the builder's
+  // code, stopped here with its names rather than left to corrupt anything.
+  llvm::report_fatal_error(
+      llvm::formatv("kernel family '{0}' declares no field '{1}'",
+                    Family->Name, Name)
+          .str()
+          .c_str(),
+      /*gen_crash_diag=*/false);
+}
+
+const DynamicParams::Field &DynamicParams::field(llvm::StringRef Name) const {
+  return const_cast<DynamicParams *>(this)->field(Name);
+}
+
+void DynamicParams::set(llvm::StringRef Name, llvm::ArrayRef<int64_t> Values) {
+  field(Name).Ints.assign(Values.begin(), Values.end());
+}
+
+void DynamicParams::setReal(llvm::StringRef Name,
+                            llvm::ArrayRef<double> Values) {
+  field(Name).Reals.assign(Values.begin(), Values.end());
+}
+
+namespace {
+
+llvm::Error registrationError(const KernelFamilyRegistration &R,
+                              const llvm::Twine &Msg) {
+  return llvm::createStringError(
+      llvm::inconvertibleErrorCode(),
+      llvm::formatv("kernel family '{0}'{1}: {2}",
+                    R.Family.Name ? R.Family.Name : "",
+                    R.Origin.empty() ? std::string() : " of " + R.Origin,
+                    Msg.str())
+          .str());
+}
+
+bool nonEmpty(const char *S) { return S && *S; }
+
+/// Where \p Op already has a family: the family's name, or "".
+std::string familyComputing(llvm::StringRef Op) {
+  for (const KernelRow &Row : kernelRows())
+    if (Op == Row.Op)
+      return Row.Function->Family->Name;
+  return "";
+}
+
+} // namespace
+
+llvm::Error registerKernelFamily(KernelFamilyRegistration R) {
+  const KernelFamilyInfo &F = R.Family;
+  if (!nonEmpty(F.Name) || !nonEmpty(F.Struct) || !nonEmpty(F.Header))
+    return registrationError(R, "needs a name, a struct and a header");
+  if (!R.Builder)
+    return registrationError(R, "has no builder");
+  auto Taken = [&](const KernelFamilyInfo &Other) {
+    return llvm::StringRef(Other.Name) == F.Name ||
+           llvm::StringRef(Other.Struct) == F.Struct;
+  };
+  for (const KernelFamilyInfo &Other : kernelFamilies())
+    if (Taken(Other))
+      return registrationError(
+          R, llvm::formatv("the reference kernels already declare {0}",
+                           Other.Struct));
+  for (const RegisteredFamily &Other : registry())
+    if (Taken(Other.Family))
+      return registrationError(
+          R, llvm::formatv("{0} already declares {1}", Other.Origin,
+                           Other.Family.Struct));
+  for (const KernelFieldInfo &Field : F.Fields)
+    if (!nonEmpty(Field.Name) ||
+        !withFieldType(Field.CType ? Field.CType : "", [](auto *) {}))
+      return registrationError(
+          R, llvm::formatv("field '{0}' has no name or an unknown C type "
+                           "'{1}'",
+                           Field.Name ? Field.Name : "",
+                           Field.CType ? Field.CType : ""));
+  const auto Kinds = [&](ArgKind A, ArgKind B) {
+    return llvm::count_if(F.Args, [&](const KernelArgInfo &Arg) {
+      return Arg.Kind == A || Arg.Kind == B;
+    });
+  };
+  if (Kinds(ArgKind::Params, ArgKind::Fields) != 1 ||
+      Kinds(ArgKind::Output, ArgKind::Output) != 1)
+    return registrationError(R, "needs exactly one parameters argument and "
+                                "one output");
+  if (llvm::any_of(F.Args, [](const KernelArgInfo &A) {
+        return A.Kind == ArgKind::Result || A.Kind == ArgKind::Scratch;
+      }))
+    return registrationError(R, "writes several results or takes scratch "
+                                "memory, which registered families cannot "
+                                "yet");
+  for (const KernelFunctionInfo &Fn : R.Functions) {
+    if (!nonEmpty(Fn.Name))
+      return registrationError(R, "a function has no name");
+    if (findKernelFunction(Fn.Name) ||
+        llvm::count_if(R.Functions, [&](const KernelFunctionInfo &Other) {
+          return llvm::StringRef(Other.Name) == Fn.Name;
+        }) != 1)
+      return registrationError(
+          R, llvm::formatv("function {0} is declared already", Fn.Name));
+  }
+  for (const auto &[Op, Fn] : R.Rows) {
+    if (!nonEmpty(Op) ||
+        llvm::none_of(R.Functions, [&, Fn = Fn](const KernelFunctionInfo &X) {
+          return Fn && llvm::StringRef(X.Name) == Fn;
+        }))
+      return registrationError(
+          R, llvm::formatv("a row names function '{0}', which it does not "
+                           "declare",
+                           Fn ? Fn : ""));
+    std::string Other = familyComputing(Op);
+    if (!Other.empty())
+      return registrationError(
+          R, llvm::formatv("operator {0} already runs with kernel family "
+                           "'{1}'",
+                           Op, Other));
+  }
+  if (llvm::none_of(R.Files, [&](const auto &File) {
+        return File.first && llvm::StringRef(File.first) == F.Header;
+      }))
+    return registrationError(
+        R, llvm::formatv("its header {0} is not among its files", F.Header));
+  for (const auto &[Name, Text] : R.Files) {
+    if (!nonEmpty(Name) || !Text)
+      return registrationError(R, "a file has no name or no text");
+    if (registeredKernelFile(Name))
+      return registrationError(
+          R, llvm::formatv("file {0} is brought already", Name));
+  }
+
+  RegisteredFamily &New = registry().emplace_back();
+  New.Family = std::move(R.Family);
+  New.Files = std::move(R.Files);
+  New.Origin = std::move(R.Origin);
+  for (KernelFunctionInfo Fn : R.Functions) {
+    Fn.Family = &New.Family;
+    New.Functions.push_back(Fn);
+  }
+  for (const auto &[Op, Fn] : R.Rows)
+    for (const KernelFunctionInfo &X : New.Functions)
+      if (llvm::StringRef(X.Name) == Fn)
+        kernelRows().push_back({Op, &X, R.Builder});
+  return llvm::Error::success();
+}
+
+std::vector<const KernelFamilyInfo *> registeredFamilies() {
+  std::vector<const KernelFamilyInfo *> Out;
+  for (const RegisteredFamily &R : registry())
+    Out.push_back(&R.Family);
+  return Out;
+}
+
+std::optional<RegisteredFile> registeredKernelFile(llvm::StringRef Name) {
+  for (const RegisteredFamily &R : registry())
+    for (const auto &[File, Text] : R.Files)
+      if (Name == File)
+        return RegisteredFile{Text, R.Origin};
+  return std::nullopt;
 }
 
 size_t resultsWritten(const KernelFamilyInfo &F) {
@@ -201,6 +421,7 @@ llvm::Expected<KernelCall> computeKernelCall(const ir::Graph &G,
   }
   if (!First)
     return Ctx.error("no reference kernel implements this operator");
+  Ctx.setFamily(*First->Function->Family);
   llvm::Expected<KernelCall> Call = First->Builder(Ctx);
   if (!Call)
     return Call.takeError();

@@ -89,11 +89,63 @@ template <typename CStruct> struct FamilyParams;
 #define REF_KERNEL_PARAMS_END(Family, Struct) }
 #include "ref_kernel_table.inc"
 
+struct KernelFamilyInfo;
+
+/// The parameters of a kernel family registered at run time
+/// (registerKernelFamily): each field's elements, in the family's field
+/// order, as integers or reals by its C type. A scalar holds one element, a
+/// fixed array its length, a pointer field the array it aims at (none: a
+/// null pointer).
+struct DynamicParams {
+  struct Field {
+    std::vector<int64_t> Ints;
+    std::vector<double> Reals;
+  };
+  const KernelFamilyInfo *Family = nullptr;
+  std::vector<Field> Fields;
+
+  /// Parameters of \p F with every field zero (pointer fields null).
+  static DynamicParams of(const KernelFamilyInfo &F);
+  /// Field \p Name, which the family must declare: a builder naming a
+  /// field its family lacks stops the program with both names.
+  Field &field(llvm::StringRef Name);
+  const Field &field(llvm::StringRef Name) const;
+  /// Sets scalar or array field \p Name: integers for an integer C type,
+  /// reals for float and double.
+  void set(llvm::StringRef Name, llvm::ArrayRef<int64_t> Values);
+  void setReal(llvm::StringRef Name, llvm::ArrayRef<double> Values);
+};
+
 #define ACCELGEN_FAMILY_PARAMS(Struct) FamilyParams<Struct>
 /// The parameters of any kernel; the alternatives follow the families'
-/// order, so index() is the family's index in kernelFamilies().
-using AnyParams = std::variant<REF_KERNEL_STRUCT_LIST(ACCELGEN_FAMILY_PARAMS)>;
+/// order, so index() is the family's index in kernelFamilies(), and the last
+/// one holds the parameters of a family registered at run time.
+using AnyParams = std::variant<REF_KERNEL_STRUCT_LIST(ACCELGEN_FAMILY_PARAMS),
+                               DynamicParams>;
 #undef ACCELGEN_FAMILY_PARAMS
+
+/// Calls \p Fn with a null pointer of the C type \p CType names ("int32_t",
+/// "float", ...); false for a name that is none of the field types.
+template <typename Fn> bool withFieldType(llvm::StringRef CType, Fn &&F) {
+#define ACCELGEN_FIELD_TYPE(T)                                                 \
+  if (CType == #T) {                                                           \
+    F(static_cast<T *>(nullptr));                                              \
+    return true;                                                               \
+  }
+  ACCELGEN_FIELD_TYPE(int8_t)
+  ACCELGEN_FIELD_TYPE(int16_t)
+  ACCELGEN_FIELD_TYPE(int32_t)
+  ACCELGEN_FIELD_TYPE(int64_t)
+  ACCELGEN_FIELD_TYPE(uint8_t)
+  ACCELGEN_FIELD_TYPE(uint16_t)
+  ACCELGEN_FIELD_TYPE(uint32_t)
+  ACCELGEN_FIELD_TYPE(uint64_t)
+  ACCELGEN_FIELD_TYPE(size_t)
+  ACCELGEN_FIELD_TYPE(float)
+  ACCELGEN_FIELD_TYPE(double)
+#undef ACCELGEN_FIELD_TYPE
+  return false;
+}
 
 /// How a kernel function takes one argument (defs/kernels.td, KernelArg).
 enum class ArgKind {
@@ -125,6 +177,16 @@ struct KernelArgInfo {
   const char *Name;
 };
 
+/// One field of a family's parameter struct.
+struct KernelFieldInfo {
+  const char *Name;
+  const char *CType; ///< "int32_t", "float", ...
+  /// The elements of a fixed array; 0 for a scalar and for a pointer field
+  /// (whose array the operator sizes).
+  size_t Length;
+  bool Pointer;
+};
+
 /// One kernel family: a calling convention.
 struct KernelFamilyInfo {
   const char *Name;   ///< "conv2d"
@@ -135,7 +197,44 @@ struct KernelFamilyInfo {
   /// The result may share its input's bytes, and then nothing runs.
   bool MayAlias;
   std::vector<KernelArgInfo> Args;
+  std::vector<KernelFieldInfo> Fields;
 };
+
+/// forEachField for the parameters of a registered family: each field is
+/// visited as a typed copy of its elements, written back when \p Params is
+/// not const.
+template <typename V, typename P>
+std::enable_if_t<std::is_same_v<std::remove_const_t<P>, DynamicParams>>
+forEachField(V &&Visit, P &Params) {
+  const std::vector<KernelFieldInfo> &Infos = Params.Family->Fields;
+  for (size_t I = 0; I < Infos.size() && I < Params.Fields.size(); ++I) {
+    const KernelFieldInfo &Info = Infos[I];
+    auto &Field = Params.Fields[I];
+    withFieldType(Info.CType, [&](auto *Null) {
+      using T = std::remove_pointer_t<decltype(Null)>;
+      std::vector<T> Typed;
+      if constexpr (std::is_floating_point_v<T>)
+        Typed.assign(Field.Reals.begin(), Field.Reals.end());
+      else
+        Typed.assign(Field.Ints.begin(), Field.Ints.end());
+      if (Info.Pointer) {
+        Visit.pointer(Info.Name, Typed);
+      } else if (Info.Length == 0) {
+        Typed.resize(1);
+        Visit.scalar(Info.Name, Typed[0]);
+      } else {
+        Typed.resize(Info.Length);
+        Visit.array(Info.Name, Typed.data(), Info.Length);
+      }
+      if constexpr (!std::is_const_v<P>) {
+        if constexpr (std::is_floating_point_v<T>)
+          Field.Reals.assign(Typed.begin(), Typed.end());
+        else
+          Field.Ints.assign(Typed.begin(), Typed.end());
+      }
+    });
+  }
+}
 
 /// One kernel function.
 struct KernelFunctionInfo {
@@ -205,6 +304,55 @@ computeKernelCalls(const ir::Graph &G, const ir::Operator &Op);
 /// operator of type \p Type, without the "operator N (TYPE): " it starts
 /// with, for a report that names the operator already.
 std::string kernelCallReason(llvm::StringRef Message, llvm::StringRef Type);
+
+namespace detail {
+class OpContext;
+} // namespace detail
+
+/// A family's builder: the call running the operator \p Ctx describes, or
+/// an error naming the operator and why its kernels cannot run it.
+using KernelBuilder =
+    llvm::Expected<KernelCall> (*)(const detail::OpContext &Ctx);
+
+/// A kernel family added at run time, by a plugin: its calling convention,
+/// its functions, the operators each computes, the builder filling its
+/// parameters (DynamicParams) and the C files that define its functions.
+/// Every string is the registration's to keep alive for the process (a
+/// plugin's string literals).
+struct KernelFamilyRegistration {
+  KernelFamilyInfo Family;
+  /// Each function; its Family member is set by the registry.
+  std::vector<KernelFunctionInfo> Functions;
+  /// The operator (IR name) each row's function computes, and the
+  /// function's name, in dispatch order.
+  std::vector<std::pair<const char *, const char *>> Rows;
+  KernelBuilder Builder = nullptr;
+  /// The C files the functions need, by name: the family's Header, the
+  /// source of the same stem, and what they include besides the reference
+  /// kernels' own files (ref_common.h, ...).
+  std::vector<std::pair<const char *, const char *>> Files;
+  /// Where it comes from, for messages and the files' banners ("plugin
+  /// accelgen-acme.so").
+  std::string Origin;
+};
+
+/// Adds a family. An error, registering nothing, when its struct, a
+/// function or a file name is taken (by the reference kernels or another
+/// registered family), when an operator it computes already has a kernel
+/// family, or when the registration is inconsistent (a row naming a
+/// function it does not declare, a field of an unknown C type, no header).
+llvm::Error registerKernelFamily(KernelFamilyRegistration R);
+
+/// The families registered so far, in registration order.
+std::vector<const KernelFamilyInfo *> registeredFamilies();
+
+/// The text of the registered kernel file \p Name, and where it comes from;
+/// none when no registered family brings it.
+struct RegisteredFile {
+  llvm::StringRef Text;
+  llvm::StringRef Origin;
+};
+std::optional<RegisteredFile> registeredKernelFile(llvm::StringRef Name);
 
 /// The C shape of an IR shape; an error above REF_MAX_RANK dimensions.
 llvm::Expected<ref_shape> toRefShape(llvm::ArrayRef<int32_t> Shape);

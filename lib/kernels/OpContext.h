@@ -16,6 +16,7 @@
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/Error.h"
 
+#include <cassert>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -54,6 +55,14 @@ public:
     return Result;
   }
   bool resultAsked() const { return ResultAsked; }
+
+  /// The family whose builder runs: the one of the kernel row the operator
+  /// matched (a registered family's builder makes its DynamicParams of it).
+  const KernelFamilyInfo &family() const {
+    assert(Family && "no family chosen yet");
+    return *Family;
+  }
+  void setFamily(const KernelFamilyInfo &F) { Family = &F; }
 
   /// An error prefixed with "operator <index> (<type>): ".
   llvm::Error error(const llvm::Twine &Msg) const;
@@ -100,6 +109,7 @@ private:
   const ir::Operator &Op;
   unsigned Result;
   mutable bool ResultAsked = false;
+  const KernelFamilyInfo *Family = nullptr;
   int64_t Index = -1;
 };
 

@@ -216,10 +216,19 @@ void checkKernel(const ir::Graph &G, const ir::Operator &Op,
     const char *Problem = nullptr;
     const int Status = std::visit(
         [&](const auto &P) {
-          const auto C = P.c();
-          return accel_check_kernel(
-              Call.Function.c_str(), &C, sizeof(C), Inputs.data(),
-              static_cast<int32_t>(Inputs.size()), &Output, &Problem);
+          if constexpr (std::is_same_v<std::decay_t<decltype(P)>,
+                                       kernels::DynamicParams>) {
+            // The functional model is compiled with the reference kernels'
+            // families only.
+            Problem = "its kernel family is registered at run time, and the "
+                      "functional model runs the reference kernels' only";
+            return ACCEL_ERR_UNSUPPORTED;
+          } else {
+            const auto C = P.c();
+            return accel_check_kernel(
+                Call.Function.c_str(), &C, sizeof(C), Inputs.data(),
+                static_cast<int32_t>(Inputs.size()), &Output, &Problem);
+          }
         },
         Call.Params);
     if (Status != ACCEL_OK)

@@ -1,0 +1,318 @@
+//===- RegisteredKernelsTest.cpp - Kernel families added at run time ------===//
+//
+// A kernel family registered at run time (kernels::registerKernelFamily, as
+// a plugin does) for an operator the reference kernels lack: its builder
+// fills DynamicParams, the C emitter prints them (scalars, a fixed array, a
+// pointer field's own array), copies the family's files and calls its
+// function; the program is built with gcc and run, and its output is the
+// operator's arithmetic computed here. Then what the registry refuses, and
+// the functional model's refusal of a family it was not compiled with.
+//
+//===----------------------------------------------------------------------===//
+#include "E2ESupport.h"
+
+#include "emit/ModelEmitter.h"
+#include "kernels/KernelParams.h"
+#include "kernels/OpContext.h"
+#include "program/DeviceLimits.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Program.h"
+
+#include <algorithm>
+#include <cstring>
+
+using namespace accelgen;
+
+namespace {
+
+// TEST_CLAMP_OFFSET: output = clamp(input + offsets[channel], lo, hi), int8,
+// with the offsets a constant operand folded into the parameters.
+const char *const Header = R"c(#ifndef TEST_CLAMP_OFFSET_H
+#define TEST_CLAMP_OFFSET_H
+#include <stdint.h>
+
+typedef struct test_clamp_offset_params {
+  int32_t lo;
+  int32_t hi;
+  int32_t channels;
+  const int32_t *offsets;
+  int64_t window[2];
+} test_clamp_offset_params;
+
+void test_clamp_offset_i8(const test_clamp_offset_params *params,
+                          int32_t count, const int8_t *input, int8_t *output);
+#endif
+)c";
+
+const char *const Source = R"c(#include "test_clamp_offset.h"
+
+void test_clamp_offset_i8(const test_clamp_offset_params *params,
+                          int32_t count, const int8_t *input, int8_t *output) {
+  int32_t i;
+  for (i = 0; i < count; ++i) {
+    int32_t v = input[i] + params->offsets[i % params->channels];
+    if (v < params->window[0])
+      v = (int32_t)params->window[0];
+    if (v > params->window[1])
+      v = (int32_t)params->window[1];
+    output[i] = (int8_t)v;
+  }
+}
+)c";
+
+llvm::Expected<kernels::KernelCall>
+clampOffsetOp(const kernels::detail::OpContext &Ctx) {
+  ACCELGEN_TRY(In, Ctx.input(0));
+  ACCELGEN_TRY(Offsets, Ctx.input(1));
+  ACCELGEN_TRY(Out, Ctx.output());
+  if (In->Type != ir::DType::I8 || Out->Type != ir::DType::I8)
+    return Ctx.error("its kernel takes int8 only");
+  ACCELGEN_TRY(Values, Ctx.constInts(*Offsets, "offsets"));
+  const int64_t Channels = In->Shape.empty() ? 1 : In->Shape.back();
+  if (static_cast<int64_t>(Values.size()) != Channels)
+    return Ctx.error("one offset per channel");
+  const int64_t Lo = Ctx.attr("lo", -128), Hi = Ctx.attr("hi", 127);
+  kernels::DynamicParams P = kernels::DynamicParams::of(Ctx.family());
+  P.set("lo", {Lo});
+  P.set("hi", {Hi});
+  P.set("channels", {Channels});
+  P.set("offsets", Values);
+  P.set("window", {Lo, Hi});
+  return kernels::detail::makeCall(std::move(P), {Ctx.op().input(0)});
+}
+
+kernels::KernelFamilyRegistration registration() {
+  using kernels::ArgKind;
+  kernels::KernelFamilyRegistration R;
+  R.Family = {"test_clamp_offset",
+              "test_clamp_offset_params",
+              "test_clamp_offset.h",
+              /*ByValue=*/false,
+              /*MayAlias=*/false,
+              {{ArgKind::Params, -1, "params"},
+               {ArgKind::Count, -1, "count"},
+               {ArgKind::Data, 0, "input"},
+               {ArgKind::Output, -1, "output"}},
+              {{"lo", "int32_t", 0, false},
+               {"hi", "int32_t", 0, false},
+               {"channels", "int32_t", 0, false},
+               {"offsets", "int32_t", 0, true},
+               {"window", "int64_t", 2, false}}};
+  R.Functions = {{"test_clamp_offset_i8",
+                  nullptr,
+                  ir::DType::I8,
+                  ir::DType::I8,
+                  "",
+                  {ir::DType::I8, std::nullopt, std::nullopt},
+                  ir::DType::I8}};
+  R.Rows = {{"TEST_CLAMP_OFFSET", "test_clamp_offset_i8"}};
+  R.Builder = &clampOffsetOp;
+  R.Files = {{"test_clamp_offset.h", Header}, {"test_clamp_offset.c", Source}};
+  R.Origin = "the test's registration";
+  return R;
+}
+
+/// Registers the family once for the whole program.
+void registerOnce() {
+  static const bool Done = [] {
+    llvm::Error E = kernels::registerKernelFamily(registration());
+    REQUIRE_MESSAGE(!E, llvm::toString(std::move(E)));
+    return true;
+  }();
+  (void)Done;
+}
+
+/// input int8 [1, 2, 2, 3] -> TEST_CLAMP_OFFSET(offsets) -> output.
+ir::Graph clampGraph(const std::vector<int32_t> &Offsets, int64_t Lo,
+                     int64_t Hi) {
+  ir::Graph G;
+  G.Name = "main";
+  ir::Tensor In;
+  In.Name = "input";
+  In.Shape = {1, 2, 2, 3};
+  In.Type = ir::DType::I8;
+  In.Quant = ir::QuantParams{{0.5f}, {0}, 0};
+  ir::Tensor Off;
+  Off.Name = "offsets";
+  Off.Shape = {static_cast<int32_t>(Offsets.size())};
+  Off.Type = ir::DType::I32;
+  Off.IsConstant = true;
+  Off.Data.resize(Offsets.size() * 4);
+  std::memcpy(Off.Data.data(), Offsets.data(), Off.Data.size());
+  ir::Tensor Out = In;
+  Out.Name = "output";
+  G.Tensors = {In, Off, Out};
+  ir::Operator Op;
+  Op.Type = "TEST_CLAMP_OFFSET";
+  Op.Inputs = {0, 1};
+  Op.Outputs = {2};
+  Op.Attrs["lo"] = Lo;
+  Op.Attrs["hi"] = Hi;
+  G.Operators = {Op};
+  G.Inputs = {0};
+  G.Outputs = {2};
+  return G;
+}
+
+} // namespace
+
+TEST_CASE("a kernel family registered at run time is emitted, built and run") {
+  registerOnce();
+  const std::vector<int32_t> Offsets = {100, -3, -100};
+  const int64_t Lo = -20, Hi = 35;
+  const ir::Graph G = clampGraph(Offsets, Lo, Hi);
+  auto Call = kernels::computeKernelCall(G, G.Operators[0]);
+  REQUIRE_MESSAGE(bool(Call), llvm::toString(Call.takeError()));
+  CHECK(Call->Function == "test_clamp_offset_i8");
+  CHECK(kernels::familyOf(Call->Params).Name ==
+        llvm::StringRef("test_clamp_offset"));
+
+  emit::EmitOptions Opts;
+  Opts.Target = "ref";
+  Opts.Name = "clamp";
+  Opts.ModelFileName = "clamp.tflite";
+  Opts.GeneratorVersion = test::accelgenVersion();
+  auto M = emit::emitModel(G, Opts);
+  REQUIRE_MESSAGE(bool(M), llvm::toString(M.takeError()));
+  auto Main = emit::emitHostMain(G, Opts);
+  REQUIRE_MESSAGE(bool(Main), llvm::toString(Main.takeError()));
+  test::TempDir Dir, In, Out;
+  std::vector<std::string> Args = {"-std=c99", "-O2",    "-Wall",
+                                   "-Wextra",  "-Werror", "-pedantic",
+                                   "-I",       Dir.path(), "-o",
+                                   Dir.file("prog")};
+  std::set<std::string> Names;
+  for (const emit::EmittedFile &F : M->Files) {
+    Names.insert(F.Name);
+    test::writeFileBytes(Dir.file(F.Name),
+                         llvm::arrayRefFromStringRef(llvm::StringRef(F.Text)));
+    if (llvm::StringRef(F.Name).endswith(".c"))
+      Args.push_back(Dir.file(F.Name));
+  }
+  // The family's files, each with a line naming where it came from.
+  REQUIRE(Names.count("test_clamp_offset.h"));
+  REQUIRE(Names.count("test_clamp_offset.c"));
+  CHECK(llvm::StringRef(test::readFileText(Dir.file("test_clamp_offset.c")))
+            .startswith("/* Copied by accelgen from the kernels of the "
+                        "test's registration (test_clamp_offset.c). */\n"));
+  // The parameters as printed: scalars, the fixed array, the pointer
+  // field's own array.
+  const std::string ModelC = test::readFileText(Dir.file("model.c"));
+  CHECK(ModelC.find("#include \"test_clamp_offset.h\"") != std::string::npos);
+  CHECK(ModelC.find(".lo = -20,") != std::string::npos);
+  CHECK(ModelC.find(".channels = 3,") != std::string::npos);
+  CHECK(ModelC.find("static const int32_t op0_offsets[3] = {\n    100, -3, "
+                    "-100\n};") != std::string::npos);
+  CHECK(ModelC.find(".offsets = op0_offsets,") != std::string::npos);
+  CHECK(ModelC.find("test_clamp_offset_i8(&op0_params, 12, ") !=
+        std::string::npos);
+
+  const std::string MainC = Dir.file("main.c");
+  test::writeFileBytes(MainC, llvm::arrayRefFromStringRef(Main->Text));
+  Args.push_back(MainC);
+  auto Gcc = llvm::sys::findProgramByName("gcc");
+  REQUIRE(bool(Gcc));
+  test::RunResult B = test::runProgram(*Gcc, Args, 120);
+  REQUIRE_MESSAGE(B.ExitCode == 0, B.Stderr);
+
+  std::vector<uint8_t> X(12);
+  for (size_t I = 0; I < X.size(); ++I)
+    X[I] = static_cast<uint8_t>(static_cast<int8_t>(I * 23 - 128));
+  test::writeFileBytes(In.file("input_0.bin"), X);
+  test::RunResult R =
+      test::runProgram(Dir.file("prog"), {In.path(), Out.path()}, 60);
+  REQUIRE_MESSAGE(R.ExitCode == 0, R.Stderr);
+  std::vector<uint8_t> Want(12);
+  for (size_t I = 0; I < X.size(); ++I) {
+    const int64_t V = static_cast<int8_t>(X[I]) + Offsets[I % 3];
+    Want[I] = static_cast<uint8_t>(static_cast<int8_t>(std::clamp(V, Lo, Hi)));
+  }
+  CHECK(test::readFileBytes(Out.file("output_0.bin")) == Want);
+
+  // The functional model runs only the families it was compiled with: an
+  // accelerator program cannot take the operator, and says why.
+  std::vector<target::Rejection> Why;
+  CHECK_FALSE(program::checkDeviceLimits(G, G.Operators[0], Why));
+  REQUIRE(Why.size() == 1);
+  CHECK(llvm::StringRef(Why[0].Message)
+            .contains("its kernel family is registered at run time"));
+}
+
+TEST_CASE("what the kernel family registry refuses") {
+  registerOnce();
+  auto Refused = [](kernels::KernelFamilyRegistration R) {
+    llvm::Error E = kernels::registerKernelFamily(std::move(R));
+    REQUIRE(bool(E));
+    return llvm::toString(std::move(E));
+  };
+  const std::string Head =
+      "kernel family 'test_clamp_offset' of the test's registration: ";
+  // Registered already.
+  CHECK(Refused(registration()) ==
+        Head + "the test's registration already declares "
+               "test_clamp_offset_params");
+  kernels::KernelFamilyRegistration R = registration();
+  R.Family.Name = "other";
+  R.Family.Struct = "ref_conv2d_params";
+  CHECK(Refused(R) == "kernel family 'other' of the test's registration: the "
+                      "reference kernels already declare ref_conv2d_params");
+  // A fresh family for an operator the reference kernels compute.
+  auto Fresh = [] {
+    kernels::KernelFamilyRegistration F = registration();
+    F.Family.Name = "fresh";
+    F.Family.Struct = "fresh_params";
+    F.Functions[0].Name = "fresh_i8";
+    F.Rows = {{"TEST_FRESH", "fresh_i8"}};
+    F.Files = {{"test_clamp_offset.h", Header}};
+    F.Files[0].first = "fresh.h";
+    F.Family.Header = "fresh.h";
+    return F;
+  };
+  const std::string Fh = "kernel family 'fresh' of the test's registration: ";
+  R = Fresh();
+  R.Rows = {{"CONV_2D", "fresh_i8"}};
+  CHECK(Refused(R) ==
+        Fh + "operator CONV_2D already runs with kernel family 'conv2d'");
+  R = Fresh();
+  R.Rows = {{"TEST_CLAMP_OFFSET", "fresh_i8"}};
+  CHECK(Refused(R) == Fh + "operator TEST_CLAMP_OFFSET already runs with "
+                           "kernel family 'test_clamp_offset'");
+  R = Fresh();
+  R.Rows = {{"TEST_FRESH", "fresh_u8"}};
+  CHECK(Refused(R) == Fh + "a row names function 'fresh_u8', which it does "
+                           "not declare");
+  R = Fresh();
+  R.Functions[0].Name = "ref_relu_i8";
+  CHECK(Refused(R) == Fh + "function ref_relu_i8 is declared already");
+  R = Fresh();
+  R.Family.Fields[0].CType = "long";
+  CHECK(Refused(R) == Fh + "field 'lo' has no name or an unknown C type "
+                           "'long'");
+  R = Fresh();
+  R.Family.Header = "missing.h";
+  CHECK(Refused(R) == Fh + "its header missing.h is not among its files");
+  R = Fresh();
+  R.Files.push_back({"test_clamp_offset.c", Source});
+  CHECK(Refused(R) == Fh + "file test_clamp_offset.c is brought already");
+  R = Fresh();
+  R.Family.Args.push_back({kernels::ArgKind::Scratch, -1, "scratch"});
+  CHECK(Refused(R) == Fh + "writes several results or takes scratch memory, "
+                           "which registered families cannot yet");
+  R = Fresh();
+  R.Family.Args.erase(R.Family.Args.begin());
+  CHECK(Refused(R) ==
+        Fh + "needs exactly one parameters argument and one output");
+  R = Fresh();
+  R.Builder = nullptr;
+  CHECK(Refused(R) == Fh + "has no builder");
+  // Nothing refused was registered: only the first family is.
+  std::vector<const kernels::KernelFamilyInfo *> All =
+      kernels::registeredFamilies();
+  REQUIRE(All.size() == 1);
+  CHECK(All[0]->Name == llvm::StringRef("test_clamp_offset"));
+  CHECK_FALSE(kernels::findKernelFunction("fresh_i8"));
+  // And a fresh one that is consistent is taken.
+  CHECK_FALSE(bool(kernels::registerKernelFamily(Fresh())));
+  CHECK(kernels::registeredFamilies().size() == 2);
+}
