@@ -22,11 +22,17 @@
 #   <binary dir>/<name>/Patterns.inc        -gen-patterns
 #   <binary dir>/<name>/ConstraintTests.inc -gen-constraint-tests
 #   <binary dir>/<name>/DeviceRules.inc     -gen-device-rules
+#   <binary dir>/<name>/Kernels.inc         -gen-kernel-registration
 #   <binary dir>/<name>/SupportedOps.md     -gen-supported-ops
 #   <binary dir>/<name>/VersionDiff.md      -gen-version-diff
 #
-# Each file is regenerated only when the description or a file it includes
-# changes (depfile), and rewritten only when its content changes, so a no-op
+# A description may declare kernel families of its own (library <name>,
+# plain C files <name>_<template>.h and .c beside the description, a C++
+# builder in SOURCES); Kernels.inc embeds those files, and accelgen
+# registers the families when it loads the target. Each file is regenerated
+# only when the description, a file it includes (depfile) or one of the
+# <name>_*.h / <name>_*.c files beside it (found when CMake configures the
+# project; re-run CMake after adding one) changes, and rewritten only when its content changes, so a no-op
 # build runs no generator and code depending on an unchanged file is not
 # rebuilt. Works in the accelgen tree and after find_package(accelgen).
 #
@@ -42,6 +48,7 @@ set(ACCELGEN_ARTIFACTS
   "patterns:Patterns.inc"
   "constraint-tests:ConstraintTests.inc"
   "device-rules:DeviceRules.inc"
+  "kernel-registration:Kernels.inc"
   "supported-ops:SupportedOps.md"
   "version-diff:VersionDiff.md")
 
@@ -63,6 +70,11 @@ function(accelgen_add_target name description)
   get_filename_component(src "${description}" ABSOLUTE)
   set(outdir "${CMAKE_CURRENT_BINARY_DIR}/${name}")
   file(MAKE_DIRECTORY "${outdir}")
+  # The target's own kernel files, which Kernels.inc embeds: those present
+  # when the project is configured (a glob re-checked at every build would
+  # leave a no-op build with work to do); re-run CMake after adding one.
+  get_filename_component(srcdir "${src}" DIRECTORY)
+  file(GLOB kernel_files "${srcdir}/${name}_*.h" "${srcdir}/${name}_*.c")
   set(outputs)
   foreach(artifact IN LISTS ACCELGEN_ARTIFACTS)
     string(REPLACE ":" ";" pair "${artifact}")
@@ -73,7 +85,7 @@ function(accelgen_add_target name description)
       OUTPUT "${out}"
       COMMAND ${tblgen} -gen-${action} "${src}" -o "${out}"
               -d "${out}.d" --write-if-changed
-      DEPENDS "${src}" ${tblgen_dep}
+      DEPENDS "${src}" ${tblgen_dep} ${kernel_files}
       DEPFILE "${out}.d"
       COMMENT "accelgen-tblgen -gen-${action} ${name}"
       VERBATIM)
@@ -117,10 +129,10 @@ function(accelgen_add_target name description)
   # at (nothing of it is linked into other targets' programs).
   if(TARGET accelgen_target)
     target_link_libraries(accelgen_target_${name} PUBLIC accelgen_target
-                          accelgen_device_limits)
+                          accelgen_device_limits accelgen_kernels)
   else()
     target_link_libraries(accelgen_target_${name} PUBLIC accelgen::target
-                          accelgen::device_limits)
+                          accelgen::device_limits accelgen::kernels)
   endif()
   if(ARG_PLUGIN)
     _accelgen_add_plugin(${name} "${outdir}")

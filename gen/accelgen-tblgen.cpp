@@ -9,6 +9,7 @@
 // Inputs are read within accelgen::support::MaxDescriptionBytes.
 //
 //===----------------------------------------------------------------------===//
+#include "emitters/EmitterSupport.h"
 #include "emitters/Emitters.h"
 #include "frontend/RecordFrontend.h"
 #include "frontend/VocabularyFrontend.h"
@@ -37,6 +38,8 @@
 #include <new>
 #include <set>
 
+#include <algorithm>
+#include <map>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -58,6 +61,7 @@ enum ActionType {
   GenKernelInstances,
   GenKernelTable,
   GenOpVocabulary,
+  GenKernelRegistration,
 };
 
 cl::opt<ActionType> Action(
@@ -89,7 +93,10 @@ cl::opt<ActionType> Action(
                    "kernel family (X-macro rows)"),
         clEnumValN(GenOpVocabulary, "gen-op-vocabulary",
                    "The Graph IR's operator vocabulary, from defs/ops.td "
-                   "(C++ X-macro rows)")));
+                   "(C++ X-macro rows)"),
+        clEnumValN(GenKernelRegistration, "gen-kernel-registration",
+                   "The target's own kernel families, with their files, as "
+                   "accelgen registers them (C++)")));
 
 cl::opt<std::string>
     TemplateDir("template-dir",
@@ -111,6 +118,10 @@ bool isKernelLibraryAction() {
 /// the value of an option such as `-o X.yaml`); TableGen then parses a
 /// stand-in `.td` that includes only what the description language declares.
 std::string YamlInput;
+
+/// The input named on the command line, for the message of an exhausted
+/// memory.
+std::string InputForMessages;
 
 /// The kernel library actions read the kernel families only: the
 /// KernelFamily records of a `.td`, or the `kernel_families` of a `.yaml`
@@ -175,30 +186,105 @@ bool runAction(raw_ostream &OS, RecordKeeper &Records) {
   std::unique_ptr<TargetModel> Model = buildTargetModel(Decl, Diags);
   if (!Model)
     return true;
-  // A family a description declares would count below without ever being
-  // compiled into accelgen or run: refused rather than trusted.
-  for (const KernelFamilyDecl &F : Decl.KernelFamilies)
-    if (!F.InLibrary)
+  // A target's own families are registered when accelgen loads it: they
+  // are named after the target, so that nothing of them can be the
+  // reference kernels', and are plain C files beside the description.
+  bool HasOwn = false;
+  // The target's name as a C identifier ("cmsis_nn").
+  std::string Lib = Decl.Name;
+  std::replace(Lib.begin(), Lib.end(), '-', '_');
+  for (const KernelFamilyDecl &F : Decl.KernelFamilies) {
+    if (F.InLibrary)
+      continue;
+    HasOwn = true;
+    if (F.Library != Lib)
       Diags.error(F.At,
-                  formatv("kernel family '{0}' is declared outside "
-                          "defs/kernels.td; a target description cannot "
-                          "bring kernels of its own (accelgen compiles and "
-                          "runs only the families of defs/kernels.td), so the "
-                          "operators it lists would be declared runnable "
-                          "without a kernel; remove it and declare only what "
-                          "defs/kernels.td computes",
-                          F.Key));
+                  formatv("kernel family '{0}' is target {1}'s own, so its "
+                          "library must be the target's name, '{2}' (it is "
+                          "'{3}'): its struct, functions and files are then "
+                          "{2}_..., never the reference kernels'",
+                          F.Key, Decl.Name, Lib, F.Library));
+    if (F.Rendered)
+      Diags.error(F.At,
+                  formatv("kernel family '{0}' is target {1}'s own, so its "
+                          "functions are plain C files beside the "
+                          "description ({2}_{3}.h and .c, Rendered = 0); a "
+                          "target's families are not rendered from templates",
+                          F.Key, Decl.Name, Lib, F.Template));
+  }
   if (Diags.errorCount())
     return true;
   // What it declares must run: checked against the portable library's
-  // families (every description includes kernels.td).
+  // families (every description includes kernels.td) and its own.
   std::unique_ptr<KernelLibraryModel> Kernels =
       buildKernelLibrary(Decl, KernelSourceDirs{}, Diags);
   if (!Kernels)
     return true;
+  // An own family computes operators no other family does: accelgen's
+  // registry refuses one that would change what an operator computes.
+  std::map<std::string, const KernelFamilyDef *> ComputedBy;
+  for (const auto &F : Kernels->Families) {
+    bool Reported = false;
+    for (const auto &[Op, Fn] : F->Rows) {
+      auto [It, New] = ComputedBy.try_emplace(Op, F.get());
+      if (New || It->second == F.get() || !F->Own || Reported)
+        continue;
+      Diags.error(F->At, formatv("kernel family '{0}' computes {1}, which "
+                                 "kernel family '{2}' computes already; a "
+                                 "target's own family computes operators no "
+                                 "other family does",
+                                 F->Key, Kernels->opName(Op),
+                                 It->second->Key));
+      Reported = true;
+    }
+  }
+  if (Diags.errorCount())
+    return true;
   checkDeclaredRunnable(Decl, *Model, *Kernels, Diags);
   if (Diags.errorCount())
     return true;
+  if (Action == GenKernelRegistration) {
+    // The files the own families need: their parameter structs, and each
+    // one's header and source from the kernel source folder (by default
+    // the description's).
+    std::vector<std::pair<std::string, std::string>> Files;
+    if (HasOwn) {
+      TargetDecl OwnDecl = Decl;
+      llvm::erase_if(OwnDecl.KernelFamilies, [](const KernelFamilyDecl &F) {
+        return F.InLibrary;
+      });
+      std::unique_ptr<KernelLibraryModel> Own =
+          buildKernelLibrary(OwnDecl, KernelSourceDirs{}, Diags);
+      if (!Own)
+        return true;
+      std::string Params;
+      raw_string_ostream PS(Params);
+      emitKernelParams(*Own, PS);
+      Files.push_back({Lib + "_params.h", PS.str()});
+      SmallString<256> Dir(KernelSourceDir);
+      if (Dir.empty())
+        Dir = sys::path::parent_path(InputForMessages);
+      for (const auto &F : Own->Families)
+        for (std::string Name :
+             {F->header(), StringRef(F->header()).drop_back(2).str() + ".c"}) {
+          SmallString<256> Path(Dir);
+          sys::path::append(Path, Name);
+          auto Text = accelgen::support::readInputFile(
+              Path, accelgen::support::MaxDescriptionBytes);
+          if (!Text) {
+            Diags.error(F->At, formatv("kernel family '{0}': {1}: {2}", F->Key,
+                                       Path, toString(Text.takeError())));
+            continue;
+          }
+          Files.push_back({Name, (*Text)->getBuffer().str()});
+        }
+      if (Diags.errorCount())
+        return true;
+    }
+    emitKernelRegistration(*Kernels, Decl.Name, targetNamespace(*Model),
+                           Files, OS);
+    return false;
+  }
   switch (Action) {
   case GenOpSetups:
     emitOpSetups(*Model, OS);
@@ -518,9 +604,6 @@ bool checkIncludes(StringRef Path, StringRef Text,
 /// address space than it uses.
 constexpr rlim_t MaxMemoryBytes = rlim_t(4) << 30;
 
-/// The input named on the command line, for the message of an exhausted
-/// memory.
-std::string InputForMessages;
 
 [[noreturn]] void outOfMemory() {
   // Nothing may be allocated here.

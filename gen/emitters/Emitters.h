@@ -46,6 +46,18 @@ void emitKernelInstances(const KernelLibraryModel &M, llvm::raw_ostream &OS);
 /// operators each function computes.
 void emitKernelTable(const KernelLibraryModel &M, llvm::raw_ostream &OS);
 
+/// Kernels.inc: the target's own kernel families (those of \p M marked Own)
+/// as registrations accelgen makes when it loads the target: declares their
+/// builders and `kernelFamilies()` in \p Namespace (the target's,
+/// targetNamespace) (GET_KERNELS_DECL) and defines it (GET_KERNELS_IMPL),
+/// with the files the families need embedded (\p Files: name and text, in
+/// order).
+void emitKernelRegistration(
+    const KernelLibraryModel &M, llvm::StringRef Target,
+    llvm::StringRef Namespace,
+    llvm::ArrayRef<std::pair<std::string, std::string>> Files,
+    llvm::raw_ostream &OS);
+
 } // namespace gen
 } // namespace accelgen
 

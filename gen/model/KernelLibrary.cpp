@@ -67,6 +67,7 @@ public:
     F->MayAlias = R.MayAlias;
     F->Builder = R.Builder;
     F->Doc = R.Doc;
+    F->Own = !R.InLibrary;
     F->At = R.At;
     At = F->At;
     What = formatv("kernel family '{0}'", F->Key).str();

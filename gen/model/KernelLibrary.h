@@ -76,6 +76,9 @@ struct KernelFamilyDef {
   bool MayAlias = false;
   std::string Builder;
   std::string Doc;
+  /// Declared by a target description rather than the portable library:
+  /// registered at run time when the target is loaded.
+  bool Own = false;
   std::vector<KernelFieldDef> Fields;
   std::vector<KernelArgDef> Args;
   /// One per distinct C function, in declaration order.

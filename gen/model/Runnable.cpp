@@ -37,17 +37,20 @@ void checkDeclaredRunnable(const TargetDecl &D, const TargetModel &M,
       llvm::any_of(D.KnownBackends, [&](const auto &B) {
         return B.first == D.Backend && B.second;
       });
-  std::set<std::string> NotOnFunctionalModel;
+  // Nor do the target's own families (registered at run time): the
+  // functional model is compiled with the reference kernels.
+  std::set<std::string> NotOnFunctionalModel, OwnNotOnFunctionalModel;
   for (const auto &F : K.Families) {
     const bool Runs = !OnFunctionalModel ||
-                      llvm::none_of(F->Args, [](const KernelArgDef &A) {
-                        return A.Kind == "result" || A.Kind == "scratch";
-                      });
+                      (!F->Own &&
+                       llvm::none_of(F->Args, [](const KernelArgDef &A) {
+                         return A.Kind == "result" || A.Kind == "scratch";
+                       }));
     for (const auto &[Op, Fn] : F->Rows) {
       if (Runs)
         Computed[Op].insert(Fn->Type);
       else
-        NotOnFunctionalModel.insert(Op);
+        (F->Own ? OwnNotOnFunctionalModel : NotOnFunctionalModel).insert(Op);
     }
   }
   // An operator a mapping creates runs on the kernels of the operator it
@@ -83,6 +86,18 @@ void checkDeclaredRunnable(const TargetDecl &D, const TargetModel &M,
                                   Op->name(), L.Since, D.CpuFallback));
       continue;
     }
+    if (!Runs(Op->Decl.Key) && OwnNotOnFunctionalModel.count(Op->Decl.Key)) {
+      Diags.error(L.At,
+                  llvm::formatv("{0} is declared legal (from version {1}), "
+                                "but its kernel is the target's own family, "
+                                "which the functional model's programs do "
+                                "not run (they run the reference kernels), "
+                                "so no layer placed by it could run; a "
+                                "target whose backend runs on the host CPU "
+                                "runs it",
+                                Op->name(), L.Since));
+      continue;
+    }
     if (!Runs(Op->Decl.Key) && NotOnFunctionalModel.count(Op->Decl.Key)) {
       Diags.error(L.At,
                   llvm::formatv("{0} is declared legal (from version {1}), "
@@ -97,7 +112,8 @@ void checkDeclaredRunnable(const TargetDecl &D, const TargetModel &M,
     if (!Runs(Op->Decl.Key)) {
       Diags.error(L.At,
                   llvm::formatv("{0} is declared legal (from version {1}), "
-                                "but no kernel runs {0} (defs/kernels.td), so "
+                                "but no kernel runs {0} (defs/kernels.td or "
+                                "the target's own families), so "
                                 "no layer placed by it could run; declare "
                                 "only operators a kernel runs",
                                 Op->name(), L.Since));
@@ -114,7 +130,8 @@ void checkDeclaredRunnable(const TargetDecl &D, const TargetModel &M,
         Diags.error(L.At,
                     llvm::formatv("{0} is declared legal for {1} (from "
                                   "version {2}), but no kernel computes {0} "
-                                  "on {1} (defs/kernels.td), so no layer "
+                                  "on {1} (defs/kernels.td or the target's "
+                                  "own families), so no layer "
                                   "placed by it could run; declare the types "
                                   "a kernel computes",
                                   Op->name(), T, L.Since));

@@ -820,17 +820,15 @@ llvm::Error Importer::importQuant(const fb::QuantizationParameters &Q,
 constexpr llvm::StringLiteral DetectionPostProcessCode =
     "TFLite_Detection_PostProcess";
 
-/// TFLite_Detection_PostProcess's options: the FlexBuffer map of its custom
-/// options, read as TensorFlow Lite Micro reads it (a key left out reads as
-/// 0, 0.0 or false; detections_per_class as 100).
-llvm::Error readDetectionPostProcess(const fb::Operator &Op,
-                                     ir::Operator &Out) {
+/// The custom options \p Op carries as a FlexBuffer map, in aligned
+/// storage \p Aligned; none when it carries none.
+llvm::Expected<std::optional<flexbuffers::Map>>
+customOptionsMap(const fb::Operator &Op, std::vector<uint64_t> &Aligned) {
   const flatbuffers::Vector<uint8_t> *Raw = Op.custom_options();
   if (!Raw || Raw->size() == 0)
-    return makeError("it has no custom options (the FlexBuffer map of its "
-                     "settings)");
+    return std::nullopt;
   // FlexBuffers reads scalars in place: the bytes go to aligned storage.
-  std::vector<uint64_t> Aligned((Raw->size() + 7) / 8);
+  Aligned.assign((Raw->size() + 7) / 8, 0);
   std::memcpy(Aligned.data(), Raw->data(), Raw->size());
   const auto *Bytes = reinterpret_cast<const uint8_t *>(Aligned.data());
   if (!flexbuffers::VerifyBuffer(Bytes, Raw->size()))
@@ -838,7 +836,80 @@ llvm::Error readDetectionPostProcess(const fb::Operator &Op,
   const flexbuffers::Reference Root = flexbuffers::GetRoot(Bytes, Raw->size());
   if (!Root.IsMap())
     return makeError("its custom options are not a FlexBuffer map");
-  const flexbuffers::Map M = Root.AsMap();
+  return std::optional<flexbuffers::Map>(Root.AsMap());
+}
+
+/// The integers of a FlexBuffer vector of integers; none for anything else.
+std::optional<std::vector<int64_t>>
+intVector(const flexbuffers::Reference &V) {
+  std::vector<int64_t> Out;
+  if (V.IsTypedVector()) {
+    const flexbuffers::TypedVector T = V.AsTypedVector();
+    for (size_t I = 0; I < T.size(); ++I) {
+      if (!T[I].IsIntOrUint())
+        return std::nullopt;
+      Out.push_back(T[I].AsInt64());
+    }
+    return Out;
+  }
+  if (!V.IsVector())
+    return std::nullopt;
+  const flexbuffers::Vector U = V.AsVector();
+  for (size_t I = 0; I < U.size(); ++I) {
+    if (!U[I].IsIntOrUint())
+      return std::nullopt;
+    Out.push_back(U[I].AsInt64());
+  }
+  return Out;
+}
+
+/// A custom operator of a registered kernel family: every entry of its
+/// options' FlexBuffer map (none: no attributes) is an attribute, an
+/// integer, a real, a bool or a string.
+llvm::Error readCustomAttributes(const fb::Operator &Op, ir::Operator &Out) {
+  std::vector<uint64_t> Aligned;
+  auto M = customOptionsMap(Op, Aligned);
+  if (!M)
+    return M.takeError();
+  if (!*M)
+    return llvm::Error::success();
+  const flexbuffers::TypedVector Keys = (*M)->Keys();
+  const flexbuffers::Vector Values = (*M)->Values();
+  for (size_t I = 0; I < Keys.size(); ++I) {
+    const std::string Key = Keys[I].AsKey();
+    const flexbuffers::Reference V = Values[I];
+    if (V.IsBool())
+      Out.setAttr(Key, V.AsBool());
+    else if (V.IsIntOrUint())
+      Out.setAttr(Key, V.AsInt64());
+    else if (V.IsFloat())
+      Out.setAttr(Key, V.AsDouble());
+    else if (V.IsString())
+      Out.setAttr(Key, V.AsString().str());
+    else if (std::optional<std::vector<int64_t>> Ints = intVector(V))
+      Out.setAttr(Key, std::move(*Ints));
+    else
+      return makeError(llvm::formatv("custom option '{0}' is neither an "
+                                     "integer, a real, a bool, a string nor "
+                                     "a vector of integers",
+                                     Key));
+  }
+  return llvm::Error::success();
+}
+
+/// TFLite_Detection_PostProcess's options: the FlexBuffer map of its custom
+/// options, read as TensorFlow Lite Micro reads it (a key left out reads as
+/// 0, 0.0 or false; detections_per_class as 100).
+llvm::Error readDetectionPostProcess(const fb::Operator &Op,
+                                     ir::Operator &Out) {
+  std::vector<uint64_t> Aligned;
+  auto Options = customOptionsMap(Op, Aligned);
+  if (!Options)
+    return Options.takeError();
+  if (!*Options)
+    return makeError("it has no custom options (the FlexBuffer map of its "
+                     "settings)");
+  const flexbuffers::Map M = **Options;
   namespace A = ir::attr;
   auto Int = [&](llvm::StringRef Name, const char *Key) {
     Out.setAttr(Name, static_cast<int64_t>(M[Key].AsInt32()));
@@ -892,6 +963,13 @@ llvm::Error Importer::importOperator(const fb::Operator &Op, size_t Index,
     return llvm::Error::success();
   }
 
+  if (!Out.CustomCode.empty() && ir::isCustomOperator(Out.CustomCode)) {
+    Out.Type = Out.CustomCode;
+    if (llvm::Error E = readCustomAttributes(Op, Out))
+      return makeError(llvm::formatv("operator {0} ({1}): {2}", Index,
+                                     Out.Type, llvm::toString(std::move(E))));
+    return llvm::Error::success();
+  }
   std::optional<OpReader> Reader = readerFor(builtinOpCode(BuiltinCode));
   if (!Reader) {
     Out.Opaque = true;

@@ -509,6 +509,33 @@ std::vector<uint8_t> detectionPostProcessOptions(const ir::Operator &Op) {
   return F.GetBuffer();
 }
 
+/// A registered custom operator's attributes as the FlexBuffer map its
+/// importer reads (integers, reals, bools, strings; a list of integers as a
+/// vector).
+std::vector<uint8_t> customOptions(const ir::Operator &Op) {
+  flexbuffers::Builder F;
+  F.Map([&] {
+    for (const auto &[Key, Value] : Op.Attrs) {
+      const char *K = Key.c_str();
+      if (const auto *I = std::get_if<int64_t>(&Value))
+        F.Int(K, *I);
+      else if (const auto *D = std::get_if<double>(&Value))
+        F.Double(K, *D);
+      else if (const auto *Bit = std::get_if<bool>(&Value))
+        F.Bool(K, *Bit);
+      else if (const auto *S = std::get_if<std::string>(&Value))
+        F.String(K, *S);
+      else
+        F.Vector(K, [&] {
+          for (int64_t X : std::get<std::vector<int64_t>>(Value))
+            F.Int(X);
+        });
+    }
+  });
+  F.Finish();
+  return F.GetBuffer();
+}
+
 Offset<fb::Operator> Writer::writeOperator(const ir::Operator &Op) {
   uint32_t Code = operatorCode(Op);
   WrittenOptions Options;
@@ -525,6 +552,8 @@ Offset<fb::Operator> Writer::writeOperator(const ir::Operator &Op) {
   Offset<flatbuffers::Vector<uint8_t>> Custom = 0;
   if (Op.code() == ir::OpCode::DetectionPostProcess)
     Custom = B.CreateVector(detectionPostProcessOptions(Op));
+  else if (ir::isCustomOperator(Op.Type) && !Op.Attrs.empty())
+    Custom = B.CreateVector(customOptions(Op));
   else if (!Op.RawOptions.empty())
     Custom = B.CreateVector(Op.RawOptions);
   return fb::CreateOperator(B, Code, B.CreateVector(Op.Inputs),

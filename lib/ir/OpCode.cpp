@@ -4,6 +4,8 @@
 #include "llvm/ADT/StringSwitch.h"
 
 #include <iterator>
+#include <set>
+#include <string>
 
 namespace accelgen {
 namespace ir {
@@ -81,6 +83,21 @@ bool runByHost(OpCode Code) {
   default:
     return false;
   }
+}
+
+namespace {
+std::set<std::string, std::less<>> &customOperators() {
+  static std::set<std::string, std::less<>> Names;
+  return Names;
+}
+} // namespace
+
+void registerCustomOperator(llvm::StringRef Name) {
+  customOperators().insert(Name.str());
+}
+
+bool isCustomOperator(llvm::StringRef Name) {
+  return customOperators().count(Name) != 0;
 }
 
 } // namespace ir

@@ -90,6 +90,16 @@ bool mayOverlay(OpCode Code, unsigned Operand);
 /// variables' operators.
 bool runByHost(OpCode Code);
 
+/// Adds \p Name to the operators known by name alone: the operators no
+/// defs/ops.td declares that a kernel family registered at run time (a
+/// plugin's) computes. A TensorFlow Lite CUSTOM operator whose custom code
+/// is one of them imports as that operator, its FlexBuffer options as its
+/// attributes.
+void registerCustomOperator(llvm::StringRef Name);
+
+/// Whether \p Name was added by registerCustomOperator.
+bool isCustomOperator(llvm::StringRef Name);
+
 /// The attribute names of defs/ops.td's operators, as constants.
 namespace attr {
 #define ACCELGEN_ATTR(Constant, Name)                                          \

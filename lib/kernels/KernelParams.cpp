@@ -334,10 +334,14 @@ llvm::Error registerKernelFamily(KernelFamilyRegistration R) {
     Fn.Family = &New.Family;
     New.Functions.push_back(Fn);
   }
-  for (const auto &[Op, Fn] : R.Rows)
+  for (const auto &[Op, Fn] : R.Rows) {
     for (const KernelFunctionInfo &X : New.Functions)
       if (llvm::StringRef(X.Name) == Fn)
         kernelRows().push_back({Op, &X, R.Builder});
+    // An operator of its own: a model names it as a custom operator.
+    if (ir::opCodeOf(Op) == ir::OpCode::Unknown)
+      ir::registerCustomOperator(Op);
+  }
   return llvm::Error::success();
 }
 

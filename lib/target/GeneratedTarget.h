@@ -4,12 +4,16 @@
 // accelgen_add_target (cmake/AccelgenTarget.cmake), whose generated folder is
 // on the include path: defines the target's constraint checks and legality
 // tables (Legality.inc), its OpSetup classes, cost model and
-// createTargetInfo() (OpSetups.inc), its fusion patterns (Patterns.inc) and
-// its device semantics (DeviceRules.inc),
-// in the target's namespace accelgen::targets::<name>. C++ functions a
-// description names as escape hatches must be declared before it.
+// createTargetInfo() (OpSetups.inc), its fusion patterns (Patterns.inc), its
+// device semantics (DeviceRules.inc) and its own kernel families
+// (Kernels.inc: kernelFamilies(), and the declarations of their builders,
+// which the target's sources define), in the target's namespace
+// accelgen::targets::<name>. C++ functions a description names as escape
+// hatches must be declared before it.
 //
 //===----------------------------------------------------------------------===//
+#include "kernels/KernelParams.h"
+#include "kernels/OpContext.h"
 #include "target/ConstraintRuntime.h"
 #include "target/DeviceRules.h"
 #include "target/Legality.h"
@@ -34,3 +38,6 @@
 #define GET_DEVICE_RULES_DECL
 #define GET_DEVICE_RULES_IMPL
 #include "DeviceRules.inc"
+#define GET_KERNELS_DECL
+#define GET_KERNELS_IMPL
+#include "Kernels.inc"

@@ -7,14 +7,19 @@
 // library) and exports one C symbol, accelgenPluginInfo, returning a
 // PluginInfo: the plugin ABI, accelgen version and ABI fingerprint (a hash of
 // the SDK headers, target/AbiFingerprint.h) it was built against, the
-// target's name and its factory. accelgen refuses a module built against
-// other headers (the classes it shares with the module must be laid out
-// alike), and a target whose name is already registered.
+// target's name, its factory and the kernel families its description
+// declares. accelgen refuses a module built against other headers (the
+// classes it shares with the module must be laid out alike), and a target
+// whose name is already registered. It registers the module's kernel
+// families in its own registry (the module's copy of the kernel library has
+// a registry of its own, which accelgen never reads): a family the registry
+// refuses refuses the module.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ACCELGEN_TARGET_PLUGIN_H
 #define ACCELGEN_TARGET_PLUGIN_H
 
+#include "kernels/KernelParams.h"
 #include "target/AbiFingerprint.h"
 #include "target/TargetInfo.h"
 #include "target/Version.h"
@@ -32,7 +37,7 @@ namespace target {
 /// The layout of PluginInfo; raised whenever that layout changes, so that a
 /// module of another layout is refused before any of its fields is read
 /// beyond the first two.
-constexpr uint32_t PluginAbiVersion = 2;
+constexpr uint32_t PluginAbiVersion = 3;
 
 /// What a plugin module describes of itself.
 struct PluginInfo {
@@ -48,6 +53,8 @@ struct PluginInfo {
   const char *Target;
   /// Builds the target's tables.
   TargetRegistry::Factory Create;
+  /// The kernel families its description declares (Kernels.inc).
+  std::vector<kernels::KernelFamilyRegistration> (*KernelFamilies)();
 };
 
 /// The name of the symbol a plugin module exports.
@@ -57,9 +64,10 @@ constexpr const char *PluginEntryPoint = "accelgenPluginInfo";
 using PluginEntryFn = const PluginInfo *();
 
 /// Loads the module at \p Path and registers its target, with \p Path as its
-/// origin. Errors (one line each): the file cannot be loaded as a module, it
-/// lacks the entry point, it was built against another accelgen version or
-/// plugin ABI, or its target's name is registered already.
+/// origin, and its kernel families. Errors (one line each): the file cannot
+/// be loaded as a module, it lacks the entry point, it was built against
+/// another accelgen version or plugin ABI, its target's name is registered
+/// already, or the kernel family registry refuses one of its families.
 llvm::Error loadPlugin(llvm::StringRef Path);
 
 /// Loads every `accelgen-*.so` in the folders of \p SearchPath (separated by
@@ -71,20 +79,23 @@ llvm::Error loadPluginsFromPath(llvm::StringRef SearchPath);
 } // namespace accelgen
 
 /// Defines the entry point of the plugin module of target \p NAME, whose
-/// factory is accelgen::targets::NAME::createTargetInfo (as
-/// target/GeneratedTarget.h defines it). accelgen_add_target's generated
-/// plugin source is this one line.
+/// factory is accelgen::targets::NAME::createTargetInfo and kernel families
+/// accelgen::targets::NAME::kernelFamilies (as target/GeneratedTarget.h
+/// defines them). accelgen_add_target's generated plugin source is this one
+/// line.
 #define ACCELGEN_DEFINE_TARGET_PLUGIN(NAME)                                    \
   namespace accelgen::targets::NAME {                                          \
   std::unique_ptr<accelgen::target::TargetInfo> createTargetInfo();            \
+  std::vector<accelgen::kernels::KernelFamilyRegistration> kernelFamilies();   \
   }                                                                            \
   extern "C" __attribute__((visibility("default")))                            \
   const accelgen::target::PluginInfo *                                         \
   accelgenPluginInfo() {                                                       \
     static const accelgen::target::PluginInfo Info = {                         \
         accelgen::target::PluginAbiVersion, ACCELGEN_VERSION_STRING,           \
-        ACCELGEN_ABI_FINGERPRINT, #NAME,                                       \
-        &accelgen::targets::NAME::createTargetInfo};                           \
+        ACCELGEN_ABI_FINGERPRINT,           #NAME,                             \
+        &accelgen::targets::NAME::createTargetInfo,                            \
+        &accelgen::targets::NAME::kernelFamilies};                             \
     return &Info;                                                              \
   }
 

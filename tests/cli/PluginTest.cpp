@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "TestSupport.h"
 #include "target/AbiFingerprint.h"
+#include "target/Plugin.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FileSystem.h"
@@ -227,8 +228,17 @@ TEST_CASE("modules accelgen refuses: one line, exit code 1") {
   CHECK(oneErrorLine(
             test::runAccelgen({"targets", "--load", badPlugin("old_abi")})) ==
         "error: plugin '" + badPlugin("old_abi") +
-            "': built for plugin interface 43, this accelgen loads interface "
-            "2; rebuild it against this accelgen");
+            "': built for plugin interface " +
+            std::to_string(target::PluginAbiVersion + 41) +
+            ", this accelgen loads interface " +
+            std::to_string(target::PluginAbiVersion) +
+            "; rebuild it against this accelgen");
+  CHECK(oneErrorLine(test::runAccelgen(
+            {"targets", "--load", badPlugin("bad_family")})) ==
+        "error: plugin '" + badPlugin("bad_family") +
+            "': kernel family 'conv_again' of plugin " +
+            badPlugin("bad_family") +
+            ": operator CONV_2D already runs with kernel family 'conv2d'");
   CHECK(oneErrorLine(
             test::runAccelgen({"targets", "--load", badPlugin("clash")})) ==
         "error: plugin '" + badPlugin("clash") +

@@ -6,12 +6,16 @@
 // pointer field's own array), copies the family's files and calls its
 // function; the program is built with gcc and run, and its output is the
 // operator's arithmetic computed here. Then what the registry refuses, and
-// the functional model's refusal of a family it was not compiled with.
+// the functional model's refusal of a family it was not compiled with. Its
+// operator, being no TensorFlow Lite builtin, is a CUSTOM operator in a
+// model: written and read back with its attributes as FlexBuffer options.
 //
 //===----------------------------------------------------------------------===//
 #include "E2ESupport.h"
 
 #include "emit/ModelEmitter.h"
+#include "import/TFLiteImporter.h"
+#include "import/TFLiteWriter.h"
 #include "kernels/KernelParams.h"
 #include "kernels/OpContext.h"
 #include "program/DeviceLimits.h"
@@ -315,4 +319,38 @@ TEST_CASE("what the kernel family registry refuses") {
   // And a fresh one that is consistent is taken.
   CHECK_FALSE(bool(kernels::registerKernelFamily(Fresh())));
   CHECK(kernels::registeredFamilies().size() == 2);
+}
+
+TEST_CASE("a registered family's operator is a custom operator of a model") {
+  registerOnce();
+  CHECK(ir::isCustomOperator("TEST_CLAMP_OFFSET"));
+  CHECK_FALSE(ir::isCustomOperator("CONV_2D"));
+  ir::Model M;
+  M.Graphs.push_back(clampGraph({1, 2, 3}, -7, 9));
+  M.main().Operators[0].Attrs["name"] = std::string("clamp");
+  M.main().Operators[0].Attrs["on"] = true;
+  M.main().Operators[0].Attrs["scale"] = 0.25;
+  M.main().Operators[0].Attrs["axes"] = std::vector<int64_t>{1, -2};
+  const std::vector<uint8_t> Bytes = tflite::writeModel(M);
+  auto Read = tflite::importModel(Bytes);
+  REQUIRE_MESSAGE(bool(Read), llvm::toString(Read.takeError()));
+  const ir::Operator &Op = Read->Model->main().Operators.at(0);
+  CHECK(Op.Type == "TEST_CLAMP_OFFSET");
+  CHECK(Op.CustomCode == "TEST_CLAMP_OFFSET");
+  CHECK_FALSE(Op.Opaque);
+  CHECK(Op.Attrs == M.main().Operators[0].Attrs);
+  // Read back, it runs as it was built.
+  auto Call = kernels::computeKernelCall(Read->Model->main(), Op);
+  REQUIRE_MESSAGE(bool(Call), llvm::toString(Call.takeError()));
+  CHECK(Call->Function == "test_clamp_offset_i8");
+  // Options that are not a map of such values are a located error.
+  ir::Model Bad = M;
+  Bad.main().Operators[0].Attrs.clear();
+  Bad.main().Operators[0].RawOptions = {1, 2, 3};
+  auto Refused = tflite::importModel(tflite::writeModel(Bad));
+  REQUIRE_FALSE(bool(Refused));
+  CHECK(llvm::toString(Refused.takeError()) ==
+        "graph 0: operator 0 (TEST_CLAMP_OFFSET): its custom options are "
+        "not a "
+        "well-formed FlexBuffer");
 }

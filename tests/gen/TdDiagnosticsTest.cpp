@@ -38,6 +38,7 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
@@ -542,16 +543,17 @@ def : Legal<Own, T, V1, [i8]>;
   auto Types = [](const char *Op, const char *Type, const char *Version) {
     return llvm::formatv("{0} is declared legal for {1} (from version {2}), "
                          "but no kernel computes {0} on {1} "
-                         "(defs/kernels.td), so no layer placed by it could "
-                         "run; declare the types a kernel computes\n",
+                         "(defs/kernels.td or the target's own families), so "
+                         "no layer placed by it could run; declare the types "
+                         "a kernel computes\n",
                          Op, Type, Version)
         .str();
   };
   auto None = [](const char *Op) {
     return llvm::formatv("{0} is declared legal (from version 1.0), but no "
-                         "kernel runs {0} (defs/kernels.td), so no layer "
-                         "placed by it could run; declare only operators a "
-                         "kernel runs\n",
+                         "kernel runs {0} (defs/kernels.td or the target's "
+                         "own families), so no layer placed by it could "
+                         "run; declare only operators a kernel runs\n",
                          Op)
         .str();
   };
@@ -614,28 +616,60 @@ TEST_CASE("diagnostic: an operator whose kernel the functional model cannot "
   CHECK(Own.run().ExitCode == 0);
 }
 
-TEST_CASE("diagnostic: a kernel family declared by a target description") {
-  // Only defs/kernels.td's families are compiled into accelgen. Before this
-  // check a target's own family made FLOOR pass the check above and then
-  // never ran; with or without a backend it is refused at its definition.
-  const std::string Decls = R"td(def MyFloor : KernelFamily<"my_floor", "my_floor", "myFloorOp"> {
-  let Library = "t";
-  let Fields = [KernelField<"unused", "int32_t">];
-  let Args = [ParamsArg, CountArg, InputArg, OutputArg];
-  let Instances = [KernelInstance<Floor, "floor", i8>];
-}
-def : Legal<Floor, T, V1, [i8]>;
-)td";
-  const std::string Message =
-      "kernel family 'MyFloor' is declared outside defs/kernels.td; a target "
-      "description cannot bring kernels of its own (accelgen compiles and "
-      "runs only the families of defs/kernels.td), so the operators it lists "
-      "would be declared runnable without a kernel; remove it and declare "
-      "only what defs/kernels.td computes\n";
-  Td D(headWith("let Backend = FunctionalModelPrograms;") + Decls);
-  D.rejects(D.at(5, 1) + Message);
-  Td Explains(Head + Decls);
-  Explains.rejects(Explains.at(5, 1) + Message);
+TEST_CASE("diagnostic: a target's own kernel family") {
+  // A family a target declares is registered when accelgen loads the
+  // target: named after it, plain C beside the description, for operators
+  // no other family computes. Each mistake is refused at the family.
+  auto Family = [](const std::string &Lets, const std::string &Op) {
+    return "def MyFamily : KernelFamily<\"my_op\", \"my_op\", \"myOp\"> {\n" +
+           Lets +
+           "  let Fields = [KernelField<\"unused\", \"int32_t\">];\n"
+           "  let Args = [ParamsArg, CountArg, InputArg, OutputArg];\n"
+           "  let Instances = [KernelInstance<" +
+           Op + ", \"my_op\", i8>];\n}\n";
+  };
+  const std::string RefBackend =
+      headWith("let Backend = RefKernels; let CpuFallback = \"\";");
+  Td Rendered(RefBackend + Family("  let Library = \"t\";\n", "Floor"));
+  Rendered.rejects(Rendered.at(5, 1) +
+                   "kernel family 'MyFamily' is target t's own, so its "
+                   "functions are plain C files beside the description "
+                   "(t_my_op.h and .c, Rendered = 0); a target's families "
+                   "are not rendered from templates\n");
+  Td Ref(RefBackend + Family("  let Rendered = 0;\n", "Floor"));
+  Ref.rejects(Ref.at(5, 1) +
+              "kernel family 'MyFamily' is target t's own, so its library "
+              "must be the target's name, 't' (it is 'ref'): its struct, "
+              "functions and files are then t_..., never the reference "
+              "kernels'\n");
+  const std::string Own = "  let Library = \"t\";\n  let Rendered = 0;\n";
+  Td Taken(RefBackend + Family(Own, "Floor"));
+  Taken.rejects(Taken.at(5, 1) +
+                "kernel family 'MyFamily' computes FLOOR, which kernel "
+                "family 'UnaryMathKernels' computes already; a target's own "
+                "family computes operators no other family does\n");
+  // An operator of the target's own, declared legal: runs on a target whose
+  // backend runs on the host CPU, not on the functional model's programs.
+  const std::string Op = "def MyOp : TargetOp<T, \"T_MY_OP\", [Input]>;\n";
+  const std::string Legal = "def : Legal<MyOp, T, V1, [i8]>;\n";
+  Td Runs(RefBackend + Op + Family(Own, "MyOp") + Legal);
+  CHECK(Runs.run().ExitCode == 0);
+  Td Programs(headWith("let Backend = FunctionalModelPrograms;") + Op +
+              Family(Own, "MyOp") + Legal);
+  Programs.rejects(Programs.at(13, 1) +
+                   "T_MY_OP is declared legal (from version 1.0), but its "
+                   "kernel is the target's own family, which the functional "
+                   "model's programs do not run (they run the reference "
+                   "kernels), so no layer placed by it could run; a target "
+                   "whose backend runs on the host CPU runs it\n");
+  // The registration embeds the family's files, found beside the
+  // description; a missing one is an error at the family.
+  test::RunResult R = test::runProgram(
+      ACCELGEN_TBLGEN, {"-gen-kernel-registration", Runs.path()});
+  CHECK(R.ExitCode == 1);
+  CHECK(llvm::StringRef(R.Stderr).startswith(
+      Runs.at(6, 1) + "kernel family 'MyFamily': " +
+      llvm::sys::path::parent_path(Runs.path()).str() + "/t_my_op.h: "));
 }
 
 TEST_CASE("diagnostic: unknown quantization scheme") {
@@ -986,12 +1020,13 @@ std::string writeIn(const test::TempDir &Dir, const std::string &Name,
 }
 
 TEST_CASE("diagnostic: a kernel family declared by a YAML target") {
-  // As in TableGen: refused at its definition.
+  // As in TableGen: the same checks, at the family's key.
   test::TempDir Dir;
   const std::string Path = writeIn(Dir, "t.yaml", R"(target:
   name: t
   versions: ["1.0"]
-  backend: functional-model
+  backend: ref-kernels
+  cpu_fallback: ""
 kernel_families:
   MyFloor:
     library: t
@@ -1009,12 +1044,10 @@ legal:
   test::RunResult R = test::runProgram(ACCELGEN_TBLGEN, {"-dump-model", Path});
   CHECK(R.ExitCode == 1);
   CHECK(R.Stderr ==
-        Path + ":6:3: error: kernel family 'MyFloor' is declared outside "
-               "defs/kernels.td; a target description cannot bring kernels "
-               "of its own (accelgen compiles and runs only the families of "
-               "defs/kernels.td), so the operators it lists would be declared "
-               "runnable without a kernel; remove it and declare only what "
-               "defs/kernels.td computes\n");
+        Path + ":7:3: error: kernel family 'MyFloor' is target t's own, so "
+               "its functions are plain C files beside the description "
+               "(t_my_floor.h and .c, Rendered = 0); a target's families are "
+               "not rendered from templates\n");
 }
 
 TEST_CASE("diagnostic: mistakes in a YAML kernel library") {

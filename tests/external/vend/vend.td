@@ -1,0 +1,40 @@
+//===- vend.td - A vendor target that brings a kernel of its own ----------===//
+//
+// "vend" runs its operators on the host CPU with the reference kernels, and
+// one operator accelgen does not have, VEND_CLAMP_OFFSET: an int8 input plus
+// a per-channel offset (a constant int32 operand), clamped to [lo, hi]
+// (attributes). Its kernel family is the target's own: plain C beside this
+// file (vend_clamp_offset.h and .c), the builder in VendTarget.cpp. Operators
+// it does not declare run on target ref.
+//
+//===----------------------------------------------------------------------===//
+
+include "kernels.td"
+
+def Vend1 : Version<"1">;
+def Vend : Target<"vend", [Vend1]> {
+  let Description = "A host-CPU target with a kernel of its own";
+  let Backend = RefKernels;
+  let CpuFallback = "ref";
+}
+
+def VendOffsets : Operand<"offsets">;
+def VendClampOffset
+    : TargetOp<Vend, "VEND_CLAMP_OFFSET", [Input, VendOffsets],
+               [Attr<"lo", IntAttr>, Attr<"hi", IntAttr>]>;
+
+def VendClampOffsetKernels
+    : KernelFamily<"clamp_offset", "clamp_offset", "clampOffsetOp"> {
+  let Library = "vend";
+  let Rendered = 0;
+  let Doc = "int8: output = clamp(input + offsets[channel], lo, hi).";
+  let Fields = [
+    KernelField<"lo", "int32_t", "The clamp, in stored values.">,
+    KernelField<"hi", "int32_t">,
+    KernelField<"channels", "int32_t", "The input's last dimension.">,
+    PointerField<"offsets", "int32_t", "One per channel.">];
+  let Args = [ParamsArg, CountArg, InputArg, OutputArg];
+  let Instances = [KernelInstance<VendClampOffset, "clamp_offset", i8>];
+}
+
+def : Legal<VendClampOffset, Vend, Vend1, [i8]>;
