@@ -515,8 +515,10 @@ std::vector<uint8_t> detectionPostProcessOptions(const ir::Operator &Op) {
 std::vector<uint8_t> customOptions(const ir::Operator &Op) {
   flexbuffers::Builder F;
   F.Map([&] {
-    for (const auto &[Key, Value] : Op.Attrs) {
-      const char *K = Key.c_str();
+    for (const auto &Entry : Op.Attrs) {
+      const char *K = Entry.first.c_str();
+      // A named reference: a lambda below reads it.
+      const ir::AttrValue &Value = Entry.second;
       if (const auto *I = std::get_if<int64_t>(&Value))
         F.Int(K, *I);
       else if (const auto *D = std::get_if<double>(&Value))

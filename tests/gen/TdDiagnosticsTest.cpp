@@ -1090,7 +1090,7 @@ TEST_CASE("diagnostic: mistakes in a YAML kernel library") {
           "    args: []\n",
           ":9:5: error: duplicate key 'args' in kernel family 'F'\n");
   // An operand index that is not an int, or far out of range.
-  for (const auto &[Operand, Expected] :
+  for (const auto &Case :
        {std::pair<std::string, std::string>{
             "one", ":8:43: error: 'operand' must be an integer, not 'one'\n"},
         {"99999999999",
@@ -1103,13 +1103,13 @@ TEST_CASE("diagnostic: mistakes in a YAML kernel library") {
     builder: famOp
     fields: [{name: a, ctype: int32_t}]
     args: [{kind: params, name: params}, {kind: output, name: output, elem: out},
-           {kind: data, name: x, operand: )" + Operand + R"(, elem: in}]
+           {kind: data, name: x, operand: )" + Case.first + R"(, elem: in}]
     instances: [{op: Floor, stem: fam, type: i8}]
 )");
     test::RunResult R =
         test::runProgram(ACCELGEN_TBLGEN, {"-gen-kernel-params", Path});
     CHECK(R.ExitCode == 1);
-    CHECK(R.Stderr == Path + Expected);
+    CHECK(R.Stderr == Path + Case.second);
   }
   // A library is families only; a target's keys are not one.
   const std::string Mixed = writeIn(Dir, "mixed.yaml", "target: {name: t}\n");
