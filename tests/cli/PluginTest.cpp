@@ -141,13 +141,16 @@ TEST_CASE("a plugin target compiles and runs, identical to ref") {
   const llvm::json::Array *Graphs = Model->getArray("subgraphs");
   REQUIRE(Graphs);
   const llvm::json::Object *G = (*Graphs)[0].getAsObject();
-  int64_t In = *(*G->getArray("inputs"))[0].getAsInteger();
-  const llvm::json::Object *T =
-      (*G->getArray("tensors"))[static_cast<size_t>(In)].getAsObject();
-  int64_t Bytes = 1;
-  for (const llvm::json::Value &D : *T->getArray("shape"))
-    Bytes *= *D.getAsInteger();
-  std::vector<uint8_t> Input(static_cast<size_t>(Bytes));
+  REQUIRE(G);
+  // Each input is described in full, its bytes among the rest.
+  const llvm::json::Array *Inputs = G->getArray("inputs");
+  REQUIRE(Inputs);
+  REQUIRE(!Inputs->empty());
+  const llvm::json::Object *T = (*Inputs)[0].getAsObject();
+  REQUIRE(T);
+  const llvm::Optional<int64_t> Bytes = T->getInteger("bytes");
+  REQUIRE(Bytes);
+  std::vector<uint8_t> Input(static_cast<size_t>(*Bytes));
   for (size_t I = 0; I < Input.size(); ++I)
     Input[I] = static_cast<uint8_t>(I * 37 + 11);
   llvm::sys::fs::create_directories(Dir.file("in"));
