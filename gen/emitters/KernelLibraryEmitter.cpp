@@ -135,22 +135,28 @@ void emitKernelInstances(const KernelLibraryModel &M, raw_ostream &OS) {
   }
 }
 
-void emitKernelTable(const KernelLibraryModel &M, raw_ostream &OS) {
-  const std::string P = upper(libraryOf(M)) + "_KERNEL_";
-  banner(OS, M, "-gen-kernel-table", "/*", "*/");
-  OS << "/* Define the macros of a section, then include this file; each "
-        "section\n * undefines its macros. Element types are DT_<TYPE>-style "
-        "suffixes: I8, U8,\n * I16, I32, F32, ANY (bytes of any type). */\n";
+namespace {
 
+/// The sections of a kernel table for \p Families, macros prefixed \p P.
+/// A whole table (\p Whole) documents its sections, undefines each
+/// section's macros after it and defines STRUCT_LIST; the rows a functional
+/// model adds ahead of the reference table's (Kernels.inc) do neither, the
+/// reference table undefining the macros after them.
+void emitTableSections(const KernelLibraryModel &M,
+                       ArrayRef<const KernelFamilyDef *> Families, StringRef P,
+                       bool Whole, raw_ostream &OS) {
   auto Section = [&](StringRef Name, StringRef Doc,
                      std::initializer_list<StringRef> Macros,
                      function_ref<void()> Body) {
-    OS << "\n";
-    comment(OS, Doc, "");
+    if (Whole) {
+      OS << "\n";
+      comment(OS, Doc, "");
+    }
     OS << "#ifdef " << P << Name << "\n";
     Body();
-    for (StringRef Macro : Macros)
-      OS << "#undef " << P << Macro << "\n";
+    if (Whole)
+      for (StringRef Macro : Macros)
+        OS << "#undef " << P << Macro << "\n";
     OS << "#endif\n";
   };
 
@@ -158,7 +164,7 @@ void emitKernelTable(const KernelLibraryModel &M, raw_ostream &OS) {
           "FAMILY(family, struct, header, builder, by_value, may_alias): "
           "every family.",
           {"FAMILY"}, [&] {
-            for (const auto &F : M.Families)
+            for (const KernelFamilyDef *F : Families)
               OS << formatv("{0}FAMILY({1}, {2}, \"{3}\", {4}, {5}, {6})\n", P,
                             F->Name, F->structName(), F->header(), F->Builder,
                             F->byValue() ? 1 : 0, F->MayAlias ? 1 : 0);
@@ -170,7 +176,7 @@ void emitKernelTable(const KernelLibraryModel &M, raw_ostream &OS) {
           "POINTER(family, struct, field, ctype) per field in order, then "
           "PARAMS_END(family, struct).",
           {"PARAMS_BEGIN", "SCALAR", "ARRAY", "POINTER", "PARAMS_END"}, [&] {
-            for (const auto &F : M.Families) {
+            for (const KernelFamilyDef *F : Families) {
               OS << formatv("{0}PARAMS_BEGIN({1}, {2})\n", P, F->Name,
                             F->structName());
               for (const KernelFieldDef &Field : F->Fields) {
@@ -190,16 +196,16 @@ void emitKernelTable(const KernelLibraryModel &M, raw_ostream &OS) {
             }
           });
 
-  OS << "\n/* STRUCT_LIST(X): X(struct) for every family, separated by "
-        "commas. */\n";
-  OS << "#ifndef " << P << "STRUCT_LIST\n";
-  OS << "#define " << P << "STRUCT_LIST(X)";
-  {
+  if (Whole) {
+    OS << "\n/* STRUCT_LIST(X): X(struct) for every family, separated by "
+          "commas. */\n";
+    OS << "#ifndef " << P << "STRUCT_LIST\n";
+    OS << "#define " << P << "STRUCT_LIST(X)";
     ListSeparator Sep(",");
-    for (const auto &F : M.Families)
+    for (const KernelFamilyDef *F : Families)
       OS << Sep << " \\\n  X(" << F->structName() << ")";
+    OS << "\n#endif\n";
   }
-  OS << "\n#endif\n";
 
   Section("ARG",
           "ARG(family, struct, kind, operand, name): every family's arguments "
@@ -207,7 +213,7 @@ void emitKernelTable(const KernelLibraryModel &M, raw_ostream &OS) {
           "OUTPUT, COUNT, ELEMENT_SIZE, INPUT_SHAPES, INPUTS, STATE, RESULT "
           "(operand: the result's index) or SCRATCH.",
           {"ARG"}, [&] {
-            for (const auto &F : M.Families)
+            for (const KernelFamilyDef *F : Families)
               for (const KernelArgDef &A : F->Args)
                 OS << formatv("{0}ARG({1}, {2}, {3}, {4}, {5})\n", P, F->Name,
                               F->structName(), upper(A.Kind), A.Operand,
@@ -219,7 +225,7 @@ void emitKernelTable(const KernelLibraryModel &M, raw_ostream &OS) {
           "family's functions read (variadic: any number up to the caller's "
           "limit, all of operand 0's type).",
           {"OPERANDS"}, [&] {
-            for (const auto &F : M.Families) {
+            for (const KernelFamilyDef *F : Families) {
               int Min = 0, Max = 0;
               bool Variadic = false;
               for (const KernelArgDef &A : F->Args) {
@@ -245,7 +251,7 @@ void emitKernelTable(const KernelLibraryModel &M, raw_ostream &OS) {
       "(type and out), its variant (\"\" for none), and the element type "
       "of data operands 0 to 2 and of the result (ANY: unused or any).",
       {"FUNCTION"}, [&] {
-        for (const auto &F : M.Families)
+        for (const KernelFamilyDef *F : Families)
           for (const KernelFunctionDef &Fn : F->Functions) {
             auto T = [&](size_t I) {
               return I < Fn.OperandTypes.size() && !Fn.OperandTypes[I].empty()
@@ -279,7 +285,7 @@ void emitKernelTable(const KernelLibraryModel &M, raw_ostream &OS) {
            "ARG_INPUT_SHAPES", "ARG_INPUTS", "ARG_STATE", "ARG_RESULT",
            "ARG_SCRATCH"},
           [&] {
-            for (const auto &F : M.Families)
+            for (const KernelFamilyDef *F : Families)
               for (const KernelFunctionDef &Fn : F->Functions) {
                 auto T = [&](size_t I) {
                   return I < Fn.OperandTypes.size() &&
@@ -313,7 +319,7 @@ void emitKernelTable(const KernelLibraryModel &M, raw_ostream &OS) {
                   else if (A.Kind == "inputs")
                     Args.push_back(formatv("{0}ARG_INPUTS({1})", P, T(0)));
                   else
-                    Args.push_back(P + "ARG_" + upper(A.Kind));
+                    Args.push_back((P + "ARG_" + upper(A.Kind)).str());
                 }
                 OS << formatv("{0}CALL({1}, {2}, {3}, {4})\n", P, Fn.Name,
                               F->Name, F->structName(), join(Args, ", "));
@@ -328,7 +334,7 @@ void emitKernelTable(const KernelLibraryModel &M, raw_ostream &OS) {
           "overlays the mask of data operands whose bytes the result may "
           "take (any one's OutputOverlays).",
           {"STRIPE"}, [&] {
-            for (const auto &F : M.Families)
+            for (const KernelFamilyDef *F : Families)
               for (const KernelFunctionDef &Fn : F->Functions) {
                 const KernelLibraryModel::OpStripe S = M.stripe(Fn);
                 OS << formatv("{0}STRIPE({1}, {2}, {3})\n", P, Fn.Name,
@@ -340,11 +346,24 @@ void emitKernelTable(const KernelLibraryModel &M, raw_ostream &OS) {
           "ROW(op, \"OP_NAME\", function, family): the operators each "
           "function computes, in declaration order.",
           {"ROW"}, [&] {
-            for (const auto &F : M.Families)
+            for (const KernelFamilyDef *F : Families)
               for (const auto &[Op, Fn] : F->Rows)
                 OS << formatv("{0}ROW({1}, \"{2}\", {3}, {4})\n", P, Op,
                               M.opName(Op), Fn->Name, F->Name);
           });
+}
+
+} // namespace
+
+void emitKernelTable(const KernelLibraryModel &M, raw_ostream &OS) {
+  banner(OS, M, "-gen-kernel-table", "/*", "*/");
+  OS << "/* Define the macros of a section, then include this file; each "
+        "section\n * undefines its macros. Element types are DT_<TYPE>-style "
+        "suffixes: I8, U8,\n * I16, I32, F32, ANY (bytes of any type). */\n";
+  std::vector<const KernelFamilyDef *> Families;
+  for (const auto &F : M.Families)
+    Families.push_back(F.get());
+  emitTableSections(M, Families, upper(libraryOf(M)) + "_KERNEL_", true, OS);
 }
 
 } // namespace gen
@@ -380,6 +399,21 @@ std::string argKind(StringRef Kind) {
       .Case("state", "State")
       .Case("result", "Result")
       .Default("Scratch");
+}
+
+/// \p Text as adjacent C++ string literals, one per line at \p Indent.
+void stringLiteral(raw_ostream &OS, StringRef Text, StringRef Indent) {
+  SmallVector<StringRef, 64> Lines;
+  Text.split(Lines, '\n');
+  if (!Text.empty() && Lines.back().empty())
+    Lines.pop_back();
+  if (Lines.empty())
+    OS << " \"\"";
+  for (size_t L = 0; L < Lines.size(); ++L) {
+    const bool Newline = L + 1 < Lines.size() || Text.endswith("\n");
+    OS << "\n" << Indent
+       << cppStringLiteral((Lines[L] + (Newline ? "\n" : "")).str());
+  }
 }
 
 } // namespace
@@ -420,18 +454,7 @@ void emitKernelRegistration(
   for (size_t I = 0; I < Files.size(); ++I) {
     OS << "\n// " << commentText(Files[I].first) << "\nconst char KernelFile"
        << I << "[] =";
-    SmallVector<StringRef, 64> Lines;
-    StringRef Text(Files[I].second);
-    Text.split(Lines, '\n');
-    if (!Text.empty() && Lines.back().empty())
-      Lines.pop_back();
-    if (Lines.empty())
-      OS << " \"\"";
-    for (size_t L = 0; L < Lines.size(); ++L) {
-      const bool Newline = L + 1 < Lines.size() || Text.endswith("\n");
-      OS << "\n    "
-         << cppStringLiteral((Lines[L] + (Newline ? "\n" : "")).str());
-    }
+    stringLiteral(OS, Files[I].second, "    ");
     OS << ";\n";
   }
   if (!Files.empty())
@@ -484,6 +507,13 @@ void emitKernelRegistration(
       OS << formatv("    R.Rows.push_back({{\"{0}\", \"{1}\"});\n",
                     M.opName(Op), Fn->Name);
     OS << "    R.Builder = &" << F->Builder << ";\n";
+    // Its rows of the kernel table, for an emitted functional model.
+    std::string Rows;
+    raw_string_ostream RowsOS(Rows);
+    emitTableSections(M, {F}, "REF_KERNEL_", false, RowsOS);
+    OS << "    R.ProgramRows =";
+    stringLiteral(OS, RowsOS.str(), "        ");
+    OS << ";\n";
     // Each family brings its header and source; the files no family names
     // (the parameter structs) go with the first.
     for (size_t I = 0; I < Files.size(); ++I) {

@@ -37,20 +37,19 @@ void checkDeclaredRunnable(const TargetDecl &D, const TargetModel &M,
       llvm::any_of(D.KnownBackends, [&](const auto &B) {
         return B.first == D.Backend && B.second;
       });
-  // Nor do the target's own families (registered at run time): the
-  // functional model is compiled with the reference kernels.
-  std::set<std::string> NotOnFunctionalModel, OwnNotOnFunctionalModel;
+  // (The target's own families run there too: the emitted functional model
+  // includes their rows, Kernels.inc's.)
+  std::set<std::string> NotOnFunctionalModel;
   for (const auto &F : K.Families) {
     const bool Runs = !OnFunctionalModel ||
-                      (!F->Own &&
-                       llvm::none_of(F->Args, [](const KernelArgDef &A) {
-                         return A.Kind == "result" || A.Kind == "scratch";
-                       }));
+                      llvm::none_of(F->Args, [](const KernelArgDef &A) {
+                        return A.Kind == "result" || A.Kind == "scratch";
+                      });
     for (const auto &[Op, Fn] : F->Rows) {
       if (Runs)
         Computed[Op].insert(Fn->Type);
       else
-        (F->Own ? OwnNotOnFunctionalModel : NotOnFunctionalModel).insert(Op);
+        NotOnFunctionalModel.insert(Op);
     }
   }
   // An operator a mapping creates runs on the kernels of the operator it
@@ -84,18 +83,6 @@ void checkDeclaredRunnable(const TargetDecl &D, const TargetModel &M,
                                   "declares it, and its CPU fallback ('{2}') "
                                   "takes it from this one",
                                   Op->name(), L.Since, D.CpuFallback));
-      continue;
-    }
-    if (!Runs(Op->Decl.Key) && OwnNotOnFunctionalModel.count(Op->Decl.Key)) {
-      Diags.error(L.At,
-                  llvm::formatv("{0} is declared legal (from version {1}), "
-                                "but its kernel is the target's own family, "
-                                "which the functional model's programs do "
-                                "not run (they run the reference kernels), "
-                                "so no layer placed by it could run; a "
-                                "target whose backend runs on the host CPU "
-                                "runs it",
-                                Op->name(), L.Since));
       continue;
     }
     if (!Runs(Op->Decl.Key) && NotOnFunctionalModel.count(Op->Decl.Key)) {

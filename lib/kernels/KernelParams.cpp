@@ -110,6 +110,7 @@ struct RegisteredFamily {
   std::deque<KernelFunctionInfo> Functions;
   std::vector<std::pair<const char *, const char *>> Files;
   std::string Origin;
+  const char *ProgramRows = nullptr;
 };
 
 /// Every registered family; a deque, so that pointers to its elements stay
@@ -330,6 +331,7 @@ llvm::Error registerKernelFamily(KernelFamilyRegistration R) {
   New.Family = std::move(R.Family);
   New.Files = std::move(R.Files);
   New.Origin = std::move(R.Origin);
+  New.ProgramRows = R.ProgramRows;
   for (KernelFunctionInfo Fn : R.Functions) {
     Fn.Family = &New.Family;
     New.Functions.push_back(Fn);
@@ -350,6 +352,21 @@ std::vector<const KernelFamilyInfo *> registeredFamilies() {
   for (const RegisteredFamily &R : registry())
     Out.push_back(&R.Family);
   return Out;
+}
+
+const KernelFamilyInfo *findRegisteredFamily(llvm::StringRef Name) {
+  for (const RegisteredFamily &R : registry())
+    if (Name == R.Family.Name)
+      return &R.Family;
+  return nullptr;
+}
+
+std::optional<RegisteredRows>
+registeredProgramRows(const KernelFamilyInfo &F) {
+  for (const RegisteredFamily &R : registry())
+    if (&R.Family == &F && nonEmpty(R.ProgramRows))
+      return RegisteredRows{R.ProgramRows, R.Origin};
+  return std::nullopt;
 }
 
 std::optional<RegisteredFile> registeredKernelFile(llvm::StringRef Name) {

@@ -334,6 +334,11 @@ struct KernelFamilyRegistration {
   /// Where it comes from, for messages and the files' banners ("plugin
   /// accelgen-acme.so").
   std::string Origin;
+  /// The family's rows of a kernel table (REF_KERNEL_FAMILY(...), ... as
+  /// accelgen-tblgen -gen-kernel-registration writes them, without #undef),
+  /// which an emitted functional model includes to run it; null: it runs on
+  /// the CPU only.
+  const char *ProgramRows = nullptr;
 };
 
 /// Adds a family. An error, registering nothing, when its struct, a
@@ -345,6 +350,18 @@ llvm::Error registerKernelFamily(KernelFamilyRegistration R);
 
 /// The families registered so far, in registration order.
 std::vector<const KernelFamilyInfo *> registeredFamilies();
+
+/// The registered family named \p Name, or null.
+const KernelFamilyInfo *findRegisteredFamily(llvm::StringRef Name);
+
+/// A registered family's kernel-table rows for the functional model, and
+/// where it comes from; none for a family that is not registered or brings
+/// no rows.
+struct RegisteredRows {
+  llvm::StringRef Rows;
+  llvm::StringRef Origin;
+};
+std::optional<RegisteredRows> registeredProgramRows(const KernelFamilyInfo &F);
 
 /// The text of the registered kernel file \p Name, and where it comes from;
 /// none when no registered family brings it.

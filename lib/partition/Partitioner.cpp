@@ -2,6 +2,7 @@
 #include "partition/Partitioner.h"
 
 #include "analysis/ModelStats.h"
+#include "kernels/KernelParams.h"
 #include "target/PatternMatcher.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -27,6 +28,21 @@ double PartitionResult::acceleratorCycles() const {
 }
 
 namespace {
+
+/// True when every kernel call running \p Op belongs to a kernel family
+/// registered at run time (a plugin's own).
+bool runsOnRegisteredKernel(const ir::Graph &G, const ir::Operator &Op) {
+  llvm::Expected<std::vector<kernels::KernelCall>> Calls =
+      kernels::computeKernelCalls(G, Op);
+  if (!Calls) {
+    llvm::consumeError(Calls.takeError());
+    return false;
+  }
+  return !Calls->empty() &&
+         llvm::all_of(*Calls, [](const kernels::KernelCall &C) {
+           return std::holds_alternative<kernels::DynamicParams>(C.Params);
+         });
+}
 
 /// True when \p T's legality, and the device limits of a target with a
 /// functional model, accept \p Op at \p Version.
@@ -284,6 +300,13 @@ private:
       }
       const target::OpSetup *S = Opts.Cpu->opSetup(Op.Type);
       std::vector<target::Rejection> Why;
+      // An operator a plugin's kernel family computes is the CPU's to run
+      // when its kernels run there (its description cannot declare it).
+      if (!S && Opts.CpuKernel && runsOnRegisteredKernel(R.Graph, Op)) {
+        if (std::optional<target::Rejection> W = Opts.CpuKernel(R.Graph, I))
+          P.Why.push_back(std::move(*W));
+        continue;
+      }
       if (!S) {
         P.Why.push_back({"cpu_unsupported",
                          llvm::formatv("operator {0} is not supported by "

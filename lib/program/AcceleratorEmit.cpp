@@ -5,8 +5,11 @@
 #include "emit/EmbeddedFiles.h"
 #include "ir/Placement.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <set>
 
 namespace accelgen {
 namespace emit {
@@ -137,6 +140,52 @@ std::string declarations(const Program &P, llvm::ArrayRef<uint8_t> Bytes,
   return OS.str();
 }
 
+/// The functional model's file naming the target's own kernel families.
+constexpr llvm::StringLiteral TargetKernelsFile = "accel_target_kernels.inc";
+
+/// The text of accel_target_kernels.inc for \p P: the headers and kernel
+/// table rows of the registered families it calls (whose functions join
+/// \p Functions, for their files), or "" when it calls none. An error for a
+/// family registered without rows for the functional model.
+llvm::Expected<std::string>
+targetKernels(const Program &P, std::set<std::string> &Functions) {
+  std::vector<const kernels::KernelFamilyInfo *> Families =
+      registeredFamiliesCalled(P);
+  if (Families.empty())
+    return "";
+  std::string Headers, Rows;
+  std::vector<std::string> Origins;
+  for (const kernels::KernelFamilyInfo *F : Families) {
+    std::optional<kernels::RegisteredRows> R =
+        kernels::registeredProgramRows(*F);
+    if (!R)
+      return llvm::createStringError(
+          llvm::inconvertibleErrorCode(),
+          llvm::formatv("kernel family '{0}' brings no kernel table rows for "
+                        "the functional model",
+                        F->Name));
+    if (!llvm::is_contained(Origins, R->Origin.str()))
+      Origins.push_back(R->Origin.str());
+    Headers += llvm::formatv("#include \"{0}\"\n", F->Header).str();
+    Rows += R->Rows.str();
+  }
+  for (const Subgraph &S : P.Subgraphs)
+    for (const Layer &L : S.Layers)
+      for (const Op &O : L.Ops)
+        if (const kernels::KernelFunctionInfo *Fn =
+                kernels::findKernelFunction(O.Kernel);
+            Fn && llvm::is_contained(Families, Fn->Family))
+          Functions.insert(O.Kernel);
+  return llvm::formatv(
+             "/* Written by accelgen: the kernel families the program calls "
+             "that\n * accel_functional.c includes before each include of "
+             "ref_kernel_table.inc,\n * from {0}. */\n"
+             "#ifdef ACCEL_TARGET_KERNEL_HEADERS\n"
+             "#undef ACCEL_TARGET_KERNEL_HEADERS\n{1}#else\n{2}#endif\n",
+             llvm::join(Origins, ", "), Headers, Rows)
+      .str();
+}
+
 } // namespace
 
 llvm::Expected<emit::Offload> makeOffload(const AcceleratedModel &M,
@@ -155,12 +204,18 @@ llvm::Expected<emit::Offload> makeOffload(const AcceleratedModel &M,
   // model, only the (zero) cycles.
   if (!P.Subgraphs.empty()) {
     O.Headers.push_back("accel_functional.h");
+    llvm::Expected<std::string> Own = targetKernels(P, O.KernelFunctions);
+    if (!Own)
+      return Own.takeError();
     for (const emit::EmbeddedFile &F : emit::functionalModelFiles())
       O.Files.push_back(
-          {F.Name, (llvm::Twine("/* Copied by accelgen from the accelerator "
-                                "functional model (lib/program/c/") +
-                    F.Name + "). */\n" + F.Text)
-                       .str()});
+          {F.Name, F.Name == TargetKernelsFile && !Own->empty()
+                       ? *Own
+                       : (llvm::Twine("/* Copied by accelgen from the "
+                                      "accelerator functional model "
+                                      "(lib/program/c/") +
+                          F.Name + "). */\n" + F.Text)
+                             .str()});
     for (const std::string &K : functionalModelKernels())
       O.KernelFunctions.insert(K);
     for (const Subgraph &S : P.Subgraphs)

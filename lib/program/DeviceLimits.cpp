@@ -173,6 +173,28 @@ void checkAccumulator(const ir::Graph &G, const ir::Operator &Op,
          ""});
 }
 
+/// Why the functional model cannot run \p Call of a kernel family
+/// registered at run time, or null: the family must bring rows for the
+/// functional model, and the operands have the element types of the
+/// function's row (the emitted functional model checks the rest).
+const char *registeredKernelProblem(const ir::Graph &G,
+                                    const kernels::KernelCall &Call) {
+  const kernels::KernelFunctionInfo *Fn =
+      kernels::findKernelFunction(Call.Function);
+  if (!Fn || !kernels::registeredProgramRows(*Fn->Family))
+    return "its kernel family is registered at run time without rows for "
+           "the functional model";
+  auto Differs = [&](int32_t T, const std::optional<ir::DType> &Want) {
+    return T >= 0 && Want && G.tensor(T).Type != *Want;
+  };
+  for (size_t I = 0; I < Call.DataInputs.size() && I < 3; ++I)
+    if (Differs(Call.DataInputs[I], Fn->OperandTypes[I]))
+      return "an operand's element type is not the kernel's";
+  if (Differs(Call.Output, Fn->Result))
+    return "the result's element type is not the kernel's";
+  return nullptr;
+}
+
 /// run_op: the reference kernel the program would name for \p Op, checked by
 /// the functional model itself (accel_check_kernel: element types, shapes,
 /// zero points, shifts, window reach, accumulator bound) with the parameters
@@ -218,11 +240,10 @@ void checkKernel(const ir::Graph &G, const ir::Operator &Op,
         [&](const auto &P) {
           if constexpr (std::is_same_v<std::decay_t<decltype(P)>,
                                        kernels::DynamicParams>) {
-            // The functional model is compiled with the reference kernels'
-            // families only.
-            Problem = "its kernel family is registered at run time, and the "
-                      "functional model runs the reference kernels' only";
-            return ACCEL_ERR_UNSUPPORTED;
+            // A registered family runs on the functional model emitted with
+            // its rows, which checks it there; here, what its rows say.
+            Problem = registeredKernelProblem(G, Call);
+            return Problem ? ACCEL_ERR_UNSUPPORTED : ACCEL_OK;
           } else {
             const auto C = P.c();
             return accel_check_kernel(

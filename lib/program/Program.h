@@ -149,6 +149,11 @@ llvm::Expected<Program> readProgram(llvm::ArrayRef<uint8_t> Bytes);
 /// The reference kernels the functional model can call.
 std::vector<std::string> functionalModelKernels();
 
+/// The kernel families registered at run time (a plugin's own) whose
+/// functions \p P calls, each once, in the order of their first call.
+std::vector<const kernels::KernelFamilyInfo *>
+registeredFamiliesCalled(const Program &P);
+
 } // namespace program
 } // namespace accelgen
 

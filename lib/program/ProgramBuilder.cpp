@@ -336,7 +336,11 @@ llvm::Error Builder::buildSubgraph(size_t Index, llvm::ArrayRef<size_t> Ops) {
         return Unsupported(llvm::toString(Calls.takeError()));
       // One program operator per call: a SPLIT's results one each.
       for (kernels::KernelCall &Call : *Calls) {
-        if (!llvm::is_contained(Known, Call.Function))
+        // The functional model's kernels, or those of a family registered
+        // with rows for it, which the emitted model includes.
+        const kernels::KernelFamilyInfo &Family = kernels::familyOf(Call.Params);
+        if (!llvm::is_contained(Known, Call.Function) &&
+            !kernels::registeredProgramRows(Family))
           return Unsupported("it has no kernel " + Call.Function);
         if (Call.DataInputs.empty() || Call.DataInputs.front() < 0)
           return Unsupported("its kernel reads no data");

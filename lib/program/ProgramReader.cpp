@@ -181,6 +181,15 @@ std::optional<kernels::AnyParams> Decoder::params(const fbs::Op &O) {
     R.finish();
     return Params;
   }
+  // A family registered at run time (a plugin's own).
+  if (const kernels::KernelFamilyInfo *F =
+          kernels::findRegisteredFamily(Family)) {
+    kernels::AnyParams Params = kernels::DynamicParams::of(*F);
+    FieldReader R(O.params(), Family, *this);
+    kernels::forEachField(R, std::get<kernels::DynamicParams>(Params));
+    R.finish();
+    return Params;
+  }
   fail(llvm::formatv("operator {0} ({1}) names kernel family '{2}', which "
                      "this accelgen does not know",
                      O.source_index(), toString(O.type()), Family)
@@ -313,7 +322,13 @@ llvm::Expected<Program> readProgram(llvm::ArrayRef<uint8_t> Bytes) {
   if (llvm::Error E = D.error())
     return std::move(E);
 
-  // What the functional model checks before it runs anything.
+  // What the functional model checks before it runs anything; accelgen's
+  // own copy of it has the reference kernels' families only, so a program
+  // calling a registered family's kernels is checked by the functional model
+  // of the project it is emitted into, which includes that family's rows
+  // (accel_target_kernels.inc), before that runs anything.
+  if (!registeredFamiliesCalled(P).empty())
+    return P;
   int Status =
       accel_check_program(Data, Bytes.size(), static_cast<size_t>(P.ArenaBytes),
                           static_cast<size_t>(P.ScratchBytes));
@@ -321,6 +336,22 @@ llvm::Expected<Program> readProgram(llvm::ArrayRef<uint8_t> Bytes) {
     return problem(llvm::formatv("the functional model rejects it: {0}",
                                  accel_status_name(Status)));
   return P;
+}
+
+std::vector<const kernels::KernelFamilyInfo *>
+registeredFamiliesCalled(const Program &P) {
+  std::vector<const kernels::KernelFamilyInfo *> Families;
+  for (const Subgraph &S : P.Subgraphs)
+    for (const Layer &L : S.Layers)
+      for (const Op &O : L.Ops) {
+        const kernels::KernelFunctionInfo *Fn =
+            kernels::findKernelFunction(O.Kernel);
+        if (Fn && kernels::findRegisteredFamily(Fn->Family->Name) ==
+                      Fn->Family &&
+            !llvm::is_contained(Families, Fn->Family))
+          Families.push_back(Fn->Family);
+      }
+  return Families;
 }
 
 std::vector<std::string> functionalModelKernels() {

@@ -78,6 +78,22 @@ llvm::Error loadPluginsFromPath(llvm::StringRef SearchPath);
 } // namespace target
 } // namespace accelgen
 
+/// Registers a plugin's kernel families in the module's own copy of the
+/// kernel registry (a module links its own copy of accelgen's libraries,
+/// hidden): the target's legality checks run in the module and compute its
+/// operators' kernel calls there. accelgen registers the same families in
+/// its registry when it loads the module and refuses the module, saying
+/// why, if it refuses one; so what this copy refuses is not reported twice.
+namespace accelgen::target {
+inline bool registerModuleKernelFamilies(
+    std::vector<kernels::KernelFamilyRegistration> (*Families)()) {
+  for (kernels::KernelFamilyRegistration &R : Families())
+    if (!kernels::findRegisteredFamily(R.Family.Name))
+      llvm::consumeError(kernels::registerKernelFamily(std::move(R)));
+  return true;
+}
+} // namespace accelgen::target
+
 /// Defines the entry point of the plugin module of target \p NAME, whose
 /// factory is accelgen::targets::NAME::createTargetInfo and kernel families
 /// accelgen::targets::NAME::kernelFamilies (as target/GeneratedTarget.h
@@ -91,6 +107,10 @@ llvm::Error loadPluginsFromPath(llvm::StringRef SearchPath);
   extern "C" __attribute__((visibility("default")))                            \
   const accelgen::target::PluginInfo *                                         \
   accelgenPluginInfo() {                                                       \
+    static const bool Registered =                                             \
+        accelgen::target::registerModuleKernelFamilies(                        \
+            &accelgen::targets::NAME::kernelFamilies);                         \
+    (void)Registered;                                                          \
     static const accelgen::target::PluginInfo Info = {                         \
         accelgen::target::PluginAbiVersion, ACCELGEN_VERSION_STRING,           \
         ACCELGEN_ABI_FINGERPRINT,           #NAME,                             \

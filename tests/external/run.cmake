@@ -17,8 +17,10 @@
 #     work for acme1, and run's outputs are the reference's, byte for byte;
 #  3b. the vend plugin brings a kernel family of its own: vend-model writes a
 #     model using vend's operator (a CUSTOM one) and its expected output,
-#     computed there; `accelgen run --target vend1` gives that output byte
-#     for byte, and report.json names vend's kernel;
+#     computed there; `accelgen run --target vend1` (the operator on vend's
+#     functional model, which the project includes the family's rows in)
+#     and `--target ref` (on the CPU) give that output byte for byte, and
+#     report.json names vend's kernel;
 #  4. the template project builds its plugin and explains the example model;
 #  5. a second build must run nothing (`ninja -n` says "no work to do");
 #  6. after touching acme.td the build runs accelgen-tblgen once for each of
@@ -128,26 +130,33 @@ file(MAKE_DIRECTORY ${vend_dir})
 run(${build}/vend-model ${vend_dir})
 run(${accelgen} explain ${vend_dir}/vend.tflite --load ${vend_plugin}
     --target vend1)
-if(NOT out MATCHES "VEND_CLAMP_OFFSET")
+if(NOT out MATCHES "on vend1: 1 of 1 operators on the accelerator")
   message(FATAL_ERROR "explain on vend1:\n${out}")
 endif()
 run(${accelgen} compile ${vend_dir}/vend.tflite --load ${vend_plugin}
     --target vend1 -o ${vend_dir}/compiled)
 file(READ ${vend_dir}/compiled/report.json report)
-if(NOT report MATCHES "\"vend_clamp_offset_i8\"")
+if(NOT report MATCHES "\"kernel\": \"vend_clamp_offset_i8\"")
   message(FATAL_ERROR "report.json does not name vend's kernel:\n${report}")
+endif()
+file(READ ${vend_dir}/compiled/accel_target_kernels.inc rows)
+if(NOT rows MATCHES "REF_KERNEL_CALL\\(vend_clamp_offset_i8,")
+  message(FATAL_ERROR "the functional model lacks vend's rows:\n${rows}")
 endif()
 if(NOT EXISTS ${vend_dir}/compiled/vend_clamp_offset.c)
   message(FATAL_ERROR "the compiled project lacks vend_clamp_offset.c")
 endif()
-run(${accelgen} run ${vend_dir}/vend.tflite --load ${vend_plugin}
-    --target vend1 --inputs ${vend_dir}/input --outputs ${vend_dir}/outputs)
-file(SHA256 ${vend_dir}/outputs/output_0.bin got)
-file(SHA256 ${vend_dir}/expected_0.bin want)
-if(NOT got STREQUAL want)
-  message(FATAL_ERROR "VEND_CLAMP_OFFSET on vend1 differs from "
-                      "${vend_dir}/expected_0.bin")
-endif()
+foreach(target vend1 ref)
+  run(${accelgen} run ${vend_dir}/vend.tflite --load ${vend_plugin}
+      --target ${target} --inputs ${vend_dir}/input
+      --outputs ${vend_dir}/outputs-${target})
+  file(SHA256 ${vend_dir}/outputs-${target}/output_0.bin got)
+  file(SHA256 ${vend_dir}/expected_0.bin want)
+  if(NOT got STREQUAL want)
+    message(FATAL_ERROR "VEND_CLAMP_OFFSET on ${target} differs from "
+                        "${vend_dir}/expected_0.bin")
+  endif()
+endforeach()
 
 # 4. The template project a vendor copies.
 set(template_src ${WORK_DIR}/template-src)

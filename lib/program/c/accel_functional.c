@@ -6,7 +6,8 @@
  * (tensors, kernel, parameters, and the checks that make the kernel's view of
  * memory safe; the kernel families, their parameter fields, operands and
  * calls come from the kernel table generated from defs/kernels.td,
- * ref_kernel_table.inc), and the execution of a subgraph (conversions, 16C padding,
+ * ref_kernel_table.inc, after the target's own families' rows,
+ * accel_target_kernels.inc), and the execution of a subgraph (conversions, 16C padding,
  * kernel calls, traces, cycles). Errors are sticky in the reader: the first
  * one is kept and every later read returns a default, so the code checks the
  * status at a few points rather than after every read.
@@ -16,6 +17,9 @@
 #include "accel_program_fields.h"
 
 #include "ref_kernels.h"
+/* The target's own kernel families (none unless accelgen wrote them). */
+#define ACCEL_TARGET_KERNEL_HEADERS
+#include "accel_target_kernels.inc"
 
 #include <string.h>
 
@@ -291,8 +295,19 @@ enum {
   FAM_NONE = 0,
 #define REF_KERNEL_FAMILY(name, st, header, builder, by_value, may_alias)     \
   FAM_##name,
+#include "accel_target_kernels.inc"
 #include "ref_kernel_table.inc"
   FAM_COUNT
+};
+
+/* How many families are the target's own (FAM_1 to FAM_TARGET_FAMILIES):
+ * their rows come first. */
+enum {
+  FAM_TARGET_FAMILIES = 0
+#define REF_KERNEL_FAMILY(name, st, header, builder, by_value, may_alias)     \
+  +1
+#include "accel_target_kernels.inc"
+#undef REF_KERNEL_FAMILY
 };
 
 /* How many data operands each family's kernels read. */
@@ -305,6 +320,7 @@ typedef struct family_info {
 static const family_info families[FAM_COUNT] = {
     {0, 0, 0},
 #define REF_KERNEL_OPERANDS(name, min, max, variadic) {min, max, variadic},
+#include "accel_target_kernels.inc"
 #include "ref_kernel_table.inc"
 };
 
@@ -333,6 +349,7 @@ static int family_runs_here(int family) {
   if (family == FAM_##fam &&                                                   \
       (ARGK_##kind == ARGK_RESULT || ARGK_##kind == ARGK_SCRATCH))             \
     return 0;
+#include "accel_target_kernels.inc"
 #include "ref_kernel_table.inc"
   return 1;
 }
@@ -342,6 +359,7 @@ static int family_may_alias(int family) {
 #define REF_KERNEL_FAMILY(name, st, header, builder, by_value, may_alias)     \
   case FAM_##name:                                                             \
     return may_alias;
+#include "accel_target_kernels.inc"
 #include "ref_kernel_table.inc"
   default:
     return 0;
@@ -355,6 +373,7 @@ enum {
 #define REF_KERNEL_FUNCTION(name, fam, st, type, out, variant, t0, t1, t2,    \
                             res)                                               \
   K_##name,
+#include "accel_target_kernels.inc"
 #include "ref_kernel_table.inc"
   K_COUNT
 };
@@ -372,6 +391,7 @@ static const kernel_info kernels[K_COUNT] = {
 #define REF_KERNEL_FUNCTION(name, fam, st, type, out, variant, t0, t1, t2,    \
                             res)                                               \
   {#name, FAM_##fam, DT_##t0, DT_##t1, DT_##t2, DT_##res, sizeof(variant) > 1},
+#include "accel_target_kernels.inc"
 #include "ref_kernel_table.inc"
 };
 
@@ -390,6 +410,7 @@ typedef struct kernel_stripe {
 #define STRIPE_ROWS_shifted ACCEL_ROWS_SHIFTED
 static const kernel_stripe stripes[K_COUNT] = {
 #define REF_KERNEL_STRIPE(name, rows, overlays) {STRIPE_ROWS_##rows, overlays},
+#include "accel_target_kernels.inc"
 #include "ref_kernel_table.inc"
 };
 #undef STRIPE_ROWS_whole
@@ -651,6 +672,7 @@ typedef union params {
 #define REF_KERNEL_ARRAY(family, st, field, ctype, length)
 #define REF_KERNEL_POINTER(family, st, field, ctype)
 #define REF_KERNEL_PARAMS_END(family, st)
+#include "accel_target_kernels.inc"
 #include "ref_kernel_table.inc"
   uint8_t none;
 } params;
@@ -774,6 +796,7 @@ static void decode_params(reader *r, int family, fb_vec values, params *p,
 #define REF_KERNEL_PARAMS_END(family, st)                                      \
   break;                                                                       \
   }
+#include "accel_target_kernels.inc"
 #include "ref_kernel_table.inc"
   default:
     fail(r, ACCEL_ERR_PROGRAM);
@@ -803,6 +826,7 @@ static void bind_pointer_fields(reader *r, int family, params *p,
 #define REF_KERNEL_POINTER(family, st, field, ctype)                           \
   p->family.field = (const ctype *)vec_in_place(r, ptrs->v[j++], count);
 #define REF_KERNEL_PARAMS_END(family, st) break;
+#include "accel_target_kernels.inc"
 #include "ref_kernel_table.inc"
   default:
     break;
@@ -1005,7 +1029,13 @@ static int check_geometry(reader *r, int family, const params *p,
       return 0;
     break;
   default:
-    return 0;
+    /* A target's own family: the model knows its operands' element types
+     * and counts only; its pointer fields hold one value per channel of the
+     * result (its last dimension). */
+    if (family < 1 || family > FAM_TARGET_FAMILIES)
+      return 0;
+    *channels = out->rank > 0 ? (uint32_t)out->dims[out->rank - 1] : 1u;
+    break;
   }
   /* Biases hold one value per output channel. */
   if ((family == FAM_conv2d || family == FAM_depthwise_conv2d ||
@@ -1108,6 +1138,7 @@ static int pointers_bound(int family, const params *p) {
 #define REF_KERNEL_POINTER(family, st, field, ctype)                           \
   &&p->family.field != NULL
 #define REF_KERNEL_PARAMS_END(family, st) ;
+#include "accel_target_kernels.inc"
 #include "ref_kernel_table.inc"
   default:
     return 1;
@@ -1273,6 +1304,7 @@ static size_t params_size(int family) {
 #define REF_KERNEL_ARRAY(family, st, field, ctype, length)
 #define REF_KERNEL_POINTER(family, st, field, ctype)
 #define REF_KERNEL_PARAMS_END(family, st)
+#include "accel_target_kernels.inc"
 #include "ref_kernel_table.inc"
   default:
     return 0;
@@ -1837,6 +1869,7 @@ static void run_op(machine *m, const fb_table *op) {
   case K_##name:                                                               \
     name(__VA_ARGS__);                                                         \
     break;
+#include "accel_target_kernels.inc"
 #include "ref_kernel_table.inc"
     default:
       fail(r, ACCEL_ERR_UNSUPPORTED);

@@ -1,11 +1,13 @@
 //===- vend.td - A vendor target that brings a kernel of its own ----------===//
 //
-// "vend" runs its operators on the host CPU with the reference kernels, and
+// "vend" is an accelerator whose programs run on the functional model, with
 // one operator accelgen does not have, VEND_CLAMP_OFFSET: an int8 input plus
 // a per-channel offset (a constant int32 operand), clamped to [lo, hi]
 // (attributes). Its kernel family is the target's own: plain C beside this
-// file (vend_clamp_offset.h and .c), the builder in VendTarget.cpp. Operators
-// it does not declare run on target ref.
+// file (vend_clamp_offset.h and .c), the builder in VendTarget.cpp; the
+// functional model emitted for a vend program includes it, and so can any
+// CPU target's code once the plugin is loaded. Operators vend does not
+// declare run on target ref.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,8 +15,8 @@ include "kernels.td"
 
 def Vend1 : Version<"1">;
 def Vend : Target<"vend", [Vend1]> {
-  let Description = "A host-CPU target with a kernel of its own";
-  let Backend = RefKernels;
+  let Description = "An accelerator with a kernel of its own";
+  let Backend = FunctionalModelPrograms;
   let CpuFallback = "ref";
 }
 
