@@ -29,7 +29,10 @@
 # A description may declare kernel families of its own (library <name>,
 # plain C files <name>_<template>.h and .c beside the description, a C++
 # builder in SOURCES); Kernels.inc embeds those files, and accelgen
-# registers the families when it loads the target. Each file is regenerated
+# registers the families when it loads the target. The C sources are
+# compiled when the target is built (CMake target accelgen_<name>_kernels,
+# with <binary dir>/<name>/<name>_params.h from -gen-own-kernel-params), so
+# that a mistake in them stops the build. Each file is regenerated
 # only when the description, a file it includes (depfile) or one of the
 # <name>_*.h / <name>_*.c files beside it (found when CMake configures the
 # project; re-run CMake after adding one) changes, and rewritten only when its content changes, so a no-op
@@ -133,6 +136,39 @@ function(accelgen_add_target name description)
   else()
     target_link_libraries(accelgen_target_${name} PUBLIC accelgen::target
                           accelgen::device_limits accelgen::kernels)
+  endif()
+  # The own families' C sources are compiled with the target (C99, against
+  # their generated parameter structs and the reference kernels' headers),
+  # so that a mistake in them stops the target's build, not a project
+  # accelgen later writes.
+  set(kernel_sources ${kernel_files})
+  list(FILTER kernel_sources INCLUDE REGEX "\\.c$")
+  if(kernel_sources)
+    set(params "${outdir}/${name}_params.h")
+    add_custom_command(
+      OUTPUT "${params}"
+      COMMAND ${tblgen} -gen-own-kernel-params "${src}" -o "${params}"
+              -d "${params}.d" --write-if-changed
+      DEPENDS "${src}" ${tblgen_dep} ${kernel_files}
+      DEPFILE "${params}.d"
+      COMMENT "accelgen-tblgen -gen-own-kernel-params ${name}"
+      VERBATIM)
+    add_library(accelgen_${name}_kernels OBJECT ${kernel_sources} "${params}")
+    set_target_properties(accelgen_${name}_kernels PROPERTIES
+                          C_STANDARD 99 C_STANDARD_REQUIRED ON
+                          C_EXTENSIONS OFF POSITION_INDEPENDENT_CODE ON)
+    if(TARGET accelgen_kernels)
+      set(kernels_lib accelgen_kernels)
+    else()
+      set(kernels_lib accelgen::kernels)
+    endif()
+    target_include_directories(accelgen_${name}_kernels PRIVATE
+      "${srcdir}" "${outdir}"
+      $<TARGET_PROPERTY:${kernels_lib},INTERFACE_INCLUDE_DIRECTORIES>)
+    if(TARGET accelgen_ref_kernels_files)
+      add_dependencies(accelgen_${name}_kernels accelgen_ref_kernels_files)
+    endif()
+    add_dependencies(accelgen_target_${name} accelgen_${name}_kernels)
   endif()
   if(ARG_PLUGIN)
     _accelgen_add_plugin(${name} "${outdir}")

@@ -62,6 +62,7 @@ enum ActionType {
   GenKernelTable,
   GenOpVocabulary,
   GenKernelRegistration,
+  GenOwnKernelParams,
 };
 
 cl::opt<ActionType> Action(
@@ -96,7 +97,11 @@ cl::opt<ActionType> Action(
                    "(C++ X-macro rows)"),
         clEnumValN(GenKernelRegistration, "gen-kernel-registration",
                    "The target's own kernel families, with their files, as "
-                   "accelgen registers them (C++)")));
+                   "accelgen registers them (C++)"),
+        clEnumValN(GenOwnKernelParams, "gen-own-kernel-params",
+                   "The parameter structs of the target's own kernel "
+                   "families, <target>_params.h (C), for compiling their "
+                   "files")));
 
 cl::opt<std::string>
     TemplateDir("template-dir",
@@ -243,7 +248,7 @@ bool runAction(raw_ostream &OS, RecordKeeper &Records) {
   checkDeclaredRunnable(Decl, *Model, *Kernels, Diags);
   if (Diags.errorCount())
     return true;
-  if (Action == GenKernelRegistration) {
+  if (Action == GenKernelRegistration || Action == GenOwnKernelParams) {
     // The files the own families need: their parameter structs, and each
     // one's header and source from the kernel source folder (by default
     // the description's).
@@ -260,6 +265,10 @@ bool runAction(raw_ostream &OS, RecordKeeper &Records) {
       std::string Params;
       raw_string_ostream PS(Params);
       emitKernelParams(*Own, PS);
+      if (Action == GenOwnKernelParams) {
+        OS << PS.str();
+        return false;
+      }
       Files.push_back({Lib + "_params.h", PS.str()});
       SmallString<256> Dir(KernelSourceDir);
       if (Dir.empty())
@@ -280,6 +289,11 @@ bool runAction(raw_ostream &OS, RecordKeeper &Records) {
         }
       if (Diags.errorCount())
         return true;
+    }
+    if (Action == GenOwnKernelParams) {
+      errs() << InputForMessages << ": target " << Decl.Name
+             << " declares no kernel families of its own\n";
+      return true;
     }
     emitKernelRegistration(*Kernels, Decl.Name, targetNamespace(*Model),
                            Files, OS);

@@ -26,7 +26,8 @@
 #  6. after touching acme.td the build runs accelgen-tblgen once for each of
 #     acme's artifacts (ACCELGEN_ARTIFACTS of the installed
 #     AccelgenTarget.cmake) and nothing for lite; since the generated files do not
-#     change, nothing is recompiled; then again nothing is left to do.
+#     change, nothing is recompiled; then again nothing is left to do;
+#  7. a mistake in vend's kernel source stops the build at that file.
 cmake_minimum_required(VERSION 3.20)
 
 set(compilers "")
@@ -202,4 +203,16 @@ if(out MATCHES "-c [^\n]*\\.cpp")
   message(FATAL_ERROR "unchanged generated files caused a recompile:\n${out}")
 endif()
 expect_no_work("after regenerating acme")
+
+# 7. A mistake in a target's own kernel source stops the target's build,
+# naming the file.
+file(READ ${src}/vend/vend_clamp_offset.c kernel)
+file(APPEND ${src}/vend/vend_clamp_offset.c "int broken(void) { return x; }\n")
+execute_process(COMMAND ninja -C ${build} RESULT_VARIABLE rc
+                OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(rc EQUAL 0 OR NOT out MATCHES "vend_clamp_offset\\.c:[0-9]+:[0-9]+: error")
+  message(FATAL_ERROR "a broken vend_clamp_offset.c built (${rc}):\n${out}")
+endif()
+file(WRITE ${src}/vend/vend_clamp_offset.c "${kernel}")
+run(ninja -C ${build})
 message(STATUS "external project: built, ran, no-op and incremental rebuilds as expected")

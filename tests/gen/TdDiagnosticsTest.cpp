@@ -658,6 +658,19 @@ TEST_CASE("diagnostic: a target's own kernel family") {
   Td Programs(headWith("let Backend = FunctionalModelPrograms;") + Op +
               Family(Own, "MyOp") + Legal);
   CHECK(Programs.run().ExitCode == 0);
+  // Its parameter structs, for compiling its files with the target; a
+  // target without families of its own has none to give.
+  test::RunResult Params = test::runProgram(
+      ACCELGEN_TBLGEN, {"-gen-own-kernel-params", Runs.path()});
+  CHECK(Params.ExitCode == 0);
+  CHECK(llvm::StringRef(Params.Stdout)
+            .contains("typedef struct t_my_op_params {"));
+  Td None(RefBackend);
+  test::RunResult NoParams = test::runProgram(
+      ACCELGEN_TBLGEN, {"-gen-own-kernel-params", None.path()});
+  CHECK(NoParams.ExitCode == 1);
+  CHECK(NoParams.Stderr ==
+        None.path() + ": target t declares no kernel families of its own\n");
   // The registration embeds the family's files, found beside the
   // description; a missing one is an error at the family.
   test::RunResult R = test::runProgram(
