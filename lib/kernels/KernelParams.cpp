@@ -245,7 +245,11 @@ std::string familyComputing(llvm::StringRef Op) {
 
 } // namespace
 
-llvm::Error registerKernelFamily(KernelFamilyRegistration R) {
+namespace {
+
+/// Adds \p R to the registry and its rows to the kernel rows; its custom
+/// operators are the caller's to register.
+llvm::Error addFamily(KernelFamilyRegistration R) {
   const KernelFamilyInfo &F = R.Family;
   if (!nonEmpty(F.Name) || !nonEmpty(F.Struct) || !nonEmpty(F.Header))
     return registrationError(R, "needs a name, a struct and a header");
@@ -336,15 +340,34 @@ llvm::Error registerKernelFamily(KernelFamilyRegistration R) {
     Fn.Family = &New.Family;
     New.Functions.push_back(Fn);
   }
-  for (const auto &[Op, Fn] : R.Rows) {
+  for (const auto &[Op, Fn] : R.Rows)
     for (const KernelFunctionInfo &X : New.Functions)
       if (llvm::StringRef(X.Name) == Fn)
         kernelRows().push_back({Op, &X, R.Builder});
-    // An operator of its own: a model names it as a custom operator.
-    if (ir::opCodeOf(Op) == ir::OpCode::Unknown)
-      ir::registerCustomOperator(Op);
-  }
   return llvm::Error::success();
+}
+
+} // namespace
+
+llvm::Error registerKernelFamilies(std::vector<KernelFamilyRegistration> All) {
+  const size_t Families = registry().size(), Rows = kernelRows().size();
+  for (KernelFamilyRegistration &R : All)
+    if (llvm::Error E = addFamily(std::move(R))) {
+      registry().erase(registry().begin() + Families, registry().end());
+      kernelRows().erase(kernelRows().begin() + Rows, kernelRows().end());
+      return E;
+    }
+  // An operator of their own: a model names it as a custom operator.
+  for (size_t I = Rows; I < kernelRows().size(); ++I)
+    if (ir::opCodeOf(kernelRows()[I].Op) == ir::OpCode::Unknown)
+      ir::registerCustomOperator(kernelRows()[I].Op);
+  return llvm::Error::success();
+}
+
+llvm::Error registerKernelFamily(KernelFamilyRegistration R) {
+  std::vector<KernelFamilyRegistration> One;
+  One.push_back(std::move(R));
+  return registerKernelFamilies(std::move(One));
 }
 
 std::vector<const KernelFamilyInfo *> registeredFamilies() {

@@ -348,6 +348,11 @@ struct KernelFamilyRegistration {
 /// function it does not declare, a field of an unknown C type, no header).
 llvm::Error registerKernelFamily(KernelFamilyRegistration R);
 
+/// Adds every family of \p All, in order, or none: at the first one
+/// refused, the error, and those before it are removed again (a plugin's
+/// families come or go together).
+llvm::Error registerKernelFamilies(std::vector<KernelFamilyRegistration> All);
+
 /// The families registered so far, in registration order.
 std::vector<const KernelFamilyInfo *> registeredFamilies();
 

@@ -163,15 +163,16 @@ llvm::Error loadPlugin(llvm::StringRef Path) {
     return pluginError(Path, "names target '" + Name +
                                  "' but its factory builds '" +
                                  Built->name() + "'");
-  // Its kernel families, into accelgen's registry. The module is refused
-  // at the first family the registry refuses (the families before it stay
-  // registered, computing operators no loaded target declares).
-  if (Info->KernelFamilies)
-    for (kernels::KernelFamilyRegistration &R : Info->KernelFamilies()) {
+  // Its kernel families, into accelgen's registry, all or none: the module
+  // is refused at the first family the registry refuses.
+  if (Info->KernelFamilies) {
+    std::vector<kernels::KernelFamilyRegistration> All =
+        Info->KernelFamilies();
+    for (kernels::KernelFamilyRegistration &R : All)
       R.Origin = ("plugin " + Path).str();
-      if (llvm::Error E = kernels::registerKernelFamily(std::move(R)))
-        return pluginError(Path, llvm::toString(std::move(E)));
-    }
+    if (llvm::Error E = kernels::registerKernelFamilies(std::move(All)))
+      return pluginError(Path, llvm::toString(std::move(E)));
+  }
   TargetRegistry::add(Name, Info->Create, Path);
   loadedModules().insert(Real);
   return llvm::Error::success();

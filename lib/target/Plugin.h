@@ -87,9 +87,11 @@ llvm::Error loadPluginsFromPath(llvm::StringRef SearchPath);
 namespace accelgen::target {
 inline bool registerModuleKernelFamilies(
     std::vector<kernels::KernelFamilyRegistration> (*Families)()) {
+  std::vector<kernels::KernelFamilyRegistration> New;
   for (kernels::KernelFamilyRegistration &R : Families())
     if (!kernels::findRegisteredFamily(R.Family.Name))
-      llvm::consumeError(kernels::registerKernelFamily(std::move(R)));
+      New.push_back(std::move(R));
+  llvm::consumeError(kernels::registerKernelFamilies(std::move(New)));
   return true;
 }
 } // namespace accelgen::target

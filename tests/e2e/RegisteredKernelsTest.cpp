@@ -314,13 +314,36 @@ TEST_CASE("what the kernel family registry refuses") {
   R = Fresh();
   R.Builder = nullptr;
   CHECK(Refused(R) == Fh + "has no builder");
+  // Families registered together come or go together: a consistent one
+  // before a refused one is removed again, operator and all.
+  {
+    std::vector<kernels::KernelFamilyRegistration> Both;
+    Both.push_back(Fresh());
+    Both.push_back(Fresh());
+    Both[1].Family.Name = "second";
+    Both[1].Family.Struct = "second_params";
+    Both[1].Functions[0].Name = "second_i8";
+    Both[1].Rows = {{"CONV_2D", "second_i8"}};
+    Both[1].Files[0].first = "second.h";
+    Both[1].Family.Header = "second.h";
+    llvm::Error E = kernels::registerKernelFamilies(std::move(Both));
+    REQUIRE(bool(E));
+    CHECK(llvm::toString(std::move(E)) ==
+          "kernel family 'second' of the test's registration: operator "
+          "CONV_2D already runs with kernel family 'conv2d'");
+    CHECK_FALSE(kernels::findRegisteredFamily("fresh"));
+    CHECK_FALSE(kernels::registeredKernelFile("fresh.h"));
+    CHECK_FALSE(ir::isCustomOperator("TEST_FRESH"));
+  }
   // Nothing refused was registered: only the first family is.
   std::vector<const kernels::KernelFamilyInfo *> All =
       kernels::registeredFamilies();
   REQUIRE(All.size() == 1);
   CHECK(All[0]->Name == llvm::StringRef("test_clamp_offset"));
   CHECK_FALSE(kernels::findKernelFunction("fresh_i8"));
-  // And a fresh one that is consistent is taken.
+
+  // And a fresh one that is consistent is taken (its operator's row was
+  // removed with the family refused with it).
   CHECK_FALSE(bool(kernels::registerKernelFamily(Fresh())));
   CHECK(kernels::registeredFamilies().size() == 2);
 }
