@@ -27,14 +27,15 @@
 #   <binary dir>/<name>/VersionDiff.md      -gen-version-diff
 #
 # A description may declare kernel families of its own (library <name>,
-# plain C files <name>_<template>.h and .c beside the description, a C++
-# builder in SOURCES); Kernels.inc embeds those files, and accelgen
+# plain C files <name>_<template>.h and .c beside the description, or
+# templates <name>_<template>.h.in and .c.in, a C++ builder in SOURCES);
+# Kernels.inc embeds those files (the templates rendered), and accelgen
 # registers the families when it loads the target. The C sources are
 # compiled when the target is built (CMake target accelgen_<name>_kernels,
-# with <binary dir>/<name>/<name>_params.h from -gen-own-kernel-params), so
-# that a mistake in them stops the build. Each file is regenerated
+# with <binary dir>/<name>/<name>_params.h and the rendered sources from
+# -gen-own-kernel-files), so that a mistake in them stops the build. Each file is regenerated
 # only when the description, a file it includes (depfile) or one of the
-# <name>_*.h / <name>_*.c files beside it (found when CMake configures the
+# <name>_*.{h,c}[.in] files beside it (found when CMake configures the
 # project; re-run CMake after adding one) changes, and rewritten only when its content changes, so a no-op
 # build runs no generator and code depending on an unchanged file is not
 # rebuilt. Works in the accelgen tree and after find_package(accelgen).
@@ -77,7 +78,8 @@ function(accelgen_add_target name description)
   # when the project is configured (a glob re-checked at every build would
   # leave a no-op build with work to do); re-run CMake after adding one.
   get_filename_component(srcdir "${src}" DIRECTORY)
-  file(GLOB kernel_files "${srcdir}/${name}_*.h" "${srcdir}/${name}_*.c")
+  file(GLOB kernel_files "${srcdir}/${name}_*.h" "${srcdir}/${name}_*.c"
+                         "${srcdir}/${name}_*.h.in" "${srcdir}/${name}_*.c.in")
   set(outputs)
   foreach(artifact IN LISTS ACCELGEN_ARTIFACTS)
     string(REPLACE ":" ";" pair "${artifact}")
@@ -137,21 +139,32 @@ function(accelgen_add_target name description)
     target_link_libraries(accelgen_target_${name} PUBLIC accelgen::target
                           accelgen::device_limits accelgen::kernels)
   endif()
-  # The own families' C sources are compiled with the target (C99, against
+  # The own families' C sources (plain, and rendered from their templates
+  # into the binary folder) are compiled with the target (C99, against
   # their generated parameter structs and the reference kernels' headers),
   # so that a mistake in them stops the target's build, not a project
   # accelgen later writes.
   set(kernel_sources ${kernel_files})
   list(FILTER kernel_sources INCLUDE REGEX "\\.c$")
+  set(rendered)
+  foreach(file IN LISTS kernel_files)
+    if(file MATCHES "/([^/]+\\.[ch])\\.in$")
+      list(APPEND rendered "${outdir}/${CMAKE_MATCH_1}")
+    endif()
+  endforeach()
+  set(rendered_sources ${rendered})
+  list(FILTER rendered_sources INCLUDE REGEX "\\.c$")
+  list(APPEND kernel_sources ${rendered_sources})
   if(kernel_sources)
     set(params "${outdir}/${name}_params.h")
     add_custom_command(
-      OUTPUT "${params}"
-      COMMAND ${tblgen} -gen-own-kernel-params "${src}" -o "${params}"
+      OUTPUT "${params}" ${rendered}
+      COMMAND ${tblgen} -gen-own-kernel-files "${src}" -o "${params}"
+              --own-kernels-dir "${outdir}"
               -d "${params}.d" --write-if-changed
       DEPENDS "${src}" ${tblgen_dep} ${kernel_files}
       DEPFILE "${params}.d"
-      COMMENT "accelgen-tblgen -gen-own-kernel-params ${name}"
+      COMMENT "accelgen-tblgen -gen-own-kernel-files ${name}"
       VERBATIM)
     add_library(accelgen_${name}_kernels OBJECT ${kernel_sources} "${params}")
     set_target_properties(accelgen_${name}_kernels PROPERTIES

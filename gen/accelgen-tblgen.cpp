@@ -18,6 +18,7 @@
 #include "model/TargetModel.h"
 #include "support/CommandLine.h"
 #include "support/InputFile.h"
+#include "template/KernelTemplate.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringMap.h"
@@ -36,6 +37,7 @@
 
 #include <cstring>
 #include <new>
+#include <optional>
 #include <set>
 
 #include <algorithm>
@@ -62,7 +64,7 @@ enum ActionType {
   GenKernelTable,
   GenOpVocabulary,
   GenKernelRegistration,
-  GenOwnKernelParams,
+  GenOwnKernelFiles,
 };
 
 cl::opt<ActionType> Action(
@@ -98,16 +100,23 @@ cl::opt<ActionType> Action(
         clEnumValN(GenKernelRegistration, "gen-kernel-registration",
                    "The target's own kernel families, with their files, as "
                    "accelgen registers them (C++)"),
-        clEnumValN(GenOwnKernelParams, "gen-own-kernel-params",
+        clEnumValN(GenOwnKernelFiles, "gen-own-kernel-files",
                    "The parameter structs of the target's own kernel "
-                   "families, <target>_params.h (C), for compiling their "
-                   "files")));
+                   "families, <target>_params.h (C), and the sources "
+                   "rendered from their templates (into --own-kernels-dir), "
+                   "for compiling them with the target")));
 
 cl::opt<std::string>
     TemplateDir("template-dir",
                 cl::desc("Folder of the kernel templates (checked to exist for "
                          "-gen-kernel-*)"),
                 cl::value_desc("dir"));
+cl::opt<std::string> OwnKernelsDir(
+    "own-kernels-dir",
+    cl::desc("Folder -gen-own-kernel-files writes the sources rendered from "
+             "the target's own kernel templates into"),
+    cl::value_desc("dir"));
+
 cl::opt<std::string> KernelSourceDir(
     "kernel-source-dir",
     cl::desc("Folder of the plain C kernel sources (checked to exist for "
@@ -193,7 +202,8 @@ bool runAction(raw_ostream &OS, RecordKeeper &Records) {
     return true;
   // A target's own families are registered when accelgen loads it: they
   // are named after the target, so that nothing of them can be the
-  // reference kernels', and are plain C files beside the description.
+  // reference kernels', and their files are beside the description (plain
+  // C, or templates rendered here).
   bool HasOwn = false;
   // The target's name as a C identifier ("cmsis_nn").
   std::string Lib = Decl.Name;
@@ -209,13 +219,6 @@ bool runAction(raw_ostream &OS, RecordKeeper &Records) {
                           "'{3}'): its struct, functions and files are then "
                           "{2}_..., never the reference kernels'",
                           F.Key, Decl.Name, Lib, F.Library));
-    if (F.Rendered)
-      Diags.error(F.At,
-                  formatv("kernel family '{0}' is target {1}'s own, so its "
-                          "functions are plain C files beside the "
-                          "description ({2}_{3}.h and .c, Rendered = 0); a "
-                          "target's families are not rendered from templates",
-                          F.Key, Decl.Name, Lib, F.Template));
   }
   if (Diags.errorCount())
     return true;
@@ -248,7 +251,7 @@ bool runAction(raw_ostream &OS, RecordKeeper &Records) {
   checkDeclaredRunnable(Decl, *Model, *Kernels, Diags);
   if (Diags.errorCount())
     return true;
-  if (Action == GenKernelRegistration || Action == GenOwnKernelParams) {
+  if (Action == GenKernelRegistration || Action == GenOwnKernelFiles) {
     // The files the own families need: their parameter structs, and each
     // one's header and source from the kernel source folder (by default
     // the description's).
@@ -265,32 +268,107 @@ bool runAction(raw_ostream &OS, RecordKeeper &Records) {
       std::string Params;
       raw_string_ostream PS(Params);
       emitKernelParams(*Own, PS);
-      if (Action == GenOwnKernelParams) {
-        OS << PS.str();
-        return false;
-      }
       Files.push_back({Lib + "_params.h", PS.str()});
       SmallString<256> Dir(KernelSourceDir);
       if (Dir.empty())
         Dir = sys::path::parent_path(InputForMessages);
-      for (const auto &F : Own->Families)
-        for (std::string Name :
-             {F->header(), StringRef(F->header()).drop_back(2).str() + ".c"}) {
-          SmallString<256> Path(Dir);
-          sys::path::append(Path, Name);
-          auto Text = accelgen::support::readInputFile(
-              Path, accelgen::support::MaxDescriptionBytes);
-          if (!Text) {
-            Diags.error(F->At, formatv("kernel family '{0}': {1}: {2}", F->Key,
-                                       Path, toString(Text.takeError())));
+      auto Read = [&](const KernelFamilyDef &F, StringRef Name)
+          -> std::optional<std::string> {
+        SmallString<256> Path(Dir);
+        sys::path::append(Path, Name);
+        auto Text = accelgen::support::readInputFile(
+            Path, accelgen::support::MaxDescriptionBytes);
+        if (!Text) {
+          Diags.error(F.At, formatv("kernel family '{0}': {1}: {2}", F.Key,
+                                    Path, toString(Text.takeError())));
+          return std::nullopt;
+        }
+        return (*Text)->getBuffer().str();
+      };
+      // Plain files as they are; a template (<lib>_<template>.{h,c}.in)
+      // rendered once for the functions of every family naming it.
+      std::vector<std::string> Rendered;
+      for (const auto &F : Own->Families) {
+        const std::string Stem = StringRef(F->header()).drop_back(2).str();
+        if (!F->Rendered) {
+          for (const std::string &Name : {Stem + ".h", Stem + ".c"})
+            if (std::optional<std::string> Text = Read(*F, Name))
+              Files.push_back({Name, std::move(*Text)});
+          continue;
+        }
+        if (llvm::is_contained(Rendered, Stem))
+          continue;
+        Rendered.push_back(Stem);
+        accelgen::tmpl::Value::List Rows;
+        for (const auto &G : Own->Families)
+          if (G->Rendered && G->header() == F->header())
+            for (const KernelFunctionDef &Fn : G->Functions) {
+              accelgen::tmpl::Value::Map Row;
+              for (auto &[Key, Value] : Fn.instanceWords())
+                Row.emplace(Key, Value);
+              Rows.push_back(accelgen::tmpl::Value(std::move(Row)));
+            }
+        for (const std::string &Name : {Stem + ".h", Stem + ".c"}) {
+          std::optional<std::string> Text = Read(*F, Name + ".in");
+          if (!Text)
+            continue;
+          Expected<std::string> Out =
+              accelgen::tmpl::renderKernelTemplate(*Text, Name + ".in", Rows);
+          if (!Out) {
+            // "<name>:line:col: error: message", located in the template's
+            // file; the family named.
+            std::string Msg = toString(Out.takeError());
+            StringRef Rest(Msg);
+            Loc At = F->At;
+            unsigned Line = 0, Col = 0;
+            if (Rest.consume_front(Name + ".in:") &&
+                !Rest.consumeInteger(10, Line) && Rest.consume_front(":") &&
+                !Rest.consumeInteger(10, Col) &&
+                Rest.consume_front(": error: ")) {
+              SmallString<256> Path(Dir);
+              sys::path::append(Path, Name + ".in");
+              At = Loc{Path.str().str(), Line, Col};
+              Msg = Rest.str();
+            }
+            Diags.error(At, formatv("{0} (kernel family '{1}')", Msg, F->Key));
             continue;
           }
-          Files.push_back({Name, (*Text)->getBuffer().str()});
+          Files.push_back({Name, std::move(*Out)});
         }
+      }
       if (Diags.errorCount())
         return true;
+      if (Action == GenOwnKernelFiles) {
+        // The parameter structs to the output, the rendered sources beside
+        // it, each rewritten only when it changes.
+        OS << Files.front().second;
+        if (!Rendered.empty() && OwnKernelsDir.empty()) {
+          errs() << InputForMessages << ": target " << Decl.Name
+                 << " renders kernel templates, and -gen-own-kernel-files "
+                    "needs --own-kernels-dir for their sources\n";
+          return true;
+        }
+        for (const auto &[Name, Text] : Files) {
+          if (!llvm::is_contained(Rendered,
+                                  StringRef(Name).drop_back(2).str()))
+            continue;
+          SmallString<256> Path(OwnKernelsDir);
+          sys::path::append(Path, Name);
+          if (auto Old = MemoryBuffer::getFile(Path);
+              Old && (*Old)->getBuffer() == Text)
+            continue;
+          std::error_code EC;
+          raw_fd_ostream Out(Path, EC, sys::fs::OF_None);
+          if (EC) {
+            errs() << Path << ": cannot write: " << EC.message() << "\n";
+            return true;
+          }
+          Out << Text;
+        }
+        return false;
+      }
     }
-    if (Action == GenOwnKernelParams) {
+    if (Action == GenOwnKernelFiles) {
       errs() << InputForMessages << ": target " << Decl.Name
              << " declares no kernel families of its own\n";
       return true;

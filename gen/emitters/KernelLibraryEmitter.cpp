@@ -119,17 +119,9 @@ void emitKernelInstances(const KernelLibraryModel &M, raw_ostream &OS) {
       continue;
     OS << "\n";
     for (const KernelFunctionDef &Fn : F->Functions) {
-      OS << F->Template << " FUNCTION=" << Fn.Name << " OP=" << Fn.Stem;
-      if (!Fn.Type.empty())
-        OS << " DTYPE=" << Fn.Type;
-      if (!Fn.Out.empty())
-        OS << " OUT=" << Fn.Out;
-      if (!Fn.Variant.empty())
-        OS << " VARIANT=" << Fn.Variant;
-      if (!Fn.Weights.empty())
-        OS << " WEIGHTS=" << Fn.Weights;
-      if (!Fn.Acc.empty())
-        OS << " ACC=" << Fn.Acc;
+      OS << F->Template;
+      for (const auto &[Key, Value] : Fn.instanceWords())
+        OS << " " << Key << "=" << Value;
       OS << "\n";
     }
   }

@@ -368,6 +368,21 @@ std::string elementCType(StringRef Type) {
       .Default("void");
 }
 
+std::vector<std::pair<std::string, std::string>>
+KernelFunctionDef::instanceWords() const {
+  std::vector<std::pair<std::string, std::string>> Words = {{"FUNCTION", Name},
+                                                            {"OP", Stem}};
+  for (const auto &[Key, Value] :
+       {std::pair<const char *, const std::string &>{"DTYPE", Type},
+        {"OUT", Out},
+        {"VARIANT", Variant},
+        {"WEIGHTS", Weights},
+        {"ACC", Acc}})
+    if (!Value.empty())
+      Words.push_back({Key, Value});
+  return Words;
+}
+
 std::unique_ptr<KernelLibraryModel>
 buildKernelLibrary(const TargetDecl &D, const KernelSourceDirs &Dirs,
                    Diagnostics &Diags) {

@@ -64,6 +64,11 @@ struct KernelFunctionDef {
   /// The element types of the further results it writes (`result`
   /// arguments), by result index ("" where none).
   std::vector<std::string> ResultTypes;
+
+  /// Its instantiation of a kernel template, as KEY=VALUE words: FUNCTION,
+  /// OP, then DTYPE, OUT, VARIANT, WEIGHTS and ACC where given (the rows of
+  /// -gen-kernel-instances, the KERNELS entries a template renders).
+  std::vector<std::pair<std::string, std::string>> instanceWords() const;
 };
 
 /// One calling convention.

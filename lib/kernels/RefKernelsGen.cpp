@@ -9,20 +9,14 @@
 //
 // TEMPLATE is `<family>.c.in` or `<family>.h.in`; NAME is how the banner and
 // errors call it ("templates/ref/conv.c.in"). The template is rendered once,
-// with these bindings:
-//
-//   KERNELS  the family's rows in table order, each a map of its KEY=VALUE
-//            words ({"DTYPE": "i8", "VARIANT": "per_channel"});
-//   DT       per data type of the table (i8, u8, i16, i32, i64, f32):
-//            `ctype`, the C element type, and `quantized`, a bool; the
-//            quantized types also `min` and `max`, their range as C
-//            expressions (i64 is only an accumulator and bias type).
+// with the family's rows in table order (KERNELS) and the element types
+// (DT), as template/KernelTemplate.h describes.
 //
 // The output is rewritten only when its text changes. Errors are reported as
 // `file:line:col: error: message` (the table's or the template's).
 //
 //===----------------------------------------------------------------------===//
-#include "template/Template.h"
+#include "template/KernelTemplate.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
@@ -38,27 +32,6 @@ using namespace llvm;
 using namespace accelgen::tmpl;
 
 namespace {
-
-/// The element types a row's DTYPE (or any *TYPE key) may name.
-Value dataTypes() {
-  auto Quantized = [](const char *CType, const char *Min, const char *Max) {
-    return Value(Value::Map{
-        {"ctype", CType}, {"quantized", true}, {"min", Min}, {"max", Max}});
-  };
-  return Value(Value::Map{
-      {"i8", Quantized("int8_t", "INT8_MIN", "INT8_MAX")},
-      {"u8", Quantized("uint8_t", "0", "UINT8_MAX")},
-      {"i16", Quantized("int16_t", "INT16_MIN", "INT16_MAX")},
-      {"i32", Quantized("int32_t", "INT32_MIN", "INT32_MAX")},
-      {"i64", Value(Value::Map{{"ctype", "int64_t"}, {"quantized", false}})},
-      {"f32", Value(Value::Map{{"ctype", "float"}, {"quantized", false}})},
-      // TensorFlow Lite's one-byte bool, stored as 0 or 1.
-      {"bool", Value(Value::Map{{"ctype", "uint8_t"},
-                                {"quantized", false},
-                                {"min", "0"},
-                                {"max", "1"}})},
-      {"u32", Value(Value::Map{{"ctype", "uint32_t"}, {"quantized", false}})}});
-}
 
 int fail(const Twine &Message) {
   errs() << Message << "\n";
@@ -126,14 +99,11 @@ int main(int argc, char **argv) {
   if (!Rows)
     return fail(toString(Rows.takeError()));
 
-  Expected<Template> T = Template::parse((*Text)->getBuffer(), Name);
-  if (!T)
-    return fail(toString(T.takeError()));
-  Expected<std::string> Body = T->render(
-      Bindings{{"KERNELS", Value(std::move(*Rows))}, {"DT", dataTypes()}});
-  if (!Body)
-    return fail(toString(Body.takeError()));
-  const std::string Out = banner(Name, "/*") + *Body;
+  Expected<std::string> Rendered =
+      renderKernelTemplate((*Text)->getBuffer(), Name, std::move(*Rows));
+  if (!Rendered)
+    return fail(toString(Rendered.takeError()));
+  const std::string &Out = *Rendered;
 
   // Rewrite the output only when it changes.
   if (auto Old = MemoryBuffer::getFile(Output))

@@ -27,7 +27,7 @@
 #     acme's artifacts (ACCELGEN_ARTIFACTS of the installed
 #     AccelgenTarget.cmake) and nothing for lite; since the generated files do not
 #     change, nothing is recompiled; then again nothing is left to do;
-#  7. a mistake in vend's kernel source stops the build at that file.
+#  7. a mistake in vend's kernel template stops the build at its line.
 cmake_minimum_required(VERSION 3.20)
 
 set(compilers "")
@@ -144,8 +144,11 @@ file(READ ${vend_dir}/compiled/accel_target_kernels.inc rows)
 if(NOT rows MATCHES "REF_KERNEL_CALL\\(vend_clamp_offset_i8,")
   message(FATAL_ERROR "the functional model lacks vend's rows:\n${rows}")
 endif()
-if(NOT EXISTS ${vend_dir}/compiled/vend_clamp_offset.c)
-  message(FATAL_ERROR "the compiled project lacks vend_clamp_offset.c")
+file(READ ${vend_dir}/compiled/vend_clamp_offset.c kernel)
+if(NOT kernel MATCHES "vend_clamp_offset\\.c\\.in" OR
+   NOT kernel MATCHES "void vend_clamp_offset_i16\\(")
+  message(FATAL_ERROR "vend_clamp_offset.c is not rendered from its "
+                      "template:\n${kernel}")
 endif()
 foreach(target vend1 ref)
   run(${accelgen} run ${vend_dir}/vend.tflite --load ${vend_plugin}
@@ -204,15 +207,19 @@ if(out MATCHES "-c [^\n]*\\.cpp")
 endif()
 expect_no_work("after regenerating acme")
 
-# 7. A mistake in a target's own kernel source stops the target's build,
-# naming the file.
-file(READ ${src}/vend/vend_clamp_offset.c kernel)
-file(APPEND ${src}/vend/vend_clamp_offset.c "int broken(void) { return x; }\n")
-execute_process(COMMAND ninja -C ${build} RESULT_VARIABLE rc
-                OUTPUT_VARIABLE out ERROR_VARIABLE err)
-if(rc EQUAL 0 OR NOT out MATCHES "vend_clamp_offset\\.c:[0-9]+:[0-9]+: error")
-  message(FATAL_ERROR "a broken vend_clamp_offset.c built (${rc}):\n${out}")
-endif()
-file(WRITE ${src}/vend/vend_clamp_offset.c "${kernel}")
+# 7. A mistake in a target's own kernel template stops the target's build:
+# C that does not compile at the rendered file's line, a template error at
+# the template's.
+file(READ ${src}/vend/vend_clamp_offset.c.in kernel)
+foreach(mistake "int broken(void) { return x; }\n"
+                "$assert K.DTYPE == \"f32\"\n")
+  file(WRITE ${src}/vend/vend_clamp_offset.c.in "${kernel}${mistake}")
+  execute_process(COMMAND ninja -C ${build} RESULT_VARIABLE rc
+                  OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(rc EQUAL 0 OR NOT out MATCHES "vend_clamp_offset\\.c(\\.in)?:[0-9]+:[0-9]+: error")
+    message(FATAL_ERROR "a broken vend_clamp_offset.c.in built (${rc}):\n${out}")
+  endif()
+endforeach()
+file(WRITE ${src}/vend/vend_clamp_offset.c.in "${kernel}")
 run(ninja -C ${build})
 message(STATUS "external project: built, ran, no-op and incremental rebuilds as expected")
