@@ -394,5 +394,52 @@ int64_t smallestBudget(const std::string &Target, const std::string &Name,
   return std::stoll(M[1]);
 }
 
+std::string buildAndRun(const std::string &Compiler, const std::string &Source,
+                        const std::vector<std::string> &Extra,
+                        const std::vector<std::string> &Args) {
+  auto CC = llvm::sys::findProgramByName(Compiler);
+  REQUIRE_MESSAGE(bool(CC), Compiler << " is not installed");
+  test::TempDir Dir;
+  const std::string Main = Dir.file("main.c");
+  test::writeFileBytes(Main,
+                       llvm::arrayRefFromStringRef(llvm::StringRef(Source)));
+  std::vector<std::string> Flags = {
+      "-std=c99",  "-O2", "-Wall",          "-Wextra", "-Werror",
+      "-pedantic", "-o",  Dir.file("prog"), Main};
+  Flags.insert(Flags.end(), Extra.begin(), Extra.end());
+  Flags.push_back("-lm");
+  test::RunResult B = test::runProgram(*CC, Flags, 120);
+  REQUIRE_MESSAGE(B.ExitCode == 0, Compiler << ": " << B.Stderr);
+  CHECK_MESSAGE(B.Stderr.empty(), B.Stderr);
+  test::RunResult R = test::runProgram(Dir.file("prog"), Args, 60);
+  REQUIRE_MESSAGE(R.ExitCode == 0, "exit " << R.ExitCode << ": " << R.Stderr);
+  return R.Stdout;
+}
+
+EmittedProgram emitProgram(const ir::Graph &G, llvm::StringRef Name,
+                           llvm::StringRef Dir) {
+  emit::EmitOptions Opts;
+  Opts.Target = "ref";
+  Opts.Name = Name.str();
+  Opts.ModelFileName = (Name + ".tflite").str();
+  Opts.GeneratorVersion = test::accelgenVersion();
+  auto M = emit::emitModel(G, Opts);
+  REQUIRE_MESSAGE(bool(M), llvm::toString(M.takeError()));
+  auto Main = emit::emitHostMain(G, Opts);
+  REQUIRE_MESSAGE(bool(Main), llvm::toString(Main.takeError()));
+  EmittedProgram P;
+  P.Extra = {"-I", Dir.str()};
+  for (const emit::EmittedFile &F : M->Files) {
+    P.Files.insert(F.Name);
+    const std::string Path = pathJoin(Dir, F.Name);
+    test::writeFileBytes(Path,
+                         llvm::arrayRefFromStringRef(llvm::StringRef(F.Text)));
+    if (llvm::StringRef(F.Name).endswith(".c"))
+      P.Extra.push_back(Path);
+  }
+  P.Main = Main->Text;
+  return P;
+}
+
 } // namespace e2e
 } // namespace accelgen

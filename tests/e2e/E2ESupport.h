@@ -163,6 +163,26 @@ protected:
 /// True if a file or folder exists at \p Path.
 bool exists(llvm::StringRef Path);
 
+/// Builds the C program \p Source (plus \p Extra sources and flags) with
+/// \p Compiler ("gcc", "clang-14") and the strict flags (C99, -Wall -Wextra
+/// -Werror -pedantic), runs it with \p Args, and returns its stdout; fails
+/// the test if either step fails.
+std::string buildAndRun(const std::string &Compiler, const std::string &Source,
+                        const std::vector<std::string> &Extra = {},
+                        const std::vector<std::string> &Args = {});
+
+/// Graph \p G emitted for target ref as model \p Name into folder \p Dir:
+/// the files' names, the paths of its C sources with the include flags to
+/// build them (buildAndRun's Extra), and the host main's text. Fails the
+/// test if it does not emit.
+struct EmittedProgram {
+  std::set<std::string> Files;
+  std::vector<std::string> Extra;
+  std::string Main;
+};
+EmittedProgram emitProgram(const ir::Graph &G, llvm::StringRef Name,
+                           llvm::StringRef Dir);
+
 } // namespace e2e
 } // namespace accelgen
 

@@ -30,34 +30,6 @@ using namespace accelgen::e2e;
 
 namespace {
 
-std::string compilerPath(llvm::StringRef Name) {
-  auto P = llvm::sys::findProgramByName(Name);
-  REQUIRE_MESSAGE(bool(P), Name.str() << " is not installed");
-  return *P;
-}
-
-/// Builds the C program \p Source (plus \p Extra sources) with \p Compiler
-/// and the strict flags, runs it with \p Args, and returns its stdout.
-std::string buildAndRun(const std::string &Compiler, const std::string &Source,
-                        const std::vector<std::string> &Extra = {},
-                        const std::vector<std::string> &Args = {}) {
-  test::TempDir Dir;
-  const std::string Main = Dir.file("main.c");
-  test::writeFileBytes(Main,
-                       llvm::arrayRefFromStringRef(llvm::StringRef(Source)));
-  std::vector<std::string> CC = {
-      "-std=c99",  "-O2", "-Wall",          "-Wextra", "-Werror",
-      "-pedantic", "-o",  Dir.file("prog"), Main};
-  CC.insert(CC.end(), Extra.begin(), Extra.end());
-  CC.push_back("-lm");
-  test::RunResult B = test::runProgram(compilerPath(Compiler), CC, 120);
-  REQUIRE_MESSAGE(B.ExitCode == 0, Compiler << ": " << B.Stderr);
-  CHECK_MESSAGE(B.Stderr.empty(), B.Stderr);
-  test::RunResult R = test::runProgram(Dir.file("prog"), Args, 60);
-  REQUIRE_MESSAGE(R.ExitCode == 0, "exit " << R.ExitCode << ": " << R.Stderr);
-  return R.Stdout;
-}
-
 uint32_t bitsOf(float F) {
   uint32_t B;
   std::memcpy(&B, &F, sizeof(B));
@@ -273,24 +245,8 @@ ir::Graph floatGraph() {
 
 TEST_CASE("a float graph, emitted, built and run") {
   const ir::Graph G = floatGraph();
-  emit::EmitOptions Opts;
-  Opts.Target = "ref";
-  Opts.Name = "tiny";
-  Opts.ModelFileName = "tiny.tflite";
-  Opts.GeneratorVersion = test::accelgenVersion();
-  auto M = emit::emitModel(G, Opts);
-  REQUIRE_MESSAGE(bool(M), llvm::toString(M.takeError()));
-  auto Main = emit::emitHostMain(G, Opts);
-  REQUIRE_MESSAGE(bool(Main), llvm::toString(Main.takeError()));
-
   test::TempDir Dir, In, Out;
-  std::vector<std::string> Sources;
-  for (const emit::EmittedFile &F : M->Files) {
-    test::writeFileBytes(Dir.file(F.Name),
-                         llvm::arrayRefFromStringRef(llvm::StringRef(F.Text)));
-    if (llvm::StringRef(F.Name).endswith(".c"))
-      Sources.push_back(Dir.file(F.Name));
-  }
+  const EmittedProgram P = emitProgram(G, "tiny", Dir.path());
   const std::string ModelC = test::readFileText(Dir.file("model.c"));
   // The fused clamps as printed: RELU6, then none at all.
   CHECK(ModelC.find(".act_max_f = 6.0f") != std::string::npos);
@@ -306,9 +262,9 @@ TEST_CASE("a float graph, emitted, built and run") {
   const std::vector<float> Want = {0.0f + -0.125f, 0.0f + 1e-3f, 6.0f + 1e30f};
   for (const char *CC : {"gcc", "clang-14"}) {
     INFO(CC);
-    std::vector<std::string> Extra = Sources;
-    Extra.insert(Extra.begin(), {"-I", Dir.path(), "-DTINY_TRACE"});
-    buildAndRun(CC, Main->Text, Extra, {In.path(), Out.path()});
+    std::vector<std::string> Extra = P.Extra;
+    Extra.push_back("-DTINY_TRACE");
+    buildAndRun(CC, P.Main, Extra, {In.path(), Out.path()});
     std::vector<uint8_t> Got = test::readFileBytes(Out.file("output_0.bin"));
     REQUIRE(Got.size() == 12);
     std::vector<float> Y(3);

@@ -21,12 +21,12 @@
 #include "program/DeviceLimits.h"
 
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/Program.h"
 
 #include <algorithm>
 #include <cstring>
 
 using namespace accelgen;
+using namespace accelgen::e2e;
 
 namespace {
 
@@ -172,28 +172,9 @@ TEST_CASE("a kernel family registered at run time is emitted, built and run") {
   CHECK(kernels::familyOf(Call->Params).Name ==
         llvm::StringRef("test_clamp_offset"));
 
-  emit::EmitOptions Opts;
-  Opts.Target = "ref";
-  Opts.Name = "clamp";
-  Opts.ModelFileName = "clamp.tflite";
-  Opts.GeneratorVersion = test::accelgenVersion();
-  auto M = emit::emitModel(G, Opts);
-  REQUIRE_MESSAGE(bool(M), llvm::toString(M.takeError()));
-  auto Main = emit::emitHostMain(G, Opts);
-  REQUIRE_MESSAGE(bool(Main), llvm::toString(Main.takeError()));
   test::TempDir Dir, In, Out;
-  std::vector<std::string> Args = {"-std=c99", "-O2",    "-Wall",
-                                   "-Wextra",  "-Werror", "-pedantic",
-                                   "-I",       Dir.path(), "-o",
-                                   Dir.file("prog")};
-  std::set<std::string> Names;
-  for (const emit::EmittedFile &F : M->Files) {
-    Names.insert(F.Name);
-    test::writeFileBytes(Dir.file(F.Name),
-                         llvm::arrayRefFromStringRef(llvm::StringRef(F.Text)));
-    if (llvm::StringRef(F.Name).endswith(".c"))
-      Args.push_back(Dir.file(F.Name));
-  }
+  const EmittedProgram P = emitProgram(G, "clamp", Dir.path());
+  const std::set<std::string> &Names = P.Files;
   // The family's files, each with a line naming where it came from.
   REQUIRE(Names.count("test_clamp_offset.h"));
   REQUIRE(Names.count("test_clamp_offset.c"));
@@ -212,21 +193,11 @@ TEST_CASE("a kernel family registered at run time is emitted, built and run") {
   CHECK(ModelC.find("test_clamp_offset_i8(&op0_params, 12, ") !=
         std::string::npos);
 
-  const std::string MainC = Dir.file("main.c");
-  test::writeFileBytes(MainC, llvm::arrayRefFromStringRef(Main->Text));
-  Args.push_back(MainC);
-  auto Gcc = llvm::sys::findProgramByName("gcc");
-  REQUIRE(bool(Gcc));
-  test::RunResult B = test::runProgram(*Gcc, Args, 120);
-  REQUIRE_MESSAGE(B.ExitCode == 0, B.Stderr);
-
   std::vector<uint8_t> X(12);
   for (size_t I = 0; I < X.size(); ++I)
     X[I] = static_cast<uint8_t>(static_cast<int8_t>(I * 23 - 128));
   test::writeFileBytes(In.file("input_0.bin"), X);
-  test::RunResult R =
-      test::runProgram(Dir.file("prog"), {In.path(), Out.path()}, 60);
-  REQUIRE_MESSAGE(R.ExitCode == 0, R.Stderr);
+  buildAndRun("gcc", P.Main, P.Extra, {In.path(), Out.path()});
   std::vector<uint8_t> Want(12);
   for (size_t I = 0; I < X.size(); ++I) {
     const int64_t V = static_cast<int8_t>(X[I]) + Offsets[I % 3];
