@@ -43,7 +43,7 @@ std::vector<KernelFamilyInfo> buildFamilies() {
   std::vector<KernelFamilyInfo> Families;
 #define REF_KERNEL_FAMILY(Family, Struct, Header, Builder, ByValue, MayAlias)  \
   Families.push_back(                                                          \
-      {#Family, #Struct, Header, ByValue != 0, MayAlias != 0, {}});
+      {#Family, #Struct, Header, ByValue != 0, MayAlias != 0, {}, {}});
 #include "ref_kernel_table.inc"
   auto Find = [&](llvm::StringRef Name) -> KernelFamilyInfo & {
     for (KernelFamilyInfo &F : Families)
