@@ -19,6 +19,7 @@
 #include "support/CommandLine.h"
 #include "support/InputFile.h"
 #include "template/KernelTemplate.h"
+#include "template/TemplateError.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringMap.h"
@@ -315,21 +316,18 @@ bool runAction(raw_ostream &OS, RecordKeeper &Records) {
           Expected<std::string> Out =
               accelgen::tmpl::renderKernelTemplate(*Text, Name + ".in", Rows);
           if (!Out) {
-            // "<name>:line:col: error: message", located in the template's
-            // file; the family named.
-            std::string Msg = toString(Out.takeError());
-            StringRef Rest(Msg);
+            // Located in the template's file, the family named.
+            SmallString<256> Path(Dir);
+            sys::path::append(Path, Name + ".in");
             Loc At = F->At;
-            unsigned Line = 0, Col = 0;
-            if (Rest.consume_front(Name + ".in:") &&
-                !Rest.consumeInteger(10, Line) && Rest.consume_front(":") &&
-                !Rest.consumeInteger(10, Col) &&
-                Rest.consume_front(": error: ")) {
-              SmallString<256> Path(Dir);
-              sys::path::append(Path, Name + ".in");
-              At = Loc{Path.str().str(), Line, Col};
-              Msg = Rest.str();
-            }
+            std::string Msg;
+            handleAllErrors(
+                Out.takeError(),
+                [&](const accelgen::tmpl::TemplateError &E) {
+                  At = Loc{Path.str().str(), E.line(), E.column()};
+                  Msg = E.text();
+                },
+                [&](const ErrorInfoBase &E) { Msg = E.message(); });
             Diags.error(At, formatv("{0} (kernel family '{1}')", Msg, F->Key));
             continue;
           }
