@@ -3,7 +3,8 @@
 # (graphviz renders the drawing of `accelgen explain --dot`; the Arm
 # toolchain and QEMU build and run the cmsis-nn target on Cortex-M; Node.js
 # and npm, unless a Node.js with npm is installed already, fetch TensorFlow
-# Lite's own interpreter for the tests, scripts/native-oracle.sh).
+# Lite's own interpreter for the tests, scripts/native-oracle.sh; the ONNX
+# library and protobuf read .onnx models, and ONNX's node tests test that).
 # Safe to run more than once; does nothing that needs a network other than apt.
 set -euo pipefail
 
@@ -12,6 +13,7 @@ packages=(
   llvm-14-dev llvm-14-tools
   clang-14 libclang-rt-14-dev
   libyaml-cpp-dev libflatbuffers-dev flatbuffers-compiler
+  libonnx-dev libprotobuf-dev libonnx-testdata
   doctest-dev
   graphviz
   gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm

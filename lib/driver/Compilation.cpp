@@ -1,7 +1,7 @@
 //===- Compilation.cpp - One model through the pipeline for one target ----===//
 #include "driver/Compilation.h"
 
-#include "import/TFLiteImporter.h"
+#include "import/ModelFile.h"
 #include "kernels/KernelParams.h"
 #include "support/InputFile.h"
 #include "target/BuiltinTargets.h"
@@ -112,7 +112,7 @@ Error Compilation::import(StringRef Path) {
     return Buf.takeError();
   StringRef Data = (*Buf)->getBuffer();
   Bytes.assign(Data.bytes_begin(), Data.bytes_end());
-  Expected<tflite::ImportResult> R = tflite::importModel(Bytes);
+  Expected<ImportResult> R = importAnyModel(Bytes);
   if (!R)
     return R.takeError();
   Warnings = std::move(R->Warnings);

@@ -10,6 +10,7 @@
 #ifndef ACCELGEN_IMPORT_TFLITEIMPORTER_H
 #define ACCELGEN_IMPORT_TFLITEIMPORTER_H
 
+#include "import/ImportResult.h"
 #include "ir/Graph.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -24,13 +25,8 @@
 namespace accelgen {
 namespace tflite {
 
-/// What an import produced: the model and the warnings on the way.
-struct ImportResult {
-  std::unique_ptr<ir::Model> Model;
-  /// Things accepted with a workaround, e.g. an out-of-range
-  /// `quantized_dimension` on a 1-D bias, each naming its tensor.
-  std::vector<std::string> Warnings;
-};
+/// What an import produced (shared by every model reader).
+using ImportResult = accelgen::ImportResult;
 
 /// How many times the file's size the constant data of all tensors may total.
 /// Tensors get copies of their buffers, so only tensors sharing buffers take

@@ -36,10 +36,10 @@ cl::SubCommand CompileCommand("compile",
                               "Generate C99 for a model: model.c/.h, the "
                               "kernels it calls, report.json");
 
-static cl::opt<std::string> CompileModelPath(cl::Positional, cl::Required,
-                                             cl::desc("<model.tflite>"),
-                                             cl::sub(CompileCommand),
-                                             cl::cat(category()));
+static cl::opt<std::string>
+    CompileModelPath(cl::Positional, cl::Required,
+                     cl::desc("<model.tflite|model.onnx>"),
+                     cl::sub(CompileCommand), cl::cat(category()));
 static cl::opt<std::string>
     CompileTarget("target",
                   cl::desc("Target to generate code for: ref, or a target "
@@ -115,15 +115,6 @@ compileModel(StringRef Path, driver::Options O, bool ExplainOnly) {
       return nullptr;
     }
   return std::move(*C);
-}
-
-Expected<tflite::ImportResult> importModelFile(StringRef Path) {
-  auto Buf = support::readInputFile(Path, support::MaxModelBytes);
-  if (!Buf)
-    return Buf.takeError();
-  return tflite::importModel(ArrayRef<uint8_t>(
-      reinterpret_cast<const uint8_t *>((*Buf)->getBufferStart()),
-      (*Buf)->getBufferSize()));
 }
 
 int requireOption(const cl::opt<std::string> &Opt, StringRef Command) {

@@ -39,9 +39,6 @@ plan::CascadeOptions
 cascadeOptions(bool Cascade, const llvm::cl::opt<unsigned long long> &Budget,
                bool InputsInPlace);
 
-/// Reads (within support::MaxModelBytes) and imports the model at \p Path.
-llvm::Expected<tflite::ImportResult> importModelFile(llvm::StringRef Path);
-
 /// 0 if the named option \p Opt of subcommand \p Command was given a value;
 /// else prints an error and returns 1.
 int requireOption(const llvm::cl::opt<std::string> &Opt,

@@ -47,7 +47,7 @@ cl::SubCommand ExplainCommand("explain",
                               "target, and why");
 
 static cl::opt<std::string> ExplainModel(cl::Positional, cl::Required,
-                                         cl::desc("<model.tflite>"),
+                                         cl::desc("<model.tflite|model.onnx>"),
                                          cl::sub(ExplainCommand),
                                          cl::cat(category()));
 static cl::opt<std::string>

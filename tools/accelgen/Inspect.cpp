@@ -12,7 +12,7 @@
 #include "CompileModel.h"
 
 #include "analysis/ModelStats.h"
-#include "import/TFLiteImporter.h"
+#include "import/ModelFile.h"
 #include "support/TerminalText.h"
 
 #include "llvm/Support/Format.h"
@@ -35,7 +35,7 @@ cl::SubCommand InspectCommand("inspect",
                               "tensors, MACs and memory");
 
 static cl::opt<std::string> InspectModel(cl::Positional, cl::Required,
-                                         cl::desc("<model.tflite>"),
+                                         cl::desc("<model.tflite|model.onnx>"),
                                          cl::sub(InspectCommand),
                                          cl::cat(category()));
 static cl::opt<bool> InspectJSON("json",
@@ -161,7 +161,7 @@ void writeOperatorJSON(json::OStream &J, const ir::Graph &G, size_t Index) {
   });
 }
 
-void printJSON(raw_ostream &OS, const tflite::ImportResult &R) {
+void printJSON(raw_ostream &OS, const ImportResult &R) {
   const ir::Model &M = *R.Model;
   OpCensus Census(M);
   int64_t Macs = 0, Activations = 0, Constants = 0;
@@ -239,7 +239,7 @@ void printTensorLine(raw_ostream &OS, const ir::Graph &G, int32_t Index) {
                 quantToText(T), support::terminalText(T.Name, false));
 }
 
-void printText(raw_ostream &OS, const tflite::ImportResult &R) {
+void printText(raw_ostream &OS, const ImportResult &R) {
   const ir::Model &M = *R.Model;
   OpCensus Census(M);
   OS << formatv("model: {0}\n", InspectModel.getValue());
@@ -301,7 +301,7 @@ void printText(raw_ostream &OS, const tflite::ImportResult &R) {
 } // namespace
 
 int runInspect() {
-  Expected<tflite::ImportResult> R = importModelFile(InspectModel);
+  Expected<ImportResult> R = importAnyModelFile(InspectModel);
   if (!R)
     return reportError(InspectModel, toString(R.takeError()));
   for (const std::string &W : R->Warnings)

@@ -30,7 +30,7 @@ cl::SubCommand RunCommand("run", "Build a model's generated C with the system "
                                  "C compiler and run it on input files");
 
 static cl::opt<std::string> RunModel(cl::Positional, cl::Required,
-                                     cl::desc("<model.tflite>"),
+                                     cl::desc("<model.tflite|model.onnx>"),
                                      cl::sub(RunCommand), cl::cat(category()));
 static cl::opt<std::string> RunTarget("target",
                                       cl::desc("Target to run on: ref, or a "

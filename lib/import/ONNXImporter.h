@@ -1,0 +1,61 @@
+//===- ONNXImporter.h - ONNX models to Graph IR -----------------*- C++ -*-===//
+//
+// Reads an ONNX model (`.onnx`, a serialized ModelProto) of any opset whose
+// operators' semantics it knows (each operator from some version of its
+// schema on; every operator it reads is known from opset 7 at the latest)
+// into the Graph IR with the ONNX library: protobuf parses the bytes, the
+// ONNX checker validates the model and ONNX shape inference gives every value
+// its shape. Then each node becomes the IR's operators:
+//
+// - Layout: ONNX feature maps are NCHW, the IR's NHWC. Every rank-4 value
+//   that is not a constant is NHWC in the IR (graph inputs and outputs
+//   included); constants are permuted where they meet one (convolution
+//   weights to OHWI, broadcast operands), and ONNX Transpose nodes of
+//   constants are folded. A reshape or flatten whose element order differs
+//   between the layouts gets the TRANSPOSE the semantics needs.
+// - Quantization stays on the operators that carry it here
+//   (QuantizeLinear becomes QUANTIZE with its result's parameters,
+//   DequantizeLinear DEQUANTIZE with its operand's); making it
+//   tensor-oriented is a pass's work, not the reader's.
+//
+// A malformed model, or one using what the reader does not take, gets a
+// one-line error naming the node ("node 3 'conv1' (Conv): ..."), never a
+// crash. docs/onnx.md lists the operators and attributes taken.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ACCELGEN_IMPORT_ONNXIMPORTER_H
+#define ACCELGEN_IMPORT_ONNXIMPORTER_H
+
+#include "import/ImportResult.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+
+namespace accelgen {
+namespace onnximport {
+
+/// True if \p Bytes read as a serialized ONNX ModelProto at the top level:
+/// ir_version first, as every writer puts it, then only ModelProto's fields
+/// with their wire types, to the end of the bytes or (truncated) past it.
+/// A TensorFlow Lite file (a 32-bit root offset, then "TFL3") does not.
+bool looksLikeModel(llvm::ArrayRef<uint8_t> Bytes);
+
+/// Imports the ONNX model in \p Bytes. Errors describe what is wrong and
+/// where, without a file name (the caller knows it).
+llvm::Expected<ImportResult> importModel(llvm::ArrayRef<uint8_t> Bytes);
+
+/// A tensor read from a serialized ONNX TensorProto (the `.pb` files of
+/// ONNX's node tests): its ONNX dimensions, type and little-endian data.
+struct TensorData {
+  std::vector<int64_t> Dims;
+  ir::DType Type = ir::DType::F32;
+  std::vector<uint8_t> Data;
+};
+llvm::Expected<TensorData> readTensorProto(llvm::ArrayRef<uint8_t> Bytes);
+
+} // namespace onnximport
+} // namespace accelgen
+
+#endif // ACCELGEN_IMPORT_ONNXIMPORTER_H

@@ -1,0 +1,436 @@
+//===- OnnxImportTest.cpp - The ONNX reader
+//--------------------------------===//
+//
+// How the ONNX reader lays ONNX's graphs out in the IR (weights, layouts,
+// padding, folded transposes), what it refuses and how it says so (ONNX's
+// node tests of what it does not take, malformed and truncated files,
+// hand-made models), and the CLI reading .onnx files by content.
+//
+//===----------------------------------------------------------------------===//
+#include "OnnxTestData.h"
+#include "TestSupport.h"
+#include "import/ModelFile.h"
+#include "import/ONNXImporter.h"
+
+#include "llvm/ADT/StringRef.h"
+
+#include <doctest/doctest.h>
+#include <onnx/onnx_pb.h>
+
+#include <cstring>
+#include <functional>
+
+using namespace accelgen;
+
+namespace {
+
+/// Node tests of operators the reader takes, with what it does not take,
+/// and what the refusal must say.
+struct Refusal {
+  const char *Name;
+  const char *Says;
+};
+const Refusal Refused[] = {
+    {"test_maxpool_2d_ceil", "ceil_mode rounding the output up"},
+    {"test_maxpool_2d_dilations", "dilated pooling"},
+    {"test_maxpool_3d_default", "only 2-D ones"},
+    {"test_averagepool_2d_pads", "left out of the count"},
+    {"test_gemm_alpha", "alpha other than 1"},
+    {"test_gemm_beta", "beta other than 1"},
+    {"test_gemm_transposeA", "transA = 1"},
+    {"test_softmax_axis_0", "only the last axis"},
+    {"test_quantizelinear_axis",
+     "per-axis parameters are supported on constants only"},
+    {"test_matmul_3d", "the weights must be rank 2"},
+    {"test_matmul_4d", "NCHW feature map"},
+    {"test_convtranspose", "operator not supported by the ONNX reader"},
+};
+
+/// A model of one graph at \p Opset, to which tests add nodes.
+struct ModelMaker {
+  ::onnx::ModelProto M;
+  ::onnx::GraphProto *G;
+
+  explicit ModelMaker(int64_t Opset = 13) {
+    M.set_ir_version(7);
+    M.set_producer_name("accelgen-test");
+    ::onnx::OperatorSetIdProto *O = M.add_opset_import();
+    O->set_domain("");
+    O->set_version(Opset);
+    G = M.mutable_graph();
+    G->set_name("g");
+  }
+  void value(::onnx::ValueInfoProto *V, const std::string &Name,
+             std::vector<int64_t> Dims, int32_t Type) {
+    V->set_name(Name);
+    auto *T = V->mutable_type()->mutable_tensor_type();
+    T->set_elem_type(Type);
+    for (int64_t D : Dims)
+      T->mutable_shape()->add_dim()->set_dim_value(D);
+  }
+  void input(const std::string &Name, std::vector<int64_t> Dims,
+             int32_t Type = ::onnx::TensorProto_DataType_FLOAT) {
+    value(G->add_input(), Name, std::move(Dims), Type);
+  }
+  void output(const std::string &Name, std::vector<int64_t> Dims,
+              int32_t Type = ::onnx::TensorProto_DataType_FLOAT) {
+    value(G->add_output(), Name, std::move(Dims), Type);
+  }
+  ::onnx::TensorProto *floats(const std::string &Name,
+                              std::vector<int64_t> Dims,
+                              const std::vector<float> &V) {
+    ::onnx::TensorProto *T = G->add_initializer();
+    T->set_name(Name);
+    T->set_data_type(::onnx::TensorProto_DataType_FLOAT);
+    for (int64_t D : Dims)
+      T->add_dims(D);
+    for (float F : V)
+      T->add_float_data(F);
+    return T;
+  }
+  ::onnx::NodeProto *node(const std::string &Op, std::vector<std::string> In,
+                          std::vector<std::string> Out) {
+    ::onnx::NodeProto *N = G->add_node();
+    N->set_op_type(Op);
+    N->set_name(Op + std::to_string(G->node_size() - 1));
+    for (const std::string &I : In)
+      N->add_input(I);
+    for (const std::string &O : Out)
+      N->add_output(O);
+    return N;
+  }
+  static void ints(::onnx::NodeProto *N, const std::string &Name,
+                   std::vector<int64_t> V) {
+    ::onnx::AttributeProto *A = N->add_attribute();
+    A->set_name(Name);
+    A->set_type(::onnx::AttributeProto_AttributeType_INTS);
+    for (int64_t I : V)
+      A->add_ints(I);
+  }
+  static void integer(::onnx::NodeProto *N, const std::string &Name,
+                      int64_t V) {
+    ::onnx::AttributeProto *A = N->add_attribute();
+    A->set_name(Name);
+    A->set_type(::onnx::AttributeProto_AttributeType_INT);
+    A->set_i(V);
+  }
+  std::vector<uint8_t> bytes() const {
+    std::string S;
+    REQUIRE(M.SerializeToString(&S));
+    return std::vector<uint8_t>(S.begin(), S.end());
+  }
+};
+
+/// Consecutive floats from \p From, \p N of them.
+std::vector<float> iota(size_t N, float From = 0.0f) {
+  std::vector<float> V(N);
+  for (size_t I = 0; I < N; ++I)
+    V[I] = From + static_cast<float>(I);
+  return V;
+}
+
+float floatAt(const ir::Tensor &T, size_t I) {
+  float F;
+  std::memcpy(&F, T.Data.data() + 4 * I, 4);
+  return F;
+}
+
+std::string importError(const std::vector<uint8_t> &Bytes) {
+  llvm::Expected<ImportResult> R = onnximport::importModel(Bytes);
+  if (R)
+    return "";
+  return llvm::toString(R.takeError());
+}
+
+} // namespace
+
+TEST_CASE("models are told apart by their bytes") {
+  test::requireOnnxNodeTests();
+  std::vector<uint8_t> Onnx = test::onnxNodeModel("test_relu");
+  CHECK(detectModelFormat(Onnx) == ModelFormat::ONNX);
+  // Truncated, it is still ONNX, for ONNX's reader to refuse.
+  std::vector<uint8_t> Half(Onnx.begin(), Onnx.begin() + Onnx.size() / 2);
+  CHECK(detectModelFormat(Half) == ModelFormat::ONNX);
+  std::vector<uint8_t> Tfl = test::readFileBytes(test::exampleModelPath());
+  CHECK(detectModelFormat(Tfl) == ModelFormat::TFLite);
+  // Neither: TensorFlow Lite's reader says what is wrong.
+  std::vector<uint8_t> Text = {'h', 'e', 'l', 'l', 'o', ' ', 'w', 'o', 'r'};
+  CHECK(detectModelFormat(Text) == ModelFormat::TFLite);
+  llvm::Expected<ImportResult> R = importAnyModel(Text);
+  REQUIRE_FALSE(static_cast<bool>(R));
+  CHECK(llvm::toString(R.takeError()).find("not a TensorFlow Lite model") !=
+        std::string::npos);
+  CHECK(static_cast<bool>(importAnyModel(Onnx)));
+}
+
+TEST_CASE("a convolution's weights become OHWI and its feature maps NHWC") {
+  ModelMaker K;
+  K.input("x", {1, 2, 5, 5});
+  K.floats("w", {3, 2, 3, 3}, iota(54));
+  K.floats("b", {3}, {0.5f, -1.0f, 2.0f});
+  ::onnx::NodeProto *N = K.node("Conv", {"x", "w", "b"}, {"y"});
+  ModelMaker::ints(N, "pads", {1, 1, 1, 1});
+  ModelMaker::ints(N, "strides", {2, 2});
+  K.output("y", {1, 3, 3, 3});
+  llvm::Expected<ImportResult> R = onnximport::importModel(K.bytes());
+  REQUIRE_MESSAGE(static_cast<bool>(R), llvm::toString(R.takeError()));
+  const ir::Graph &G = R->Model->main();
+  REQUIRE(G.Operators.size() == 1);
+  const ir::Operator &Op = G.Operators[0];
+  CHECK(Op.Type == "CONV_2D");
+  // Pads of 1 around a 3x3 window at stride 2 on 5 rows: SAME's split.
+  CHECK(Op.getString("padding") == "SAME");
+  CHECK(Op.getInt("stride_h") == 2);
+  CHECK(G.tensor(G.Inputs[0]).Shape == std::vector<int32_t>{1, 5, 5, 2});
+  CHECK(G.tensor(G.Outputs[0]).Shape == std::vector<int32_t>{1, 3, 3, 3});
+  const ir::Tensor &W = G.tensor(Op.Inputs[1]);
+  REQUIRE(W.Shape == std::vector<int32_t>{3, 3, 3, 2});
+  // ONNX's w[m][c][kh][kw] = ((m * 2 + c) * 3 + kh) * 3 + kw is OHWI's
+  // [m][kh][kw][c].
+  for (int M = 0; M < 3; ++M)
+    for (int C = 0; C < 2; ++C)
+      for (int H = 0; H < 3; ++H)
+        for (int X = 0; X < 3; ++X)
+          CHECK(floatAt(W, ((M * 3 + H) * 3 + X) * 2 + C) ==
+                float(((M * 2 + C) * 3 + H) * 3 + X));
+  CHECK(floatAt(G.tensor(Op.Inputs[2]), 1) == -1.0f);
+}
+
+TEST_CASE("convolution groups become depthwise or grouped convolutions") {
+  for (int64_t Group : {1, 2, 4}) {
+    CAPTURE(Group);
+    ModelMaker K;
+    K.input("x", {1, 4, 6, 6});
+    K.floats("w", {8, 4 / Group, 1, 1}, iota(size_t(8 * 4 / Group)));
+    ::onnx::NodeProto *N = K.node("Conv", {"x", "w"}, {"y"});
+    ModelMaker::integer(N, "group", Group);
+    K.output("y", {1, 8, 6, 6});
+    llvm::Expected<ImportResult> R = onnximport::importModel(K.bytes());
+    REQUIRE_MESSAGE(static_cast<bool>(R), llvm::toString(R.takeError()));
+    const ir::Operator &Op = R->Model->main().Operators[0];
+    const ir::Tensor &W = R->Model->main().tensor(Op.Inputs[1]);
+    if (Group == 4) {
+      CHECK(Op.Type == "DEPTHWISE_CONV_2D");
+      CHECK(Op.getInt("depth_multiplier") == 2);
+      CHECK(W.Shape == std::vector<int32_t>{1, 1, 1, 8});
+    } else {
+      CHECK(Op.Type == "CONV_2D");
+      CHECK(W.Shape ==
+            std::vector<int32_t>{8, 1, 1, static_cast<int32_t>(4 / Group)});
+    }
+  }
+}
+
+TEST_CASE("padding SAME cannot express is applied first, and layout "
+          "transposes of constants are folded") {
+  ModelMaker K;
+  K.input("x", {1, 1, 4, 4});
+  // A transposed weight: the Transpose node of a constant leaves no
+  // operator.
+  K.floats("wt", {3, 3, 1, 2}, iota(18));
+  ::onnx::NodeProto *T = K.node("Transpose", {"wt"}, {"w"});
+  ModelMaker::ints(T, "perm", {3, 2, 0, 1});
+  ::onnx::NodeProto *N = K.node("Conv", {"x", "w"}, {"y"});
+  ModelMaker::ints(N, "pads", {2, 0, 0, 1});
+  K.output("y", {1, 2, 4, 3});
+  llvm::Expected<ImportResult> R = onnximport::importModel(K.bytes());
+  REQUIRE_MESSAGE(static_cast<bool>(R), llvm::toString(R.takeError()));
+  const ir::Graph &G = R->Model->main();
+  REQUIRE(G.Operators.size() == 2);
+  CHECK(G.Operators[0].Type == "PAD");
+  CHECK(G.tensor(G.Operators[0].Outputs[0]).Shape ==
+        std::vector<int32_t>{1, 6, 5, 1});
+  CHECK(G.Operators[1].Type == "CONV_2D");
+  CHECK(G.Operators[1].getString("padding") == "VALID");
+  // w[m][c][kh][kw] = wt[kh][kw][c][m].
+  const ir::Tensor &W = G.tensor(G.Operators[1].Inputs[1]);
+  REQUIRE(W.Shape == std::vector<int32_t>{2, 3, 3, 1});
+  CHECK(floatAt(W, 0 * 9 + 1 * 3 + 2) == float((1 * 3 + 2) * 2 + 0));
+  CHECK(floatAt(W, 1 * 9 + 2 * 3 + 0) == float((2 * 3 + 0) * 2 + 1));
+}
+
+TEST_CASE("flattening a feature map goes through NCHW only when the orders "
+          "differ") {
+  for (int64_t Pixels : {1, 2}) {
+    CAPTURE(Pixels);
+    ModelMaker K;
+    K.input("x", {1, 3, Pixels, Pixels});
+    K.node("Flatten", {"x"}, {"y"});
+    K.output("y", {1, 3 * Pixels * Pixels});
+    llvm::Expected<ImportResult> R = onnximport::importModel(K.bytes());
+    REQUIRE_MESSAGE(static_cast<bool>(R), llvm::toString(R.takeError()));
+    const ir::Graph &G = R->Model->main();
+    std::vector<std::string> Types;
+    for (const ir::Operator &Op : G.Operators)
+      Types.push_back(Op.Type);
+    if (Pixels == 1)
+      CHECK(Types == std::vector<std::string>{"RESHAPE", "RESHAPE"});
+    else
+      CHECK(Types == std::vector<std::string>{"TRANSPOSE", "RESHAPE"});
+  }
+}
+
+TEST_CASE("node tests of what the reader does not take are refused with "
+          "the node and the reason") {
+  test::requireOnnxNodeTests();
+  for (const Refusal &Case : Refused) {
+    const std::string CaseName = Case.Name;
+    CAPTURE(CaseName);
+    std::string Message = importError(test::onnxNodeModel(Case.Name, 1));
+    REQUIRE_FALSE(Message.empty());
+    CHECK_MESSAGE(llvm::StringRef(Message).startswith("node 0 "), Message);
+    CHECK_MESSAGE(Message.find(Case.Says) != std::string::npos, Message);
+  }
+}
+
+TEST_CASE("hand-made models the reader refuses, each with its reason") {
+  struct Case {
+    const char *What;
+    std::function<void(ModelMaker &)> Make;
+    const char *Says;
+  };
+  const Case Cases[] = {
+      {"an operator of another domain",
+       [](ModelMaker &K) {
+         ::onnx::OperatorSetIdProto *O = K.M.add_opset_import();
+         O->set_domain("com.example");
+         O->set_version(1);
+         K.input("x", {1, 4});
+         K.node("Relu", {"x"}, {"y"})->set_domain("com.example");
+         K.output("y", {1, 4});
+       },
+       "node 0 'Relu0' (Relu): operators of domain 'com.example'"},
+      {"a symbolic dimension",
+       [](ModelMaker &K) {
+         K.input("x", {1, 4});
+         K.G->mutable_input(0)
+             ->mutable_type()
+             ->mutable_tensor_type()
+             ->mutable_shape()
+             ->mutable_dim(0)
+             ->set_dim_param("batch");
+         K.node("Relu", {"x"}, {"y"});
+         K.output("y", {1, 4});
+       },
+       "graph input: 'x' has a dimension that is not a number ('batch')"},
+      {"data in an external file",
+       [](ModelMaker &K) {
+         K.input("x", {1, 4});
+         ::onnx::TensorProto *T = K.floats("c", {4}, {});
+         T->set_data_location(::onnx::TensorProto_DataLocation_EXTERNAL);
+         auto *E = T->add_external_data();
+         E->set_key("location");
+         E->set_value("weights.bin");
+         K.node("Add", {"x", "c"}, {"y"});
+         K.output("y", {1, 4});
+       },
+       "initializer 'c': data stored in an external file"},
+      {"an initializer short of data",
+       [](ModelMaker &K) {
+         K.input("x", {1, 4});
+         K.floats("c", {4}, {1.0f, 2.0f});
+         K.node("Add", {"x", "c"}, {"y"});
+         K.output("y", {1, 4});
+       },
+       "initializer 'c': holds 2 values, its dimensions need 4"},
+      {"weights computed at run time",
+       [](ModelMaker &K) {
+         K.input("x", {1, 1, 4, 4});
+         K.input("w", {1, 1, 3, 3});
+         K.node("Conv", {"x", "w"}, {"y"});
+         K.output("y", {1, 1, 2, 2});
+       },
+       "node 0 'Conv0' (Conv): the weights 'w' must be a constant"},
+      {"an operator version older than the reader knows",
+       [](ModelMaker &K) {
+         K.M.mutable_opset_import(0)->set_version(4);
+         K.input("x", {2, 3});
+         K.floats("s", {1}, {6.0f});
+         K.node("Reshape", {"x"}, {"y"});
+         ModelMaker::ints(K.G->mutable_node(0), "shape", {6});
+         K.output("y", {6});
+       },
+       "version 1 of the operator (opset 4) is older than the oldest read, 5"},
+      {"an output nothing computes",
+       [](ModelMaker &K) {
+         K.input("x", {1, 4});
+         K.node("Relu", {"x"}, {"y"});
+         K.output("z", {1, 4});
+       },
+       "graph output: 'z' is computed by no earlier node"},
+      {"a graph the checker refuses (a node without its operand)",
+       [](ModelMaker &K) {
+         K.input("x", {1, 4});
+         K.node("Add", {"x"}, {"y"});
+         K.output("y", {1, 4});
+       },
+       "the ONNX checker rejects the model: "},
+  };
+  for (const Case &C : Cases) {
+    const std::string What = C.What;
+    CAPTURE(What);
+    ModelMaker K;
+    C.Make(K);
+    std::string Message = importError(K.bytes());
+    CHECK_MESSAGE(Message.find(C.Says) != std::string::npos, Message);
+    CHECK(Message.find('\n') == std::string::npos);
+  }
+}
+
+TEST_CASE("every truncation of an ONNX model and every byte flipped are "
+          "read or refused, never crash") {
+  test::requireOnnxNodeTests();
+  const std::vector<uint8_t> Bytes =
+      test::onnxNodeModel("test_conv_with_strides_padding");
+  size_t Refused = 0, Read = 0;
+  for (size_t N = 0; N < Bytes.size(); ++N) {
+    std::vector<uint8_t> Cut(Bytes.begin(), Bytes.begin() + N);
+    (importError(Cut).empty() ? Read : Refused) += 1;
+  }
+  for (size_t I = 0; I < Bytes.size(); ++I) {
+    std::vector<uint8_t> Flip = Bytes;
+    Flip[I] ^= 0xff;
+    (importError(Flip).empty() ? Read : Refused) += 1;
+  }
+  MESSAGE(Refused << " refused, " << Read << " read");
+  CHECK(Refused > Bytes.size());
+}
+
+TEST_CASE("the CLI reads an ONNX model by its bytes and runs it") {
+  test::requireOnnxNodeTests();
+  test::TempDir Dir;
+  // A name that does not say ONNX: the bytes do.
+  const std::string Model = Dir.file("conv.model");
+  test::writeFileBytes(Model,
+                       test::onnxNodeModel("test_conv_with_strides_padding"));
+  test::RunResult I = test::runAccelgen({"inspect", Model});
+  REQUIRE_MESSAGE(I.ExitCode == 0, I.Stderr);
+  CHECK(I.Stdout.find("CONV_2D") != std::string::npos);
+  CHECK(I.Stdout.find("opset") != std::string::npos);
+  test::RunResult E =
+      test::runAccelgen({"explain", Model, "--target", "mdla3.0"});
+  REQUIRE_MESSAGE(E.ExitCode == 0, E.Stderr);
+  CHECK(E.Stdout.find("CONV_2D") != std::string::npos);
+  // Run with the node test's input, NHWC as the compiled model takes it.
+  const std::string Data =
+      test::onnxNodeDir() + "/test_conv_with_strides_padding/test_data_set_0/";
+  test::TempDir In, Out;
+  test::writeFileBytes(In.file("input_0.bin"),
+                       test::onnxIrValue(Data + "input_0.pb").Data);
+  test::RunResult Run =
+      test::runAccelgen({"run", Model, "--target", "ref", "--inputs", In.path(),
+                         "--outputs", Out.path()});
+  REQUIRE_MESSAGE(Run.ExitCode == 0, Run.Stderr);
+  CHECK(test::readFileBytes(Out.file("output_0.bin")) ==
+        test::onnxIrValue(Data + "output_0.pb").Data);
+
+  const std::string Cut = Dir.file("cut.onnx");
+  std::vector<uint8_t> Bytes = test::readFileBytes(Model);
+  Bytes.resize(Bytes.size() / 2);
+  test::writeFileBytes(Cut, Bytes);
+  test::RunResult Bad = test::runAccelgen({"inspect", Cut});
+  CHECK(Bad.ExitCode != 0);
+  CHECK_MESSAGE(Bad.Stderr.find(Cut + ": malformed ONNX model") !=
+                    std::string::npos,
+                Bad.Stderr);
+}
