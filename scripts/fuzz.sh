@@ -3,6 +3,7 @@
 # split evenly between the targets (at least 5 s each):
 #
 #   import      TensorFlow Lite models (lib/import)
+#   onnx        ONNX models (lib/import/ONNXImporter)
 #   td          `.td` target descriptions, through TableGen and the model
 #   yaml        `.yaml` target descriptions, through yaml-cpp and the model
 #   constraint  the constraint language (gen/constraint)
@@ -16,7 +17,8 @@
 # build tree (never stored in the repository) and runs each fuzzer over its
 # growing corpus (build-fuzz/fuzz/<target>/corpus, kept between runs), its
 # seeds and its regression inputs (tests/fuzz/regressions[/<target>]).
-# Seeds: import, the shared models that fit in -max_len; td and yaml, the
+# Seeds: import, the shared models that fit in -max_len; onnx, the models
+# of ONNX's node tests (Debian's libonnx-testdata); td and yaml, the
 # in-tree descriptions (targets/); constraint, every constraint expression
 # written in them; template, every template in the tree (*.in); program, the
 # programs `accelgen compile` embeds for the in-tree example model on each
@@ -36,7 +38,7 @@ if ! [[ "$seconds" =~ ^[0-9]+$ ]] || [ "$seconds" -eq 0 ]; then
   exit 2
 fi
 shift || true
-all_targets=(import td yaml constraint template program)
+all_targets=(import onnx td yaml constraint template program)
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=("${all_targets[@]}")
 for t in "${targets[@]}"; do
@@ -81,6 +83,11 @@ seed() {
       else
         echo "fuzz: not seeding $(basename "$model") ($size bytes > -max_len=$max_len)"
       fi
+    done ;;
+  onnx)
+    for model in /usr/share/libonnx-testdata/data/node/*/model.onnx; do
+      [ -f "$model" ] || continue
+      cp "$model" "$seeds/$(basename "$(dirname "$model")").onnx"
     done ;;
   td) cp "$root"/targets/*/*.td "$seeds/" ;;
   yaml) cp "$root"/targets/*/*.yaml "$seeds/" ;;

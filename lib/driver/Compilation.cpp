@@ -166,6 +166,12 @@ void Compilation::setOffload(std::shared_ptr<const emit::Offload> O,
 }
 
 Error Compilation::compile() {
+  if (Model->Specified == ir::Arithmetic::ONNX && !Opts.OnnxAsTFLite)
+    return makeError(
+        "the model's quantized operators are specified with ONNX's "
+        "arithmetic (requantization in float, rounding half to even), which "
+        "accelgen does not compute yet; --onnx-arithmetic tflite computes "
+        "TensorFlow Lite's fixed-point arithmetic instead (docs/onnx.md)");
   if (Error E = Target.Backend->prepare(*this))
     return E;
   Expected<emit::EmittedModel> E = emit::emitModel(emittedGraph(), Emit);

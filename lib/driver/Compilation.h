@@ -50,6 +50,10 @@ struct Options {
   plan::CascadeOptions Cascading;
   /// accelgen's version, for banners and reports.
   std::string GeneratorVersion;
+  /// `--onnx-arithmetic tflite`: compute a model whose quantized operators
+  /// ONNX specifies with TensorFlow Lite's arithmetic (the IR's kernels);
+  /// without it such a model is refused (docs/onnx.md).
+  bool OnnxAsTFLite = false;
 };
 
 /// What `run` needs besides the compilation.

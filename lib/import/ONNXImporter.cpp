@@ -7,9 +7,12 @@
 #include "import/ONNXImporter.h"
 
 #include "import/OperatorChecks.h"
+#include "import/QuantParamsMaker.h"
 #include "ir/Verifier.h"
+#include "support/TerminalText.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -21,6 +24,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <numeric>
 
@@ -119,6 +123,8 @@ Expected<TensorData> readTensor(const pb::TensorProto &T) {
     return Error::success();
   };
   Out.Data.resize(Bytes);
+  if (Bytes == 0)
+    return Out;
   switch (Out.Type) {
   case ir::DType::F32:
     if (Error E = Count(T.float_data_size()))
@@ -203,6 +209,150 @@ struct NodeRef {
   size_t Index;
 };
 
+/// How the result's rank of each operator the reader takes follows from
+/// its operands' (Same: operand 0's; Two; Max: the largest operand's;
+/// Shape: its shape operand's length; Value: its tensor's), for the checks
+/// made before ONNX's shape inference runs.
+enum class RankRule { Same, Two, Max, Shape, Value };
+struct ReadOp {
+  llvm::StringLiteral Op;
+  RankRule Rank;
+};
+const ReadOp ReadOps[] = {
+    {"Conv", RankRule::Same},
+    {"MaxPool", RankRule::Same},
+    {"AveragePool", RankRule::Same},
+    {"GlobalAveragePool", RankRule::Same},
+    {"Gemm", RankRule::Two},
+    {"MatMul", RankRule::Max},
+    {"Add", RankRule::Max},
+    {"Sub", RankRule::Max},
+    {"Mul", RankRule::Max},
+    {"Div", RankRule::Max},
+    {"Relu", RankRule::Same},
+    {"Sigmoid", RankRule::Same},
+    {"Tanh", RankRule::Same},
+    {"LeakyRelu", RankRule::Same},
+    {"Clip", RankRule::Same},
+    {"Flatten", RankRule::Two},
+    {"Reshape", RankRule::Shape},
+    {"Transpose", RankRule::Same},
+    {"Softmax", RankRule::Same},
+    {"Concat", RankRule::Same},
+    {"Pad", RankRule::Same},
+    {"QuantizeLinear", RankRule::Same},
+    {"DequantizeLinear", RankRule::Same},
+    {"Identity", RankRule::Same},
+    {"Dropout", RankRule::Same},
+    {"Constant", RankRule::Value},
+};
+
+/// Checks, before ONNX's shape inference runs, what its shape functions
+/// assume of the operators the reader takes (they index dimensions and
+/// attribute values they take to be there, and crash otherwise): every
+/// node is one the reader takes, and a window's operand, weights and
+/// attributes agree in rank. Ranks are followed from the graph inputs.
+Error preflight(const pb::GraphProto &G) {
+  llvm::StringMap<int64_t> Rank;
+  // The lengths of constant vectors, for the shapes of reshapes.
+  llvm::StringMap<int64_t> Length;
+  for (const pb::TensorProto &T : G.initializer()) {
+    Rank[T.name()] = T.dims_size();
+    if (T.dims_size() == 1)
+      Length[T.name()] = T.dims(0);
+  }
+  for (const pb::ValueInfoProto &V : G.input())
+    if (!Rank.count(V.name()))
+      Rank[V.name()] = V.type().tensor_type().shape().dim_size();
+  auto RankOf = [&](const std::string &Name) -> int64_t {
+    auto It = Rank.find(Name);
+    return It == Rank.end() ? -1 : It->second;
+  };
+  for (int I = 0; I < G.node_size(); ++I) {
+    const pb::NodeProto &N = G.node(I);
+    auto Fail = [&](const llvm::Twine &Why) {
+      return makeError(formatv("node {0} '{1}' ({2}): {3}", I, N.name(),
+                               N.op_type(), Why.str()));
+    };
+    const ReadOp *Row = llvm::find_if(
+        ReadOps, [&](const ReadOp &R) { return R.Op == N.op_type(); });
+    if (Row == std::end(ReadOps) ||
+        (!N.domain().empty() && N.domain() != "ai.onnx"))
+      return Fail(N.domain().empty() || N.domain() == "ai.onnx"
+                      ? "operator not supported by the ONNX reader "
+                        "(docs/onnx.md lists those it takes)"
+                      : formatv("operators of domain '{0}' are not "
+                                "supported",
+                                N.domain())
+                            .str());
+    StringRef Op = N.op_type();
+    if (Op == "Conv" || Op == "MaxPool" || Op == "AveragePool" ||
+        Op == "GlobalAveragePool") {
+      int64_t R = N.input_size() ? RankOf(N.input(0)) : -1;
+      if (R < 3)
+        return Fail(R < 0 ? "the rank of its operand is not known before "
+                            "shape inference"
+                          : "its operand must have rank 3 or more");
+      if (Op == "Conv" && (N.input_size() < 2 || RankOf(N.input(1)) != R))
+        return Fail("its weights must have its operand's rank");
+      for (const pb::AttributeProto &A : N.attribute()) {
+        int64_t Want = A.name() == "pads" ? 2 * (R - 2) : R - 2;
+        if ((A.name() == "kernel_shape" || A.name() == "strides" ||
+             A.name() == "dilations" || A.name() == "pads") &&
+            A.ints_size() != Want)
+          return Fail(formatv("{0} has {1} values, its operand's rank "
+                              "needs {2}",
+                              A.name(), A.ints_size(), Want));
+        // Window sizes, strides and dilations divide; padding is added.
+        bool Window = A.name() == "kernel_shape" || A.name() == "strides" ||
+                      A.name() == "dilations";
+        for (int64_t V : A.ints())
+          if ((Window && (V < 1 || V > (int64_t(1) << 20))) ||
+              (A.name() == "pads" && (V < 0 || V > (int64_t(1) << 20))))
+            return Fail(formatv("{0} value {1} is outside [{2}, 2^20]",
+                                A.name(), V, Window ? 1 : 0));
+        if (A.name() == "group" && (A.i() < 1 || A.i() > (int64_t(1) << 20)))
+          return Fail(formatv("group {0} is outside [1, 2^20]", A.i()));
+      }
+      if ((Op == "MaxPool" || Op == "AveragePool") &&
+          !llvm::any_of(N.attribute(), [](const pb::AttributeProto &A) {
+            return A.name() == "kernel_shape";
+          }))
+        return Fail("kernel_shape is missing");
+    }
+    int64_t Result = -1;
+    switch (Row->Rank) {
+    case RankRule::Same:
+      Result = N.input_size() ? RankOf(N.input(0)) : -1;
+      break;
+    case RankRule::Two:
+      Result = 2;
+      break;
+    case RankRule::Max:
+      for (const std::string &In : N.input())
+        Result = std::max(Result, RankOf(In));
+      break;
+    case RankRule::Shape: {
+      auto It = N.input_size() > 1 ? Length.find(N.input(1)) : Length.end();
+      if (It != Length.end())
+        Result = It->second;
+      break;
+    }
+    case RankRule::Value:
+      for (const pb::AttributeProto &A : N.attribute())
+        if (A.name() == "value" && A.has_t()) {
+          Result = A.t().dims_size();
+          if (Result == 1)
+            Length[N.output(0)] = A.t().dims(0);
+        }
+      break;
+    }
+    for (const std::string &Out : N.output())
+      Rank[Out] = Result;
+  }
+  return Error::success();
+}
+
 class Importer {
 public:
   explicit Importer(ImportResult &Result) : Result(Result) {}
@@ -214,6 +364,11 @@ private:
   int64_t Opset = 0;
   /// Constants by ONNX name, in ONNX layout.
   llvm::StringMap<TensorData> Constants;
+  /// The constants above that are the result of a DequantizeLinear of a
+  /// quantized constant: their data is the quantized values, and their
+  /// parameters are these (the axis in the constant's own layout). Where one
+  /// is used, it becomes a quantized constant and a DEQUANTIZE.
+  llvm::StringMap<ir::QuantParams> Dequantized;
   /// Values already in the IR, by ONNX name.
   llvm::StringMap<Value> Values;
   /// IR tensors of constants, by ONNX name and layout ("name" or
@@ -242,6 +397,11 @@ private:
   }
   Expected<Value> value(StringRef Name);
   int32_t constantTensor(StringRef Name, const TensorData &T, bool Nhwc);
+  /// Stores \p T as constant \p To, derived from constant \p From (same
+  /// values, moved): dequantized as \p From is, its axis A becoming
+  /// \p AxisMap(A).
+  void deriveConstant(StringRef From, const std::string &To, TensorData T,
+                      const std::function<int32_t(int32_t)> &AxisMap);
   int32_t newConstant(std::string Name, std::vector<int32_t> Shape,
                       ir::DType Type, std::vector<uint8_t> Data);
   int32_t newTensor(std::string Name, std::vector<int32_t> Shape,
@@ -373,9 +533,22 @@ int32_t Importer::newConstant(std::string Name, std::vector<int32_t> Shape,
 int32_t Importer::int32Constant(std::string Name, std::vector<int32_t> Shape,
                                 const std::vector<int32_t> &V) {
   std::vector<uint8_t> Bytes(V.size() * 4);
-  std::memcpy(Bytes.data(), V.data(), Bytes.size());
+  if (!V.empty())
+    std::memcpy(Bytes.data(), V.data(), Bytes.size());
   return newConstant(std::move(Name), std::move(Shape), ir::DType::I32,
                      std::move(Bytes));
+}
+
+void Importer::deriveConstant(StringRef From, const std::string &To,
+                              TensorData T,
+                              const std::function<int32_t(int32_t)> &AxisMap) {
+  auto Q = Dequantized.find(From);
+  if (Q != Dequantized.end()) {
+    ir::QuantParams P = Q->second;
+    P.Axis = AxisMap(P.Axis);
+    Dequantized[To] = std::move(P);
+  }
+  Constants[To] = std::move(T);
 }
 
 int32_t Importer::constantTensor(StringRef Name, const TensorData &T,
@@ -385,6 +558,24 @@ int32_t Importer::constantTensor(StringRef Name, const TensorData &T,
   auto It = ConstantTensors.find(Key);
   if (It != ConstantTensors.end())
     return It->second;
+  auto Q = Dequantized.find(Name);
+  if (Q != Dequantized.end()) {
+    // The quantized constant, laid out, then its dequantization.
+    ir::QuantParams P = Q->second;
+    Dequantized.erase(Q);
+    int32_t Quantized = constantTensor(Name, T, Nhwc);
+    Dequantized[Name] = P;
+    if (Nhwc)
+      P.Axis = ToNchw[P.Axis];
+    if (!P.isPerChannel())
+      P.Axis = 0;
+    G.Tensors[Quantized].Quant = P;
+    G.Tensors[Quantized].Name += "#quantized";
+    int32_t F = newTensor(Key, G.Tensors[Quantized].Shape, ir::DType::F32);
+    addOp("DEQUANTIZE", {Quantized}, {F});
+    ConstantTensors[Key] = F;
+    return F;
+  }
   int32_t I;
   if (Nhwc) {
     std::vector<int32_t> Shape;
@@ -448,10 +639,12 @@ Expected<Value> Importer::broadcastOperand(StringRef Name, size_t Rank,
     TensorData Wide = *C;
     Wide.Dims.insert(Wide.Dims.begin(), Rank - C->Dims.size(), 1);
     std::string Key = (Name + "#" + std::to_string(Rank)).str();
-    auto It = Constants.find(Key);
-    if (It == Constants.end())
-      It = Constants.try_emplace(Key, std::move(Wide)).first;
-    return Value{constantTensor(Key, It->second, true), true};
+    if (!Constants.count(Key)) {
+      int32_t Added = static_cast<int32_t>(Rank - C->Dims.size());
+      deriveConstant(Name, Key, std::move(Wide),
+                     [Added](int32_t A) { return A + Added; });
+    }
+    return Value{constantTensor(Key, Constants[Key], true), true};
   }
   Expected<Value> V = value(Name);
   if (!V)
@@ -555,12 +748,39 @@ Error Importer::run(pb::ModelProto &M) {
                                "external file is not supported (save the "
                                "model with its data inside)",
                                T.name()));
+  // Shapes inference takes as given must be sane before it runs (ONNX's
+  // own shape functions index dimensions they assume are there): graph
+  // inputs static, and no annotation of intermediate values (inference
+  // makes them).
+  {
+    llvm::StringSet<> Initialized;
+    for (const pb::TensorProto &T : M.graph().initializer())
+      Initialized.insert(T.name());
+    for (const pb::ValueInfoProto &V : M.graph().input()) {
+      if (Initialized.count(V.name()))
+        continue;
+      if (!V.type().has_tensor_type() || !V.type().tensor_type().has_shape())
+        return makeError(formatv("graph input '{0}' is not a tensor of "
+                                 "known rank",
+                                 V.name()));
+      for (const pb::TensorShapeProto_Dimension &D :
+           V.type().tensor_type().shape().dim())
+        if (!D.has_dim_value() || D.dim_value() < 0)
+          return makeError(formatv("graph input '{0}' has a dimension that "
+                                   "is not a number ('{1}'); accelgen "
+                                   "compiles static shapes",
+                                   V.name(), D.dim_param()));
+    }
+    M.mutable_graph()->clear_value_info();
+  }
   try {
     pb::checker::check_model(M);
   } catch (const std::exception &E) {
     return makeError(formatv("the ONNX checker rejects the model: {0}",
                              StringRef(E.what()).split('\n').first.rtrim()));
   }
+  if (Error E = preflight(M.graph()))
+    return E;
   try {
     pb::ShapeInferenceOptions O(/*check_type=*/true, /*strict=*/1,
                                 /*data_prop=*/true);
@@ -622,9 +842,25 @@ Error Importer::run(pb::ModelProto &M) {
       return makeError(formatv("graph output: {0}", toString(Out.takeError())));
     G.Outputs.push_back(Out->Tensor);
   }
+  // Operator-oriented quantization made tensor-oriented.
+  llvm::Expected<quant::QuantReport> Quant = quant::makeQuantParams(G);
+  if (!Quant)
+    return Quant.takeError();
+  for (const std::string &Why : Quant->LeftInFloat)
+    Result.Warnings.push_back("left in float by the quantization pass: " + Why);
   auto Model = std::make_unique<ir::Model>();
-  Model->Description = formatv("ONNX model from {0} {1}, opset {2}",
-                               M.producer_name(), M.producer_version(), Opset)
+  // ONNX specifies its quantized operators' arithmetic (QUANTIZE's too).
+  for (const ir::Operator &Op : G.Operators) {
+    bool Quantized = Op.Type == "QUANTIZE";
+    for (int32_t T : Op.Outputs)
+      Quantized |= G.Tensors[T].Quant.has_value();
+    if (Quantized)
+      Model->Specified = ir::Arithmetic::ONNX;
+  }
+  std::string Producer =
+      StringRef(M.producer_name() + " " + M.producer_version()).trim().str();
+  Model->Description = formatv("ONNX model, opset {0}{1}{2}", Opset,
+                               Producer.empty() ? "" : ", from ", Producer)
                            .str();
   Model->SchemaVersion = 3;
   Model->Graphs.push_back(std::move(G));
@@ -675,8 +911,7 @@ Error Importer::node(const NodeRef &R) {
   }
   if (Op == "Identity" || Op == "Dropout") {
     if (const TensorData *C = constant(N.input(0))) {
-      TensorData Copy = *C;
-      Constants[N.output(0)] = std::move(Copy);
+      deriveConstant(N.input(0), N.output(0), *C, [](int32_t A) { return A; });
       return Error::success();
     }
     Expected<Value> V = value(N.input(0));
@@ -886,6 +1121,8 @@ Error Importer::conv(const NodeRef &R) {
   int32_t Input = X->Tensor;
   if (Padding->Kind == WindowPadding::Explicit)
     Input = padInput(Input, Padding->Pads, 0.0, N.output(0));
+  // One group per input channel is a depthwise convolution (with a single
+  // channel, group 1, a convolution: ONNX does not tell them apart).
   bool Depthwise = Group == C && Group > 1;
   std::string Name = N.input(1);
   int32_t Filter;
@@ -895,7 +1132,9 @@ Error Importer::conv(const NodeRef &R) {
     TensorData F = *W;
     F.Dims = {1, W->Dims[0], W->Dims[2], W->Dims[3]};
     std::string Key = Name + "#depthwise";
-    Constants[Key] = F;
+    // Per-channel parameters along M move from axis 0 to axis 1.
+    deriveConstant(Name, Key, std::move(F),
+                   [](int32_t A) { return A == 0 ? 1 : A; });
     Filter = constantTensor(Key, Constants[Key], true);
   } else {
     // [M, C / group, kH, kW] to OHWI.
@@ -1050,10 +1289,12 @@ Error Importer::gemm(const NodeRef &R) {
     return makeError(
         formatv("the weights '{0}' must be a constant", N.input(1)));
   TensorData Weights;
-  if (Error E = fullyConnectedOperands(*B, !intAttr(N, "transB", 0), Weights))
+  bool TransB = intAttr(N, "transB", 0);
+  if (Error E = fullyConnectedOperands(*B, !TransB, Weights))
     return E;
   std::string Key = N.input(1) + "#fc";
-  Constants[Key] = std::move(Weights);
+  deriveConstant(N.input(1), Key, std::move(Weights),
+                 [TransB](int32_t A) { return TransB ? A : 1 - A; });
   Expected<Value> A = value(N.input(0));
   if (!A)
     return A.takeError();
@@ -1070,7 +1311,8 @@ Error Importer::gemm(const NodeRef &R) {
         (C->Dims.size() < 2 || C->Dims[0] == 1)) {
       TensorData V = *C;
       V.Dims = {Units};
-      Constants[N.input(2) + "#bias"] = V;
+      deriveConstant(N.input(2), N.input(2) + "#bias", std::move(V),
+                     [](int32_t) { return 0; });
       Bias = constantTensor(N.input(2) + "#bias",
                             Constants[N.input(2) + "#bias"], false);
     } else {
@@ -1119,7 +1361,8 @@ Error Importer::matmul(const NodeRef &R) {
   if (Error E = fullyConnectedOperands(*B, true, Weights))
     return E;
   std::string Key = N.input(1) + "#fc";
-  Constants[Key] = std::move(Weights);
+  deriveConstant(N.input(1), Key, std::move(Weights),
+                 [](int32_t A) { return 1 - A; });
   int32_t W = constantTensor(Key, Constants[Key], false);
   Expected<Value> Y = defineOutput(N);
   if (!Y)
@@ -1252,16 +1495,33 @@ Error Importer::reshape(const NodeRef &R, std::vector<int64_t> Shape) {
   Expected<Value> X = value(N.input(0));
   if (!X)
     return X.takeError();
-  int32_t In = X->Tensor;
-  if (X->Nhwc)
-    In = toOnnxLayout(*X, N.input(0));
+  Expected<std::vector<int64_t>> InDims = onnxShape(N.input(0));
+  if (!InDims)
+    return InDims.takeError();
   Expected<Value> Y = defineOutput(N);
   if (!Y)
     return Y.takeError();
   int32_t Out = Y->Tensor;
+  // Where neither side's element order depends on the layout, one RESHAPE
+  // to the IR's shape.
+  if ((!X->Nhwc || sameOrderBothLayouts(*InDims)) &&
+      (!Y->Nhwc || sameOrderBothLayouts(Shape))) {
+    const std::vector<int32_t> &IrShape = G.Tensors[Out].Shape;
+    std::vector<int64_t> NewShape(IrShape.begin(), IrShape.end());
+    int32_t S = int32Constant(N.output(0) + "#shape",
+                              {static_cast<int32_t>(IrShape.size())}, IrShape);
+    ir::Operator &Op = addOp("RESHAPE", {X->Tensor, S}, {Out});
+    Op.setAttr(attr::NewShape, NewShape);
+    return Error::success();
+  }
+  int32_t In = X->Tensor;
+  if (X->Nhwc)
+    In = toOnnxLayout(*X, N.input(0));
   int32_t Mid = Out;
-  if (Y->Nhwc)
+  if (Y->Nhwc) {
     Mid = newTensor(N.output(0) + "#nchw", toShape(Shape), G.Tensors[Out].Type);
+    G.Tensors[Mid].Quant = G.Tensors[In].Quant;
+  }
   int32_t S = int32Constant(N.output(0) + "#shape",
                             {static_cast<int32_t>(Shape.size())},
                             std::vector<int32_t>(Shape.begin(), Shape.end()));
@@ -1287,7 +1547,9 @@ Error Importer::transpose(const NodeRef &R) {
     for (size_t I = 0; I < Rank; ++I)
       T.Dims[I] = C->Dims[P[I]];
     T.Data = transposeData(C->Data, C->Dims, P, ir::dtypeSize(C->Type));
-    Constants[N.output(0)] = std::move(T);
+    deriveConstant(N.input(0), N.output(0), std::move(T), [&P](int32_t A) {
+      return static_cast<int32_t>(llvm::find(P, A) - P.begin());
+    });
     return Error::success();
   }
   Expected<Value> X = value(N.input(0));
@@ -1484,6 +1746,18 @@ Error Importer::quantizeLinear(const NodeRef &R, bool Quantize) {
     addOp("QUANTIZE", {X->Tensor}, {Y->Tensor});
     return Error::success();
   }
+  // A dequantized constant stays a constant, used quantized where a
+  // pattern takes it (QuantParamsMaker.h) and dequantized elsewhere.
+  if (const TensorData *C = constant(N.input(0))) {
+    if (Dequantized.count(N.input(0)) || C->Type == ir::DType::F32)
+      return makeError(
+          formatv("'{0}' is not a quantized constant", N.input(0)));
+    if (Values.count(N.output(0)) || Constants.count(N.output(0)))
+      return makeError(formatv("'{0}' is written twice", N.output(0)));
+    Constants[N.output(0)] = *C;
+    Dequantized[N.output(0)] = Q;
+    return Error::success();
+  }
   Expected<Value> X = value(N.input(0));
   if (!X)
     return X.takeError();
@@ -1569,8 +1843,9 @@ Expected<ImportResult> importModel(llvm::ArrayRef<uint8_t> Bytes) {
     return makeError("the ONNX model has no graph");
   ImportResult Result;
   Importer I(Result);
+  // Names in the model may hold any bytes: the message stays one line.
   if (Error E = I.run(M))
-    return std::move(E);
+    return makeError(support::terminalText(toString(std::move(E)), false));
   return std::move(Result);
 }
 

@@ -13,10 +13,12 @@
 //   weights to OHWI, broadcast operands), and ONNX Transpose nodes of
 //   constants are folded. A reshape or flatten whose element order differs
 //   between the layouts gets the TRANSPOSE the semantics needs.
-// - Quantization stays on the operators that carry it here
-//   (QuantizeLinear becomes QUANTIZE with its result's parameters,
-//   DequantizeLinear DEQUANTIZE with its operand's); making it
-//   tensor-oriented is a pass's work, not the reader's.
+// - Quantization: QuantizeLinear becomes QUANTIZE with its result's
+//   parameters, DequantizeLinear of a computed value DEQUANTIZE, and of a
+//   constant a quantized constant (laid out where it is used); then the
+//   QuantParamsMaker pass (QuantParamsMaker.h) makes the QDQ form
+//   tensor-oriented, and the model records that ONNX specifies the
+//   arithmetic of its quantized operators (ir::Model::Specified).
 //
 // A malformed model, or one using what the reader does not take, gets a
 // one-line error naming the node ("node 3 'conv1' (Conv): ..."), never a

@@ -153,10 +153,22 @@ struct Graph {
   }
 };
 
+/// The integer arithmetic a model's quantized operators are specified with.
+enum class Arithmetic {
+  /// TensorFlow Lite's: fixed-point multipliers and shifts, rounding half
+  /// away from zero; what the IR's kernels compute.
+  TFLite,
+  /// ONNX's: requantization in float, rounding half to even.
+  ONNX,
+};
+
 /// A whole model: its graphs (the first is the main one) and metadata.
 struct Model {
   std::string Description;
   uint32_t SchemaVersion = 0;
+  /// How the source format specifies the quantized operators' arithmetic
+  /// (TensorFlow Lite for models without any).
+  Arithmetic Specified = Arithmetic::TFLite;
   std::vector<Graph> Graphs;
 
   const Graph &main() const { return Graphs.front(); }

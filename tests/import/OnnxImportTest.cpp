@@ -88,6 +88,17 @@ struct ModelMaker {
       T->add_float_data(F);
     return T;
   }
+  ::onnx::TensorProto *raw(const std::string &Name, int32_t Type,
+                           std::vector<int64_t> Dims, const void *Data,
+                           size_t Bytes) {
+    ::onnx::TensorProto *T = G->add_initializer();
+    T->set_name(Name);
+    T->set_data_type(Type);
+    for (int64_t D : Dims)
+      T->add_dims(D);
+    T->set_raw_data(Data, Bytes);
+    return T;
+  }
   ::onnx::NodeProto *node(const std::string &Op, std::vector<std::string> In,
                           std::vector<std::string> Out) {
     ::onnx::NodeProto *N = G->add_node();
@@ -240,13 +251,18 @@ TEST_CASE("padding SAME cannot express is applied first, and layout "
   CHECK(G.Operators[0].Type == "PAD");
   CHECK(G.tensor(G.Operators[0].Outputs[0]).Shape ==
         std::vector<int32_t>{1, 6, 5, 1});
+  // One input channel, group 1: a convolution (ONNX does not tell it from a
+  // depthwise one).
   CHECK(G.Operators[1].Type == "CONV_2D");
   CHECK(G.Operators[1].getString("padding") == "VALID");
-  // w[m][c][kh][kw] = wt[kh][kw][c][m].
+  // w[m][0][kh][kw] = wt[kh][kw][0][m] = (kh * 3 + kw) * 2 + m, at
+  // [m][kh][kw][0] of the OHWI filter.
   const ir::Tensor &W = G.tensor(G.Operators[1].Inputs[1]);
   REQUIRE(W.Shape == std::vector<int32_t>{2, 3, 3, 1});
-  CHECK(floatAt(W, 0 * 9 + 1 * 3 + 2) == float((1 * 3 + 2) * 2 + 0));
-  CHECK(floatAt(W, 1 * 9 + 2 * 3 + 0) == float((2 * 3 + 0) * 2 + 1));
+  for (int M = 0; M < 2; ++M)
+    for (int H = 0; H < 3; ++H)
+      for (int X = 0; X < 3; ++X)
+        CHECK(floatAt(W, (M * 3 + H) * 3 + X) == float((H * 3 + X) * 2 + M));
 }
 
 TEST_CASE("flattening a feature map goes through NCHW only when the orders "
@@ -264,7 +280,7 @@ TEST_CASE("flattening a feature map goes through NCHW only when the orders "
     for (const ir::Operator &Op : G.Operators)
       Types.push_back(Op.Type);
     if (Pixels == 1)
-      CHECK(Types == std::vector<std::string>{"RESHAPE", "RESHAPE"});
+      CHECK(Types == std::vector<std::string>{"RESHAPE"});
     else
       CHECK(Types == std::vector<std::string>{"TRANSPOSE", "RESHAPE"});
   }
@@ -312,7 +328,7 @@ TEST_CASE("hand-made models the reader refuses, each with its reason") {
          K.node("Relu", {"x"}, {"y"});
          K.output("y", {1, 4});
        },
-       "graph input: 'x' has a dimension that is not a number ('batch')"},
+       "graph input 'x' has a dimension that is not a number ('batch')"},
       {"data in an external file",
        [](ModelMaker &K) {
          K.input("x", {1, 4});
@@ -433,4 +449,123 @@ TEST_CASE("the CLI reads an ONNX model by its bytes and runs it") {
   CHECK_MESSAGE(Bad.Stderr.find(Cut + ": malformed ONNX model") !=
                     std::string::npos,
                 Bad.Stderr);
+}
+
+namespace {
+
+/// x (int8, 1x2x4x4) -> DequantizeLinear -> Conv (weights int8 per
+/// channel, bias int32) -> Relu -> QuantizeLinear -> y, then \p Tail on y.
+ModelMaker qdqConv(const std::function<void(ModelMaker &)> &Tail = {}) {
+  ModelMaker K;
+  const int32_t I8 = ::onnx::TensorProto_DataType_INT8;
+  const int32_t I32 = ::onnx::TensorProto_DataType_INT32;
+  K.input("x", {1, 2, 4, 4}, I8);
+  float XScale = 0.5f, YScale = 0.25f;
+  int8_t XZero = -3, YZero = 5;
+  K.floats("xs", {}, {XScale});
+  K.raw("xz", I8, {}, &XZero, 1);
+  K.floats("ys", {}, {YScale});
+  K.raw("yz", I8, {}, &YZero, 1);
+  std::vector<int8_t> W(3 * 2 * 3 * 3);
+  for (size_t I = 0; I < W.size(); ++I)
+    W[I] = static_cast<int8_t>(int(I % 11) - 5);
+  K.raw("w", I8, {3, 2, 3, 3}, W.data(), W.size());
+  K.floats("ws", {3}, {0.1f, 0.2f, 0.3f});
+  std::vector<int8_t> WZero(3, 0);
+  K.raw("wz", I8, {3}, WZero.data(), 3);
+  std::vector<int32_t> B = {7, -8, 9};
+  K.raw("b", I32, {3}, B.data(), 12);
+  K.floats("bs", {3}, {0.05f, 0.1f, 0.15f});
+  std::vector<int32_t> BZero(3, 0);
+  K.raw("bz", I32, {3}, BZero.data(), 12);
+  K.node("DequantizeLinear", {"x", "xs", "xz"}, {"xf"});
+  ModelMaker::integer(K.node("DequantizeLinear", {"w", "ws", "wz"}, {"wf"}),
+                      "axis", 0);
+  ModelMaker::integer(K.node("DequantizeLinear", {"b", "bs", "bz"}, {"bf"}),
+                      "axis", 0);
+  ModelMaker::ints(K.node("Conv", {"xf", "wf", "bf"}, {"c"}), "pads",
+                   {1, 1, 1, 1});
+  K.node("Relu", {"c"}, {"r"});
+  K.node("QuantizeLinear", {"r", "ys", "yz"}, {"y"});
+  if (Tail)
+    Tail(K);
+  else
+    K.output("y", {1, 3, 4, 4}, I8);
+  return K;
+}
+
+} // namespace
+
+TEST_CASE("the quantization pass makes a QDQ convolution one quantized "
+          "CONV_2D") {
+  llvm::Expected<ImportResult> R = onnximport::importModel(qdqConv().bytes());
+  REQUIRE_MESSAGE(static_cast<bool>(R), llvm::toString(R.takeError()));
+  CHECK(R->Warnings.empty());
+  CHECK(R->Model->Specified == ir::Arithmetic::ONNX);
+  const ir::Graph &G = R->Model->main();
+  REQUIRE(G.Operators.size() == 1);
+  const ir::Operator &Op = G.Operators[0];
+  CHECK(Op.Type == "CONV_2D");
+  CHECK(Op.getString("fused_activation") == "RELU");
+  CHECK(Op.getString("padding") == "SAME");
+  const ir::Tensor &X = G.tensor(Op.Inputs[0]);
+  CHECK(X.Type == ir::DType::I8);
+  REQUIRE(X.Quant);
+  CHECK(X.Quant->Scales == std::vector<float>{0.5f});
+  CHECK(X.Quant->ZeroPoints == std::vector<int64_t>{-3});
+  const ir::Tensor &W = G.tensor(Op.Inputs[1]);
+  CHECK(W.Type == ir::DType::I8);
+  CHECK(W.Shape == std::vector<int32_t>{3, 3, 3, 2});
+  REQUIRE(W.Quant);
+  CHECK(W.Quant->Scales == std::vector<float>{0.1f, 0.2f, 0.3f});
+  CHECK(W.Quant->Axis == 0);
+  // OIHW w[o][i][h][x] = ((o * 2 + i) * 3 + h) * 3 + x mod 11 - 5, at OHWI
+  // [o][h][x][i].
+  for (int O = 0; O < 3; ++O)
+    for (int I = 0; I < 2; ++I)
+      for (int H = 0; H < 3; ++H)
+        for (int X2 = 0; X2 < 3; ++X2)
+          CHECK(int8_t(W.Data[((O * 3 + H) * 3 + X2) * 2 + I]) ==
+                int(((O * 2 + I) * 3 + H) * 3 + X2) % 11 - 5);
+  const ir::Tensor &B = G.tensor(Op.Inputs[2]);
+  CHECK(B.Type == ir::DType::I32);
+  REQUIRE(B.Quant);
+  CHECK(B.Quant->Scales == std::vector<float>{0.05f, 0.1f, 0.15f});
+  const ir::Tensor &Y = G.tensor(Op.Outputs[0]);
+  CHECK(G.Outputs == std::vector<int32_t>{Op.Outputs[0]});
+  REQUIRE(Y.Quant);
+  CHECK(Y.Quant->Scales == std::vector<float>{0.25f});
+  CHECK(Y.Quant->ZeroPoints == std::vector<int64_t>{5});
+}
+
+TEST_CASE("what the quantization pass leaves in float it says, with why") {
+  SUBCASE("a result not quantized again") {
+    ModelMaker K = qdqConv([](ModelMaker &K) {
+      K.node("DequantizeLinear", {"y", "ys", "yz"}, {"yf"});
+      K.node("Sigmoid", {"yf"}, {"s"});
+      K.output("s", {1, 3, 4, 4});
+    });
+    llvm::Expected<ImportResult> R = onnximport::importModel(K.bytes());
+    REQUIRE_MESSAGE(static_cast<bool>(R), llvm::toString(R.takeError()));
+    REQUIRE(R->Warnings.size() == 1);
+    CHECK(R->Warnings[0] ==
+          "left in float by the quantization pass: LOGISTIC writing 's': "
+          "its result is not quantized (by one QUANTIZE, its only reader)");
+  }
+  SUBCASE("a maximum quantized otherwise than its operand") {
+    ModelMaker K = qdqConv([](ModelMaker &K) {
+      K.node("DequantizeLinear", {"y", "ys", "yz"}, {"yf"});
+      ::onnx::NodeProto *P = K.node("MaxPool", {"yf"}, {"p"});
+      ModelMaker::ints(P, "kernel_shape", {2, 2});
+      ModelMaker::ints(P, "strides", {2, 2});
+      K.node("QuantizeLinear", {"p", "xs", "xz"}, {"q"});
+      K.output("q", {1, 3, 2, 2}, ::onnx::TensorProto_DataType_INT8);
+    });
+    llvm::Expected<ImportResult> R = onnximport::importModel(K.bytes());
+    REQUIRE_MESSAGE(static_cast<bool>(R), llvm::toString(R.takeError()));
+    REQUIRE(R->Warnings.size() == 1);
+    CHECK_MESSAGE(R->Warnings[0].find("MAX_POOL_2D does not requantize") !=
+                      std::string::npos,
+                  R->Warnings[0]);
+  }
 }

@@ -90,6 +90,32 @@ static cl::opt<bool> CompileMain(
              "input files (see docs/compile.md)"),
     cl::sub(CompileCommand), cl::cat(category()));
 
+namespace {
+enum class OnnxArithmetic { Onnx, TFLite };
+/// `--onnx-arithmetic` of compile and run, made by addOnnxArithmeticOption
+/// (at run time: RunCommand, in another file, may not be constructed yet
+/// when this file's statics are).
+std::unique_ptr<cl::opt<OnnxArithmetic>> OnnxArithmeticOpt;
+} // namespace
+
+void addOnnxArithmeticOption() {
+  OnnxArithmeticOpt = std::make_unique<cl::opt<OnnxArithmetic>>(
+      "onnx-arithmetic",
+      cl::desc("The arithmetic of an ONNX model's quantized operators: onnx "
+               "(as ONNX specifies it; not computed yet, so such models are "
+               "refused) or tflite (TensorFlow Lite's fixed point, for "
+               "models converted from TensorFlow Lite; docs/onnx.md)"),
+      cl::values(
+          clEnumValN(OnnxArithmetic::Onnx, "onnx", "ONNX's"),
+          clEnumValN(OnnxArithmetic::TFLite, "tflite", "TensorFlow Lite's")),
+      cl::init(OnnxArithmetic::Onnx), cl::sub(CompileCommand),
+      cl::sub(RunCommand), cl::cat(category()));
+}
+
+bool onnxAsTFLite() {
+  return OnnxArithmeticOpt && *OnnxArithmeticOpt == OnnxArithmetic::TFLite;
+}
+
 StringRef toolVersion() { return ACCELGEN_VERSION_STRING; }
 
 std::unique_ptr<driver::Compilation>
@@ -140,6 +166,7 @@ int runCompile() {
   O.Name = CompileName;
   O.Cpu = cpuOption();
   O.Cascading = cascadeOptions(CompileCascade, CompileBudget, CompileInPlace);
+  O.OnnxAsTFLite = onnxAsTFLite();
   std::unique_ptr<driver::Compilation> C = compileModel(CompileModelPath, O);
   if (!C)
     return 1;

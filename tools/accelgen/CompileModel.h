@@ -39,6 +39,11 @@ plan::CascadeOptions
 cascadeOptions(bool Cascade, const llvm::cl::opt<unsigned long long> &Budget,
                bool InputsInPlace);
 
+/// Adds `--onnx-arithmetic` to compile and run (before the command line is
+/// parsed); onnxAsTFLite() is true when it says tflite.
+void addOnnxArithmeticOption();
+bool onnxAsTFLite();
+
 /// 0 if the named option \p Opt of subcommand \p Command was given a value;
 /// else prints an error and returns 1.
 int requireOption(const llvm::cl::opt<std::string> &Opt,

@@ -78,6 +78,7 @@ int runRun() {
   O.Name = driver::RunName;
   O.Cpu = cpuOption();
   O.Cascading = cascadeOptions(RunCascade, RunBudget, RunInPlace);
+  O.OnnxAsTFLite = onnxAsTFLite();
   std::unique_ptr<driver::Compilation> C = compileModel(RunModel, O);
   if (!C)
     return 1;

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
+#include "CompileModel.h"
 #include "Targets.h"
 
 #include "support/CommandLine.h"
@@ -129,6 +130,7 @@ int main(int argc, char **argv) {
   // The backends' own options join the command line before it is parsed.
   if (Error E = addBackendOptions())
     return reportError("", toString(std::move(E)));
+  addOnnxArithmeticOption();
 
   // The overview lists the targets registered now, plugins included.
   std::string Overview =

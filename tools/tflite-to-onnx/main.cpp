@@ -1,0 +1,54 @@
+//===- main.cpp - accelgen-tflite-to-onnx ---------------------------------===//
+//
+// accelgen-tflite-to-onnx MODEL.tflite OUT.onnx: writes a quantized
+// TensorFlow Lite model as an ONNX QDQ model (OnnxExport.h), so that the
+// ONNX path is tested on real networks; no quantized ONNX network ships in
+// Debian or npm.
+//
+//===----------------------------------------------------------------------===//
+#include "OnnxExport.h"
+
+#include "import/TFLiteImporter.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace accelgen;
+
+static llvm::cl::opt<std::string> Input(llvm::cl::Positional,
+                                        llvm::cl::desc("<model.tflite>"),
+                                        llvm::cl::Required);
+static llvm::cl::opt<std::string> Output(llvm::cl::Positional,
+                                         llvm::cl::desc("<out.onnx>"),
+                                         llvm::cl::Required);
+
+int main(int argc, char **argv) {
+  llvm::cl::ParseCommandLineOptions(
+      argc, argv, "Writes a quantized TensorFlow Lite model as ONNX QDQ\n");
+  llvm::Expected<ImportResult> M = tflite::importModelFile(Input);
+  if (!M) {
+    llvm::errs() << "error: " << Input << ": " << toString(M.takeError())
+                 << "\n";
+    return 1;
+  }
+  if (M->Model->Graphs.size() != 1) {
+    llvm::errs() << "error: " << Input
+                 << ": models of several graphs are not exported\n";
+    return 1;
+  }
+  llvm::Expected<std::string> Bytes = onnxexport::exportQdq(M->Model->main());
+  if (!Bytes) {
+    llvm::errs() << "error: " << Input << ": " << toString(Bytes.takeError())
+                 << "\n";
+    return 1;
+  }
+  std::error_code EC;
+  llvm::raw_fd_ostream OS(Output, EC, llvm::sys::fs::OF_None);
+  if (EC) {
+    llvm::errs() << "error: " << Output << ": " << EC.message() << "\n";
+    return 1;
+  }
+  OS << *Bytes;
+  return 0;
+}
