@@ -11,11 +11,13 @@
 //
 //===----------------------------------------------------------------------===//
 #include "E2ESupport.h"
+#include "OracleSweep.h"
 
 #include "OnnxExport.h"
 #include "TestSupport.h"
 #include "import/ONNXImporter.h"
 #include "import/TFLiteImporter.h"
+#include "ir/GraphBuilder.h"
 
 #include "llvm/ADT/StringExtras.h"
 
@@ -109,4 +111,60 @@ TEST_CASE("a quantized ONNX model is refused without --onnx-arithmetic "
   // explain needs no arithmetic.
   R = runAccelgen({"explain", File, "--target", "mdla3.0"});
   CHECK_MESSAGE(R.ExitCode == 0, R.Stderr);
+}
+
+TEST_CASE("a grouped convolution from ONNX runs on every target path as "
+          "TensorFlow Lite Micro, and on mdla as MDLA_GROUP_CONV_2D") {
+  requireSharedDir();
+  // int8 [1, 24, 24, 16] by 4 groups of 4 input and 8 output channels,
+  // per channel weight scales, SAME, ReLU: large enough that mdla3.0's cost
+  // model puts it on the accelerator.
+  ir::GraphBuilder B;
+  const float InScale = 0.05f;
+  const int32_t In = B.tensor(ir::DType::I8, {1, 24, 24, 16}, InScale, 3);
+  std::vector<int8_t> W;
+  for (int I = 0; I < 32 * 3 * 3 * 4; ++I)
+    W.push_back(static_cast<int8_t>((I * 37) % 255 - 127));
+  const int32_t Weights = B.constant(ir::DType::I8, {32, 3, 3, 4}, W);
+  std::vector<float> WScales, BScales;
+  std::vector<int32_t> Bias;
+  for (int C = 0; C < 32; ++C) {
+    WScales.push_back(0.005f + 0.001f * float(C));
+    BScales.push_back(InScale * WScales.back());
+    Bias.push_back(C * 53 - 800);
+  }
+  B.perChannel(Weights, WScales, 0);
+  const int32_t BiasT = B.constant(ir::DType::I32, {32}, Bias);
+  B.perChannel(BiasT, BScales, 0);
+  const int32_t Out = B.tensor(ir::DType::I8, {1, 24, 24, 32}, 0.2f, -10);
+  B.op("CONV_2D", {In, Weights, BiasT}, {Out},
+       {{"padding", std::string("SAME")},
+        {"stride_h", int64_t(1)},
+        {"stride_w", int64_t(1)},
+        {"dilation_h", int64_t(1)},
+        {"dilation_w", int64_t(1)},
+        {"fused_activation", std::string("RELU")}});
+  ir::Model Tfl = modelOf(B, {In}, {Out});
+
+  llvm::Expected<std::string> Bytes = onnxexport::exportQdq(Tfl.main());
+  REQUIRE_MESSAGE(static_cast<bool>(Bytes), llvm::toString(Bytes.takeError()));
+  std::vector<uint8_t> Onnx(Bytes->begin(), Bytes->end());
+  llvm::Expected<ImportResult> R = onnximport::importModel(Onnx);
+  REQUIRE_MESSAGE(static_cast<bool>(R), llvm::toString(R.takeError()));
+  const ir::Graph &G = R->Model->main();
+  REQUIRE(G.Operators.size() == 1);
+  CHECK(G.Operators[0].Type == "CONV_2D");
+  CHECK(G.tensor(G.Operators[0].Inputs[1]).Shape ==
+        std::vector<int32_t>{32, 3, 3, 4});
+  // What ONNX gave back runs as TensorFlow Lite Micro runs it.
+  R->Model->Graphs[0].Name = "main";
+  checkAgainstOracle(*R->Model, "onnx-grouped-conv");
+
+  test::TempDir Dir;
+  const std::string File = Dir.file("grouped.onnx");
+  test::writeFileBytes(File, Onnx);
+  test::RunResult E = runAccelgen({"explain", File, "--target", "mdla3.0"});
+  REQUIRE_MESSAGE(E.ExitCode == 0, E.Stderr);
+  CHECK_MESSAGE(E.Stdout.find("MDLA_GROUP_CONV_2D") != std::string::npos,
+                E.Stdout);
 }

@@ -297,7 +297,8 @@ llvm::Error Exporter::write(const ir::Operator &Op) {
     ints(N, "dilations",
          {Op.getInt(attr::DilationH, 1), Op.getInt(attr::DilationW, 1)});
     ints(N, "pads", pads(Op, X, G.tensor(Out), WD[1], WD[2]));
-    integer(N, "group", Depthwise ? X.Shape[3] : 1);
+    // A grouped CONV_2D's filter has C / groups input channels.
+    integer(N, "group", Depthwise ? X.Shape[3] : X.Shape[3] / W.Shape[3]);
     llvm::Expected<std::string> A = activation(Y, Op);
     if (!A)
       return A.takeError();
