@@ -154,35 +154,6 @@ constexpr int32_t ToNhwc[4] = {0, 2, 3, 1};
 /// And back: ONNX dimension I is IR dimension ToNchw[I].
 constexpr int32_t ToNchw[4] = {0, 3, 1, 2};
 
-/// \p Data, elements of \p Size bytes in dimensions \p Dims, transposed so
-/// that result dimension I is source dimension \p Perm[I].
-std::vector<uint8_t> transposeData(llvm::ArrayRef<uint8_t> Data,
-                                   llvm::ArrayRef<int64_t> Dims,
-                                   llvm::ArrayRef<int32_t> Perm, size_t Size) {
-  size_t Rank = Dims.size();
-  std::vector<int64_t> Strides(Rank, 1);
-  for (size_t I = Rank; I-- > 1;)
-    Strides[I - 1] = Strides[I] * Dims[I];
-  std::vector<int64_t> OutDims(Rank);
-  for (size_t I = 0; I < Rank; ++I)
-    OutDims[I] = Dims[Perm[I]];
-  std::vector<uint8_t> Out(Data.size());
-  std::vector<int64_t> Index(Rank, 0);
-  int64_t N = elementCount(Dims);
-  for (int64_t O = 0; O < N; ++O) {
-    int64_t Src = 0;
-    for (size_t I = 0; I < Rank; ++I)
-      Src += Index[I] * Strides[Perm[I]];
-    std::memcpy(Out.data() + O * Size, Data.data() + Src * Size, Size);
-    for (size_t I = Rank; I-- > 0;) {
-      if (++Index[I] < OutDims[I])
-        break;
-      Index[I] = 0;
-    }
-  }
-  return Out;
-}
-
 std::vector<int32_t> toShape(llvm::ArrayRef<int64_t> Dims) {
   return std::vector<int32_t>(Dims.begin(), Dims.end());
 }
@@ -209,43 +180,27 @@ struct NodeRef {
   size_t Index;
 };
 
+class Importer;
+struct NodeRef;
+
 /// How the result's rank of each operator the reader takes follows from
 /// its operands' (Same: operand 0's; Two; Max: the largest operand's;
 /// Shape: its shape operand's length; Value: its tensor's), for the checks
 /// made before ONNX's shape inference runs.
 enum class RankRule { Same, Two, Max, Shape, Value };
+
+/// One operator the reader takes: its rank rule, and how it is lowered (the
+/// Importer's member, and the IR operator it is given; none for the nodes
+/// that add no operator).
 struct ReadOp {
   llvm::StringLiteral Op;
   RankRule Rank;
+  Error (Importer::*Lower)(const NodeRef &, StringRef);
+  llvm::StringLiteral IrOp;
 };
-const ReadOp ReadOps[] = {
-    {"Conv", RankRule::Same},
-    {"MaxPool", RankRule::Same},
-    {"AveragePool", RankRule::Same},
-    {"GlobalAveragePool", RankRule::Same},
-    {"Gemm", RankRule::Two},
-    {"MatMul", RankRule::Max},
-    {"Add", RankRule::Max},
-    {"Sub", RankRule::Max},
-    {"Mul", RankRule::Max},
-    {"Div", RankRule::Max},
-    {"Relu", RankRule::Same},
-    {"Sigmoid", RankRule::Same},
-    {"Tanh", RankRule::Same},
-    {"LeakyRelu", RankRule::Same},
-    {"Clip", RankRule::Same},
-    {"Flatten", RankRule::Two},
-    {"Reshape", RankRule::Shape},
-    {"Transpose", RankRule::Same},
-    {"Softmax", RankRule::Same},
-    {"Concat", RankRule::Same},
-    {"Pad", RankRule::Same},
-    {"QuantizeLinear", RankRule::Same},
-    {"DequantizeLinear", RankRule::Same},
-    {"Identity", RankRule::Same},
-    {"Dropout", RankRule::Same},
-    {"Constant", RankRule::Value},
-};
+
+/// The row of ONNX operator \p Op, or null for one the reader does not take.
+const ReadOp *readOp(StringRef Op);
 
 /// Checks, before ONNX's shape inference runs, what its shape functions
 /// assume of the operators the reader takes (they index dimensions and
@@ -274,10 +229,8 @@ Error preflight(const pb::GraphProto &G) {
       return makeError(formatv("node {0} '{1}' ({2}): {3}", I, N.name(),
                                N.op_type(), Why.str()));
     };
-    const ReadOp *Row = llvm::find_if(
-        ReadOps, [&](const ReadOp &R) { return R.Op == N.op_type(); });
-    if (Row == std::end(ReadOps) ||
-        (!N.domain().empty() && N.domain() != "ai.onnx"))
+    const ReadOp *Row = readOp(N.op_type());
+    if (!Row || (!N.domain().empty() && N.domain() != "ai.onnx"))
       return Fail(N.domain().empty() || N.domain() == "ai.onnx"
                       ? "operator not supported by the ONNX reader "
                         "(docs/onnx.md lists those it takes)"
@@ -416,21 +369,24 @@ private:
   int32_t toOnnxLayout(const Value &V, StringRef Name);
   int32_t toIrLayout(int32_t T, StringRef Name, int32_t Out);
 
-  // Nodes.
-  Error conv(const NodeRef &R);
-  Error pool(const NodeRef &R, bool Max);
-  Error globalAveragePool(const NodeRef &R);
-  Error gemm(const NodeRef &R);
-  Error matmul(const NodeRef &R);
-  Error binary(const NodeRef &R, StringRef Type);
-  Error unary(const NodeRef &R, StringRef Type);
-  Error clip(const NodeRef &R);
+  // Nodes, each given the IR operator its row names (ReadOps).
+  friend const ReadOp *readOp(StringRef Op);
+  Error conv(const NodeRef &R, StringRef IrOp);
+  Error pool(const NodeRef &R, StringRef IrOp);
+  Error globalAveragePool(const NodeRef &R, StringRef IrOp);
+  Error gemm(const NodeRef &R, StringRef IrOp);
+  Error matmul(const NodeRef &R, StringRef IrOp);
+  Error binary(const NodeRef &R, StringRef IrOp);
+  Error unary(const NodeRef &R, StringRef IrOp);
+  Error clip(const NodeRef &R, StringRef IrOp);
+  Error flatten(const NodeRef &R, StringRef IrOp);
+  Error reshapeNode(const NodeRef &R, StringRef IrOp);
   Error reshape(const NodeRef &R, std::vector<int64_t> Shape);
-  Error transpose(const NodeRef &R);
-  Error softmax(const NodeRef &R);
-  Error concat(const NodeRef &R);
-  Error pad(const NodeRef &R);
-  Error quantizeLinear(const NodeRef &R, bool Quantize);
+  Error transpose(const NodeRef &R, StringRef IrOp);
+  Error softmax(const NodeRef &R, StringRef IrOp);
+  Error concat(const NodeRef &R, StringRef IrOp);
+  Error pad(const NodeRef &R, StringRef IrOp);
+  Error quantizeLinear(const NodeRef &R, StringRef IrOp);
 
   /// How a window of kernel \p K, strides \p S, dilations \p D on input
   /// \p In (ONNX order [N, C, H, W]) giving output \p Out is padded, by
@@ -583,7 +539,7 @@ int32_t Importer::constantTensor(StringRef Name, const TensorData &T,
       Shape.push_back(static_cast<int32_t>(T.Dims[D]));
     I = newConstant(
         Name.str(), Shape, T.Type,
-        transposeData(T.Data, T.Dims, ToNhwc, ir::dtypeSize(T.Type)));
+        ir::transposeElements(T.Data, T.Dims, ToNhwc, ir::dtypeSize(T.Type)));
   } else {
     I = newConstant(Name.str(), toShape(T.Dims), T.Type, T.Data);
   }
@@ -922,78 +878,76 @@ Error Importer::node(const NodeRef &R) {
   }
   // A node of constants only is folded when it is a layout change.
   if (Op == "Transpose" && constant(N.input(0)))
-    return transpose(R);
+    return transpose(R, "TRANSPOSE");
   return lower(R);
 }
 
+const ReadOp *readOp(StringRef Op) {
+  using I = Importer;
+  using R = RankRule;
+  static const ReadOp Rows[] = {
+      {"Conv", R::Same, &I::conv, "CONV_2D"},
+      {"MaxPool", R::Same, &I::pool, "MAX_POOL_2D"},
+      {"AveragePool", R::Same, &I::pool, "AVERAGE_POOL_2D"},
+      {"GlobalAveragePool", R::Same, &I::globalAveragePool, "AVERAGE_POOL_2D"},
+      {"Gemm", R::Two, &I::gemm, "FULLY_CONNECTED"},
+      {"MatMul", R::Max, &I::matmul, "FULLY_CONNECTED"},
+      {"Add", R::Max, &I::binary, "ADD"},
+      {"Sub", R::Max, &I::binary, "SUB"},
+      {"Mul", R::Max, &I::binary, "MUL"},
+      {"Div", R::Max, &I::binary, "DIV"},
+      {"Relu", R::Same, &I::unary, "RELU"},
+      {"Sigmoid", R::Same, &I::unary, "LOGISTIC"},
+      {"Tanh", R::Same, &I::unary, "TANH"},
+      {"LeakyRelu", R::Same, &I::unary, "LEAKY_RELU"},
+      {"Clip", R::Same, &I::clip, ""},
+      {"Flatten", R::Two, &I::flatten, "RESHAPE"},
+      {"Reshape", R::Shape, &I::reshapeNode, "RESHAPE"},
+      {"Transpose", R::Same, &I::transpose, "TRANSPOSE"},
+      {"Softmax", R::Same, &I::softmax, "SOFTMAX"},
+      {"Concat", R::Same, &I::concat, "CONCATENATION"},
+      {"Pad", R::Same, &I::pad, "PAD"},
+      {"QuantizeLinear", R::Same, &I::quantizeLinear, "QUANTIZE"},
+      {"DequantizeLinear", R::Same, &I::quantizeLinear, "DEQUANTIZE"},
+      {"Identity", R::Same, nullptr, ""},
+      {"Dropout", R::Same, nullptr, ""},
+      {"Constant", R::Value, nullptr, ""},
+  };
+  const ReadOp *It =
+      llvm::find_if(Rows, [&](const ReadOp &Row) { return Row.Op == Op; });
+  return It == std::end(Rows) ? nullptr : It;
+}
+
 Error Importer::lower(const NodeRef &R) {
+  const ReadOp *Row = readOp(R.N.op_type());
+  if (!Row || !Row->Lower)
+    return makeError("operator not supported by the ONNX reader (docs/onnx.md "
+                     "lists those it takes)");
+  return (this->*Row->Lower)(R, Row->IrOp);
+}
+
+Error Importer::flatten(const NodeRef &R, StringRef) {
   const pb::NodeProto &N = R.N;
-  StringRef Op = N.op_type();
-  if (Op == "Conv")
-    return conv(R);
-  if (Op == "MaxPool")
-    return pool(R, true);
-  if (Op == "AveragePool")
-    return pool(R, false);
-  if (Op == "GlobalAveragePool")
-    return globalAveragePool(R);
-  if (Op == "Gemm")
-    return gemm(R);
-  if (Op == "MatMul")
-    return matmul(R);
-  if (Op == "Add")
-    return binary(R, "ADD");
-  if (Op == "Sub")
-    return binary(R, "SUB");
-  if (Op == "Mul")
-    return binary(R, "MUL");
-  if (Op == "Div")
-    return binary(R, "DIV");
-  if (Op == "Relu")
-    return unary(R, "RELU");
-  if (Op == "Sigmoid")
-    return unary(R, "LOGISTIC");
-  if (Op == "Tanh")
-    return unary(R, "TANH");
-  if (Op == "LeakyRelu")
-    return unary(R, "LEAKY_RELU");
-  if (Op == "Clip")
-    return clip(R);
-  if (Op == "Flatten") {
-    Expected<std::vector<int64_t>> In = onnxShape(N.input(0));
-    if (!In)
-      return In.takeError();
-    int64_t Rank = static_cast<int64_t>(In->size());
-    int64_t Axis = intAttr(N, "axis", 1);
-    if (Axis < -Rank || Axis > Rank)
-      return makeError(formatv("axis {0} is outside rank {1}", Axis, Rank));
-    if (Axis < 0)
-      Axis += Rank;
-    int64_t Outer = 1, Inner = 1;
-    for (int64_t I = 0; I < Rank; ++I)
-      (I < Axis ? Outer : Inner) *= (*In)[I];
-    return reshape(R, {Outer, Inner});
-  }
-  if (Op == "Reshape") {
-    Expected<std::vector<int64_t>> Out = onnxShape(N.output(0));
-    if (!Out)
-      return Out.takeError();
-    return reshape(R, *Out);
-  }
-  if (Op == "Transpose")
-    return transpose(R);
-  if (Op == "Softmax")
-    return softmax(R);
-  if (Op == "Concat")
-    return concat(R);
-  if (Op == "Pad")
-    return pad(R);
-  if (Op == "QuantizeLinear")
-    return quantizeLinear(R, true);
-  if (Op == "DequantizeLinear")
-    return quantizeLinear(R, false);
-  return makeError("operator not supported by the ONNX reader (docs/onnx.md "
-                   "lists those it takes)");
+  Expected<std::vector<int64_t>> In = onnxShape(N.input(0));
+  if (!In)
+    return In.takeError();
+  int64_t Rank = static_cast<int64_t>(In->size());
+  int64_t Axis = intAttr(N, "axis", 1);
+  if (Axis < -Rank || Axis > Rank)
+    return makeError(formatv("axis {0} is outside rank {1}", Axis, Rank));
+  if (Axis < 0)
+    Axis += Rank;
+  int64_t Outer = 1, Inner = 1;
+  for (int64_t I = 0; I < Rank; ++I)
+    (I < Axis ? Outer : Inner) *= (*In)[I];
+  return reshape(R, {Outer, Inner});
+}
+
+Error Importer::reshapeNode(const NodeRef &R, StringRef) {
+  Expected<std::vector<int64_t>> Out = onnxShape(R.N.output(0));
+  if (!Out)
+    return Out.takeError();
+  return reshape(R, *Out);
 }
 
 Expected<WindowPadding>
@@ -1082,7 +1036,7 @@ std::vector<int64_t> windowInts(std::vector<int64_t> V, int64_t Default) {
   return V;
 }
 
-Error Importer::conv(const NodeRef &R) {
+Error Importer::conv(const NodeRef &R, StringRef) {
   const pb::NodeProto &N = R.N;
   Expected<std::vector<int64_t>> In = onnxShape(N.input(0));
   if (!In)
@@ -1166,7 +1120,8 @@ Error Importer::conv(const NodeRef &R) {
   return Error::success();
 }
 
-Error Importer::pool(const NodeRef &R, bool Max) {
+Error Importer::pool(const NodeRef &R, StringRef IrOp) {
+  bool Max = IrOp == "MAX_POOL_2D";
   const pb::NodeProto &N = R.N;
   Expected<std::vector<int64_t>> In = onnxShape(N.input(0));
   if (!In)
@@ -1237,7 +1192,7 @@ Error Importer::pool(const NodeRef &R, bool Max) {
   return Error::success();
 }
 
-Error Importer::globalAveragePool(const NodeRef &R) {
+Error Importer::globalAveragePool(const NodeRef &R, StringRef) {
   const pb::NodeProto &N = R.N;
   Expected<std::vector<int64_t>> In = onnxShape(N.input(0));
   if (!In)
@@ -1270,12 +1225,13 @@ Error fullyConnectedOperands(const TensorData &B, bool Transpose,
   Weights = B;
   if (Transpose) {
     Weights.Dims = {B.Dims[1], B.Dims[0]};
-    Weights.Data = transposeData(B.Data, B.Dims, {1, 0}, ir::dtypeSize(B.Type));
+    Weights.Data =
+        ir::transposeElements(B.Data, B.Dims, {1, 0}, ir::dtypeSize(B.Type));
   }
   return Error::success();
 }
 
-Error Importer::gemm(const NodeRef &R) {
+Error Importer::gemm(const NodeRef &R, StringRef) {
   const pb::NodeProto &N = R.N;
   if (intAttr(N, "transA", 0))
     return makeError("transA = 1 is not supported");
@@ -1343,7 +1299,7 @@ Error Importer::gemm(const NodeRef &R) {
   return Error::success();
 }
 
-Error Importer::matmul(const NodeRef &R) {
+Error Importer::matmul(const NodeRef &R, StringRef) {
   const pb::NodeProto &N = R.N;
   const TensorData *B = constant(N.input(1));
   if (!B)
@@ -1375,7 +1331,8 @@ Error Importer::matmul(const NodeRef &R) {
   return Error::success();
 }
 
-Error Importer::binary(const NodeRef &R, StringRef Type) {
+Error Importer::binary(const NodeRef &R, StringRef IrOp) {
+  StringRef Type = IrOp;
   const pb::NodeProto &N = R.N;
   Expected<std::vector<int64_t>> Out = onnxShape(N.output(0));
   if (!Out)
@@ -1397,7 +1354,8 @@ Error Importer::binary(const NodeRef &R, StringRef Type) {
   return Error::success();
 }
 
-Error Importer::unary(const NodeRef &R, StringRef Type) {
+Error Importer::unary(const NodeRef &R, StringRef IrOp) {
+  StringRef Type = IrOp;
   const pb::NodeProto &N = R.N;
   Expected<Value> X = value(N.input(0));
   if (!X)
@@ -1411,7 +1369,7 @@ Error Importer::unary(const NodeRef &R, StringRef Type) {
   return Error::success();
 }
 
-Error Importer::clip(const NodeRef &R) {
+Error Importer::clip(const NodeRef &R, StringRef) {
   const pb::NodeProto &N = R.N;
   Expected<Value> X = value(N.input(0));
   if (!X)
@@ -1532,7 +1490,7 @@ Error Importer::reshape(const NodeRef &R, std::vector<int64_t> Shape) {
   return Error::success();
 }
 
-Error Importer::transpose(const NodeRef &R) {
+Error Importer::transpose(const NodeRef &R, StringRef) {
   const pb::NodeProto &N = R.N;
   std::vector<int64_t> Perm = intsAttr(N, "perm");
   if (const TensorData *C = constant(N.input(0))) {
@@ -1546,7 +1504,7 @@ Error Importer::transpose(const NodeRef &R) {
     TensorData T = *C;
     for (size_t I = 0; I < Rank; ++I)
       T.Dims[I] = C->Dims[P[I]];
-    T.Data = transposeData(C->Data, C->Dims, P, ir::dtypeSize(C->Type));
+    T.Data = ir::transposeElements(C->Data, C->Dims, P, ir::dtypeSize(C->Type));
     deriveConstant(N.input(0), N.output(0), std::move(T), [&P](int32_t A) {
       return static_cast<int32_t>(llvm::find(P, A) - P.begin());
     });
@@ -1579,7 +1537,7 @@ Error Importer::transpose(const NodeRef &R) {
   return Error::success();
 }
 
-Error Importer::softmax(const NodeRef &R) {
+Error Importer::softmax(const NodeRef &R, StringRef) {
   const pb::NodeProto &N = R.N;
   Expected<Value> X = value(N.input(0));
   if (!X)
@@ -1603,7 +1561,7 @@ Error Importer::softmax(const NodeRef &R) {
   return Error::success();
 }
 
-Error Importer::concat(const NodeRef &R) {
+Error Importer::concat(const NodeRef &R, StringRef) {
   const pb::NodeProto &N = R.N;
   Expected<std::vector<int64_t>> Out = onnxShape(N.output(0));
   if (!Out)
@@ -1631,7 +1589,7 @@ Error Importer::concat(const NodeRef &R) {
   return Error::success();
 }
 
-Error Importer::pad(const NodeRef &R) {
+Error Importer::pad(const NodeRef &R, StringRef) {
   const pb::NodeProto &N = R.N;
   if (stringAttr(N, "mode", "constant") != "constant")
     return makeError("only mode 'constant' is supported");
@@ -1677,7 +1635,8 @@ Error Importer::pad(const NodeRef &R) {
   return Error::success();
 }
 
-Error Importer::quantizeLinear(const NodeRef &R, bool Quantize) {
+Error Importer::quantizeLinear(const NodeRef &R, StringRef IrOp) {
+  bool Quantize = IrOp == "QUANTIZE";
   const pb::NodeProto &N = R.N;
   const TensorData *Scale = constant(N.input(1));
   if (!Scale || Scale->Type != ir::DType::F32)

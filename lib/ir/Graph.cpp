@@ -6,6 +6,7 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <cstdint>
+#include <cstring>
 
 namespace accelgen {
 namespace ir {
@@ -143,6 +144,32 @@ std::vector<uint8_t> packInt4(llvm::ArrayRef<uint8_t> Values) {
   for (size_t I = 0; I < Values.size(); ++I)
     Packed[I / 2] |= uint8_t((Values[I] & 0xF) << (I % 2 ? 4 : 0));
   return Packed;
+}
+
+std::vector<uint8_t> transposeElements(llvm::ArrayRef<uint8_t> Data,
+                                       llvm::ArrayRef<int64_t> Dims,
+                                       llvm::ArrayRef<int32_t> Perm,
+                                       size_t ElementSize) {
+  size_t Rank = Dims.size();
+  std::vector<int64_t> Strides(Rank, 1), OutDims(Rank), Index(Rank, 0);
+  for (size_t I = Rank; I-- > 1;)
+    Strides[I - 1] = Strides[I] * Dims[I];
+  for (size_t I = 0; I < Rank; ++I)
+    OutDims[I] = Dims[Perm[I]];
+  std::vector<uint8_t> Out(Data.size());
+  for (size_t O = 0; (O + 1) * ElementSize <= Data.size(); ++O) {
+    int64_t Src = 0;
+    for (size_t I = 0; I < Rank; ++I)
+      Src += Index[I] * Strides[Perm[I]];
+    std::memcpy(Out.data() + O * ElementSize, Data.data() + Src * ElementSize,
+                ElementSize);
+    for (size_t I = Rank; I-- > 0;) {
+      if (++Index[I] < OutDims[I])
+        break;
+      Index[I] = 0;
+    }
+  }
+  return Out;
 }
 
 } // namespace ir

@@ -186,6 +186,14 @@ std::optional<int32_t> rowShift(const Graph &G, const Operator &Op);
 std::vector<uint8_t> unpackInt4(llvm::ArrayRef<uint8_t> Packed, int64_t Count);
 std::vector<uint8_t> packInt4(llvm::ArrayRef<uint8_t> Values);
 
+/// \p Data, elements of \p ElementSize bytes in dimensions \p Dims,
+/// transposed so that result dimension I is source dimension \p Perm[I]
+/// (a permutation of the dimensions; \p Data holds all the elements).
+std::vector<uint8_t> transposeElements(llvm::ArrayRef<uint8_t> Data,
+                                       llvm::ArrayRef<int64_t> Dims,
+                                       llvm::ArrayRef<int32_t> Perm,
+                                       size_t ElementSize);
+
 /// Formats an attribute value for people: 3, 0.5, true, SAME, [1,2].
 std::string formatAttr(const AttrValue &V);
 

@@ -38,32 +38,6 @@ int32_t elemType(ir::DType T) {
   }
 }
 
-/// Elements of \p Size bytes in dimensions \p Dims, transposed so that
-/// result dimension I is source dimension \p Perm[I].
-std::vector<uint8_t> transposed(const std::vector<uint8_t> &Data,
-                                const std::vector<int64_t> &Dims,
-                                const std::vector<int> &Perm, size_t Size) {
-  size_t Rank = Dims.size();
-  std::vector<int64_t> Strides(Rank, 1), OutDims(Rank), Index(Rank, 0);
-  for (size_t I = Rank; I-- > 1;)
-    Strides[I - 1] = Strides[I] * Dims[I];
-  for (size_t I = 0; I < Rank; ++I)
-    OutDims[I] = Dims[Perm[I]];
-  std::vector<uint8_t> Out(Data.size());
-  for (size_t O = 0; O * Size < Data.size(); ++O) {
-    int64_t Src = 0;
-    for (size_t I = 0; I < Rank; ++I)
-      Src += Index[I] * Strides[Perm[I]];
-    std::memcpy(Out.data() + O * Size, Data.data() + Src * Size, Size);
-    for (size_t I = Rank; I-- > 0;) {
-      if (++Index[I] < OutDims[I])
-        break;
-      Index[I] = 0;
-    }
-  }
-  return Out;
-}
-
 /// A 4-D IR (NHWC) shape in ONNX's order (NCHW); other ranks as they are.
 std::vector<int64_t> onnxDims(const ir::Tensor &T) {
   std::vector<int64_t> D(T.Shape.begin(), T.Shape.end());
@@ -283,8 +257,8 @@ llvm::Error Exporter::write(const ir::Operator &Op) {
         Depthwise ? std::vector<int>{3, 0, 1, 2} : std::vector<int>{0, 3, 1, 2};
     std::vector<int64_t> OnnxW = {WD[Perm[0]], WD[Perm[1]], WD[Perm[2]],
                                   WD[Perm[3]]};
-    std::string Wf =
-        constant(Op.input(1), OnnxW, transposed(W.Data, WD, Perm, 1), 0);
+    std::string Wf = constant(Op.input(1), OnnxW,
+                              ir::transposeElements(W.Data, WD, Perm, 1), 0);
     std::vector<std::string> In = {dequantized(Op.input(0)), Wf};
     if (Op.input(2) >= 0) {
       const ir::Tensor &B = G.tensor(Op.input(2));
