@@ -12,10 +12,8 @@
 #include "support/TerminalText.h"
 
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
-#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <onnx/checker.h>
@@ -26,7 +24,6 @@
 #include <cstring>
 #include <functional>
 #include <limits>
-#include <numeric>
 
 namespace pb = ::onnx;
 
@@ -181,7 +178,6 @@ struct NodeRef {
 };
 
 class Importer;
-struct NodeRef;
 
 /// How the result's rank of each operator the reader takes follows from
 /// its operands' (Same: operand 0's; Two; Max: the largest operand's;
@@ -189,12 +185,14 @@ struct NodeRef;
 /// made before ONNX's shape inference runs.
 enum class RankRule { Same, Two, Max, Shape, Value };
 
-/// One operator the reader takes: its rank rule, and how it is lowered (the
+/// One operator the reader takes: its rank rule, the oldest version of its
+/// schema whose semantics the reader implements, and how it is lowered (the
 /// Importer's member, and the IR operator it is given; none for the nodes
 /// that add no operator).
 struct ReadOp {
   llvm::StringLiteral Op;
   RankRule Rank;
+  int Oldest;
   Error (Importer::*Lower)(const NodeRef &, StringRef);
   llvm::StringLiteral IrOp;
 };
@@ -841,13 +839,8 @@ Error Importer::node(const NodeRef &R) {
   if (!Schema)
     return makeError(formatv("not an operator of opset {0}", Opset));
   int Since = Schema->since_version();
-  int Oldest = llvm::StringSwitch<int>(Op)
-                   .Cases("Add", "Sub", "Mul", "Div", "Gemm", 7)
-                   .Case("Clip", 6)
-                   .Case("Reshape", 5)
-                   .Case("Concat", 4)
-                   .Case("Pad", 2)
-                   .Default(1);
+  // Every node is one the reader takes (preflight checked).
+  int Oldest = readOp(Op)->Oldest;
   if (Since < Oldest)
     return makeError(formatv("version {0} of the operator (opset {1}) is "
                              "older than the oldest read, {2}; convert the "
@@ -886,32 +879,33 @@ const ReadOp *readOp(StringRef Op) {
   using I = Importer;
   using R = RankRule;
   static const ReadOp Rows[] = {
-      {"Conv", R::Same, &I::conv, "CONV_2D"},
-      {"MaxPool", R::Same, &I::pool, "MAX_POOL_2D"},
-      {"AveragePool", R::Same, &I::pool, "AVERAGE_POOL_2D"},
-      {"GlobalAveragePool", R::Same, &I::globalAveragePool, "AVERAGE_POOL_2D"},
-      {"Gemm", R::Two, &I::gemm, "FULLY_CONNECTED"},
-      {"MatMul", R::Max, &I::matmul, "FULLY_CONNECTED"},
-      {"Add", R::Max, &I::binary, "ADD"},
-      {"Sub", R::Max, &I::binary, "SUB"},
-      {"Mul", R::Max, &I::binary, "MUL"},
-      {"Div", R::Max, &I::binary, "DIV"},
-      {"Relu", R::Same, &I::unary, "RELU"},
-      {"Sigmoid", R::Same, &I::unary, "LOGISTIC"},
-      {"Tanh", R::Same, &I::unary, "TANH"},
-      {"LeakyRelu", R::Same, &I::unary, "LEAKY_RELU"},
-      {"Clip", R::Same, &I::clip, ""},
-      {"Flatten", R::Two, &I::flatten, "RESHAPE"},
-      {"Reshape", R::Shape, &I::reshapeNode, "RESHAPE"},
-      {"Transpose", R::Same, &I::transpose, "TRANSPOSE"},
-      {"Softmax", R::Same, &I::softmax, "SOFTMAX"},
-      {"Concat", R::Same, &I::concat, "CONCATENATION"},
-      {"Pad", R::Same, &I::pad, "PAD"},
-      {"QuantizeLinear", R::Same, &I::quantizeLinear, "QUANTIZE"},
-      {"DequantizeLinear", R::Same, &I::quantizeLinear, "DEQUANTIZE"},
-      {"Identity", R::Same, nullptr, ""},
-      {"Dropout", R::Same, nullptr, ""},
-      {"Constant", R::Value, nullptr, ""},
+      {"Conv", R::Same, 1, &I::conv, "CONV_2D"},
+      {"MaxPool", R::Same, 1, &I::pool, "MAX_POOL_2D"},
+      {"AveragePool", R::Same, 1, &I::pool, "AVERAGE_POOL_2D"},
+      {"GlobalAveragePool", R::Same, 1, &I::globalAveragePool,
+       "AVERAGE_POOL_2D"},
+      {"Gemm", R::Two, 7, &I::gemm, "FULLY_CONNECTED"},
+      {"MatMul", R::Max, 1, &I::matmul, "FULLY_CONNECTED"},
+      {"Add", R::Max, 7, &I::binary, "ADD"},
+      {"Sub", R::Max, 7, &I::binary, "SUB"},
+      {"Mul", R::Max, 7, &I::binary, "MUL"},
+      {"Div", R::Max, 7, &I::binary, "DIV"},
+      {"Relu", R::Same, 1, &I::unary, "RELU"},
+      {"Sigmoid", R::Same, 1, &I::unary, "LOGISTIC"},
+      {"Tanh", R::Same, 1, &I::unary, "TANH"},
+      {"LeakyRelu", R::Same, 1, &I::unary, "LEAKY_RELU"},
+      {"Clip", R::Same, 6, &I::clip, ""},
+      {"Flatten", R::Two, 1, &I::flatten, "RESHAPE"},
+      {"Reshape", R::Shape, 5, &I::reshapeNode, "RESHAPE"},
+      {"Transpose", R::Same, 1, &I::transpose, "TRANSPOSE"},
+      {"Softmax", R::Same, 1, &I::softmax, "SOFTMAX"},
+      {"Concat", R::Same, 4, &I::concat, "CONCATENATION"},
+      {"Pad", R::Same, 2, &I::pad, "PAD"},
+      {"QuantizeLinear", R::Same, 1, &I::quantizeLinear, "QUANTIZE"},
+      {"DequantizeLinear", R::Same, 1, &I::quantizeLinear, "DEQUANTIZE"},
+      {"Identity", R::Same, 1, nullptr, ""},
+      {"Dropout", R::Same, 1, nullptr, ""},
+      {"Constant", R::Value, 1, nullptr, ""},
   };
   const ReadOp *It =
       llvm::find_if(Rows, [&](const ReadOp &Row) { return Row.Op == Op; });
@@ -1743,12 +1737,12 @@ bool looksLikeModel(llvm::ArrayRef<uint8_t> Bytes) {
     case 1: // ir_version
     case 5: // model_version
       return 0;
-    case 2: // producer_name
-    case 3: // producer_version
-    case 4: // domain
-    case 6: // doc_string
-    case 7: // graph
-    case 8: // opset_import
+    case 2:  // producer_name
+    case 3:  // producer_version
+    case 4:  // domain
+    case 6:  // doc_string
+    case 7:  // graph
+    case 8:  // opset_import
     case 14: // metadata_props
     case 20: // training_info
     case 25: // functions
