@@ -244,6 +244,23 @@ bool Maker::rewrite(size_t I, const Pattern &P, std::string &Why) {
     }
     Inputs[K] = Q;
   }
+  // An operator that does not requantize needs all its quantized operands
+  // alike (CONCATENATION's several).
+  if (P.SameParams)
+    for (size_t K = 1; K < Inputs.size(); ++K) {
+      Role R = P.Operands[std::min(K, P.Operands.size() - 1)];
+      if (R != Role::Value)
+        continue;
+      const ir::Tensor &A = G.tensor(Inputs[0]), &B = G.tensor(Inputs[K]);
+      if (!A.Quant || !B.Quant || A.Type != B.Type ||
+          !sameParams(*A.Quant, *B.Quant)) {
+        Why = llvm::formatv("its operands '{0}' and '{1}' are quantized "
+                            "otherwise, and {2} does not requantize",
+                            A.Name, B.Name, Op.Type)
+                  .str();
+        return false;
+      }
+    }
   // The result: QUANTIZE, or a fusable activation and then QUANTIZE.
   int32_t Out = Op.Outputs[0];
   size_t QIndex, AIndex = SIZE_MAX;

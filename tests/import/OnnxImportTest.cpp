@@ -552,6 +552,22 @@ TEST_CASE("what the quantization pass leaves in float it says, with why") {
           "left in float by the quantization pass: LOGISTIC writing 's': "
           "its result is not quantized (by one QUANTIZE, its only reader)");
   }
+  SUBCASE("a concatenation of values quantized otherwise") {
+    ModelMaker K = qdqConv([](ModelMaker &K) {
+      K.node("DequantizeLinear", {"y", "ys", "yz"}, {"yf"});
+      ModelMaker::integer(K.node("Concat", {"xf", "yf"}, {"c2"}), "axis", 1);
+      K.node("QuantizeLinear", {"c2", "ys", "yz"}, {"q"});
+      K.output("q", {1, 5, 4, 4}, ::onnx::TensorProto_DataType_INT8);
+    });
+    llvm::Expected<ImportResult> R = onnximport::importModel(K.bytes());
+    REQUIRE_MESSAGE(static_cast<bool>(R), llvm::toString(R.takeError()));
+    REQUIRE(R->Warnings.size() == 1);
+    CHECK_MESSAGE(R->Warnings[0].find("its operands 'x' and 'y' are "
+                                      "quantized otherwise, and "
+                                      "CONCATENATION does not requantize") !=
+                      std::string::npos,
+                  R->Warnings[0]);
+  }
   SUBCASE("a maximum quantized otherwise than its operand") {
     ModelMaker K = qdqConv([](ModelMaker &K) {
       K.node("DequantizeLinear", {"y", "ys", "yz"}, {"yf"});
