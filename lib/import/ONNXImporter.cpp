@@ -42,28 +42,28 @@ Error makeError(const llvm::Twine &Msg) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), Msg.str());
 }
 
+/// The ONNX element types the IR has, with their IR types.
+struct TypePair {
+  int32_t Onnx;
+  ir::DType Ir;
+};
+constexpr TypePair ElementTypes[] = {
+    {pb::TensorProto_DataType_FLOAT, ir::DType::F32},
+    {pb::TensorProto_DataType_UINT8, ir::DType::U8},
+    {pb::TensorProto_DataType_INT8, ir::DType::I8},
+    {pb::TensorProto_DataType_INT16, ir::DType::I16},
+    {pb::TensorProto_DataType_INT32, ir::DType::I32},
+    {pb::TensorProto_DataType_INT64, ir::DType::I64},
+    {pb::TensorProto_DataType_BOOL, ir::DType::Bool},
+    {pb::TensorProto_DataType_FLOAT16, ir::DType::F16},
+};
+
 /// The IR type of ONNX element type \p T; std::nullopt for one the IR lacks.
 std::optional<ir::DType> dtypeOf(int32_t T) {
-  switch (T) {
-  case pb::TensorProto_DataType_FLOAT:
-    return ir::DType::F32;
-  case pb::TensorProto_DataType_UINT8:
-    return ir::DType::U8;
-  case pb::TensorProto_DataType_INT8:
-    return ir::DType::I8;
-  case pb::TensorProto_DataType_INT16:
-    return ir::DType::I16;
-  case pb::TensorProto_DataType_INT32:
-    return ir::DType::I32;
-  case pb::TensorProto_DataType_INT64:
-    return ir::DType::I64;
-  case pb::TensorProto_DataType_BOOL:
-    return ir::DType::Bool;
-  case pb::TensorProto_DataType_FLOAT16:
-    return ir::DType::F16;
-  default:
-    return std::nullopt;
-  }
+  for (const TypePair &P : ElementTypes)
+    if (P.Onnx == T)
+      return P.Ir;
+  return std::nullopt;
 }
 
 std::string typeName(int32_t T) {
@@ -1729,6 +1729,13 @@ Error Importer::quantizeLinear(const NodeRef &R, StringRef IrOp) {
 }
 
 } // namespace
+
+int32_t elementTypeOf(ir::DType T) {
+  for (const TypePair &P : ElementTypes)
+    if (P.Ir == T)
+      return P.Onnx;
+  return pb::TensorProto_DataType_UNDEFINED;
+}
 
 bool looksLikeModel(llvm::ArrayRef<uint8_t> Bytes) {
   // ModelProto's fields: number and wire type (0 varint, 2 length-delimited).

@@ -38,6 +38,10 @@
 namespace accelgen {
 namespace onnximport {
 
+/// The ONNX element type (TensorProto.DataType) of IR type \p T; 0
+/// (UNDEFINED) for one ONNX's reader here does not take.
+int32_t elementTypeOf(ir::DType T);
+
 /// True if \p Bytes read as a serialized ONNX ModelProto at the top level:
 /// ir_version first, as every writer puts it, then only ModelProto's fields
 /// with their wire types, to the end of the bytes or (truncated) past it.

@@ -1,6 +1,8 @@
 //===- OnnxExport.cpp - Quantized TensorFlow Lite graphs as ONNX QDQ ------===//
 #include "OnnxExport.h"
 
+#include "import/ONNXImporter.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -21,21 +23,6 @@ namespace attr = ir::attr;
 
 llvm::Error makeError(const llvm::Twine &Msg) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), Msg.str());
-}
-
-int32_t elemType(ir::DType T) {
-  switch (T) {
-  case ir::DType::I8:
-    return pb::TensorProto_DataType_INT8;
-  case ir::DType::U8:
-    return pb::TensorProto_DataType_UINT8;
-  case ir::DType::I32:
-    return pb::TensorProto_DataType_INT32;
-  case ir::DType::I64:
-    return pb::TensorProto_DataType_INT64;
-  default:
-    return pb::TensorProto_DataType_FLOAT;
-  }
 }
 
 /// A 4-D IR (NHWC) shape in ONNX's order (NCHW); other ranks as they are.
@@ -143,7 +130,8 @@ std::pair<std::string, std::string> Exporter::params(const ir::QuantParams &Q,
     int64_t V = Q.ZeroPoints[I];
     std::memcpy(Zeros.data() + I * Size, &V, Size);
   }
-  initializer(Z, elemType(T), Dims, Zeros.data(), Zeros.size());
+  initializer(Z, onnximport::elementTypeOf(T), Dims, Zeros.data(),
+              Zeros.size());
   return {S, Z};
 }
 
@@ -169,7 +157,8 @@ std::string Exporter::constant(int32_t T, const std::vector<int64_t> &Dims,
                                const std::vector<uint8_t> &Data, int64_t Axis) {
   const ir::Tensor &X = G.tensor(T);
   std::string Q = name(T) + "_q";
-  initializer(Q, elemType(X.Type), Dims, Data.data(), Data.size());
+  initializer(Q, onnximport::elementTypeOf(X.Type), Dims, Data.data(),
+              Data.size());
   auto [S, Z] = params(*X.Quant, X.Type);
   std::string F = name(T) + "_f";
   pb::NodeProto *N = node("DequantizeLinear", {Q, S, Z}, {F});
@@ -418,7 +407,7 @@ llvm::Expected<std::string> Exporter::run() {
                                      X.Name));
     V->set_name(name(T));
     auto *TT = V->mutable_type()->mutable_tensor_type();
-    TT->set_elem_type(elemType(X.Type));
+    TT->set_elem_type(onnximport::elementTypeOf(X.Type));
     for (int64_t D : onnxDims(X))
       TT->mutable_shape()->add_dim()->set_dim_value(D);
     return llvm::Error::success();
