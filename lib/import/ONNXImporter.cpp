@@ -7,6 +7,7 @@
 #include "import/ONNXImporter.h"
 
 #include "import/OperatorChecks.h"
+#include "import/QOperatorForms.h"
 #include "import/QuantParamsMaker.h"
 #include "ir/Verifier.h"
 #include "support/TerminalText.h"
@@ -85,6 +86,8 @@ int64_t elementCount(llvm::ArrayRef<int64_t> Dims) {
   return N;
 }
 
+} // namespace
+
 Expected<TensorData> readTensor(const pb::TensorProto &T) {
   TensorData Out;
   Out.Dims.assign(T.dims().begin(), T.dims().end());
@@ -144,6 +147,8 @@ Expected<TensorData> readTensor(const pb::TensorProto &T) {
   }
   return Out;
 }
+
+namespace {
 
 /// The permutation from NCHW to NHWC: IR dimension I is ONNX dimension
 /// ToNhwc[I].
@@ -330,6 +335,10 @@ private:
 
   Error node(const NodeRef &R);
   Error lower(const NodeRef &R);
+  /// Gives the 8-bit results of operators from \p First on that do not
+  /// requantize (quant::keepsParams) their operands' parameters: ONNX
+  /// moves such values without DequantizeLinear (MaxPool, Reshape, ...).
+  Error carryParams(size_t First);
 
   // Attributes.
   const pb::AttributeProto *attribute(const pb::NodeProto &N, StringRef Name);
@@ -733,6 +742,10 @@ Error Importer::run(pb::ModelProto &M) {
     return makeError(formatv("the ONNX checker rejects the model: {0}",
                              StringRef(E.what()).split('\n').first.rtrim()));
   }
+  // QOperator nodes become the QDQ form their definitions give, before
+  // shape inference (which does not know com.microsoft's operators).
+  if (Error E = expandQOperators(*M.mutable_graph(), Opset))
+    return E;
   if (Error E = preflight(M.graph()))
     return E;
   try {
@@ -872,7 +885,36 @@ Error Importer::node(const NodeRef &R) {
   // A node of constants only is folded when it is a layout change.
   if (Op == "Transpose" && constant(N.input(0)))
     return transpose(R, "TRANSPOSE");
-  return lower(R);
+  size_t First = G.Operators.size();
+  if (Error E = lower(R))
+    return E;
+  return carryParams(First);
+}
+
+Error Importer::carryParams(size_t First) {
+  for (size_t I = First; I < G.Operators.size(); ++I) {
+    ir::Operator &Op = G.Operators[I];
+    if (!quant::keepsParams(Op.Type) || Op.Inputs.empty() || Op.Inputs[0] < 0 ||
+        Op.Outputs.size() != 1)
+      continue;
+    const ir::Tensor &X = G.Tensors[Op.Inputs[0]];
+    ir::Tensor &Y = G.Tensors[Op.Outputs[0]];
+    if (!X.Quant || X.Type == ir::DType::F32 || Y.Type != X.Type || Y.Quant)
+      continue;
+    // Every value joined must be quantized alike (the others of a
+    // CONCATENATION; the other operators' further operands are shapes).
+    if (Op.Type == "CONCATENATION")
+      for (int32_t T : Op.Inputs) {
+        const std::optional<ir::QuantParams> &Q = G.Tensors[T].Quant;
+        if (!Q || Q->Scales != X.Quant->Scales ||
+            Q->ZeroPoints != X.Quant->ZeroPoints)
+          return makeError(formatv("'{0}' and '{1}' are quantized otherwise "
+                                   "and are joined as integers",
+                                   X.Name, G.Tensors[T].Name));
+      }
+    Y.Quant = X.Quant;
+  }
+  return Error::success();
 }
 
 const ReadOp *readOp(StringRef Op) {
@@ -1715,12 +1757,31 @@ Error Importer::quantizeLinear(const NodeRef &R, StringRef IrOp) {
   if (!X)
     return X.takeError();
   ir::Tensor &In = G.Tensors[X->Tensor];
+  // DequantizeLinear reads the integers as they are: other parameters than
+  // they were written with would reinterpret them, which no IR operator
+  // does.
   if (In.Quant &&
       (In.Quant->Scales != Q.Scales || In.Quant->ZeroPoints != Q.ZeroPoints))
     return makeError(formatv("'{0}' is dequantized with other parameters "
                              "than it was quantized with",
                              N.input(0)));
   In.Quant = Q;
+  // The operands of the operators that moved these 8-bit values here
+  // without DequantizeLinear (a graph input reshaped first) have the same
+  // parameters.
+  for (int32_t T = X->Tensor; T >= 0;) {
+    auto P = llvm::find_if(G.Operators, [T](const ir::Operator &Op) {
+      return llvm::is_contained(Op.Outputs, T);
+    });
+    if (P == G.Operators.end() || !quant::keepsParams(P->Type) ||
+        P->Inputs.empty() || P->Inputs[0] < 0)
+      break;
+    ir::Tensor &Operand = G.Tensors[P->Inputs[0]];
+    if (Operand.Quant || Operand.Type != G.Tensors[T].Type)
+      break;
+    Operand.Quant = Q;
+    T = P->Inputs[0];
+  }
   Expected<Value> Y = defineOutput(N);
   if (!Y)
     return Y.takeError();

@@ -35,6 +35,10 @@
 
 #include <cstdint>
 
+namespace onnx {
+class TensorProto;
+} // namespace onnx
+
 namespace accelgen {
 namespace onnximport {
 
@@ -60,6 +64,9 @@ struct TensorData {
   std::vector<uint8_t> Data;
 };
 llvm::Expected<TensorData> readTensorProto(llvm::ArrayRef<uint8_t> Bytes);
+/// The same of a parsed TensorProto (the reader's, and the QOperator
+/// rewriting's, QOperatorForms.h).
+llvm::Expected<TensorData> readTensor(const ::onnx::TensorProto &T);
 
 } // namespace onnximport
 } // namespace accelgen

@@ -102,6 +102,8 @@ private:
   ir::Operator *soleReader(int32_t T, size_t *Index = nullptr);
   /// Tries pattern \p P on operator \p I; on failure says why in \p Why.
   bool rewrite(size_t I, const Pattern &P, std::string &Why);
+  /// Every read of \p From (by operators and as a graph output) reads \p To.
+  void replaceUses(int32_t From, int32_t To);
   /// Drops the DEQUANTIZE operators nothing reads any more.
   void removeUnreadDequantize();
   /// Removes dead operators, then tensors nothing names.
@@ -266,12 +268,36 @@ bool Maker::rewrite(size_t I, const Pattern &P, std::string &Why) {
   size_t QIndex, AIndex = SIZE_MAX;
   ir::Operator *Next = soleReader(Out, &QIndex);
   std::string Activation = "NONE";
+  int32_t Quantized = Out;
   if (Next && P.FusesActivation &&
       (Next->Type == "RELU" || Next->Type == "RELU6") &&
       Op.getString(attr::FusedActivation, "NONE") == "NONE") {
     Activation = Next->Type;
     AIndex = QIndex;
-    Next = soleReader(Next->Outputs[0], &QIndex);
+    Quantized = Next->Outputs[0];
+    Next = soleReader(Quantized, &QIndex);
+  }
+  // Several readers quantizing the result otherwise: one QUANTIZE gives
+  // the result (for an operator that does not requantize, one with its
+  // operand's parameters), the others requantize it.
+  std::vector<size_t> Requantizing;
+  if (!Next && !isGraphOutput(Quantized) && Readers[Quantized].size() > 1 &&
+      llvm::all_of(Readers[Quantized], [&](size_t R) {
+        return G.Operators[R].Type == "QUANTIZE" &&
+               G.tensor(G.Operators[R].Outputs[0]).Quant;
+      })) {
+    QIndex = Readers[Quantized][0];
+    if (P.SameParams && G.tensor(Inputs[0]).Quant)
+      for (size_t R : Readers[Quantized])
+        if (sameParams(*G.tensor(Inputs[0]).Quant,
+                       *G.tensor(G.Operators[R].Outputs[0]).Quant)) {
+          QIndex = R;
+          break;
+        }
+    Next = &G.Operators[QIndex];
+    for (size_t R : Readers[Quantized])
+      if (R != QIndex)
+        Requantizing.push_back(R);
   }
   if ((!Next || Next->Type != "QUANTIZE") && P.SameParams &&
       AIndex == SIZE_MAX) {
@@ -320,7 +346,29 @@ bool Maker::rewrite(size_t I, const Pattern &P, std::string &Why) {
   Dead[QIndex] = true;
   if (AIndex != SIZE_MAX)
     Dead[AIndex] = true;
+  for (size_t R : Requantizing) {
+    ir::Operator &Q = G.Operators[R];
+    // With the result's own parameters the QUANTIZE is the result.
+    if (sameParams(*G.tensor(Q.Outputs[0]).Quant, *G.tensor(Result).Quant) &&
+        G.tensor(Q.Outputs[0]).Type == G.tensor(Result).Type) {
+      Dead[R] = true;
+      replaceUses(Q.Outputs[0], Result);
+      continue;
+    }
+    Q.Inputs[0] = Result;
+    ++Report.Requantized;
+  }
   return true;
+}
+
+void Maker::replaceUses(int32_t From, int32_t To) {
+  for (ir::Operator &Reader : G.Operators)
+    for (int32_t &T : Reader.Inputs)
+      if (T == From)
+        T = To;
+  for (int32_t &T : G.Outputs)
+    if (T == From)
+      T = To;
 }
 
 void Maker::removeUnreadDequantize() {
@@ -415,15 +463,8 @@ llvm::Expected<QuantReport> Maker::run() {
         G.tensor(X).Type != G.tensor(Op.Outputs[0]).Type ||
         !sameParams(*G.tensor(X).Quant, *G.tensor(Op.Outputs[0]).Quant))
       continue;
-    int32_t Y = Op.Outputs[0];
     Dead[I] = true;
-    for (ir::Operator &Reader : G.Operators)
-      for (int32_t &T : Reader.Inputs)
-        if (T == Y)
-          T = X;
-    for (int32_t &T : G.Outputs)
-      if (T == Y)
-        T = X;
+    replaceUses(Op.Outputs[0], X);
     index();
   }
   removeUnreadDequantize();
@@ -437,6 +478,11 @@ llvm::Expected<QuantReport> Maker::run() {
 
 llvm::Expected<QuantReport> makeQuantParams(ir::Graph &G) {
   return Maker(G).run();
+}
+
+bool keepsParams(llvm::StringRef Op) {
+  const Pattern *P = patternOf(Op);
+  return P && P->SameParams;
 }
 
 } // namespace quant

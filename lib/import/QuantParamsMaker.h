@@ -41,6 +41,9 @@ namespace quant {
 /// operators it left in float with why (for `inspect` and the tests).
 struct QuantReport {
   unsigned Quantized = 0;
+  /// QUANTIZE operators left requantizing a result that its readers
+  /// quantize otherwise (a REQUANTIZE in TensorFlow Lite's terms).
+  unsigned Requantized = 0;
   std::vector<std::string> LeftInFloat;
 };
 
@@ -48,6 +51,12 @@ struct QuantReport {
 /// or writes, and that are not graph inputs or outputs, are removed).
 /// Errors name the tensor: parameters a pattern needs equal that differ.
 llvm::Expected<QuantReport> makeQuantParams(ir::Graph &G);
+
+/// True if operator \p Op does not requantize (a pattern whose result
+/// keeps its operand's parameters): a quantized result of it has its
+/// operands' parameters. The reader gives them so to ONNX operators that
+/// move 8-bit values themselves (MaxPool, Reshape, Concat, ...).
+bool keepsParams(llvm::StringRef Op);
 
 } // namespace quant
 } // namespace accelgen

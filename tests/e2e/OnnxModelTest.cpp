@@ -50,21 +50,28 @@ std::vector<std::vector<std::string>> labels() {
   return L;
 }
 
-void checkThroughOnnx(const std::string &Name) {
-  requireSharedDir();
-  llvm::Expected<ImportResult> Tfl = tflite::importModelFile(modelPath(Name));
-  REQUIRE_MESSAGE(static_cast<bool>(Tfl), llvm::toString(Tfl.takeError()));
-  llvm::Expected<std::string> Bytes = onnxexport::exportQdq(Tfl->Model->main());
+/// Model \p Name written by the exporter in form \p F and read back:
+/// nothing left in float, no more operators than the original.
+ImportResult throughOnnx(const ir::Graph &Tfl, onnxexport::Form F,
+                         std::vector<uint8_t> &Onnx) {
+  llvm::Expected<std::string> Bytes = onnxexport::exportOnnx(Tfl, F);
   REQUIRE_MESSAGE(static_cast<bool>(Bytes), llvm::toString(Bytes.takeError()));
-  // The quantization pass leaves nothing in float.
-  std::vector<uint8_t> Onnx(Bytes->begin(), Bytes->end());
+  Onnx.assign(Bytes->begin(), Bytes->end());
   llvm::Expected<ImportResult> R = onnximport::importModel(Onnx);
   REQUIRE_MESSAGE(static_cast<bool>(R), llvm::toString(R.takeError()));
   CHECK_MESSAGE(R->Warnings.empty(), llvm::join(R->Warnings, "; "));
   for (const ir::Operator &Op : R->Model->main().Operators)
     CHECK_MESSAGE(Op.Type != "DEQUANTIZE", "a DEQUANTIZE is left");
-  CHECK(R->Model->main().Operators.size() <=
-        Tfl->Model->main().Operators.size());
+  CHECK(R->Model->main().Operators.size() <= Tfl.Operators.size());
+  return std::move(*R);
+}
+
+void checkThroughOnnx(const std::string &Name, onnxexport::Form F) {
+  requireSharedDir();
+  llvm::Expected<ImportResult> Tfl = tflite::importModelFile(modelPath(Name));
+  REQUIRE_MESSAGE(static_cast<bool>(Tfl), llvm::toString(Tfl.takeError()));
+  std::vector<uint8_t> Onnx;
+  throughOnnx(Tfl->Model->main(), F, Onnx);
 
   test::TempDir Dir;
   const std::string File = Dir.file(Name + ".onnx");
@@ -86,7 +93,14 @@ void checkThroughOnnx(const std::string &Name) {
 TEST_CASE("shared int8 models exported as ONNX QDQ run as their TensorFlow "
           "Lite originals on every target label") {
   for (const char *Name : Models) {
-    SUBCASE(Name) { checkThroughOnnx(Name); }
+    SUBCASE(Name) { checkThroughOnnx(Name, onnxexport::Form::QDQ); }
+  }
+}
+
+TEST_CASE("shared int8 models exported as ONNX QOperator graphs run as "
+          "their TensorFlow Lite originals on every target label") {
+  for (const char *Name : Models) {
+    SUBCASE(Name) { checkThroughOnnx(Name, onnxexport::Form::QOperator); }
   }
 }
 
@@ -96,7 +110,8 @@ TEST_CASE("a quantized ONNX model is refused without --onnx-arithmetic "
   llvm::Expected<ImportResult> Tfl =
       tflite::importModelFile(modelPath("tflm_hello_world_int8"));
   REQUIRE(static_cast<bool>(Tfl));
-  llvm::Expected<std::string> Bytes = onnxexport::exportQdq(Tfl->Model->main());
+  llvm::Expected<std::string> Bytes =
+      onnxexport::exportOnnx(Tfl->Model->main(), onnxexport::Form::QDQ);
   REQUIRE(static_cast<bool>(Bytes));
   test::TempDir Dir;
   const std::string File = Dir.file("hello.onnx");
@@ -146,7 +161,8 @@ TEST_CASE("a grouped convolution from ONNX runs on every target path as "
         {"fused_activation", std::string("RELU")}});
   ir::Model Tfl = modelOf(B, {In}, {Out});
 
-  llvm::Expected<std::string> Bytes = onnxexport::exportQdq(Tfl.main());
+  llvm::Expected<std::string> Bytes =
+      onnxexport::exportOnnx(Tfl.main(), onnxexport::Form::QDQ);
   REQUIRE_MESSAGE(static_cast<bool>(Bytes), llvm::toString(Bytes.takeError()));
   std::vector<uint8_t> Onnx(Bytes->begin(), Bytes->end());
   llvm::Expected<ImportResult> R = onnximport::importModel(Onnx);

@@ -1,4 +1,4 @@
-//===- OnnxExport.cpp - Quantized TensorFlow Lite graphs as ONNX QDQ ------===//
+//===- OnnxExport.cpp - Quantized TensorFlow Lite graphs as ONNX ----------===//
 #include "OnnxExport.h"
 
 #include "import/ONNXImporter.h"
@@ -39,11 +39,12 @@ bool sameOrder(const std::vector<int32_t> &Nhwc) {
 
 class Exporter {
 public:
-  explicit Exporter(const ir::Graph &G) : G(G) {}
+  Exporter(const ir::Graph &G, Form F) : G(G), F(F) {}
   llvm::Expected<std::string> run();
 
 private:
   const ir::Graph &G;
+  Form F;
   pb::ModelProto M;
   pb::GraphProto *GP = nullptr;
   std::map<int32_t, std::string> Float;
@@ -112,9 +113,66 @@ private:
   /// with the same parameters. The new quantized value's name.
   std::string passThrough(const std::string &From, int32_t Params,
                           const std::function<std::string(std::string)> &Op);
+  /// Applies layout change \p Op to quantized value \p From: on the 8-bit
+  /// values themselves in the QOperator form, else passThrough.
+  std::string move(const std::string &From, int32_t Params,
+                   const std::function<std::string(std::string)> &Op) {
+    return F == Form::QOperator ? Op(From) : passThrough(From, Params, Op);
+  }
+  /// \p Op's operand flattened to [batches, depth] as TensorFlow Lite's
+  /// FULLY_CONNECTED reads it (NHWC order), quantized.
+  std::string flattened(const ir::Operator &Op);
+  /// Quantized value \p T, its scale and zero point: a QOperator node's
+  /// operand.
+  void operand(int32_t T, std::vector<std::string> &In) {
+    const ir::Tensor &X = G.tensor(T);
+    auto [S, Z] = params(*X.Quant, X.Type);
+    In.insert(In.end(), {name(T), S, Z});
+  }
+  /// A node of ONNX Runtime's com.microsoft domain.
+  pb::NodeProto *microsoft(llvm::StringRef Op, std::vector<std::string> In,
+                           std::vector<std::string> Out) {
+    pb::NodeProto *N = node(Op, std::move(In), std::move(Out));
+    N->set_domain("com.microsoft");
+    return N;
+  }
+  /// A convolution's weights in ONNX's layout (OIHW; depthwise [M, 1, kH,
+  /// kW]), with the IR's dimensions.
+  struct ConvWeights {
+    bool Depthwise;
+    std::vector<int64_t> Ir, Dims;
+    std::vector<uint8_t> Data;
+  };
+  ConvWeights convWeights(const ir::Operator &Op);
+  /// Conv's and QLinearConv's attributes of \p Op.
+  void convAttributes(pb::NodeProto *N, const ir::Operator &Op,
+                      const ConvWeights &CW);
+  /// Writes \p Op as a QOperator node; false where only the QDQ form
+  /// expresses it (a fused activation narrowing the result's range,
+  /// operands of different shapes, ...).
+  bool writeQOperator(const ir::Operator &Op);
 
   llvm::Error write(const ir::Operator &Op);
 };
+
+/// True if TensorFlow Lite's fused activation of \p Op clamps nothing the
+/// result's type and parameters do not: QOperator nodes have no
+/// activation. (RELU clamps at the zero point, RELU6 also at
+/// zero_point + round(6 / scale); kept a value clear of rounding.)
+bool activationInRange(const ir::Operator &Op, const ir::Tensor &Y) {
+  std::string Act = Op.getString(attr::FusedActivation, "NONE");
+  if (Act == "NONE")
+    return true;
+  int64_t Lowest = Y.Type == ir::DType::U8 ? 0 : -128;
+  int64_t Highest = Lowest + 255;
+  int64_t Zero = Y.Quant->ZeroPoints[0];
+  if (Act == "RELU")
+    return Zero <= Lowest;
+  if (Act == "RELU6")
+    return Zero <= Lowest &&
+           Zero + 6.0 / double(Y.Quant->Scales[0]) >= double(Highest) + 1.0;
+  return false;
+}
 
 std::pair<std::string, std::string> Exporter::params(const ir::QuantParams &Q,
                                                      ir::DType T) {
@@ -221,6 +279,163 @@ Exporter::passThrough(const std::string &From, int32_t Params,
   return Q;
 }
 
+std::string Exporter::flattened(const ir::Operator &Op) {
+  const ir::Tensor &X = G.tensor(Op.input(0));
+  std::string Xq = name(Op.input(0));
+  std::string Shape = fresh("shape");
+  int64_t Dims[2] = {-1, G.tensor(Op.input(1)).Shape[1]};
+  initializer(Shape, pb::TensorProto_DataType_INT64, {2}, Dims, 16);
+  // A feature map is flattened in TensorFlow Lite's (NHWC) order.
+  if (X.rank() == 4 && !sameOrder(X.Shape))
+    Xq = move(Xq, Op.input(0), [&](std::string F) {
+      std::string R = fresh("transposed");
+      ints(node("Transpose", {F}, {R}), "perm", {0, 2, 3, 1});
+      return R;
+    });
+  return move(Xq, Op.input(0), [&](std::string F) {
+    std::string R = fresh("flat");
+    node("Reshape", {F, Shape}, {R});
+    return R;
+  });
+}
+
+Exporter::ConvWeights Exporter::convWeights(const ir::Operator &Op) {
+  const ir::Tensor &W = G.tensor(Op.input(1));
+  ConvWeights CW;
+  CW.Depthwise = Op.Type == "DEPTHWISE_CONV_2D";
+  CW.Ir.assign(W.Shape.begin(), W.Shape.end());
+  // OHWI to OIHW; depthwise [1, kH, kW, M] to [M, 1, kH, kW].
+  std::vector<int> Perm = CW.Depthwise ? std::vector<int>{3, 0, 1, 2}
+                                       : std::vector<int>{0, 3, 1, 2};
+  for (int P : Perm)
+    CW.Dims.push_back(CW.Ir[P]);
+  CW.Data = ir::transposeElements(W.Data, CW.Ir, Perm, 1);
+  return CW;
+}
+
+void Exporter::convAttributes(pb::NodeProto *N, const ir::Operator &Op,
+                              const ConvWeights &CW) {
+  const ir::Tensor &X = G.tensor(Op.input(0));
+  ints(N, "kernel_shape", {CW.Ir[1], CW.Ir[2]});
+  ints(N, "strides", {Op.getInt(attr::StrideH), Op.getInt(attr::StrideW)});
+  ints(N, "dilations",
+       {Op.getInt(attr::DilationH, 1), Op.getInt(attr::DilationW, 1)});
+  ints(N, "pads", pads(Op, X, G.tensor(Op.output(0)), CW.Ir[1], CW.Ir[2]));
+  // A grouped CONV_2D's filter has C / groups input channels.
+  integer(N, "group", CW.Depthwise ? X.Shape[3] : X.Shape[3] / CW.Ir[3]);
+}
+
+bool Exporter::writeQOperator(const ir::Operator &Op) {
+  const std::string &Type = Op.Type;
+  int32_t Out = Op.output(0);
+  const ir::Tensor &Y = G.tensor(Out);
+  if (!activationInRange(Op, Y))
+    return false;
+  auto Result = [&](std::vector<std::string> &In) {
+    auto [S, Z] = params(*Y.Quant, Y.Type);
+    In.insert(In.end(), {S, Z});
+  };
+  // A quantized constant with its parameters.
+  auto Constant = [&](int32_t T, const std::vector<int64_t> &Dims,
+                      const std::vector<uint8_t> &Data,
+                      std::vector<std::string> &In) {
+    const ir::Tensor &C = G.tensor(T);
+    std::string Q = name(T) + "_q";
+    initializer(Q, onnximport::elementTypeOf(C.Type), Dims, Data.data(),
+                Data.size());
+    auto [S, Z] = params(*C.Quant, C.Type);
+    In.insert(In.end(), {Q, S, Z});
+  };
+  auto Bias = [&](std::vector<std::string> &In) {
+    if (Op.input(2) < 0)
+      return;
+    const ir::Tensor &B = G.tensor(Op.input(2));
+    std::string Name = name(Op.input(2)) + "_q";
+    initializer(Name, pb::TensorProto_DataType_INT32, {B.Shape[0]},
+                B.Data.data(), B.Data.size());
+    In.push_back(Name);
+  };
+  auto Window = [&](pb::NodeProto *N) {
+    int64_t KH = Op.getInt(attr::FilterH), KW = Op.getInt(attr::FilterW);
+    ints(N, "kernel_shape", {KH, KW});
+    ints(N, "strides", {Op.getInt(attr::StrideH), Op.getInt(attr::StrideW)});
+    ints(N, "pads", pads(Op, G.tensor(Op.input(0)), Y, KH, KW));
+  };
+  if (Type == "CONV_2D" || Type == "DEPTHWISE_CONV_2D") {
+    ConvWeights CW = convWeights(Op);
+    std::vector<std::string> In;
+    operand(Op.input(0), In);
+    Constant(Op.input(1), CW.Dims, CW.Data, In);
+    Result(In);
+    Bias(In);
+    convAttributes(node("QLinearConv", In, {name(Out)}), Op, CW);
+    return true;
+  }
+  if (Type == "FULLY_CONNECTED") {
+    if (Op.getBool(attr::KeepNumDims))
+      return false;
+    const ir::Tensor &W = G.tensor(Op.input(1));
+    const ir::Tensor &X = G.tensor(Op.input(0));
+    std::vector<std::string> In;
+    if (X.rank() != 2) {
+      auto [S, Z] = params(*X.Quant, X.Type);
+      In = {flattened(Op), S, Z};
+    } else {
+      operand(Op.input(0), In);
+    }
+    Constant(Op.input(1), {W.Shape[0], W.Shape[1]}, W.Data, In);
+    // QGemm's bias comes before the result's parameters.
+    std::vector<std::string> Tail;
+    Bias(Tail);
+    if (Tail.empty())
+      Tail.push_back("");
+    In.insert(In.end(), Tail.begin(), Tail.end());
+    Result(In);
+    integer(microsoft("QGemm", In, {name(Out)}), "transB", 1);
+    return true;
+  }
+  if (Type == "AVERAGE_POOL_2D") {
+    std::vector<std::string> In;
+    operand(Op.input(0), In);
+    Result(In);
+    Window(microsoft("QLinearAveragePool", In, {name(Out)}));
+    return true;
+  }
+  if (Type == "MAX_POOL_2D") {
+    // ONNX's MaxPool takes 8-bit values as they are: the result keeps the
+    // operand's parameters, as TensorFlow Lite's.
+    const ir::Tensor &X = G.tensor(Op.input(0));
+    if (X.Type != Y.Type || X.Quant->Scales != Y.Quant->Scales ||
+        X.Quant->ZeroPoints != Y.Quant->ZeroPoints)
+      return false;
+    Window(node("MaxPool", {name(Op.input(0))}, {name(Out)}));
+    return true;
+  }
+  if (Type == "ADD" || Type == "MUL") {
+    if (G.tensor(Op.input(0)).Shape != G.tensor(Op.input(1)).Shape)
+      return false;
+    std::vector<std::string> In;
+    operand(Op.input(0), In);
+    operand(Op.input(1), In);
+    Result(In);
+    microsoft(Type == "ADD" ? "QLinearAdd" : "QLinearMul", In, {name(Out)});
+    return true;
+  }
+  if (Type == "SOFTMAX") {
+    if (Op.getFloat(attr::Beta, 1.0) != 1.0 ||
+        G.tensor(Op.input(0)).rank() == 4)
+      return false;
+    std::vector<std::string> In;
+    operand(Op.input(0), In);
+    Result(In);
+    pb::NodeProto *N = microsoft("QLinearSoftmax", In, {name(Out)});
+    integer(N, "axis", -1);
+    integer(N, "opset", 13);
+    return true;
+  }
+  return false;
+}
+
 llvm::Error Exporter::write(const ir::Operator &Op) {
   auto Unsupported = [&](const llvm::Twine &Why) {
     return makeError(llvm::formatv("{0}: {1}", Op.Type, Why.str()));
@@ -236,32 +451,18 @@ llvm::Error Exporter::write(const ir::Operator &Op) {
   }
   if (Out < 0 || !G.tensor(Out).Quant)
     return Unsupported("its result is not quantized");
+  if (F == Form::QOperator && writeQOperator(Op))
+    return llvm::Error::success();
   if (Type == "CONV_2D" || Type == "DEPTHWISE_CONV_2D") {
-    const ir::Tensor &X = G.tensor(Op.input(0));
-    const ir::Tensor &W = G.tensor(Op.input(1));
-    bool Depthwise = Type == "DEPTHWISE_CONV_2D";
-    std::vector<int64_t> WD(W.Shape.begin(), W.Shape.end());
-    // OHWI to OIHW; depthwise [1, kH, kW, M] to [M, 1, kH, kW].
-    std::vector<int> Perm =
-        Depthwise ? std::vector<int>{3, 0, 1, 2} : std::vector<int>{0, 3, 1, 2};
-    std::vector<int64_t> OnnxW = {WD[Perm[0]], WD[Perm[1]], WD[Perm[2]],
-                                  WD[Perm[3]]};
-    std::string Wf = constant(Op.input(1), OnnxW,
-                              ir::transposeElements(W.Data, WD, Perm, 1), 0);
+    ConvWeights CW = convWeights(Op);
+    std::string Wf = constant(Op.input(1), CW.Dims, CW.Data, 0);
     std::vector<std::string> In = {dequantized(Op.input(0)), Wf};
     if (Op.input(2) >= 0) {
       const ir::Tensor &B = G.tensor(Op.input(2));
       In.push_back(constant(Op.input(2), {B.Shape[0]}, B.Data, 0));
     }
     std::string Y = fresh("conv");
-    pb::NodeProto *N = node("Conv", In, {Y});
-    ints(N, "kernel_shape", {WD[1], WD[2]});
-    ints(N, "strides", {Op.getInt(attr::StrideH), Op.getInt(attr::StrideW)});
-    ints(N, "dilations",
-         {Op.getInt(attr::DilationH, 1), Op.getInt(attr::DilationW, 1)});
-    ints(N, "pads", pads(Op, X, G.tensor(Out), WD[1], WD[2]));
-    // A grouped CONV_2D's filter has C / groups input channels.
-    integer(N, "group", Depthwise ? X.Shape[3] : X.Shape[3] / W.Shape[3]);
+    convAttributes(node("Conv", In, {Y}), Op, CW);
     llvm::Expected<std::string> A = activation(Y, Op);
     if (!A)
       return A.takeError();
@@ -272,31 +473,12 @@ llvm::Error Exporter::write(const ir::Operator &Op) {
     if (Op.getBool(attr::KeepNumDims))
       return Unsupported("keep_num_dims");
     const ir::Tensor &W = G.tensor(Op.input(1));
-    std::string Xq = name(Op.input(0));
     std::string Xf;
     if (G.tensor(Op.input(0)).rank() != 2) {
-      // TensorFlow Lite flattens the operand to [batches, depth].
-      int64_t Depth = W.Shape[1];
-      std::string Shape = fresh("shape");
-      int64_t Dims[2] = {-1, Depth};
-      initializer(Shape, pb::TensorProto_DataType_INT64, {2}, Dims, 16);
-      // A feature map is flattened in TensorFlow Lite's (NHWC) order.
-      if (G.tensor(Op.input(0)).rank() == 4 &&
-          !sameOrder(G.tensor(Op.input(0)).Shape))
-        Xq = passThrough(Xq, Op.input(0), [&](std::string F) {
-          std::string R = fresh("transposed");
-          ints(node("Transpose", {F}, {R}), "perm", {0, 2, 3, 1});
-          return R;
-        });
-      std::string Flat = passThrough(Xq, Op.input(0), [&](std::string F) {
-        std::string R = fresh("flat");
-        node("Reshape", {F, Shape}, {R});
-        return R;
-      });
       const ir::Tensor &X = G.tensor(Op.input(0));
       auto [S, Z] = params(*X.Quant, X.Type);
       Xf = fresh("deq");
-      node("DequantizeLinear", {Flat, S, Z}, {Xf});
+      node("DequantizeLinear", {flattened(Op), S, Z}, {Xf});
     } else {
       Xf = dequantized(Op.input(0));
     }
@@ -347,7 +529,7 @@ llvm::Error Exporter::write(const ir::Operator &Op) {
     const ir::Tensor &Y = G.tensor(Out);
     std::string Cur = name(Op.input(0));
     auto Transpose = [&](std::vector<int64_t> Perm) {
-      Cur = passThrough(Cur, Op.input(0), [&](std::string F) {
+      Cur = move(Cur, Op.input(0), [&](std::string F) {
         std::string R = fresh("transposed");
         ints(node("Transpose", {F}, {R}), "perm", Perm);
         return R;
@@ -363,7 +545,7 @@ llvm::Error Exporter::write(const ir::Operator &Op) {
     initializer(Shape, pb::TensorProto_DataType_INT64,
                 {static_cast<int64_t>(Dims.size())}, Dims.data(),
                 8 * Dims.size());
-    Cur = passThrough(Cur, Op.input(0), [&](std::string F) {
+    Cur = move(Cur, Op.input(0), [&](std::string F) {
       std::string R = fresh("reshaped");
       node("Reshape", {F, Shape}, {R});
       return R;
@@ -397,6 +579,11 @@ llvm::Expected<std::string> Exporter::run() {
   pb::OperatorSetIdProto *O = M.add_opset_import();
   O->set_domain("");
   O->set_version(13);
+  if (F == Form::QOperator) {
+    pb::OperatorSetIdProto *Ms = M.add_opset_import();
+    Ms->set_domain("com.microsoft");
+    Ms->set_version(1);
+  }
   GP = M.mutable_graph();
   GP->set_name(G.Name.empty() ? "main" : G.Name);
   auto Declare = [&](pb::ValueInfoProto *V, int32_t T) -> llvm::Error {
@@ -430,8 +617,8 @@ llvm::Expected<std::string> Exporter::run() {
 
 } // namespace
 
-llvm::Expected<std::string> exportQdq(const ir::Graph &G) {
-  return Exporter(G).run();
+llvm::Expected<std::string> exportOnnx(const ir::Graph &G, Form F) {
+  return Exporter(G, F).run();
 }
 
 } // namespace onnxexport

@@ -1,9 +1,9 @@
 //===- main.cpp - accelgen-tflite-to-onnx ---------------------------------===//
 //
-// accelgen-tflite-to-onnx MODEL.tflite OUT.onnx: writes a quantized
-// TensorFlow Lite model as an ONNX QDQ model (OnnxExport.h), so that the
-// ONNX path is tested on real networks; no quantized ONNX network ships in
-// Debian or npm.
+// accelgen-tflite-to-onnx [--form qdq|qoperator] MODEL.tflite OUT.onnx:
+// writes a quantized TensorFlow Lite model as an ONNX model in the QDQ or
+// the QOperator form (OnnxExport.h), so that the ONNX path is tested on
+// real networks; no quantized ONNX network ships in Debian or npm.
 //
 //===----------------------------------------------------------------------===//
 #include "OnnxExport.h"
@@ -23,9 +23,20 @@ static llvm::cl::opt<std::string> Output(llvm::cl::Positional,
                                          llvm::cl::desc("<out.onnx>"),
                                          llvm::cl::Required);
 
+static llvm::cl::opt<onnxexport::Form>
+    FormOpt("form", llvm::cl::desc("How quantized operators are written"),
+            llvm::cl::init(onnxexport::Form::QDQ),
+            llvm::cl::values(
+                clEnumValN(onnxexport::Form::QDQ, "qdq",
+                           "float operators between DequantizeLinear and "
+                           "QuantizeLinear (default)"),
+                clEnumValN(onnxexport::Form::QOperator, "qoperator",
+                           "QLinearConv, com.microsoft QGemm, QLinearAdd, ... "
+                           "where one exists, QDQ for the rest")));
+
 int main(int argc, char **argv) {
   llvm::cl::ParseCommandLineOptions(
-      argc, argv, "Writes a quantized TensorFlow Lite model as ONNX QDQ\n");
+      argc, argv, "Writes a quantized TensorFlow Lite model as ONNX\n");
   llvm::Expected<ImportResult> M = tflite::importModelFile(Input);
   if (!M) {
     llvm::errs() << "error: " << Input << ": " << toString(M.takeError())
@@ -37,7 +48,8 @@ int main(int argc, char **argv) {
                  << ": models of several graphs are not exported\n";
     return 1;
   }
-  llvm::Expected<std::string> Bytes = onnxexport::exportQdq(M->Model->main());
+  llvm::Expected<std::string> Bytes =
+      onnxexport::exportOnnx(M->Model->main(), FormOpt);
   if (!Bytes) {
     llvm::errs() << "error: " << Input << ": " << toString(Bytes.takeError())
                  << "\n";
