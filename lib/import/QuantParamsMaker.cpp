@@ -234,9 +234,15 @@ bool Maker::rewrite(size_t I, const Pattern &P, std::string &Why) {
       return false;
     }
     const ir::Tensor &Source = G.tensor(Q);
+    // int8 weights, or uint8 ones for a uint8 operand (TensorFlow Lite's
+    // older uint8 kernels, per tensor).
+    bool Uint8 = Source.Type == ir::DType::U8 && K > 0 &&
+                 G.tensor(Inputs[0]).Type == ir::DType::U8 && Source.Quant &&
+                 !Source.Quant->isPerChannel();
     if (R == Role::Weights &&
-        !(Source.IsConstant && Source.Type == ir::DType::I8)) {
-      Why = "its weights are not an int8 constant";
+        !(Source.IsConstant && (Source.Type == ir::DType::I8 || Uint8))) {
+      Why = "its weights are not an int8 constant (or a uint8 one quantized "
+            "per tensor, for a uint8 operand)";
       return false;
     }
     if (R == Role::Bias &&
@@ -356,7 +362,6 @@ bool Maker::rewrite(size_t I, const Pattern &P, std::string &Why) {
       continue;
     }
     Q.Inputs[0] = Result;
-    ++Report.Requantized;
   }
   return true;
 }
@@ -453,18 +458,24 @@ llvm::Expected<QuantReport> Maker::run() {
                       G.tensor(Op.Outputs[0]).Name, Why)
             .str());
   }
-  // QUANTIZE(DEQUANTIZE(x)) with x's own parameters is x.
+  // QUANTIZE(DEQUANTIZE(x)) with x's own parameters is x; with others, a
+  // QUANTIZE of x (a requantization, as TensorFlow Lite writes one).
   for (size_t I = 0; I < G.Operators.size(); ++I) {
     ir::Operator &Op = G.Operators[I];
     if (Dead[I] || Op.Type != "QUANTIZE")
       continue;
     int32_t X = dequantized(Op.Inputs[0]);
-    if (X < 0 || !G.tensor(X).Quant || !G.tensor(Op.Outputs[0]).Quant ||
-        G.tensor(X).Type != G.tensor(Op.Outputs[0]).Type ||
-        !sameParams(*G.tensor(X).Quant, *G.tensor(Op.Outputs[0]).Quant))
+    const ir::Tensor &Y = G.tensor(Op.Outputs[0]);
+    if (X < 0 || !G.tensor(X).Quant || !Y.Quant ||
+        G.tensor(X).Quant->isPerChannel() || Y.Quant->isPerChannel())
       continue;
-    Dead[I] = true;
-    replaceUses(Op.Outputs[0], X);
+    if (G.tensor(X).Type == Y.Type &&
+        sameParams(*G.tensor(X).Quant, *Y.Quant)) {
+      Dead[I] = true;
+      replaceUses(Op.Outputs[0], X);
+    } else {
+      Op.Inputs[0] = X;
+    }
     index();
   }
   removeUnreadDequantize();

@@ -18,10 +18,14 @@
 // and whether its result must keep its operand's parameters (pooling by
 // maximum, reshapes: operators that do not requantize).
 //
-// A DEQUANTIZE whose result feeds only QUANTIZE ops with its own parameters
-// is dropped (the pair is the identity). What no pattern matches stays as
-// it was: float operators between DEQUANTIZE and QUANTIZE, which then run
-// as float, or are refused by the targets with their reason.
+// Where a result's readers quantize it otherwise (several QUANTIZE of
+// one float result, or QUANTIZE(DEQUANTIZE(x)) with other parameters than
+// x's), it is quantized once and the others become QUANTIZE of the
+// quantized value: a requantization, which the targets' quantization
+// rules take or leave to the CPU like any other. With the same parameters
+// the pair is the identity and is dropped. What no pattern matches stays
+// as it was: float operators between DEQUANTIZE and QUANTIZE, which then
+// run as float, or are refused by the targets with their reason.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ACCELGEN_IMPORT_QUANTPARAMSMAKER_H
@@ -41,9 +45,6 @@ namespace quant {
 /// operators it left in float with why (for `inspect` and the tests).
 struct QuantReport {
   unsigned Quantized = 0;
-  /// QUANTIZE operators left requantizing a result that its readers
-  /// quantize otherwise (a REQUANTIZE in TensorFlow Lite's terms).
-  unsigned Requantized = 0;
   std::vector<std::string> LeftInFloat;
 };
 

@@ -184,3 +184,55 @@ TEST_CASE("a grouped convolution from ONNX runs on every target path as "
   CHECK_MESSAGE(E.Stdout.find("MDLA_GROUP_CONV_2D") != std::string::npos,
                 E.Stdout);
 }
+
+TEST_CASE("a result quantized twice is requantized once read from either "
+          "ONNX form, and runs on every target path as TensorFlow Lite "
+          "Micro") {
+  requireSharedDir();
+  // int8 [1, 8, 8, 4] -> CONV_2D 3x3 (per channel) -> y; y requantized to
+  // other parameters -> z. Both are outputs.
+  ir::GraphBuilder B;
+  const float InScale = 0.04f;
+  const int32_t In = B.tensor(ir::DType::I8, {1, 8, 8, 4}, InScale, -5);
+  std::vector<int8_t> W;
+  for (int I = 0; I < 6 * 3 * 3 * 4; ++I)
+    W.push_back(static_cast<int8_t>((I * 29) % 251 - 125));
+  const int32_t Weights = B.constant(ir::DType::I8, {6, 3, 3, 4}, W);
+  std::vector<float> WScales, BScales;
+  std::vector<int32_t> Bias;
+  for (int C = 0; C < 6; ++C) {
+    WScales.push_back(0.004f + 0.0015f * float(C));
+    BScales.push_back(InScale * WScales.back());
+    Bias.push_back(C * 97 - 300);
+  }
+  B.perChannel(Weights, WScales, 0);
+  const int32_t BiasT = B.constant(ir::DType::I32, {6}, Bias);
+  B.perChannel(BiasT, BScales, 0);
+  const int32_t Y = B.tensor(ir::DType::I8, {1, 8, 8, 6}, 0.15f, 4);
+  B.op("CONV_2D", {In, Weights, BiasT}, {Y},
+       {{"padding", std::string("SAME")},
+        {"stride_h", int64_t(1)},
+        {"stride_w", int64_t(1)},
+        {"dilation_h", int64_t(1)},
+        {"dilation_w", int64_t(1)},
+        {"fused_activation", std::string("NONE")}});
+  const int32_t Z = B.tensor(ir::DType::I8, {1, 8, 8, 6}, 0.37f, -20);
+  B.op("QUANTIZE", {Y}, {Z}, {});
+  ir::Model Tfl = modelOf(B, {In}, {Y, Z});
+
+  std::unique_ptr<ir::Model> Read;
+  for (onnxexport::Form F :
+       {onnxexport::Form::QDQ, onnxexport::Form::QOperator}) {
+    std::vector<uint8_t> Onnx;
+    ImportResult R = throughOnnx(Tfl.main(), F, Onnx);
+    const ir::Graph &G = R.Model->main();
+    REQUIRE(G.Operators.size() == 2);
+    CHECK(G.Operators[0].Type == "CONV_2D");
+    CHECK(G.Operators[1].Type == "QUANTIZE");
+    CHECK(G.Operators[1].Inputs[0] == G.Operators[0].Outputs[0]);
+    Read = std::move(R.Model);
+  }
+  // The requantization runs as TensorFlow Lite Micro's.
+  Read->Graphs[0].Name = "main";
+  checkAgainstOracle(*Read, "onnx-requantize");
+}

@@ -12,6 +12,7 @@
 #include "import/ModelFile.h"
 #include "import/ONNXImporter.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <doctest/doctest.h>
@@ -583,5 +584,262 @@ TEST_CASE("what the quantization pass leaves in float it says, with why") {
     CHECK_MESSAGE(R->Warnings[0].find("MAX_POOL_2D does not requantize") !=
                       std::string::npos,
                   R->Warnings[0]);
+  }
+}
+
+namespace {
+
+const int32_t I8 = ::onnx::TensorProto_DataType_INT8;
+const int32_t I32 = ::onnx::TensorProto_DataType_INT32;
+
+/// A QOperator network at \p Opset: x (int8 1x2x4x4) -> QLinearConv
+/// (weights per channel, bias) -> MaxPool on the int8 values ->
+/// com.microsoft QLinearGlobalAveragePool (the same parameters: TensorFlow
+/// Lite's average does not requantize) -> Flatten -> QGemm (weights
+/// per channel, bias) -> QLinearSoftmax -> s (int8 1x4); \p Change edits
+/// it before it is written.
+ModelMaker qoperatorNet(int64_t Opset,
+                        const std::function<void(ModelMaker &)> &Change = {}) {
+  ModelMaker K(Opset);
+  ::onnx::OperatorSetIdProto *Ms = K.M.add_opset_import();
+  Ms->set_domain("com.microsoft");
+  Ms->set_version(1);
+  K.input("x", {1, 2, 4, 4}, I8);
+  int8_t Zero = -3, YZero = -128, SZero = -128;
+  K.floats("xs", {}, {0.5f});
+  K.raw("xz", I8, {}, &Zero, 1);
+  K.floats("ys", {}, {0.25f});
+  K.raw("yz", I8, {}, &YZero, 1);
+  K.floats("os", {}, {0.0625f});
+  K.floats("ss", {}, {1.0f / 256});
+  K.raw("sz", I8, {}, &SZero, 1);
+  std::vector<int8_t> W(3 * 2 * 3 * 3);
+  for (size_t I = 0; I < W.size(); ++I)
+    W[I] = static_cast<int8_t>(int(I % 11) - 5);
+  K.raw("w", I8, {3, 2, 3, 3}, W.data(), W.size());
+  K.floats("ws", {3}, {0.1f, 0.2f, 0.3f});
+  std::vector<int8_t> Zeros(4, 0);
+  K.raw("wz", I8, {3}, Zeros.data(), 3);
+  std::vector<int32_t> B = {7, -8, 9, 10};
+  K.raw("b", I32, {3}, B.data(), 12);
+  std::vector<int8_t> F(4 * 3);
+  for (size_t I = 0; I < F.size(); ++I)
+    F[I] = static_cast<int8_t>(int(I * 7 % 13) - 6);
+  K.raw("f", I8, {4, 3}, F.data(), F.size());
+  K.floats("fs", {4}, {0.01f, 0.02f, 0.03f, 0.04f});
+  K.raw("fz", I8, {4}, Zeros.data(), 4);
+  K.raw("fb", I32, {4}, B.data(), 16);
+  ModelMaker::ints(K.node("QLinearConv",
+                          {"x", "xs", "xz", "w", "ws", "wz", "ys", "yz", "b"},
+                          {"y"}),
+                   "pads", {1, 1, 1, 1});
+  ::onnx::NodeProto *P = K.node("MaxPool", {"y"}, {"p"});
+  ModelMaker::ints(P, "kernel_shape", {2, 2});
+  ModelMaker::ints(P, "strides", {2, 2});
+  K.node("QLinearGlobalAveragePool", {"p", "ys", "yz", "ys", "yz"}, {"g"})
+      ->set_domain("com.microsoft");
+  K.node("Flatten", {"g"}, {"flat"});
+  ::onnx::NodeProto *Gemm = K.node(
+      "QGemm", {"flat", "ys", "yz", "f", "fs", "fz", "fb", "os", "xz"}, {"o"});
+  Gemm->set_domain("com.microsoft");
+  ModelMaker::integer(Gemm, "transB", 1);
+  ::onnx::NodeProto *S =
+      K.node("QLinearSoftmax", {"o", "os", "xz", "ss", "sz"}, {"s"});
+  S->set_domain("com.microsoft");
+  ModelMaker::integer(S, "axis", -1);
+  ModelMaker::integer(S, "opset", 13);
+  K.output("s", {1, 4}, I8);
+  if (Change)
+    Change(K);
+  return K;
+}
+
+/// The node of \p K whose operator is \p Op.
+::onnx::NodeProto *nodeOf(ModelMaker &K, const std::string &Op) {
+  for (::onnx::NodeProto &N : *K.G->mutable_node())
+    if (N.op_type() == Op)
+      return &N;
+  FAIL("no " << Op << " node");
+  return nullptr;
+}
+
+} // namespace
+
+TEST_CASE("QOperator nodes are read as the QDQ form they stand for, at "
+          "opset 10 as at 13") {
+  for (int64_t Opset : {10, 13}) {
+    CAPTURE(Opset);
+    ModelMaker K = qoperatorNet(Opset, [&](ModelMaker &K) {
+      if (Opset >= 13)
+        return;
+      // Before opset 13, Softmax flattens at its axis: the last axis reads
+      // the same in both.
+      ModelMaker::integer(nodeOf(K, "QLinearSoftmax"), "opset", 11);
+      // MaxPool takes int8 from opset 12 on: pooled as QOperator instead.
+      for (::onnx::NodeProto &N : *K.G->mutable_node())
+        if (N.op_type() == "MaxPool") {
+          ::onnx::NodeProto Q;
+          Q.set_op_type("QLinearAveragePool");
+          Q.set_domain("com.microsoft");
+          for (const char *I : {"y", "ys", "yz", "ys", "yz"})
+            Q.add_input(I);
+          Q.add_output("p");
+          *Q.mutable_attribute() = N.attribute();
+          N = Q;
+        }
+    });
+    llvm::Expected<ImportResult> R = onnximport::importModel(K.bytes());
+    REQUIRE_MESSAGE(static_cast<bool>(R), llvm::toString(R.takeError()));
+    CHECK_MESSAGE(R->Warnings.empty(), llvm::join(R->Warnings, "; "));
+    CHECK(R->Model->Specified == ir::Arithmetic::ONNX);
+    const ir::Graph &G = R->Model->main();
+    std::vector<std::string> Types;
+    for (const ir::Operator &Op : G.Operators)
+      Types.push_back(Op.Type);
+    CHECK(Types == std::vector<std::string>{
+                       "CONV_2D",
+                       Opset >= 13 ? "MAX_POOL_2D" : "AVERAGE_POOL_2D",
+                       "AVERAGE_POOL_2D", "FULLY_CONNECTED", "SOFTMAX"});
+    REQUIRE(G.Operators.size() == 5);
+    // The convolution: per-channel weights in OHWI, the bias scaled by the
+    // product of the operand's and the weights' scales.
+    const ir::Operator &Conv = G.Operators[0];
+    const ir::Tensor &W = G.tensor(Conv.Inputs[1]);
+    CHECK(W.Shape == std::vector<int32_t>{3, 3, 3, 2});
+    REQUIRE(W.Quant);
+    CHECK(W.Quant->Scales == std::vector<float>{0.1f, 0.2f, 0.3f});
+    CHECK(W.Quant->Axis == 0);
+    const ir::Tensor &B = G.tensor(Conv.Inputs[2]);
+    REQUIRE(B.Quant);
+    CHECK(B.Quant->Scales ==
+          std::vector<float>{0.5f * 0.1f, 0.5f * 0.2f, 0.5f * 0.3f});
+    CHECK(G.tensor(Conv.Outputs[0]).Quant->Scales == std::vector<float>{0.25f});
+    // The pooling of 8-bit values keeps the parameters.
+    const ir::Tensor &Pooled = G.tensor(G.Operators[1].Outputs[0]);
+    REQUIRE(Pooled.Quant);
+    CHECK(Pooled.Quant->Scales == std::vector<float>{0.25f});
+    CHECK(Pooled.Quant->ZeroPoints == std::vector<int64_t>{-128});
+    // QGemm: weights [units, depth] per unit.
+    const ir::Operator &Fc = G.Operators[3];
+    const ir::Tensor &F = G.tensor(Fc.Inputs[1]);
+    CHECK(F.Shape == std::vector<int32_t>{4, 3});
+    REQUIRE(F.Quant);
+    CHECK(F.Quant->Axis == 0);
+    CHECK(F.Quant->Scales.size() == 4);
+    CHECK(G.tensor(Fc.Inputs[0]).Shape == std::vector<int32_t>{1, 1, 1, 3});
+    const ir::Tensor &S = G.tensor(G.Outputs[0]);
+    REQUIRE(S.Quant);
+    CHECK(S.Quant->Scales == std::vector<float>{1.0f / 256});
+  }
+}
+
+TEST_CASE("QOperator nodes the reader cannot read are refused with the "
+          "node and the reason") {
+  struct Case {
+    const char *Name;
+    std::function<void(ModelMaker &)> Change;
+    const char *Says;
+  };
+  const Case Cases[] = {
+      {"a QGemm short of inputs",
+       [](ModelMaker &K) {
+         nodeOf(K, "QGemm")->mutable_input()->DeleteSubrange(3, 6);
+       },
+       "QGemm needs 5 inputs, it has 3"},
+      {"a result without its zero point",
+       [](ModelMaker &K) { nodeOf(K, "QLinearSoftmax")->set_input(4, ""); },
+       "the result's scale and zero point must both be given"},
+      {"an NHWC pooling",
+       [](ModelMaker &K) {
+         ModelMaker::integer(nodeOf(K, "QLinearGlobalAveragePool"),
+                             "channels_last", 1);
+       },
+       "channels_last = 1 (an NHWC operand) is not supported"},
+      {"a softmax of other semantics",
+       [](ModelMaker &K) {
+         ::onnx::NodeProto *S = nodeOf(K, "QLinearSoftmax");
+         S->mutable_attribute(0)->set_i(1);
+         S->mutable_attribute(1)->set_i(12);
+       },
+       "softmax of opset 12 semantics along axis 1 differs from the "
+       "model's opset 13"},
+      {"a softmax without its opset",
+       [](ModelMaker &K) {
+         nodeOf(K, "QLinearSoftmax")->mutable_attribute()->DeleteSubrange(1, 1);
+       },
+       "the attribute opset is missing"},
+      {"a bias with computed scales",
+       [](ModelMaker &K) {
+         nodeOf(K, "QLinearConv")->set_input(1, "x_scale");
+         K.input("x_scale", {1}, ::onnx::TensorProto_DataType_FLOAT);
+       },
+       "the bias needs constant scales: 'x_scale' must be a constant"},
+      {"a com.microsoft operator not read",
+       [](ModelMaker &K) {
+         nodeOf(K, "QLinearSoftmax")->set_op_type("QLinearWhere");
+       },
+       "operators of domain 'com.microsoft' are not supported"},
+      {"int8 values of different parameters concatenated",
+       [](ModelMaker &K) {
+         ::onnx::NodeProto *C = K.node("Concat", {"y", "x"}, {"c"});
+         ModelMaker::integer(C, "axis", 1);
+         K.output("c", {1, 5, 4, 4}, I8);
+       },
+       "'y' and 'x' are quantized otherwise and are joined as integers"},
+  };
+  for (const Case &C : Cases) {
+    CAPTURE(C.Name);
+    std::string Message = importError(qoperatorNet(13, C.Change).bytes());
+    REQUIRE_FALSE(Message.empty());
+    CHECK_MESSAGE(llvm::StringRef(Message).startswith("node "), Message);
+    CHECK_MESSAGE(Message.find(C.Says) != std::string::npos, Message);
+  }
+}
+
+TEST_CASE("a result its readers quantize otherwise is quantized once and "
+          "requantized for the others") {
+  ModelMaker K = qdqConv([](ModelMaker &K) {
+    K.output("y", {1, 3, 4, 4}, I8);
+    // A second reader quantizes the convolution's result as x is.
+    K.node("QuantizeLinear", {"r", "xs", "xz"}, {"y2"});
+    K.output("y2", {1, 3, 4, 4}, I8);
+    // A third as the first: the same value.
+    K.node("QuantizeLinear", {"r", "ys", "yz"}, {"y3"});
+    K.output("y3", {1, 3, 4, 4}, I8);
+  });
+  llvm::Expected<ImportResult> R = onnximport::importModel(K.bytes());
+  REQUIRE_MESSAGE(static_cast<bool>(R), llvm::toString(R.takeError()));
+  CHECK_MESSAGE(R->Warnings.empty(), llvm::join(R->Warnings, "; "));
+  const ir::Graph &G = R->Model->main();
+  REQUIRE(G.Operators.size() == 2);
+  CHECK(G.Operators[0].Type == "CONV_2D");
+  CHECK(G.Operators[1].Type == "QUANTIZE");
+  int32_t Y = G.Operators[0].Outputs[0];
+  CHECK(G.Operators[1].Inputs[0] == Y);
+  CHECK(G.Outputs == std::vector<int32_t>{Y, G.Operators[1].Outputs[0], Y});
+  REQUIRE(G.tensor(G.Operators[1].Outputs[0]).Quant);
+  CHECK(G.tensor(G.Operators[1].Outputs[0]).Quant->Scales ==
+        std::vector<float>{0.5f});
+}
+
+TEST_CASE("ONNX's quantized node tests of QLinearConv and QLinearMatMul "
+          "read as one uint8 layer each") {
+  test::requireOnnxNodeTests();
+  for (const char *Name : {"test_qlinearconv", "test_qlinearmatmul_2D"}) {
+    CAPTURE(Name);
+    llvm::Expected<ImportResult> R =
+        onnximport::importModel(test::onnxNodeModel(Name, 1));
+    REQUIRE_MESSAGE(static_cast<bool>(R), llvm::toString(R.takeError()));
+    CHECK_MESSAGE(R->Warnings.empty(), llvm::join(R->Warnings, "; "));
+    const ir::Graph &G = R->Model->main();
+    REQUIRE(G.Operators.size() == 1);
+    const ir::Operator &Op = G.Operators[0];
+    CHECK(Op.Type == (std::string(Name) == "test_qlinearconv"
+                          ? "CONV_2D"
+                          : "FULLY_CONNECTED"));
+    for (int32_t T : {Op.Inputs[0], Op.Inputs[1], Op.Outputs[0]}) {
+      CHECK(G.tensor(T).Type == ir::DType::U8);
+      CHECK(G.tensor(T).Quant);
+    }
   }
 }
