@@ -252,23 +252,10 @@ bool Maker::rewrite(size_t I, const Pattern &P, std::string &Why) {
     }
     Inputs[K] = Q;
   }
-  // An operator that does not requantize needs all its quantized operands
-  // alike (CONCATENATION's several).
-  if (P.SameParams)
-    for (size_t K = 1; K < Inputs.size(); ++K) {
-      Role R = P.Operands[std::min(K, P.Operands.size() - 1)];
-      if (R != Role::Value)
-        continue;
-      const ir::Tensor &A = G.tensor(Inputs[0]), &B = G.tensor(Inputs[K]);
-      if (!A.Quant || !B.Quant || A.Type != B.Type ||
-          !sameParams(*A.Quant, *B.Quant)) {
-        Why = llvm::formatv("its operands '{0}' and '{1}' are quantized "
-                            "otherwise, and {2} does not requantize",
-                            A.Name, B.Name, Op.Type)
-                  .str();
-        return false;
-      }
-    }
+  // The operands an operator that does not requantize reads as values.
+  auto IsValue = [&](size_t K) {
+    return P.Operands[std::min(K, P.Operands.size() - 1)] == Role::Value;
+  };
   // The result: QUANTIZE, or a fusable activation and then QUANTIZE.
   int32_t Out = Op.Outputs[0];
   size_t QIndex, AIndex = SIZE_MAX;
@@ -309,7 +296,20 @@ bool Maker::rewrite(size_t I, const Pattern &P, std::string &Why) {
       AIndex == SIZE_MAX) {
     // An operator that does not requantize (a layout change) may be
     // followed by anything: its result is quantized as its operand, and
-    // dequantized for its float readers.
+    // dequantized for its float readers. Its operands (CONCATENATION's
+    // several) must then be quantized alike.
+    for (size_t K = 1; K < Inputs.size(); ++K) {
+      const ir::Tensor &A = G.tensor(Inputs[0]), &B = G.tensor(Inputs[K]);
+      if (IsValue(K) && (!A.Quant || !B.Quant || A.Type != B.Type ||
+                         !sameParams(*A.Quant, *B.Quant))) {
+        Why = llvm::formatv("its operands '{0}' and '{1}' are quantized "
+                            "otherwise, and no QUANTIZE of its result says "
+                            "which to requantize to",
+                            A.Name, B.Name)
+                  .str();
+        return false;
+      }
+    }
     const ir::Tensor &Src = G.tensor(Inputs[0]);
     ir::Tensor T = G.tensor(Out);
     T.Name += "#quantized";
@@ -338,13 +338,39 @@ bool Maker::rewrite(size_t I, const Pattern &P, std::string &Why) {
     Why = "its result is not quantized per tensor";
     return false;
   }
-  if (P.SameParams && !sameParams(*G.tensor(Inputs[0]).Quant, *R.Quant)) {
-    Why = llvm::formatv("'{0}' is quantized otherwise than its operand "
-                        "'{1}', and {2} does not requantize",
-                        R.Name, G.tensor(Inputs[0]).Name, Op.Type)
-              .str();
-    return false;
-  }
+  // An operator that does not requantize reads its operands with its
+  // result's parameters: those quantized otherwise are requantized first
+  // (a QUANTIZE between quantized types before it).
+  std::vector<ir::Operator> Before;
+  const ir::DType ResultType = R.Type;
+  const ir::QuantParams ResultParams = *R.Quant;
+  if (P.SameParams)
+    for (size_t K = 0; K < Inputs.size(); ++K) {
+      const ir::Tensor &X = G.tensor(Inputs[K]);
+      if (!IsValue(K) || (X.Type == ResultType && X.Quant &&
+                          sameParams(*X.Quant, ResultParams)))
+        continue;
+      if (!X.Quant || X.Quant->isPerChannel()) {
+        Why = llvm::formatv("operand '{0}' is not quantized per tensor, and "
+                            "{1} does not requantize",
+                            X.Name, Op.Type)
+                  .str();
+        return false;
+      }
+      ir::Tensor T = X;
+      T.Name += "#requantized";
+      T.Type = ResultType;
+      T.Quant = ResultParams;
+      T.IsConstant = false;
+      T.Data.clear();
+      ir::Operator Q;
+      Q.Type = "QUANTIZE";
+      Q.Inputs = {Inputs[K]};
+      G.Tensors.push_back(std::move(T));
+      Inputs[K] = static_cast<int32_t>(G.Tensors.size() - 1);
+      Q.Outputs = {Inputs[K]};
+      Before.push_back(std::move(Q));
+    }
   Op.Inputs = Inputs;
   Op.Outputs = {Result};
   if (Op.hasAttr(attr::FusedActivation))
@@ -363,6 +389,10 @@ bool Maker::rewrite(size_t I, const Pattern &P, std::string &Why) {
     }
     Q.Inputs[0] = Result;
   }
+  // The requantizations, just before the operator (which moves, with the
+  // indices after it).
+  G.Operators.insert(G.Operators.begin() + I, Before.begin(), Before.end());
+  Dead.insert(Dead.begin() + I, Before.size(), false);
   return true;
 }
 

@@ -553,7 +553,27 @@ TEST_CASE("what the quantization pass leaves in float it says, with why") {
           "left in float by the quantization pass: LOGISTIC writing 's': "
           "its result is not quantized (by one QUANTIZE, its only reader)");
   }
-  SUBCASE("a concatenation of values quantized otherwise") {
+  SUBCASE("a concatenation of values quantized otherwise, not quantized "
+          "again") {
+    ModelMaker K = qdqConv([](ModelMaker &K) {
+      K.node("DequantizeLinear", {"y", "ys", "yz"}, {"yf"});
+      ModelMaker::integer(K.node("Concat", {"xf", "yf"}, {"c2"}), "axis", 1);
+      K.output("c2", {1, 5, 4, 4});
+    });
+    llvm::Expected<ImportResult> R = onnximport::importModel(K.bytes());
+    REQUIRE_MESSAGE(static_cast<bool>(R), llvm::toString(R.takeError()));
+    REQUIRE(R->Warnings.size() == 1);
+    CHECK_MESSAGE(R->Warnings[0].find("its operands 'x' and 'y' are "
+                                      "quantized otherwise, and no QUANTIZE "
+                                      "of its result says which to "
+                                      "requantize to") != std::string::npos,
+                  R->Warnings[0]);
+  }
+}
+
+TEST_CASE("the operands of an operator that does not requantize are "
+          "requantized to its result's parameters") {
+  SUBCASE("a concatenation") {
     ModelMaker K = qdqConv([](ModelMaker &K) {
       K.node("DequantizeLinear", {"y", "ys", "yz"}, {"yf"});
       ModelMaker::integer(K.node("Concat", {"xf", "yf"}, {"c2"}), "axis", 1);
@@ -562,14 +582,22 @@ TEST_CASE("what the quantization pass leaves in float it says, with why") {
     });
     llvm::Expected<ImportResult> R = onnximport::importModel(K.bytes());
     REQUIRE_MESSAGE(static_cast<bool>(R), llvm::toString(R.takeError()));
-    REQUIRE(R->Warnings.size() == 1);
-    CHECK_MESSAGE(R->Warnings[0].find("its operands 'x' and 'y' are "
-                                      "quantized otherwise, and "
-                                      "CONCATENATION does not requantize") !=
-                      std::string::npos,
-                  R->Warnings[0]);
+    CHECK_MESSAGE(R->Warnings.empty(), llvm::join(R->Warnings, "; "));
+    const ir::Graph &G = R->Model->main();
+    REQUIRE(G.Operators.size() == 3);
+    CHECK(G.Operators[0].Type == "CONV_2D");
+    // x (0.5, -3) requantized to the result's (0.25, 5); y is already so.
+    const ir::Operator &Q = G.Operators[1];
+    CHECK(Q.Type == "QUANTIZE");
+    CHECK(G.tensor(Q.Inputs[0]).Name == "x");
+    CHECK(G.tensor(Q.Outputs[0]).Quant->Scales == std::vector<float>{0.25f});
+    CHECK(G.tensor(Q.Outputs[0]).Quant->ZeroPoints == std::vector<int64_t>{5});
+    const ir::Operator &C = G.Operators[2];
+    CHECK(C.Type == "CONCATENATION");
+    CHECK(C.Inputs ==
+          std::vector<int32_t>{Q.Outputs[0], G.Operators[0].Outputs[0]});
   }
-  SUBCASE("a maximum quantized otherwise than its operand") {
+  SUBCASE("a maximum") {
     ModelMaker K = qdqConv([](ModelMaker &K) {
       K.node("DequantizeLinear", {"y", "ys", "yz"}, {"yf"});
       ::onnx::NodeProto *P = K.node("MaxPool", {"yf"}, {"p"});
@@ -580,10 +608,13 @@ TEST_CASE("what the quantization pass leaves in float it says, with why") {
     });
     llvm::Expected<ImportResult> R = onnximport::importModel(K.bytes());
     REQUIRE_MESSAGE(static_cast<bool>(R), llvm::toString(R.takeError()));
-    REQUIRE(R->Warnings.size() == 1);
-    CHECK_MESSAGE(R->Warnings[0].find("MAX_POOL_2D does not requantize") !=
-                      std::string::npos,
-                  R->Warnings[0]);
+    CHECK_MESSAGE(R->Warnings.empty(), llvm::join(R->Warnings, "; "));
+    const ir::Graph &G = R->Model->main();
+    std::vector<std::string> Types;
+    for (const ir::Operator &Op : G.Operators)
+      Types.push_back(Op.Type);
+    CHECK(Types ==
+          std::vector<std::string>{"CONV_2D", "QUANTIZE", "MAX_POOL_2D"});
   }
 }
 

@@ -33,6 +33,14 @@ std::vector<int64_t> onnxDims(const ir::Tensor &T) {
   return D;
 }
 
+/// ONNX's axis of IR axis \p Axis of \p T (NHWC to NCHW for a feature map).
+int64_t onnxAxis(const ir::Tensor &T, int64_t Axis) {
+  if (Axis < 0)
+    Axis += T.rank();
+  const int64_t ToOnnx[4] = {0, 2, 3, 1};
+  return T.rank() == 4 && !T.IsConstant ? ToOnnx[Axis] : Axis;
+}
+
 bool sameOrder(const std::vector<int32_t> &Nhwc) {
   return Nhwc[3] == 1 || int64_t(Nhwc[1]) * Nhwc[2] == 1;
 }
@@ -421,6 +429,15 @@ bool Exporter::writeQOperator(const ir::Operator &Op) {
     microsoft(Type == "ADD" ? "QLinearAdd" : "QLinearMul", In, {name(Out)});
     return true;
   }
+  if (Type == "CONCATENATION") {
+    std::vector<std::string> In;
+    Result(In);
+    for (int32_t T : Op.Inputs)
+      operand(T, In);
+    integer(microsoft("QLinearConcat", In, {name(Out)}), "axis",
+            onnxAxis(Y, Op.getInt(attr::Axis)));
+    return true;
+  }
   if (Type == "SOFTMAX") {
     if (Op.getFloat(attr::Beta, 1.0) != 1.0 ||
         G.tensor(Op.input(0)).rank() == 4)
@@ -518,6 +535,19 @@ llvm::Error Exporter::write(const ir::Operator &Op) {
          : Type == "SUB" ? "Sub"
                          : "Mul",
          {dequantized(Op.input(0)), dequantized(Op.input(1))}, {Y});
+    llvm::Expected<std::string> A = activation(Y, Op);
+    if (!A)
+      return A.takeError();
+    quantize(*A, Out);
+    return llvm::Error::success();
+  }
+  if (Type == "CONCATENATION") {
+    std::vector<std::string> In;
+    for (int32_t T : Op.Inputs)
+      In.push_back(dequantized(T));
+    std::string Y = fresh("concat");
+    integer(node("Concat", In, {Y}), "axis",
+            onnxAxis(G.tensor(Out), Op.getInt(attr::Axis)));
     llvm::Expected<std::string> A = activation(Y, Op);
     if (!A)
       return A.takeError();

@@ -33,7 +33,8 @@ enum class Form {
   QDQ,
   /// Quantized operators where ONNX or ONNX Runtime's com.microsoft domain
   /// has one (QLinearConv, QGemm, QLinearAveragePool, QLinearAdd,
-  /// QLinearMul, QLinearSoftmax; MaxPool and layout changes on the 8-bit
+  /// QLinearMul, QLinearConcat, QLinearSoftmax; MaxPool and layout changes on
+  /// the 8-bit
   /// values themselves), the QDQ form for the rest (SUB, and a fused
   /// activation narrowing its result's range, which QOperator nodes lack).
   QOperator,
