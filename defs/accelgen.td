@@ -442,6 +442,12 @@ class KernelFamily<string name, string template, string builder> {
   /// The result may share its input's bytes (the memory planner aliases
   /// them), and then nothing runs: a byte copy such as RESHAPE.
   bit MayAlias = 0;
+  /// Its quantized functions round nothing (they move, select or pad
+  /// values, or dequantize exactly), so they compute every arithmetic of
+  /// quantized operators alike: TensorFlow Lite's and ONNX's
+  /// (ir::Graph::Computes). Other families compute ONNX's only in their
+  /// functions of variant "onnx".
+  bit AnyArithmetic = 0;
   list<KernelField> Fields = [];
   list<KernelArg> Args = [];
   list<KernelInstance> Instances = [];

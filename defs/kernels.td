@@ -63,6 +63,12 @@ defvar PerChannelFields = [
                "Per-channel requantization (int8 per-channel): one entry per "
                "output channel each.">,
   PointerField<"per_channel_left_shift", "int32_t">];
+defvar FloatScaleFields = [
+  PointerField<"float_scale", "float",
+               "ONNX's arithmetic (the onnx functions): input scale * filter "
+               "scale / output scale in float32, one per output channel, by "
+               "which the accumulator is requantized in float32, rounding "
+               "half to even.">];
 defvar ClampFields = [
   KernelField<"act_min", "int32_t",
               "Quantized clamp: fused activation intersected with the output "
@@ -85,12 +91,15 @@ def Conv2DKernels : KernelFamily<"conv2d", "conv", "conv2DOp"> {
   let Doc = "Parameters of one CONV_2D.";
   let Fields = !listconcat(StrideFields, DilationFields, PadFields,
                            ConvOffsetFields, PerTensorFields, PerChannelFields,
-                           ClampFields);
+                           FloatScaleFields, ClampFields);
   let Args = ConvArgs;
   let Instances = [
     KernelInstance<Conv2D, "conv2d", i8, AnyElement, "per_channel">,
     KernelInstance<Conv2D, "conv2d", i8>,
     KernelInstance<Conv2D, "conv2d", u8>,
+    // ONNX's arithmetic (ir::Graph::Computes).
+    KernelInstance<Conv2D, "conv2d", i8, AnyElement, "onnx">,
+    KernelInstance<Conv2D, "conv2d", u8, AnyElement, "onnx">,
     KernelInstance<Conv2D, "conv2d", f32>,
     // 16x8: int16 activations, int8 weights, int64 bias and accumulator.
     KernelInstance<Conv2D, "conv2d", i16, AnyElement, "per_channel", i8, i64>];
@@ -102,12 +111,15 @@ def DepthwiseConv2DKernels
   let Fields = !listconcat(StrideFields, DilationFields, PadFields,
       [KernelField<"depth_multiplier", "int32_t",
                    "Output channels per input channel (any value >= 1).">],
-      ConvOffsetFields, PerTensorFields, PerChannelFields, ClampFields);
+      ConvOffsetFields, PerTensorFields, PerChannelFields, FloatScaleFields,
+      ClampFields);
   let Args = ConvArgs;
   let Instances = [
     KernelInstance<DepthwiseConv2D, "depthwise_conv2d", i8, AnyElement, "per_channel">,
     KernelInstance<DepthwiseConv2D, "depthwise_conv2d", i8>,
     KernelInstance<DepthwiseConv2D, "depthwise_conv2d", u8>,
+    KernelInstance<DepthwiseConv2D, "depthwise_conv2d", i8, AnyElement, "onnx">,
+    KernelInstance<DepthwiseConv2D, "depthwise_conv2d", u8, AnyElement, "onnx">,
     KernelInstance<DepthwiseConv2D, "depthwise_conv2d", f32>,
     KernelInstance<DepthwiseConv2D, "depthwise_conv2d", i16, AnyElement,
                    "per_channel", i8, i64>];
@@ -140,12 +152,14 @@ def FullyConnectedKernels
                    "fullyConnected"> {
   let Doc = "Parameters of one FULLY_CONNECTED.";
   let Fields = !listconcat(ConvOffsetFields, PerTensorFields, PerChannelFields,
-                           ClampFields);
+                           FloatScaleFields, ClampFields);
   let Args = ConvArgs;
   let Instances = [
     KernelInstance<FullyConnected, "fully_connected", i8>,
     KernelInstance<FullyConnected, "fully_connected", i8, AnyElement, "per_channel">,
     KernelInstance<FullyConnected, "fully_connected", u8>,
+    KernelInstance<FullyConnected, "fully_connected", i8, AnyElement, "onnx">,
+    KernelInstance<FullyConnected, "fully_connected", u8, AnyElement, "onnx">,
     KernelInstance<FullyConnected, "fully_connected", f32>,
     KernelInstance<FullyConnected, "fully_connected", i16, AnyElement,
                    "per_channel", i8, i64>];
@@ -326,6 +340,7 @@ def CompareKernels : KernelFamily<"compare", "compare", "compareOp"> {
 /// SELECT_V2 moves elements (TensorFlow Lite Micro takes int8, int16 and
 /// float32 x and y; the kernel any element size).
 def SelectKernels : KernelFamily<"select", "select", "selectOp"> {
+  let AnyArithmetic = 1;
   let Doc = "Parameters of one SELECT_V2: the output's dimensions and each "
             "operand's element strides in them, all padded to REF_MAX_RANK "
             "(stride 0 where an operand is broadcast).";
@@ -405,6 +420,7 @@ def L2NormKernels : KernelFamily<"l2norm", "l2norm", "l2NormOp"> {
 /// out.
 def ArgMinMaxKernels
     : KernelFamily<"arg_min_max", "arg_min_max", "argMinMaxOp"> {
+  let AnyArithmetic = 1;
   let Doc = "Parameters of one ARG_MAX or ARG_MIN.";
   let Fields = [KernelField<"axis", "int32_t",
                             "The dimension searched, 0 to rank - 1.">];
@@ -540,6 +556,7 @@ def QuantizeKernels : KernelFamily<"quantize", "quantize", "quantizeOp"> {
 
 def DequantizeKernels
     : KernelFamily<"dequantize", "quantize", "dequantizeOp"> {
+  let AnyArithmetic = 1;
   let Doc = "A quantized type to float32: scale * (q - zero_point).";
   let Fields = [KernelField<"scale", "double">,
                 KernelField<"zero_point", "int32_t">];
@@ -606,6 +623,7 @@ def ConcatKernels : KernelFamily<"concat", "concat", "concatOp"> {
 }
 
 def PadKernels : KernelFamily<"pad", "pad", "padOp"> {
+  let AnyArithmetic = 1;
   let Doc = "Parameters of one PAD or PADV2.";
   let Fields = [
     ArrayField<"before", "int32_t", "REF_MAX_RANK">,
@@ -648,6 +666,7 @@ def MeanKernels : KernelFamily<"mean", "reduce", "meanOp"> {
 
 def TransposeKernels : KernelFamily<"transpose", "transpose",
                                     "transposeOp"> {
+  let AnyArithmetic = 1;
   let Doc = "Parameters of one TRANSPOSE.";
   let Rendered = 0;
   let Fields = [ArrayField<"perm", "int32_t", "REF_MAX_RANK">];
@@ -660,6 +679,7 @@ def TransposeKernels : KernelFamily<"transpose", "transpose",
 /// takes int8 and float32; the kernels any element size).
 def SpaceDepthKernels
     : KernelFamily<"space_depth", "space_depth", "spaceDepthOp"> {
+  let AnyArithmetic = 1;
   let Doc = "Parameters of one SPACE_TO_DEPTH or DEPTH_TO_SPACE.";
   let Rendered = 0;
   let Fields = [KernelField<"block_size", "int32_t",
@@ -690,6 +710,7 @@ def ResizeKernels : KernelFamily<"resize", "resize", "resizeOp"> {
 /// Micro takes int8 and float32; the kernels any element size).
 def BatchSpaceKernels
     : KernelFamily<"batch_space", "batch_space", "batchSpaceOp"> {
+  let AnyArithmetic = 1;
   let Doc = "Parameters of one SPACE_TO_BATCH_ND or BATCH_TO_SPACE_ND.";
   let Rendered = 0;
   let Fields = [
@@ -713,6 +734,7 @@ def BatchSpaceKernels
 /// the kernel any element size).
 def MirrorPadKernels
     : KernelFamily<"mirror_pad", "mirror_pad", "mirrorPadOp"> {
+  let AnyArithmetic = 1;
   let Doc = "Parameters of one MIRROR_PAD.";
   let Rendered = 0;
   let Fields = [ArrayField<"before", "int32_t", "REF_MAX_RANK">,
@@ -728,6 +750,7 @@ def MirrorPadKernels
 /// GATHER moves bytes (TensorFlow Lite Micro takes int8 and float32 with
 /// int32 indices; the kernel any element size).
 def GatherKernels : KernelFamily<"gather", "gather", "gatherOp"> {
+  let AnyArithmetic = 1;
   let Doc = "Parameters of one GATHER: the input as [batch, outer, axis, "
             "inner], the indices as [batch, count].";
   let Rendered = 0;
@@ -748,6 +771,7 @@ def GatherKernels : KernelFamily<"gather", "gather", "gatherOp"> {
 /// (c/ref_index.h): element moves by computed positions, and shapes.
 def BroadcastToKernels
     : KernelFamily<"broadcast_to", "index", "broadcastToOp"> {
+  let AnyArithmetic = 1;
   let Doc = "Parameters of one BROADCAST_TO: the output's dimensions and the "
             "input's element strides in them (0 where broadcast), padded to "
             "REF_MAX_RANK.";
@@ -775,6 +799,7 @@ def EmbeddingDequantizeKernels
 }
 
 def GatherNdKernels : KernelFamily<"gather_nd", "index", "gatherNdOp"> {
+  let AnyArithmetic = 1;
   let Doc = "Parameters of one GATHER_ND.";
   let Rendered = 0;
   let Fields = [KernelField<"slices", "int32_t", "Rows of indices.">,
@@ -792,6 +817,7 @@ def GatherNdKernels : KernelFamily<"gather_nd", "index", "gatherNdOp"> {
 def DynamicUpdateSliceKernels
     : KernelFamily<"dynamic_update_slice", "index",
                    "dynamicUpdateSliceOp"> {
+  let AnyArithmetic = 1;
   let Doc = "Parameters of one DYNAMIC_UPDATE_SLICE.";
   let Rendered = 0;
   let Fields = [KernelField<"rank", "int32_t">,
@@ -806,6 +832,7 @@ def DynamicUpdateSliceKernels
 }
 
 def ShapeOfKernels : KernelFamily<"shape_of", "index", "shapeOfOp"> {
+  let AnyArithmetic = 1;
   let Doc = "Parameters of one SHAPE: the input's dimensions.";
   let Rendered = 0;
   let Fields = [KernelField<"rank", "int32_t">,
@@ -816,6 +843,7 @@ def ShapeOfKernels : KernelFamily<"shape_of", "index", "shapeOfOp"> {
 
 def BroadcastArgsKernels
     : KernelFamily<"broadcast_args", "index", "broadcastArgsOp"> {
+  let AnyArithmetic = 1;
   let Doc = "Parameters of one BROADCAST_ARGS.";
   let Rendered = 0;
   let Fields = [KernelField<"rank1", "int32_t">,
@@ -829,6 +857,7 @@ def BroadcastArgsKernels
 
 /// FILL and ZEROS_LIKE write bytes (the kernel any element size).
 def FillKernels : KernelFamily<"fill", "fill", "fillOp"> {
+  let AnyArithmetic = 1;
   let Doc = "Parameters of one FILL (data operand: the value) or ZEROS_LIKE "
             "(data operand: the input, unread).";
   let Rendered = 0;
@@ -841,6 +870,7 @@ def FillKernels : KernelFamily<"fill", "fill", "fillOp"> {
 
 def StridedSliceKernels
     : KernelFamily<"strided_slice", "strided_slice", "stridedSliceOp"> {
+  let AnyArithmetic = 1;
   let Doc = "Parameters of one STRIDED_SLICE, SLICE (unit strides), "
             "REVERSE_V2 (stride -1 on the reversed axes), or one result of "
             "SPLIT, SPLIT_V or UNPACK (one call per result).";
@@ -861,6 +891,7 @@ def StridedSliceKernels
 /// RESHAPE, SQUEEZE and EXPAND_DIMS copy the tensor's bytes (nothing at all
 /// when the memory plan lets the result share its input's bytes).
 def ReshapeKernels : KernelFamily<"reshape", "reshape", "reshapeOp"> {
+  let AnyArithmetic = 1;
   let Doc = "Bytes to copy.";
   let Rendered = 0;
   let MayAlias = 1;

@@ -162,6 +162,15 @@ void emitTableSections(const KernelLibraryModel &M,
                             F->byValue() ? 1 : 0, F->MayAlias ? 1 : 0);
           });
 
+  Section("ANY_ARITHMETIC",
+          "ANY_ARITHMETIC(family): the families whose functions compute "
+          "every arithmetic of quantized operators alike.",
+          {"ANY_ARITHMETIC"}, [&] {
+            for (const KernelFamilyDef *F : Families)
+              if (F->AnyArithmetic)
+                OS << formatv("{0}ANY_ARITHMETIC({1})\n", P, F->Name);
+          });
+
   Section("PARAMS_BEGIN",
           "PARAMS_BEGIN(family, struct), then SCALAR(family, struct, field, "
           "ctype), ARRAY(family, struct, field, ctype, length) or "

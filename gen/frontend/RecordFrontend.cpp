@@ -356,6 +356,7 @@ void readKernelFamilyRecords(const RecordKeeper &Records, TargetDecl &Out) {
     F.Template = R->getValueAsString("Template").str();
     F.Rendered = R->getValueAsBit("Rendered");
     F.MayAlias = R->getValueAsBit("MayAlias");
+    F.AnyArithmetic = R->getValueAsBit("AnyArithmetic");
     F.Builder = R->getValueAsString("Builder").str();
     F.Doc = R->getValueAsString("Doc").str();
     for (Record *Field : R->getValueAsListOfDefs("Fields"))

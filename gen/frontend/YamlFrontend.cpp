@@ -200,11 +200,11 @@ const KeySpec TopKeys[] = {
     {"device_residency", Optional}, {"kernel_families", Optional}};
 /// A kernel library: families only.
 const KeySpec LibraryTopKeys[] = {{"kernel_families", Required}};
-const KeySpec FamilyKeys[] = {{"name", Required},      {"template", Required},
-                              {"builder", Required},   {"fields", Required},
-                              {"args", Required},      {"instances", Required},
-                              {"library", Optional},   {"rendered", Optional},
-                              {"may_alias", Optional}, {"doc", Optional}};
+const KeySpec FamilyKeys[] = {
+    {"name", Required},    {"template", Required},      {"builder", Required},
+    {"fields", Required},  {"args", Required},          {"instances", Required},
+    {"library", Optional}, {"rendered", Optional},      {"may_alias", Optional},
+    {"doc", Optional},     {"any_arithmetic", Optional}};
 const KeySpec FieldKeys[] = {{"name", Required},
                              {"ctype", Required},
                              {"doc", Optional},
@@ -659,6 +659,7 @@ void Reader::readKernelFamilies(const Entries &Top, TargetDecl &Out) {
     text(*E, "doc", F.Doc);
     flag(*E, "rendered", F.Rendered);
     flag(*E, "may_alias", F.MayAlias);
+    flag(*E, "any_arithmetic", F.AnyArithmetic);
     forEachItem(*E, "fields", [&](const YAML::Node &N) {
       std::optional<Entries> I = entries(N, What + ": a field", FieldKeys);
       if (!I)

@@ -235,6 +235,7 @@ struct KernelFamilyDecl {
   std::string Builder;
   std::string Doc;
   bool MayAlias = false;
+  bool AnyArithmetic = false;
   std::vector<KernelFieldDecl> Fields;
   std::vector<KernelArgDecl> Args;
   std::vector<KernelInstanceDecl> Instances;

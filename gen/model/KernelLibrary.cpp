@@ -65,6 +65,7 @@ public:
     F->Template = R.Template;
     F->Rendered = R.Rendered;
     F->MayAlias = R.MayAlias;
+    F->AnyArithmetic = R.AnyArithmetic;
     F->Builder = R.Builder;
     F->Doc = R.Doc;
     F->Own = !R.InLibrary;

@@ -79,6 +79,7 @@ struct KernelFamilyDef {
   std::string Template; ///< "conv"
   bool Rendered = true;
   bool MayAlias = false;
+  bool AnyArithmetic = false;
   std::string Builder;
   std::string Doc;
   /// Declared by a target description rather than the portable library:

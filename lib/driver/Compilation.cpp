@@ -119,6 +119,11 @@ Error Compilation::import(StringRef Path) {
   Model = std::move(R->Model);
   if (Model->Graphs.empty())
     return makeError("the model has no graph");
+  // A model converted from TensorFlow Lite computes TensorFlow Lite's
+  // arithmetic whatever its format says.
+  if (Opts.OnnxAsTFLite)
+    for (ir::Graph &G : Model->Graphs)
+      G.Computes = ir::Arithmetic::TFLite;
   Emit.ModelFileName = sys::path::filename(Path).str();
   Emit.Model = Model.get();
   return Error::success();
@@ -166,12 +171,6 @@ void Compilation::setOffload(std::shared_ptr<const emit::Offload> O,
 }
 
 Error Compilation::compile() {
-  if (Model->Specified == ir::Arithmetic::ONNX && !Opts.OnnxAsTFLite)
-    return makeError(
-        "the model's quantized operators are specified with ONNX's "
-        "arithmetic (requantization in float, rounding half to even), which "
-        "accelgen does not compute yet; --onnx-arithmetic tflite computes "
-        "TensorFlow Lite's fixed-point arithmetic instead (docs/onnx.md)");
   if (Error E = Target.Backend->prepare(*this))
     return E;
   Expected<emit::EmittedModel> E = emit::emitModel(emittedGraph(), Emit);

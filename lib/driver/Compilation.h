@@ -51,8 +51,8 @@ struct Options {
   /// accelgen's version, for banners and reports.
   std::string GeneratorVersion;
   /// `--onnx-arithmetic tflite`: compute a model whose quantized operators
-  /// ONNX specifies with TensorFlow Lite's arithmetic (the IR's kernels);
-  /// without it such a model is refused (docs/onnx.md).
+  /// ONNX specifies with TensorFlow Lite's arithmetic instead of ONNX's
+  /// (ir::Graph::Computes; docs/onnx.md).
   bool OnnxAsTFLite = false;
 };
 

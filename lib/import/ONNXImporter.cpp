@@ -817,13 +817,7 @@ Error Importer::run(pb::ModelProto &M) {
     Result.Warnings.push_back("left in float by the quantization pass: " + Why);
   auto Model = std::make_unique<ir::Model>();
   // ONNX specifies its quantized operators' arithmetic (QUANTIZE's too).
-  for (const ir::Operator &Op : G.Operators) {
-    bool Quantized = Op.Type == "QUANTIZE";
-    for (int32_t T : Op.Outputs)
-      Quantized |= G.Tensors[T].Quant.has_value();
-    if (Quantized)
-      Model->Specified = ir::Arithmetic::ONNX;
-  }
+  G.Computes = ir::Arithmetic::ONNX;
   std::string Producer =
       StringRef(M.producer_name() + " " + M.producer_version()).trim().str();
   Model->Description = formatv("ONNX model, opset {0}{1}{2}", Opset,

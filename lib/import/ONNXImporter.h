@@ -17,8 +17,8 @@
 //   parameters, DequantizeLinear of a computed value DEQUANTIZE, and of a
 //   constant a quantized constant (laid out where it is used); then the
 //   QuantParamsMaker pass (QuantParamsMaker.h) makes the QDQ form
-//   tensor-oriented, and the model records that ONNX specifies the
-//   arithmetic of its quantized operators (ir::Model::Specified).
+//   tensor-oriented, and the graph records that its quantized operators
+//   compute ONNX's arithmetic (ir::Graph::Computes).
 //
 // A malformed model, or one using what the reader does not take, gets a
 // one-line error naming the node ("node 3 'conv1' (Conv): ..."), never a

@@ -139,12 +139,27 @@ struct Operator {
 };
 
 /// A dataflow graph: a TensorFlow Lite subgraph.
+/// The integer arithmetic of quantized operators.
+enum class Arithmetic {
+  /// TensorFlow Lite's: fixed-point multipliers and shifts, rounding half
+  /// away from zero.
+  TFLite,
+  /// ONNX's (its QLinear operators, as ONNX Runtime computes them):
+  /// requantization in float32, rounding half to even.
+  ONNX,
+};
+
 struct Graph {
   std::string Name;
   std::vector<Tensor> Tensors;
   std::vector<Operator> Operators;
   std::vector<int32_t> Inputs;
   std::vector<int32_t> Outputs;
+  /// The arithmetic its quantized operators compute: the model's, unless
+  /// the compilation is told otherwise (`--onnx-arithmetic tflite`). The
+  /// kernel families' builders choose their functions by it, and targets
+  /// that compute another refuse the operators (docs/onnx.md).
+  Arithmetic Computes = Arithmetic::TFLite;
 
   const Tensor &tensor(int32_t Index) const { return Tensors.at(Index); }
   Tensor &tensor(int32_t Index) { return Tensors.at(Index); }
@@ -153,22 +168,10 @@ struct Graph {
   }
 };
 
-/// The integer arithmetic a model's quantized operators are specified with.
-enum class Arithmetic {
-  /// TensorFlow Lite's: fixed-point multipliers and shifts, rounding half
-  /// away from zero; what the IR's kernels compute.
-  TFLite,
-  /// ONNX's: requantization in float, rounding half to even.
-  ONNX,
-};
-
 /// A whole model: its graphs (the first is the main one) and metadata.
 struct Model {
   std::string Description;
   uint32_t SchemaVersion = 0;
-  /// How the source format specifies the quantized operators' arithmetic
-  /// (TensorFlow Lite for models without any).
-  Arithmetic Specified = Arithmetic::TFLite;
   std::vector<Graph> Graphs;
 
   const Graph &main() const { return Graphs.front(); }

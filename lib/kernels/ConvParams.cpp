@@ -124,6 +124,10 @@ struct ConvLikeQuant {
   QuantizedMultiplier PerTensor;
   std::vector<int32_t> Multipliers, LeftShifts;
   bool PerChannel = false;
+  /// ONNX's arithmetic: the float32 requantization scale of each channel,
+  /// and the functions that take it (the "onnx" variant).
+  std::vector<float> FloatScales;
+  bool Onnx = false;
   int32_t ActMin = 0, ActMax = 0;
   float ActMinF = 0, ActMaxF = 0;
 };
@@ -167,7 +171,22 @@ convLikeQuant(const OpContext &Ctx, const Tensor &In, const Tensor &Filter,
   R.InputOffset = -InQ->ZeroPoint;
   R.FilterOffset = -FQ->ZeroPoint;
   R.OutputOffset = OutQ->ZeroPoint;
-  if (In.Type == DType::U8) {
+  if (Ctx.arithmetic() == ir::Arithmetic::ONNX && !Wide) {
+    // As ONNX Runtime's QLinearConv and QGemm: input scale times filter
+    // scale, divided by the output scale, in float32.
+    R.Onnx = true;
+    for (int32_t C = 0; C < Channels; ++C) {
+      const float Product =
+          InQ->Scale * FQ->Scales[FQ->PerChannel ? size_t(C) : 0];
+      const float Scale = Product / OutQ->Scale;
+      if (!(Scale > 0.0f) || !std::isfinite(Scale))
+        return Ctx.error(llvm::formatv(
+            "channel {0}: input scale * filter scale / output scale is {1}, "
+            "not a positive finite float",
+            C, Scale));
+      R.FloatScales.push_back(Scale);
+    }
+  } else if (In.Type == DType::U8) {
     if (FQ->PerChannel)
       return Ctx.error("uint8 kernels take per-tensor filters only");
     ACCELGEN_TRY(M,
@@ -364,19 +383,21 @@ llvm::Expected<KernelCall> conv2D(const OpContext &Ctx, bool Depthwise) {
     S.act_min_f = Q.ActMinF;
     S.act_max_f = Q.ActMaxF;
   };
-  Call.Variant = Q.PerChannel ? "per_channel" : "";
+  Call.Variant = Q.Onnx ? "onnx" : Q.PerChannel ? "per_channel" : "";
   if (Depthwise) {
     FamilyParams<ref_depthwise_conv2d_params> P;
     Fill(P.Scalars);
     P.Scalars.depth_multiplier = DepthMultiplier;
     P.per_channel_multiplier = Q.Multipliers;
     P.per_channel_left_shift = Q.LeftShifts;
+    P.float_scale = Q.FloatScales;
     Call.Params = std::move(P);
   } else {
     FamilyParams<ref_conv2d_params> P;
     Fill(P.Scalars);
     P.per_channel_multiplier = Q.Multipliers;
     P.per_channel_left_shift = Q.LeftShifts;
+    P.float_scale = Q.FloatScales;
     Call.Params = std::move(P);
   }
   return Call;
@@ -580,8 +601,9 @@ llvm::Expected<KernelCall> fullyConnected(const OpContext &Ctx) {
   P.Scalars.act_max_f = Q.ActMaxF;
   P.per_channel_multiplier = Q.Multipliers;
   P.per_channel_left_shift = Q.LeftShifts;
+  P.float_scale = Q.FloatScales;
   KernelCall Call;
-  Call.Variant = Q.PerChannel ? "per_channel" : "";
+  Call.Variant = Q.Onnx ? "onnx" : Q.PerChannel ? "per_channel" : "";
   Call.Params = std::move(P);
   Call.DataInputs = {Ctx.op().input(0), Ctx.op().input(1),
                      Bias ? Ctx.op().input(2) : -1};

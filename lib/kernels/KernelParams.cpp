@@ -71,6 +71,8 @@ std::vector<KernelFamilyInfo> buildFamilies() {
   Find(#Family).Fields.push_back({#Field, #CType, 0, true});
 #define REF_KERNEL_PARAMS_END(Family, Struct)
 #include "ref_kernel_table.inc"
+#define REF_KERNEL_ANY_ARITHMETIC(Family) Find(#Family).AnyArithmetic = true;
+#include "ref_kernel_table.inc"
   return Families;
 }
 
@@ -431,6 +433,15 @@ std::string kernelCallReason(llvm::StringRef Message, llvm::StringRef Type) {
   return Rest.str();
 }
 
+bool readsQuantized(const ir::Graph &G, const ir::Operator &Op) {
+  auto Quantized = [&](int32_t T) {
+    return G.isValidTensor(T) && G.tensor(T).Quant &&
+           G.tensor(T).Type != ir::DType::F32;
+  };
+  return llvm::any_of(Op.Inputs, Quantized) ||
+         llvm::any_of(Op.Outputs, Quantized);
+}
+
 llvm::Expected<KernelCall> computeKernelCall(const ir::Graph &G,
                                              const ir::Operator &Op,
                                              unsigned Result) {
@@ -501,6 +512,14 @@ llvm::Expected<KernelCall> computeKernelCall(const ir::Graph &G,
     if (F.Out && F.Out != OutType)
       continue;
     Call->Function = F.Name;
+    if (G.Computes == ir::Arithmetic::ONNX && !Family.AnyArithmetic &&
+        Call->Variant != "onnx" && readsQuantized(G, Op))
+      return Ctx.error(llvm::formatv(
+          "no {0} kernel computes ONNX's arithmetic (requantization in "
+          "float32, rounding half to even), which the model specifies, for "
+          "it; --onnx-arithmetic tflite computes TensorFlow Lite's for the "
+          "whole model (docs/onnx.md)",
+          Family.Name));
     return Call;
   }
   return Ctx.error(llvm::formatv(

@@ -198,6 +198,10 @@ struct KernelFamilyInfo {
   bool MayAlias;
   std::vector<KernelArgInfo> Args;
   std::vector<KernelFieldInfo> Fields;
+  /// Its functions round nothing, so they compute every arithmetic of
+  /// quantized operators (ir::Graph::Computes) alike; otherwise only its
+  /// functions of variant "onnx" compute ONNX's.
+  bool AnyArithmetic = false;
 };
 
 /// forEachField for the parameters of a registered family: each field is
@@ -299,6 +303,11 @@ llvm::Expected<KernelCall> computeKernelCall(const ir::Graph &G,
 /// Every call that runs \p Op, in order: one per result, or one for all.
 llvm::Expected<std::vector<KernelCall>>
 computeKernelCalls(const ir::Graph &G, const ir::Operator &Op);
+
+/// True when \p Op reads or writes a quantized tensor: an operator whose
+/// results depend on the arithmetic \p G computes (ir::Graph::Computes),
+/// unless its kernels round nothing (KernelFamilyInfo::AnyArithmetic).
+bool readsQuantized(const ir::Graph &G, const ir::Operator &Op);
 
 /// The reason in a computeKernelCall error message \p Message for an
 /// operator of type \p Type, without the "operator N (TYPE): " it starts

@@ -46,6 +46,9 @@ public:
   OpContext(const ir::Graph &G, const ir::Operator &Op, unsigned Result = 0);
 
   const ir::Operator &op() const { return Op; }
+  /// The arithmetic the operator's graph computes (ir::Graph::Computes):
+  /// a builder with functions for ONNX's chooses them by it.
+  ir::Arithmetic arithmetic() const { return G.Computes; }
   /// The result the call writes. An operator with several results runs as
   /// one call per result (SPLIT); a builder that writes any one of them asks
   /// which, and computeKernelCall refuses several results to one that does

@@ -54,6 +54,27 @@ bool isLegal(const target::TargetInfo &T, const ir::Graph &G,
          T.withinDeviceLimits(G, Op, Ignored);
 }
 
+/// Why target \p T does not run \p Op of \p G because of the arithmetic
+/// \p G computes: every target description states TensorFlow Lite's
+/// requantization, so in a graph computing ONNX's the quantized operators
+/// run on the CPU's kernels (which compute either), unless \p T is the CPU.
+std::optional<target::Rejection>
+arithmeticRejection(const target::TargetInfo &T, const ir::Graph &G,
+                    const ir::Operator &Op, const PartitionOptions &Opts) {
+  if (G.Computes != ir::Arithmetic::ONNX || Opts.Cpu == &T ||
+      !kernels::readsQuantized(G, Op))
+    return std::nullopt;
+  return target::Rejection{
+      "arithmetic",
+      llvm::formatv("the model's quantized operators compute ONNX's "
+                    "arithmetic (requantization in float32, rounding half "
+                    "to even); target {0}'s description states TensorFlow "
+                    "Lite's fixed-point requantization",
+                    T.name())
+          .str(),
+      ""};
+}
+
 /// The CPU's estimate for \p Op: the CPU target's cost model, else one cycle
 /// per MAC, or per output element for operators without MACs.
 double cpuCycles(const PartitionOptions &Opts, const ir::Graph &G,
@@ -99,6 +120,17 @@ public:
         P.Cycles = estimate(P, Now);
       R.Ops.push_back(std::move(P));
     }
+    // The arithmetic decides before any other reason.
+    for (size_t I = 0; I < R.Ops.size(); ++I)
+      if (std::optional<target::Rejection> Why =
+              arithmeticRejection(T, R.Graph, R.Graph.Operators[I], Opts)) {
+        if (R.Ops[I].Placement == Device::Accelerator)
+          moveToCpu(I, std::move(*Why));
+        else
+          R.Ops[I].Why = {std::move(*Why)};
+        R.Ops[I].Why.erase(R.Ops[I].Why.begin(), R.Ops[I].Why.end() - 1);
+        R.Ops[I].Cycles.reset();
+      }
     if (Opts.Review)
       for (size_t I = 0; I < R.Ops.size(); ++I)
         if (R.Ops[I].Placement == Device::Accelerator &&
@@ -129,7 +161,8 @@ private:
     std::vector<target::MatchRejection> Rejected;
     std::vector<target::FoundMatch> Matches = target::findMatches(
         G, T.patterns(), Version, &Rejected, [&](size_t OpIndex) {
-          return isLegal(T, G, G.Operators[OpIndex], Version);
+          return !arithmeticRejection(T, G, G.Operators[OpIndex], Opts) &&
+                 isLegal(T, G, G.Operators[OpIndex], Version);
         });
     for (const target::MatchRejection &M : Rejected)
       R.RejectedFusions.push_back({M.Pattern->Name, M.Why});

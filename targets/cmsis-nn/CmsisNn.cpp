@@ -698,6 +698,12 @@ OpChoice chooseFunction(const ir::Graph &G, size_t Index,
     C.Reason = "CMSIS-NN has no int8 or int16 function for " + Op.Type;
     return C;
   }
+  if (G.Computes == ir::Arithmetic::ONNX && kernels::readsQuantized(G, Op)) {
+    C.Reason = "CMSIS-NN requantizes as TensorFlow Lite does, and the model "
+               "specifies ONNX's arithmetic (requantization in float32, "
+               "rounding half to even)";
+    return C;
+  }
   std::vector<target::Rejection> Why;
   if (!Setup->IsSupported(G, Op, Version, Why)) {
     std::vector<std::string> Parts;

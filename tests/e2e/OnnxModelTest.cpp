@@ -1,26 +1,31 @@
 //===- OnnxModelTest.cpp - Real networks through the ONNX path ------------===//
 //
 // No quantized ONNX network ships in Debian or npm, so the shared int8
-// TensorFlow Lite models are written as ONNX QDQ models
+// TensorFlow Lite models are written as ONNX QDQ and QOperator models
 // (tools/tflite-to-onnx) and compiled from ONNX: with TensorFlow Lite's
 // arithmetic selected (--onnx-arithmetic tflite), every seed's output on
 // every target label must equal the TensorFlow Lite original's expected
 // output byte for byte, and the quantization pass must leave no operator
-// in float. Each model's ONNX bytes are written once; each target builds
-// each model once (the tests' program cache), every seed running on it.
+// in float; with ONNX's (the default), the outputs must equal ONNX
+// Runtime's (onnxruntime-node, scripts/onnxruntime-oracle.sh) byte for
+// byte. Each model's ONNX bytes are written once; each target builds each
+// model once (the tests' program cache), every seed running on it.
 //
 //===----------------------------------------------------------------------===//
 #include "E2ESupport.h"
 #include "OracleSweep.h"
 
 #include "OnnxExport.h"
+#include "OnnxTestData.h"
 #include "TestSupport.h"
 #include "import/ONNXImporter.h"
 #include "import/TFLiteImporter.h"
 #include "ir/GraphBuilder.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/Program.h"
 
 #include <doctest/doctest.h>
 
@@ -97,8 +102,11 @@ void checkThroughOnnx(const std::string &Name, onnxexport::Form F) {
 std::vector<std::string> placement(const std::string &Model,
                                    const std::string &Target,
                                    size_t &Operators) {
-  test::RunResult R =
-      runAccelgen({"explain", Model, "--target", Target, "--json"});
+  std::vector<std::string> Args = {"explain", Model, "--target", Target,
+                                   "--json"};
+  if (llvm::StringRef(Model).endswith(".onnx"))
+    Args.insert(Args.end(), {"--onnx-arithmetic", "tflite"});
+  test::RunResult R = runAccelgen(Args);
   REQUIRE_MESSAGE(R.ExitCode == 0, R.Stderr);
   llvm::Expected<llvm::json::Value> V = llvm::json::parse(R.Stdout);
   REQUIRE_MESSAGE(static_cast<bool>(V), llvm::toString(V.takeError()));
@@ -119,7 +127,8 @@ std::vector<std::string> placement(const std::string &Model,
 } // namespace
 
 TEST_CASE("explain places the shared int8 models read from either ONNX "
-          "form as it places their TensorFlow Lite originals") {
+          "form as it places their TensorFlow Lite originals (TensorFlow "
+          "Lite's arithmetic)") {
   requireSharedDir();
   test::TempDir Dir;
   for (const char *Name : Models) {
@@ -169,28 +178,203 @@ TEST_CASE("shared int8 models exported as ONNX QOperator graphs run as "
   }
 }
 
-TEST_CASE("a quantized ONNX model is refused without --onnx-arithmetic "
-          "tflite, with the reason") {
+TEST_CASE("with ONNX's arithmetic, an operator whose kernels compute only "
+          "TensorFlow Lite's is refused, and accelerators leave the "
+          "quantized operators to the CPU, each with the reason") {
   requireSharedDir();
-  llvm::Expected<ImportResult> Tfl =
-      tflite::importModelFile(modelPath("tflm_hello_world_int8"));
-  REQUIRE(static_cast<bool>(Tfl));
-  llvm::Expected<std::string> Bytes =
-      onnxexport::exportOnnx(Tfl->Model->main(), onnxexport::Form::QDQ);
-  REQUIRE(static_cast<bool>(Bytes));
   test::TempDir Dir;
-  const std::string File = Dir.file("hello.onnx");
-  test::writeFileBytes(File,
-                       std::vector<uint8_t>(Bytes->begin(), Bytes->end()));
+  for (const char *Name :
+       {"mlperf_tiny_kws_dscnn_int8", "tflm_hello_world_int8"}) {
+    llvm::Expected<ImportResult> Tfl = tflite::importModelFile(modelPath(Name));
+    REQUIRE(static_cast<bool>(Tfl));
+    llvm::Expected<std::string> Bytes =
+        onnxexport::exportOnnx(Tfl->Model->main(), onnxexport::Form::QDQ);
+    REQUIRE(static_cast<bool>(Bytes));
+    test::writeFileBytes(Dir.file(std::string(Name) + ".onnx"),
+                         std::vector<uint8_t>(Bytes->begin(), Bytes->end()));
+  }
+  const std::string Kws = Dir.file("mlperf_tiny_kws_dscnn_int8.onnx");
   test::RunResult R =
-      runAccelgen({"compile", File, "--target", "ref", "-o", Dir.file("out")});
+      runAccelgen({"compile", Kws, "--target", "ref", "-o", Dir.file("out")});
   CHECK(R.ExitCode == 1);
-  CHECK_MESSAGE(R.Stderr.find("specified with ONNX's arithmetic") !=
-                    std::string::npos,
+  CHECK_MESSAGE(R.Stderr.find("(AVERAGE_POOL_2D) is not supported by target "
+                              "ref: no pool2d kernel computes ONNX's "
+                              "arithmetic") != std::string::npos,
                 R.Stderr);
-  // explain needs no arithmetic.
-  R = runAccelgen({"explain", File, "--target", "mdla3.0"});
+  CHECK_MESSAGE(R.Stderr.find("--onnx-arithmetic tflite") != std::string::npos,
+                R.Stderr);
+  // With TensorFlow Lite's it compiles.
+  R = runAccelgen({"compile", Kws, "--target", "ref", "--onnx-arithmetic",
+                   "tflite", "-o", Dir.file("out2")});
   CHECK_MESSAGE(R.ExitCode == 0, R.Stderr);
+  // mdla's description states TensorFlow Lite's requantization.
+  R = runAccelgen({"explain", Dir.file("tflm_hello_world_int8.onnx"),
+                   "--target", "mdla3.0"});
+  REQUIRE_MESSAGE(R.ExitCode == 0, R.Stderr);
+  CHECK_MESSAGE(R.Stdout.find("0 of 3 operators on the accelerator") !=
+                    std::string::npos,
+                R.Stdout);
+  CHECK_MESSAGE(R.Stdout.find("arithmetic: the model's quantized operators "
+                              "compute ONNX's arithmetic") != std::string::npos,
+                R.Stdout);
+}
+
+namespace {
+
+/// ONNX Runtime's outputs of \p Model for the inputs in \p In, written to
+/// \p Out (tests/tools/onnxruntime_runner.js).
+void runOnnxRuntime(const std::string &Model, const std::string &In,
+                    const std::string &Out) {
+  REQUIRE_MESSAGE(llvm::sys::fs::exists(ACCELGEN_ONNXRUNTIME_RUNNER),
+                  ACCELGEN_ONNXRUNTIME_RUNNER
+                      << " is missing: scripts/onnxruntime-oracle.sh, which "
+                         "the build runs, says why");
+  llvm::ErrorOr<std::string> Node = llvm::sys::findProgramByName("node");
+  REQUIRE_MESSAGE(static_cast<bool>(Node),
+                  "node is not installed (scripts/setup.sh installs it)");
+  test::RunResult R = test::runProgram(
+      *Node, {ACCELGEN_ONNXRUNTIME_RUNNER, Model, In, Out}, 120);
+  REQUIRE_MESSAGE(R.ExitCode == 0, R.Stderr << R.ErrorMessage);
+}
+
+/// Runs \p File (an ONNX model, ONNX's arithmetic) on \p Label with the
+/// inputs in \p In: every output must equal ONNX Runtime's in \p Want.
+void checkAgainstOnnxRuntime(const std::vector<std::string> &Label,
+                             const std::string &File, const std::string &In,
+                             const std::string &Want, size_t Outputs) {
+  INFO(File << " on " << llvm::join(Label, " ") << ", inputs " << In);
+  test::TempDir Out;
+  test::RunResult R = runModelOn(
+      Label[0], std::vector<std::string>(Label.begin() + 1, Label.end()), File,
+      In, Out.path(), false);
+  REQUIRE_MESSAGE(R.ExitCode == 0, R.Stderr << R.ErrorMessage);
+  for (size_t I = 0; I < Outputs; ++I) {
+    const std::string Name = "output_" + std::to_string(I) + ".bin";
+    CHECK_MESSAGE(test::readFileBytes(Out.file(Name)) ==
+                      test::readFileBytes(Want + "/" + Name),
+                  "output " << I);
+  }
+}
+
+} // namespace
+
+TEST_CASE("with ONNX's arithmetic, the shared fully connected models from "
+          "either form equal ONNX Runtime on every seed and target label") {
+  requireSharedDir();
+  for (const char *Name :
+       {"tflm_hello_world_int8", "mlperf_tiny_ad_autoencoder_int8"}) {
+    CAPTURE(Name);
+    llvm::Expected<ImportResult> Tfl = tflite::importModelFile(modelPath(Name));
+    REQUIRE(static_cast<bool>(Tfl));
+    for (onnxexport::Form F :
+         {onnxexport::Form::QDQ, onnxexport::Form::QOperator}) {
+      test::TempDir Dir;
+      std::vector<uint8_t> Onnx;
+      throughOnnx(Tfl->Model->main(), F, Onnx);
+      const std::string File = Dir.file(std::string(Name) + ".onnx");
+      test::writeFileBytes(File, Onnx);
+      // Both forms read to the same graph (the import tests): the QDQ form
+      // on every label, the QOperator form on ref.
+      std::vector<std::vector<std::string>> Labels = labels();
+      if (F == onnxexport::Form::QOperator)
+        Labels = {{"ref"}};
+      for (const std::string &Seed : seedDirs(Name)) {
+        test::TempDir Want;
+        runOnnxRuntime(File, Seed, Want.path());
+        for (const std::vector<std::string> &Label : Labels)
+          checkAgainstOnnxRuntime(Label, File, Seed, Want.path(),
+                                  Tfl->Model->main().Outputs.size());
+      }
+    }
+  }
+}
+
+TEST_CASE("with ONNX's arithmetic, convolutions whose requantization meets "
+          "ties round them to even as ONNX Runtime, where TensorFlow Lite "
+          "rounds them away from zero") {
+  requireSharedDir();
+  // int8 [1, 6, 6, 4] -> DEPTHWISE_CONV_2D 3x3 (per channel) -> CONV_2D
+  // 1x1 (per tensor): scales of powers of two, so that many accumulators
+  // requantize to exact halves.
+  ir::GraphBuilder B;
+  const int32_t In = B.tensor(ir::DType::I8, {1, 6, 6, 4}, 0.5f, 0);
+  std::vector<int8_t> W;
+  for (int I = 0; I < 3 * 3 * 4; ++I)
+    W.push_back(static_cast<int8_t>((I * 37) % 23 - 11));
+  const int32_t DwW = B.constant(ir::DType::I8, {1, 3, 3, 4}, W);
+  B.perChannel(DwW, {0.25f, 0.5f, 0.25f, 0.125f}, 3);
+  const int32_t DwB =
+      B.constant(ir::DType::I32, {4}, std::vector<int32_t>{3, -6, 9, -12});
+  B.perChannel(DwB, {0.125f, 0.25f, 0.125f, 0.0625f}, 0);
+  const int32_t Dw = B.tensor(ir::DType::I8, {1, 6, 6, 4}, 1.0f, 1);
+  B.op("DEPTHWISE_CONV_2D", {In, DwW, DwB}, {Dw},
+       {{"padding", std::string("SAME")},
+        {"stride_h", int64_t(1)},
+        {"stride_w", int64_t(1)},
+        {"dilation_h", int64_t(1)},
+        {"dilation_w", int64_t(1)},
+        {"depth_multiplier", int64_t(1)},
+        {"fused_activation", std::string("NONE")}});
+  std::vector<int8_t> C;
+  for (int I = 0; I < 6 * 4; ++I)
+    C.push_back(static_cast<int8_t>((I * 53) % 31 - 15));
+  const int32_t ConvW = B.constant(ir::DType::I8, {6, 1, 1, 4}, C, 0.5f, 0);
+  const int32_t ConvB = B.constant(
+      ir::DType::I32, {6}, std::vector<int32_t>{1, 2, 3, -4, -5, 6}, 0.5f, 0);
+  const int32_t Conv = B.tensor(ir::DType::I8, {1, 6, 6, 6}, 2.0f, -3);
+  B.op("CONV_2D", {Dw, ConvW, ConvB}, {Conv},
+       {{"padding", std::string("VALID")},
+        {"stride_h", int64_t(1)},
+        {"stride_w", int64_t(1)},
+        {"dilation_h", int64_t(1)},
+        {"dilation_w", int64_t(1)},
+        {"fused_activation", std::string("NONE")}});
+  ir::Model Tfl = modelOf(B, {In}, {Conv});
+
+  test::TempDir Dir, Inputs;
+  std::vector<uint8_t> Onnx;
+  throughOnnx(Tfl.main(), onnxexport::Form::QDQ, Onnx);
+  const std::string File = Dir.file("ties.onnx");
+  test::writeFileBytes(File, Onnx);
+  std::vector<uint8_t> X(6 * 6 * 4);
+  for (size_t I = 0; I < X.size(); ++I)
+    X[I] = static_cast<uint8_t>((I * 71) % 256);
+  test::writeFileBytes(Inputs.file("input_0.bin"), X);
+  test::TempDir Want;
+  runOnnxRuntime(File, Inputs.path(), Want.path());
+  for (const std::vector<std::string> &Label : labels())
+    checkAgainstOnnxRuntime(Label, File, Inputs.path(), Want.path(), 1);
+  // The ties are there: TensorFlow Lite's arithmetic rounds some otherwise.
+  test::TempDir Tflite;
+  test::RunResult R = runModelOn("ref", {"--onnx-arithmetic", "tflite"}, File,
+                                 Inputs.path(), Tflite.path(), false);
+  REQUIRE_MESSAGE(R.ExitCode == 0, R.Stderr);
+  CHECK(test::readFileBytes(Tflite.file("output_0.bin")) !=
+        test::readFileBytes(Want.file("output_0.bin")));
+}
+
+TEST_CASE("with ONNX's arithmetic, ONNX's QLinearConv and QLinearMatMul node "
+          "tests equal their stored outputs and ONNX Runtime's") {
+  test::requireOnnxNodeTests();
+  for (const char *Case : {"test_qlinearconv", "test_qlinearmatmul_2D"}) {
+    CAPTURE(Case);
+    test::TempDir Dir, In;
+    const std::string File = Dir.file(std::string(Case) + ".onnx");
+    test::writeFileBytes(File, test::onnxNodeModel(Case, 1));
+    const std::string Data =
+        test::onnxNodeDir() + "/" + Case + "/test_data_set_0/";
+    test::writeFileBytes(In.file("input_0.bin"),
+                         test::onnxIrValue(Data + "input_0.pb").Data);
+    test::TempDir Want;
+    test::writeFileBytes(Want.file("output_0.bin"),
+                         test::onnxIrValue(Data + "output_0.pb").Data);
+    test::TempDir Runtime;
+    runOnnxRuntime(File, In.path(), Runtime.path());
+    CHECK(test::readFileBytes(Runtime.file("output_0.bin")) ==
+          test::readFileBytes(Want.file("output_0.bin")));
+    for (const char *Target : {"ref", "cpu"})
+      checkAgainstOnnxRuntime({Target}, File, In.path(), Want.path(), 1);
+  }
 }
 
 TEST_CASE("a grouped convolution from ONNX runs on every target path as "
@@ -244,7 +428,8 @@ TEST_CASE("a grouped convolution from ONNX runs on every target path as "
   test::TempDir Dir;
   const std::string File = Dir.file("grouped.onnx");
   test::writeFileBytes(File, Onnx);
-  test::RunResult E = runAccelgen({"explain", File, "--target", "mdla3.0"});
+  test::RunResult E = runAccelgen(
+      {"explain", File, "--target", "mdla3.0", "--onnx-arithmetic", "tflite"});
   REQUIRE_MESSAGE(E.ExitCode == 0, E.Stderr);
   CHECK_MESSAGE(E.Stdout.find("MDLA_GROUP_CONV_2D") != std::string::npos,
                 E.Stdout);

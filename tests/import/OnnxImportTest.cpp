@@ -502,7 +502,7 @@ TEST_CASE("the quantization pass makes a QDQ convolution one quantized "
   llvm::Expected<ImportResult> R = onnximport::importModel(qdqConv().bytes());
   REQUIRE_MESSAGE(static_cast<bool>(R), llvm::toString(R.takeError()));
   CHECK(R->Warnings.empty());
-  CHECK(R->Model->Specified == ir::Arithmetic::ONNX);
+  CHECK(R->Model->main().Computes == ir::Arithmetic::ONNX);
   const ir::Graph &G = R->Model->main();
   REQUIRE(G.Operators.size() == 1);
   const ir::Operator &Op = G.Operators[0];
@@ -722,7 +722,7 @@ TEST_CASE("QOperator nodes are read as the QDQ form they stand for, at "
     llvm::Expected<ImportResult> R = onnximport::importModel(K.bytes());
     REQUIRE_MESSAGE(static_cast<bool>(R), llvm::toString(R.takeError()));
     CHECK_MESSAGE(R->Warnings.empty(), llvm::join(R->Warnings, "; "));
-    CHECK(R->Model->Specified == ir::Arithmetic::ONNX);
+    CHECK(R->Model->main().Computes == ir::Arithmetic::ONNX);
     const ir::Graph &G = R->Model->main();
     std::vector<std::string> Types;
     for (const ir::Operator &Op : G.Operators)

@@ -102,14 +102,16 @@ void addOnnxArithmeticOption() {
   OnnxArithmeticOpt = std::make_unique<cl::opt<OnnxArithmetic>>(
       "onnx-arithmetic",
       cl::desc("The arithmetic of an ONNX model's quantized operators: onnx "
-               "(as ONNX specifies it; not computed yet, so such models are "
-               "refused) or tflite (TensorFlow Lite's fixed point, for "
-               "models converted from TensorFlow Lite; docs/onnx.md)"),
+               "(as ONNX specifies it: requantization in float, rounding "
+               "half to even; operators whose kernels compute only "
+               "TensorFlow Lite's are refused) or tflite (TensorFlow Lite's "
+               "fixed point, for models converted from TensorFlow Lite; "
+               "docs/onnx.md)"),
       cl::values(
           clEnumValN(OnnxArithmetic::Onnx, "onnx", "ONNX's"),
           clEnumValN(OnnxArithmetic::TFLite, "tflite", "TensorFlow Lite's")),
       cl::init(OnnxArithmetic::Onnx), cl::sub(CompileCommand),
-      cl::sub(RunCommand), cl::cat(category()));
+      cl::sub(RunCommand), cl::sub(ExplainCommand), cl::cat(category()));
 }
 
 bool onnxAsTFLite() {

@@ -39,8 +39,8 @@ plan::CascadeOptions
 cascadeOptions(bool Cascade, const llvm::cl::opt<unsigned long long> &Budget,
                bool InputsInPlace);
 
-/// Adds `--onnx-arithmetic` to compile and run (before the command line is
-/// parsed); onnxAsTFLite() is true when it says tflite.
+/// Adds `--onnx-arithmetic` to compile, run and explain (before the command
+/// line is parsed); onnxAsTFLite() is true when it says tflite.
 void addOnnxArithmeticOption();
 bool onnxAsTFLite();
 

@@ -468,6 +468,7 @@ int runExplain() {
                            llvm::join(driver::targetLabels(), ", ") + ")");
   driver::Options O;
   O.Target = ExplainTarget;
+  O.OnnxAsTFLite = onnxAsTFLite();
   O.Cascading = cascadeOptions(true, ExplainBudget, ExplainInPlace);
   std::unique_ptr<driver::Compilation> C =
       compileModel(ExplainModel, O, /*ExplainOnly=*/true);

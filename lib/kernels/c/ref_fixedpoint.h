@@ -3,7 +3,8 @@
  * Every integer helper the reference kernels use, in one place, with the exact
  * rounding and saturation of TensorFlow Lite's reference integer kernels
  * (double-rounding MultiplyByQuantizedMultiplier, the gemmlowp fixed-point
- * exp / logistic / tanh / reciprocal evaluations). Each helper states its
+ * exp / logistic / tanh / reciprocal evaluations), and ONNX's float32
+ * requantization (ref_requantize_float). Each helper states its
  * contract; the preconditions are the ones TensorFlow Lite's own helpers
  * assume, and KernelParams only produces parameters that satisfy them.
  *
@@ -108,6 +109,21 @@ static inline int32_t ref_multiply_by_quantized_multiplier(int32_t x,
   const int32_t right = left_shift > 0 ? 0 : -left_shift;
   return ref_rounding_divide_by_pot(
       ref_srdhm_i32(ref_shl_i32(x, left), multiplier), right);
+}
+
+/* ONNX's requantization (its QLinear operators, as ONNX Runtime computes
+ * them): the accumulator converted to float32, times the float32 scale,
+ * rounded to the nearest integer with ties to even. The product is clamped
+ * to +-2^22 first (far outside every quantized type, whose clamp follows),
+ * where adding and subtracting 1.5 * 2^23 rounds it exactly: float32
+ * arithmetic in the default rounding mode, as C99 computes it on SSE and on
+ * single-precision FPUs. The clamp also keeps the product from meeting the
+ * addition in one fused multiply-add, which would round once instead. */
+static inline int32_t ref_requantize_float(int32_t acc, float scale) {
+  float v = (float)acc * scale;
+  v = v > 4194304.0f ? 4194304.0f : v;
+  v = v < -4194304.0f ? -4194304.0f : v;
+  return (int32_t)((v + 12582912.0f) - 12582912.0f);
 }
 
 /* ref_multiply_by_quantized_multiplier's result for every input, written

@@ -382,15 +382,17 @@ typedef struct kernel_info {
   const char *name;
   int family;
   int in_type, weight_type, bias_type, out_type;
-  /* A variant ("per_channel", "rescale") reads its family's pointer fields:
-   * they must be given. */
+  /* A variant ("per_channel", "rescale", "onnx") reads pointer fields of its
+   * family, which must then be given (pointers_bound says which). */
   int reads_pointers;
+  const char *variant;
 } kernel_info;
 
 static const kernel_info kernels[K_COUNT] = {
-#define REF_KERNEL_FUNCTION(name, fam, st, type, out, variant, t0, t1, t2,    \
+#define REF_KERNEL_FUNCTION(name, fam, st, type, out, variant, t0, t1, t2,     \
                             res)                                               \
-  {#name, FAM_##fam, DT_##t0, DT_##t1, DT_##t2, DT_##res, sizeof(variant) > 1},
+  {#name,    FAM_##fam,           DT_##t0, DT_##t1, DT_##t2,                   \
+   DT_##res, sizeof(variant) > 1, variant},
 #include "accel_target_kernels.inc"
 #include "ref_kernel_table.inc"
 };
@@ -805,26 +807,21 @@ static void decode_params(reader *r, int family, fb_vec values, params *p,
     fail(r, ACCEL_ERR_PROGRAM);
 }
 
-/* Points the pointer fields at their arrays, each of `count` entries, used
- * in place; all of them, or none (null) when the program gives none. */
+/* Points the pointer fields the program gives at their arrays, each of
+ * `count` entries, used in place; the others are null (pointers_bound then
+ * says whether the kernel reads them). */
 static void bind_pointer_fields(reader *r, int family, params *p,
                                 const pointer_fields *ptrs, uint32_t count) {
-  int present = 0, j = 0;
-  for (j = 0; j < ptrs->count; ++j)
-    present += ptrs->v[j].data != 0;
-  if (!present)
-    return;
-  if (present != ptrs->count) {
-    fail(r, ACCEL_ERR_PROGRAM);
-    return;
-  }
-  j = 0;
+  int j = 0;
   switch (family) {
 #define REF_KERNEL_PARAMS_BEGIN(family, st) case FAM_##family:
 #define REF_KERNEL_SCALAR(family, st, field, ctype)
 #define REF_KERNEL_ARRAY(family, st, field, ctype, length)
 #define REF_KERNEL_POINTER(family, st, field, ctype)                           \
-  p->family.field = (const ctype *)vec_in_place(r, ptrs->v[j++], count);
+  p->family.field = ptrs->v[j].data                                            \
+                        ? (const ctype *)vec_in_place(r, ptrs->v[j], count)    \
+                        : NULL;                                                \
+  ++j;
 #define REF_KERNEL_PARAMS_END(family, st) break;
 #include "accel_target_kernels.inc"
 #include "ref_kernel_table.inc"
@@ -1127,16 +1124,19 @@ static int accumulator_ok(const operands *o, int64_t taps, int terms,
   return bound < ((int64_t)1 << 31) - ((int64_t)1 << 17);
 }
 
-/* Every pointer field of the family's parameters is set. */
-static int pointers_bound(int family, const params *p) {
-  switch (family) {
+/* Every pointer field kernel `k` reads is set: ONNX's functions (variant
+ * "onnx") read the float32 scales (float_scale), the other variants every
+ * other pointer field of their family. */
+static int pointers_bound(const kernel_info *k, const params *p) {
+  const int onnx = strcmp(k->variant, "onnx") == 0;
+  switch (k->family) {
 #define REF_KERNEL_PARAMS_BEGIN(family, st)                                    \
   case FAM_##family:                                                           \
     return 1
 #define REF_KERNEL_SCALAR(family, st, field, ctype)
 #define REF_KERNEL_ARRAY(family, st, field, ctype, length)
 #define REF_KERNEL_POINTER(family, st, field, ctype)                           \
-  &&p->family.field != NULL
+  &&(p->family.field != NULL || (strcmp(#field, "float_scale") == 0) != onnx)
 #define REF_KERNEL_PARAMS_END(family, st) ;
 #include "accel_target_kernels.inc"
 #include "ref_kernel_table.inc"
@@ -1151,7 +1151,7 @@ static int pointers_bound(int family, const params *p) {
 static int check_params(const kernel_info *k, const params *p,
                         const operands *o, uint32_t channels) {
   const ref_shape *f = &o->in[1].shape, *out = &o->out.shape;
-  if (k->reads_pointers && !pointers_bound(k->family, p))
+  if (k->reads_pointers && !pointers_bound(k, p))
     return 0;
   switch (k->family) {
   case FAM_conv2d:
