@@ -126,6 +126,26 @@ std::vector<std::string> placement(const std::string &Model,
 
 } // namespace
 
+namespace {
+
+/// The attributes of a CONV_2D (a DEPTHWISE_CONV_2D with \p Multiplier) of
+/// unit stride and dilation, padded \p Padding, with activation \p Act.
+std::map<std::string, ir::AttrValue>
+convAttrs(const char *Padding, const char *Act, int64_t Multiplier = 0) {
+  std::map<std::string, ir::AttrValue> A = {
+      {"padding", std::string(Padding)},
+      {"stride_h", int64_t(1)},
+      {"stride_w", int64_t(1)},
+      {"dilation_h", int64_t(1)},
+      {"dilation_w", int64_t(1)},
+      {"fused_activation", std::string(Act)}};
+  if (Multiplier)
+    A["depth_multiplier"] = Multiplier;
+  return A;
+}
+
+} // namespace
+
 TEST_CASE("explain places the shared int8 models read from either ONNX "
           "form as it places their TensorFlow Lite originals (TensorFlow "
           "Lite's arithmetic)") {
@@ -307,14 +327,7 @@ TEST_CASE("with ONNX's arithmetic, convolutions whose requantization meets "
       B.constant(ir::DType::I32, {4}, std::vector<int32_t>{3, -6, 9, -12});
   B.perChannel(DwB, {0.125f, 0.25f, 0.125f, 0.0625f}, 0);
   const int32_t Dw = B.tensor(ir::DType::I8, {1, 6, 6, 4}, 1.0f, 1);
-  B.op("DEPTHWISE_CONV_2D", {In, DwW, DwB}, {Dw},
-       {{"padding", std::string("SAME")},
-        {"stride_h", int64_t(1)},
-        {"stride_w", int64_t(1)},
-        {"dilation_h", int64_t(1)},
-        {"dilation_w", int64_t(1)},
-        {"depth_multiplier", int64_t(1)},
-        {"fused_activation", std::string("NONE")}});
+  B.op("DEPTHWISE_CONV_2D", {In, DwW, DwB}, {Dw}, convAttrs("SAME", "NONE", 1));
   std::vector<int8_t> C;
   for (int I = 0; I < 6 * 4; ++I)
     C.push_back(static_cast<int8_t>((I * 53) % 31 - 15));
@@ -322,13 +335,7 @@ TEST_CASE("with ONNX's arithmetic, convolutions whose requantization meets "
   const int32_t ConvB = B.constant(
       ir::DType::I32, {6}, std::vector<int32_t>{1, 2, 3, -4, -5, 6}, 0.5f, 0);
   const int32_t Conv = B.tensor(ir::DType::I8, {1, 6, 6, 6}, 2.0f, -3);
-  B.op("CONV_2D", {Dw, ConvW, ConvB}, {Conv},
-       {{"padding", std::string("VALID")},
-        {"stride_h", int64_t(1)},
-        {"stride_w", int64_t(1)},
-        {"dilation_h", int64_t(1)},
-        {"dilation_w", int64_t(1)},
-        {"fused_activation", std::string("NONE")}});
+  B.op("CONV_2D", {Dw, ConvW, ConvB}, {Conv}, convAttrs("VALID", "NONE"));
   ir::Model Tfl = modelOf(B, {In}, {Conv});
 
   test::TempDir Dir, Inputs;
@@ -401,13 +408,7 @@ TEST_CASE("a grouped convolution from ONNX runs on every target path as "
   const int32_t BiasT = B.constant(ir::DType::I32, {32}, Bias);
   B.perChannel(BiasT, BScales, 0);
   const int32_t Out = B.tensor(ir::DType::I8, {1, 24, 24, 32}, 0.2f, -10);
-  B.op("CONV_2D", {In, Weights, BiasT}, {Out},
-       {{"padding", std::string("SAME")},
-        {"stride_h", int64_t(1)},
-        {"stride_w", int64_t(1)},
-        {"dilation_h", int64_t(1)},
-        {"dilation_w", int64_t(1)},
-        {"fused_activation", std::string("RELU")}});
+  B.op("CONV_2D", {In, Weights, BiasT}, {Out}, convAttrs("SAME", "RELU"));
   ir::Model Tfl = modelOf(B, {In}, {Out});
 
   llvm::Expected<std::string> Bytes =
@@ -459,13 +460,7 @@ TEST_CASE("values quantized otherwise than their readers need are "
   const int32_t BiasT = B.constant(ir::DType::I32, {6}, Bias);
   B.perChannel(BiasT, BScales, 0);
   const int32_t Y = B.tensor(ir::DType::I8, {1, 8, 8, 6}, 0.15f, 4);
-  B.op("CONV_2D", {In, Weights, BiasT}, {Y},
-       {{"padding", std::string("SAME")},
-        {"stride_h", int64_t(1)},
-        {"stride_w", int64_t(1)},
-        {"dilation_h", int64_t(1)},
-        {"dilation_w", int64_t(1)},
-        {"fused_activation", std::string("NONE")}});
+  B.op("CONV_2D", {In, Weights, BiasT}, {Y}, convAttrs("SAME", "NONE"));
   const int32_t Z = B.tensor(ir::DType::I8, {1, 8, 8, 6}, 0.37f, -20);
   B.op("QUANTIZE", {Y}, {Z}, {});
   // What ONNX writes with other parameters than its operands', and
