@@ -144,6 +144,32 @@ convAttrs(const char *Padding, const char *Act, int64_t Multiplier = 0) {
   return A;
 }
 
+/// Per-channel int8 convolution weights [Channels, 3, 3, Depth] (element I
+/// is (I * Mul) % Mod - Mod / 2) with scales ScaleBase + ScaleStep * c, and
+/// an int32 bias (BiasMul * c + BiasBase) of scale InScale times them:
+/// {weights, bias}.
+std::pair<int32_t, int32_t> perChannelConv3x3(ir::GraphBuilder &B,
+                                              float InScale, int Channels,
+                                              int Depth, int Mul, int Mod,
+                                              float ScaleBase, float ScaleStep,
+                                              int BiasMul, int BiasBase) {
+  std::vector<int8_t> W;
+  for (int I = 0; I < Channels * 3 * 3 * Depth; ++I)
+    W.push_back(static_cast<int8_t>((I * Mul) % Mod - Mod / 2));
+  const int32_t Weights = B.constant(ir::DType::I8, {Channels, 3, 3, Depth}, W);
+  std::vector<float> WScales, BScales;
+  std::vector<int32_t> Bias;
+  for (int C = 0; C < Channels; ++C) {
+    WScales.push_back(ScaleBase + ScaleStep * float(C));
+    BScales.push_back(InScale * WScales.back());
+    Bias.push_back(C * BiasMul + BiasBase);
+  }
+  B.perChannel(Weights, WScales, 0);
+  const int32_t BiasT = B.constant(ir::DType::I32, {Channels}, Bias);
+  B.perChannel(BiasT, BScales, 0);
+  return {Weights, BiasT};
+}
+
 } // namespace
 
 TEST_CASE("explain places the shared int8 models read from either ONNX "
@@ -412,20 +438,8 @@ TEST_CASE("a grouped convolution from ONNX runs on every target path as "
   ir::GraphBuilder B;
   const float InScale = 0.05f;
   const int32_t In = B.tensor(ir::DType::I8, {1, 24, 24, 16}, InScale, 3);
-  std::vector<int8_t> W;
-  for (int I = 0; I < 32 * 3 * 3 * 4; ++I)
-    W.push_back(static_cast<int8_t>((I * 37) % 255 - 127));
-  const int32_t Weights = B.constant(ir::DType::I8, {32, 3, 3, 4}, W);
-  std::vector<float> WScales, BScales;
-  std::vector<int32_t> Bias;
-  for (int C = 0; C < 32; ++C) {
-    WScales.push_back(0.005f + 0.001f * float(C));
-    BScales.push_back(InScale * WScales.back());
-    Bias.push_back(C * 53 - 800);
-  }
-  B.perChannel(Weights, WScales, 0);
-  const int32_t BiasT = B.constant(ir::DType::I32, {32}, Bias);
-  B.perChannel(BiasT, BScales, 0);
+  const auto [Weights, BiasT] =
+      perChannelConv3x3(B, InScale, 32, 4, 37, 255, 0.005f, 0.001f, 53, -800);
   const int32_t Out = B.tensor(ir::DType::I8, {1, 24, 24, 32}, 0.2f, -10);
   B.op("CONV_2D", {In, Weights, BiasT}, {Out}, convAttrs("SAME", "RELU"));
   ir::Model Tfl = modelOf(B, {In}, {Out});
@@ -464,20 +478,8 @@ TEST_CASE("values quantized otherwise than their readers need are "
   ir::GraphBuilder B;
   const float InScale = 0.04f;
   const int32_t In = B.tensor(ir::DType::I8, {1, 8, 8, 4}, InScale, -5);
-  std::vector<int8_t> W;
-  for (int I = 0; I < 6 * 3 * 3 * 4; ++I)
-    W.push_back(static_cast<int8_t>((I * 29) % 251 - 125));
-  const int32_t Weights = B.constant(ir::DType::I8, {6, 3, 3, 4}, W);
-  std::vector<float> WScales, BScales;
-  std::vector<int32_t> Bias;
-  for (int C = 0; C < 6; ++C) {
-    WScales.push_back(0.004f + 0.0015f * float(C));
-    BScales.push_back(InScale * WScales.back());
-    Bias.push_back(C * 97 - 300);
-  }
-  B.perChannel(Weights, WScales, 0);
-  const int32_t BiasT = B.constant(ir::DType::I32, {6}, Bias);
-  B.perChannel(BiasT, BScales, 0);
+  const auto [Weights, BiasT] =
+      perChannelConv3x3(B, InScale, 6, 4, 29, 251, 0.004f, 0.0015f, 97, -300);
   const int32_t Y = B.tensor(ir::DType::I8, {1, 8, 8, 6}, 0.15f, 4);
   B.op("CONV_2D", {In, Weights, BiasT}, {Y}, convAttrs("SAME", "NONE"));
   const int32_t Z = B.tensor(ir::DType::I8, {1, 8, 8, 6}, 0.37f, -20);
