@@ -201,10 +201,21 @@ def Pool2DKernels : KernelFamily<"pool2d", "pooling", "pool2D"> {
   let Doc = "Parameters of one AVERAGE_POOL_2D or MAX_POOL_2D.";
   let Fields = !listconcat(StrideFields,
       [KernelField<"filter_h", "int32_t">, KernelField<"filter_w", "int32_t">],
-      PadFields, ClampFields);
+      PadFields, ClampFields,
+      [KernelField<"input_offset", "int32_t",
+                   "ONNX's arithmetic (the onnx functions): -input_zero_point, "
+                   "+output_zero_point and both scales, the input's and the "
+                   "output's quantization being free to differ.">,
+       KernelField<"output_offset", "int32_t">,
+       KernelField<"input_scale", "float">,
+       KernelField<"output_scale", "float">]);
   let Args = WindowArgs;
   let Instances = !listconcat(
       PerType<AveragePool2D, "average_pool2d", KernelTypes16>.List,
+      // ONNX's arithmetic (ir::Graph::Computes), as ONNX Runtime's
+      // QLinearAveragePool.
+      [KernelInstance<AveragePool2D, "average_pool2d", i8, AnyElement, "onnx">,
+       KernelInstance<AveragePool2D, "average_pool2d", u8, AnyElement, "onnx">],
       PerType<MaxPool2D, "max_pool2d", KernelTypes16>.List,
       [KernelInstance<L2Pool2D, "l2_pool2d", f32>]);
 }
@@ -513,12 +524,21 @@ def SoftmaxKernels : KernelFamily<"softmax", "softmax", "softmax"> {
     KernelField<"diff_min", "int32_t",
                 "The most negative input difference that still contributes "
                 "(<= 0).">,
-    KernelField<"beta", "float", "float32 only.">];
+    KernelField<"beta", "float", "float32 only.">,
+    PointerField<"exp_table", "float",
+                 "ONNX's arithmetic (the onnx functions), as ONNX Runtime's "
+                 "QLinearSoftmax: 256 float32 exponentials, indexed by the "
+                 "input's difference from its row's maximum.">,
+    KernelField<"output_steps", "float",
+                "floor(1 / output scale).">,
+    KernelField<"output_offset", "int32_t", "+output_zero_point.">];
   let Args = [ParamsArg, KernelArg<"shape", "shape", 0>, InputArg, OutputArg];
   // int8 to int16 first: the instances without an output type take any.
   let Instances = !listconcat(
       [KernelInstance<Softmax, "softmax", i8, i16>],
-      PerType<Softmax, "softmax", KernelTypes16>.List);
+      PerType<Softmax, "softmax", KernelTypes16>.List,
+      [KernelInstance<Softmax, "softmax", i8, AnyElement, "onnx">,
+       KernelInstance<Softmax, "softmax", u8, AnyElement, "onnx">]);
 }
 
 /// TensorFlow Lite Micro's LOG_SOFTMAX: float32, and int8 into scale 16/256,

@@ -648,6 +648,21 @@ llvm::Expected<KernelCall> unaryMathOp(const OpContext &Ctx) {
 
 // --- SOFTMAX -----------------------------------------------------------------
 
+/// ONNX Runtime's QLinearSoftmax table for an input of scale \p Scale and
+/// rows of \p Depth: entry d is exp(-d * scale) scaled up by as much as the
+/// float32 sum of a row allows (e^(log(FLT_MAX / depth) - 5)), computed in
+/// double and stored as float32, for d = max - x in [0, 255].
+static std::vector<float> onnxSoftmaxTable(float Scale, int32_t Depth) {
+  double Lift =
+      std::log(std::numeric_limits<float>::max() / static_cast<float>(Depth));
+  Lift = std::max(0.0, Lift - 5.0) / Scale;
+  std::vector<float> Table(256);
+  for (int D = 0; D < 256; ++D)
+    Table[D] = static_cast<float>(
+        std::exp((Lift - static_cast<double>(D)) * static_cast<double>(Scale)));
+  return Table;
+}
+
 llvm::Expected<KernelCall> softmax(const OpContext &Ctx) {
   ACCELGEN_TRY(In, Ctx.input(0));
   ACCELGEN_TRY(Out, Ctx.output());
@@ -674,6 +689,24 @@ llvm::Expected<KernelCall> softmax(const OpContext &Ctx) {
                                    "beta * input scale / (10 / 65535)"));
     P.input_multiplier = M.Multiplier;
     P.input_left_shift = M.LeftShift;
+  } else if (In->Type != DType::F32 && !Widened &&
+             Ctx.arithmetic() == ir::Arithmetic::ONNX) {
+    ACCELGEN_TRY(InQ, Ctx.quant(*In, "input"));
+    ACCELGEN_TRY(OutQ, Ctx.quant(*Out, "output"));
+    if (Beta != 1.0)
+      return Ctx.error(llvm::formatv("beta {0}: ONNX's softmax has none (1)",
+                                     formatReal(Beta)));
+    const int32_t Depth = In->Shape.empty() ? 1 : In->Shape.back();
+    if (Depth < 1)
+      return Ctx.error("an empty softmax row");
+    FamilyParams<ref_softmax_params> F;
+    F.Scalars = P;
+    F.Scalars.output_steps = std::floor(1.0f / OutQ.Scale);
+    F.Scalars.output_offset = OutQ.ZeroPoint;
+    F.exp_table = onnxSoftmaxTable(InQ.Scale, Depth);
+    KernelCall Call = makeCall(std::move(F), {Ctx.op().input(0)});
+    Call.Variant = "onnx";
+    return Call;
   } else if (In->Type != DType::F32) {
     ACCELGEN_TRY(InQ, Ctx.quant(*In, "input"));
     ACCELGEN_TRY(OutQ, Ctx.quant(*Out, "output", Widened));

@@ -643,6 +643,7 @@ llvm::Expected<KernelCall> pool2D(const OpContext &Ctx) {
   if (llvm::Error E = spatialPadding(Ctx, *In, *Out, FilterH, FilterW, StrideH,
                                      StrideW, 1, 1, P.pad_top, P.pad_left))
     return E;
+  bool Onnx = false;
   if (In->Type == DType::F32) {
     if (llvm::Error E =
             activationRangeFloat(Ctx.activation(), P.act_min_f, P.act_max_f))
@@ -650,14 +651,26 @@ llvm::Expected<KernelCall> pool2D(const OpContext &Ctx) {
   } else {
     ACCELGEN_TRY(InQ, Ctx.quant(*In, "input"));
     ACCELGEN_TRY(OutQ, Ctx.quant(*Out, "output"));
-    if (llvm::Error E = requireSameQuant(Ctx, InQ, OutQ))
-      return E;
+    // ONNX's 8-bit average (QLinearAveragePool) requantizes, so its input
+    // and output quantization may differ; every other one keeps it.
+    Onnx = Ctx.arithmetic() == ir::Arithmetic::ONNX &&
+           Ctx.op().code() == ir::OpCode::AveragePool2D &&
+           In->Type != DType::I16;
+    if (!Onnx)
+      if (llvm::Error E = requireSameQuant(Ctx, InQ, OutQ))
+        return E;
+    P.input_offset = -InQ.ZeroPoint;
+    P.output_offset = OutQ.ZeroPoint;
+    P.input_scale = InQ.Scale;
+    P.output_scale = OutQ.Scale;
     if (llvm::Error E =
             activationRangeQuantized(Ctx.activation(), Out->Type, OutQ.Scale,
                                      OutQ.ZeroPoint, P.act_min, P.act_max))
       return Ctx.error(llvm::toString(std::move(E)));
   }
   KernelCall Call;
+  if (Onnx)
+    Call.Variant = "onnx";
   Call.Params = P;
   Call.DataInputs = {Ctx.op().input(0)};
   return Call;

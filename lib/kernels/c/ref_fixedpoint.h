@@ -111,19 +111,32 @@ static inline int32_t ref_multiply_by_quantized_multiplier(int32_t x,
       ref_srdhm_i32(ref_shl_i32(x, left), multiplier), right);
 }
 
-/* ONNX's requantization (its QLinear operators, as ONNX Runtime computes
- * them): the accumulator converted to float32, times the float32 scale,
- * rounded to the nearest integer with ties to even. The product is clamped
- * to +-2^22 first (far outside every quantized type, whose clamp follows),
- * where adding and subtracting 1.5 * 2^23 rounds it exactly: float32
- * arithmetic in the default rounding mode, as C99 computes it on SSE and on
- * single-precision FPUs. The clamp also keeps the product from meeting the
- * addition in one fused multiply-add, which would round once instead. */
-static inline int32_t ref_requantize_float(int32_t acc, float scale) {
-  float v = (float)acc * scale;
+/* v rounded to the nearest integer with ties to even, as rint in the
+ * default rounding mode, without libm. v is clamped to +-2^22 first (far
+ * outside every quantized type, whose clamp follows), where adding and
+ * subtracting 1.5 * 2^23 rounds it exactly: float32 arithmetic in the
+ * default rounding mode, as C99 computes it on SSE and on single-precision
+ * FPUs. The clamp also keeps a product passed in from meeting the addition
+ * in one fused multiply-add, which would round once instead. */
+static inline int32_t ref_round_half_even_float(float v) {
   v = v > 4194304.0f ? 4194304.0f : v;
   v = v < -4194304.0f ? -4194304.0f : v;
   return (int32_t)((v + 12582912.0f) - 12582912.0f);
+}
+
+/* ONNX's requantization (its QLinear operators, as ONNX Runtime computes
+ * them): the accumulator converted to float32, times the float32 scale,
+ * rounded to the nearest integer with ties to even. */
+static inline int32_t ref_requantize_float(int32_t acc, float scale) {
+  return ref_round_half_even_float((float)acc * scale);
+}
+
+/* ONNX's dequantization, scale * q in float32, rounded on its own: the
+ * clamp (to the largest float, which no quantized value reaches) keeps the
+ * product out of a fused multiply-add with the sum it goes into. */
+static inline float ref_dequantize_float(int32_t q, float scale) {
+  const float v = (float)q * scale;
+  return v > 3.40282347e38f ? 3.40282347e38f : v;
 }
 
 /* ref_multiply_by_quantized_multiplier's result for every input, written

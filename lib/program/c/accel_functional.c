@@ -808,8 +808,9 @@ static void decode_params(reader *r, int family, fb_vec values, params *p,
 }
 
 /* Points the pointer fields the program gives at their arrays, each of
- * `count` entries, used in place; the others are null (pointers_bound then
- * says whether the kernel reads them). */
+ * `count` entries (exp_table: 256, one per difference from a row's maximum),
+ * used in place; the others are null (pointers_bound then says whether the
+ * kernel reads them). */
 static void bind_pointer_fields(reader *r, int family, params *p,
                                 const pointer_fields *ptrs, uint32_t count) {
   int j = 0;
@@ -819,7 +820,9 @@ static void bind_pointer_fields(reader *r, int family, params *p,
 #define REF_KERNEL_ARRAY(family, st, field, ctype, length)
 #define REF_KERNEL_POINTER(family, st, field, ctype)                           \
   p->family.field = ptrs->v[j].data                                            \
-                        ? (const ctype *)vec_in_place(r, ptrs->v[j], count)    \
+                        ? (const ctype *)vec_in_place(                         \
+                              r, ptrs->v[j],                                   \
+                              strcmp(#field, "exp_table") == 0 ? 256 : count)  \
                         : NULL;                                                \
   ++j;
 #define REF_KERNEL_PARAMS_END(family, st) break;
@@ -1124,9 +1127,13 @@ static int accumulator_ok(const operands *o, int64_t taps, int terms,
   return bound < ((int64_t)1 << 31) - ((int64_t)1 << 17);
 }
 
-/* Every pointer field kernel `k` reads is set: ONNX's functions (variant
- * "onnx") read the float32 scales (float_scale), the other variants every
- * other pointer field of their family. */
+/* Whether pointer field `f` belongs to ONNX's functions (variant "onnx"). */
+#define ONNX_POINTER(f)                                                        \
+  (strcmp(f, "float_scale") == 0 || strcmp(f, "exp_table") == 0)
+
+/* Every pointer field kernel `k` reads is set: ONNX's functions read theirs
+ * (float_scale, exp_table), the other variants every other pointer field of
+ * their family. */
 static int pointers_bound(const kernel_info *k, const params *p) {
   const int onnx = strcmp(k->variant, "onnx") == 0;
   switch (k->family) {
@@ -1136,7 +1143,7 @@ static int pointers_bound(const kernel_info *k, const params *p) {
 #define REF_KERNEL_SCALAR(family, st, field, ctype)
 #define REF_KERNEL_ARRAY(family, st, field, ctype, length)
 #define REF_KERNEL_POINTER(family, st, field, ctype)                           \
-  &&(p->family.field != NULL || (strcmp(#field, "float_scale") == 0) != onnx)
+  &&(p->family.field != NULL || ONNX_POINTER(#field) != onnx)
 #define REF_KERNEL_PARAMS_END(family, st) ;
 #include "accel_target_kernels.inc"
 #include "ref_kernel_table.inc"
