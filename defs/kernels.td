@@ -232,7 +232,11 @@ def ElementwiseKernels
     KernelField<"input_left_shift", "int32_t",
                 "ADD / SUB: common-scale headroom (20 for 8-bit types) and the "
                 "input multipliers (left shifts <= 0); SQUARED_DIFFERENCE the "
-                "same with 7 (int8) or 0 (int16). Unused by MUL and DIV.">,
+                "same with 7 (int8) or 0 (int16). Unused by MUL and DIV. "
+                "ADD with ONNX's arithmetic (the onnx functions, as ONNX "
+                "Runtime's QLinearAdd): the input multipliers are each input "
+                "scale over the output's times 2^input_left_shift, and the "
+                "sum of their products is divided by 2^input_left_shift.">,
     KernelField<"input1_multiplier", "int32_t">,
     KernelField<"input1_left_shift", "int32_t">,
     KernelField<"input2_multiplier", "int32_t">,
@@ -251,6 +255,9 @@ def ElementwiseKernels
               OutputArg];
   // The operators after MUL in TensorFlow Lite Micro's types.
   let Instances = !listconcat(PerType<Add, "add", KernelTypes16>.List,
+                              // ONNX's arithmetic (ir::Graph::Computes).
+                              [KernelInstance<Add, "add", i8, AnyElement, "onnx">,
+                               KernelInstance<Add, "add", u8, AnyElement, "onnx">],
                               PerType<Sub, "sub", KernelTypes16>.List,
                               PerType<Mul, "mul", KernelTypes16>.List,
                               // TensorFlow Lite Micro's plain int32 ones.

@@ -112,18 +112,16 @@ Error Compilation::import(StringRef Path) {
     return Buf.takeError();
   StringRef Data = (*Buf)->getBuffer();
   Bytes.assign(Data.bytes_begin(), Data.bytes_end());
-  Expected<ImportResult> R = importAnyModel(Bytes);
+  // A model converted from TensorFlow Lite computes TensorFlow Lite's
+  // arithmetic whatever its format says.
+  Expected<ImportResult> R = importAnyModel(
+      Bytes, Opts.OnnxAsTFLite ? ir::Arithmetic::TFLite : ir::Arithmetic::ONNX);
   if (!R)
     return R.takeError();
   Warnings = std::move(R->Warnings);
   Model = std::move(R->Model);
   if (Model->Graphs.empty())
     return makeError("the model has no graph");
-  // A model converted from TensorFlow Lite computes TensorFlow Lite's
-  // arithmetic whatever its format says.
-  if (Opts.OnnxAsTFLite)
-    for (ir::Graph &G : Model->Graphs)
-      G.Computes = ir::Arithmetic::TFLite;
   Emit.ModelFileName = sys::path::filename(Path).str();
   Emit.Model = Model.get();
   return Error::success();

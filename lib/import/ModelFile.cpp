@@ -19,9 +19,10 @@ llvm::StringRef modelFormatName(ModelFormat F) {
   return F == ModelFormat::ONNX ? "ONNX" : "TensorFlow Lite";
 }
 
-llvm::Expected<ImportResult> importAnyModel(llvm::ArrayRef<uint8_t> Bytes) {
+llvm::Expected<ImportResult> importAnyModel(llvm::ArrayRef<uint8_t> Bytes,
+                                            ir::Arithmetic OnnxComputes) {
   if (detectModelFormat(Bytes) == ModelFormat::ONNX)
-    return onnximport::importModel(Bytes);
+    return onnximport::importModel(Bytes, OnnxComputes);
   return tflite::importModel(Bytes);
 }
 

@@ -27,8 +27,11 @@ ModelFormat detectModelFormat(llvm::ArrayRef<uint8_t> Bytes);
 /// "TensorFlow Lite" or "ONNX".
 llvm::StringRef modelFormatName(ModelFormat F);
 
-/// Imports the model in \p Bytes with the reader of its format.
-llvm::Expected<ImportResult> importAnyModel(llvm::ArrayRef<uint8_t> Bytes);
+/// Imports the model in \p Bytes with the reader of its format; an ONNX
+/// model's graphs compute \p OnnxComputes (onnximport::importModel).
+llvm::Expected<ImportResult>
+importAnyModel(llvm::ArrayRef<uint8_t> Bytes,
+               ir::Arithmetic OnnxComputes = ir::Arithmetic::ONNX);
 
 /// Reads (within support::MaxModelBytes) and imports the model at \p Path.
 llvm::Expected<ImportResult> importAnyModelFile(llvm::StringRef Path);

@@ -311,11 +311,14 @@ Error preflight(const pb::GraphProto &G) {
 
 class Importer {
 public:
-  explicit Importer(ImportResult &Result) : Result(Result) {}
+  Importer(ImportResult &Result, ir::Arithmetic Computes)
+      : Result(Result), Computes(Computes) {}
   Error run(pb::ModelProto &M);
 
 private:
   ImportResult &Result;
+  /// The arithmetic the graphs compute (importModel).
+  ir::Arithmetic Computes;
   ir::Graph G;
   int64_t Opset = 0;
   /// Constants by ONNX name, in ONNX layout.
@@ -809,15 +812,16 @@ Error Importer::run(pb::ModelProto &M) {
       return makeError(formatv("graph output: {0}", toString(Out.takeError())));
     G.Outputs.push_back(Out->Tensor);
   }
-  // Operator-oriented quantization made tensor-oriented.
+  // Operator-oriented quantization made tensor-oriented, for the
+  // arithmetic the graph computes (ONNX specifies its quantized
+  // operators', QUANTIZE's too).
+  G.Computes = Computes;
   llvm::Expected<quant::QuantReport> Quant = quant::makeQuantParams(G);
   if (!Quant)
     return Quant.takeError();
   for (const std::string &Why : Quant->LeftInFloat)
     Result.Warnings.push_back("left in float by the quantization pass: " + Why);
   auto Model = std::make_unique<ir::Model>();
-  // ONNX specifies its quantized operators' arithmetic (QUANTIZE's too).
-  G.Computes = ir::Arithmetic::ONNX;
   std::string Producer =
       StringRef(M.producer_name() + " " + M.producer_version()).trim().str();
   Model->Description = formatv("ONNX model, opset {0}{1}{2}", Opset,
@@ -1847,7 +1851,8 @@ bool looksLikeModel(llvm::ArrayRef<uint8_t> Bytes) {
   return true;
 }
 
-Expected<ImportResult> importModel(llvm::ArrayRef<uint8_t> Bytes) {
+Expected<ImportResult> importModel(llvm::ArrayRef<uint8_t> Bytes,
+                                   ir::Arithmetic Computes) {
   if (Bytes.size() > size_t(std::numeric_limits<int>::max()))
     return makeError("file is larger than 2 GiB, the protobuf limit");
   pb::ModelProto M;
@@ -1857,7 +1862,7 @@ Expected<ImportResult> importModel(llvm::ArrayRef<uint8_t> Bytes) {
   if (!M.has_graph())
     return makeError("the ONNX model has no graph");
   ImportResult Result;
-  Importer I(Result);
+  Importer I(Result, Computes);
   // Names in the model may hold any bytes: the message stays one line.
   if (Error E = I.run(M))
     return makeError(support::terminalText(toString(std::move(E)), false));

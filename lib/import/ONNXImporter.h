@@ -52,9 +52,13 @@ int32_t elementTypeOf(ir::DType T);
 /// A TensorFlow Lite file (a 32-bit root offset, then "TFL3") does not.
 bool looksLikeModel(llvm::ArrayRef<uint8_t> Bytes);
 
-/// Imports the ONNX model in \p Bytes. Errors describe what is wrong and
+/// Imports the ONNX model in \p Bytes, its graphs computing \p Computes
+/// (ONNX's arithmetic unless TensorFlow Lite's is asked for: where an
+/// operator requantizes depends on it). Errors describe what is wrong and
 /// where, without a file name (the caller knows it).
-llvm::Expected<ImportResult> importModel(llvm::ArrayRef<uint8_t> Bytes);
+llvm::Expected<ImportResult>
+importModel(llvm::ArrayRef<uint8_t> Bytes,
+            ir::Arithmetic Computes = ir::Arithmetic::ONNX);
 
 /// A tensor read from a serialized ONNX TensorProto (the `.pb` files of
 /// ONNX's node tests): its ONNX dimensions, type and little-endian data.

@@ -40,6 +40,9 @@ struct Pattern {
   bool SameParams = false;
   /// A following RELU or RELU6 becomes the operator's fused activation.
   bool FusesActivation = false;
+  /// With ONNX's arithmetic the operator requantizes after all (ONNX
+  /// Runtime's QLinearAveragePool): SameParams holds for TensorFlow Lite's.
+  bool OnnxRequantizes = false;
 };
 
 const Pattern Patterns[] = {
@@ -52,7 +55,7 @@ const Pattern Patterns[] = {
     {"ADD", {Role::Value, Role::Value}, false, true},
     {"SUB", {Role::Value, Role::Value}, false, true},
     {"MUL", {Role::Value, Role::Value}, false, true},
-    {"AVERAGE_POOL_2D", {Role::Value}, true, true},
+    {"AVERAGE_POOL_2D", {Role::Value}, true, true, true},
     {"MAX_POOL_2D", {Role::Value}, true, true},
     {"RESHAPE", {Role::Value, Role::Plain}, true, false},
     {"TRANSPOSE", {Role::Value, Role::Plain}, true, false},
@@ -215,6 +218,10 @@ ir::Operator *Maker::soleReader(int32_t T, size_t *Index) {
 bool Maker::rewrite(size_t I, const Pattern &P, std::string &Why) {
   ir::Operator &Op = G.Operators[I];
   std::vector<int32_t> Inputs = Op.Inputs;
+  // Whether the result keeps operand 0's parameters, in the arithmetic the
+  // graph computes.
+  const bool Keeps = P.SameParams && !(P.OnnxRequantizes &&
+                                       G.Computes == ir::Arithmetic::ONNX);
   for (size_t K = 0; K < Inputs.size(); ++K) {
     Role R = P.Operands[std::min(K, P.Operands.size() - 1)];
     int32_t T = Inputs[K];
@@ -280,7 +287,7 @@ bool Maker::rewrite(size_t I, const Pattern &P, std::string &Why) {
                G.tensor(G.Operators[R].Outputs[0]).Quant;
       })) {
     QIndex = Readers[Quantized][0];
-    if (P.SameParams && G.tensor(Inputs[0]).Quant)
+    if (Keeps && G.tensor(Inputs[0]).Quant)
       for (size_t R : Readers[Quantized])
         if (sameParams(*G.tensor(Inputs[0]).Quant,
                        *G.tensor(G.Operators[R].Outputs[0]).Quant)) {
@@ -292,7 +299,7 @@ bool Maker::rewrite(size_t I, const Pattern &P, std::string &Why) {
       if (R != QIndex)
         Requantizing.push_back(R);
   }
-  if ((!Next || Next->Type != "QUANTIZE") && P.SameParams &&
+  if ((!Next || Next->Type != "QUANTIZE") && Keeps &&
       AIndex == SIZE_MAX) {
     // An operator that does not requantize (a layout change) may be
     // followed by anything: its result is quantized as its operand, and
@@ -344,7 +351,7 @@ bool Maker::rewrite(size_t I, const Pattern &P, std::string &Why) {
   std::vector<ir::Operator> Before;
   const ir::DType ResultType = R.Type;
   const ir::QuantParams ResultParams = *R.Quant;
-  if (P.SameParams)
+  if (Keeps)
     for (size_t K = 0; K < Inputs.size(); ++K) {
       const ir::Tensor &X = G.tensor(Inputs[K]);
       if (!IsValue(K) || (X.Type == ResultType && X.Quant &&

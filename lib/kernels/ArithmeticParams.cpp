@@ -289,6 +289,33 @@ softmaxScaling(const OpContext &Ctx, double Beta, float InputScale) {
 
 // --- ADD, SUB, MUL -----------------------------------------------------------
 
+/// ONNX Runtime's QLinearAdd on x86 with AVX2 (MLAS): each input's scale
+/// over the output's, in float32, as integers with 22 significant bits for
+/// the larger (lrint of the ratio times 2^shift), and the shift by which
+/// their sum of products is divided, rounding half away from zero.
+static llvm::Error onnxAddScaling(const OpContext &Ctx, const TensorQuant &AQ,
+                                  const TensorQuant &BQ,
+                                  const TensorQuant &OQ,
+                                  ref_elementwise_params &P) {
+  const float RatioA = AQ.Scale / OQ.Scale;
+  const float RatioB = BQ.Scale / OQ.Scale;
+  int Exponent = 0;
+  std::frexp(std::max(RatioA, RatioB), &Exponent);
+  // frexp's exponent is one above the float's own (m in [0.5, 1)).
+  const int Shift = 21 - (Exponent - 1);
+  if (RatioA < 0x1.0p-14f || RatioB < 0x1.0p-14f || RatioA >= 256.0f ||
+      RatioB >= 256.0f || Shift < 13 || Shift > 31)
+    return Ctx.error(llvm::formatv(
+        "input scales {0} and {1} over output scale {2} are outside the "
+        "ratios ONNX Runtime's QLinearAdd computes ([2^-14, 256), the larger "
+        "at least 2^-10)",
+        formatReal(AQ.Scale), formatReal(BQ.Scale), formatReal(OQ.Scale)));
+  P.input1_multiplier = static_cast<int32_t>(std::lrint(std::ldexp(RatioA, Shift)));
+  P.input2_multiplier = static_cast<int32_t>(std::lrint(std::ldexp(RatioB, Shift)));
+  P.input_left_shift = Shift;
+  return llvm::Error::success();
+}
+
 llvm::Expected<KernelCall> elementwise(const OpContext &Ctx) {
   const bool Mul = Ctx.op().code() == ir::OpCode::Mul;
   ACCELGEN_TRY(A, Ctx.input(0));
@@ -356,6 +383,18 @@ llvm::Expected<KernelCall> elementwise(const OpContext &Ctx) {
     P.input1_offset = -AQ.ZeroPoint;
     P.input2_offset = -BQ.ZeroPoint;
     P.output_offset = OQ.ZeroPoint;
+    if (Ctx.arithmetic() == ir::Arithmetic::ONNX &&
+        Ctx.op().code() == ir::OpCode::Add && A->Type != DType::I16) {
+      if (llvm::Error E = onnxAddScaling(Ctx, AQ, BQ, OQ, P))
+        return E;
+      if (llvm::Error E =
+              activationRangeQuantized(Ctx.activation(), Out->Type, OQ.Scale,
+                                       OQ.ZeroPoint, P.act_min, P.act_max))
+        return Ctx.error(llvm::toString(std::move(E)));
+      KernelCall Call = makeCall(P, {Ctx.op().input(0), Ctx.op().input(1)});
+      Call.Variant = "onnx";
+      return Call;
+    }
     if (Mul) {
       ACCELGEN_TRY(M, Ctx.multiplier(double(AQ.Scale) * double(BQ.Scale) /
                                          double(OQ.Scale),
