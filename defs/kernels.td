@@ -214,8 +214,11 @@ def Pool2DKernels : KernelFamily<"pool2d", "pooling", "pool2D"> {
       PerType<AveragePool2D, "average_pool2d", KernelTypes16>.List,
       // ONNX's arithmetic (ir::Graph::Computes), as ONNX Runtime's
       // QLinearAveragePool.
+      // QLinearAveragePool; MaxPool's maximum is exact, the same function.
       [KernelInstance<AveragePool2D, "average_pool2d", i8, AnyElement, "onnx">,
-       KernelInstance<AveragePool2D, "average_pool2d", u8, AnyElement, "onnx">],
+       KernelInstance<AveragePool2D, "average_pool2d", u8, AnyElement, "onnx">,
+       KernelInstance<MaxPool2D, "max_pool2d", i8, AnyElement, "onnx">,
+       KernelInstance<MaxPool2D, "max_pool2d", u8, AnyElement, "onnx">],
       PerType<MaxPool2D, "max_pool2d", KernelTypes16>.List,
       [KernelInstance<L2Pool2D, "l2_pool2d", f32>]);
 }
@@ -572,13 +575,18 @@ def LogSoftmaxKernels
 //===----------------------------------------------------------------------===//
 
 def QuantizeKernels : KernelFamily<"quantize", "quantize", "quantizeOp"> {
-  let Doc = "float32 to a quantized type: round(x / scale) + zero_point.";
+  let Doc = "float32 to a quantized type: round(x / scale) + zero_point "
+            "(TensorFlow Lite rounds half away from zero; the onnx functions "
+            "round half to even, as ONNX's QuantizeLinear).";
   let Fields = [KernelField<"scale", "float">,
                 KernelField<"zero_point", "int32_t">];
   let Args = UnaryArgs;
   let Instances = [KernelInstance<Quantize, "quantize", f32, i8>,
                    KernelInstance<Quantize, "quantize", f32, u8>,
-                   KernelInstance<Quantize, "quantize", f32, i16>];
+                   KernelInstance<Quantize, "quantize", f32, i16>,
+                   // ONNX's arithmetic (ir::Graph::Computes).
+                   KernelInstance<Quantize, "quantize", f32, i8, "onnx">,
+                   KernelInstance<Quantize, "quantize", f32, u8, "onnx">];
 }
 
 def DequantizeKernels
@@ -601,12 +609,20 @@ def RequantizeKernels
   let Fields = [KernelField<"input_zero_point", "int32_t">,
                 KernelField<"output_zero_point", "int32_t">,
                 KernelField<"multiplier", "int32_t">,
-                KernelField<"left_shift", "int32_t">];
+                KernelField<"left_shift", "int32_t">,
+                KernelField<"input_scale", "float",
+                            "ONNX's arithmetic (the onnx functions): "
+                            "DequantizeLinear then QuantizeLinear in float32, "
+                            "(q - input_zero_point) * input_scale / "
+                            "output_scale rounded half to even.">,
+                KernelField<"output_scale", "float">];
   let Args = UnaryArgs;
   let Instances = !listconcat(
     !foreach(p, [[i8, i8], [i8, u8], [u8, i8], [u8, u8], [i8, i16], [i16, i8],
                  [i16, i16], [i8, i32], [i16, i32], [i32, i8], [i32, i16]],
              KernelInstance<Quantize, "requantize", p[0], p[1]>),
+    !foreach(p, [[i8, i8], [i8, u8], [u8, i8], [u8, u8]],
+             KernelInstance<Quantize, "requantize", p[0], p[1], "onnx">),
     !foreach(p, [[i8, i8], [i8, u8], [u8, i8], [u8, u8]],
              KernelInstance<Requantize, "requantize", p[0], p[1]>));
 }
@@ -635,6 +651,10 @@ def ConcatKernels : KernelFamily<"concat", "concat", "concatOp"> {
                    KernelInstance<Concatenation, "concat", i16>,
                    KernelInstance<Concatenation, "concat", f32>,
                    KernelInstance<Concatenation, "concat", u8, AnyElement, "rescale">,
+                   // ONNX's arithmetic: inputs of the output's quantization,
+                   // copied (QLinearConcat's copy).
+                   KernelInstance<Concatenation, "concat", i8, AnyElement, "onnx">,
+                   KernelInstance<Concatenation, "concat", u8, AnyElement, "onnx">,
                    // And TensorFlow Lite Micro's others, copied.
                    KernelInstance<Concatenation, "concat", i32>,
                    KernelInstance<Concatenation, "concat", i64>,

@@ -818,6 +818,13 @@ llvm::Expected<KernelCall> quantizeOp(const OpContext &Ctx) {
   ACCELGEN_TRY(OutQ, Ctx.quant(*Out, "output"));
   KernelCall Call;
   Call.DataInputs = {Ctx.op().input(0)};
+  // ONNX's QuantizeLinear (and DequantizeLinear before it, between
+  // quantized types) into 8 bits: the onnx functions.
+  const bool Onnx = Ctx.arithmetic() == ir::Arithmetic::ONNX &&
+                    isQuantized8(Out->Type) &&
+                    (In->Type == DType::F32 || isQuantized8(In->Type));
+  if (Onnx)
+    Call.Variant = "onnx";
   if (In->Type == DType::F32) {
     ref_quantize_params P{};
     P.scale = OutQ.Scale;
@@ -837,7 +844,9 @@ llvm::Expected<KernelCall> quantizeOp(const OpContext &Ctx) {
   P.output_zero_point = OutQ.ZeroPoint;
   P.multiplier = M.Multiplier;
   P.left_shift = M.LeftShift;
-  if (M.LeftShift > 30)
+  P.input_scale = InQ.Scale;
+  P.output_scale = OutQ.Scale;
+  if (M.LeftShift > 30 && !Onnx)
     return Ctx.error("the rescaling factor is too large");
   Call.Params = P;
   return Call;

@@ -652,11 +652,10 @@ llvm::Expected<KernelCall> pool2D(const OpContext &Ctx) {
     ACCELGEN_TRY(InQ, Ctx.quant(*In, "input"));
     ACCELGEN_TRY(OutQ, Ctx.quant(*Out, "output"));
     // ONNX's 8-bit average (QLinearAveragePool) requantizes, so its input
-    // and output quantization may differ; every other one keeps it.
-    Onnx = Ctx.arithmetic() == ir::Arithmetic::ONNX &&
-           Ctx.op().code() == ir::OpCode::AveragePool2D &&
-           In->Type != DType::I16;
-    if (!Onnx)
+    // and output quantization may differ; every other one keeps it (an
+    // 8-bit maximum computes ONNX's arithmetic as TensorFlow Lite's).
+    Onnx = Ctx.arithmetic() == ir::Arithmetic::ONNX && In->Type != DType::I16;
+    if (!Onnx || Ctx.op().code() != ir::OpCode::AveragePool2D)
       if (llvm::Error E = requireSameQuant(Ctx, InQ, OutQ))
         return E;
     P.input_offset = -InQ.ZeroPoint;

@@ -231,7 +231,12 @@ llvm::Expected<KernelCall> concatOp(const OpContext &Ctx) {
     P.input_scale.clear();
     P.input_zero_point.clear();
   }
-  Call.Variant = Rescale ? "rescale" : "";
+  // With ONNX's arithmetic a copy of 8-bit values computes it too.
+  Call.Variant = Rescale ? "rescale"
+                 : Ctx.arithmetic() == ir::Arithmetic::ONNX &&
+                         isQuantized8(Out->Type) && !Raw
+                     ? "onnx"
+                     : "";
   Call.Params = std::move(P);
   return Call;
 }

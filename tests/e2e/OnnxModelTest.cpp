@@ -29,6 +29,7 @@
 
 #include <doctest/doctest.h>
 
+#include <cstring>
 #include <map>
 
 using namespace accelgen;
@@ -585,4 +586,58 @@ TEST_CASE("values quantized otherwise than their readers need are "
   // The requantizations run as TensorFlow Lite Micro's.
   Read->Graphs[0].Name = "main";
   checkAgainstOracle(*Read, "onnx-requantize");
+  // With ONNX's arithmetic, as ONNX Runtime: DequantizeLinear then
+  // QuantizeLinear in float32 (QLinearConcat's requantization too), and
+  // the maximum and the concatenation's copies exact.
+  test::TempDir Dir, Inputs, Want;
+  std::vector<uint8_t> Onnx;
+  throughOnnx(Tfl.main(), onnxexport::Form::QDQ, Onnx);
+  const std::string File = Dir.file("requantize.onnx");
+  test::writeFileBytes(File, Onnx);
+  std::vector<uint8_t> X(8 * 8 * 4);
+  for (size_t I = 0; I < X.size(); ++I)
+    X[I] = static_cast<uint8_t>((I * 157 + 11) % 256);
+  test::writeFileBytes(Inputs.file("input_0.bin"), X);
+  runOnnxRuntime(File, Inputs.path(), Want.path());
+  for (const std::vector<std::string> &Label : labels())
+    checkAgainstOnnxRuntime(Label, File, Inputs.path(), Want.path(), 4);
+}
+
+TEST_CASE("with ONNX's arithmetic, QUANTIZE from float32 rounds ties to "
+          "even as ONNX Runtime, where TensorFlow Lite rounds them away "
+          "from zero") {
+  requireSharedDir();
+  ir::GraphBuilder B;
+  // A float32 input [1, 144] quantized to int8 and to uint8.
+  const int32_t In = B.tensor(ir::DType::F32, {1, 144});
+  const int32_t Q = B.tensor(ir::DType::I8, {1, 144}, 0.25f, -3);
+  B.op("QUANTIZE", {In}, {Q}, {});
+  const int32_t U = B.tensor(ir::DType::U8, {1, 144}, 0.5f, 130);
+  B.op("QUANTIZE", {In}, {U}, {});
+  ir::Model Tfl = modelOf(B, {In}, {Q, U});
+  test::TempDir Dir, Inputs, Want;
+  std::vector<uint8_t> Onnx;
+  throughOnnx(Tfl.main(), onnxexport::Form::QDQ, Onnx);
+  const std::string File = Dir.file("quantize.onnx");
+  test::writeFileBytes(File, Onnx);
+  // Odd multiples of 1/8 and 1/4: every other value an exact half of the
+  // int8 scale, of the uint8 one; both ends saturate.
+  std::vector<float> X(144);
+  for (size_t I = 0; I < X.size(); ++I)
+    X[I] = (static_cast<float>(I) - 72.0f) * 0.125f +
+           (I % 7 == 0 ? 50.0f * (I % 2 ? 1.0f : -1.0f) : 0.0f);
+  std::vector<uint8_t> Bytes(X.size() * sizeof(float));
+  std::memcpy(Bytes.data(), X.data(), Bytes.size());
+  test::writeFileBytes(Inputs.file("input_0.bin"), Bytes);
+  runOnnxRuntime(File, Inputs.path(), Want.path());
+  for (const std::vector<std::string> &Label : labels())
+    checkAgainstOnnxRuntime(Label, File, Inputs.path(), Want.path(), 2);
+  test::TempDir Tflite;
+  test::RunResult R = runModelOn("ref", {"--onnx-arithmetic", "tflite"}, File,
+                                 Inputs.path(), Tflite.path(), false);
+  REQUIRE_MESSAGE(R.ExitCode == 0, R.Stderr);
+  CHECK(test::readFileBytes(Tflite.file("output_0.bin")) !=
+        test::readFileBytes(Want.file("output_0.bin")));
+  CHECK(test::readFileBytes(Tflite.file("output_1.bin")) !=
+        test::readFileBytes(Want.file("output_1.bin")));
 }

@@ -206,6 +206,9 @@ std::string Exporter::dequantized(int32_t T) {
   if (It != Float.end())
     return It->second;
   const ir::Tensor &X = G.tensor(T);
+  // A float32 graph input is its own float value (QUANTIZE reads it).
+  if (X.Type == ir::DType::F32 && !X.Quant)
+    return name(T);
   auto [S, Z] = params(*X.Quant, X.Type);
   std::string Name = name(T) + "_f";
   node("DequantizeLinear", {name(T), S, Z}, {Name});
@@ -459,10 +462,13 @@ llvm::Error Exporter::write(const ir::Operator &Op) {
   };
   const std::string &Type = Op.Type;
   int32_t Out = Op.output(0);
-  // Every value read or written is quantized (but shapes).
+  // Every value read or written is quantized (but shapes, and the float32
+  // a QUANTIZE reads).
   for (size_t I = 0; I < Op.Inputs.size(); ++I) {
     int32_t T = Op.Inputs[I];
-    if (T >= 0 && !(Type == "RESHAPE" && I == 1) && !G.tensor(T).Quant)
+    if (T >= 0 && !(Type == "RESHAPE" && I == 1) &&
+        !(Type == "QUANTIZE" && G.tensor(T).Type == ir::DType::F32) &&
+        !G.tensor(T).Quant)
       return Unsupported(
           llvm::formatv("tensor '{0}' is not quantized", G.tensor(T).Name));
   }
@@ -596,7 +602,7 @@ llvm::Error Exporter::write(const ir::Operator &Op) {
     quantize(Y, Out);
     return llvm::Error::success();
   }
-  if (Type == "QUANTIZE" && G.tensor(Op.input(0)).Quant) {
+  if (Type == "QUANTIZE") {
     quantize(dequantized(Op.input(0)), Out);
     return llvm::Error::success();
   }
@@ -616,9 +622,11 @@ llvm::Expected<std::string> Exporter::run() {
   }
   GP = M.mutable_graph();
   GP->set_name(G.Name.empty() ? "main" : G.Name);
-  auto Declare = [&](pb::ValueInfoProto *V, int32_t T) -> llvm::Error {
+  auto Declare = [&](pb::ValueInfoProto *V, int32_t T,
+                     bool FloatTaken) -> llvm::Error {
     const ir::Tensor &X = G.tensor(T);
-    if (!X.Quant || X.Quant->isPerChannel())
+    if (!(FloatTaken && X.Type == ir::DType::F32 && !X.Quant) &&
+        (!X.Quant || X.Quant->isPerChannel()))
       return makeError(llvm::formatv("tensor '{0}' is not quantized per "
                                      "tensor",
                                      X.Name));
@@ -630,14 +638,14 @@ llvm::Expected<std::string> Exporter::run() {
     return llvm::Error::success();
   };
   for (int32_t T : G.Inputs)
-    if (llvm::Error E = Declare(GP->add_input(), T))
+    if (llvm::Error E = Declare(GP->add_input(), T, /*FloatTaken=*/true))
       return std::move(E);
   for (size_t I = 0; I < G.Operators.size(); ++I)
     if (llvm::Error E = write(G.Operators[I]))
       return makeError(
           llvm::formatv("operator {0} {1}", I, llvm::toString(std::move(E))));
   for (int32_t T : G.Outputs)
-    if (llvm::Error E = Declare(GP->add_output(), T))
+    if (llvm::Error E = Declare(GP->add_output(), T, /*FloatTaken=*/false))
       return std::move(E);
   std::string Bytes;
   if (!M.SerializeToString(&Bytes))
