@@ -249,7 +249,15 @@ def ElementwiseKernels
     KernelField<"act_min", "int32_t", "Quantized clamp.">,
     KernelField<"act_max", "int32_t">,
     KernelField<"act_min_f", "float", "float32 clamp.">,
-    KernelField<"act_max_f", "float">];
+    KernelField<"act_max_f", "float">,
+    KernelField<"input1_scale", "float",
+                "SUB and MUL with ONNX's arithmetic (the onnx functions): the "
+                "three scales, in float32 as ONNX Runtime computes with them "
+                "(SUB: dequantized, subtracted, quantized; MUL: the integer "
+                "product times input1_scale * input2_scale / output_scale, "
+                "plus the zero point, rounded half to even).">,
+    KernelField<"input2_scale", "float">,
+    KernelField<"output_scale", "float">];
   let Args = [ParamsArg, KernelArg<"shape", "input1_shape", 0>,
               KernelArg<"data", "input1", 0, "in">,
               KernelArg<"shape", "input2_shape", 1>,
@@ -260,7 +268,11 @@ def ElementwiseKernels
   let Instances = !listconcat(PerType<Add, "add", KernelTypes16>.List,
                               // ONNX's arithmetic (ir::Graph::Computes).
                               [KernelInstance<Add, "add", i8, AnyElement, "onnx">,
-                               KernelInstance<Add, "add", u8, AnyElement, "onnx">],
+                               KernelInstance<Add, "add", u8, AnyElement, "onnx">,
+                               KernelInstance<Sub, "sub", i8, AnyElement, "onnx">,
+                               KernelInstance<Sub, "sub", u8, AnyElement, "onnx">,
+                               KernelInstance<Mul, "mul", i8, AnyElement, "onnx">,
+                               KernelInstance<Mul, "mul", u8, AnyElement, "onnx">],
                               PerType<Sub, "sub", KernelTypes16>.List,
                               PerType<Mul, "mul", KernelTypes16>.List,
                               // TensorFlow Lite Micro's plain int32 ones.

@@ -383,10 +383,13 @@ llvm::Expected<KernelCall> elementwise(const OpContext &Ctx) {
     P.input1_offset = -AQ.ZeroPoint;
     P.input2_offset = -BQ.ZeroPoint;
     P.output_offset = OQ.ZeroPoint;
-    if (Ctx.arithmetic() == ir::Arithmetic::ONNX &&
-        Ctx.op().code() == ir::OpCode::Add && A->Type != DType::I16) {
-      if (llvm::Error E = onnxAddScaling(Ctx, AQ, BQ, OQ, P))
-        return E;
+    if (Ctx.arithmetic() == ir::Arithmetic::ONNX && A->Type != DType::I16) {
+      P.input1_scale = AQ.Scale;
+      P.input2_scale = BQ.Scale;
+      P.output_scale = OQ.Scale;
+      if (Ctx.op().code() == ir::OpCode::Add)
+        if (llvm::Error E = onnxAddScaling(Ctx, AQ, BQ, OQ, P))
+          return E;
       if (llvm::Error E =
               activationRangeQuantized(Ctx.activation(), Out->Type, OQ.Scale,
                                        OQ.ZeroPoint, P.act_min, P.act_max))

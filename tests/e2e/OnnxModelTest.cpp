@@ -236,27 +236,26 @@ TEST_CASE("with ONNX's arithmetic, an operator whose kernels compute only "
   std::vector<uint8_t> Onnx;
   throughOnnx(Tfl->Model->main(), onnxexport::Form::QDQ, Onnx);
   test::writeFileBytes(Dir.file("tflm_hello_world_int8.onnx"), Onnx);
-  // A SUB: ONNX Runtime subtracts in float32 between DequantizeLinear and
-  // QuantizeLinear, which no elementwise kernel computes yet.
+  // A LOGISTIC: ONNX Runtime's QLinearSigmoid reads a table of its own
+  // sigmoid, which no kernel computes yet.
   ir::GraphBuilder B;
   const int32_t X = B.tensor(ir::DType::I8, {1, 8}, 0.5f, 3);
-  const int32_t Y = B.tensor(ir::DType::I8, {1, 8}, 0.25f, -2);
-  const int32_t D = B.tensor(ir::DType::I8, {1, 8}, 0.75f, 1);
-  B.op("SUB", {X, Y}, {D}, {{"fused_activation", std::string("NONE")}});
-  throughOnnx(modelOf(B, {X, Y}, {D}).main(), onnxexport::Form::QDQ, Onnx);
-  const std::string Sub = Dir.file("sub.onnx");
-  test::writeFileBytes(Sub, Onnx);
-  test::RunResult R =
-      runAccelgen({"compile", Sub, "--target", "ref", "-o", Dir.file("out")});
+  const int32_t S = B.tensor(ir::DType::I8, {1, 8}, 1.0f / 256, -128);
+  B.op("LOGISTIC", {X}, {S}, {});
+  throughOnnx(modelOf(B, {X}, {S}).main(), onnxexport::Form::QDQ, Onnx);
+  const std::string Sigmoid = Dir.file("sigmoid.onnx");
+  test::writeFileBytes(Sigmoid, Onnx);
+  test::RunResult R = runAccelgen(
+      {"compile", Sigmoid, "--target", "ref", "-o", Dir.file("out")});
   CHECK(R.ExitCode == 1);
-  CHECK_MESSAGE(R.Stderr.find("(SUB) is not supported by target ref: no "
-                              "elementwise kernel computes ONNX's "
+  CHECK_MESSAGE(R.Stderr.find("(LOGISTIC) is not supported by target ref: "
+                              "no sigmoid kernel computes ONNX's "
                               "arithmetic") != std::string::npos,
                 R.Stderr);
   CHECK_MESSAGE(R.Stderr.find("--onnx-arithmetic tflite") != std::string::npos,
                 R.Stderr);
   // With TensorFlow Lite's it compiles.
-  R = runAccelgen({"compile", Sub, "--target", "ref", "--onnx-arithmetic",
+  R = runAccelgen({"compile", Sigmoid, "--target", "ref", "--onnx-arithmetic",
                    "tflite", "-o", Dir.file("out2")});
   CHECK_MESSAGE(R.ExitCode == 0, R.Stderr);
   // mdla's description states TensorFlow Lite's requantization.
@@ -414,13 +413,14 @@ TEST_CASE("with ONNX's arithmetic, convolutions whose requantization meets "
         test::readFileBytes(Want.file("output_0.bin")));
 }
 
-TEST_CASE("with ONNX's arithmetic, windowed and global average pooling, a "
-          "broadcast ADD and SOFTMAX equal ONNX Runtime on every label") {
+TEST_CASE("with ONNX's arithmetic, windowed and global average pooling, "
+          "ADD, SUB, MUL and SOFTMAX equal ONNX Runtime on every label") {
   requireSharedDir();
   // int8 [1, 6, 6, 4] -> AVERAGE_POOL_2D 3x3 stride 2 SAME (padded windows)
   // and 2x2 stride 2 VALID (ONNX Runtime's float32 means), and 6x6 (its
   // integer global average), each into other quantization than its
-  // input's; ADD of the first two -> RESHAPE [9, 4] -> SOFTMAX.
+  // input's; ADD of the first two -> RESHAPE [9, 4] -> SOFTMAX; their SUB
+  // and MUL.
   const auto Pool = [](const char *Padding, int64_t Stride, int64_t Size) {
     return std::map<std::string, ir::AttrValue>{
         {"padding", std::string(Padding)},
@@ -445,7 +445,13 @@ TEST_CASE("with ONNX's arithmetic, windowed and global average pooling, a "
   B.op("RESHAPE", {Sum}, {Rows});
   const int32_t Probs = B.tensor(ir::DType::I8, {9, 4}, 1.0f / 256, -128);
   B.op("SOFTMAX", {Rows}, {Probs}, {{"beta", 1.0}});
-  ir::Model Tfl = modelOf(B, {In}, {Windowed, Global, Sum, Probs});
+  const int32_t Diff = B.tensor(ir::DType::I8, {1, 3, 3, 4}, 0.3f, 2);
+  B.op("SUB", {Windowed, Valid}, {Diff},
+       {{"fused_activation", std::string("NONE")}});
+  const int32_t Prod = B.tensor(ir::DType::I8, {1, 3, 3, 4}, 0.5f, -1);
+  B.op("MUL", {Windowed, Valid}, {Prod},
+       {{"fused_activation", std::string("NONE")}});
+  ir::Model Tfl = modelOf(B, {In}, {Windowed, Global, Sum, Probs, Diff, Prod});
 
   test::TempDir Dir, Inputs;
   std::vector<uint8_t> Onnx;
@@ -463,13 +469,21 @@ TEST_CASE("with ONNX's arithmetic, windowed and global average pooling, a "
   // refuses (an error, below).
   for (const std::vector<std::string> &Label : labels())
     if (Label[0].rfind("mdla", 0) != 0)
-      checkAgainstOnnxRuntime(Label, File, Inputs.path(), Want.path(), 4);
+      checkAgainstOnnxRuntime(Label, File, Inputs.path(), Want.path(), 6);
   test::TempDir Out;
   test::RunResult R =
       runModelOn("mdla2.0", {}, File, Inputs.path(), Out.path(), false);
   CHECK(R.ExitCode != 0);
   CHECK(llvm::StringRef(R.Stderr).contains("inserted by mdla2.0's "
                                            "quantization rules"));
+  // The QOperator form (QLinearAveragePool, QLinearAdd, QLinearMul,
+  // QLinearSoftmax; SUB in QDQ) on ref.
+  throughOnnx(Tfl.main(), onnxexport::Form::QOperator, Onnx);
+  const std::string QOp = Dir.file("pool-add-softmax-qoperator.onnx");
+  test::writeFileBytes(QOp, Onnx);
+  test::TempDir WantQ;
+  runOnnxRuntime(QOp, Inputs.path(), WantQ.path());
+  checkAgainstOnnxRuntime({"ref"}, QOp, Inputs.path(), WantQ.path(), 6);
 }
 
 TEST_CASE("with ONNX's arithmetic, ONNX's QLinearConv and QLinearMatMul node "

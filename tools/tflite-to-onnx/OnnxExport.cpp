@@ -592,6 +592,12 @@ llvm::Error Exporter::write(const ir::Operator &Op) {
     GP->mutable_node(GP->node_size() - 1)->set_output(0, name(Out));
     return llvm::Error::success();
   }
+  if (Type == "LOGISTIC") {
+    std::string Y = fresh("sigmoid");
+    node("Sigmoid", {dequantized(Op.input(0))}, {Y});
+    quantize(Y, Out);
+    return llvm::Error::success();
+  }
   if (Type == "SOFTMAX") {
     if (Op.getFloat(attr::Beta, 1.0) != 1.0)
       return Unsupported("beta other than 1");
