@@ -30,8 +30,9 @@ namespace {
 
 class Legalizer {
 public:
-  Legalizer(ir::Graph &G, const TargetInfo &T, unsigned Version)
-      : G(G), T(T), Version(Version) {}
+  Legalizer(ir::Graph &G, const TargetInfo &T, unsigned Version,
+            const std::function<bool(const ir::Operator &)> &Leave)
+      : G(G), T(T), Version(Version), Leave(Leave) {}
 
   LegalizeReport run() {
     LegalizeReport Report;
@@ -46,6 +47,7 @@ private:
   ir::Graph &G;
   const TargetInfo &T;
   unsigned Version;
+  const std::function<bool(const ir::Operator &)> &Leave;
 
   /// Steps 1 and 2: the operator's OpSetup if the target can run it;
   /// otherwise \p Entry says why not.
@@ -103,6 +105,11 @@ private:
     OpLegalization Entry;
     Entry.OriginalIndex = Original;
     const ir::Operator &Op = G.Operators[I];
+    if (Leave && Leave(Op)) {
+      Entry.OriginalType = Entry.Type = Op.Type;
+      Out.push_back(std::move(Entry));
+      return I + 1;
+    }
     if (Op.hasAttr(FusedOpsAttr)) {
       Entry.OriginalType = Entry.Type = Op.Type;
       Entry.Legal = true;
@@ -149,8 +156,10 @@ private:
 
 } // namespace
 
-LegalizeReport legalize(ir::Graph &G, const TargetInfo &T, unsigned Version) {
-  return Legalizer(G, T, Version).run();
+LegalizeReport
+legalize(ir::Graph &G, const TargetInfo &T, unsigned Version,
+         const std::function<bool(const ir::Operator &)> &Leave) {
+  return Legalizer(G, T, Version, Leave).run();
 }
 
 } // namespace target

@@ -29,6 +29,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -64,7 +65,11 @@ struct LegalizeReport {
 };
 
 /// Legalizes \p G for \p T at version index \p Version as described above.
-LegalizeReport legalize(ir::Graph &G, const TargetInfo &T, unsigned Version);
+/// Operators \p Leave is true of are left as they are, not legal and without
+/// a reason (the caller has one), their quantization rules not applied.
+LegalizeReport
+legalize(ir::Graph &G, const TargetInfo &T, unsigned Version,
+         const std::function<bool(const ir::Operator &)> &Leave = nullptr);
 
 } // namespace target
 } // namespace accelgen
