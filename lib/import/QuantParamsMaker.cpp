@@ -220,8 +220,8 @@ bool Maker::rewrite(size_t I, const Pattern &P, std::string &Why) {
   std::vector<int32_t> Inputs = Op.Inputs;
   // Whether the result keeps operand 0's parameters, in the arithmetic the
   // graph computes.
-  const bool Keeps = P.SameParams && !(P.OnnxRequantizes &&
-                                       G.Computes == ir::Arithmetic::ONNX);
+  const bool Keeps = P.SameParams &&
+                     !(P.OnnxRequantizes && G.Computes == ir::Arithmetic::ONNX);
   for (size_t K = 0; K < Inputs.size(); ++K) {
     Role R = P.Operands[std::min(K, P.Operands.size() - 1)];
     int32_t T = Inputs[K];
@@ -299,8 +299,7 @@ bool Maker::rewrite(size_t I, const Pattern &P, std::string &Why) {
       if (R != QIndex)
         Requantizing.push_back(R);
   }
-  if ((!Next || Next->Type != "QUANTIZE") && Keeps &&
-      AIndex == SIZE_MAX) {
+  if ((!Next || Next->Type != "QUANTIZE") && Keeps && AIndex == SIZE_MAX) {
     // An operator that does not requantize (a layout change) may be
     // followed by anything: its result is quantized as its operand, and
     // dequantized for its float readers. Its operands (CONCATENATION's

@@ -294,8 +294,7 @@ softmaxScaling(const OpContext &Ctx, double Beta, float InputScale) {
 /// the larger (lrint of the ratio times 2^shift), and the shift by which
 /// their sum of products is divided, rounding half away from zero.
 static llvm::Error onnxAddScaling(const OpContext &Ctx, const TensorQuant &AQ,
-                                  const TensorQuant &BQ,
-                                  const TensorQuant &OQ,
+                                  const TensorQuant &BQ, const TensorQuant &OQ,
                                   ref_elementwise_params &P) {
   const float RatioA = AQ.Scale / OQ.Scale;
   const float RatioB = BQ.Scale / OQ.Scale;
@@ -310,8 +309,10 @@ static llvm::Error onnxAddScaling(const OpContext &Ctx, const TensorQuant &AQ,
         "ratios ONNX Runtime's QLinearAdd computes ([2^-14, 256), the larger "
         "at least 2^-10)",
         formatReal(AQ.Scale), formatReal(BQ.Scale), formatReal(OQ.Scale)));
-  P.input1_multiplier = static_cast<int32_t>(std::lrint(std::ldexp(RatioA, Shift)));
-  P.input2_multiplier = static_cast<int32_t>(std::lrint(std::ldexp(RatioB, Shift)));
+  P.input1_multiplier =
+      static_cast<int32_t>(std::lrint(std::ldexp(RatioA, Shift)));
+  P.input2_multiplier =
+      static_cast<int32_t>(std::lrint(std::ldexp(RatioB, Shift)));
   P.input_left_shift = Shift;
   return llvm::Error::success();
 }

@@ -307,6 +307,38 @@ void checkAgainstOnnxRuntime(const std::vector<std::string> &Label,
   }
 }
 
+/// Graph \p G written in form \p F, its one input \p Input's bytes, run
+/// with ONNX's arithmetic on each of \p Labels: every output must equal ONNX
+/// Runtime's. Each output in \p TfliteDiffers must come out otherwise with
+/// TensorFlow Lite's arithmetic on ref (the case's ties are there).
+void checkCaseAgainstOnnxRuntime(
+    const ir::Graph &G, onnxexport::Form F, const std::vector<uint8_t> &Input,
+    const std::vector<std::vector<std::string>> &Labels,
+    const std::vector<size_t> &TfliteDiffers = {}) {
+  test::TempDir Dir, Inputs, Want;
+  std::vector<uint8_t> Onnx;
+  throughOnnx(G, F, Onnx);
+  const std::string File = Dir.file("case.onnx");
+  test::writeFileBytes(File, Onnx);
+  test::writeFileBytes(Inputs.file("input_0.bin"), Input);
+  runOnnxRuntime(File, Inputs.path(), Want.path());
+  for (const std::vector<std::string> &Label : Labels)
+    checkAgainstOnnxRuntime(Label, File, Inputs.path(), Want.path(),
+                            G.Outputs.size());
+  if (TfliteDiffers.empty())
+    return;
+  test::TempDir Tflite;
+  test::RunResult R = runModelOn("ref", {"--onnx-arithmetic", "tflite"}, File,
+                                 Inputs.path(), Tflite.path(), false);
+  REQUIRE_MESSAGE(R.ExitCode == 0, R.Stderr);
+  for (size_t I : TfliteDiffers) {
+    const std::string Name = "output_" + std::to_string(I) + ".bin";
+    CHECK_MESSAGE(test::readFileBytes(Tflite.file(Name)) !=
+                      test::readFileBytes(Want.file(Name)),
+                  "output " << I);
+  }
+}
+
 } // namespace
 
 TEST_CASE("with ONNX's arithmetic, the shared int8 models from either form "
@@ -386,7 +418,6 @@ TEST_CASE("with ONNX's arithmetic, convolutions whose requantization meets "
        {{"fused_activation", std::string("NONE")}, {"keep_num_dims", false}});
   ir::Model Tfl = modelOf(B, {In}, {Conv, Flat, Fc});
 
-  test::TempDir Dir, Inputs;
   std::vector<uint8_t> Onnx;
   ImportResult Read = throughOnnx(Tfl.main(), onnxexport::Form::QDQ, Onnx);
   // The RESHAPE stays (its result is an output too), run by a family that
@@ -394,23 +425,12 @@ TEST_CASE("with ONNX's arithmetic, convolutions whose requantization meets "
   CHECK(llvm::any_of(Read.Model->main().Operators, [](const ir::Operator &Op) {
     return Op.Type == "RESHAPE";
   }));
-  const std::string File = Dir.file("ties.onnx");
-  test::writeFileBytes(File, Onnx);
   std::vector<uint8_t> X(6 * 6 * 4);
   for (size_t I = 0; I < X.size(); ++I)
     X[I] = static_cast<uint8_t>((I * 71) % 256);
-  test::writeFileBytes(Inputs.file("input_0.bin"), X);
-  test::TempDir Want;
-  runOnnxRuntime(File, Inputs.path(), Want.path());
-  for (const std::vector<std::string> &Label : labels())
-    checkAgainstOnnxRuntime(Label, File, Inputs.path(), Want.path(), 3);
   // The ties are there: TensorFlow Lite's arithmetic rounds some otherwise.
-  test::TempDir Tflite;
-  test::RunResult R = runModelOn("ref", {"--onnx-arithmetic", "tflite"}, File,
-                                 Inputs.path(), Tflite.path(), false);
-  REQUIRE_MESSAGE(R.ExitCode == 0, R.Stderr);
-  CHECK(test::readFileBytes(Tflite.file("output_0.bin")) !=
-        test::readFileBytes(Want.file("output_0.bin")));
+  checkCaseAgainstOnnxRuntime(Tfl.main(), onnxexport::Form::QDQ, X, labels(),
+                              {0});
 }
 
 TEST_CASE("with ONNX's arithmetic, windowed and global average pooling, "
@@ -424,11 +444,11 @@ TEST_CASE("with ONNX's arithmetic, windowed and global average pooling, "
   const auto Pool = [](const char *Padding, int64_t Stride, int64_t Size) {
     return std::map<std::string, ir::AttrValue>{
         {"padding", std::string(Padding)},
-                       {"stride_h", Stride},
-                       {"stride_w", Stride},
-                       {"filter_h", Size},
-                       {"filter_w", Size},
-                       {"fused_activation", std::string("NONE")}};
+        {"stride_h", Stride},
+        {"stride_w", Stride},
+        {"filter_h", Size},
+        {"filter_w", Size},
+        {"fused_activation", std::string("NONE")}};
   };
   ir::GraphBuilder B;
   const int32_t In = B.tensor(ir::DType::I8, {1, 6, 6, 4}, 0.5f, 3);
@@ -453,30 +473,17 @@ TEST_CASE("with ONNX's arithmetic, windowed and global average pooling, "
        {{"fused_activation", std::string("NONE")}});
   ir::Model Tfl = modelOf(B, {In}, {Windowed, Global, Sum, Probs, Diff, Prod});
 
-  test::TempDir Dir, Inputs;
-  std::vector<uint8_t> Onnx;
-  throughOnnx(Tfl.main(), onnxexport::Form::QDQ, Onnx);
-  const std::string File = Dir.file("pool-add-softmax.onnx");
-  test::writeFileBytes(File, Onnx);
   std::vector<uint8_t> X(6 * 6 * 4);
   for (size_t I = 0; I < X.size(); ++I)
     X[I] = static_cast<uint8_t>((I * 89 + 7) % 256);
-  test::writeFileBytes(Inputs.file("input_0.bin"), X);
-  test::TempDir Want;
-  runOnnxRuntime(File, Inputs.path(), Want.path());
   // On mdla too: its quantization rules, which would put a REQUANTIZE
   // before the pooling's change of quantization, do not apply to the
   // operators the arithmetic leaves to the CPU.
-  for (const std::vector<std::string> &Label : labels())
-    checkAgainstOnnxRuntime(Label, File, Inputs.path(), Want.path(), 6);
+  checkCaseAgainstOnnxRuntime(Tfl.main(), onnxexport::Form::QDQ, X, labels());
   // The QOperator form (QLinearAveragePool, QLinearAdd, QLinearMul,
   // QLinearSoftmax; SUB in QDQ) on ref.
-  throughOnnx(Tfl.main(), onnxexport::Form::QOperator, Onnx);
-  const std::string QOp = Dir.file("pool-add-softmax-qoperator.onnx");
-  test::writeFileBytes(QOp, Onnx);
-  test::TempDir WantQ;
-  runOnnxRuntime(QOp, Inputs.path(), WantQ.path());
-  checkAgainstOnnxRuntime({"ref"}, QOp, Inputs.path(), WantQ.path(), 6);
+  checkCaseAgainstOnnxRuntime(Tfl.main(), onnxexport::Form::QOperator, X,
+                              {{"ref"}});
 }
 
 TEST_CASE("with ONNX's arithmetic, ONNX's QLinearConv and QLinearMatMul node "
@@ -596,18 +603,10 @@ TEST_CASE("values quantized otherwise than their readers need are "
   // With ONNX's arithmetic, as ONNX Runtime: DequantizeLinear then
   // QuantizeLinear in float32 (QLinearConcat's requantization too), and
   // the maximum and the concatenation's copies exact.
-  test::TempDir Dir, Inputs, Want;
-  std::vector<uint8_t> Onnx;
-  throughOnnx(Tfl.main(), onnxexport::Form::QDQ, Onnx);
-  const std::string File = Dir.file("requantize.onnx");
-  test::writeFileBytes(File, Onnx);
   std::vector<uint8_t> X(8 * 8 * 4);
   for (size_t I = 0; I < X.size(); ++I)
     X[I] = static_cast<uint8_t>((I * 157 + 11) % 256);
-  test::writeFileBytes(Inputs.file("input_0.bin"), X);
-  runOnnxRuntime(File, Inputs.path(), Want.path());
-  for (const std::vector<std::string> &Label : labels())
-    checkAgainstOnnxRuntime(Label, File, Inputs.path(), Want.path(), 4);
+  checkCaseAgainstOnnxRuntime(Tfl.main(), onnxexport::Form::QDQ, X, labels());
 }
 
 TEST_CASE("with ONNX's arithmetic, QUANTIZE from float32 rounds ties to "
@@ -622,11 +621,6 @@ TEST_CASE("with ONNX's arithmetic, QUANTIZE from float32 rounds ties to "
   const int32_t U = B.tensor(ir::DType::U8, {1, 144}, 0.5f, 130);
   B.op("QUANTIZE", {In}, {U}, {});
   ir::Model Tfl = modelOf(B, {In}, {Q, U});
-  test::TempDir Dir, Inputs, Want;
-  std::vector<uint8_t> Onnx;
-  throughOnnx(Tfl.main(), onnxexport::Form::QDQ, Onnx);
-  const std::string File = Dir.file("quantize.onnx");
-  test::writeFileBytes(File, Onnx);
   // Odd multiples of 1/8 and 1/4: every other value an exact half of the
   // int8 scale, of the uint8 one; both ends saturate.
   std::vector<float> X(144);
@@ -635,16 +629,6 @@ TEST_CASE("with ONNX's arithmetic, QUANTIZE from float32 rounds ties to "
            (I % 7 == 0 ? 50.0f * (I % 2 ? 1.0f : -1.0f) : 0.0f);
   std::vector<uint8_t> Bytes(X.size() * sizeof(float));
   std::memcpy(Bytes.data(), X.data(), Bytes.size());
-  test::writeFileBytes(Inputs.file("input_0.bin"), Bytes);
-  runOnnxRuntime(File, Inputs.path(), Want.path());
-  for (const std::vector<std::string> &Label : labels())
-    checkAgainstOnnxRuntime(Label, File, Inputs.path(), Want.path(), 2);
-  test::TempDir Tflite;
-  test::RunResult R = runModelOn("ref", {"--onnx-arithmetic", "tflite"}, File,
-                                 Inputs.path(), Tflite.path(), false);
-  REQUIRE_MESSAGE(R.ExitCode == 0, R.Stderr);
-  CHECK(test::readFileBytes(Tflite.file("output_0.bin")) !=
-        test::readFileBytes(Want.file("output_0.bin")));
-  CHECK(test::readFileBytes(Tflite.file("output_1.bin")) !=
-        test::readFileBytes(Want.file("output_1.bin")));
+  checkCaseAgainstOnnxRuntime(Tfl.main(), onnxexport::Form::QDQ, Bytes,
+                              labels(), {0, 1});
 }

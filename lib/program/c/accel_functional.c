@@ -819,11 +819,11 @@ static void bind_pointer_fields(reader *r, int family, params *p,
 #define REF_KERNEL_SCALAR(family, st, field, ctype)
 #define REF_KERNEL_ARRAY(family, st, field, ctype, length)
 #define REF_KERNEL_POINTER(family, st, field, ctype)                           \
-  p->family.field = ptrs->v[j].data                                            \
-                        ? (const ctype *)vec_in_place(                         \
-                              r, ptrs->v[j],                                   \
-                              strcmp(#field, "exp_table") == 0 ? 256 : count)  \
-                        : NULL;                                                \
+  p->family.field =                                                            \
+      ptrs->v[j].data                                                          \
+          ? (const ctype *)vec_in_place(                                       \
+                r, ptrs->v[j], strcmp(#field, "exp_table") == 0 ? 256 : count) \
+          : NULL;                                                              \
   ++j;
 #define REF_KERNEL_PARAMS_END(family, st) break;
 #include "accel_target_kernels.inc"
