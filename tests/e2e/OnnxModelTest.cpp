@@ -254,6 +254,24 @@ TEST_CASE("with ONNX's arithmetic, an operator whose kernels compute only "
                 R.Stderr);
   CHECK_MESSAGE(R.Stderr.find("--onnx-arithmetic tflite") != std::string::npos,
                 R.Stderr);
+  // An ADD whose input scale over the output's lies below ONNX Runtime's
+  // QLinearAdd's range (2^-14) is refused, with the scales.
+  ir::GraphBuilder A;
+  const int32_t Small = A.tensor(ir::DType::I8, {1, 8}, 0.0001f, 0);
+  const int32_t Large = A.tensor(ir::DType::I8, {1, 8}, 1.0f, 0);
+  const int32_t Sum = A.tensor(ir::DType::I8, {1, 8}, 10.0f, 0);
+  A.op("ADD", {Small, Large}, {Sum},
+       {{"fused_activation", std::string("NONE")}});
+  throughOnnx(modelOf(A, {Small, Large}, {Sum}).main(), onnxexport::Form::QDQ,
+              Onnx);
+  const std::string Add = Dir.file("add.onnx");
+  test::writeFileBytes(Add, Onnx);
+  R = runAccelgen({"compile", Add, "--target", "ref", "-o", Dir.file("out3")});
+  CHECK(R.ExitCode == 1);
+  CHECK_MESSAGE(R.Stderr.find("input scales 0.0001 and 1 over output scale 10 "
+                              "are outside the ratios ONNX Runtime's "
+                              "QLinearAdd computes") != std::string::npos,
+                R.Stderr);
   // With TensorFlow Lite's it compiles.
   R = runAccelgen({"compile", Sigmoid, "--target", "ref", "--onnx-arithmetic",
                    "tflite", "-o", Dir.file("out2")});
