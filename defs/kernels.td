@@ -100,6 +100,8 @@ def Conv2DKernels : KernelFamily<"conv2d", "conv", "conv2DOp"> {
     // ONNX's arithmetic (ir::Graph::Computes).
     KernelInstance<Conv2D, "conv2d", i8, AnyElement, "onnx">,
     KernelInstance<Conv2D, "conv2d", u8, AnyElement, "onnx">,
+    // The int32 sums themselves (ONNX's ConvInteger): no rounding at all.
+    KernelInstance<Conv2D, "conv2d", u8, i32, "integer">,
     KernelInstance<Conv2D, "conv2d", f32>,
     // 16x8: int16 activations, int8 weights, int64 bias and accumulator.
     KernelInstance<Conv2D, "conv2d", i16, AnyElement, "per_channel", i8, i64>];
@@ -160,6 +162,8 @@ def FullyConnectedKernels
     KernelInstance<FullyConnected, "fully_connected", u8>,
     KernelInstance<FullyConnected, "fully_connected", i8, AnyElement, "onnx">,
     KernelInstance<FullyConnected, "fully_connected", u8, AnyElement, "onnx">,
+    // The int32 sums themselves (ONNX's MatMulInteger).
+    KernelInstance<FullyConnected, "fully_connected", u8, i32, "integer">,
     KernelInstance<FullyConnected, "fully_connected", f32>,
     KernelInstance<FullyConnected, "fully_connected", i16, AnyElement,
                    "per_channel", i8, i64>];

@@ -242,14 +242,15 @@ Error preflight(const pb::GraphProto &G) {
                                 N.domain())
                             .str());
     StringRef Op = N.op_type();
-    if (Op == "Conv" || Op == "MaxPool" || Op == "AveragePool" ||
+    const bool Conv = Op == "Conv" || Op == "ConvInteger";
+    if (Conv || Op == "MaxPool" || Op == "AveragePool" ||
         Op == "GlobalAveragePool") {
       int64_t R = N.input_size() ? RankOf(N.input(0)) : -1;
       if (R < 3)
         return Fail(R < 0 ? "the rank of its operand is not known before "
                             "shape inference"
                           : "its operand must have rank 3 or more");
-      if (Op == "Conv" && (N.input_size() < 2 || RankOf(N.input(1)) != R))
+      if (Conv && (N.input_size() < 2 || RankOf(N.input(1)) != R))
         return Fail("its weights must have its operand's rank");
       for (const pb::AttributeProto &A : N.attribute()) {
         int64_t Want = A.name() == "pads" ? 2 * (R - 2) : R - 2;
@@ -386,6 +387,7 @@ private:
   Error globalAveragePool(const NodeRef &R, StringRef IrOp);
   Error gemm(const NodeRef &R, StringRef IrOp);
   Error matmul(const NodeRef &R, StringRef IrOp);
+  Error integerProduct(const NodeRef &R, StringRef IrOp);
   Error binary(const NodeRef &R, StringRef IrOp);
   Error unary(const NodeRef &R, StringRef IrOp);
   Error clip(const NodeRef &R, StringRef IrOp);
@@ -926,6 +928,8 @@ const ReadOp *readOp(StringRef Op) {
        "AVERAGE_POOL_2D"},
       {"Gemm", R::Two, 7, &I::gemm, "FULLY_CONNECTED"},
       {"MatMul", R::Max, 1, &I::matmul, "FULLY_CONNECTED"},
+      {"ConvInteger", R::Same, 10, &I::integerProduct, "CONV_2D"},
+      {"MatMulInteger", R::Max, 10, &I::integerProduct, "FULLY_CONNECTED"},
       {"Add", R::Max, 7, &I::binary, "ADD"},
       {"Sub", R::Max, 7, &I::binary, "SUB"},
       {"Mul", R::Max, 7, &I::binary, "MUL"},
@@ -1362,6 +1366,69 @@ Error Importer::matmul(const NodeRef &R, StringRef) {
   Op.setAttr(attr::KeepNumDims, G.Tensors[A->Tensor].rank() > 2);
   Op.setAttr(attr::WeightsFormat, int64_t(0));
   Op.setAttr(attr::AsymmetricQuantizeInputs, false);
+  return Error::success();
+}
+
+/// ConvInteger and MatMulInteger: Conv and MatMul of uint8 operands with
+/// their zero points, whose int32 sums are the result. The operator reads
+/// its operands quantized with scale 1 (or the scale a computed operand
+/// already has) and the node's zero points, and its int32 result has the
+/// product of the scales and zero point 0: the kernels' "integer" functions
+/// write the sums so (docs/onnx.md).
+Error Importer::integerProduct(const NodeRef &R, StringRef IrOp) {
+  const pb::NodeProto &N = R.N;
+  const TensorData *W = constant(N.input(1));
+  if (W && W->Type != ir::DType::U8)
+    return makeError(formatv("the weights '{0}' are {1}; u8 only", N.input(1),
+                             ir::dtypeName(W->Type)));
+  int64_t ZeroPoint[2] = {0, 0};
+  for (int I = 0; I < 2; ++I) {
+    if (N.input_size() <= 2 + I || N.input(2 + I).empty())
+      continue;
+    const TensorData *Z = constant(N.input(2 + I));
+    if (!Z)
+      return makeError(
+          formatv("the zero point '{0}' must be a constant", N.input(2 + I)));
+    if (Z->Type != ir::DType::U8 || Z->Data.size() != 1)
+      return makeError(formatv("the zero point '{0}' must be one uint8 value "
+                               "(zero points per row or column are not "
+                               "supported)",
+                               N.input(2 + I)));
+    ZeroPoint[I] = Z->Data[0];
+  }
+  Expected<Value> X = value(N.input(0));
+  if (!X)
+    return X.takeError();
+  const int32_t XT = X->Tensor;
+  if (G.Tensors[XT].Type != ir::DType::U8)
+    return makeError(formatv("'{0}' is {1}; u8 only", N.input(0),
+                             ir::dtypeName(G.Tensors[XT].Type)));
+  std::optional<ir::QuantParams> &XQ = G.Tensors[XT].Quant;
+  if (XQ && (XQ->Scales.size() != 1 || XQ->zeroPoint() != ZeroPoint[0]))
+    return makeError(formatv("'{0}' is quantized otherwise than with the one "
+                             "zero point {1} the node reads it with",
+                             N.input(0), ZeroPoint[0]));
+  if (!XQ)
+    XQ = ir::QuantParams{{1.0f}, {ZeroPoint[0]}};
+  const float Scale = XQ->Scales[0];
+  // The float operator's reading, without the zero points (Conv's third
+  // operand is a bias).
+  pb::NodeProto Operands = N;
+  while (Operands.input_size() > 2)
+    Operands.mutable_input()->RemoveLast();
+  if (Error E = IrOp == "CONV_2D" ? conv({Operands, R.Index}, IrOp)
+                                  : matmul({Operands, R.Index}, IrOp))
+    return E;
+  const ir::Operator &Op = G.Operators.back();
+  if (Op.Type != IrOp)
+    return makeError("a depthwise product of integers is not supported");
+  ir::Tensor &Filter = G.Tensors[Op.Inputs[1]];
+  if (Filter.Quant)
+    return makeError(formatv("the weights '{0}' are read with other zero "
+                             "points elsewhere",
+                             N.input(1)));
+  Filter.Quant = ir::QuantParams{{1.0f}, {ZeroPoint[1]}};
+  G.Tensors[Op.Outputs[0]].Quant = ir::QuantParams{{Scale}, {0}};
   return Error::success();
 }
 

@@ -128,9 +128,55 @@ struct ConvLikeQuant {
   /// and the functions that take it (the "onnx" variant).
   std::vector<float> FloatScales;
   bool Onnx = false;
+  /// The int32 sums are the output (ONNX's ConvInteger, MatMulInteger):
+  /// the "integer" variant, requantized by nothing.
+  bool Integer = false;
   int32_t ActMin = 0, ActMax = 0;
   float ActMinF = 0, ActMaxF = 0;
+
+  /// The variant of the family's functions these parameters are for.
+  const char *variant() const {
+    return Integer      ? "integer"
+           : Onnx       ? "onnx"
+           : PerChannel ? "per_channel"
+                        : "";
+  }
 };
+
+/// The int32 sums of uint8 operands written as they are: the output must
+/// be int32 of scale input scale * filter scale (their float product) and
+/// zero point 0, so that it means what the sums mean, with no activation.
+llvm::Expected<ConvLikeQuant>
+integerSums(const OpContext &Ctx, const Tensor &In, const Tensor &Filter,
+            const Tensor &Out, int32_t Channels, int32_t ChannelAxis) {
+  if (In.Type != DType::U8 || Filter.Type != DType::U8)
+    return Ctx.error(llvm::formatv(
+        "input {0} and filter {1} into int32 sums: the kernels take uint8 "
+        "input and filter only",
+        ir::dtypeName(In.Type), ir::dtypeName(Filter.Type)));
+  auto InQ = Ctx.quant(In, "input");
+  if (!InQ)
+    return InQ.takeError();
+  auto FQ = filterQuant(Ctx, Filter, Channels, ChannelAxis);
+  if (!FQ)
+    return FQ.takeError();
+  if (FQ->PerChannel)
+    return Ctx.error("int32 sums take a per-tensor filter only");
+  const float Scale = InQ->Scale * FQ->Scales[0];
+  if (!Out.Quant || Out.Quant->Scales.size() != 1 ||
+      Out.Quant->Scales[0] != Scale || Out.Quant->zeroPoint() != 0)
+    return Ctx.error(llvm::formatv(
+        "int32 output '{0}' holds the sums unscaled, so it must be quantized "
+        "with scale {1} (input scale * filter scale) and zero point 0",
+        Out.Name, Scale));
+  if (Ctx.activation() != "NONE")
+    return Ctx.error("int32 sums take no fused activation");
+  ConvLikeQuant R;
+  R.Integer = true;
+  R.InputOffset = -InQ->ZeroPoint;
+  R.FilterOffset = -FQ->ZeroPoint;
+  return R;
+}
 
 /// \p PerTensorDouble selects how a per-tensor int8 multiplier is computed:
 /// in double like the per-channel ones (CONV_2D, DEPTHWISE_CONV_2D in
@@ -140,6 +186,8 @@ llvm::Expected<ConvLikeQuant>
 convLikeQuant(const OpContext &Ctx, const Tensor &In, const Tensor &Filter,
               const Tensor &Out, int32_t Channels, int32_t ChannelAxis,
               bool PerTensorDouble) {
+  if (Out.Type == DType::I32)
+    return integerSums(Ctx, In, Filter, Out, Channels, ChannelAxis);
   ConvLikeQuant R;
   if (In.Type == DType::F32) {
     if (Filter.Type != DType::F32 || Out.Type != DType::F32)
@@ -383,7 +431,7 @@ llvm::Expected<KernelCall> conv2D(const OpContext &Ctx, bool Depthwise) {
     S.act_min_f = Q.ActMinF;
     S.act_max_f = Q.ActMaxF;
   };
-  Call.Variant = Q.Onnx ? "onnx" : Q.PerChannel ? "per_channel" : "";
+  Call.Variant = Q.variant();
   if (Depthwise) {
     FamilyParams<ref_depthwise_conv2d_params> P;
     Fill(P.Scalars);
@@ -603,7 +651,7 @@ llvm::Expected<KernelCall> fullyConnected(const OpContext &Ctx) {
   P.per_channel_left_shift = Q.LeftShifts;
   P.float_scale = Q.FloatScales;
   KernelCall Call;
-  Call.Variant = Q.Onnx ? "onnx" : Q.PerChannel ? "per_channel" : "";
+  Call.Variant = Q.variant();
   Call.Params = std::move(P);
   Call.DataInputs = {Ctx.op().input(0), Ctx.op().input(1),
                      Bias ? Ctx.op().input(2) : -1};

@@ -512,8 +512,10 @@ llvm::Expected<KernelCall> computeKernelCall(const ir::Graph &G,
     if (F.Out && F.Out != OutType)
       continue;
     Call->Function = F.Name;
+    // The integer functions round nothing: every arithmetic's.
     if (G.Computes == ir::Arithmetic::ONNX && !Family.AnyArithmetic &&
-        Call->Variant != "onnx" && readsQuantized(G, Op))
+        Call->Variant != "onnx" && Call->Variant != "integer" &&
+        readsQuantized(G, Op))
       return Ctx.error(llvm::formatv(
           "no {0} kernel computes ONNX's arithmetic (requantization in "
           "float32, rounding half to even), which the model specifies, for "

@@ -874,3 +874,75 @@ TEST_CASE("ONNX's quantized node tests of QLinearConv and QLinearMatMul "
     }
   }
 }
+
+TEST_CASE("ConvInteger and MatMulInteger read as uint8 layers whose int32 "
+          "result holds the sums") {
+  test::requireOnnxNodeTests();
+  struct Case {
+    const char *Name;
+    const char *Type;
+    int64_t InputZeroPoint, FilterZeroPoint;
+  };
+  // The zero points the node tests store (x's 1, a's 12; w's and b's 0).
+  for (const Case &C : {Case{"test_basic_convinteger", "CONV_2D", 1, 0},
+                        Case{"test_convinteger_with_padding", "CONV_2D", 1, 0},
+                        Case{"test_matmulinteger", "FULLY_CONNECTED", 12, 0}}) {
+    const std::string Name = C.Name;
+    CAPTURE(Name);
+    llvm::Expected<ImportResult> R =
+        onnximport::importModel(test::onnxNodeModel(C.Name, 1));
+    REQUIRE_MESSAGE(static_cast<bool>(R), llvm::toString(R.takeError()));
+    const ir::Graph &G = R->Model->main();
+    const ir::Operator &Op = G.Operators.back();
+    CHECK(Op.Type == C.Type);
+    const ir::Tensor &In = G.tensor(Op.Inputs[0]);
+    const ir::Tensor &Filter = G.tensor(Op.Inputs[1]);
+    const ir::Tensor &Out = G.tensor(Op.Outputs[0]);
+    CHECK(In.Type == ir::DType::U8);
+    CHECK(Filter.Type == ir::DType::U8);
+    CHECK(Out.Type == ir::DType::I32);
+    REQUIRE(In.Quant);
+    REQUIRE(Filter.Quant);
+    REQUIRE(Out.Quant);
+    CHECK(In.Quant->zeroPoint() == C.InputZeroPoint);
+    CHECK(Filter.Quant->zeroPoint() == C.FilterZeroPoint);
+    CHECK(Out.Quant->Scales == std::vector<float>{1.0f});
+    CHECK(Out.Quant->zeroPoint() == 0);
+  }
+
+  // What the reader refuses of them.
+  struct Refused {
+    const char *What;
+    int32_t WeightType;
+    size_t ZeroPoints;
+    int64_t Group;
+    const char *Says;
+  };
+  const int32_t U8 = ::onnx::TensorProto_DataType_UINT8;
+  const int32_t I8 = ::onnx::TensorProto_DataType_INT8;
+  for (const Refused &C :
+       {Refused{"int8 weights", I8, 1, 1, "the weights 'w' are i8; u8 only"},
+        Refused{"a zero point per output channel", U8, 2, 1,
+                "the zero point 'wz' must be one uint8 value"},
+        Refused{"one group per channel", U8, 1, 2,
+                "a depthwise product of integers is not supported"}}) {
+    const std::string What = C.What;
+    CAPTURE(What);
+    ModelMaker K(10);
+    K.input("x", {1, 2, 3, 3}, U8);
+    const uint8_t W[2 * 2 * 2 * 2] = {1, 2, 3, 4, 5, 6, 7, 8,
+                                      1, 2, 3, 4, 5, 6, 7, 8};
+    const uint8_t Z[2] = {3, 3};
+    K.raw("w", C.WeightType, {2, C.Group == 1 ? 2 : 1, 2, 2}, W,
+          C.Group == 1 ? 16 : 8);
+    K.raw("xz", U8, {}, Z, 1);
+    K.raw("wz", C.WeightType,
+          C.ZeroPoints == 1 ? std::vector<int64_t>{} : std::vector<int64_t>{2},
+          Z, C.ZeroPoints);
+    ::onnx::NodeProto *N = K.node("ConvInteger", {"x", "w", "xz", "wz"}, {"y"});
+    ModelMaker::integer(N, "group", C.Group);
+    K.output("y", {1, 2, 2, 2}, ::onnx::TensorProto_DataType_INT32);
+    std::string Message = importError(K.bytes());
+    CHECK_MESSAGE(Message.find(C.Says) != std::string::npos, Message);
+  }
+}
