@@ -590,31 +590,58 @@ def LogSoftmaxKernels
 // Quantization
 //===----------------------------------------------------------------------===//
 
+/// The per-channel parameters of a conversion, the channels being the
+/// last axis (element i is of channel i % channels).
+defvar ChannelQuantFields = [
+  KernelField<"channels", "int32_t",
+              "Per channel: the last axis' size, which channel_scale and "
+              "channel_zero_point have one value for each of.">,
+  PointerField<"channel_scale", "float">,
+  PointerField<"channel_zero_point", "int32_t">];
+
 def QuantizeKernels : KernelFamily<"quantize", "quantize", "quantizeOp"> {
   let Doc = "float32 to a quantized type: round(x / scale) + zero_point "
             "(TensorFlow Lite rounds half away from zero; the onnx functions "
             "round half to even, as ONNX's QuantizeLinear).";
-  let Fields = [KernelField<"scale", "float">,
-                KernelField<"zero_point", "int32_t">];
+  let Fields = !listconcat([KernelField<"scale", "float">,
+                             KernelField<"zero_point", "int32_t">],
+                            ChannelQuantFields);
   let Args = UnaryArgs;
   let Instances = [KernelInstance<Quantize, "quantize", f32, i8>,
                    KernelInstance<Quantize, "quantize", f32, u8>,
                    KernelInstance<Quantize, "quantize", f32, i16>,
                    // ONNX's arithmetic (ir::Graph::Computes).
                    KernelInstance<Quantize, "quantize", f32, i8, "onnx">,
-                   KernelInstance<Quantize, "quantize", f32, u8, "onnx">];
+                   KernelInstance<Quantize, "quantize", f32, u8, "onnx">,
+                   // Per channel along the last axis: TensorFlow Lite's
+                   // PerChannelQuantize, and ONNX's QuantizeLinear with an
+                   // axis.
+                   KernelInstance<Quantize, "quantize", f32, i8,
+                                  "per_channel">,
+                   KernelInstance<Quantize, "quantize", f32, u8,
+                                  "per_channel">,
+                   KernelInstance<Quantize, "quantize", f32, i8,
+                                  "onnx_per_channel">,
+                   KernelInstance<Quantize, "quantize", f32, u8,
+                                  "onnx_per_channel">];
 }
 
 def DequantizeKernels
     : KernelFamily<"dequantize", "quantize", "dequantizeOp"> {
   let AnyArithmetic = 1;
   let Doc = "A quantized type to float32: scale * (q - zero_point).";
-  let Fields = [KernelField<"scale", "double">,
-                KernelField<"zero_point", "int32_t">];
+  let Fields = !listconcat([KernelField<"scale", "double">,
+                             KernelField<"zero_point", "int32_t">],
+                            ChannelQuantFields);
   let Args = UnaryArgs;
   let Instances = [KernelInstance<Dequantize, "dequantize", i8, f32>,
                    KernelInstance<Dequantize, "dequantize", u8, f32>,
-                   KernelInstance<Dequantize, "dequantize", i16, f32>];
+                   KernelInstance<Dequantize, "dequantize", i16, f32>,
+                   // Per channel (DequantizeLinear with an axis).
+                   KernelInstance<Dequantize, "dequantize", i8, f32,
+                                  "per_channel">,
+                   KernelInstance<Dequantize, "dequantize", u8, f32,
+                                  "per_channel">];
 }
 
 /// QUANTIZE between two quantized types, and the REQUANTIZE that

@@ -1791,9 +1791,18 @@ Error Importer::quantizeLinear(const NodeRef &R, StringRef IrOp) {
     if ((*Dims)[Axis] != static_cast<int64_t>(Count))
       return makeError("the scale's length differs from the axis' size");
     Q.Axis = static_cast<int32_t>(Axis);
-    if (Quantize || !constant(N.input(0)))
-      return makeError("per-axis parameters are supported on constants "
-                       "only");
+    if (Quantize || !constant(N.input(0))) {
+      // A computed value's: along its channels, the IR's last axis (a
+      // feature map's axis 1 is its last, held NHWC).
+      const int64_t IrAxis = Rank == 4 ? ToNchw[Axis] : Axis;
+      if (IrAxis != Rank - 1)
+        return makeError(formatv(
+            "per-axis parameters along axis {0} of a computed value; the "
+            "kernels take them along its channels only (axis 1 of a "
+            "feature map, the last axis otherwise)",
+            Axis));
+      Q.Axis = static_cast<int32_t>(IrAxis);
+    }
   }
   if (Quantize) {
     Expected<Value> X = value(N.input(0));
@@ -1833,8 +1842,8 @@ Error Importer::quantizeLinear(const NodeRef &R, StringRef IrOp) {
   In.Quant = Q;
   // The operands of the operators that moved these 8-bit values here
   // without DequantizeLinear (a graph input reshaped first) have the same
-  // parameters.
-  for (int32_t T = X->Tensor; T >= 0;) {
+  // parameters (per tensor: a move may change the channels' axis).
+  for (int32_t T = Q.isPerChannel() ? -1 : X->Tensor; T >= 0;) {
     auto P = llvm::find_if(G.Operators, [T](const ir::Operator &Op) {
       return llvm::is_contained(Op.Outputs, T);
     });

@@ -806,6 +806,36 @@ llvm::Expected<KernelCall> logSoftmaxOp(const OpContext &Ctx) {
 
 // --- QUANTIZE, DEQUANTIZE ----------------------------------------------------
 
+/// The per-channel parameters of QUANTIZE's output or DEQUANTIZE's input
+/// \p T, along its last axis (the kernels' channels).
+template <typename Struct>
+llvm::Expected<FamilyParams<Struct>>
+channelQuant(const OpContext &Ctx, const ir::Tensor &T, llvm::StringRef Role) {
+  const ir::QuantParams &Q = *T.Quant;
+  const int32_t Last = static_cast<int32_t>(T.Shape.size()) - 1;
+  if (Q.Axis != Last ||
+      T.Shape[Last] != static_cast<int32_t>(Q.Scales.size()) ||
+      Q.ZeroPoints.size() != Q.Scales.size())
+    return Ctx.error(llvm::formatv(
+        "{0} '{1}' has {2} scales along axis {3}; the kernels take them along "
+        "the last axis, one per element of it",
+        Role, T.Name, Q.Scales.size(), Q.Axis));
+  FamilyParams<Struct> P;
+  P.Scalars.channels = T.Shape[Last];
+  for (size_t C = 0; C < Q.Scales.size(); ++C) {
+    if (llvm::Error E = Ctx.checkScale(Q.Scales[C], T, Role))
+      return std::move(E);
+    if (Q.ZeroPoints[C] < quantizedMin(T.Type) ||
+        Q.ZeroPoints[C] > quantizedMax(T.Type))
+      return Ctx.error(llvm::formatv("{0} '{1}' has zero point {2}, outside "
+                                     "its type",
+                                     Role, T.Name, Q.ZeroPoints[C]));
+    P.channel_scale.push_back(Q.Scales[C]);
+    P.channel_zero_point.push_back(static_cast<int32_t>(Q.ZeroPoints[C]));
+  }
+  return P;
+}
+
 llvm::Expected<KernelCall> quantizeOp(const OpContext &Ctx) {
   ACCELGEN_TRY(In, Ctx.input(0));
   ACCELGEN_TRY(Out, Ctx.output());
@@ -819,6 +849,20 @@ llvm::Expected<KernelCall> quantizeOp(const OpContext &Ctx) {
                                    "or int16 to int32)",
                                    ir::dtypeName(In->Type),
                                    ir::dtypeName(Out->Type)));
+  if (Out->Quant && Out->Quant->isPerChannel()) {
+    // TensorFlow Lite's PerChannelQuantize or ONNX's QuantizeLinear with
+    // an axis, from float32 into 8 bits.
+    if (In->Type != DType::F32 || !isQuantized8(Out->Type))
+      return Ctx.error(llvm::formatv(
+          "output '{0}' is quantized per channel: the kernels quantize "
+          "float32 into int8 or uint8 so",
+          Out->Name));
+    ACCELGEN_TRY(P, channelQuant<ref_quantize_params>(Ctx, *Out, "output"));
+    KernelCall Call = makeCall(std::move(P), {Ctx.op().input(0)});
+    Call.Variant = Ctx.arithmetic() == ir::Arithmetic::ONNX ? "onnx_per_channel"
+                                                            : "per_channel";
+    return Call;
+  }
   ACCELGEN_TRY(OutQ, Ctx.quant(*Out, "output"));
   KernelCall Call;
   Call.DataInputs = {Ctx.op().input(0)};
@@ -867,6 +911,16 @@ llvm::Expected<KernelCall> dequantizeOp(const OpContext &Ctx) {
                                    "(int8, uint8 or int16 to float32 is)",
                                    ir::dtypeName(In->Type),
                                    ir::dtypeName(Out->Type)));
+  if (In->Quant && In->Quant->isPerChannel()) {
+    if (!isQuantized8(In->Type))
+      return Ctx.error(llvm::formatv("input '{0}' is {1} quantized per "
+                                     "channel: the kernels take 8-bit values",
+                                     In->Name, ir::dtypeName(In->Type)));
+    ACCELGEN_TRY(P, channelQuant<ref_dequantize_params>(Ctx, *In, "input"));
+    KernelCall Call = makeCall(std::move(P), {Ctx.op().input(0)});
+    Call.Variant = "per_channel";
+    return Call;
+  }
   ACCELGEN_TRY(InQ, Ctx.quant(*In, "input"));
   ref_dequantize_params P{};
   P.scale = double(InQ.Scale);

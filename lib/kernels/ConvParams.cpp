@@ -168,7 +168,7 @@ integerSums(const OpContext &Ctx, const Tensor &In, const Tensor &Filter,
     return Ctx.error(llvm::formatv(
         "int32 output '{0}' holds the sums unscaled, so it must be quantized "
         "with scale {1} (input scale * filter scale) and zero point 0",
-        Out.Name, Scale));
+        Out.Name, formatReal(Scale)));
   if (Ctx.activation() != "NONE")
     return Ctx.error("int32 sums take no fused activation");
   ConvLikeQuant R;

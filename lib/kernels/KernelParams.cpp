@@ -514,8 +514,8 @@ llvm::Expected<KernelCall> computeKernelCall(const ir::Graph &G,
     Call->Function = F.Name;
     // The integer functions round nothing: every arithmetic's.
     if (G.Computes == ir::Arithmetic::ONNX && !Family.AnyArithmetic &&
-        Call->Variant != "onnx" && Call->Variant != "integer" &&
-        readsQuantized(G, Op))
+        Call->Variant != "onnx" && Call->Variant != "onnx_per_channel" &&
+        Call->Variant != "integer" && readsQuantized(G, Op))
       return Ctx.error(llvm::formatv(
           "no {0} kernel computes ONNX's arithmetic (requantization in "
           "float32, rounding half to even), which the model specifies, for "

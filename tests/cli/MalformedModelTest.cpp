@@ -219,6 +219,51 @@ TEST_CASE("quantization the kernels cannot represent") {
   }
 }
 
+TEST_CASE("per-channel conversions and int32 sums the kernels cannot take") {
+  test::TempDir Dir;
+  auto Model = [](const ir::GraphBuilder &B) {
+    ir::Model M;
+    M.SchemaVersion = 3;
+    M.Graphs.push_back(B.G);
+    M.Graphs.back().Name = "main";
+    return M;
+  };
+  SUBCASE("a QUANTIZE per channel along another axis than the last") {
+    ir::GraphBuilder B;
+    const int32_t X = B.tensor("x", {1, 3, 2}, std::nullopt, ir::DType::F32);
+    const int32_t Y = B.tensor(
+        "y", {1, 3, 2}, ir::perChannel({0.5f, 1.0f, 2.0f}, 1), ir::DType::U8);
+    B.op("QUANTIZE", {X}, {Y});
+    B.inputs({X}).outputs({Y});
+    checkCompileFails(Dir, Model(B), "axis.tflite", "ref",
+                      "operator 0 (QUANTIZE) is not supported by target ref: "
+                      "output 'y' has 3 scales along axis 1; the kernels take "
+                      "them along the last axis, one per element of it");
+  }
+  SUBCASE("int32 sums of a convolution quantized otherwise") {
+    ir::GraphBuilder B;
+    const int32_t X =
+        B.tensor("x", {1, 3, 3, 1}, ir::perTensor(1.0f, 1), ir::DType::U8);
+    const int32_t W = B.constant("w", {1, 2, 2, 1}, ir::perTensor(1.0f, 0),
+                                 ir::DType::U8, std::vector<uint8_t>(4, 1));
+    const int32_t Y =
+        B.tensor("y", {1, 2, 2, 1}, ir::perTensor(0.5f, 0), ir::DType::I32);
+    B.op("CONV_2D", {X, W, -1}, {Y},
+         {{"padding", std::string("VALID")},
+          {"stride_h", int64_t(1)},
+          {"stride_w", int64_t(1)},
+          {"dilation_h", int64_t(1)},
+          {"dilation_w", int64_t(1)},
+          {"fused_activation", std::string("NONE")}});
+    B.inputs({X}).outputs({Y});
+    checkCompileFails(Dir, Model(B), "sums.tflite", "ref",
+                      "operator 0 (CONV_2D) is not supported by target ref: "
+                      "int32 output 'y' holds the sums unscaled, so it must "
+                      "be quantized with scale 1 (input scale * filter "
+                      "scale) and zero point 0");
+  }
+}
+
 TEST_CASE("shapes the kernel parameters must not divide by") {
   // Found by the pipeline fuzzer: an input depth of 0 made the group count 0
   // and the parameter code divided by it.

@@ -505,13 +505,15 @@ TEST_CASE("with ONNX's arithmetic, windowed and global average pooling, "
 }
 
 TEST_CASE("with ONNX's arithmetic, ONNX's QLinearConv, QLinearMatMul, "
-          "ConvInteger and MatMulInteger node tests equal their stored "
-          "outputs and ONNX Runtime's") {
+          "ConvInteger, MatMulInteger and per-axis QuantizeLinear and "
+          "DequantizeLinear node tests equal their stored outputs and ONNX "
+          "Runtime's") {
   test::requireOnnxNodeTests();
   for (const char *Case :
        {"test_qlinearconv", "test_qlinearmatmul_2D", "test_basic_convinteger",
         "test_convinteger_with_padding", "test_convinteger_without_padding",
-        "test_matmulinteger"}) {
+        "test_matmulinteger", "test_quantizelinear_axis",
+        "test_dequantizelinear_axis"}) {
     CAPTURE(Case);
     test::TempDir Dir, In;
     const std::string File = Dir.file(std::string(Case) + ".onnx");
@@ -527,12 +529,7 @@ TEST_CASE("with ONNX's arithmetic, ONNX's QLinearConv, QLinearMatMul, "
     runOnnxRuntime(File, In.path(), Runtime.path());
     CHECK(test::readFileBytes(Runtime.file("output_0.bin")) ==
           test::readFileBytes(Want.file("output_0.bin")));
-    // The integer products on every label too: the accelerators leave
-    // them to the CPU, cmsis-nn to the reference kernels.
-    const bool Sums = llvm::StringRef(Case).contains("integer");
-    for (const std::vector<std::string> &Label :
-         Sums ? labels()
-              : std::vector<std::vector<std::string>>{{"ref"}, {"cpu"}})
+    for (const std::vector<std::string> &Label : labels())
       checkAgainstOnnxRuntime(Label, File, In.path(), Want.path(), 1);
   }
 }

@@ -142,6 +142,8 @@ const NodeCase Runs[] = {
     {"test_clip_default_int8_max"},
     {"test_clip_default_int8_inbounds"},
     {"test_quantizelinear", 1, NoOracle},
+    {"test_quantizelinear_axis", 1, NoOracle},
+    {"test_dequantizelinear_axis", 1, NoOracle},
     {"test_dequantizelinear"},
     {"test_identity"},
 };
@@ -290,10 +292,13 @@ TEST_CASE("every node test of the operators read runs on every target path "
 }
 
 TEST_CASE("node tests TensorFlow Lite Micro has no kernel for run exactly "
-          "as ONNX on ref and cpu") {
+          "as ONNX on ref, cpu and every functional-model label") {
   test::requireOnnxNodeTests();
   Combined M = combine([](const NodeCase &C) { return C.Onnx == NoOracle; });
   REQUIRE(!M.Want.empty());
   checkAgainstOnnx(M, "ref");
   checkAgainstOnnx(M, "cpu");
+  // mdla runs the per-channel DEQUANTIZE (as MDLA_IDENTITY_CONV_2D).
+  for (const std::string &Label : e2e::functionalModelLabels())
+    checkAgainstOnnx(M, Label);
 }

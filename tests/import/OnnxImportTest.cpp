@@ -40,8 +40,6 @@ const Refusal Refused[] = {
     {"test_gemm_beta", "beta other than 1"},
     {"test_gemm_transposeA", "transA = 1"},
     {"test_softmax_axis_0", "only the last axis"},
-    {"test_quantizelinear_axis",
-     "per-axis parameters are supported on constants only"},
     {"test_matmul_3d", "the weights must be rank 2"},
     {"test_matmul_4d", "NCHW feature map"},
     {"test_convtranspose", "operator not supported by the ONNX reader"},
@@ -368,6 +366,16 @@ TEST_CASE("hand-made models the reader refuses, each with its reason") {
          K.output("y", {6});
        },
        "version 1 of the operator (opset 4) is older than the oldest read, 5"},
+      {"per-axis quantization of a computed value along its rows",
+       [](ModelMaker &K) {
+         K.input("x", {1, 2, 3, 4});
+         K.floats("s", {3}, {0.5f, 1.0f, 2.0f});
+         ModelMaker::integer(K.node("QuantizeLinear", {"x", "s"}, {"y"}),
+                             "axis", 2);
+         K.output("y", {1, 2, 3, 4}, ::onnx::TensorProto_DataType_UINT8);
+       },
+       "per-axis parameters along axis 2 of a computed value; the kernels "
+       "take them along its channels only"},
       {"an output nothing computes",
        [](ModelMaker &K) {
          K.input("x", {1, 4});

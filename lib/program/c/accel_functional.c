@@ -938,6 +938,15 @@ static int check_geometry(reader *r, int family, const params *p,
     break;
   case FAM_quantize:
   case FAM_dequantize:
+    /* Per channel: one scale and zero point per element of the last axis
+     * of the quantized operand. */
+    if (shape_elements(in) != shape_elements(out))
+      return 0;
+    {
+      const ref_shape *q = family == FAM_quantize ? out : in;
+      *channels = q->rank > 0 ? (uint32_t)q->dims[q->rank - 1] : 1u;
+    }
+    break;
   case FAM_requantize:
   case FAM_relu:
   case FAM_leaky_relu:
@@ -1127,6 +1136,22 @@ static int accumulator_ok(const operands *o, int64_t taps, int terms,
   return bound < ((int64_t)1 << 31) - ((int64_t)1 << 17);
 }
 
+/* A per-channel conversion's (variants per_channel, onnx_per_channel)
+ * channel count is the quantized operand's last dimension, and its zero
+ * points fit their type; the others read neither. */
+static int channels_ok(int32_t count, const int32_t *zero_points,
+                       const kernel_info *k, uint32_t channels) {
+  uint32_t c;
+  if (!strstr(k->variant, "per_channel"))
+    return 1;
+  if (count < 1 || (uint32_t)count != channels || !zero_points)
+    return 0;
+  for (c = 0; c < channels; ++c)
+    if (!offset_ok(zero_points[c]))
+      return 0;
+  return 1;
+}
+
 /* Whether pointer field `f` belongs to ONNX's functions (variant "onnx"). */
 #define ONNX_POINTER(f)                                                        \
   (strcmp(f, "float_scale") == 0 || strcmp(f, "exp_table") == 0)
@@ -1235,9 +1260,13 @@ static int check_params(const kernel_info *k, const params *p,
     return p->softmax.input_left_shift >= 0 &&
            p->softmax.input_left_shift <= 31 && p->softmax.diff_min <= 0;
   case FAM_quantize:
-    return offset_ok(p->quantize.zero_point);
+    return offset_ok(p->quantize.zero_point) &&
+           channels_ok(p->quantize.channels, p->quantize.channel_zero_point, k,
+                       channels);
   case FAM_dequantize:
-    return offset_ok(p->dequantize.zero_point);
+    return offset_ok(p->dequantize.zero_point) &&
+           channels_ok(p->dequantize.channels, p->dequantize.channel_zero_point,
+                       k, channels);
   /* These scale a value of at most 2^17 and add a zero point: at most 13
    * left. */
   case FAM_requantize:
