@@ -174,7 +174,8 @@ def FullyConnectedKernels
 //===----------------------------------------------------------------------===//
 
 /// TensorFlow Lite Micro's BATCH_MATMUL: float32, int8 and int16 (zero
-/// points 0), both operands of the output's type.
+/// points 0), both operands of the output's type; ONNX's QLinearMatMul of
+/// batches on int8 and uint8.
 def BatchMatMulKernels
     : KernelFamily<"batch_matmul", "batch_matmul", "batchMatMulOp"> {
   let Doc = "Parameters of one BATCH_MATMUL: the output's batch dimensions "
@@ -195,10 +196,18 @@ def BatchMatMulKernels
     KernelField<"rhs_offset", "int32_t">,
     KernelField<"output_offset", "int32_t">,
     KernelField<"output_multiplier", "int32_t">,
-    KernelField<"output_left_shift", "int32_t">];
+    KernelField<"output_left_shift", "int32_t">,
+    KernelField<"onnx_scale", "float",
+                "ONNX's arithmetic (the onnx functions): lhs scale * rhs "
+                "scale / output scale in float32, the sum requantized by it "
+                "with ties to even.">];
   let Args = [ParamsArg, InputArg, KernelArg<"data", "rhs", 1, "in">,
               OutputArg];
-  let Instances = PerType<BatchMatMul, "batch_matmul", [i8, i16, f32]>.List;
+  let Instances = !listconcat(
+      PerType<BatchMatMul, "batch_matmul", [i8, i16, f32]>.List,
+      // ONNX's arithmetic (QLinearMatMul of batches).
+      [KernelInstance<BatchMatMul, "batch_matmul", i8, AnyElement, "onnx">,
+       KernelInstance<BatchMatMul, "batch_matmul", u8, AnyElement, "onnx">]);
 }
 
 def Pool2DKernels : KernelFamily<"pool2d", "pooling", "pool2D"> {

@@ -1351,6 +1351,18 @@ Error Importer::matmul(const NodeRef &R, StringRef) {
                      "map is not supported");
   if (G.Tensors[A->Tensor].rank() < 2)
     return makeError("the first operand must have rank 2 or more");
+  if (B->Dims.size() > 2) {
+    // A matrix per batch: BATCH_MATMUL with its constant right operand.
+    int32_t Rhs = constantTensor(N.input(1), *B, false);
+    Expected<Value> Y = defineOutput(N);
+    if (!Y)
+      return Y.takeError();
+    ir::Operator &Op = addOp("BATCH_MATMUL", {A->Tensor, Rhs}, {Y->Tensor});
+    Op.setAttr(attr::AdjX, false);
+    Op.setAttr(attr::AdjY, false);
+    Op.setAttr(attr::AsymmetricQuantizeInputs, false);
+    return Error::success();
+  }
   TensorData Weights;
   if (Error E = fullyConnectedOperands(*B, true, Weights))
     return E;
@@ -1421,7 +1433,8 @@ Error Importer::integerProduct(const NodeRef &R, StringRef IrOp) {
     return E;
   const ir::Operator &Op = G.Operators.back();
   if (Op.Type != IrOp)
-    return makeError("a depthwise product of integers is not supported");
+    return makeError("a depthwise or batched product of integers is not "
+                     "supported");
   ir::Tensor &Filter = G.Tensors[Op.Inputs[1]];
   if (Filter.Quant)
     return makeError(formatv("the weights '{0}' are read with other zero "

@@ -52,6 +52,7 @@ const Pattern Patterns[] = {
      false,
      true},
     {"FULLY_CONNECTED", {Role::Value, Role::Weights, Role::Bias}, false, true},
+    {"BATCH_MATMUL", {Role::Value, Role::Value}, false, false},
     {"ADD", {Role::Value, Role::Value}, false, true},
     {"SUB", {Role::Value, Role::Value}, false, true},
     {"MUL", {Role::Value, Role::Value}, false, true},

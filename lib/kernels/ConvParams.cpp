@@ -553,8 +553,14 @@ llvm::Expected<KernelCall> batchMatMulOp(const OpContext &Ctx) {
     return E;
   if (llvm::Error E = requireSameType(Ctx, *L, *Out))
     return E;
-  if (L->Type != DType::I8 && L->Type != DType::I16 && L->Type != DType::F32)
-    return unsupportedInput(Ctx, *L, "int8, int16 or float32");
+  // ONNX's QLinearMatMul of batches: int8 and uint8.
+  const bool Onnx =
+      Ctx.arithmetic() == ir::Arithmetic::ONNX && isQuantized8(L->Type);
+  if (L->Type != DType::I8 && L->Type != DType::I16 && L->Type != DType::F32 &&
+      !Onnx)
+    return unsupportedInput(Ctx, *L,
+                            "int8, int16 or float32 (uint8 with ONNX's "
+                            "arithmetic)");
   const size_t LR = L->rank(), RR = R->rank();
   const size_t Rank = std::max(LR, RR);
   if (LR < 2 || RR < 2 || Rank > 6)
@@ -602,15 +608,29 @@ llvm::Expected<KernelCall> batchMatMulOp(const OpContext &Ctx) {
     ACCELGEN_TRY(RQ, Ctx.quant(*R, "rhs"));
     // (int16 tensors have zero point 0: Ctx.quant refuses others.)
     ACCELGEN_TRY(OQ, Ctx.quant(*Out, "output"));
-    // GetQuantizedConvolutionMultipler, the lhs as the input.
-    ACCELGEN_TRY(M, legacyMultiplier(Ctx, LQ.Scale, RQ.Scale, OQ.Scale));
     P.lhs_offset = -LQ.ZeroPoint;
     P.rhs_offset = -RQ.ZeroPoint;
     P.output_offset = OQ.ZeroPoint;
-    P.output_multiplier = M.Multiplier;
-    P.output_left_shift = M.LeftShift;
+    if (Onnx) {
+      // As ONNX Runtime's QLinearMatMul: lhs scale times rhs scale, divided
+      // by the output scale, in float32.
+      P.onnx_scale = LQ.Scale * RQ.Scale / OQ.Scale;
+      if (!(P.onnx_scale > 0.0f) || !std::isfinite(P.onnx_scale))
+        return Ctx.error(llvm::formatv(
+            "lhs scale * rhs scale / output scale is {0}, not a positive "
+            "finite float",
+            formatReal(P.onnx_scale)));
+    } else {
+      // GetQuantizedConvolutionMultipler, the lhs as the input.
+      ACCELGEN_TRY(M, legacyMultiplier(Ctx, LQ.Scale, RQ.Scale, OQ.Scale));
+      P.output_multiplier = M.Multiplier;
+      P.output_left_shift = M.LeftShift;
+    }
   }
-  return makeCall(P, {Ctx.op().input(0), Ctx.op().input(1)});
+  KernelCall Call = makeCall(P, {Ctx.op().input(0), Ctx.op().input(1)});
+  if (Onnx)
+    Call.Variant = "onnx";
+  return Call;
 }
 
 llvm::Expected<KernelCall> fullyConnected(const OpContext &Ctx) {

@@ -510,10 +510,10 @@ TEST_CASE("with ONNX's arithmetic, ONNX's QLinearConv, QLinearMatMul, "
           "Runtime's") {
   test::requireOnnxNodeTests();
   for (const char *Case :
-       {"test_qlinearconv", "test_qlinearmatmul_2D", "test_basic_convinteger",
-        "test_convinteger_with_padding", "test_convinteger_without_padding",
-        "test_matmulinteger", "test_quantizelinear_axis",
-        "test_dequantizelinear_axis"}) {
+       {"test_qlinearconv", "test_qlinearmatmul_2D", "test_qlinearmatmul_3D",
+        "test_basic_convinteger", "test_convinteger_with_padding",
+        "test_convinteger_without_padding", "test_matmulinteger",
+        "test_quantizelinear_axis", "test_dequantizelinear_axis"}) {
     CAPTURE(Case);
     test::TempDir Dir, In;
     const std::string File = Dir.file(std::string(Case) + ".onnx");
@@ -655,4 +655,29 @@ TEST_CASE("with ONNX's arithmetic, QUANTIZE from float32 rounds ties to "
   std::memcpy(Bytes.data(), X.data(), Bytes.size());
   checkCaseAgainstOnnxRuntime(Tfl.main(), onnxexport::Form::QDQ, Bytes,
                               labels(), {0, 1});
+}
+
+TEST_CASE("with ONNX's arithmetic, a batched product by constant matrices "
+          "(MatMul of rank 3, BATCH_MATMUL) equals ONNX Runtime's on every "
+          "label") {
+  requireSharedDir();
+  ir::GraphBuilder B;
+  // int8 [2, 3, 8] by [2, 8, 5]: power-of-two scales make the sums times
+  // 0.5 * 0.25 / 1 exact halves wherever a sum is 4 modulo 8.
+  const int32_t X = B.tensor(ir::DType::I8, {2, 3, 8}, 0.5f, 3);
+  std::vector<int8_t> Wv(2 * 8 * 5);
+  for (size_t I = 0; I < Wv.size(); ++I)
+    Wv[I] = static_cast<int8_t>(int(I * 37 % 23) - 11);
+  const int32_t W = B.constant(ir::DType::I8, {2, 8, 5}, Wv, 0.25f, 0);
+  const int32_t Y = B.tensor(ir::DType::I8, {2, 3, 5}, 1.0f, -2);
+  B.op("BATCH_MATMUL", {X, W}, {Y},
+       {{"adj_x", false},
+        {"adj_y", false},
+        {"asymmetric_quantize_inputs", false}});
+  ir::Model Tfl = modelOf(B, {X}, {Y});
+  std::vector<uint8_t> In(2 * 3 * 8);
+  for (size_t I = 0; I < In.size(); ++I)
+    In[I] = static_cast<uint8_t>((I * 73 + 5) % 256);
+  checkCaseAgainstOnnxRuntime(Tfl.main(), onnxexport::Form::QDQ, In, labels(),
+                              {0});
 }

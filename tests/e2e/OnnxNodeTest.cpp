@@ -99,6 +99,7 @@ const NodeCase Runs[] = {
     {"test_gemm_default_matrix_bias", 1, Rounds},
     {"test_gemm_transposeB", 1, Rounds},
     {"test_matmul_2d", 1, Rounds},
+    {"test_matmul_3d", 1, Rounds},
     {"test_flatten_axis0"},
     {"test_flatten_axis1"},
     {"test_flatten_axis2"},

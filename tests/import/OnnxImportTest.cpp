@@ -40,7 +40,6 @@ const Refusal Refused[] = {
     {"test_gemm_beta", "beta other than 1"},
     {"test_gemm_transposeA", "transA = 1"},
     {"test_softmax_axis_0", "only the last axis"},
-    {"test_matmul_3d", "the weights must be rank 2"},
     {"test_matmul_4d", "NCHW feature map"},
     {"test_convtranspose", "operator not supported by the ONNX reader"},
 };
@@ -862,9 +861,10 @@ TEST_CASE("a result its readers quantize otherwise is quantized once and "
 }
 
 TEST_CASE("ONNX's quantized node tests of QLinearConv and QLinearMatMul "
-          "read as one uint8 layer each") {
+          "(2-D and batched) read as one uint8 layer each") {
   test::requireOnnxNodeTests();
-  for (const char *Name : {"test_qlinearconv", "test_qlinearmatmul_2D"}) {
+  for (const char *Name :
+       {"test_qlinearconv", "test_qlinearmatmul_2D", "test_qlinearmatmul_3D"}) {
     CAPTURE(Name);
     llvm::Expected<ImportResult> R =
         onnximport::importModel(test::onnxNodeModel(Name, 1));
@@ -873,9 +873,10 @@ TEST_CASE("ONNX's quantized node tests of QLinearConv and QLinearMatMul "
     const ir::Graph &G = R->Model->main();
     REQUIRE(G.Operators.size() == 1);
     const ir::Operator &Op = G.Operators[0];
-    CHECK(Op.Type == (std::string(Name) == "test_qlinearconv"
-                          ? "CONV_2D"
-                          : "FULLY_CONNECTED"));
+    const std::string Case = Name;
+    CHECK(Op.Type == (Case == "test_qlinearconv"        ? "CONV_2D"
+                      : Case == "test_qlinearmatmul_3D" ? "BATCH_MATMUL"
+                                                        : "FULLY_CONNECTED"));
     for (int32_t T : {Op.Inputs[0], Op.Inputs[1], Op.Outputs[0]}) {
       CHECK(G.tensor(T).Type == ir::DType::U8);
       CHECK(G.tensor(T).Quant);
@@ -932,8 +933,9 @@ TEST_CASE("ConvInteger and MatMulInteger read as uint8 layers whose int32 "
        {Refused{"int8 weights", I8, 1, 1, "the weights 'w' are i8; u8 only"},
         Refused{"a zero point per output channel", U8, 2, 1,
                 "the zero point 'wz' must be one uint8 value"},
-        Refused{"one group per channel", U8, 1, 2,
-                "a depthwise product of integers is not supported"}}) {
+        Refused{
+            "one group per channel", U8, 1, 2,
+            "a depthwise or batched product of integers is not supported"}}) {
     const std::string What = C.What;
     CAPTURE(What);
     ModelMaker K(10);

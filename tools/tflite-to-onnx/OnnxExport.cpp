@@ -519,6 +519,21 @@ llvm::Error Exporter::write(const ir::Operator &Op) {
     quantize(*A, Out);
     return llvm::Error::success();
   }
+  if (Type == "BATCH_MATMUL") {
+    // Batches of matrices of rank 3 (a rank-4 value is a feature map, NCHW
+    // in ONNX), its right operand constant.
+    const ir::Tensor &X = G.tensor(Op.input(0)), &W = G.tensor(Op.input(1));
+    if (X.rank() != 3 || W.rank() != 3 || !W.IsConstant)
+      return Unsupported("operands other than rank 3, the right one constant");
+    if (Op.getBool(attr::AdjX) || Op.getBool(attr::AdjY))
+      return Unsupported("adj_x or adj_y");
+    std::vector<int64_t> WD(W.Shape.begin(), W.Shape.end());
+    std::string Y = fresh("matmul");
+    node("MatMul",
+         {dequantized(Op.input(0)), constant(Op.input(1), WD, W.Data, 0)}, {Y});
+    quantize(Y, Out);
+    return llvm::Error::success();
+  }
   if (Type == "AVERAGE_POOL_2D" || Type == "MAX_POOL_2D") {
     int64_t KH = Op.getInt(attr::FilterH), KW = Op.getInt(attr::FilterW);
     std::string Y = fresh("pool");
