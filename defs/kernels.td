@@ -542,10 +542,19 @@ def SigmoidKernels : KernelFamily<"sigmoid", "activations", "sigmoidOp"> {
                 "the int16 multiplier onto the sigmoid table's scale "
                 "1 / (3 * 4096).">,
     KernelField<"input_left_shift", "int32_t",
-                "int16: the rounding right shift after the multiplier.">];
+                "int16: the rounding right shift after the multiplier.">,
+    PointerField<"lookup_table", "int32_t",
+                 "The onnx functions: the result for each of the 256 input "
+                 "bytes (indexed by the byte), as ONNX Runtime's "
+                 "QLinearSigmoid builds its table.">];
   let Args = UnaryArgs;
   let Instances = !listconcat(PerType<Logistic, "logistic", KernelTypes16>.List,
-                              PerType<Tanh, "tanh", KernelTypes16>.List);
+                              PerType<Tanh, "tanh", KernelTypes16>.List,
+                              // ONNX's arithmetic (QLinearSigmoid).
+                              [KernelInstance<Logistic, "logistic", i8,
+                                              AnyElement, "onnx">,
+                               KernelInstance<Logistic, "logistic", u8,
+                                              AnyElement, "onnx">]);
 }
 
 def SoftmaxKernels : KernelFamily<"softmax", "softmax", "softmax"> {

@@ -1046,6 +1046,43 @@ llvm::Expected<KernelCall> hardSwishOp(const OpContext &Ctx) {
   return makeCall(P, {Ctx.op().input(0)});
 }
 
+/// ONNX Runtime's logistic approximation (MLAS's, the rational polynomial
+/// Eigen uses) as its FMA3 kernel computes it on x86-64: x clamped to
+/// [-18, 18], p(x^2) and q(x^2) by fused multiply-adds, x * p / q + 0.5,
+/// no lower than 0.
+static float mlasLogistic(float X) {
+  X = std::min(18.0f, std::max(-18.0f, X));
+  const float X2 = X * X;
+  float P = std::fma(X2, 4.37031012579801e-11f, 1.15627324459942e-07f);
+  P = std::fma(X2, P, 6.08574864600143e-05f);
+  P = std::fma(X2, P, 8.51377133304701e-03f);
+  P = std::fma(X2, P, 2.48287947061529e-01f);
+  float Q = std::fma(X2, 6.10247389755681e-13f, 5.76102136993427e-09f);
+  Q = std::fma(X2, Q, 6.29106785017040e-06f);
+  Q = std::fma(X2, Q, 1.70198817374094e-03f);
+  Q = std::fma(X2, Q, 1.16817656904453e-01f);
+  Q = std::fma(X2, Q, 9.93151921023180e-01f);
+  return std::max(0.0f, X * P / Q + 0.5f);
+}
+
+/// ONNX Runtime's QLinearSigmoid table: each input byte dequantized in
+/// float32, its logistic, quantized as QuantizeLinear (x / scale clamped to
+/// the type less the zero point, ties to even, plus the zero point).
+static std::vector<int32_t> onnxLogisticTable(DType Type, const TensorQuant &In,
+                                              const TensorQuant &Out) {
+  const int32_t Lo = quantizedMin(Type), Hi = quantizedMax(Type);
+  std::vector<int32_t> Table(256);
+  for (int32_t B = 0; B < 256; ++B) {
+    const int32_t Q = Type == DType::I8 ? int32_t(int8_t(uint8_t(B))) : B;
+    const float X = In.Scale * static_cast<float>(Q - In.ZeroPoint);
+    float V = mlasLogistic(X) / Out.Scale;
+    V = std::min(static_cast<float>(Hi - Out.ZeroPoint),
+                 std::max(static_cast<float>(Lo - Out.ZeroPoint), V));
+    Table[size_t(B)] = static_cast<int32_t>(std::nearbyint(V)) + Out.ZeroPoint;
+  }
+  return Table;
+}
+
 llvm::Expected<KernelCall> sigmoidOp(const OpContext &Ctx) {
   const bool Tanh = Ctx.op().code() == ir::OpCode::Tanh;
   ACCELGEN_TRY(In, Ctx.input(0));
@@ -1053,6 +1090,17 @@ llvm::Expected<KernelCall> sigmoidOp(const OpContext &Ctx) {
   if (llvm::Error E = unaryPrologue(Ctx, *In, *Out))
     return std::move(E);
   ref_sigmoid_params P{};
+  if (!Tanh && isQuantized8(In->Type) &&
+      Ctx.arithmetic() == ir::Arithmetic::ONNX) {
+    // QLinearSigmoid: any output quantization, one table.
+    ACCELGEN_TRY(InQ, Ctx.quant(*In, "input"));
+    ACCELGEN_TRY(OutQ, Ctx.quant(*Out, "output"));
+    FamilyParams<ref_sigmoid_params> F;
+    F.lookup_table = onnxLogisticTable(In->Type, InQ, OutQ);
+    KernelCall Call = makeCall(std::move(F), {Ctx.op().input(0)});
+    Call.Variant = "onnx";
+    return Call;
+  }
   if (In->Type == DType::I16) {
     ACCELGEN_TRY(InQ, Ctx.quant(*In, "input"));
     ACCELGEN_TRY(OutQ, Ctx.quant(*Out, "output"));

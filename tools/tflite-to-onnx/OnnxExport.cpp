@@ -607,9 +607,9 @@ llvm::Error Exporter::write(const ir::Operator &Op) {
     GP->mutable_node(GP->node_size() - 1)->set_output(0, name(Out));
     return llvm::Error::success();
   }
-  if (Type == "LOGISTIC") {
-    std::string Y = fresh("sigmoid");
-    node("Sigmoid", {dequantized(Op.input(0))}, {Y});
+  if (Type == "LOGISTIC" || Type == "TANH") {
+    std::string Y = fresh(Type == "TANH" ? "tanh" : "sigmoid");
+    node(Type == "TANH" ? "Tanh" : "Sigmoid", {dequantized(Op.input(0))}, {Y});
     quantize(Y, Out);
     return llvm::Error::success();
   }

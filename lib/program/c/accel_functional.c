@@ -807,10 +807,15 @@ static void decode_params(reader *r, int family, fb_vec values, params *p,
     fail(r, ACCEL_ERR_PROGRAM);
 }
 
+/* Whether pointer field `f` holds one entry per byte value (256): softmax's
+ * exp_table (one per difference from a row's maximum) and LOGISTIC's
+ * lookup_table (one per input byte). */
+#define BYTE_TABLE_POINTER(f)                                                  \
+  (strcmp(f, "exp_table") == 0 || strcmp(f, "lookup_table") == 0)
+
 /* Points the pointer fields the program gives at their arrays, each of
- * `count` entries (exp_table: 256, one per difference from a row's maximum),
- * used in place; the others are null (pointers_bound then says whether the
- * kernel reads them). */
+ * `count` entries (the byte tables: 256), used in place; the others are
+ * null (pointers_bound then says whether the kernel reads them). */
 static void bind_pointer_fields(reader *r, int family, params *p,
                                 const pointer_fields *ptrs, uint32_t count) {
   int j = 0;
@@ -822,7 +827,7 @@ static void bind_pointer_fields(reader *r, int family, params *p,
   p->family.field =                                                            \
       ptrs->v[j].data                                                          \
           ? (const ctype *)vec_in_place(                                       \
-                r, ptrs->v[j], strcmp(#field, "exp_table") == 0 ? 256 : count) \
+                r, ptrs->v[j], BYTE_TABLE_POINTER(#field) ? 256 : count)       \
           : NULL;                                                              \
   ++j;
 #define REF_KERNEL_PARAMS_END(family, st) break;
@@ -1153,8 +1158,7 @@ static int channels_ok(int32_t count, const int32_t *zero_points,
 }
 
 /* Whether pointer field `f` belongs to ONNX's functions (variant "onnx"). */
-#define ONNX_POINTER(f)                                                        \
-  (strcmp(f, "float_scale") == 0 || strcmp(f, "exp_table") == 0)
+#define ONNX_POINTER(f) (strcmp(f, "float_scale") == 0 || BYTE_TABLE_POINTER(f))
 
 /* Every pointer field kernel `k` reads is set: ONNX's functions read theirs
  * (float_scale, exp_table), the other variants every other pointer field of
