@@ -115,6 +115,148 @@ std::string activation(int32_t Min, int32_t Max) {
   return formatv(".activation = {{.min = {0}, .max = {1}}", Min, Max).str();
 }
 
+/// Renders targets/cmsis-nn/templates/\p Name with \p B.
+Expected<std::string> renderCortexM(StringRef Name, tmpl::Bindings &B) {
+  const std::string Path = ("targets/cmsis-nn/templates/" + Name).str();
+  return emit::renderTemplateIn(emit::cortexMTemplateFiles(), Path, B);
+}
+
+/// Comma-separated lines of C initializer, eight values to a line.
+template <typename T, typename F>
+std::string initializerLines(ArrayRef<T> Values, F Print) {
+  std::string Out;
+  for (size_t I = 0; I < Values.size(); ++I)
+    Out += (I % 8 == 0 ? "    " : " ") + Print(Values[I]) +
+           (I + 1 == Values.size() || I % 8 == 7 ? ",\n" : ",");
+  return Out;
+}
+
+/// The generated depthwise kernel (templates/cm_depthwise_dsp.c.in) of
+/// operator \p Op, an int8 DEPTHWISE_CONV_2D the description maps to it
+/// (depth multiplier 1, batch 1, no dilation, channels in fours), as the
+/// function \p Name needing \p Scratch bytes of scratch memory; \p Fast
+/// tells whether it requantizes by SMMULR (else by cm_requantize).
+Expected<std::string>
+generatedDepthwise(const ir::Graph &G, size_t Index,
+                   const kernels::FamilyParams<ref_depthwise_conv2d_params> &P,
+                   StringRef Name, int64_t Scratch, bool &Fast) {
+  const ir::Operator &Op = G.Operators[Index];
+  const ref_depthwise_conv2d_params &S = P.Scalars;
+  const ir::Tensor &In = G.tensor(Op.Inputs[0]);
+  const ir::Tensor &F = G.tensor(Op.Inputs[1]);
+  const ir::Tensor &Out = G.tensor(Op.Outputs[0]);
+  const int64_t IH = dim(In, 1), IW = dim(In, 2), C = dim(In, 3),
+                KH = dim(F, 1), KW = dim(F, 2), OH = dim(Out, 1),
+                OW = dim(Out, 2);
+  const int64_t PW = (OW - 1) * S.stride_w + KW;
+  const int64_t Copy =
+      std::max<int64_t>(0, std::min<int64_t>(IW, PW - S.pad_left));
+  if (S.depth_multiplier != 1 || C % 4 != 0 || dim(In, 0) != 1 ||
+      dim(F, 3) != C || dim(Out, 3) != C || S.dilation_h != 1 ||
+      S.dilation_w != 1 || S.pad_left > PW || Scratch < KH * PW * C ||
+      F.Data.size() != static_cast<size_t>(KH * KW * C))
+    return createStringError(inconvertibleErrorCode(),
+                             "operator %zu: DEPTHWISE_CONV_2D outside the "
+                             "generated kernel's cases",
+                             Index);
+  std::vector<int32_t> Bias(C, 0);
+  if (Op.Inputs.size() > 2 && Op.Inputs[2] >= 0) {
+    const ir::Tensor &B = G.tensor(Op.Inputs[2]);
+    if (!B.IsConstant || B.Data.size() != static_cast<size_t>(4 * C))
+      return createStringError(inconvertibleErrorCode(),
+                               "operator %zu: DEPTHWISE_CONV_2D without a "
+                               "constant int32 bias per channel",
+                               Index);
+    std::memcpy(Bias.data(), B.Data.data(), 4 * C);
+  }
+  std::vector<int32_t> Mult, Shift;
+  perChannel(P, C, Mult, Shift);
+  auto W = [&](int64_t Tap, int64_t Ch) {
+    return static_cast<int32_t>(static_cast<int8_t>(F.Data[Tap * C + Ch]));
+  };
+  // Per channel: the bias with the input offset times the weights folded
+  // in (modulo 2^32, as the accumulators wrap), and whether the
+  // accumulator, at most |bias| + 255 * sum |w|, times two stays in int32
+  // with a right shift of 1 to 31: then SMMULR's rounding equals the
+  // reference's doubling high multiply.
+  std::vector<int32_t> Params;
+  Fast = true;
+  for (int64_t Ch = 0; Ch < C; ++Ch) {
+    int64_t Sum = 0, Abs = 0;
+    for (int64_t T = 0; T < KH * KW; ++T) {
+      Sum += W(T, Ch);
+      Abs += std::abs(W(T, Ch));
+    }
+    Fast = Fast &&
+           std::abs(static_cast<int64_t>(Bias[Ch])) + 255 * Abs <
+               (int64_t(1) << 30) &&
+           Shift[Ch] <= -1 && Shift[Ch] >= -31 && Mult[Ch] >= 0;
+    Params.push_back(static_cast<int32_t>(static_cast<uint32_t>(
+        static_cast<int64_t>(Bias[Ch]) + S.input_offset * Sum)));
+    Params.push_back(Mult[Ch]);
+  }
+  std::vector<int32_t> Quad;
+  for (int64_t Ch = 0; Ch < C; ++Ch) {
+    Quad.push_back(Params[2 * Ch]);
+    Quad.push_back(Params[2 * Ch + 1]);
+    if (Fast) {
+      Quad.push_back(int32_t(1) << (-Shift[Ch] - 1));
+      Quad.push_back(-Shift[Ch]);
+    } else {
+      Quad.push_back(Shift[Ch]);
+      Quad.push_back(0);
+    }
+  }
+  // Per tap and group of four channels: (c0, c2) and (c1, c3) as halfwords.
+  std::vector<uint32_t> Words;
+  for (int64_t T = 0; T < KH * KW; ++T)
+    for (int64_t Ch = 0; Ch < C; Ch += 4)
+      for (int64_t Odd = 0; Odd < 2; ++Odd)
+        Words.push_back(
+            static_cast<uint16_t>(W(T, Ch + Odd)) |
+            static_cast<uint32_t>(static_cast<uint16_t>(W(T, Ch + Odd + 2)))
+                << 16);
+  tmpl::Value::List Taps;
+  for (int64_t Ky = 0; Ky < KH; ++Ky)
+    for (int64_t Kx = 0; Kx < KW; ++Kx)
+      Taps.push_back(tmpl::Value(tmpl::Value::Map{
+          {"IN", (Ky * PW + Kx) * C}, {"W", (Ky * KW + Kx) * (C / 2)}}));
+  tmpl::Bindings B;
+  B["FUNCTION"] = Name.str();
+  B["COMMENT"] =
+      formatv("DEPTHWISE_CONV_2D {0}x{1}x{2} -> {3}x{4}x{2}, filter {5}x{6}, "
+              "stride {7}x{8}, padding top {9} left {10}",
+              IH, IW, C, OH, OW, KH, KW, S.stride_h, S.stride_w, S.pad_top,
+              S.pad_left)
+          .str();
+  for (auto [Key, V] : {std::pair<const char *, int64_t>{"IH", IH},
+                        {"IW", IW},
+                        {"C", C},
+                        {"KH", KH},
+                        {"KW", KW},
+                        {"SH", S.stride_h},
+                        {"SW", S.stride_w},
+                        {"PT", S.pad_top},
+                        {"PL", S.pad_left},
+                        {"OH", OH},
+                        {"OW", OW},
+                        {"PW", PW},
+                        {"COPY", Copy},
+                        {"ZERO", -S.input_offset},
+                        {"OUTPUT_OFFSET", S.output_offset},
+                        {"ACT_MIN", S.act_min},
+                        {"ACT_MAX", S.act_max}})
+    B[Key] = V;
+  B["FAST"] = Fast;
+  B["TAPS"] = tmpl::Value(std::move(Taps));
+  B["WEIGHTS"] = initializerLines(ArrayRef<uint32_t>(Words), [](uint32_t V) {
+    return formatv("{0:x8}u", V).str();
+  });
+  B["PARAMS"] = initializerLines(ArrayRef<int32_t>(Quad),
+                                 [](int32_t V) { return std::to_string(V); });
+  return renderCortexM("cm_depthwise_dsp.c.in", B);
+}
+
 /// Emits one operator's declarations and call.
 class OpWriter {
 public:
@@ -128,6 +270,8 @@ public:
               int64_t Scratch);
 
   std::string Decls, Call;
+  /// The primitives of templates/cm_dsp.c.in a generated kernel uses.
+  bool UsesSmmulr = false, UsesRequantize = false;
 
 private:
   /// Operand \p I as the function reads it: a constant is declared as an
@@ -198,8 +342,22 @@ Error OpWriter::write(StringRef Function, const kernels::KernelCall &KC,
     return Struct("cmsis_nn_dims", Suffix, dims(N, H, W, C));
   };
 
-  if (Function.startswith("arm_convolve") ||
-      Function.startswith("arm_depthwise")) {
+  if (Function == "accelgen_depthwise_conv_s8_dsp") {
+    const std::string Name = Prefix + "_depthwise";
+    bool Fast = false;
+    Expected<std::string> Kernel = generatedDepthwise(
+        G, Index,
+        std::get<kernels::FamilyParams<ref_depthwise_conv2d_params>>(KC.Params),
+        Name, Scratch, Fast);
+    if (!Kernel)
+      return Kernel.takeError();
+    (Fast ? UsesSmmulr : UsesRequantize) = true;
+    DS << *Kernel;
+    Stmt = formatv("    {0}({1}, {2}, (int8_t *)(arena.bytes + {3}));\n", Name,
+                   operand(0, "input"), out(), ScratchOffset)
+               .str();
+  } else if (Function.startswith("arm_convolve") ||
+             Function.startswith("arm_depthwise")) {
     const bool Depthwise = Function.startswith("arm_depthwise");
     // A depthwise convolution run as a convolution: its [1, KH, KW, OC]
     // filter becomes [OC, KH, KW, 1].
@@ -714,13 +872,20 @@ OpChoice chooseFunction(const ir::Graph &G, size_t Index,
   }
   const ir::Operator Created = Setup->CreateOperation(G, Op, Version);
   const std::string &Function = Created.Type;
-  if (!StringRef(Function).startswith("arm_")) {
-    C.Reason = "no mapping to an arm_* function";
+  if (!StringRef(Function).startswith("arm_") &&
+      !StringRef(Function).startswith("accelgen_")) {
+    C.Reason = "no mapping to an arm_* function or a generated kernel";
     return C;
   }
   Expected<kernels::KernelCall> Call = kernels::computeKernelCall(G, Op);
   if (!Call) {
     C.Reason = toString(Call.takeError());
+    return C;
+  }
+  if (Function == "accelgen_depthwise_conv_s8_dsp" && Op.Inputs.size() > 2 &&
+      Op.Inputs[2] >= 0 && !G.tensor(Op.Inputs[2]).IsConstant) {
+    C.Reason = "the generated depthwise kernel folds its bias into constants "
+               "at compile time, and this bias is computed at run time";
     return C;
   }
   if (Function == "arm_fully_connected_s8" && hasMve(T, Version) &&
@@ -799,6 +964,7 @@ makeOffload(const ir::Graph &G, const target::TargetInfo &T, unsigned Version) {
   const bool Mve = hasMve(T, Version);
 
   std::string Decls;
+  bool Generated = false, UsesSmmulr = false, UsesRequantize = false;
   json::Array Functions;
   for (size_t I = 0; I < G.Operators.size(); ++I) {
     const OpChoice &C = Choices[I];
@@ -816,6 +982,9 @@ makeOffload(const ir::Graph &G, const target::TargetInfo &T, unsigned Version) {
     OpWriter W(G, O.Plan, I, ScratchOffset, Mve);
     if (Error E = W.write(C.Function, *Call, C.ScratchBytes))
       return std::move(E);
+    Generated |= StringRef(C.Function).startswith("accelgen_");
+    UsesSmmulr |= W.UsesSmmulr;
+    UsesRequantize |= W.UsesRequantize;
     Decls += formatv("\n/* Operator {0}: {1} as {2}. */\n", I,
                      G.Operators[I].Type, C.Function)
                  .str() +
@@ -829,6 +998,16 @@ makeOffload(const ir::Graph &G, const target::TargetInfo &T, unsigned Version) {
     R["kernel"] = C.Function;
     R["scratch_bytes"] = C.ScratchBytes;
     O.OperatorReport[I] = std::move(R);
+  }
+  // The generated kernels' primitives, once, before the kernels.
+  if (Generated) {
+    tmpl::Bindings B;
+    B["SMMULR"] = UsesSmmulr;
+    B["REQUANTIZE"] = UsesRequantize;
+    Expected<std::string> Common = renderCortexM("cm_dsp.c.in", B);
+    if (!Common)
+      return Common.takeError();
+    Decls = *Common + Decls;
   }
   O.Declarations = Decls;
   O.Headers = {"arm_nnfunctions.h"};

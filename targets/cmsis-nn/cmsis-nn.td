@@ -5,8 +5,10 @@
 // (CMSIS-NN 7.0, Include/arm_nnfunctions.h); every other operator runs on
 // the portable reference kernels of target ref. Each
 // target operator below is named after the CMSIS-NN function that computes
-// it, and the mappings choose among them as CMSIS-NN's own wrappers
-// (arm_convolve_wrapper_s8, arm_depthwise_conv_wrapper_s8) do, so
+// it (or, accelgen_*, the kernel accelgen generates per layer instead), and
+// the mappings choose among them as CMSIS-NN's own wrappers
+// (arm_convolve_wrapper_s8, arm_depthwise_conv_wrapper_s8) do, but where a
+// generated kernel is faster, so
 // `accelgen explain --target cmsis-nn` names the function per operator and,
 // for an operator it cannot run, the constraint that sends it back to the
 // reference kernels.
@@ -66,6 +68,13 @@ def ArmAdd : TargetOp<CmsisNn, "arm_elementwise_add_s8", [Input, Input2],
                       [FusedActivationAttr, PotScaleInt16Attr]>;
 def ArmMul : TargetOp<CmsisNn, "arm_elementwise_mul_s8", [Input, Input2],
                       [FusedActivationAttr]>;
+// A kernel accelgen generates per layer instead of calling CMSIS-NN
+// (templates/cm_depthwise_dsp.c.in): the layer's shapes, weights and
+// requantization compiled in, the multiply-accumulates by the DSP
+// extension's SMLABB/SMLATT. Named after the function it is not in
+// CMSIS-NN; the emitted function is named after the operator.
+def CmDepthwiseDsp : TargetOp<CmsisNn, "accelgen_depthwise_conv_s8_dsp",
+                              ConvOperands, DwAttrs>;
 // The int16 (16x8) functions.
 def ArmConvolveS16 : TargetOp<CmsisNn, "arm_convolve_wrapper_s16",
                               ConvOperands, ConvAttrs>;
@@ -212,7 +221,20 @@ def : Mapping<DepthwiseConv2D, ArmConvolve, CmsisNn, [
 def : Mapping<DepthwiseConv2D, ArmDepthwise3x3, CmsisNn, [DwOpt,
     Constraint<"cmsis_dw_3x3", "input(1).dim(1) == 3 && input(1).dim(2) == 3",
                "a 3 x 3 filter">], 3>;
-def : Mapping<DepthwiseConv2D, ArmDepthwiseOpt, CmsisNn, [DwOpt], 4> {
+// From the DSP family on, an int8 depthwise convolution of channels in
+// fours takes the generated kernel: on Cortex-M4 its layers of the shared
+// models (3 x 3, strides 1 and 2) run in 0.49-0.84 of the instructions of
+// arm_depthwise_conv_3x3_s8 (bench/cortex-m-layers.sh). Helium's
+// arm_depthwise_conv_s8_opt stays the faster on Cortex-M55 (2.3-5.4
+// instructions per MAC against the kernel's 4.3-4.5 on Cortex-M4), so it
+// comes first there.
+def : Mapping<DepthwiseConv2D, CmDepthwiseDsp, CmsisNn, [DwOpt,
+    Constraint<"cm_dw_int8_channels4",
+        "input(0).dtype == i8 && input(0).channels % 4 == 0",
+        "int8, channels a multiple of 4">], 6> {
+  let Since = CmsisM4;
+}
+def : Mapping<DepthwiseConv2D, ArmDepthwiseOpt, CmsisNn, [DwOpt], 7> {
   let Since = CmsisM55;
 }
 def : Mapping<DepthwiseConv2D, ArmDepthwiseOpt, CmsisNn, [DwOpt], 2>;
@@ -290,6 +312,11 @@ defvar ConvCols = !strconcat(Taps, " * ", InC);
 defvar ConvDsp = !strconcat("2 * align(", ConvCols, ", 4) * 2");
 // arm_convolve_s8_get_buffer_size_mve: four columns of whole 16-byte lanes.
 defvar ConvMve = !strconcat("4 * align(", ConvCols, ", 16)");
+// The generated depthwise kernel: the KH input rows of one output row,
+// padded to the width its windows span.
+def : Scratch<CmDepthwiseDsp, CmsisNn, CmsisM4,
+              "input(1).dim(1) * ((output(0).dim(2) - 1) * stride_w + "
+              "input(1).dim(2)) * input(0).channels">;
 def : Scratch<ArmConvolve, CmsisNn, CmsisM3, ConvDsp>;
 def : Scratch<ArmConvolve, CmsisNn, CmsisM55,
               !strconcat("max(", ConvDsp, ", ", ConvMve, ")")>;

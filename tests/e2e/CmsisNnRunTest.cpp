@@ -176,7 +176,127 @@ ir::Model operandKinds(std::mt19937 &Gen,
   return M;
 }
 
+/// Depthwise convolutions the generated kernel takes, each its own output:
+/// shapes, strides and padding that leave input columns unread, ReLU6, a
+/// requantization with a left shift and a bias too large for SMMULR (both
+/// requantized by cm_requantize; the others, with right shifts of 1 or
+/// more, by SMMULR), and twelve channels.
+ir::Model generatedDepthwiseCases(std::mt19937 &Gen,
+                                  std::vector<std::vector<uint8_t>> &Inputs) {
+  using ir::DType;
+  ir::GraphBuilder B;
+  const int32_t X = B.tensor("x", {1, 9, 8, 8}, ir::perTensor(0.5f, 1));
+  const int32_t Y = B.tensor("y", {1, 5, 6, 12}, ir::perTensor(0.25f, -7));
+  std::vector<int32_t> Outputs;
+  auto Depthwise = [&](const char *Name, int32_t In, int32_t C, int32_t KH,
+                       int32_t KW, int32_t Stride, const char *Padding,
+                       const char *Act, float OutScale, int32_t BiasSize,
+                       int32_t BiasBase = 0, int WMax = 127) {
+    // Copies: adding tensors below moves the graph's tensors.
+    const std::vector<int32_t> Shape = B.G.tensor(In).Shape;
+    const float InScale = B.G.tensor(In).Quant->scale();
+    std::uniform_int_distribution<int> Weight(-WMax, WMax);
+    std::vector<uint8_t> W(KH * KW * C);
+    for (uint8_t &V : W)
+      V = uint8_t(int8_t(Weight(Gen)));
+    std::vector<float> WScales(C), BScales(C);
+    for (int32_t I = 0; I < C; ++I)
+      WScales[I] = 0.01f * (1 + I % 3), BScales[I] = InScale * WScales[I];
+    const int32_t F = B.constant(std::string(Name) + "_w", {1, KH, KW, C},
+                                 ir::perChannel(WScales, 3), DType::I8, W);
+    std::uniform_int_distribution<int32_t> BiasValue(-BiasSize, BiasSize);
+    std::vector<int32_t> Bias(C);
+    for (int32_t &V : Bias) {
+      V = BiasValue(Gen);
+      V += V >= 0 ? BiasBase : -BiasBase;
+    }
+    const auto *Bytes = reinterpret_cast<const uint8_t *>(Bias.data());
+    const int32_t Bi =
+        B.constant(std::string(Name) + "_b", {C}, ir::perChannel(BScales, 0),
+                   DType::I32, std::vector<uint8_t>(Bytes, Bytes + 4 * C));
+    const bool Same = std::string(Padding) == "SAME";
+    const int32_t OH =
+        Same ? (Shape[1] + Stride - 1) / Stride : (Shape[1] - KH) / Stride + 1;
+    const int32_t OW =
+        Same ? (Shape[2] + Stride - 1) / Stride : (Shape[2] - KW) / Stride + 1;
+    Outputs.push_back(
+        B.tensor(Name, {1, OH, OW, C}, ir::perTensor(OutScale, 3)));
+    B.op("DEPTHWISE_CONV_2D", {In, F, Bi}, {Outputs.back()},
+         {{"padding", std::string(Padding)},
+          {"stride_h", int64_t(Stride)},
+          {"stride_w", int64_t(Stride)},
+          {"dilation_h", int64_t(1)},
+          {"dilation_w", int64_t(1)},
+          {"depth_multiplier", int64_t(1)},
+          {"fused_activation", std::string(Act)}});
+  };
+  Depthwise("same_3x3", X, 8, 3, 3, 1, "SAME", "NONE", 0.08f, 2000);
+  // Weights of -1, 0 and 1 times 1.25 and 1.875: left shifts, and results
+  // mostly inside int8.
+  Depthwise("left_shift", X, 8, 3, 3, 1, "SAME", "NONE", 0.008f, 200, 0, 1);
+  // Biases of 2^30 and more, beyond SMMULR's range, times 1e-7 to 3e-7.
+  Depthwise("large_bias", X, 8, 3, 3, 2, "SAME", "NONE", 50000.0f, 2000,
+            1 << 30);
+  Depthwise("valid_unread_columns", X, 8, 5, 3, 2, "VALID", "RELU", 0.1f, 2000);
+  // ReLU6 clamps at 3 + 6 / 0.05 = 123.
+  Depthwise("twelve_channels_relu6", Y, 12, 3, 3, 1, "SAME", "RELU6", 0.05f,
+            2000);
+  B.inputs({X, Y}).outputs(Outputs);
+  B.G.Name = "main";
+  Inputs = {randomBytes(9 * 8 * 8, Gen), randomBytes(5 * 6 * 12, Gen)};
+  ir::Model M;
+  M.Graphs.push_back(B.G);
+  return M;
+}
+
 } // namespace
+
+TEST_CASE("the generated depthwise kernel's cases run as on ref") {
+  std::mt19937 Gen(77);
+  std::vector<std::vector<uint8_t>> Inputs;
+  const ir::Model M = generatedDepthwiseCases(Gen, Inputs);
+  test::TempDir Dir, In, Ref;
+  const std::string Model = Dir.file("generated_depthwise.tflite");
+  test::writeFileBytes(Model, tflite::writeModel(M));
+  for (size_t I = 0; I < Inputs.size(); ++I)
+    test::writeFileBytes(In.file("input_" + std::to_string(I) + ".bin"),
+                         Inputs[I]);
+  // Every layer takes the generated kernel, with both requantizations.
+  const std::string Src = Dir.file("c");
+  test::RunResult R =
+      runAccelgen({"compile", Model, "--target", "cmsis-nn4", "-o", Src});
+  REQUIRE_MESSAGE(R.ExitCode == 0, R.Stderr);
+  const std::string C = test::readFileText(pathJoin(Src, "model.c"));
+  auto Count = [&](llvm::StringRef What) {
+    return llvm::StringRef(C).count(What);
+  };
+  CHECK(Count("DEPTHWISE_CONV_2D as accelgen_depthwise_conv_s8_dsp */") == 5);
+  CHECK(Count("cm_requantize(a0,") == 2);
+  CHECK(Count("cm_smmulr(a0 * 2,") == 3);
+  R = runModel(Model, In.path(), Ref.path(), false);
+  REQUIRE_MESSAGE(R.ExitCode == 0, R.Stderr << R.ErrorMessage);
+  std::vector<std::pair<std::string, std::vector<std::string>>> Runs = {
+      {"cmsis-nn4", {"--cmsis-nn", ACCELGEN_CMSIS_NN_PATH}}};
+  if (haveCortexM())
+    Runs.push_back(
+        {"cmsis-nn",
+         {"--cpu", "cortex-m4", "--cmsis-nn", ACCELGEN_CMSIS_NN_PATH}});
+  const ir::Graph &G = M.Graphs[0];
+  for (const auto &[Target, Extra] : Runs) {
+    INFO(Target << " " << llvm::join(Extra, " "));
+    test::TempDir Out;
+    R = runModelOn(Target, Extra, Model, In.path(), Out.path(), false);
+    REQUIRE_MESSAGE(R.ExitCode == 0, R.Stderr << R.ErrorMessage);
+    for (size_t I = 0; I < G.Outputs.size(); ++I) {
+      const std::string File = "output_" + std::to_string(I) + ".bin";
+      const auto Got = test::readFileBytes(Out.file(File));
+      const auto Want = test::readFileBytes(Ref.file(File));
+      CHECK_MESSAGE(Got == Want, G.tensor(G.Outputs[I]).Name
+                                     << ": "
+                                     << describeDiff(Got, Want, ir::DType::I8));
+    }
+  }
+}
 
 TEST_CASE("constant operands and graph-input biases run as on ref") {
   // CMSIS-NN reads what is not in the arena from where it is: the constant
@@ -321,6 +441,33 @@ TEST_CASE("every int8 model on the host through CMSIS-NN") {
   for (const std::string &M : cmsisModels()) {
     INFO(M);
     checkModel(M, layersOf(M), /*CompareLayers=*/true, runOnHost);
+  }
+}
+
+// The generated kernels' primitives in C (templates/cm_dsp.c.in without the
+// DSP extension): target cmsis-nn4 built for the host runs the models whose
+// depthwise layers take the generated kernel, every seed and layer against
+// the reference vectors. (Cortex-M4 runs them with the DSP instructions
+// above.)
+TEST_CASE("the generated depthwise kernel in portable C on the host") {
+  requireSharedDir();
+  for (const std::string M :
+       {"mlperf_tiny_kws_dscnn_int8", "mlperf_tiny_vww_mobilenetv1_025_96_int8",
+        "tflm_person_detect_int8"}) {
+    INFO(M);
+    test::RunResult E =
+        runAccelgen({"explain", modelPath(M), "--target", "cmsis-nn4"});
+    REQUIRE_MESSAGE(E.ExitCode == 0, E.Stderr);
+    CHECK(
+        E.Stdout.find("DEPTHWISE_CONV_2D -> accelgen_depthwise_conv_s8_dsp") !=
+        std::string::npos);
+    checkModel(M, layersOf(M), /*CompareLayers=*/true,
+               [](const std::string &Model, const std::string &In,
+                  const std::string &Out, bool Layers) {
+                 return runModelOn("cmsis-nn4",
+                                   {"--cmsis-nn", ACCELGEN_CMSIS_NN_PATH},
+                                   Model, In, Out, Layers);
+               });
   }
 }
 

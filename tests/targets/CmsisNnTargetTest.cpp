@@ -118,15 +118,23 @@ TEST_CASE("a 3 x 3 depthwise takes the 3x3 path outside Helium only") {
   ir::Graph G = conv("DEPTHWISE_CONV_2D", 8, 8, 8, 3, 3, 8,
                      {{"padding", std::string("SAME")}});
   CHECK(choose(G, M3).Function == "arm_depthwise_conv_3x3_s8");
-  CHECK(choose(G, M4).Function == "arm_depthwise_conv_3x3_s8");
+  // With DSP, channels in fours take the generated kernel; six do not.
+  CHECK(choose(G, M4).Function == "accelgen_depthwise_conv_s8_dsp");
+  CHECK(choose(conv("DEPTHWISE_CONV_2D", 8, 8, 6, 3, 3, 6,
+                    {{"padding", std::string("SAME")}}),
+               M4)
+            .Function == "arm_depthwise_conv_3x3_s8");
   CHECK(choose(G, M55).Function == "arm_depthwise_conv_s8_opt");
   // One input channel to several: a convolution with Helium (its filter
   // transposed), the general depthwise path elsewhere.
   ir::Graph One = conv("DEPTHWISE_CONV_2D", 8, 8, 1, 3, 3, 8);
   CHECK(choose(One, M55).Function == "arm_convolve_s8");
   CHECK(choose(One, M4).Function == "arm_depthwise_conv_s8");
-  // A 5 x 5 filter: the optimized path; a depth multiplier of 2: the general.
+  // A 5 x 5 filter: the generated kernel with DSP, the optimized path
+  // without; a depth multiplier of 2: the general.
   CHECK(choose(conv("DEPTHWISE_CONV_2D", 8, 8, 8, 5, 5, 8), M4).Function ==
+        "accelgen_depthwise_conv_s8_dsp");
+  CHECK(choose(conv("DEPTHWISE_CONV_2D", 8, 8, 8, 5, 5, 8), M3).Function ==
         "arm_depthwise_conv_s8_opt");
   CHECK(choose(conv("DEPTHWISE_CONV_2D", 8, 8, 8, 3, 3, 16), M4).Function ==
         "arm_depthwise_conv_s8");
@@ -141,10 +149,13 @@ TEST_CASE("scratch sizes follow the get_buffer_size formulas") {
   // arm_depthwise_conv_s8_opt: C * KH * KW int16 on DSP; 4 * 124 * KH * KW
   // bytes on Helium.
   ir::Graph D = conv("DEPTHWISE_CONV_2D", 8, 8, 8, 5, 5, 8);
-  CHECK(choose(D, M4).ScratchBytes == 8 * 25 * 2);
+  CHECK(choose(D, M3).ScratchBytes == 8 * 25 * 2);
   CHECK(choose(D, M55).ScratchBytes == 4 * 124 * 25);
+  // The generated kernel: KH rows as wide as the windows span, (4 - 1) * 1 +
+  // 5 pixels of 8 channels (VALID: output 4 x 4).
+  CHECK(choose(D, M4).ScratchBytes == 5 * 8 * 8);
   // The 3x3 path needs none.
-  CHECK(choose(conv("DEPTHWISE_CONV_2D", 8, 8, 8, 3, 3, 8), M4).ScratchBytes ==
+  CHECK(choose(conv("DEPTHWISE_CONV_2D", 8, 8, 8, 3, 3, 8), M3).ScratchBytes ==
         0);
   // arm_avgpool_s8: an int32 per channel; arm_convolve_1x1_s8_fast: two
   // int16 rows of the input channels.
