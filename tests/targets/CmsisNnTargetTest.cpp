@@ -235,6 +235,22 @@ TEST_CASE("a bias given at run time: a call, but on Helium the reference") {
   CHECK(choose(B.G, M55).Function == "arm_fully_connected_s8");
 }
 
+TEST_CASE("the generated depthwise kernel needs a constant bias") {
+  // It folds the bias into its constants: one given at run time sends the
+  // layer to the reference kernel, with the reason; on Helium the call runs.
+  ir::Graph G = conv("DEPTHWISE_CONV_2D", 8, 8, 8, 3, 3, 8);
+  const int32_t Bias = G.Operators[0].Inputs[2];
+  G.Tensors[Bias].IsConstant = false;
+  G.Tensors[Bias].Data.clear();
+  G.Inputs.push_back(Bias);
+  cmsis::OpChoice Dsp = choose(G, M4);
+  CHECK(Dsp.Function.empty());
+  CHECK(Dsp.Reason == "the generated depthwise kernel folds its bias into "
+                      "constants at compile time, and this bias is computed "
+                      "at run time");
+  CHECK(choose(G, M55).Function == "arm_depthwise_conv_s8_opt");
+}
+
 #define ACCELGEN_PROBE_TARGET cmsis_nn
 #define ACCELGEN_PROBE_NAMESPACE cmsis_nn
 #include "testing/ConstraintProbeTests.h"
