@@ -132,73 +132,85 @@ std::string initializerLines(ArrayRef<T> Values, F Print) {
 }
 
 /// The generated depthwise kernel (templates/cm_depthwise_dsp.c.in) of
-/// operator \p Op, an int8 DEPTHWISE_CONV_2D the description maps to it
-/// (depth multiplier 1, batch 1, no dilation, channels in fours), as the
+/// operator \p Index, an int8 DEPTHWISE_CONV_2D the description maps to it
+/// (batch 1, no dilation, output channels in fours; depth multiplier 1, or
+/// one input channel), as the
 /// function \p Name needing \p Scratch bytes of scratch memory; \p Fast
-/// tells whether it requantizes by SMMULR (else by cm_requantize).
+/// tells whether it requantizes by SMMULR (else by cm_requantize), \p
+/// OneChannel whether it takes one input channel (SMLAD).
 Expected<std::string>
 generatedDepthwise(const ir::Graph &G, size_t Index,
                    const kernels::FamilyParams<ref_depthwise_conv2d_params> &P,
-                   StringRef Name, int64_t Scratch, bool &Fast) {
+                   StringRef Name, int64_t Scratch, bool &Fast,
+                   bool &OneChannel) {
   const ir::Operator &Op = G.Operators[Index];
   const ref_depthwise_conv2d_params &S = P.Scalars;
   const ir::Tensor &In = G.tensor(Op.Inputs[0]);
   const ir::Tensor &F = G.tensor(Op.Inputs[1]);
   const ir::Tensor &Out = G.tensor(Op.Outputs[0]);
-  const int64_t IH = dim(In, 1), IW = dim(In, 2), C = dim(In, 3),
+  const int64_t IH = dim(In, 1), IW = dim(In, 2), IC = dim(In, 3),
                 KH = dim(F, 1), KW = dim(F, 2), OH = dim(Out, 1),
-                OW = dim(Out, 2);
+                OW = dim(Out, 2), OC = dim(Out, 3);
+  // One input channel to several outputs, or depth multiplier 1.
+  OneChannel = IC == 1 && OC > 1;
   const int64_t PW = (OW - 1) * S.stride_w + KW;
   const int64_t Copy =
       std::max<int64_t>(0, std::min<int64_t>(IW, PW - S.pad_left));
-  if (S.depth_multiplier != 1 || C % 4 != 0 || dim(In, 0) != 1 ||
-      dim(F, 3) != C || dim(Out, 3) != C || S.dilation_h != 1 ||
-      S.dilation_w != 1 || S.pad_left > PW || Scratch < KH * PW * C ||
-      F.Data.size() != static_cast<size_t>(KH * KW * C))
+  // With one channel the last word of a row's taps reads up to 3 bytes on.
+  const int64_t RowsBytes = KH * PW * IC + (OneChannel ? 3 : 0);
+  if ((!OneChannel && S.depth_multiplier != 1) ||
+      (OneChannel && S.depth_multiplier != OC) || OC % 4 != 0 ||
+      dim(In, 0) != 1 || dim(F, 3) != OC || S.dilation_h != 1 ||
+      S.dilation_w != 1 || S.pad_left > PW || Scratch < RowsBytes ||
+      F.Data.size() != static_cast<size_t>(KH * KW * OC))
     return createStringError(inconvertibleErrorCode(),
                              "operator %zu: DEPTHWISE_CONV_2D outside the "
                              "generated kernel's cases",
                              Index);
-  std::vector<int32_t> Bias(C, 0);
+  std::vector<int32_t> Bias(OC, 0);
   if (Op.Inputs.size() > 2 && Op.Inputs[2] >= 0) {
     const ir::Tensor &B = G.tensor(Op.Inputs[2]);
-    if (!B.IsConstant || B.Data.size() != static_cast<size_t>(4 * C))
+    if (!B.IsConstant || B.Data.size() != static_cast<size_t>(4 * OC))
       return createStringError(inconvertibleErrorCode(),
                                "operator %zu: DEPTHWISE_CONV_2D without a "
                                "constant int32 bias per channel",
                                Index);
-    std::memcpy(Bias.data(), B.Data.data(), 4 * C);
+    std::memcpy(Bias.data(), B.Data.data(), 4 * OC);
   }
   std::vector<int32_t> Mult, Shift;
-  perChannel(P, C, Mult, Shift);
-  auto W = [&](int64_t Tap, int64_t Ch) {
-    return static_cast<int32_t>(static_cast<int8_t>(F.Data[Tap * C + Ch]));
+  perChannel(P, OC, Mult, Shift);
+  // Weight of tap (ky, kx) for output channel Ch; 0 past the row.
+  auto W = [&](int64_t Ky, int64_t Kx, int64_t Ch) {
+    if (Kx >= KW)
+      return 0;
+    return static_cast<int32_t>(
+        static_cast<int8_t>(F.Data[(Ky * KW + Kx) * OC + Ch]));
   };
   // Per channel: the bias with the input offset times the weights folded
   // in (modulo 2^32, as the accumulators wrap), and whether the
   // accumulator, at most |bias| + 255 * sum |w|, times two stays in int32
   // with a right shift of 1 to 31: then SMMULR's rounding equals the
   // reference's doubling high multiply.
-  std::vector<int32_t> Params;
+  std::vector<int32_t> Folded;
   Fast = true;
-  for (int64_t Ch = 0; Ch < C; ++Ch) {
+  for (int64_t Ch = 0; Ch < OC; ++Ch) {
     int64_t Sum = 0, Abs = 0;
-    for (int64_t T = 0; T < KH * KW; ++T) {
-      Sum += W(T, Ch);
-      Abs += std::abs(W(T, Ch));
-    }
+    for (int64_t Ky = 0; Ky < KH; ++Ky)
+      for (int64_t Kx = 0; Kx < KW; ++Kx) {
+        Sum += W(Ky, Kx, Ch);
+        Abs += std::abs(W(Ky, Kx, Ch));
+      }
     Fast = Fast &&
            std::abs(static_cast<int64_t>(Bias[Ch])) + 255 * Abs <
                (int64_t(1) << 30) &&
            Shift[Ch] <= -1 && Shift[Ch] >= -31 && Mult[Ch] >= 0;
-    Params.push_back(static_cast<int32_t>(static_cast<uint32_t>(
+    Folded.push_back(static_cast<int32_t>(static_cast<uint32_t>(
         static_cast<int64_t>(Bias[Ch]) + S.input_offset * Sum)));
-    Params.push_back(Mult[Ch]);
   }
   std::vector<int32_t> Quad;
-  for (int64_t Ch = 0; Ch < C; ++Ch) {
-    Quad.push_back(Params[2 * Ch]);
-    Quad.push_back(Params[2 * Ch + 1]);
+  for (int64_t Ch = 0; Ch < OC; ++Ch) {
+    Quad.push_back(Folded[Ch]);
+    Quad.push_back(Mult[Ch]);
     if (Fast) {
       Quad.push_back(int32_t(1) << (-Shift[Ch] - 1));
       Quad.push_back(-Shift[Ch]);
@@ -207,31 +219,48 @@ generatedDepthwise(const ir::Graph &G, size_t Index,
       Quad.push_back(0);
     }
   }
-  // Per tap and group of four channels: (c0, c2) and (c1, c3) as halfwords.
+  auto Pair = [](int32_t Low, int32_t High) {
+    return static_cast<uint16_t>(Low) |
+           static_cast<uint32_t>(static_cast<uint16_t>(High)) << 16;
+  };
   std::vector<uint32_t> Words;
-  for (int64_t T = 0; T < KH * KW; ++T)
-    for (int64_t Ch = 0; Ch < C; Ch += 4)
-      for (int64_t Odd = 0; Odd < 2; ++Odd)
-        Words.push_back(
-            static_cast<uint16_t>(W(T, Ch + Odd)) |
-            static_cast<uint32_t>(static_cast<uint16_t>(W(T, Ch + Odd + 2)))
-                << 16);
   tmpl::Value::List Taps;
-  for (int64_t Ky = 0; Ky < KH; ++Ky)
-    for (int64_t Kx = 0; Kx < KW; ++Kx)
-      Taps.push_back(tmpl::Value(tmpl::Value::Map{
-          {"IN", (Ky * PW + Kx) * C}, {"W", (Ky * KW + Kx) * (C / 2)}}));
+  if (OneChannel) {
+    // Per row ky and four taps kx .. kx + 3, per output channel: the
+    // halfword pairs (kx, kx + 2) and (kx + 1, kx + 3).
+    const int64_t Quads = (KW + 3) / 4;
+    for (int64_t Ky = 0; Ky < KH; ++Ky)
+      for (int64_t J = 0; J < Quads; ++J) {
+        Taps.push_back(tmpl::Value(tmpl::Value::Map{
+            {"IN", Ky * PW + 4 * J}, {"W", (Ky * Quads + J) * OC * 2}}));
+        for (int64_t Ch = 0; Ch < OC; ++Ch)
+          for (int64_t Odd = 0; Odd < 2; ++Odd)
+            Words.push_back(
+                Pair(W(Ky, 4 * J + Odd, Ch), W(Ky, 4 * J + Odd + 2, Ch)));
+      }
+  } else {
+    // Per tap and group of four channels: (c0, c2) and (c1, c3).
+    for (int64_t Ky = 0; Ky < KH; ++Ky)
+      for (int64_t Kx = 0; Kx < KW; ++Kx) {
+        Taps.push_back(tmpl::Value(tmpl::Value::Map{
+            {"IN", (Ky * PW + Kx) * IC}, {"W", (Ky * KW + Kx) * (OC / 2)}}));
+        for (int64_t Ch = 0; Ch < OC; Ch += 4)
+          for (int64_t Odd = 0; Odd < 2; ++Odd)
+            Words.push_back(Pair(W(Ky, Kx, Ch + Odd), W(Ky, Kx, Ch + Odd + 2)));
+      }
+  }
   tmpl::Bindings B;
   B["FUNCTION"] = Name.str();
   B["COMMENT"] =
-      formatv("DEPTHWISE_CONV_2D {0}x{1}x{2} -> {3}x{4}x{2}, filter {5}x{6}, "
-              "stride {7}x{8}, padding top {9} left {10}",
-              IH, IW, C, OH, OW, KH, KW, S.stride_h, S.stride_w, S.pad_top,
+      formatv("DEPTHWISE_CONV_2D {0}x{1}x{2} -> {3}x{4}x{5}, filter {6}x{7}, "
+              "stride {8}x{9}, padding top {10} left {11}",
+              IH, IW, IC, OH, OW, OC, KH, KW, S.stride_h, S.stride_w, S.pad_top,
               S.pad_left)
           .str();
   for (auto [Key, V] : {std::pair<const char *, int64_t>{"IH", IH},
                         {"IW", IW},
-                        {"C", C},
+                        {"IC", IC},
+                        {"OC", OC},
                         {"KH", KH},
                         {"KW", KW},
                         {"SH", S.stride_h},
@@ -245,8 +274,10 @@ generatedDepthwise(const ir::Graph &G, size_t Index,
                         {"ZERO", -S.input_offset},
                         {"OUTPUT_OFFSET", S.output_offset},
                         {"ACT_MIN", S.act_min},
-                        {"ACT_MAX", S.act_max}})
+                        {"ACT_MAX", S.act_max},
+                        {"WEIGHT_WORDS", static_cast<int64_t>(Words.size())}})
     B[Key] = V;
+  B["ONE_CHANNEL"] = OneChannel;
   B["FAST"] = Fast;
   B["TAPS"] = tmpl::Value(std::move(Taps));
   B["WEIGHTS"] = initializerLines(ArrayRef<uint32_t>(Words), [](uint32_t V) {
@@ -271,7 +302,7 @@ public:
 
   std::string Decls, Call;
   /// The primitives of templates/cm_dsp.c.in a generated kernel uses.
-  bool UsesSmmulr = false, UsesRequantize = false;
+  bool UsesSmmulr = false, UsesRequantize = false, UsesSmlad = false;
 
 private:
   /// Operand \p I as the function reads it: a constant is declared as an
@@ -344,14 +375,15 @@ Error OpWriter::write(StringRef Function, const kernels::KernelCall &KC,
 
   if (Function == "accelgen_depthwise_conv_s8_dsp") {
     const std::string Name = Prefix + "_depthwise";
-    bool Fast = false;
+    bool Fast = false, OneChannel = false;
     Expected<std::string> Kernel = generatedDepthwise(
         G, Index,
         std::get<kernels::FamilyParams<ref_depthwise_conv2d_params>>(KC.Params),
-        Name, Scratch, Fast);
+        Name, Scratch, Fast, OneChannel);
     if (!Kernel)
       return Kernel.takeError();
     (Fast ? UsesSmmulr : UsesRequantize) = true;
+    UsesSmlad |= OneChannel;
     DS << *Kernel;
     Stmt = formatv("    {0}({1}, {2}, (int8_t *)(arena.bytes + {3}));\n", Name,
                    operand(0, "input"), out(), ScratchOffset)
@@ -964,7 +996,8 @@ makeOffload(const ir::Graph &G, const target::TargetInfo &T, unsigned Version) {
   const bool Mve = hasMve(T, Version);
 
   std::string Decls;
-  bool Generated = false, UsesSmmulr = false, UsesRequantize = false;
+  bool Generated = false, UsesSmmulr = false, UsesRequantize = false,
+       UsesSmlad = false;
   json::Array Functions;
   for (size_t I = 0; I < G.Operators.size(); ++I) {
     const OpChoice &C = Choices[I];
@@ -985,6 +1018,7 @@ makeOffload(const ir::Graph &G, const target::TargetInfo &T, unsigned Version) {
     Generated |= StringRef(C.Function).startswith("accelgen_");
     UsesSmmulr |= W.UsesSmmulr;
     UsesRequantize |= W.UsesRequantize;
+    UsesSmlad |= W.UsesSmlad;
     Decls += formatv("\n/* Operator {0}: {1} as {2}. */\n", I,
                      G.Operators[I].Type, C.Function)
                  .str() +
@@ -1004,6 +1038,7 @@ makeOffload(const ir::Graph &G, const target::TargetInfo &T, unsigned Version) {
     tmpl::Bindings B;
     B["SMMULR"] = UsesSmmulr;
     B["REQUANTIZE"] = UsesRequantize;
+    B["SMLAD"] = UsesSmlad;
     Expected<std::string> Common = renderCortexM("cm_dsp.c.in", B);
     if (!Common)
       return Common.takeError();

@@ -228,10 +228,24 @@ def : Mapping<DepthwiseConv2D, ArmDepthwise3x3, CmsisNn, [DwOpt,
 // arm_depthwise_conv_s8_opt stays the faster on Cortex-M55 (2.3-5.4
 // instructions per MAC against the kernel's 4.3-4.5 on Cortex-M4), so it
 // comes first there.
+def CmDwInt8Channels4 : Constraint<"cm_dw_int8_channels4",
+    "input(0).dtype == i8 && output(0).channels % 4 == 0",
+    "int8, output channels a multiple of 4">;
 def : Mapping<DepthwiseConv2D, CmDepthwiseDsp, CmsisNn, [DwOpt,
-    Constraint<"cm_dw_int8_channels4",
-        "input(0).dtype == i8 && input(0).channels % 4 == 0",
-        "int8, channels a multiple of 4">], 6> {
+    CmDwInt8Channels4], 6> {
+  let Since = CmsisM4;
+}
+// One input channel to several outputs, as the first layers of
+// micro_speech and person_detect: the same kernel pairs the taps of a row
+// (SMLAD), in 0.31-0.32 of arm_depthwise_conv_s8's instructions on
+// Cortex-M4 and 0.47-0.55 of arm_convolve_s8's on Cortex-M55 there
+// (bench/cortex-m-layers.sh), so from family 4 on, Helium included.
+def : Mapping<DepthwiseConv2D, CmDepthwiseDsp, CmsisNn, [
+    Constraint<"cm_dw_one_input_channel",
+        "input(0).channels == 1 && output(0).channels > 1 && "
+        "input(0).dim(0) == 1 && dilation_h == 1 && dilation_w == 1",
+        "one input channel, several output channels, batch 1, no dilation">,
+    CmDwInt8Channels4], 6> {
   let Since = CmsisM4;
 }
 def : Mapping<DepthwiseConv2D, ArmDepthwiseOpt, CmsisNn, [DwOpt], 7> {
@@ -313,10 +327,12 @@ defvar ConvDsp = !strconcat("2 * align(", ConvCols, ", 4) * 2");
 // arm_convolve_s8_get_buffer_size_mve: four columns of whole 16-byte lanes.
 defvar ConvMve = !strconcat("4 * align(", ConvCols, ", 16)");
 // The generated depthwise kernel: the KH input rows of one output row,
-// padded to the width its windows span.
+// padded to the width its windows span (with one input channel, 3 bytes
+// more: the last word of a row's taps reads past it).
 def : Scratch<CmDepthwiseDsp, CmsisNn, CmsisM4,
               "input(1).dim(1) * ((output(0).dim(2) - 1) * stride_w + "
-              "input(1).dim(2)) * input(0).channels">;
+              "input(1).dim(2)) * input(0).channels + "
+              "select(input(0).channels == 1, 3, 0)">;
 def : Scratch<ArmConvolve, CmsisNn, CmsisM3, ConvDsp>;
 def : Scratch<ArmConvolve, CmsisNn, CmsisM55,
               !strconcat("max(", ConvDsp, ", ", ConvMve, ")")>;

@@ -126,20 +126,20 @@ TEST_CASE("explain names the CMSIS-NN function of each operator of cmsis-nn") {
   REQUIRE(L.size() == 7);
   CHECK(L[0] == "tflm_micro_speech_int8.tflite on cmsis-nn55: 3 of 4 "
                 "operators as CMSIS-NN calls, the rest as on ref");
-  CHECK(L[1] == "  #  from  operator                                   device "
-                "   quantization  output");
-  CHECK(L[2] == "  0  #0    RESHAPE                                    ref   "
-                "    -             Reshape_2");
+  CHECK(L[1] == "  #  from  operator                                             "
+                "device    quantization  output");
+  CHECK(L[2] == "  0  #0    RESHAPE                                              "
+                "ref       -             Reshape_2");
   CHECK(L[3] == "     unsupported_operator: operator RESHAPE is not supported "
                 "by target cmsis-nn: no rule of its description names this "
                 "operator");
-  // On Cortex-M55 the depthwise convolution of one input channel is a
-  // convolution.
-  CHECK(L[4] == "  1  #1    DEPTHWISE_CONV_2D -> arm_convolve_s8       "
+  // The depthwise convolution of one input channel takes the kernel accelgen
+  // generates (from Cortex-M4 on).
+  CHECK(L[4] == "  1  #1    DEPTHWISE_CONV_2D -> accelgen_depthwise_conv_s8_dsp  "
                 "CMSIS-NN  -             Relu");
-  CHECK(L[5] == "  2  #2    FULLY_CONNECTED -> arm_fully_connected_s8  "
+  CHECK(L[5] == "  2  #2    FULLY_CONNECTED -> arm_fully_connected_s8            "
                 "CMSIS-NN  -             add_1");
-  CHECK(L[6] == "  3  #3    SOFTMAX -> arm_softmax_s8                  "
+  CHECK(L[6] == "  3  #3    SOFTMAX -> arm_softmax_s8                            "
                 "CMSIS-NN  -             labels_softmax");
   CHECK(R.Stdout.find("accelerator") == std::string::npos);
 
@@ -154,7 +154,7 @@ TEST_CASE("explain names the CMSIS-NN function of each operator of cmsis-nn") {
   const llvm::json::Array &Ops = *O.getArray("operators");
   REQUIRE(Ops.size() == 4);
   const char *Expected[][2] = {{"RESHAPE", "ref"},
-                               {"arm_depthwise_conv_s8", "CMSIS-NN"},
+                               {"accelgen_depthwise_conv_s8_dsp", "CMSIS-NN"},
                                {"arm_fully_connected_s8", "CMSIS-NN"},
                                {"arm_softmax_s8", "CMSIS-NN"}};
   for (size_t I = 0; I < Ops.size(); ++I) {

@@ -180,13 +180,14 @@ ir::Model operandKinds(std::mt19937 &Gen,
 /// shapes, strides and padding that leave input columns unread, ReLU6, a
 /// requantization with a left shift and a bias too large for SMMULR (both
 /// requantized by cm_requantize; the others, with right shifts of 1 or
-/// more, by SMMULR), and twelve channels.
+/// more, by SMMULR), twelve channels, and one input channel to eight.
 ir::Model generatedDepthwiseCases(std::mt19937 &Gen,
                                   std::vector<std::vector<uint8_t>> &Inputs) {
   using ir::DType;
   ir::GraphBuilder B;
   const int32_t X = B.tensor("x", {1, 9, 8, 8}, ir::perTensor(0.5f, 1));
   const int32_t Y = B.tensor("y", {1, 5, 6, 12}, ir::perTensor(0.25f, -7));
+  const int32_t Z = B.tensor("z", {1, 9, 11, 1}, ir::perTensor(0.1f, 4));
   std::vector<int32_t> Outputs;
   auto Depthwise = [&](const char *Name, int32_t In, int32_t C, int32_t KH,
                        int32_t KW, int32_t Stride, const char *Padding,
@@ -227,7 +228,7 @@ ir::Model generatedDepthwiseCases(std::mt19937 &Gen,
           {"stride_w", int64_t(Stride)},
           {"dilation_h", int64_t(1)},
           {"dilation_w", int64_t(1)},
-          {"depth_multiplier", int64_t(1)},
+          {"depth_multiplier", int64_t(C / Shape[3])},
           {"fused_activation", std::string(Act)}});
   };
   Depthwise("same_3x3", X, 8, 3, 3, 1, "SAME", "NONE", 0.08f, 2000);
@@ -241,9 +242,13 @@ ir::Model generatedDepthwiseCases(std::mt19937 &Gen,
   // ReLU6 clamps at 3 + 6 / 0.05 = 123.
   Depthwise("twelve_channels_relu6", Y, 12, 3, 3, 1, "SAME", "RELU6", 0.05f,
             2000);
-  B.inputs({X, Y}).outputs(Outputs);
+  // One input channel to eight, rows of 5 taps (the second word of a row's
+  // taps is one tap and 3 bytes past it), stride 2.
+  Depthwise("one_channel_5x5", Z, 8, 5, 5, 2, "SAME", "NONE", 0.02f, 2000);
+  B.inputs({X, Y, Z}).outputs(Outputs);
   B.G.Name = "main";
-  Inputs = {randomBytes(9 * 8 * 8, Gen), randomBytes(5 * 6 * 12, Gen)};
+  Inputs = {randomBytes(9 * 8 * 8, Gen), randomBytes(5 * 6 * 12, Gen),
+            randomBytes(9 * 11, Gen)};
   ir::Model M;
   M.Graphs.push_back(B.G);
   return M;
@@ -270,9 +275,12 @@ TEST_CASE("the generated depthwise kernel's cases run as on ref") {
   auto Count = [&](llvm::StringRef What) {
     return llvm::StringRef(C).count(What);
   };
-  CHECK(Count("DEPTHWISE_CONV_2D as accelgen_depthwise_conv_s8_dsp */") == 5);
+  CHECK(Count("DEPTHWISE_CONV_2D as accelgen_depthwise_conv_s8_dsp */") == 6);
   CHECK(Count("cm_requantize(a0,") == 2);
-  CHECK(Count("cm_smmulr(a0 * 2,") == 3);
+  CHECK(Count("cm_smmulr(a0 * 2,") == 4);
+  // One input channel: 5 rows of two words of taps, SMLAD per word and
+  // channel of a group of four.
+  CHECK(Count("cm_smlad(odd, w[") == 5 * 2 * 4);
   R = runModel(Model, In.path(), Ref.path(), false);
   REQUIRE_MESSAGE(R.ExitCode == 0, R.Stderr << R.ErrorMessage);
   std::vector<std::pair<std::string, std::vector<std::string>>> Runs = {

@@ -125,11 +125,16 @@ TEST_CASE("a 3 x 3 depthwise takes the 3x3 path outside Helium only") {
                M4)
             .Function == "arm_depthwise_conv_3x3_s8");
   CHECK(choose(G, M55).Function == "arm_depthwise_conv_s8_opt");
-  // One input channel to several: a convolution with Helium (its filter
-  // transposed), the general depthwise path elsewhere.
+  // One input channel to several: the generated kernel with DSP, for
+  // output channels in fours; otherwise a convolution with Helium (its
+  // filter transposed), the general depthwise path elsewhere.
   ir::Graph One = conv("DEPTHWISE_CONV_2D", 8, 8, 1, 3, 3, 8);
-  CHECK(choose(One, M55).Function == "arm_convolve_s8");
-  CHECK(choose(One, M4).Function == "arm_depthwise_conv_s8");
+  CHECK(choose(One, M55).Function == "accelgen_depthwise_conv_s8_dsp");
+  CHECK(choose(One, M4).Function == "accelgen_depthwise_conv_s8_dsp");
+  CHECK(choose(One, M3).Function == "arm_depthwise_conv_s8");
+  ir::Graph Six = conv("DEPTHWISE_CONV_2D", 8, 8, 1, 3, 3, 6);
+  CHECK(choose(Six, M55).Function == "arm_convolve_s8");
+  CHECK(choose(Six, M4).Function == "arm_depthwise_conv_s8");
   // A 5 x 5 filter: the generated kernel with DSP, the optimized path
   // without; a depth multiplier of 2: the general.
   CHECK(choose(conv("DEPTHWISE_CONV_2D", 8, 8, 8, 5, 5, 8), M4).Function ==
@@ -154,6 +159,9 @@ TEST_CASE("scratch sizes follow the get_buffer_size formulas") {
   // The generated kernel: KH rows as wide as the windows span, (4 - 1) * 1 +
   // 5 pixels of 8 channels (VALID: output 4 x 4).
   CHECK(choose(D, M4).ScratchBytes == 5 * 8 * 8);
+  // With one input channel, 3 bytes more: 3 rows of (6 - 1) + 3 pixels.
+  CHECK(choose(conv("DEPTHWISE_CONV_2D", 8, 8, 1, 3, 3, 8), M4).ScratchBytes ==
+        3 * 8 + 3);
   // The 3x3 path needs none.
   CHECK(choose(conv("DEPTHWISE_CONV_2D", 8, 8, 8, 3, 3, 8), M3).ScratchBytes ==
         0);
