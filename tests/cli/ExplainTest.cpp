@@ -126,21 +126,26 @@ TEST_CASE("explain names the CMSIS-NN function of each operator of cmsis-nn") {
   REQUIRE(L.size() == 7);
   CHECK(L[0] == "tflm_micro_speech_int8.tflite on cmsis-nn55: 3 of 4 "
                 "operators as CMSIS-NN calls, the rest as on ref");
-  CHECK(L[1] == "  #  from  operator                                             "
-                "device    quantization  output");
-  CHECK(L[2] == "  0  #0    RESHAPE                                              "
-                "ref       -             Reshape_2");
+  CHECK(L[1] ==
+        "  #  from  operator                                             "
+        "device    quantization  output");
+  CHECK(L[2] ==
+        "  0  #0    RESHAPE                                              "
+        "ref       -             Reshape_2");
   CHECK(L[3] == "     unsupported_operator: operator RESHAPE is not supported "
                 "by target cmsis-nn: no rule of its description names this "
                 "operator");
   // The depthwise convolution of one input channel takes the kernel accelgen
   // generates (from Cortex-M4 on).
-  CHECK(L[4] == "  1  #1    DEPTHWISE_CONV_2D -> accelgen_depthwise_conv_s8_dsp  "
-                "CMSIS-NN  -             Relu");
-  CHECK(L[5] == "  2  #2    FULLY_CONNECTED -> arm_fully_connected_s8            "
-                "CMSIS-NN  -             add_1");
-  CHECK(L[6] == "  3  #3    SOFTMAX -> arm_softmax_s8                            "
-                "CMSIS-NN  -             labels_softmax");
+  CHECK(L[4] ==
+        "  1  #1    DEPTHWISE_CONV_2D -> accelgen_depthwise_conv_s8_dsp  "
+        "CMSIS-NN  -             Relu");
+  CHECK(L[5] ==
+        "  2  #2    FULLY_CONNECTED -> arm_fully_connected_s8            "
+        "CMSIS-NN  -             add_1");
+  CHECK(L[6] ==
+        "  3  #3    SOFTMAX -> arm_softmax_s8                            "
+        "CMSIS-NN  -             labels_softmax");
   CHECK(R.Stdout.find("accelerator") == std::string::npos);
 
   test::RunResult J =
