@@ -176,6 +176,19 @@ ir::Model operandKinds(std::mt19937 &Gen,
   return M;
 }
 
+/// Every int8 output of \p G in \p Out equals the one in \p Ref.
+void checkSameOutputs(const ir::Graph &G, const test::TempDir &Out,
+                      const test::TempDir &Ref) {
+  for (size_t I = 0; I < G.Outputs.size(); ++I) {
+    const std::string File = "output_" + std::to_string(I) + ".bin";
+    const auto Got = test::readFileBytes(Out.file(File));
+    const auto Want = test::readFileBytes(Ref.file(File));
+    CHECK_MESSAGE(Got == Want, G.tensor(G.Outputs[I]).Name
+                                   << ": "
+                                   << describeDiff(Got, Want, ir::DType::I8));
+  }
+}
+
 /// Depthwise convolutions the generated kernel takes, each its own output:
 /// shapes, strides and padding that leave input columns unread, ReLU6, a
 /// requantization with a left shift and a bias too large for SMMULR (both
@@ -295,14 +308,7 @@ TEST_CASE("the generated depthwise kernel's cases run as on ref") {
     test::TempDir Out;
     R = runModelOn(Target, Extra, Model, In.path(), Out.path(), false);
     REQUIRE_MESSAGE(R.ExitCode == 0, R.Stderr << R.ErrorMessage);
-    for (size_t I = 0; I < G.Outputs.size(); ++I) {
-      const std::string File = "output_" + std::to_string(I) + ".bin";
-      const auto Got = test::readFileBytes(Out.file(File));
-      const auto Want = test::readFileBytes(Ref.file(File));
-      CHECK_MESSAGE(Got == Want, G.tensor(G.Outputs[I]).Name
-                                     << ": "
-                                     << describeDiff(Got, Want, ir::DType::I8));
-    }
+    checkSameOutputs(G, Out, Ref);
   }
 }
 
@@ -343,14 +349,7 @@ TEST_CASE("constant operands and graph-input biases run as on ref") {
     test::TempDir Out;
     R = runModelOn("cmsis-nn", Extra, Model, In.path(), Out.path(), false);
     REQUIRE_MESSAGE(R.ExitCode == 0, R.Stderr << R.ErrorMessage);
-    for (size_t I = 0; I < G.Outputs.size(); ++I) {
-      const std::string File = "output_" + std::to_string(I) + ".bin";
-      const auto Got = test::readFileBytes(Out.file(File));
-      const auto Want = test::readFileBytes(Ref.file(File));
-      CHECK_MESSAGE(Got == Want, G.tensor(G.Outputs[I]).Name
-                                     << ": "
-                                     << describeDiff(Got, Want, ir::DType::I8));
-    }
+    checkSameOutputs(G, Out, Ref);
   }
   if (CortexM) {
     CHECK(test::readFileText(Victim) == "precious");
