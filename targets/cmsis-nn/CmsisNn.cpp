@@ -131,6 +131,53 @@ std::string initializerLines(ArrayRef<T> Values, F Print) {
   return Out;
 }
 
+/// PARAMS of the generated kernels (templates/cm_*_dsp.c.in), per output
+/// channel c: the bias with the input offset times the weights' sum \p Sum
+/// folded in (modulo 2^32, as the accumulators wrap), the multiplier, then
+/// for \p Fast the rounding addend 2^(right shift - 1) and the right shift,
+/// else TensorFlow Lite's shift and 0. \p Fast: every accumulator, at most
+/// |bias| + 255 * \p Abs (the sum of |weights|), times two stays in int32
+/// and every shift is a right shift of 1 to 31; then SMMULR's rounding
+/// equals the reference's doubling high multiply.
+std::vector<int32_t>
+generatedParams(ArrayRef<int32_t> Bias, ArrayRef<int64_t> Sum,
+                ArrayRef<int64_t> Abs, ArrayRef<int32_t> Mult,
+                ArrayRef<int32_t> Shift, int32_t InputOffset, bool &Fast) {
+  Fast = true;
+  for (size_t Ch = 0; Ch < Bias.size(); ++Ch)
+    Fast = Fast &&
+           std::abs(static_cast<int64_t>(Bias[Ch])) + 255 * Abs[Ch] <
+               (int64_t(1) << 30) &&
+           Shift[Ch] <= -1 && Shift[Ch] >= -31 && Mult[Ch] >= 0;
+  std::vector<int32_t> Params;
+  for (size_t Ch = 0; Ch < Bias.size(); ++Ch) {
+    Params.push_back(static_cast<int32_t>(static_cast<uint32_t>(
+        static_cast<int64_t>(Bias[Ch]) + InputOffset * Sum[Ch])));
+    Params.push_back(Mult[Ch]);
+    Params.push_back(Fast ? int32_t(1) << (-Shift[Ch] - 1) : Shift[Ch]);
+    Params.push_back(Fast ? -Shift[Ch] : 0);
+  }
+  return Params;
+}
+
+/// The constant bias of \p Op (input 2) for \p Channels output channels,
+/// zeros when it has none; an error when it is computed.
+Expected<std::vector<int32_t>> constantBias(const ir::Graph &G, size_t Index,
+                                            int64_t Channels) {
+  const ir::Operator &Op = G.Operators[Index];
+  std::vector<int32_t> Bias(Channels, 0);
+  if (Op.Inputs.size() > 2 && Op.Inputs[2] >= 0) {
+    const ir::Tensor &B = G.tensor(Op.Inputs[2]);
+    if (!B.IsConstant || B.Data.size() != static_cast<size_t>(4 * Channels))
+      return createStringError(inconvertibleErrorCode(),
+                               "operator %zu (%s): no constant int32 bias per "
+                               "channel for the generated kernel",
+                               Index, Op.Type.c_str());
+    std::memcpy(Bias.data(), B.Data.data(), 4 * Channels);
+  }
+  return Bias;
+}
+
 /// The generated depthwise kernel (templates/cm_depthwise_dsp.c.in) of
 /// operator \p Index, an int8 DEPTHWISE_CONV_2D the description maps to it
 /// (batch 1, no dilation, output channels in fours; depth multiplier 1, or
@@ -167,16 +214,9 @@ generatedDepthwise(const ir::Graph &G, size_t Index,
                              "operator %zu: DEPTHWISE_CONV_2D outside the "
                              "generated kernel's cases",
                              Index);
-  std::vector<int32_t> Bias(OC, 0);
-  if (Op.Inputs.size() > 2 && Op.Inputs[2] >= 0) {
-    const ir::Tensor &B = G.tensor(Op.Inputs[2]);
-    if (!B.IsConstant || B.Data.size() != static_cast<size_t>(4 * OC))
-      return createStringError(inconvertibleErrorCode(),
-                               "operator %zu: DEPTHWISE_CONV_2D without a "
-                               "constant int32 bias per channel",
-                               Index);
-    std::memcpy(Bias.data(), B.Data.data(), 4 * OC);
-  }
+  Expected<std::vector<int32_t>> Bias = constantBias(G, Index, OC);
+  if (!Bias)
+    return Bias.takeError();
   std::vector<int32_t> Mult, Shift;
   perChannel(P, OC, Mult, Shift);
   // Weight of tap (ky, kx) for output channel Ch; 0 past the row.
@@ -186,39 +226,15 @@ generatedDepthwise(const ir::Graph &G, size_t Index,
     return static_cast<int32_t>(
         static_cast<int8_t>(F.Data[(Ky * KW + Kx) * OC + Ch]));
   };
-  // Per channel: the bias with the input offset times the weights folded
-  // in (modulo 2^32, as the accumulators wrap), and whether the
-  // accumulator, at most |bias| + 255 * sum |w|, times two stays in int32
-  // with a right shift of 1 to 31: then SMMULR's rounding equals the
-  // reference's doubling high multiply.
-  std::vector<int32_t> Folded;
-  Fast = true;
-  for (int64_t Ch = 0; Ch < OC; ++Ch) {
-    int64_t Sum = 0, Abs = 0;
+  std::vector<int64_t> Sum(OC, 0), Abs(OC, 0);
+  for (int64_t Ch = 0; Ch < OC; ++Ch)
     for (int64_t Ky = 0; Ky < KH; ++Ky)
       for (int64_t Kx = 0; Kx < KW; ++Kx) {
-        Sum += W(Ky, Kx, Ch);
-        Abs += std::abs(W(Ky, Kx, Ch));
+        Sum[Ch] += W(Ky, Kx, Ch);
+        Abs[Ch] += std::abs(W(Ky, Kx, Ch));
       }
-    Fast = Fast &&
-           std::abs(static_cast<int64_t>(Bias[Ch])) + 255 * Abs <
-               (int64_t(1) << 30) &&
-           Shift[Ch] <= -1 && Shift[Ch] >= -31 && Mult[Ch] >= 0;
-    Folded.push_back(static_cast<int32_t>(static_cast<uint32_t>(
-        static_cast<int64_t>(Bias[Ch]) + S.input_offset * Sum)));
-  }
-  std::vector<int32_t> Quad;
-  for (int64_t Ch = 0; Ch < OC; ++Ch) {
-    Quad.push_back(Folded[Ch]);
-    Quad.push_back(Mult[Ch]);
-    if (Fast) {
-      Quad.push_back(int32_t(1) << (-Shift[Ch] - 1));
-      Quad.push_back(-Shift[Ch]);
-    } else {
-      Quad.push_back(Shift[Ch]);
-      Quad.push_back(0);
-    }
-  }
+  const std::vector<int32_t> Quad =
+      generatedParams(*Bias, Sum, Abs, Mult, Shift, S.input_offset, Fast);
   auto Pair = [](int32_t Low, int32_t High) {
     return static_cast<uint16_t>(Low) |
            static_cast<uint32_t>(static_cast<uint16_t>(High)) << 16;
@@ -286,6 +302,65 @@ generatedDepthwise(const ir::Graph &G, size_t Index,
   B["PARAMS"] = initializerLines(ArrayRef<int32_t>(Quad),
                                  [](int32_t V) { return std::to_string(V); });
   return renderCortexM("cm_depthwise_dsp.c.in", B);
+}
+
+/// The generated 1 x 1 convolution (templates/cm_convolve_1x1_dsp.c.in) of
+/// operator \p Index, an int8 CONV_2D the description maps to it (a 1 x 1
+/// filter, unit strides, input channels in fours, output channels in
+/// twos), as the function \p Name; \p Fast as generatedDepthwise's.
+Expected<std::string>
+generatedConv1x1(const ir::Graph &G, size_t Index,
+                 const kernels::FamilyParams<ref_conv2d_params> &P,
+                 StringRef Name, bool &Fast) {
+  const ir::Operator &Op = G.Operators[Index];
+  const ref_conv2d_params &S = P.Scalars;
+  const ir::Tensor &In = G.tensor(Op.Inputs[0]);
+  const ir::Tensor &F = G.tensor(Op.Inputs[1]);
+  const ir::Tensor &Out = G.tensor(Op.Outputs[0]);
+  const int64_t IC = dim(In, 3), OC = dim(Out, 3);
+  const int64_t Pixels = dim(In, 0) * dim(In, 1) * dim(In, 2);
+  if (IC % 4 != 0 || OC % 2 != 0 || dim(F, 0) != OC || dim(F, 1) != 1 ||
+      dim(F, 2) != 1 || dim(F, 3) != IC || S.stride_h != 1 || S.stride_w != 1 ||
+      S.pad_top != 0 || S.pad_left != 0 || S.filter_offset != 0 ||
+      dim(Out, 1) != dim(In, 1) || dim(Out, 2) != dim(In, 2) ||
+      dim(Out, 0) != dim(In, 0) ||
+      F.Data.size() != static_cast<size_t>(OC * IC))
+    return createStringError(inconvertibleErrorCode(),
+                             "operator %zu: CONV_2D outside the generated 1 x "
+                             "1 kernel's cases",
+                             Index);
+  Expected<std::vector<int32_t>> Bias = constantBias(G, Index, OC);
+  if (!Bias)
+    return Bias.takeError();
+  std::vector<int32_t> Mult, Shift;
+  perChannel(P, OC, Mult, Shift);
+  std::vector<int64_t> Sum(OC, 0), Abs(OC, 0);
+  std::vector<int32_t> Weights;
+  for (int64_t Ch = 0; Ch < OC; ++Ch)
+    for (int64_t K = 0; K < IC; ++K) {
+      const int32_t V = static_cast<int8_t>(F.Data[Ch * IC + K]);
+      Sum[Ch] += V;
+      Abs[Ch] += std::abs(V);
+      Weights.push_back(V);
+    }
+  const std::vector<int32_t> Params =
+      generatedParams(*Bias, Sum, Abs, Mult, Shift, S.input_offset, Fast);
+  tmpl::Bindings B;
+  B["FUNCTION"] = Name.str();
+  B["COMMENT"] =
+      formatv("CONV_2D 1x1 of {0} pixels, {1} -> {2} channels", Pixels, IC, OC)
+          .str();
+  B["PIXELS"] = Pixels;
+  B["IC"] = IC;
+  B["OC"] = OC;
+  B["OUTPUT_OFFSET"] = static_cast<int64_t>(S.output_offset);
+  B["ACT_MIN"] = static_cast<int64_t>(S.act_min);
+  B["ACT_MAX"] = static_cast<int64_t>(S.act_max);
+  B["FAST"] = Fast;
+  auto Decimal = [](int32_t V) { return std::to_string(V); };
+  B["WEIGHTS"] = initializerLines(ArrayRef<int32_t>(Weights), Decimal);
+  B["PARAMS"] = initializerLines(ArrayRef<int32_t>(Params), Decimal);
+  return renderCortexM("cm_convolve_1x1_dsp.c.in", B);
 }
 
 /// Emits one operator's declarations and call.
@@ -388,6 +463,19 @@ Error OpWriter::write(StringRef Function, const kernels::KernelCall &KC,
     Stmt = formatv("    {0}({1}, {2}, (int8_t *)(arena.bytes + {3}));\n", Name,
                    operand(0, "input"), out(), ScratchOffset)
                .str();
+  } else if (Function == "accelgen_convolve_1x1_s8_dsp") {
+    const std::string Name = Prefix + "_conv1x1";
+    bool Fast = false;
+    Expected<std::string> Kernel = generatedConv1x1(
+        G, Index, std::get<kernels::FamilyParams<ref_conv2d_params>>(KC.Params),
+        Name, Fast);
+    if (!Kernel)
+      return Kernel.takeError();
+    (Fast ? UsesSmmulr : UsesRequantize) = true;
+    UsesSmlad = true;
+    DS << *Kernel;
+    Stmt =
+        formatv("    {0}({1}, {2});\n", Name, operand(0, "input"), out()).str();
   } else if (Function.startswith("arm_convolve") ||
              Function.startswith("arm_depthwise")) {
     const bool Depthwise = Function.startswith("arm_depthwise");
@@ -914,10 +1002,10 @@ OpChoice chooseFunction(const ir::Graph &G, size_t Index,
     C.Reason = toString(Call.takeError());
     return C;
   }
-  if (Function == "accelgen_depthwise_conv_s8_dsp" && Op.Inputs.size() > 2 &&
+  if (StringRef(Function).startswith("accelgen_") && Op.Inputs.size() > 2 &&
       Op.Inputs[2] >= 0 && !G.tensor(Op.Inputs[2]).IsConstant) {
-    C.Reason = "the generated depthwise kernel folds its bias into constants "
-               "at compile time, and this bias is computed at run time";
+    C.Reason = "the generated kernel folds its bias into constants at "
+               "compile time, and this bias is computed at run time";
     return C;
   }
   if (Function == "arm_fully_connected_s8" && hasMve(T, Version) &&

@@ -193,9 +193,11 @@ void checkSameOutputs(const ir::Graph &G, const test::TempDir &Out,
 /// shapes, strides and padding that leave input columns unread, ReLU6, a
 /// requantization with a left shift and a bias too large for SMMULR (both
 /// requantized by cm_requantize; the others, with right shifts of 1 or
-/// more, by SMMULR), twelve channels, and one input channel to eight.
-ir::Model generatedDepthwiseCases(std::mt19937 &Gen,
-                                  std::vector<std::vector<uint8_t>> &Inputs) {
+/// more, by SMMULR), twelve channels, and one input channel to eight; and
+/// 1 x 1 convolutions the generated kernel takes (an odd pixel count, a
+/// bias too large for SMMULR).
+ir::Model generatedKernelCases(std::mt19937 &Gen,
+                               std::vector<std::vector<uint8_t>> &Inputs) {
   using ir::DType;
   ir::GraphBuilder B;
   const int32_t X = B.tensor("x", {1, 9, 8, 8}, ir::perTensor(0.5f, 1));
@@ -258,10 +260,50 @@ ir::Model generatedDepthwiseCases(std::mt19937 &Gen,
   // One input channel to eight, rows of 5 taps (the second word of a row's
   // taps is one tap and 3 bytes past it), stride 2.
   Depthwise("one_channel_5x5", Z, 8, 5, 5, 2, "SAME", "NONE", 0.02f, 2000);
-  B.inputs({X, Y, Z}).outputs(Outputs);
+  // 1 x 1 convolutions: 72 pixels (in pairs) of 8 channels, and 15 (the
+  // last alone) of 12 channels to 6.
+  auto Pointwise = [&](const char *Name, int32_t In, int32_t OC,
+                       const char *Act, float OutScale, int32_t BiasBase) {
+    const std::vector<int32_t> Shape = B.G.tensor(In).Shape;
+    const float InScale = B.G.tensor(In).Quant->scale();
+    const int32_t IC = Shape[3];
+    std::vector<uint8_t> W = randomBytes(OC * IC, Gen);
+    for (uint8_t &V : W)
+      V = V == 0x80 ? 0x81 : V;
+    std::vector<float> WScales(OC), BScales(OC);
+    for (int32_t I = 0; I < OC; ++I)
+      WScales[I] = 0.01f * (1 + I % 3), BScales[I] = InScale * WScales[I];
+    const int32_t F = B.constant(std::string(Name) + "_w", {OC, 1, 1, IC},
+                                 ir::perChannel(WScales, 0), DType::I8, W);
+    std::uniform_int_distribution<int32_t> BiasValue(-2000, 2000);
+    std::vector<int32_t> Bias(OC);
+    for (int32_t &V : Bias) {
+      V = BiasValue(Gen);
+      V += V >= 0 ? BiasBase : -BiasBase;
+    }
+    const auto *Bytes = reinterpret_cast<const uint8_t *>(Bias.data());
+    const int32_t Bi =
+        B.constant(std::string(Name) + "_b", {OC}, ir::perChannel(BScales, 0),
+                   DType::I32, std::vector<uint8_t>(Bytes, Bytes + 4 * OC));
+    Outputs.push_back(B.tensor(Name, {Shape[0], Shape[1], Shape[2], OC},
+                               ir::perTensor(OutScale, -5)));
+    B.op("CONV_2D", {In, F, Bi}, {Outputs.back()},
+         {{"padding", std::string("VALID")},
+          {"stride_h", int64_t(1)},
+          {"stride_w", int64_t(1)},
+          {"dilation_h", int64_t(1)},
+          {"dilation_w", int64_t(1)},
+          {"fused_activation", std::string(Act)}});
+  };
+  Pointwise("pointwise_8_to_16", X, 16, "RELU", 0.3f, 0);
+  // Biases of 2^30 and more: cm_requantize.
+  Pointwise("pointwise_large_bias", X, 8, "NONE", 50000.0f, 1 << 30);
+  const int32_t V = B.tensor("v", {1, 3, 5, 12}, ir::perTensor(0.2f, 9));
+  Pointwise("pointwise_odd_pixels", V, 6, "RELU6", 0.05f, 0);
+  B.inputs({X, Y, Z, V}).outputs(Outputs);
   B.G.Name = "main";
   Inputs = {randomBytes(9 * 8 * 8, Gen), randomBytes(5 * 6 * 12, Gen),
-            randomBytes(9 * 11, Gen)};
+            randomBytes(9 * 11, Gen), randomBytes(3 * 5 * 12, Gen)};
   ir::Model M;
   M.Graphs.push_back(B.G);
   return M;
@@ -269,10 +311,10 @@ ir::Model generatedDepthwiseCases(std::mt19937 &Gen,
 
 } // namespace
 
-TEST_CASE("the generated depthwise kernel's cases run as on ref") {
+TEST_CASE("the generated kernels' cases run as on ref") {
   std::mt19937 Gen(77);
   std::vector<std::vector<uint8_t>> Inputs;
-  const ir::Model M = generatedDepthwiseCases(Gen, Inputs);
+  const ir::Model M = generatedKernelCases(Gen, Inputs);
   test::TempDir Dir, In, Ref;
   const std::string Model = Dir.file("generated_depthwise.tflite");
   test::writeFileBytes(Model, tflite::writeModel(M));
@@ -289,8 +331,12 @@ TEST_CASE("the generated depthwise kernel's cases run as on ref") {
     return llvm::StringRef(C).count(What);
   };
   CHECK(Count("DEPTHWISE_CONV_2D as accelgen_depthwise_conv_s8_dsp */") == 6);
+  CHECK(Count("CONV_2D as accelgen_convolve_1x1_s8_dsp */") == 3);
   CHECK(Count("cm_requantize(a0,") == 2);
   CHECK(Count("cm_smmulr(a0 * 2,") == 4);
+  // The 1 x 1 kernels: a pair of pixels, and for the odd count one more.
+  CHECK(Count("cm_requantize(a00,") == 1);
+  CHECK(Count("cm_smmulr(a00 * 2,") == 3);
   // One input channel: 5 rows of two words of taps, SMLAD per word and
   // channel of a group of four.
   CHECK(Count("cm_smlad(odd, w[") == 5 * 2 * 4);

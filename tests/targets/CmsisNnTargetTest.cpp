@@ -91,10 +91,18 @@ TEST_CASE("cmsis-nn is registered with its CPU families") {
 }
 
 TEST_CASE("convolutions take the wrapper's path") {
-  // 1 x 1, unit stride: the fast path, on every family.
-  for (unsigned V : {M3, M4, M55})
+  // 1 x 1, unit stride: the fast path without DSP and with Helium; with DSP
+  // alone, the generated kernel where the channels allow (inputs in fours,
+  // outputs in twos).
+  for (unsigned V : {M3, M55})
     CHECK(choose(conv("CONV_2D", 8, 8, 16, 1, 1, 8), V).Function ==
           "arm_convolve_1x1_s8_fast");
+  CHECK(choose(conv("CONV_2D", 8, 8, 16, 1, 1, 8), M4).Function ==
+        "accelgen_convolve_1x1_s8_dsp");
+  CHECK(choose(conv("CONV_2D", 8, 8, 6, 1, 1, 8), M4).Function ==
+        "arm_convolve_1x1_s8_fast");
+  CHECK(choose(conv("CONV_2D", 8, 8, 16, 1, 1, 7), M4).Function ==
+        "arm_convolve_1x1_s8_fast");
   // 1 x 1, stride 2: the strided 1 x 1 path, VALID or SAME (which pads
   // nothing with a 1 x 1 filter).
   for (const char *Padding : {"VALID", "SAME"})
@@ -253,9 +261,9 @@ TEST_CASE("the generated depthwise kernel needs a constant bias") {
   G.Inputs.push_back(Bias);
   cmsis::OpChoice Dsp = choose(G, M4);
   CHECK(Dsp.Function.empty());
-  CHECK(Dsp.Reason == "the generated depthwise kernel folds its bias into "
-                      "constants at compile time, and this bias is computed "
-                      "at run time");
+  CHECK(Dsp.Reason == "the generated kernel folds its bias into constants "
+                      "at compile time, and this bias is computed at run "
+                      "time");
   CHECK(choose(G, M55).Function == "arm_depthwise_conv_s8_opt");
 }
 
