@@ -192,7 +192,7 @@ def UnitStrides : Constraint<"cmsis_1x1_fast", "stride_h == 1 && stride_w == 1",
 def : Mapping<Conv2D, ArmConvolve1x1Fast, CmsisNn, [Is1x1, UnitStrides], 4>;
 // From the DSP family on, a 1 x 1 convolution of unit strides takes the
 // generated kernel, where its channels allow: on Cortex-M4 its layers of
-// kws_dscnn and vww run in 0.75 and 0.79 of arm_convolve_1x1_s8_fast's
+// kws_dscnn and vww run in 0.75 and 0.80 of arm_convolve_1x1_s8_fast's
 // instructions (per layer 0.50-1.02; bench/cortex-m-layers.sh). Helium's
 // arm_convolve_1x1_s8_fast stays the faster on Cortex-M55 (0.25-2.18
 // instructions per MAC against the kernel's 1.47-3.29 on Cortex-M4).
