@@ -160,12 +160,21 @@ generatedParams(ArrayRef<int32_t> Bias, ArrayRef<int64_t> Sum,
   return Params;
 }
 
-/// The constant bias of \p Op (input 2) for \p Channels output channels,
-/// zeros when it has none; an error when it is computed.
-Expected<std::vector<int32_t>> constantBias(const ir::Graph &G, size_t Index,
-                                            int64_t Channels) {
+/// What both generated kernels read of a layer's quantization: the constant
+/// bias (zeros when there is none) and the per-channel multipliers and
+/// shifts, for \p Channels output channels.
+struct ChannelQuant {
+  std::vector<int32_t> Bias, Mult, Shift;
+};
+
+/// The ChannelQuant of operator \p Index with parameters \p P; an error
+/// when its bias is computed at run time.
+template <typename Params>
+Expected<ChannelQuant> channelQuant(const ir::Graph &G, size_t Index,
+                                    const Params &P, int64_t Channels) {
   const ir::Operator &Op = G.Operators[Index];
-  std::vector<int32_t> Bias(Channels, 0);
+  ChannelQuant Q;
+  Q.Bias.assign(Channels, 0);
   if (Op.Inputs.size() > 2 && Op.Inputs[2] >= 0) {
     const ir::Tensor &B = G.tensor(Op.Inputs[2]);
     if (!B.IsConstant || B.Data.size() != static_cast<size_t>(4 * Channels))
@@ -173,9 +182,10 @@ Expected<std::vector<int32_t>> constantBias(const ir::Graph &G, size_t Index,
                                "operator %zu (%s): no constant int32 bias per "
                                "channel for the generated kernel",
                                Index, Op.Type.c_str());
-    std::memcpy(Bias.data(), B.Data.data(), 4 * Channels);
+    std::memcpy(Q.Bias.data(), B.Data.data(), 4 * Channels);
   }
-  return Bias;
+  perChannel(P, Channels, Q.Mult, Q.Shift);
+  return Q;
 }
 
 /// The generated depthwise kernel (templates/cm_depthwise_dsp.c.in) of
@@ -214,11 +224,9 @@ generatedDepthwise(const ir::Graph &G, size_t Index,
                              "operator %zu: DEPTHWISE_CONV_2D outside the "
                              "generated kernel's cases",
                              Index);
-  Expected<std::vector<int32_t>> Bias = constantBias(G, Index, OC);
-  if (!Bias)
-    return Bias.takeError();
-  std::vector<int32_t> Mult, Shift;
-  perChannel(P, OC, Mult, Shift);
+  Expected<ChannelQuant> Q = channelQuant(G, Index, P, OC);
+  if (!Q)
+    return Q.takeError();
   // Weight of tap (ky, kx) for output channel Ch; 0 past the row.
   auto W = [&](int64_t Ky, int64_t Kx, int64_t Ch) {
     if (Kx >= KW)
@@ -233,8 +241,8 @@ generatedDepthwise(const ir::Graph &G, size_t Index,
         Sum[Ch] += W(Ky, Kx, Ch);
         Abs[Ch] += std::abs(W(Ky, Kx, Ch));
       }
-  const std::vector<int32_t> Quad =
-      generatedParams(*Bias, Sum, Abs, Mult, Shift, S.input_offset, Fast);
+  const std::vector<int32_t> Quad = generatedParams(
+      Q->Bias, Sum, Abs, Q->Mult, Q->Shift, S.input_offset, Fast);
   auto Pair = [](int32_t Low, int32_t High) {
     return static_cast<uint16_t>(Low) |
            static_cast<uint32_t>(static_cast<uint16_t>(High)) << 16;
@@ -329,11 +337,9 @@ generatedConv1x1(const ir::Graph &G, size_t Index,
                              "operator %zu: CONV_2D outside the generated 1 x "
                              "1 kernel's cases",
                              Index);
-  Expected<std::vector<int32_t>> Bias = constantBias(G, Index, OC);
-  if (!Bias)
-    return Bias.takeError();
-  std::vector<int32_t> Mult, Shift;
-  perChannel(P, OC, Mult, Shift);
+  Expected<ChannelQuant> Q = channelQuant(G, Index, P, OC);
+  if (!Q)
+    return Q.takeError();
   std::vector<int64_t> Sum(OC, 0), Abs(OC, 0);
   std::vector<int32_t> Weights;
   for (int64_t Ch = 0; Ch < OC; ++Ch)
@@ -343,8 +349,8 @@ generatedConv1x1(const ir::Graph &G, size_t Index,
       Abs[Ch] += std::abs(V);
       Weights.push_back(V);
     }
-  const std::vector<int32_t> Params =
-      generatedParams(*Bias, Sum, Abs, Mult, Shift, S.input_offset, Fast);
+  const std::vector<int32_t> Params = generatedParams(
+      Q->Bias, Sum, Abs, Q->Mult, Q->Shift, S.input_offset, Fast);
   tmpl::Bindings B;
   B["FUNCTION"] = Name.str();
   B["COMMENT"] =
