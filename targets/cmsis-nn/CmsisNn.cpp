@@ -369,6 +369,91 @@ generatedConv1x1(const ir::Graph &G, size_t Index,
   return renderCortexM("cm_convolve_1x1_dsp.c.in", B);
 }
 
+/// The generated convolution (templates/cm_convolve_dsp.c.in) of operator
+/// \p Index, an int8 CONV_2D the description maps to it (any filter,
+/// stride, padding and dilation, not grouped, output channels in twos), as
+/// the function \p Name needing \p Scratch bytes of scratch memory (two
+/// int16 columns); \p Fast as generatedDepthwise's.
+Expected<std::string>
+generatedConv(const ir::Graph &G, size_t Index,
+              const kernels::FamilyParams<ref_conv2d_params> &P,
+              StringRef Name, int64_t Scratch, bool &Fast) {
+  const ir::Operator &Op = G.Operators[Index];
+  const ref_conv2d_params &S = P.Scalars;
+  const ir::Tensor &In = G.tensor(Op.Inputs[0]);
+  const ir::Tensor &F = G.tensor(Op.Inputs[1]);
+  const ir::Tensor &Out = G.tensor(Op.Outputs[0]);
+  const int64_t N = dim(In, 0), IH = dim(In, 1), IW = dim(In, 2),
+                IC = dim(In, 3), KH = dim(F, 1), KW = dim(F, 2),
+                OH = dim(Out, 1), OW = dim(Out, 2), OC = dim(Out, 3);
+  const int64_t K = KH * KW * IC, K4 = (K + 3) / 4 * 4;
+  if (OC % 2 != 0 || dim(F, 0) != OC || dim(F, 3) != IC ||
+      dim(Out, 0) != N || S.filter_offset != 0 || S.dilation_h < 1 ||
+      S.dilation_w < 1 || Scratch < 4 * K4 ||
+      F.Data.size() != static_cast<size_t>(OC * K))
+    return createStringError(inconvertibleErrorCode(),
+                             "operator %zu: CONV_2D outside the generated "
+                             "convolution's cases",
+                             Index);
+  Expected<ChannelQuant> Q = channelQuant(G, Index, P, OC);
+  if (!Q)
+    return Q.takeError();
+  std::vector<int64_t> Sum(OC, 0), Abs(OC, 0);
+  std::vector<int32_t> Weights;
+  for (int64_t Ch = 0; Ch < OC; ++Ch)
+    for (int64_t I = 0; I < K4; ++I) {
+      const int32_t V =
+          I < K ? static_cast<int8_t>(F.Data[Ch * K + I]) : int32_t(0);
+      Sum[Ch] += V;
+      Abs[Ch] += std::abs(V);
+      Weights.push_back(V);
+    }
+  const std::vector<int32_t> Params = generatedParams(
+      Q->Bias, Sum, Abs, Q->Mult, Q->Shift, S.input_offset, Fast);
+  // The sums are unrolled over at most 64 values of the columns: the
+  // largest multiple of 4 up to 64 that divides K4.
+  int64_t Chunk = K4;
+  if (K4 > 64)
+    for (Chunk = 64; K4 % Chunk != 0; Chunk -= 4)
+      ;
+  tmpl::Bindings B;
+  B["FUNCTION"] = Name.str();
+  B["COMMENT"] =
+      formatv("CONV_2D {0}x{1}x{2}x{3} -> {4}x{5}x{6}, filter {7}x{8}, "
+              "stride {9}x{10}, dilation {11}x{12}, padding top {13} left {14}",
+              N, IH, IW, IC, OH, OW, OC, KH, KW, S.stride_h, S.stride_w,
+              S.dilation_h, S.dilation_w, S.pad_top, S.pad_left)
+          .str();
+  for (auto [Key, V] : {std::pair<const char *, int64_t>{"N", N},
+                        {"IH", IH},
+                        {"IW", IW},
+                        {"IC", IC},
+                        {"OC", OC},
+                        {"KH", KH},
+                        {"KW", KW},
+                        {"SH", S.stride_h},
+                        {"SW", S.stride_w},
+                        {"DH", S.dilation_h},
+                        {"DW", S.dilation_w},
+                        {"PT", S.pad_top},
+                        {"PL", S.pad_left},
+                        {"OH", OH},
+                        {"OW", OW},
+                        {"K", K},
+                        {"K4", K4},
+                        {"CHUNK", Chunk},
+                        {"ZERO", -S.input_offset},
+                        {"OUTPUT_OFFSET", S.output_offset},
+                        {"ACT_MIN", S.act_min},
+                        {"ACT_MAX", S.act_max}})
+    B[Key] = V;
+  B["FAST"] = Fast;
+  auto Decimal = [](int32_t V) { return std::to_string(V); };
+  B["WEIGHTS"] = initializerLines(ArrayRef<int32_t>(Weights), Decimal);
+  B["PARAMS"] = initializerLines(ArrayRef<int32_t>(Params), Decimal);
+  return renderCortexM("cm_convolve_dsp.c.in", B);
+}
+
 /// Emits one operator's declarations and call.
 class OpWriter {
 public:
@@ -482,6 +567,20 @@ Error OpWriter::write(StringRef Function, const kernels::KernelCall &KC,
     DS << *Kernel;
     Stmt =
         formatv("    {0}({1}, {2});\n", Name, operand(0, "input"), out()).str();
+  } else if (Function == "accelgen_convolve_s8_dsp") {
+    const std::string Name = Prefix + "_conv";
+    bool Fast = false;
+    Expected<std::string> Kernel = generatedConv(
+        G, Index, std::get<kernels::FamilyParams<ref_conv2d_params>>(KC.Params),
+        Name, Scratch, Fast);
+    if (!Kernel)
+      return Kernel.takeError();
+    (Fast ? UsesSmmulr : UsesRequantize) = true;
+    UsesSmlad = true;
+    DS << *Kernel;
+    Stmt = formatv("    {0}({1}, {2}, (uint32_t *)(arena.bytes + {3}));\n",
+                   Name, operand(0, "input"), out(), ScratchOffset)
+               .str();
   } else if (Function.startswith("arm_convolve") ||
              Function.startswith("arm_depthwise")) {
     const bool Depthwise = Function.startswith("arm_depthwise");

@@ -77,6 +77,8 @@ def CmDepthwiseDsp : TargetOp<CmsisNn, "accelgen_depthwise_conv_s8_dsp",
                               ConvOperands, DwAttrs>;
 def CmConvolve1x1Dsp : TargetOp<CmsisNn, "accelgen_convolve_1x1_s8_dsp",
                                 ConvOperands, ConvAttrs>;
+def CmConvolveDsp : TargetOp<CmsisNn, "accelgen_convolve_s8_dsp",
+                             ConvOperands, ConvAttrs>;
 // The int16 (16x8) functions.
 def ArmConvolveS16 : TargetOp<CmsisNn, "arm_convolve_wrapper_s16",
                               ConvOperands, ConvAttrs>;
@@ -189,6 +191,12 @@ def Is1x1 : Constraint<"cmsis_1x1",
     "a 1 x 1 filter without dilation (no padding)">;
 def UnitStrides : Constraint<"cmsis_1x1_fast", "stride_h == 1 && stride_w == 1",
                             "unit strides (arm_nn_is_convolve_1x1_fast)">;
+// arm_nn_is_convolve_1_x_n: one input row, a 1 x N filter, no horizontal
+// dilation, stride_w * input channels a multiple of 4.
+def Cmsis1xN : Constraint<"cmsis_1_x_n",
+    "input(0).dim(1) == 1 && input(1).dim(1) == 1 && dilation_w == 1 && "
+    "(stride_w * input(0).channels) % 4 == 0",
+    "one input row, a 1 x N filter, stride_w x channels a multiple of 4">;
 def : Mapping<Conv2D, ArmConvolve1x1Fast, CmsisNn, [Is1x1, UnitStrides], 4>;
 // From the DSP family on, a 1 x 1 convolution of unit strides takes the
 // generated kernel, where its channels allow: on Cortex-M4 its layers of
@@ -200,23 +208,37 @@ def : Mapping<Conv2D, CmConvolve1x1Dsp, CmsisNn, [Is1x1, UnitStrides,
     Constraint<"cm_1x1_channels",
         "input(0).dtype == i8 && input(0).channels % 4 == 0 && "
         "output(0).channels % 2 == 0",
-        "int8, input channels a multiple of 4, output channels of 2">], 5> {
+        "int8, input channels a multiple of 4, output channels of 2">], 6> {
   let Since = CmsisM4;
 }
-def : Mapping<Conv2D, ArmConvolve1x1Fast, CmsisNn, [Is1x1, UnitStrides], 6> {
+// Any other int8 convolution of output channels in twos takes the
+// generated im2col kernel from the DSP family on, ahead of every CMSIS-NN
+// path there (the first layers and ResNet-8's 3 x 3 and strided 1 x 1
+// convolutions; bench/cortex-m-layers.sh).
+def : Mapping<Conv2D, CmConvolveDsp, CmsisNn, [
+    Constraint<"cm_conv_channels",
+        "input(0).dtype == i8 && output(0).channels % 2 == 0",
+        "int8, output channels a multiple of 2">], 5> {
+  let Since = CmsisM4;
+}
+// With Helium, CMSIS-NN's functions come first again, in the wrapper's
+// order (the general kernel has no MVE variant).
+def : Mapping<Conv2D, ArmConvolve1x1Fast, CmsisNn, [Is1x1, UnitStrides], 10> {
+  let Since = CmsisM55;
+}
+def : Mapping<Conv2D, ArmConvolve1x1, CmsisNn, [Is1x1], 9> {
+  let Since = CmsisM55;
+}
+def : Mapping<Conv2D, ArmConvolve1xN, CmsisNn, [Cmsis1xN], 8> {
+  let Since = CmsisM55;
+}
+def : Mapping<Conv2D, ArmConvolve, CmsisNn, [], 7> {
   let Since = CmsisM55;
 }
 // A 1 x 1 filter never pads: SAME gives ceil(in / stride) outputs, and
 // (out - 1) * stride + 1 <= in.
 def : Mapping<Conv2D, ArmConvolve1x1, CmsisNn, [Is1x1], 3>;
-// arm_nn_is_convolve_1_x_n: one input row, a 1 x N filter, no horizontal
-// dilation, stride_w * input channels a multiple of 4.
-def : Mapping<Conv2D, ArmConvolve1xN, CmsisNn, [
-    Constraint<"cmsis_1_x_n",
-        "input(0).dim(1) == 1 && input(1).dim(1) == 1 && dilation_w == 1 && "
-        "(stride_w * input(0).channels) % 4 == 0",
-        "one input row, a 1 x N filter, stride_w x channels a multiple of "
-        "4">], 2>;
+def : Mapping<Conv2D, ArmConvolve1xN, CmsisNn, [Cmsis1xN], 2>;
 def : Mapping<Conv2D, ArmConvolve, CmsisNn>;
 
 // arm_depthwise_conv_wrapper_s8: depth multiplier 1, batch 1 and no
@@ -320,13 +342,13 @@ def : Mapping<UnidirectionalSequenceLSTM, ArmLstmS16, CmsisNn>;
 // the reference kernel instead, with that reason (CmsisNn.cpp).
 def IsInt16 : Constraint<"cmsis_int16", "input(0).dtype == i16",
                          "int16 activations">;
-def : Mapping<Conv2D, ArmConvolveS16, CmsisNn, [IsInt16], 10>;
-def : Mapping<DepthwiseConv2D, ArmDepthwiseS16, CmsisNn, [IsInt16], 10>;
-def : Mapping<FullyConnected, ArmFullyConnectedS16, CmsisNn, [IsInt16], 10>;
-def : Mapping<AveragePool2D, ArmAvgPoolS16, CmsisNn, [IsInt16], 10>;
-def : Mapping<MaxPool2D, ArmMaxPoolS16, CmsisNn, [IsInt16], 10>;
-def : Mapping<Add, ArmAddS16, CmsisNn, [IsInt16], 10>;
-def : Mapping<Mul, ArmMulS16, CmsisNn, [IsInt16], 10>;
+def : Mapping<Conv2D, ArmConvolveS16, CmsisNn, [IsInt16], 20>;
+def : Mapping<DepthwiseConv2D, ArmDepthwiseS16, CmsisNn, [IsInt16], 20>;
+def : Mapping<FullyConnected, ArmFullyConnectedS16, CmsisNn, [IsInt16], 20>;
+def : Mapping<AveragePool2D, ArmAvgPoolS16, CmsisNn, [IsInt16], 20>;
+def : Mapping<MaxPool2D, ArmMaxPoolS16, CmsisNn, [IsInt16], 20>;
+def : Mapping<Add, ArmAddS16, CmsisNn, [IsInt16], 20>;
+def : Mapping<Mul, ArmMulS16, CmsisNn, [IsInt16], 20>;
 
 // The scratch buffer of each function, as the *_get_buffer_size functions
 // of CMSIS-NN 7.0 compute it (arm_convolve_get_buffer_sizes_s8.c,
@@ -352,6 +374,8 @@ def : Scratch<CmDepthwiseDsp, CmsisNn, CmsisM4,
               "input(1).dim(2)) * input(0).channels + "
               "select(input(0).channels == 1, 3, 0)">;
 def : Scratch<ArmConvolve, CmsisNn, CmsisM3, ConvDsp>;
+// The generated convolution: two int16 columns, as arm_convolve_s8's.
+def : Scratch<CmConvolveDsp, CmsisNn, CmsisM4, ConvDsp>;
 def : Scratch<ArmConvolve, CmsisNn, CmsisM55,
               !strconcat("max(", ConvDsp, ", ", ConvMve, ")")>;
 
