@@ -454,6 +454,153 @@ generatedConv(const ir::Graph &G, size_t Index,
   return renderCortexM("cm_convolve_dsp.c.in", B);
 }
 
+/// The generated ADD (templates/cm_add_dsp.c.in) of operator \p Index, an
+/// int8 ADD of two inputs of the result's size, as the function \p Name.
+/// Its three rescalings are SMMULR, which needs each operand times two to
+/// fit int32 and no left shift: TensorFlow Lite's int8 parameters (a left
+/// shift of 20, multipliers below 1) always give both, anything else is an
+/// error.
+Expected<std::string> generatedAdd(const ir::Graph &G, size_t Index,
+                                   const ref_elementwise_params &S,
+                                   StringRef Name) {
+  const ir::Operator &Op = G.Operators[Index];
+  const ir::Tensor &Out = G.tensor(Op.Outputs[0]);
+  const int64_t Count = Out.numElements();
+  auto Outside = [&](const char *Why) {
+    return createStringError(inconvertibleErrorCode(),
+                             "operator %zu: ADD outside the generated "
+                             "kernel's cases (%s)",
+                             Index, Why);
+  };
+  if (Op.Inputs.size() != 2 || Count < 1 || S.input_left_shift < 0 ||
+      S.input_left_shift >= 30 ||
+      G.tensor(Op.Inputs[0]).numElements() != Count ||
+      G.tensor(Op.Inputs[1]).numElements() != Count)
+    return Outside("shapes");
+  const int64_t Factor = int64_t(1) << S.input_left_shift;
+  // A bound on each rescaling's operand: the inputs' offset values times
+  // 2^left shift; the sum's, the two rescaled inputs' (a doubling high
+  // multiply by less than 1 never grows its operand by more than 1).
+  auto InputBound = [&](int32_t Offset) {
+    return std::max(std::abs(-128 + int64_t(Offset)),
+                    std::abs(127 + int64_t(Offset))) *
+           Factor;
+  };
+  const int64_t Bound1 = InputBound(S.input1_offset),
+                Bound2 = InputBound(S.input2_offset);
+  const int64_t Bounds[3] = {Bound1, Bound2, Bound1 + Bound2 + 2};
+  const int32_t Offsets[2] = {S.input1_offset, S.input2_offset};
+  const int32_t Mults[3] = {S.input1_multiplier, S.input2_multiplier,
+                            S.output_multiplier};
+  const int32_t Shifts[3] = {S.input1_left_shift, S.input2_left_shift,
+                             S.output_left_shift};
+  tmpl::Value::List Rescales;
+  for (int I = 0; I < 3; ++I) {
+    if (2 * Bounds[I] >= (int64_t(1) << 31) || Shifts[I] > 0 ||
+        Shifts[I] < -31 || Mults[I] < 0)
+      return Outside("a rescaling SMMULR cannot compute exactly");
+    tmpl::Value::Map R{
+        {"I", int64_t(I)},
+        {"MULT", int64_t(Mults[I])},
+        {"SHIFT", int64_t(Shifts[I])},
+        {"ROUND", Shifts[I] < 0 ? int64_t(1) << (-Shifts[I] - 1) : int64_t(0)}};
+    if (I < 2)
+      R["OFFSET"] = int64_t(Offsets[I]);
+    Rescales.push_back(tmpl::Value(std::move(R)));
+  }
+  tmpl::Bindings B;
+  B["FUNCTION"] = Name.str();
+  B["COMMENT"] = formatv("ADD of {0} int8 elements", Count).str();
+  B["COUNT"] = Count;
+  B["LEFT_SHIFT_FACTOR"] = Factor;
+  B["RESCALES"] = tmpl::Value(std::move(Rescales));
+  B["OUTPUT_OFFSET"] = static_cast<int64_t>(S.output_offset);
+  B["ACT_MIN"] = static_cast<int64_t>(S.act_min);
+  B["ACT_MAX"] = static_cast<int64_t>(S.act_max);
+  return renderCortexM("cm_add_dsp.c.in", B);
+}
+
+/// The generated FULLY_CONNECTED (templates/cm_fully_connected_dsp.c.in)
+/// of operator \p Index, an int8 one with weights [units, depth] quantized
+/// per tensor, as the function \p Name needing \p Scratch bytes of
+/// scratch memory (one int16 input row); \p Fast as generatedDepthwise's.
+Expected<std::string> generatedFullyConnected(
+    const ir::Graph &G, size_t Index,
+    const kernels::FamilyParams<ref_fully_connected_params> &P, StringRef Name,
+    int64_t Scratch, bool &Fast) {
+  const ir::Operator &Op = G.Operators[Index];
+  const ref_fully_connected_params &S = P.Scalars;
+  const ir::Tensor &In = G.tensor(Op.Inputs[0]);
+  const ir::Tensor &F = G.tensor(Op.Inputs[1]);
+  const ir::Tensor &Out = G.tensor(Op.Outputs[0]);
+  const int64_t OC = F.Shape.size() == 2 ? F.Shape[0] : 0,
+                K = F.Shape.size() == 2 ? F.Shape[1] : 0;
+  const int64_t K4 = (K + 3) / 4 * 4;
+  const int64_t Rows = K > 0 ? In.numElements() / K : 0;
+  if (OC < 1 || K < 1 || Rows < 1 || Rows * K != In.numElements() ||
+      Out.numElements() != Rows * OC || S.filter_offset != 0 ||
+      Scratch < 2 * K4 || F.Data.size() != static_cast<size_t>(OC * K))
+    return createStringError(inconvertibleErrorCode(),
+                             "operator %zu: FULLY_CONNECTED outside the "
+                             "generated kernel's cases",
+                             Index);
+  Expected<ChannelQuant> Q = channelQuant(G, Index, P, OC);
+  if (!Q)
+    return Q.takeError();
+  if (!std::all_of(Q->Mult.begin(), Q->Mult.end(),
+                   [&](int32_t M) { return M == Q->Mult[0]; }) ||
+      !std::all_of(Q->Shift.begin(), Q->Shift.end(),
+                   [&](int32_t V) { return V == Q->Shift[0]; }))
+    return createStringError(inconvertibleErrorCode(),
+                             "operator %zu: FULLY_CONNECTED quantized per "
+                             "channel, the generated kernel's is per tensor",
+                             Index);
+  std::vector<int64_t> Sum(OC, 0), Abs(OC, 0);
+  std::vector<int32_t> Weights;
+  for (int64_t Ch = 0; Ch < OC; ++Ch)
+    for (int64_t I = 0; I < K4; ++I) {
+      const int32_t V =
+          I < K ? static_cast<int8_t>(F.Data[Ch * K + I]) : int32_t(0);
+      Sum[Ch] += V;
+      Abs[Ch] += std::abs(V);
+      Weights.push_back(V);
+    }
+  // The per-channel parameters, of which this kernel keeps the biases.
+  const std::vector<int32_t> Params = generatedParams(
+      Q->Bias, Sum, Abs, Q->Mult, Q->Shift, S.input_offset, Fast);
+  std::vector<int32_t> Biases;
+  for (int64_t Ch = 0; Ch < OC; ++Ch)
+    Biases.push_back(Params[4 * Ch]);
+  // Unrolled over at most 64 values: the largest multiple of 4 up to 64
+  // that divides K4.
+  int64_t Chunk = K4;
+  if (K4 > 64)
+    for (Chunk = 64; K4 % Chunk != 0; Chunk -= 4)
+      ;
+  tmpl::Bindings B;
+  B["FUNCTION"] = Name.str();
+  B["COMMENT"] =
+      formatv("FULLY_CONNECTED of {0} row(s), {1} -> {2}", Rows, K, OC).str();
+  for (auto [Key, V] :
+       {std::pair<const char *, int64_t>{"ROWS", Rows},
+        {"K", K},
+        {"K4", K4},
+        {"CHUNK", Chunk},
+        {"OC", OC},
+        {"MULT", Q->Mult[0]},
+        {"SHIFT", Q->Shift[0]},
+        {"ROUND", Fast ? int64_t(1) << (-Q->Shift[0] - 1) : int64_t(0)},
+        {"OUTPUT_OFFSET", S.output_offset},
+        {"ACT_MIN", S.act_min},
+        {"ACT_MAX", S.act_max}})
+    B[Key] = V;
+  B["FAST"] = Fast;
+  auto Decimal = [](int32_t V) { return std::to_string(V); };
+  B["WEIGHTS"] = initializerLines(ArrayRef<int32_t>(Weights), Decimal);
+  B["BIASES"] = initializerLines(ArrayRef<int32_t>(Biases), Decimal);
+  return renderCortexM("cm_fully_connected_dsp.c.in", B);
+}
+
 /// Emits one operator's declarations and call.
 class OpWriter {
 public:
@@ -580,6 +727,35 @@ Error OpWriter::write(StringRef Function, const kernels::KernelCall &KC,
     DS << *Kernel;
     Stmt = formatv("    {0}({1}, {2}, (uint32_t *)(arena.bytes + {3}));\n",
                    Name, operand(0, "input"), out(), ScratchOffset)
+               .str();
+  } else if (Function == "accelgen_fully_connected_s8_dsp") {
+    const std::string Name = Prefix + "_fc";
+    bool Fast = false;
+    Expected<std::string> Kernel = generatedFullyConnected(
+        G, Index,
+        std::get<kernels::FamilyParams<ref_fully_connected_params>>(KC.Params),
+        Name, Scratch, Fast);
+    if (!Kernel)
+      return Kernel.takeError();
+    (Fast ? UsesSmmulr : UsesRequantize) = true;
+    UsesSmlad = true;
+    DS << *Kernel;
+    Stmt = formatv("    {0}({1}, {2}, (uint32_t *)(arena.bytes + {3}));\n",
+                   Name, operand(0, "input"), out(), ScratchOffset)
+               .str();
+  } else if (Function == "accelgen_elementwise_add_s8_dsp") {
+    const std::string Name = Prefix + "_add";
+    Expected<std::string> Kernel = generatedAdd(
+        G, Index,
+        std::get<kernels::FamilyParams<ref_elementwise_params>>(KC.Params)
+            .Scalars,
+        Name);
+    if (!Kernel)
+      return Kernel.takeError();
+    UsesSmmulr = true;
+    DS << *Kernel;
+    Stmt = formatv("    {0}({1}, {2}, {3});\n", Name, operand(0, "input1"),
+                   operand(1, "input2"), out())
                .str();
   } else if (Function.startswith("arm_convolve") ||
              Function.startswith("arm_depthwise")) {
@@ -1105,12 +1281,6 @@ OpChoice chooseFunction(const ir::Graph &G, size_t Index,
   Expected<kernels::KernelCall> Call = kernels::computeKernelCall(G, Op);
   if (!Call) {
     C.Reason = toString(Call.takeError());
-    return C;
-  }
-  if (StringRef(Function).startswith("accelgen_") && Op.Inputs.size() > 2 &&
-      Op.Inputs[2] >= 0 && !G.tensor(Op.Inputs[2]).IsConstant) {
-    C.Reason = "the generated kernel folds its bias into constants at "
-               "compile time, and this bias is computed at run time";
     return C;
   }
   if (Function == "arm_fully_connected_s8" && hasMve(T, Version) &&

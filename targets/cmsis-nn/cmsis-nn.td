@@ -79,6 +79,11 @@ def CmConvolve1x1Dsp : TargetOp<CmsisNn, "accelgen_convolve_1x1_s8_dsp",
                                 ConvOperands, ConvAttrs>;
 def CmConvolveDsp : TargetOp<CmsisNn, "accelgen_convolve_s8_dsp",
                              ConvOperands, ConvAttrs>;
+def CmFullyConnectedDsp : TargetOp<CmsisNn, "accelgen_fully_connected_s8_dsp",
+                                   ConvOperands,
+                                   [FusedActivationAttr, KeepNumDimsAttr]>;
+def CmAddDsp : TargetOp<CmsisNn, "accelgen_elementwise_add_s8_dsp",
+                        [Input, Input2], [FusedActivationAttr, PotScaleInt16Attr]>;
 // The int16 (16x8) functions.
 def ArmConvolveS16 : TargetOp<CmsisNn, "arm_convolve_wrapper_s16",
                               ConvOperands, ConvAttrs>;
@@ -197,6 +202,11 @@ def Cmsis1xN : Constraint<"cmsis_1_x_n",
     "input(0).dim(1) == 1 && input(1).dim(1) == 1 && dilation_w == 1 && "
     "(stride_w * input(0).channels) % 4 == 0",
     "one input row, a 1 x N filter, stride_w x channels a multiple of 4">;
+// The generated kernels fold the bias into their constants at compile
+// time: a bias computed at run time keeps CMSIS-NN's function.
+def CmConstantBias : Constraint<"cm_constant_bias",
+    "input(2).dtype == none || input(2).is_constant",
+    "a constant bias (folded into the kernel's constants)">;
 def : Mapping<Conv2D, ArmConvolve1x1Fast, CmsisNn, [Is1x1, UnitStrides], 4>;
 // From the DSP family on, a 1 x 1 convolution of unit strides takes the
 // generated kernel, where its channels allow: on Cortex-M4 its layers of
@@ -208,7 +218,8 @@ def : Mapping<Conv2D, CmConvolve1x1Dsp, CmsisNn, [Is1x1, UnitStrides,
     Constraint<"cm_1x1_channels",
         "input(0).dtype == i8 && input(0).channels % 4 == 0 && "
         "output(0).channels % 2 == 0",
-        "int8, input channels a multiple of 4, output channels of 2">], 6> {
+        "int8, input channels a multiple of 4, output channels of 2">,
+    CmConstantBias], 6> {
   let Since = CmsisM4;
 }
 // Any other int8 convolution of output channels in twos takes the
@@ -218,7 +229,7 @@ def : Mapping<Conv2D, CmConvolve1x1Dsp, CmsisNn, [Is1x1, UnitStrides,
 def : Mapping<Conv2D, CmConvolveDsp, CmsisNn, [
     Constraint<"cm_conv_channels",
         "input(0).dtype == i8 && output(0).channels % 2 == 0",
-        "int8, output channels a multiple of 2">], 5> {
+        "int8, output channels a multiple of 2">, CmConstantBias], 5> {
   let Since = CmsisM4;
 }
 // With Helium, CMSIS-NN's functions come first again, in the wrapper's
@@ -272,7 +283,7 @@ def CmDwInt8Channels4 : Constraint<"cm_dw_int8_channels4",
     "input(0).dtype == i8 && output(0).channels % 4 == 0",
     "int8, output channels a multiple of 4">;
 def : Mapping<DepthwiseConv2D, CmDepthwiseDsp, CmsisNn, [DwOpt,
-    CmDwInt8Channels4], 6> {
+    CmDwInt8Channels4, CmConstantBias], 6> {
   let Since = CmsisM4;
 }
 // One input channel to several outputs, as the first layers of
@@ -285,7 +296,7 @@ def : Mapping<DepthwiseConv2D, CmDepthwiseDsp, CmsisNn, [
         "input(0).channels == 1 && output(0).channels > 1 && "
         "input(0).dim(0) == 1 && dilation_h == 1 && dilation_w == 1",
         "one input channel, several output channels, batch 1, no dilation">,
-    CmDwInt8Channels4], 6> {
+    CmDwInt8Channels4, CmConstantBias], 6> {
   let Since = CmsisM4;
 }
 def : Mapping<DepthwiseConv2D, ArmDepthwiseOpt, CmsisNn, [DwOpt], 7> {
@@ -295,10 +306,33 @@ def : Mapping<DepthwiseConv2D, ArmDepthwiseOpt, CmsisNn, [DwOpt], 2>;
 def : Mapping<DepthwiseConv2D, ArmDepthwise, CmsisNn>;
 
 def : Mapping<FullyConnected, ArmFullyConnected, CmsisNn>;
+// From the DSP family on, an int8 fully connected layer takes the
+// generated kernel (the input row sign-extended once, four weight rows at a
+// time; ad_autoencoder's layers on Cortex-M4, bench/cortex-m-layers.sh);
+// Helium's arm_fully_connected_s8 stays first on Cortex-M55.
+def : Mapping<FullyConnected, CmFullyConnectedDsp, CmsisNn, [
+    Constraint<"cm_fc_int8", "input(0).dtype == i8", "int8">,
+    CmConstantBias], 2> {
+  let Since = CmsisM4;
+}
+def : Mapping<FullyConnected, ArmFullyConnected, CmsisNn, [], 3> {
+  let Since = CmsisM55;
+}
 def : Mapping<AveragePool2D, ArmAvgPool, CmsisNn>;
 def : Mapping<MaxPool2D, ArmMaxPool, CmsisNn>;
 def : Mapping<Softmax, ArmSoftmax, CmsisNn>;
 def : Mapping<Add, ArmAdd, CmsisNn>;
+// From the DSP family on, an int8 ADD takes the generated kernel (its
+// offsets, multipliers and shifts compiled in; ResNet-8's additions on
+// Cortex-M4, bench/cortex-m-layers.sh); Helium's arm_elementwise_add_s8,
+// sixteen lanes at a time, stays first on Cortex-M55.
+def : Mapping<Add, CmAddDsp, CmsisNn, [
+    Constraint<"cm_add_int8", "input(0).dtype == i8", "int8">], 2> {
+  let Since = CmsisM4;
+}
+def : Mapping<Add, ArmAdd, CmsisNn, [], 3> {
+  let Since = CmsisM55;
+}
 def : Mapping<Mul, ArmMul, CmsisNn>;
 
 // arm_svdf_state_s16_s8: int8 input and output, constant int8 feature and
@@ -376,6 +410,9 @@ def : Scratch<CmDepthwiseDsp, CmsisNn, CmsisM4,
 def : Scratch<ArmConvolve, CmsisNn, CmsisM3, ConvDsp>;
 // The generated convolution: two int16 columns, as arm_convolve_s8's.
 def : Scratch<CmConvolveDsp, CmsisNn, CmsisM4, ConvDsp>;
+// The generated fully connected layer: one int16 input row.
+def : Scratch<CmFullyConnectedDsp, CmsisNn, CmsisM4,
+              "align(input(1).dim(1), 4) * 2">;
 def : Scratch<ArmConvolve, CmsisNn, CmsisM55,
               !strconcat("max(", ConvDsp, ", ", ConvMve, ")")>;
 

@@ -193,15 +193,19 @@ void checkSameOutputs(const ir::Graph &G, const test::TempDir &Out,
 /// shapes, strides and padding that leave input columns unread, ReLU6, a
 /// requantization with a left shift and a bias too large for SMMULR (both
 /// requantized by cm_requantize; the others, with right shifts of 1 or
-/// more, by SMMULR), twelve channels, and one input channel to eight; and
-/// 1 x 1 convolutions the generated kernel takes (an odd pixel count, a
+/// more, by SMMULR), twelve channels, and one input channel to eight; 1 x 1
+/// convolutions the generated 1 x 1 kernel takes (an odd pixel count, a
+/// bias too large for SMMULR); convolutions the im2col kernel takes (padding,
+/// strides, dilation, one input channel, a batch of 2, odd pixel counts);
+/// additions the generated ADD takes; and fully connected layers the
+/// generated kernel takes (several rows, units not in fours, no bias, a
 /// bias too large for SMMULR).
 ir::Model generatedKernelCases(std::mt19937 &Gen,
                                std::vector<std::vector<uint8_t>> &Inputs) {
   using ir::DType;
   ir::GraphBuilder B;
   const int32_t X = B.tensor("x", {1, 9, 8, 8}, ir::perTensor(0.5f, 1));
-  const int32_t Y = B.tensor("y", {1, 5, 6, 12}, ir::perTensor(0.25f, -7));
+  const int32_t Y = B.tensor("y", {1, 5, 6, 12}, ir::perTensor(0.025f, -7));
   const int32_t Z = B.tensor("z", {1, 9, 11, 1}, ir::perTensor(0.1f, 4));
   std::vector<int32_t> Outputs;
   auto Depthwise = [&](const char *Name, int32_t In, int32_t C, int32_t KH,
@@ -246,34 +250,36 @@ ir::Model generatedKernelCases(std::mt19937 &Gen,
           {"depth_multiplier", int64_t(C / Shape[3])},
           {"fused_activation", std::string(Act)}});
   };
-  Depthwise("same_3x3", X, 8, 3, 3, 1, "SAME", "NONE", 0.08f, 2000);
+  Depthwise("same_3x3", X, 8, 3, 3, 1, "SAME", "NONE", 2.0f, 2000);
   // Weights of -1, 0 and 1 times 1.25 and 1.875: left shifts, and results
   // mostly inside int8.
   Depthwise("left_shift", X, 8, 3, 3, 1, "SAME", "NONE", 0.008f, 200, 0, 1);
   // Biases of 2^30 and more, beyond SMMULR's range, times 1e-7 to 3e-7.
   Depthwise("large_bias", X, 8, 3, 3, 2, "SAME", "NONE", 50000.0f, 2000,
             1 << 30);
-  Depthwise("valid_unread_columns", X, 8, 5, 3, 2, "VALID", "RELU", 0.1f, 2000);
+  Depthwise("valid_unread_columns", X, 8, 5, 3, 2, "VALID", "RELU", 3.0f, 2000);
   // ReLU6 clamps at 3 + 6 / 0.05 = 123.
   Depthwise("twelve_channels_relu6", Y, 12, 3, 3, 1, "SAME", "RELU6", 0.05f,
             2000);
   // One input channel to eight, rows of 5 taps (the second word of a row's
   // taps is one tap and 3 bytes past it), stride 2.
-  Depthwise("one_channel_5x5", Z, 8, 5, 5, 2, "SAME", "NONE", 0.02f, 2000);
-  // 1 x 1 convolutions: 72 pixels (in pairs) of 8 channels, and 15 (the
-  // last alone) of 12 channels to 6.
-  auto Pointwise = [&](const char *Name, int32_t In, int32_t OC,
-                       const char *Act, float OutScale, int32_t BiasBase) {
+  Depthwise("one_channel_5x5", Z, 8, 5, 5, 2, "SAME", "NONE", 0.8f, 2000);
+  // Convolutions: 1 x 1 ones for the 1 x 1 kernel, the others for the
+  // im2col kernel.
+  auto Conv = [&](const char *Name, int32_t In, int32_t OC, int32_t KH,
+                  int32_t KW, int32_t Stride, int32_t Dilation,
+                  const char *Padding, const char *Act, float OutScale,
+                  int32_t BiasBase) {
     const std::vector<int32_t> Shape = B.G.tensor(In).Shape;
     const float InScale = B.G.tensor(In).Quant->scale();
     const int32_t IC = Shape[3];
-    std::vector<uint8_t> W = randomBytes(OC * IC, Gen);
+    std::vector<uint8_t> W = randomBytes(OC * KH * KW * IC, Gen);
     for (uint8_t &V : W)
       V = V == 0x80 ? 0x81 : V;
     std::vector<float> WScales(OC), BScales(OC);
     for (int32_t I = 0; I < OC; ++I)
       WScales[I] = 0.01f * (1 + I % 3), BScales[I] = InScale * WScales[I];
-    const int32_t F = B.constant(std::string(Name) + "_w", {OC, 1, 1, IC},
+    const int32_t F = B.constant(std::string(Name) + "_w", {OC, KH, KW, IC},
                                  ir::perChannel(WScales, 0), DType::I8, W);
     std::uniform_int_distribution<int32_t> BiasValue(-2000, 2000);
     std::vector<int32_t> Bias(OC);
@@ -285,25 +291,94 @@ ir::Model generatedKernelCases(std::mt19937 &Gen,
     const int32_t Bi =
         B.constant(std::string(Name) + "_b", {OC}, ir::perChannel(BScales, 0),
                    DType::I32, std::vector<uint8_t>(Bytes, Bytes + 4 * OC));
-    Outputs.push_back(B.tensor(Name, {Shape[0], Shape[1], Shape[2], OC},
-                               ir::perTensor(OutScale, -5)));
+    const bool Same = std::string(Padding) == "SAME";
+    auto Extent = [&](int32_t Size, int32_t K) {
+      const int32_t Span = (K - 1) * Dilation + 1;
+      return Same ? (Size + Stride - 1) / Stride : (Size - Span) / Stride + 1;
+    };
+    Outputs.push_back(B.tensor(
+        Name, {Shape[0], Extent(Shape[1], KH), Extent(Shape[2], KW), OC},
+        ir::perTensor(OutScale, -5)));
     B.op("CONV_2D", {In, F, Bi}, {Outputs.back()},
-         {{"padding", std::string("VALID")},
-          {"stride_h", int64_t(1)},
-          {"stride_w", int64_t(1)},
-          {"dilation_h", int64_t(1)},
-          {"dilation_w", int64_t(1)},
+         {{"padding", std::string(Padding)},
+          {"stride_h", int64_t(Stride)},
+          {"stride_w", int64_t(Stride)},
+          {"dilation_h", int64_t(Dilation)},
+          {"dilation_w", int64_t(Dilation)},
           {"fused_activation", std::string(Act)}});
   };
-  Pointwise("pointwise_8_to_16", X, 16, "RELU", 0.3f, 0);
+  // 1 x 1: 72 pixels (in pairs) of 8 channels, and 15 (the last alone) of
+  // 12 channels to 6.
+  Conv("pointwise_8_to_16", X, 16, 1, 1, 1, 1, "VALID", "RELU", 2.0f, 0);
   // Biases of 2^30 and more: cm_requantize.
-  Pointwise("pointwise_large_bias", X, 8, "NONE", 50000.0f, 1 << 30);
-  const int32_t V = B.tensor("v", {1, 3, 5, 12}, ir::perTensor(0.2f, 9));
-  Pointwise("pointwise_odd_pixels", V, 6, "RELU6", 0.05f, 0);
-  B.inputs({X, Y, Z, V}).outputs(Outputs);
+  Conv("pointwise_large_bias", X, 8, 1, 1, 1, 1, "VALID", "NONE", 50000.0f,
+       1 << 30);
+  const int32_t V = B.tensor("v", {1, 3, 5, 12}, ir::perTensor(0.02f, 9));
+  Conv("pointwise_odd_pixels", V, 6, 1, 1, 1, 1, "VALID", "RELU6", 0.05f, 0);
+  // im2col: SAME with stride 2 (padding on every side of some windows);
+  // dilation 2; one input channel (byte-wise columns, 12 values); 3 of 15
+  // pixels (odd), 108 values unrolled 36 at a time; a batch of 2, 27 values
+  // padded to 28; a strided 1 x 1; biases of 2^30 (cm_requantize).
+  Conv("conv_3x3_stride2", X, 6, 3, 3, 2, 1, "SAME", "RELU", 9.0f, 0);
+  Conv("conv_dilated", X, 4, 3, 3, 1, 2, "SAME", "NONE", 9.0f, 0);
+  Conv("conv_one_channel", Z, 4, 4, 3, 1, 1, "SAME", "NONE", 0.8f, 0);
+  Conv("conv_odd_pixels", V, 2, 3, 3, 1, 1, "VALID", "NONE", 0.45f, 0);
+  const int32_t U = B.tensor("u", {2, 4, 5, 3}, ir::perTensor(0.006f, -2));
+  Conv("conv_batch2", U, 4, 3, 3, 1, 1, "SAME", "RELU6", 0.05f, 0);
+  Conv("conv_1x1_stride2", X, 4, 1, 1, 2, 1, "VALID", "NONE", 3.0f, 0);
+  Conv("conv_large_bias", X, 2, 3, 3, 1, 1, "SAME", "NONE", 50000.0f, 1 << 30);
+  // Additions: of two inputs on different scales, and of an input with
+  // itself, clamped by ReLU (every int8 ADD rescales by SMMULR).
+  const int32_t X2 = B.tensor("x2", {1, 9, 8, 8}, ir::perTensor(0.3f, -4));
+  Outputs.push_back(B.tensor("add", {1, 9, 8, 8}, ir::perTensor(1.0f, 2)));
+  B.op("ADD", {X, X2}, {Outputs.back()},
+       {{"fused_activation", std::string("NONE")}});
+  Outputs.push_back(
+      B.tensor("add_self_relu", {1, 9, 8, 8}, ir::perTensor(0.4f, -100)));
+  B.op("ADD", {X2, X2}, {Outputs.back()},
+       {{"fused_activation", std::string("RELU")}});
+  // Fully connected layers: 3 rows of 22 values (padded to 24) to 6 units
+  // (four, then two one at a time); 128 values (64 at a time) to 8
+  // units without a bias; biases of 2^30 (cm_requantize).
+  auto Dense = [&](const char *Name, int32_t In, int32_t Units, bool HasBias,
+                   const char *Act, float OutScale, int32_t BiasBase) {
+    const std::vector<int32_t> Shape = B.G.tensor(In).Shape;
+    const float InScale = B.G.tensor(In).Quant->scale();
+    const int32_t Depth = Shape.back();
+    std::vector<uint8_t> W = randomBytes(Units * Depth, Gen);
+    for (uint8_t &V : W)
+      V = V == 0x80 ? 0x81 : V;
+    const int32_t F = B.constant(std::string(Name) + "_w", {Units, Depth},
+                                 ir::perTensor(0.02f, 0), DType::I8, W);
+    int32_t Bi = -1;
+    if (HasBias) {
+      std::uniform_int_distribution<int32_t> BiasValue(-2000, 2000);
+      std::vector<int32_t> Bias(Units);
+      for (int32_t &V : Bias) {
+        V = BiasValue(Gen);
+        V += V >= 0 ? BiasBase : -BiasBase;
+      }
+      const auto *Bytes = reinterpret_cast<const uint8_t *>(Bias.data());
+      Bi = B.constant(std::string(Name) + "_b", {Units},
+                      ir::perTensor(InScale * 0.02f, 0), DType::I32,
+                      std::vector<uint8_t>(Bytes, Bytes + 4 * Units));
+    }
+    Outputs.push_back(
+        B.tensor(Name, {Shape[0], Units}, ir::perTensor(OutScale, 6)));
+    B.op("FULLY_CONNECTED", {In, F, Bi}, {Outputs.back()},
+         {{"fused_activation", std::string(Act)}, {"keep_num_dims", false}});
+  };
+  const int32_t D1 = B.tensor("d1", {3, 22}, ir::perTensor(0.4f, -3));
+  const int32_t D2 = B.tensor("d2", {1, 128}, ir::perTensor(0.1f, 11));
+  Dense("dense_rows3", D1, 6, true, "NONE", 4.0f, 0);
+  Dense("dense_no_bias", D2, 8, false, "NONE", 3.0f, 0);
+  Dense("dense_large_bias", D2, 4, true, "NONE", 50000.0f, 1 << 30);
+  B.inputs({X, Y, Z, V, U, X2, D1, D2}).outputs(Outputs);
   B.G.Name = "main";
-  Inputs = {randomBytes(9 * 8 * 8, Gen), randomBytes(5 * 6 * 12, Gen),
-            randomBytes(9 * 11, Gen), randomBytes(3 * 5 * 12, Gen)};
+  Inputs = {randomBytes(9 * 8 * 8, Gen),     randomBytes(5 * 6 * 12, Gen),
+            randomBytes(9 * 11, Gen),        randomBytes(3 * 5 * 12, Gen),
+            randomBytes(2 * 4 * 5 * 3, Gen), randomBytes(9 * 8 * 8, Gen),
+            randomBytes(3 * 22, Gen),        randomBytes(128, Gen)};
   ir::Model M;
   M.Graphs.push_back(B.G);
   return M;
@@ -316,7 +391,7 @@ TEST_CASE("the generated kernels' cases run as on ref") {
   std::vector<std::vector<uint8_t>> Inputs;
   const ir::Model M = generatedKernelCases(Gen, Inputs);
   test::TempDir Dir, In, Ref;
-  const std::string Model = Dir.file("generated_depthwise.tflite");
+  const std::string Model = Dir.file("generated_kernels.tflite");
   test::writeFileBytes(Model, tflite::writeModel(M));
   for (size_t I = 0; I < Inputs.size(); ++I)
     test::writeFileBytes(In.file("input_" + std::to_string(I) + ".bin"),
@@ -332,23 +407,63 @@ TEST_CASE("the generated kernels' cases run as on ref") {
   };
   CHECK(Count("DEPTHWISE_CONV_2D as accelgen_depthwise_conv_s8_dsp */") == 6);
   CHECK(Count("CONV_2D as accelgen_convolve_1x1_s8_dsp */") == 3);
-  CHECK(Count("cm_requantize(a0,") == 2);
-  CHECK(Count("cm_smmulr(a0 * 2,") == 4);
-  // The 1 x 1 kernels: a pair of pixels, and for the odd count one more.
-  CHECK(Count("cm_requantize(a00,") == 1);
-  CHECK(Count("cm_smmulr(a00 * 2,") == 3);
+  CHECK(Count("CONV_2D as accelgen_convolve_s8_dsp */") == 7);
+  CHECK(Count("ADD as accelgen_elementwise_add_s8_dsp */") == 2);
+  CHECK(Count("FULLY_CONNECTED as accelgen_fully_connected_s8_dsp */") == 3);
+  // The depthwise kernels read their multipliers from q[]: two requantize
+  // by cm_requantize, four by SMMULR.
+  CHECK(Count("cm_requantize(a0, q[") == 2);
+  CHECK(Count("cm_smmulr(a0 * 2, q[") == 4);
+  // The fully connected layers' multipliers are constants: two requantize
+  // by SMMULR, one by cm_requantize; the first has four units at a time and
+  // two one at a time.
+  CHECK(Count("cm_smmulr(a3 * 2,") - Count("cm_smmulr(a3 * 2, q[") == 2);
+  CHECK(Count("cm_requantize(a3,") - Count("cm_requantize(a3, q[") == 1);
+  CHECK(Count("for (c = 4; c < 6; ++c, r += 24)") == 1);
+  CHECK(Count("for (k = 0; k < 128; k += 64)") == 2);
+  // The 1 x 1 and im2col kernels: a pair of pixels, and for an odd count
+  // one more (the 1 x 1 kernel's of 15 pixels, the im2col one's of 3).
+  CHECK(Count("cm_requantize(a00,") == 2);
+  CHECK(Count("cm_smmulr(a00 * 2,") == 3 + 8);
+  // The im2col kernel unrolls 36 of 108 values (in the code for a pair of
+  // pixels and in the odd pixel's), 28 of 28.
+  CHECK(Count("for (k = 0; k < 108; k += 36)") == 2);
+  CHECK(Count("memset(d, -2, 1);") == 1);
+  // The additions: SMMULR for all three rescalings, ReLU clamping at the
+  // zero point.
+  CHECK(Count("cm_smmulr(v[2] * 2,") == 2);
+  CHECK(Count("v[2] = v[2] < -100 ? -100 : v[2];") == 1);
   // One input channel: 5 rows of two words of taps, SMLAD per word and
   // channel of a group of four.
   CHECK(Count("cm_smlad(odd, w[") == 5 * 2 * 4);
   R = runModel(Model, In.path(), Ref.path(), false);
   REQUIRE_MESSAGE(R.ExitCode == 0, R.Stderr << R.ErrorMessage);
+  // The scales keep the results off the int8 limits: every output but those
+  // of the biases beyond SMMULR's range and of the left shifts (a
+  // multiplier of 1.25 or more) has at least 16 distinct values (or half as
+  // many as it has values) and at most a quarter of its values at -128 or
+  // 127.
+  const ir::Graph &G = M.Graphs[0];
+  for (size_t I = 0; I < G.Outputs.size(); ++I) {
+    const std::string &Name = G.tensor(G.Outputs[I]).Name;
+    if (llvm::StringRef(Name).endswith("large_bias") || Name == "left_shift")
+      continue;
+    const auto Bytes =
+        test::readFileBytes(Ref.file("output_" + std::to_string(I) + ".bin"));
+    const size_t Distinct =
+        std::set<uint8_t>(Bytes.begin(), Bytes.end()).size();
+    const size_t AtLimits =
+        std::count_if(Bytes.begin(), Bytes.end(),
+                      [](uint8_t V) { return V == 0x80 || V == 0x7f; });
+    CHECK_MESSAGE(Distinct >= std::min<size_t>(16, Bytes.size() / 2), Name);
+    CHECK_MESSAGE(AtLimits <= Bytes.size() / 4, Name);
+  }
   std::vector<std::pair<std::string, std::vector<std::string>>> Runs = {
       {"cmsis-nn4", {"--cmsis-nn", ACCELGEN_CMSIS_NN_PATH}}};
   if (haveCortexM())
     Runs.push_back(
         {"cmsis-nn",
          {"--cpu", "cortex-m4", "--cmsis-nn", ACCELGEN_CMSIS_NN_PATH}});
-  const ir::Graph &G = M.Graphs[0];
   for (const auto &[Target, Extra] : Runs) {
     INFO(Target << " " << llvm::join(Extra, " "));
     test::TempDir Out;

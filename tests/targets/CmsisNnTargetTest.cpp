@@ -92,34 +92,50 @@ TEST_CASE("cmsis-nn is registered with its CPU families") {
 
 TEST_CASE("convolutions take the wrapper's path") {
   // 1 x 1, unit stride: the fast path without DSP and with Helium; with DSP
-  // alone, the generated kernel where the channels allow (inputs in fours,
-  // outputs in twos).
+  // alone, the generated 1 x 1 kernel where the channels allow (inputs in
+  // fours, outputs in twos), the generated im2col kernel for other inputs.
   for (unsigned V : {M3, M55})
     CHECK(choose(conv("CONV_2D", 8, 8, 16, 1, 1, 8), V).Function ==
           "arm_convolve_1x1_s8_fast");
   CHECK(choose(conv("CONV_2D", 8, 8, 16, 1, 1, 8), M4).Function ==
         "accelgen_convolve_1x1_s8_dsp");
   CHECK(choose(conv("CONV_2D", 8, 8, 6, 1, 1, 8), M4).Function ==
-        "arm_convolve_1x1_s8_fast");
+        "accelgen_convolve_s8_dsp");
+  // Odd output channels: neither generated kernel.
   CHECK(choose(conv("CONV_2D", 8, 8, 16, 1, 1, 7), M4).Function ==
         "arm_convolve_1x1_s8_fast");
   // 1 x 1, stride 2: the strided 1 x 1 path, VALID or SAME (which pads
-  // nothing with a 1 x 1 filter).
-  for (const char *Padding : {"VALID", "SAME"})
-    CHECK(choose(conv("CONV_2D", 8, 8, 16, 1, 1, 8,
+  // nothing with a 1 x 1 filter), except with DSP alone.
+  for (const char *Padding : {"VALID", "SAME"}) {
+    const ir::Graph G = conv("CONV_2D", 8, 8, 16, 1, 1, 8,
+                             {{"stride_h", int64_t(2)},
+                              {"stride_w", int64_t(2)},
+                              {"padding", std::string(Padding)}});
+    for (unsigned V : {M3, M55})
+      CHECK(choose(G, V).Function == "arm_convolve_1x1_s8");
+    CHECK(choose(G, M4).Function == "accelgen_convolve_s8_dsp");
+    CHECK(choose(conv("CONV_2D", 8, 8, 16, 1, 1, 7,
                       {{"stride_h", int64_t(2)},
                        {"stride_w", int64_t(2)},
                        {"padding", std::string(Padding)}}),
                  M4)
               .Function == "arm_convolve_1x1_s8");
+  }
   // One row, a 1 x 3 filter, 4 channels: 1 x N.
-  CHECK(choose(conv("CONV_2D", 1, 16, 4, 1, 3, 8), M4).Function ==
+  for (unsigned V : {M3, M55})
+    CHECK(choose(conv("CONV_2D", 1, 16, 4, 1, 3, 8), V).Function ==
+          "arm_convolve_1_x_n_s8");
+  CHECK(choose(conv("CONV_2D", 1, 16, 4, 1, 3, 7), M4).Function ==
         "arm_convolve_1_x_n_s8");
   // The same with 3 channels (stride_w x channels not a multiple of 4).
-  CHECK(choose(conv("CONV_2D", 1, 16, 3, 1, 3, 8), M4).Function ==
+  CHECK(choose(conv("CONV_2D", 1, 16, 3, 1, 3, 8), M3).Function ==
+        "arm_convolve_s8");
+  CHECK(choose(conv("CONV_2D", 1, 16, 3, 1, 3, 7), M4).Function ==
         "arm_convolve_s8");
   CHECK(choose(conv("CONV_2D", 8, 8, 3, 3, 3, 8), M55).Function ==
         "arm_convolve_s8");
+  CHECK(choose(conv("CONV_2D", 8, 8, 3, 3, 3, 8), M4).Function ==
+        "accelgen_convolve_s8_dsp");
 }
 
 TEST_CASE("a 3 x 3 depthwise takes the 3x3 path outside Helium only") {
@@ -155,8 +171,11 @@ TEST_CASE("a 3 x 3 depthwise takes the 3x3 path outside Helium only") {
 
 TEST_CASE("scratch sizes follow the get_buffer_size formulas") {
   // arm_convolve_s8: 2 int16 columns of align(3 * 3 * 3, 4) = 28 on DSP;
-  // 4 * ceil(27 / 16) * 16 = 128 bytes on Helium.
+  // 4 * ceil(27 / 16) * 16 = 128 bytes on Helium. The generated im2col
+  // kernel (DSP) needs the same two columns.
   ir::Graph G = conv("CONV_2D", 8, 8, 3, 3, 3, 8);
+  CHECK(choose(G, M3).ScratchBytes == 2 * 28 * 2);
+  REQUIRE(choose(G, M4).Function == "accelgen_convolve_s8_dsp");
   CHECK(choose(G, M4).ScratchBytes == 2 * 28 * 2);
   CHECK(choose(G, M55).ScratchBytes == 4 * 2 * 16);
   // arm_depthwise_conv_s8_opt: C * KH * KW int16 on DSP; 4 * 124 * KH * KW
@@ -239,32 +258,38 @@ TEST_CASE("a bias given at run time: a call, but on Helium the reference") {
   B.op("FULLY_CONNECTED", {In, W, Bias}, {Out},
        {{"fused_activation", std::string("NONE")}});
   B.inputs({In, Bias}).outputs({Out});
+  CHECK(choose(B.G, M3).Function == "arm_fully_connected_s8");
   CHECK(choose(B.G, M4).Function == "arm_fully_connected_s8");
   cmsis::OpChoice Helium = choose(B.G, M55);
   CHECK(Helium.Function.empty());
   CHECK(Helium.Reason ==
         "on Helium, arm_fully_connected_s8 reads its bias from kernel sums "
         "computed at compile time, and this bias is computed at run time");
-  // A constant bias is folded.
+  // A constant bias is folded; with DSP alone the generated kernel takes
+  // the layer.
   B.G.Tensors[Bias].IsConstant = true;
   B.G.Tensors[Bias].Data.assign(16, 0);
   CHECK(choose(B.G, M55).Function == "arm_fully_connected_s8");
+  CHECK(choose(B.G, M4).Function == "accelgen_fully_connected_s8_dsp");
 }
 
-TEST_CASE("the generated depthwise kernel needs a constant bias") {
-  // It folds the bias into its constants: one given at run time sends the
-  // layer to the reference kernel, with the reason; on Helium the call runs.
-  ir::Graph G = conv("DEPTHWISE_CONV_2D", 8, 8, 8, 3, 3, 8);
-  const int32_t Bias = G.Operators[0].Inputs[2];
-  G.Tensors[Bias].IsConstant = false;
-  G.Tensors[Bias].Data.clear();
-  G.Inputs.push_back(Bias);
-  cmsis::OpChoice Dsp = choose(G, M4);
-  CHECK(Dsp.Function.empty());
-  CHECK(Dsp.Reason == "the generated kernel folds its bias into constants "
-                      "at compile time, and this bias is computed at run "
-                      "time");
+TEST_CASE("the generated kernels need a constant bias") {
+  // They fold the bias into their constants: one given at run time keeps
+  // CMSIS-NN's function (cm_constant_bias), with DSP as without.
+  ir::Graph G = conv("DEPTHWISE_CONV_2D", 8, 8, 8, 3, 3, 8,
+                     {{"padding", std::string("SAME")}});
+  REQUIRE(choose(G, M4).Function == "accelgen_depthwise_conv_s8_dsp");
+  ir::Graph C = conv("CONV_2D", 8, 8, 3, 3, 3, 8);
+  REQUIRE(choose(C, M4).Function == "accelgen_convolve_s8_dsp");
+  for (ir::Graph *Run : {&G, &C}) {
+    const int32_t Bias = Run->Operators[0].Inputs[2];
+    Run->Tensors[Bias].IsConstant = false;
+    Run->Tensors[Bias].Data.clear();
+    Run->Inputs.push_back(Bias);
+  }
+  CHECK(choose(G, M4).Function == "arm_depthwise_conv_3x3_s8");
   CHECK(choose(G, M55).Function == "arm_depthwise_conv_s8_opt");
+  CHECK(choose(C, M4).Function == "arm_convolve_s8");
 }
 
 #define ACCELGEN_PROBE_TARGET cmsis_nn

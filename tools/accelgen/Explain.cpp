@@ -159,10 +159,22 @@ void printText(raw_ostream &OS, const partition::PartitionResult &R,
                   sys::path::filename(ExplainModel), R.Target,
                   R.numOnAccelerator(), R.Ops.size(), T.backend());
   } else if (!Library.empty()) {
-    OS << formatv("{0} on {1}: {2} of {3} operators as {4} calls, the rest "
-                  "as on {5}\n",
-                  sys::path::filename(ExplainModel), R.Target,
-                  R.numOnAccelerator(), R.Ops.size(), Library,
+    // Target operators named accelgen_* are kernels generated per layer
+    // instead of a library call (targets/cmsis-nn/cmsis-nn.td).
+    size_t Generated = 0;
+    for (const partition::PlacedOp &P : R.Ops)
+      Generated += P.Placement == partition::Device::Accelerator &&
+                   StringRef(P.Type).startswith("accelgen_");
+    const size_t Calls = R.numOnAccelerator() - Generated;
+    OS << formatv("{0} on {1}: {2} of {3} operators as {4} calls{5}, the "
+                  "rest as on {6}\n",
+                  sys::path::filename(ExplainModel), R.Target, Calls,
+                  R.Ops.size(), Library,
+                  Generated
+                      ? formatv(", {0} as {1} generated per layer", Generated,
+                                Generated == 1 ? "a kernel" : "kernels")
+                            .str()
+                      : std::string(),
                   T.cpuFallback());
   } else {
     OS << formatv("{0} on {1}: {2} of {3} operators on the accelerator in "
