@@ -522,12 +522,11 @@ Expected<std::string> generatedAdd(const ir::Graph &G, size_t Index,
 
 /// The generated FULLY_CONNECTED (templates/cm_fully_connected_dsp.c.in)
 /// of operator \p Index, an int8 one with weights [units, depth] quantized
-/// per tensor, as the function \p Name needing \p Scratch bytes of
-/// scratch memory (one int16 input row); \p Fast as generatedDepthwise's.
+/// per tensor, as the function \p Name; \p Fast as generatedDepthwise's.
 Expected<std::string> generatedFullyConnected(
     const ir::Graph &G, size_t Index,
     const kernels::FamilyParams<ref_fully_connected_params> &P, StringRef Name,
-    int64_t Scratch, bool &Fast) {
+    bool &Fast) {
   const ir::Operator &Op = G.Operators[Index];
   const ref_fully_connected_params &S = P.Scalars;
   const ir::Tensor &In = G.tensor(Op.Inputs[0]);
@@ -535,11 +534,11 @@ Expected<std::string> generatedFullyConnected(
   const ir::Tensor &Out = G.tensor(Op.Outputs[0]);
   const int64_t OC = F.Shape.size() == 2 ? F.Shape[0] : 0,
                 K = F.Shape.size() == 2 ? F.Shape[1] : 0;
-  const int64_t K4 = (K + 3) / 4 * 4;
+  const int64_t K4 = (K + 3) / 4 * 4, KM = K - K % 4;
   const int64_t Rows = K > 0 ? In.numElements() / K : 0;
   if (OC < 1 || K < 1 || Rows < 1 || Rows * K != In.numElements() ||
       Out.numElements() != Rows * OC || S.filter_offset != 0 ||
-      Scratch < 2 * K4 || F.Data.size() != static_cast<size_t>(OC * K))
+      F.Data.size() != static_cast<size_t>(OC * K))
     return createStringError(inconvertibleErrorCode(),
                              "operator %zu: FULLY_CONNECTED outside the "
                              "generated kernel's cases",
@@ -572,10 +571,10 @@ Expected<std::string> generatedFullyConnected(
   for (int64_t Ch = 0; Ch < OC; ++Ch)
     Biases.push_back(Params[4 * Ch]);
   // Unrolled over at most 64 values: the largest multiple of 4 up to 64
-  // that divides K4.
-  int64_t Chunk = K4;
-  if (K4 > 64)
-    for (Chunk = 64; K4 % Chunk != 0; Chunk -= 4)
+  // that divides KM (4 when there are none).
+  int64_t Chunk = std::max<int64_t>(KM, 4);
+  if (KM > 64)
+    for (Chunk = 64; KM % Chunk != 0; Chunk -= 4)
       ;
   tmpl::Bindings B;
   B["FUNCTION"] = Name.str();
@@ -584,6 +583,7 @@ Expected<std::string> generatedFullyConnected(
   for (auto [Key, V] :
        {std::pair<const char *, int64_t>{"ROWS", Rows},
         {"K", K},
+        {"KM", KM},
         {"K4", K4},
         {"CHUNK", Chunk},
         {"OC", OC},
@@ -734,15 +734,14 @@ Error OpWriter::write(StringRef Function, const kernels::KernelCall &KC,
     Expected<std::string> Kernel = generatedFullyConnected(
         G, Index,
         std::get<kernels::FamilyParams<ref_fully_connected_params>>(KC.Params),
-        Name, Scratch, Fast);
+        Name, Fast);
     if (!Kernel)
       return Kernel.takeError();
     (Fast ? UsesSmmulr : UsesRequantize) = true;
     UsesSmlad = true;
     DS << *Kernel;
-    Stmt = formatv("    {0}({1}, {2}, (uint32_t *)(arena.bytes + {3}));\n",
-                   Name, operand(0, "input"), out(), ScratchOffset)
-               .str();
+    Stmt =
+        formatv("    {0}({1}, {2});\n", Name, operand(0, "input"), out()).str();
   } else if (Function == "accelgen_elementwise_add_s8_dsp") {
     const std::string Name = Prefix + "_add";
     Expected<std::string> Kernel = generatedAdd(

@@ -307,8 +307,8 @@ def : Mapping<DepthwiseConv2D, ArmDepthwise, CmsisNn>;
 
 def : Mapping<FullyConnected, ArmFullyConnected, CmsisNn>;
 // From the DSP family on, an int8 fully connected layer takes the
-// generated kernel (the input row sign-extended once, four weight rows at a
-// time; ad_autoencoder's layers on Cortex-M4, bench/cortex-m-layers.sh);
+// generated kernel (four weight rows at a time; ad_autoencoder's layers
+// on Cortex-M4, bench/cortex-m-layers.sh);
 // Helium's arm_fully_connected_s8 stays first on Cortex-M55.
 def : Mapping<FullyConnected, CmFullyConnectedDsp, CmsisNn, [
     Constraint<"cm_fc_int8", "input(0).dtype == i8", "int8">,
@@ -410,9 +410,6 @@ def : Scratch<CmDepthwiseDsp, CmsisNn, CmsisM4,
 def : Scratch<ArmConvolve, CmsisNn, CmsisM3, ConvDsp>;
 // The generated convolution: two int16 columns, as arm_convolve_s8's.
 def : Scratch<CmConvolveDsp, CmsisNn, CmsisM4, ConvDsp>;
-// The generated fully connected layer: one int16 input row.
-def : Scratch<CmFullyConnectedDsp, CmsisNn, CmsisM4,
-              "align(input(1).dim(1), 4) * 2">;
 def : Scratch<ArmConvolve, CmsisNn, CmsisM55,
               !strconcat("max(", ConvDsp, ", ", ConvMve, ")")>;
 
