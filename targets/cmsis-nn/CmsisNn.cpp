@@ -448,6 +448,10 @@ generatedConv(const ir::Graph &G, size_t Index,
                         {"ACT_MAX", S.act_max}})
     B[Key] = V;
   B["FAST"] = Fast;
+  // Input channels in fours: a filter row's values are whole words.
+  B["ROWWISE"] = IC % 4 == 0;
+  const uint32_t Zero = static_cast<uint16_t>(-S.input_offset);
+  B["ZERO_PAIR"] = formatv("{0:x8}", Zero | Zero << 16).str();
   auto Decimal = [](int32_t V) { return std::to_string(V); };
   B["WEIGHTS"] = initializerLines(ArrayRef<int32_t>(Weights), Decimal);
   B["PARAMS"] = initializerLines(ArrayRef<int32_t>(Params), Decimal);
