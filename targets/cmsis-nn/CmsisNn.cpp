@@ -188,6 +188,42 @@ Expected<ChannelQuant> channelQuant(const ir::Graph &G, size_t Index,
   return Q;
 }
 
+/// A filter's rows as the generated kernels store them, with what
+/// generatedParams needs of each.
+struct PaddedRows {
+  /// \p Rows rows of K values, each padded with zeros to K4; with Pairs,
+  /// the rows of each pair interleaved four values at a time (the word of
+  /// row 2i, then that of row 2i + 1).
+  std::vector<int32_t> Values;
+  /// Per row, the sum of its values and of their magnitudes.
+  std::vector<int64_t> Sum, Abs;
+};
+
+/// The PaddedRows of int8 filter \p F, \p Rows rows of \p K values.
+PaddedRows paddedRows(const ir::Tensor &F, int64_t Rows, int64_t K, int64_t K4,
+                      bool Pairs) {
+  PaddedRows P;
+  P.Sum.assign(Rows, 0);
+  P.Abs.assign(Rows, 0);
+  auto At = [&](int64_t Row, int64_t I) {
+    return I < K
+               ? static_cast<int32_t>(static_cast<int8_t>(F.Data[Row * K + I]))
+               : int32_t(0);
+  };
+  for (int64_t Row = 0; Row < Rows; ++Row)
+    for (int64_t I = 0; I < K; ++I) {
+      P.Sum[Row] += At(Row, I);
+      P.Abs[Row] += std::abs(At(Row, I));
+    }
+  const int64_t Group = Pairs ? 2 : 1;
+  for (int64_t Row = 0; Row < Rows; Row += Group)
+    for (int64_t I = 0; I < K4; I += 4)
+      for (int64_t R = Row; R < Row + Group && R < Rows; ++R)
+        for (int64_t J = I; J < I + 4; ++J)
+          P.Values.push_back(At(R, J));
+  return P;
+}
+
 /// The generated depthwise kernel (templates/cm_depthwise_dsp.c.in) of
 /// operator \p Index, an int8 DEPTHWISE_CONV_2D the description maps to it
 /// (batch 1, no dilation, output channels in fours; depth multiplier 1, or
@@ -312,63 +348,6 @@ generatedDepthwise(const ir::Graph &G, size_t Index,
   return renderCortexM("cm_depthwise_dsp.c.in", B);
 }
 
-/// The generated 1 x 1 convolution (templates/cm_convolve_1x1_dsp.c.in) of
-/// operator \p Index, an int8 CONV_2D the description maps to it (a 1 x 1
-/// filter, unit strides, input channels in fours, output channels in
-/// twos), as the function \p Name; \p Fast as generatedDepthwise's.
-Expected<std::string>
-generatedConv1x1(const ir::Graph &G, size_t Index,
-                 const kernels::FamilyParams<ref_conv2d_params> &P,
-                 StringRef Name, bool &Fast) {
-  const ir::Operator &Op = G.Operators[Index];
-  const ref_conv2d_params &S = P.Scalars;
-  const ir::Tensor &In = G.tensor(Op.Inputs[0]);
-  const ir::Tensor &F = G.tensor(Op.Inputs[1]);
-  const ir::Tensor &Out = G.tensor(Op.Outputs[0]);
-  const int64_t IC = dim(In, 3), OC = dim(Out, 3);
-  const int64_t Pixels = dim(In, 0) * dim(In, 1) * dim(In, 2);
-  if (IC % 4 != 0 || OC % 2 != 0 || dim(F, 0) != OC || dim(F, 1) != 1 ||
-      dim(F, 2) != 1 || dim(F, 3) != IC || S.stride_h != 1 || S.stride_w != 1 ||
-      S.pad_top != 0 || S.pad_left != 0 || S.filter_offset != 0 ||
-      dim(Out, 1) != dim(In, 1) || dim(Out, 2) != dim(In, 2) ||
-      dim(Out, 0) != dim(In, 0) ||
-      F.Data.size() != static_cast<size_t>(OC * IC))
-    return createStringError(inconvertibleErrorCode(),
-                             "operator %zu: CONV_2D outside the generated 1 x "
-                             "1 kernel's cases",
-                             Index);
-  Expected<ChannelQuant> Q = channelQuant(G, Index, P, OC);
-  if (!Q)
-    return Q.takeError();
-  std::vector<int64_t> Sum(OC, 0), Abs(OC, 0);
-  std::vector<int32_t> Weights;
-  for (int64_t Ch = 0; Ch < OC; ++Ch)
-    for (int64_t K = 0; K < IC; ++K) {
-      const int32_t V = static_cast<int8_t>(F.Data[Ch * IC + K]);
-      Sum[Ch] += V;
-      Abs[Ch] += std::abs(V);
-      Weights.push_back(V);
-    }
-  const std::vector<int32_t> Params = generatedParams(
-      Q->Bias, Sum, Abs, Q->Mult, Q->Shift, S.input_offset, Fast);
-  tmpl::Bindings B;
-  B["FUNCTION"] = Name.str();
-  B["COMMENT"] =
-      formatv("CONV_2D 1x1 of {0} pixels, {1} -> {2} channels", Pixels, IC, OC)
-          .str();
-  B["PIXELS"] = Pixels;
-  B["IC"] = IC;
-  B["OC"] = OC;
-  B["OUTPUT_OFFSET"] = static_cast<int64_t>(S.output_offset);
-  B["ACT_MIN"] = static_cast<int64_t>(S.act_min);
-  B["ACT_MAX"] = static_cast<int64_t>(S.act_max);
-  B["FAST"] = Fast;
-  auto Decimal = [](int32_t V) { return std::to_string(V); };
-  B["WEIGHTS"] = initializerLines(ArrayRef<int32_t>(Weights), Decimal);
-  B["PARAMS"] = initializerLines(ArrayRef<int32_t>(Params), Decimal);
-  return renderCortexM("cm_convolve_1x1_dsp.c.in", B);
-}
-
 /// The generated convolution (templates/cm_convolve_dsp.c.in) of operator
 /// \p Index, an int8 CONV_2D the description maps to it (any filter,
 /// stride, padding and dilation, not grouped, output channels in twos), as
@@ -398,18 +377,9 @@ generatedConv(const ir::Graph &G, size_t Index,
   Expected<ChannelQuant> Q = channelQuant(G, Index, P, OC);
   if (!Q)
     return Q.takeError();
-  std::vector<int64_t> Sum(OC, 0), Abs(OC, 0);
-  std::vector<int32_t> Weights;
-  for (int64_t Ch = 0; Ch < OC; ++Ch)
-    for (int64_t I = 0; I < K4; ++I) {
-      const int32_t V =
-          I < K ? static_cast<int8_t>(F.Data[Ch * K + I]) : int32_t(0);
-      Sum[Ch] += V;
-      Abs[Ch] += std::abs(V);
-      Weights.push_back(V);
-    }
+  const PaddedRows W = paddedRows(F, OC, K, K4, /*Pairs=*/true);
   const std::vector<int32_t> Params = generatedParams(
-      Q->Bias, Sum, Abs, Q->Mult, Q->Shift, S.input_offset, Fast);
+      Q->Bias, W.Sum, W.Abs, Q->Mult, Q->Shift, S.input_offset, Fast);
   // The sums are unrolled over at most 64 values of the columns: the
   // largest multiple of 4 up to 64 that divides K4.
   int64_t Chunk = K4;
@@ -453,7 +423,7 @@ generatedConv(const ir::Graph &G, size_t Index,
   const uint32_t Zero = static_cast<uint16_t>(-S.input_offset);
   B["ZERO_PAIR"] = formatv("{0:x8}", Zero | Zero << 16).str();
   auto Decimal = [](int32_t V) { return std::to_string(V); };
-  B["WEIGHTS"] = initializerLines(ArrayRef<int32_t>(Weights), Decimal);
+  B["WEIGHTS"] = initializerLines(ArrayRef<int32_t>(W.Values), Decimal);
   B["PARAMS"] = initializerLines(ArrayRef<int32_t>(Params), Decimal);
   return renderCortexM("cm_convolve_dsp.c.in", B);
 }
@@ -558,19 +528,10 @@ Expected<std::string> generatedFullyConnected(
                              "operator %zu: FULLY_CONNECTED quantized per "
                              "channel, the generated kernel's is per tensor",
                              Index);
-  std::vector<int64_t> Sum(OC, 0), Abs(OC, 0);
-  std::vector<int32_t> Weights;
-  for (int64_t Ch = 0; Ch < OC; ++Ch)
-    for (int64_t I = 0; I < K4; ++I) {
-      const int32_t V =
-          I < K ? static_cast<int8_t>(F.Data[Ch * K + I]) : int32_t(0);
-      Sum[Ch] += V;
-      Abs[Ch] += std::abs(V);
-      Weights.push_back(V);
-    }
+  const PaddedRows W = paddedRows(F, OC, K, K4, /*Pairs=*/false);
   // The per-channel parameters, of which this kernel keeps the biases.
   const std::vector<int32_t> Params = generatedParams(
-      Q->Bias, Sum, Abs, Q->Mult, Q->Shift, S.input_offset, Fast);
+      Q->Bias, W.Sum, W.Abs, Q->Mult, Q->Shift, S.input_offset, Fast);
   std::vector<int32_t> Biases;
   for (int64_t Ch = 0; Ch < OC; ++Ch)
     Biases.push_back(Params[4 * Ch]);
@@ -600,7 +561,7 @@ Expected<std::string> generatedFullyConnected(
     B[Key] = V;
   B["FAST"] = Fast;
   auto Decimal = [](int32_t V) { return std::to_string(V); };
-  B["WEIGHTS"] = initializerLines(ArrayRef<int32_t>(Weights), Decimal);
+  B["WEIGHTS"] = initializerLines(ArrayRef<int32_t>(W.Values), Decimal);
   B["BIASES"] = initializerLines(ArrayRef<int32_t>(Biases), Decimal);
   return renderCortexM("cm_fully_connected_dsp.c.in", B);
 }
@@ -619,7 +580,8 @@ public:
 
   std::string Decls, Call;
   /// The primitives of templates/cm_dsp.c.in a generated kernel uses.
-  bool UsesSmmulr = false, UsesRequantize = false, UsesSmlad = false;
+  bool UsesSmmulr = false, UsesRequantize = false, UsesSmlad = false,
+       UsesMac = false;
 
 private:
   /// Operand \p I as the function reads it: a constant is declared as an
@@ -705,19 +667,6 @@ Error OpWriter::write(StringRef Function, const kernels::KernelCall &KC,
     Stmt = formatv("    {0}({1}, {2}, (int8_t *)(arena.bytes + {3}));\n", Name,
                    operand(0, "input"), out(), ScratchOffset)
                .str();
-  } else if (Function == "accelgen_convolve_1x1_s8_dsp") {
-    const std::string Name = Prefix + "_conv1x1";
-    bool Fast = false;
-    Expected<std::string> Kernel = generatedConv1x1(
-        G, Index, std::get<kernels::FamilyParams<ref_conv2d_params>>(KC.Params),
-        Name, Fast);
-    if (!Kernel)
-      return Kernel.takeError();
-    (Fast ? UsesSmmulr : UsesRequantize) = true;
-    UsesSmlad = true;
-    DS << *Kernel;
-    Stmt =
-        formatv("    {0}({1}, {2});\n", Name, operand(0, "input"), out()).str();
   } else if (Function == "accelgen_convolve_s8_dsp") {
     const std::string Name = Prefix + "_conv";
     bool Fast = false;
@@ -727,7 +676,7 @@ Error OpWriter::write(StringRef Function, const kernels::KernelCall &KC,
     if (!Kernel)
       return Kernel.takeError();
     (Fast ? UsesSmmulr : UsesRequantize) = true;
-    UsesSmlad = true;
+    UsesSmlad = UsesMac = true;
     DS << *Kernel;
     Stmt = formatv("    {0}({1}, {2}, (uint32_t *)(arena.bytes + {3}));\n",
                    Name, operand(0, "input"), out(), ScratchOffset)
@@ -1363,7 +1312,7 @@ makeOffload(const ir::Graph &G, const target::TargetInfo &T, unsigned Version) {
 
   std::string Decls;
   bool Generated = false, UsesSmmulr = false, UsesRequantize = false,
-       UsesSmlad = false;
+       UsesSmlad = false, UsesMac = false;
   json::Array Functions;
   for (size_t I = 0; I < G.Operators.size(); ++I) {
     const OpChoice &C = Choices[I];
@@ -1385,6 +1334,7 @@ makeOffload(const ir::Graph &G, const target::TargetInfo &T, unsigned Version) {
     UsesSmmulr |= W.UsesSmmulr;
     UsesRequantize |= W.UsesRequantize;
     UsesSmlad |= W.UsesSmlad;
+    UsesMac |= W.UsesMac;
     Decls += formatv("\n/* Operator {0}: {1} as {2}. */\n", I,
                      G.Operators[I].Type, C.Function)
                  .str() +
@@ -1405,6 +1355,7 @@ makeOffload(const ir::Graph &G, const target::TargetInfo &T, unsigned Version) {
     B["SMMULR"] = UsesSmmulr;
     B["REQUANTIZE"] = UsesRequantize;
     B["SMLAD"] = UsesSmlad;
+    B["MAC"] = UsesMac;
     Expected<std::string> Common = renderCortexM("cm_dsp.c.in", B);
     if (!Common)
       return Common.takeError();

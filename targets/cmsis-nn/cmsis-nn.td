@@ -75,8 +75,6 @@ def ArmMul : TargetOp<CmsisNn, "arm_elementwise_mul_s8", [Input, Input2],
 // CMSIS-NN; the emitted function is named after the operator.
 def CmDepthwiseDsp : TargetOp<CmsisNn, "accelgen_depthwise_conv_s8_dsp",
                               ConvOperands, DwAttrs>;
-def CmConvolve1x1Dsp : TargetOp<CmsisNn, "accelgen_convolve_1x1_s8_dsp",
-                                ConvOperands, ConvAttrs>;
 def CmConvolveDsp : TargetOp<CmsisNn, "accelgen_convolve_s8_dsp",
                              ConvOperands, ConvAttrs>;
 def CmFullyConnectedDsp : TargetOp<CmsisNn, "accelgen_fully_connected_s8_dsp",
@@ -208,28 +206,13 @@ def CmConstantBias : Constraint<"cm_constant_bias",
     "input(2).dtype == none || input(2).is_constant",
     "a constant bias (folded into the kernel's constants)">;
 def : Mapping<Conv2D, ArmConvolve1x1Fast, CmsisNn, [Is1x1, UnitStrides], 4>;
-// From the DSP family on, a 1 x 1 convolution of unit strides and at most
-// 32 input channels takes the generated 1 x 1 kernel, where its channels
-// allow: on Cortex-M4 its layers of kws_dscnn and vww run in 0.75 and 0.80
-// of arm_convolve_1x1_s8_fast's instructions (per layer 0.50-1.02;
-// bench/cortex-m-layers.sh). With more input channels the im2col kernel
-// below is the faster (vww's 64- and 128-channel layers: 0.89-0.93 of the 1
-// x 1 kernel's instructions; 8-32 channels: 1.00-1.10). Helium's
-// arm_convolve_1x1_s8_fast stays the faster on Cortex-M55 (0.25-2.18
-// instructions per MAC against the kernel's 1.47-3.29 on Cortex-M4).
-def : Mapping<Conv2D, CmConvolve1x1Dsp, CmsisNn, [Is1x1, UnitStrides,
-    Constraint<"cm_1x1_channels",
-        "input(0).dtype == i8 && input(0).channels % 4 == 0 && "
-        "input(0).channels <= 32 && output(0).channels % 2 == 0",
-        "int8, input channels a multiple of 4 up to 32, output channels of "
-        "2">,
-    CmConstantBias], 6> {
-  let Since = CmsisM4;
-}
-// Any other int8 convolution of output channels in twos takes the
-// generated im2col kernel from the DSP family on, ahead of every CMSIS-NN
-// path there (the first layers and ResNet-8's 3 x 3 and strided 1 x 1
-// convolutions; bench/cortex-m-layers.sh).
+// From the DSP family on, an int8 convolution of output channels in twos
+// takes the generated im2col kernel, ahead of every CMSIS-NN path there: on
+// Cortex-M4 the convolutions of the shared models run in 0.55-0.84 of the
+// instructions of arm_convolve_s8, arm_convolve_1x1_s8_fast and
+// arm_convolve_1x1_s8 (bench/cortex-m-layers.sh). Helium's functions stay
+// the faster on Cortex-M55 (0.25-2.18 instructions per MAC against the
+// kernel's 1.2-3.0 on Cortex-M4).
 def : Mapping<Conv2D, CmConvolveDsp, CmsisNn, [
     Constraint<"cm_conv_channels",
         "input(0).dtype == i8 && output(0).channels % 2 == 0",

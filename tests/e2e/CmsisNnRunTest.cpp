@@ -193,10 +193,10 @@ void checkSameOutputs(const ir::Graph &G, const test::TempDir &Out,
 /// shapes, strides and padding that leave input columns unread, ReLU6, a
 /// requantization with a left shift and a bias too large for SMMULR (both
 /// requantized by cm_requantize; the others, with right shifts of 1 or
-/// more, by SMMULR), twelve channels, and one input channel to eight; 1 x 1
-/// convolutions the generated 1 x 1 kernel takes (an odd pixel count, a
-/// bias too large for SMMULR); convolutions the im2col kernel takes (padding,
-/// strides, dilation, one input channel, a batch of 2, odd pixel counts);
+/// more, by SMMULR), twelve channels, and one input channel to eight;
+/// convolutions the im2col kernel takes (1 x 1 ones, padding, strides,
+/// dilation, one input channel, a batch of 2, odd pixel counts, a bias too
+/// large for SMMULR);
 /// additions the generated ADD takes; and fully connected layers the
 /// generated kernel takes (several rows, units not in fours, no bias, a
 /// bias too large for SMMULR).
@@ -264,8 +264,7 @@ ir::Model generatedKernelCases(std::mt19937 &Gen,
   // One input channel to eight, rows of 5 taps (the second word of a row's
   // taps is one tap and 3 bytes past it), stride 2.
   Depthwise("one_channel_5x5", Z, 8, 5, 5, 2, "SAME", "NONE", 0.8f, 2000);
-  // Convolutions: 1 x 1 ones for the 1 x 1 kernel, the others for the
-  // im2col kernel.
+  // Convolutions, all for the im2col kernel.
   auto Conv = [&](const char *Name, int32_t In, int32_t OC, int32_t KH,
                   int32_t KW, int32_t Stride, int32_t Dilation,
                   const char *Padding, const char *Act, float OutScale,
@@ -406,8 +405,7 @@ TEST_CASE("the generated kernels' cases run as on ref") {
     return llvm::StringRef(C).count(What);
   };
   CHECK(Count("DEPTHWISE_CONV_2D as accelgen_depthwise_conv_s8_dsp */") == 6);
-  CHECK(Count("CONV_2D as accelgen_convolve_1x1_s8_dsp */") == 3);
-  CHECK(Count("CONV_2D as accelgen_convolve_s8_dsp */") == 7);
+  CHECK(Count("CONV_2D as accelgen_convolve_s8_dsp */") == 10);
   CHECK(Count("ADD as accelgen_elementwise_add_s8_dsp */") == 2);
   CHECK(Count("FULLY_CONNECTED as accelgen_fully_connected_s8_dsp */") == 3);
   // The depthwise kernels read their multipliers from q[]: two requantize
@@ -421,10 +419,10 @@ TEST_CASE("the generated kernels' cases run as on ref") {
   CHECK(Count("cm_requantize(a3,") - Count("cm_requantize(a3, q[") == 1);
   CHECK(Count("for (c = 4; c < 6; ++c, r += 24)") == 1);
   CHECK(Count("for (k = 0; k < 128; k += 64)") == 2);
-  // The 1 x 1 and im2col kernels: a pair of pixels, and for an odd count
-  // one more (the 1 x 1 kernel's of 15 pixels, the im2col one's of 3).
+  // The im2col kernels: a pair of pixels, and for an odd count one more
+  // (pointwise_odd_pixels, conv_one_channel, conv_odd_pixels).
   CHECK(Count("cm_requantize(a00,") == 2);
-  CHECK(Count("cm_smmulr(a00 * 2,") == 3 + 8);
+  CHECK(Count("cm_smmulr(a00 * 2,") == 8 + 3);
   // The im2col kernel unrolls 36 of 108 values (in the code for a pair of
   // pixels and in the odd pixel's), 28 of 28.
   CHECK(Count("for (k = 0; k < 108; k += 36)") == 2);
