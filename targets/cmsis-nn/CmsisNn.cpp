@@ -134,28 +134,40 @@ std::string initializerLines(ArrayRef<T> Values, F Print) {
 /// PARAMS of the generated kernels (templates/cm_*_dsp.c.in), per output
 /// channel c: the bias with the input offset times the weights' sum \p Sum
 /// folded in (modulo 2^32, as the accumulators wrap), the multiplier, then
-/// for \p Fast the rounding addend 2^(right shift - 1) and the right shift,
-/// else TensorFlow Lite's shift and 0. \p Fast: every accumulator, at most
-/// |bias| + 255 * \p Abs (the sum of |weights|), times two stays in int32
-/// and every shift is a right shift of 1 to 31; then SMMULR's rounding
-/// equals the reference's doubling high multiply.
+/// for \p Fast the rounding addend 2^(right shift - 1) and the right shift
+/// (0 and 0 for none), else TensorFlow Lite's shift and 0. \p Fast: every
+/// accumulator, at most |bias| + 255 * \p Abs (the sum of |weights|), times
+/// two stays in int32 and no shift is a left shift (0 to 31 to the right);
+/// then SMMULR's rounding equals the reference's doubling high multiply. \p
+/// ZeroShift: with \p Fast, some channel has no right shift (the kernels
+/// then skip the rounding shift for it).
 std::vector<int32_t>
 generatedParams(ArrayRef<int32_t> Bias, ArrayRef<int64_t> Sum,
                 ArrayRef<int64_t> Abs, ArrayRef<int32_t> Mult,
-                ArrayRef<int32_t> Shift, int32_t InputOffset, bool &Fast) {
+                ArrayRef<int32_t> Shift, int32_t InputOffset, bool &Fast,
+                bool &ZeroShift) {
   Fast = true;
-  for (size_t Ch = 0; Ch < Bias.size(); ++Ch)
+  ZeroShift = false;
+  for (size_t Ch = 0; Ch < Bias.size(); ++Ch) {
     Fast = Fast &&
            std::abs(static_cast<int64_t>(Bias[Ch])) + 255 * Abs[Ch] <
                (int64_t(1) << 30) &&
-           Shift[Ch] <= -1 && Shift[Ch] >= -31 && Mult[Ch] >= 0;
+           Shift[Ch] <= 0 && Shift[Ch] >= -31 && Mult[Ch] >= 0;
+    ZeroShift = ZeroShift || Shift[Ch] == 0;
+  }
+  ZeroShift = ZeroShift && Fast;
   std::vector<int32_t> Params;
   for (size_t Ch = 0; Ch < Bias.size(); ++Ch) {
     Params.push_back(static_cast<int32_t>(static_cast<uint32_t>(
         static_cast<int64_t>(Bias[Ch]) + InputOffset * Sum[Ch])));
     Params.push_back(Mult[Ch]);
-    Params.push_back(Fast ? int32_t(1) << (-Shift[Ch] - 1) : Shift[Ch]);
-    Params.push_back(Fast ? -Shift[Ch] : 0);
+    if (Fast) {
+      Params.push_back(Shift[Ch] < 0 ? int32_t(1) << (-Shift[Ch] - 1) : 0);
+      Params.push_back(-Shift[Ch]);
+    } else {
+      Params.push_back(Shift[Ch]);
+      Params.push_back(0);
+    }
   }
   return Params;
 }
@@ -277,8 +289,9 @@ generatedDepthwise(const ir::Graph &G, size_t Index,
         Sum[Ch] += W(Ky, Kx, Ch);
         Abs[Ch] += std::abs(W(Ky, Kx, Ch));
       }
+  bool ZeroShift = false;
   const std::vector<int32_t> Quad = generatedParams(
-      Q->Bias, Sum, Abs, Q->Mult, Q->Shift, S.input_offset, Fast);
+      Q->Bias, Sum, Abs, Q->Mult, Q->Shift, S.input_offset, Fast, ZeroShift);
   auto Pair = [](int32_t Low, int32_t High) {
     return static_cast<uint16_t>(Low) |
            static_cast<uint32_t>(static_cast<uint16_t>(High)) << 16;
@@ -339,6 +352,7 @@ generatedDepthwise(const ir::Graph &G, size_t Index,
     B[Key] = V;
   B["ONE_CHANNEL"] = OneChannel;
   B["FAST"] = Fast;
+  B["ZERO_SHIFT"] = ZeroShift;
   B["TAPS"] = tmpl::Value(std::move(Taps));
   B["WEIGHTS"] = initializerLines(ArrayRef<uint32_t>(Words), [](uint32_t V) {
     return formatv("{0:x8}u", V).str();
@@ -378,8 +392,10 @@ generatedConv(const ir::Graph &G, size_t Index,
   if (!Q)
     return Q.takeError();
   const PaddedRows W = paddedRows(F, OC, K, K4, /*Pairs=*/true);
-  const std::vector<int32_t> Params = generatedParams(
-      Q->Bias, W.Sum, W.Abs, Q->Mult, Q->Shift, S.input_offset, Fast);
+  bool ZeroShift = false;
+  const std::vector<int32_t> Params =
+      generatedParams(Q->Bias, W.Sum, W.Abs, Q->Mult, Q->Shift, S.input_offset,
+                      Fast, ZeroShift);
   // The sums are unrolled over at most 64 values of the columns: the
   // largest multiple of 4 up to 64 that divides K4.
   int64_t Chunk = K4;
@@ -418,6 +434,7 @@ generatedConv(const ir::Graph &G, size_t Index,
                         {"ACT_MAX", S.act_max}})
     B[Key] = V;
   B["FAST"] = Fast;
+  B["ZERO_SHIFT"] = ZeroShift;
   // Input channels in fours: a filter row's values are whole words.
   B["ROWWISE"] = IC % 4 == 0;
   const uint32_t Zero = static_cast<uint16_t>(-S.input_offset);
@@ -530,8 +547,10 @@ Expected<std::string> generatedFullyConnected(
                              Index);
   const PaddedRows W = paddedRows(F, OC, K, K4, /*Pairs=*/false);
   // The per-channel parameters, of which this kernel keeps the biases.
-  const std::vector<int32_t> Params = generatedParams(
-      Q->Bias, W.Sum, W.Abs, Q->Mult, Q->Shift, S.input_offset, Fast);
+  bool ZeroShift = false;
+  const std::vector<int32_t> Params =
+      generatedParams(Q->Bias, W.Sum, W.Abs, Q->Mult, Q->Shift, S.input_offset,
+                      Fast, ZeroShift);
   std::vector<int32_t> Biases;
   for (int64_t Ch = 0; Ch < OC; ++Ch)
     Biases.push_back(Params[4 * Ch]);
@@ -554,12 +573,14 @@ Expected<std::string> generatedFullyConnected(
         {"OC", OC},
         {"MULT", Q->Mult[0]},
         {"SHIFT", Q->Shift[0]},
-        {"ROUND", Fast ? int64_t(1) << (-Q->Shift[0] - 1) : int64_t(0)},
+        {"ROUND", Fast && Q->Shift[0] < 0 ? int64_t(1) << (-Q->Shift[0] - 1)
+                                          : int64_t(0)},
         {"OUTPUT_OFFSET", S.output_offset},
         {"ACT_MIN", S.act_min},
         {"ACT_MAX", S.act_max}})
     B[Key] = V;
   B["FAST"] = Fast;
+  B["ZERO_SHIFT"] = ZeroShift;
   auto Decimal = [](int32_t V) { return std::to_string(V); };
   B["WEIGHTS"] = initializerLines(ArrayRef<int32_t>(W.Values), Decimal);
   B["BIASES"] = initializerLines(ArrayRef<int32_t>(Biases), Decimal);

@@ -258,6 +258,9 @@ ir::Model generatedKernelCases(std::mt19937 &Gen,
   Depthwise("large_bias", X, 8, 3, 3, 2, "SAME", "NONE", 50000.0f, 2000,
             1 << 30);
   Depthwise("valid_unread_columns", X, 8, 5, 3, 2, "VALID", "RELU", 3.0f, 2000);
+  // Weights of -1, 0 and 1 times 0.25, 0.5 and 0.75: channels with a
+  // right shift and channels without (SMMULR, the rounding shift skipped).
+  Depthwise("zero_shift", Y, 12, 3, 3, 1, "SAME", "NONE", 0.001f, 200, 0, 1);
   // ReLU6 clamps at 3 + 6 / 0.05 = 123.
   Depthwise("twelve_channels_relu6", Y, 12, 3, 3, 1, "SAME", "RELU6", 0.05f,
             2000);
@@ -404,14 +407,15 @@ TEST_CASE("the generated kernels' cases run as on ref") {
   auto Count = [&](llvm::StringRef What) {
     return llvm::StringRef(C).count(What);
   };
-  CHECK(Count("DEPTHWISE_CONV_2D as accelgen_depthwise_conv_s8_dsp */") == 6);
+  CHECK(Count("DEPTHWISE_CONV_2D as accelgen_depthwise_conv_s8_dsp */") == 7);
   CHECK(Count("CONV_2D as accelgen_convolve_s8_dsp */") == 10);
   CHECK(Count("ADD as accelgen_elementwise_add_s8_dsp */") == 2);
   CHECK(Count("FULLY_CONNECTED as accelgen_fully_connected_s8_dsp */") == 3);
   // The depthwise kernels read their multipliers from q[]: two requantize
   // by cm_requantize, four by SMMULR.
   CHECK(Count("cm_requantize(a0, q[") == 2);
-  CHECK(Count("cm_smmulr(a0 * 2, q[") == 4);
+  CHECK(Count("cm_smmulr(a0 * 2, q[") == 5);
+  CHECK(Count("if (q[3] != 0)") == 1);
   // The fully connected layers' multipliers are constants: two requantize
   // by SMMULR, one by cm_requantize; the first has four units at a time and
   // two one at a time.
