@@ -135,26 +135,29 @@ std::string initializerLines(ArrayRef<T> Values, F Print) {
 /// channel c: the bias with the input offset times the weights' sum \p Sum
 /// folded in (modulo 2^32, as the accumulators wrap), the multiplier, then
 /// for \p Fast the rounding addend 2^(right shift - 1) and the right shift
-/// (0 and 0 for none), else TensorFlow Lite's shift and 0. \p Fast: every
-/// accumulator, at most |bias| + 255 * \p Abs (the sum of |weights|), times
-/// two stays in int32 and no shift is a left shift (0 to 31 to the right);
-/// then SMMULR's rounding equals the reference's doubling high multiply. \p
-/// ZeroShift: with \p Fast, some channel has no right shift (the kernels
-/// then skip the rounding shift for it).
+/// (0 and 0 for none), else TensorFlow Lite's shift and 0. \p Fast: no
+/// shift is a left shift (0 to 31 to the right), so the kernels compute the
+/// reference's doubling high multiply as floor((acc * multiplier + 2^30) /
+/// 2^31) and round the shift themselves; otherwise cm_requantize. \p Wide:
+/// with \p Fast, some accumulator, at most |bias| + 255 * \p Abs (the sum of
+/// |weights|), times two can leave int32, so the product takes 64 bits
+/// (otherwise SMMULR of twice the accumulator). \p ZeroShift: with \p
+/// Fast, some channel has no right shift (the kernels skip its rounding
+/// shift).
 std::vector<int32_t>
 generatedParams(ArrayRef<int32_t> Bias, ArrayRef<int64_t> Sum,
                 ArrayRef<int64_t> Abs, ArrayRef<int32_t> Mult,
                 ArrayRef<int32_t> Shift, int32_t InputOffset, bool &Fast,
-                bool &ZeroShift) {
+                bool &Wide, bool &ZeroShift) {
   Fast = true;
-  ZeroShift = false;
+  Wide = ZeroShift = false;
   for (size_t Ch = 0; Ch < Bias.size(); ++Ch) {
-    Fast = Fast &&
-           std::abs(static_cast<int64_t>(Bias[Ch])) + 255 * Abs[Ch] <
-               (int64_t(1) << 30) &&
-           Shift[Ch] <= 0 && Shift[Ch] >= -31 && Mult[Ch] >= 0;
+    Fast = Fast && Shift[Ch] <= 0 && Shift[Ch] >= -31 && Mult[Ch] >= 0;
+    Wide = Wide || std::abs(static_cast<int64_t>(Bias[Ch])) + 255 * Abs[Ch] >=
+                       (int64_t(1) << 30);
     ZeroShift = ZeroShift || Shift[Ch] == 0;
   }
+  Wide = Wide && Fast;
   ZeroShift = ZeroShift && Fast;
   std::vector<int32_t> Params;
   for (size_t Ch = 0; Ch < Bias.size(); ++Ch) {
@@ -246,7 +249,7 @@ PaddedRows paddedRows(const ir::Tensor &F, int64_t Rows, int64_t K, int64_t K4,
 Expected<std::string>
 generatedDepthwise(const ir::Graph &G, size_t Index,
                    const kernels::FamilyParams<ref_depthwise_conv2d_params> &P,
-                   StringRef Name, int64_t Scratch, bool &Fast,
+                   StringRef Name, int64_t Scratch, bool &Fast, bool &Wide,
                    bool &OneChannel) {
   const ir::Operator &Op = G.Operators[Index];
   const ref_depthwise_conv2d_params &S = P.Scalars;
@@ -290,8 +293,9 @@ generatedDepthwise(const ir::Graph &G, size_t Index,
         Abs[Ch] += std::abs(W(Ky, Kx, Ch));
       }
   bool ZeroShift = false;
-  const std::vector<int32_t> Quad = generatedParams(
-      Q->Bias, Sum, Abs, Q->Mult, Q->Shift, S.input_offset, Fast, ZeroShift);
+  const std::vector<int32_t> Quad =
+      generatedParams(Q->Bias, Sum, Abs, Q->Mult, Q->Shift, S.input_offset,
+                      Fast, Wide, ZeroShift);
   auto Pair = [](int32_t Low, int32_t High) {
     return static_cast<uint16_t>(Low) |
            static_cast<uint32_t>(static_cast<uint16_t>(High)) << 16;
@@ -352,6 +356,7 @@ generatedDepthwise(const ir::Graph &G, size_t Index,
     B[Key] = V;
   B["ONE_CHANNEL"] = OneChannel;
   B["FAST"] = Fast;
+  B["WIDE"] = Wide;
   B["ZERO_SHIFT"] = ZeroShift;
   B["TAPS"] = tmpl::Value(std::move(Taps));
   B["WEIGHTS"] = initializerLines(ArrayRef<uint32_t>(Words), [](uint32_t V) {
@@ -369,8 +374,8 @@ generatedDepthwise(const ir::Graph &G, size_t Index,
 /// int16 columns); \p Fast as generatedDepthwise's.
 Expected<std::string>
 generatedConv(const ir::Graph &G, size_t Index,
-              const kernels::FamilyParams<ref_conv2d_params> &P,
-              StringRef Name, int64_t Scratch, bool &Fast) {
+              const kernels::FamilyParams<ref_conv2d_params> &P, StringRef Name,
+              int64_t Scratch, bool &Fast, bool &Wide) {
   const ir::Operator &Op = G.Operators[Index];
   const ref_conv2d_params &S = P.Scalars;
   const ir::Tensor &In = G.tensor(Op.Inputs[0]);
@@ -395,7 +400,7 @@ generatedConv(const ir::Graph &G, size_t Index,
   bool ZeroShift = false;
   const std::vector<int32_t> Params =
       generatedParams(Q->Bias, W.Sum, W.Abs, Q->Mult, Q->Shift, S.input_offset,
-                      Fast, ZeroShift);
+                      Fast, Wide, ZeroShift);
   // The sums are unrolled over at most 64 values of the columns: the
   // largest multiple of 4 up to 64 that divides K4.
   int64_t Chunk = K4;
@@ -434,6 +439,7 @@ generatedConv(const ir::Graph &G, size_t Index,
                         {"ACT_MAX", S.act_max}})
     B[Key] = V;
   B["FAST"] = Fast;
+  B["WIDE"] = Wide;
   B["ZERO_SHIFT"] = ZeroShift;
   // Input channels in fours: a filter row's values are whole words.
   B["ROWWISE"] = IC % 4 == 0;
@@ -517,7 +523,7 @@ Expected<std::string> generatedAdd(const ir::Graph &G, size_t Index,
 Expected<std::string> generatedFullyConnected(
     const ir::Graph &G, size_t Index,
     const kernels::FamilyParams<ref_fully_connected_params> &P, StringRef Name,
-    bool &Fast) {
+    bool &Fast, bool &Wide) {
   const ir::Operator &Op = G.Operators[Index];
   const ref_fully_connected_params &S = P.Scalars;
   const ir::Tensor &In = G.tensor(Op.Inputs[0]);
@@ -550,7 +556,7 @@ Expected<std::string> generatedFullyConnected(
   bool ZeroShift = false;
   const std::vector<int32_t> Params =
       generatedParams(Q->Bias, W.Sum, W.Abs, Q->Mult, Q->Shift, S.input_offset,
-                      Fast, ZeroShift);
+                      Fast, Wide, ZeroShift);
   std::vector<int32_t> Biases;
   for (int64_t Ch = 0; Ch < OC; ++Ch)
     Biases.push_back(Params[4 * Ch]);
@@ -580,6 +586,7 @@ Expected<std::string> generatedFullyConnected(
         {"ACT_MAX", S.act_max}})
     B[Key] = V;
   B["FAST"] = Fast;
+  B["WIDE"] = Wide;
   B["ZERO_SHIFT"] = ZeroShift;
   auto Decimal = [](int32_t V) { return std::to_string(V); };
   B["WEIGHTS"] = initializerLines(ArrayRef<int32_t>(W.Values), Decimal);
@@ -601,8 +608,8 @@ public:
 
   std::string Decls, Call;
   /// The primitives of templates/cm_dsp.c.in a generated kernel uses.
-  bool UsesSmmulr = false, UsesRequantize = false, UsesSmlad = false,
-       UsesMac = false;
+  bool UsesSmmulr = false, UsesWide = false, UsesRequantize = false,
+       UsesSmlad = false, UsesMac = false;
 
 private:
   /// Operand \p I as the function reads it: a constant is declared as an
@@ -675,14 +682,16 @@ Error OpWriter::write(StringRef Function, const kernels::KernelCall &KC,
 
   if (Function == "accelgen_depthwise_conv_s8_dsp") {
     const std::string Name = Prefix + "_depthwise";
-    bool Fast = false, OneChannel = false;
+    bool Fast = false, Wide = false, OneChannel = false;
     Expected<std::string> Kernel = generatedDepthwise(
         G, Index,
         std::get<kernels::FamilyParams<ref_depthwise_conv2d_params>>(KC.Params),
-        Name, Scratch, Fast, OneChannel);
+        Name, Scratch, Fast, Wide, OneChannel);
     if (!Kernel)
       return Kernel.takeError();
-    (Fast ? UsesSmmulr : UsesRequantize) = true;
+    UsesSmmulr |= Fast && !Wide;
+    UsesWide |= Fast && Wide;
+    UsesRequantize |= !Fast;
     UsesSmlad |= OneChannel;
     DS << *Kernel;
     Stmt = formatv("    {0}({1}, {2}, (int8_t *)(arena.bytes + {3}));\n", Name,
@@ -690,13 +699,15 @@ Error OpWriter::write(StringRef Function, const kernels::KernelCall &KC,
                .str();
   } else if (Function == "accelgen_convolve_s8_dsp") {
     const std::string Name = Prefix + "_conv";
-    bool Fast = false;
+    bool Fast = false, Wide = false;
     Expected<std::string> Kernel = generatedConv(
         G, Index, std::get<kernels::FamilyParams<ref_conv2d_params>>(KC.Params),
-        Name, Scratch, Fast);
+        Name, Scratch, Fast, Wide);
     if (!Kernel)
       return Kernel.takeError();
-    (Fast ? UsesSmmulr : UsesRequantize) = true;
+    UsesSmmulr |= Fast && !Wide;
+    UsesWide |= Fast && Wide;
+    UsesRequantize |= !Fast;
     UsesSmlad = UsesMac = true;
     DS << *Kernel;
     Stmt = formatv("    {0}({1}, {2}, (uint32_t *)(arena.bytes + {3}));\n",
@@ -704,14 +715,16 @@ Error OpWriter::write(StringRef Function, const kernels::KernelCall &KC,
                .str();
   } else if (Function == "accelgen_fully_connected_s8_dsp") {
     const std::string Name = Prefix + "_fc";
-    bool Fast = false;
+    bool Fast = false, Wide = false;
     Expected<std::string> Kernel = generatedFullyConnected(
         G, Index,
         std::get<kernels::FamilyParams<ref_fully_connected_params>>(KC.Params),
-        Name, Fast);
+        Name, Fast, Wide);
     if (!Kernel)
       return Kernel.takeError();
-    (Fast ? UsesSmmulr : UsesRequantize) = true;
+    UsesSmmulr |= Fast && !Wide;
+    UsesWide |= Fast && Wide;
+    UsesRequantize |= !Fast;
     UsesSmlad = true;
     DS << *Kernel;
     Stmt =
@@ -1332,8 +1345,8 @@ makeOffload(const ir::Graph &G, const target::TargetInfo &T, unsigned Version) {
   const bool Mve = hasMve(T, Version);
 
   std::string Decls;
-  bool Generated = false, UsesSmmulr = false, UsesRequantize = false,
-       UsesSmlad = false, UsesMac = false;
+  bool Generated = false, UsesSmmulr = false, UsesWide = false,
+       UsesRequantize = false, UsesSmlad = false, UsesMac = false;
   json::Array Functions;
   for (size_t I = 0; I < G.Operators.size(); ++I) {
     const OpChoice &C = Choices[I];
@@ -1353,6 +1366,7 @@ makeOffload(const ir::Graph &G, const target::TargetInfo &T, unsigned Version) {
       return std::move(E);
     Generated |= StringRef(C.Function).startswith("accelgen_");
     UsesSmmulr |= W.UsesSmmulr;
+    UsesWide |= W.UsesWide;
     UsesRequantize |= W.UsesRequantize;
     UsesSmlad |= W.UsesSmlad;
     UsesMac |= W.UsesMac;
@@ -1374,6 +1388,7 @@ makeOffload(const ir::Graph &G, const target::TargetInfo &T, unsigned Version) {
   if (Generated) {
     tmpl::Bindings B;
     B["SMMULR"] = UsesSmmulr;
+    B["WIDE"] = UsesWide;
     B["REQUANTIZE"] = UsesRequantize;
     B["SMLAD"] = UsesSmlad;
     B["MAC"] = UsesMac;

@@ -271,23 +271,26 @@ ir::Model generatedKernelCases(std::mt19937 &Gen,
   auto Conv = [&](const char *Name, int32_t In, int32_t OC, int32_t KH,
                   int32_t KW, int32_t Stride, int32_t Dilation,
                   const char *Padding, const char *Act, float OutScale,
-                  int32_t BiasBase) {
+                  int32_t BiasBase, int WMax = 127, bool FirstOnly = false) {
     const std::vector<int32_t> Shape = B.G.tensor(In).Shape;
     const float InScale = B.G.tensor(In).Quant->scale();
     const int32_t IC = Shape[3];
-    std::vector<uint8_t> W = randomBytes(OC * KH * KW * IC, Gen);
+    std::uniform_int_distribution<int> Weight(-WMax, WMax);
+    std::vector<uint8_t> W(OC * KH * KW * IC);
     for (uint8_t &V : W)
-      V = V == 0x80 ? 0x81 : V;
+      V = uint8_t(int8_t(Weight(Gen)));
     std::vector<float> WScales(OC), BScales(OC);
     for (int32_t I = 0; I < OC; ++I)
       WScales[I] = 0.01f * (1 + I % 3), BScales[I] = InScale * WScales[I];
     const int32_t F = B.constant(std::string(Name) + "_w", {OC, KH, KW, IC},
                                  ir::perChannel(WScales, 0), DType::I8, W);
-    std::uniform_int_distribution<int32_t> BiasValue(-2000, 2000);
+    std::uniform_int_distribution<int32_t> BiasValue(-2000 * WMax / 127,
+                                                     2000 * WMax / 127);
     std::vector<int32_t> Bias(OC);
     for (int32_t &V : Bias) {
       V = BiasValue(Gen);
-      V += V >= 0 ? BiasBase : -BiasBase;
+      if (!FirstOnly || &V == &Bias[0])
+        V += V >= 0 ? BiasBase : -BiasBase;
     }
     const auto *Bytes = reinterpret_cast<const uint8_t *>(Bias.data());
     const int32_t Bi =
@@ -329,6 +332,14 @@ ir::Model generatedKernelCases(std::mt19937 &Gen,
   Conv("conv_batch2", U, 4, 3, 3, 1, 1, "SAME", "RELU6", 0.05f, 0);
   Conv("conv_1x1_stride2", X, 4, 1, 1, 2, 1, "VALID", "NONE", 3.0f, 0);
   Conv("conv_large_bias", X, 2, 3, 3, 1, 1, "SAME", "NONE", 50000.0f, 1 << 30);
+  // One channel's bias of 2^30 (as the dead channels of vww's layers): the
+  // whole layer takes the 64-bit product; the other channels, of weights -1,
+  // 0 and 1 times 0.25 to 0.75, shift by 0 or 1, so that every rounding of
+  // the product shows.
+  Conv("conv_one_large_bias", Z, 6, 3, 3, 1, 1, "SAME", "NONE", 0.004f, 1 << 30,
+       1, true);
+  // Weights of -1, 0 and 1 times 1.25 to 3.75: left shifts (cm_requantize).
+  Conv("conv_left_shift", V, 4, 1, 1, 1, 1, "VALID", "NONE", 0.00016f, 0, 1);
   // Additions: of two inputs on different scales, and of an input with
   // itself, clamped by ReLU (every int8 ADD rescales by SMMULR).
   const int32_t X2 = B.tensor("x2", {1, 9, 8, 8}, ir::perTensor(0.3f, -4));
@@ -343,18 +354,21 @@ ir::Model generatedKernelCases(std::mt19937 &Gen,
   // (four, then two one at a time); 128 values (64 at a time) to 8
   // units without a bias; biases of 2^30 (cm_requantize).
   auto Dense = [&](const char *Name, int32_t In, int32_t Units, bool HasBias,
-                   const char *Act, float OutScale, int32_t BiasBase) {
+                   const char *Act, float OutScale, int32_t BiasBase,
+                   int WMax = 127) {
     const std::vector<int32_t> Shape = B.G.tensor(In).Shape;
     const float InScale = B.G.tensor(In).Quant->scale();
     const int32_t Depth = Shape.back();
-    std::vector<uint8_t> W = randomBytes(Units * Depth, Gen);
+    std::uniform_int_distribution<int> Weight(-WMax, WMax);
+    std::vector<uint8_t> W(Units * Depth);
     for (uint8_t &V : W)
-      V = V == 0x80 ? 0x81 : V;
+      V = uint8_t(int8_t(Weight(Gen)));
     const int32_t F = B.constant(std::string(Name) + "_w", {Units, Depth},
                                  ir::perTensor(0.02f, 0), DType::I8, W);
     int32_t Bi = -1;
     if (HasBias) {
-      std::uniform_int_distribution<int32_t> BiasValue(-2000, 2000);
+      std::uniform_int_distribution<int32_t> BiasValue(-2000 * WMax / 127,
+                                                       2000 * WMax / 127);
       std::vector<int32_t> Bias(Units);
       for (int32_t &V : Bias) {
         V = BiasValue(Gen);
@@ -375,6 +389,8 @@ ir::Model generatedKernelCases(std::mt19937 &Gen,
   Dense("dense_rows3", D1, 6, true, "NONE", 4.0f, 0);
   Dense("dense_no_bias", D2, 8, false, "NONE", 3.0f, 0);
   Dense("dense_large_bias", D2, 4, true, "NONE", 50000.0f, 1 << 30);
+  // Weights of -1, 0 and 1 times 1.6: a left shift (cm_requantize).
+  Dense("dense_left_shift", D1, 4, true, "NONE", 0.005f, 0, 1);
   B.inputs({X, Y, Z, V, U, X2, D1, D2}).outputs(Outputs);
   B.G.Name = "main";
   Inputs = {randomBytes(9 * 8 * 8, Gen),     randomBytes(5 * 6 * 12, Gen),
@@ -398,7 +414,9 @@ TEST_CASE("the generated kernels' cases run as on ref") {
   for (size_t I = 0; I < Inputs.size(); ++I)
     test::writeFileBytes(In.file("input_" + std::to_string(I) + ".bin"),
                          Inputs[I]);
-  // Every layer takes the generated kernel, with both requantizations.
+  // Every layer takes the generated kernel, with all three
+  // requantizations: SMMULR, the 64-bit product (biases beyond SMMULR's
+  // range) and cm_requantize (left shifts).
   const std::string Src = Dir.file("c");
   test::RunResult R =
       runAccelgen({"compile", Model, "--target", "cmsis-nn4", "-o", Src});
@@ -408,24 +426,30 @@ TEST_CASE("the generated kernels' cases run as on ref") {
     return llvm::StringRef(C).count(What);
   };
   CHECK(Count("DEPTHWISE_CONV_2D as accelgen_depthwise_conv_s8_dsp */") == 7);
-  CHECK(Count("CONV_2D as accelgen_convolve_s8_dsp */") == 10);
+  CHECK(Count("CONV_2D as accelgen_convolve_s8_dsp */") == 12);
   CHECK(Count("ADD as accelgen_elementwise_add_s8_dsp */") == 2);
-  CHECK(Count("FULLY_CONNECTED as accelgen_fully_connected_s8_dsp */") == 3);
-  // The depthwise kernels read their multipliers from q[]: two requantize
-  // by cm_requantize, four by SMMULR.
-  CHECK(Count("cm_requantize(a0, q[") == 2);
+  CHECK(Count("FULLY_CONNECTED as accelgen_fully_connected_s8_dsp */") == 4);
+  // The depthwise kernels read their multipliers from q[]: left_shift by
+  // cm_requantize, large_bias by the 64-bit product, five by SMMULR.
+  CHECK(Count("cm_requantize(a0, q[") == 1);
+  CHECK(Count("cm_mulhi_wide(a0, q[") == 1);
   CHECK(Count("cm_smmulr(a0 * 2, q[") == 5);
-  CHECK(Count("if (q[3] != 0)") == 1);
+  // Channels without a right shift: zero_shift's, and conv_one_large_bias's
+  // (a00 and a10 for a pair of pixels, a00 for the odd one).
+  CHECK(Count("if (q[3] != 0)") == 1 + 3);
   // The fully connected layers' multipliers are constants: two requantize
-  // by SMMULR, one by cm_requantize; the first has four units at a time and
-  // two one at a time.
+  // by SMMULR, one by the 64-bit product, one by cm_requantize; the first
+  // has four units at a time and two one at a time.
   CHECK(Count("cm_smmulr(a3 * 2,") - Count("cm_smmulr(a3 * 2, q[") == 2);
+  CHECK(Count("cm_mulhi_wide(a3,") - Count("cm_mulhi_wide(a3, q[") == 1);
   CHECK(Count("cm_requantize(a3,") - Count("cm_requantize(a3, q[") == 1);
   CHECK(Count("for (c = 4; c < 6; ++c, r += 24)") == 1);
   CHECK(Count("for (k = 0; k < 128; k += 64)") == 2);
   // The im2col kernels: a pair of pixels, and for an odd count one more
-  // (pointwise_odd_pixels, conv_one_channel, conv_odd_pixels).
+  // (pointwise_odd_pixels, conv_one_channel, conv_odd_pixels,
+  // conv_left_shift, conv_one_large_bias).
   CHECK(Count("cm_requantize(a00,") == 2);
+  CHECK(Count("cm_mulhi_wide(a00,") == 4);
   CHECK(Count("cm_smmulr(a00 * 2,") == 8 + 3);
   // The im2col kernel unrolls 36 of 108 values (in the code for a pair of
   // pixels and in the odd pixel's), 28 of 28.
@@ -448,7 +472,8 @@ TEST_CASE("the generated kernels' cases run as on ref") {
   const ir::Graph &G = M.Graphs[0];
   for (size_t I = 0; I < G.Outputs.size(); ++I) {
     const std::string &Name = G.tensor(G.Outputs[I]).Name;
-    if (llvm::StringRef(Name).endswith("large_bias") || Name == "left_shift")
+    if (llvm::StringRef(Name).endswith("large_bias") ||
+        llvm::StringRef(Name).endswith("left_shift"))
       continue;
     const auto Bytes =
         test::readFileBytes(Ref.file("output_" + std::to_string(I) + ".bin"));
