@@ -316,15 +316,18 @@ generatedDepthwise(const ir::Graph &G, size_t Index,
                 Pair(W(Ky, 4 * J + Odd, Ch), W(Ky, 4 * J + Odd + 2, Ch)));
       }
   } else {
-    // Per tap and group of four channels: (c0, c2) and (c1, c3).
+    // Per group of four channels, then per tap: the pairs (c0, c2) and
+    // (c1, c3), so that a group's words are within reach of one load's
+    // offset.
     for (int64_t Ky = 0; Ky < KH; ++Ky)
-      for (int64_t Kx = 0; Kx < KW; ++Kx) {
+      for (int64_t Kx = 0; Kx < KW; ++Kx)
         Taps.push_back(tmpl::Value(tmpl::Value::Map{
-            {"IN", (Ky * PW + Kx) * IC}, {"W", (Ky * KW + Kx) * (OC / 2)}}));
-        for (int64_t Ch = 0; Ch < OC; Ch += 4)
+            {"IN", (Ky * PW + Kx) * IC}, {"W", (Ky * KW + Kx) * 2}}));
+    for (int64_t Ch = 0; Ch < OC; Ch += 4)
+      for (int64_t Ky = 0; Ky < KH; ++Ky)
+        for (int64_t Kx = 0; Kx < KW; ++Kx)
           for (int64_t Odd = 0; Odd < 2; ++Odd)
             Words.push_back(Pair(W(Ky, Kx, Ch + Odd), W(Ky, Kx, Ch + Odd + 2)));
-      }
   }
   tmpl::Bindings B;
   B["FUNCTION"] = Name.str();
@@ -609,7 +612,7 @@ public:
   std::string Decls, Call;
   /// The primitives of templates/cm_dsp.c.in a generated kernel uses.
   bool UsesSmmulr = false, UsesWide = false, UsesRequantize = false,
-       UsesSmlad = false, UsesMac = false;
+       UsesSmlad = false, UsesMac = false, UsesDwTap = false;
 
 private:
   /// Operand \p I as the function reads it: a constant is declared as an
@@ -693,6 +696,7 @@ Error OpWriter::write(StringRef Function, const kernels::KernelCall &KC,
     UsesWide |= Fast && Wide;
     UsesRequantize |= !Fast;
     UsesSmlad |= OneChannel;
+    UsesDwTap |= !OneChannel;
     DS << *Kernel;
     Stmt = formatv("    {0}({1}, {2}, (int8_t *)(arena.bytes + {3}));\n", Name,
                    operand(0, "input"), out(), ScratchOffset)
@@ -1346,7 +1350,8 @@ makeOffload(const ir::Graph &G, const target::TargetInfo &T, unsigned Version) {
 
   std::string Decls;
   bool Generated = false, UsesSmmulr = false, UsesWide = false,
-       UsesRequantize = false, UsesSmlad = false, UsesMac = false;
+       UsesRequantize = false, UsesSmlad = false, UsesMac = false,
+       UsesDwTap = false;
   json::Array Functions;
   for (size_t I = 0; I < G.Operators.size(); ++I) {
     const OpChoice &C = Choices[I];
@@ -1370,6 +1375,7 @@ makeOffload(const ir::Graph &G, const target::TargetInfo &T, unsigned Version) {
     UsesRequantize |= W.UsesRequantize;
     UsesSmlad |= W.UsesSmlad;
     UsesMac |= W.UsesMac;
+    UsesDwTap |= W.UsesDwTap;
     Decls += formatv("\n/* Operator {0}: {1} as {2}. */\n", I,
                      G.Operators[I].Type, C.Function)
                  .str() +
@@ -1392,6 +1398,7 @@ makeOffload(const ir::Graph &G, const target::TargetInfo &T, unsigned Version) {
     B["REQUANTIZE"] = UsesRequantize;
     B["SMLAD"] = UsesSmlad;
     B["MAC"] = UsesMac;
+    B["DWTAP"] = UsesDwTap;
     Expected<std::string> Common = renderCortexM("cm_dsp.c.in", B);
     if (!Common)
       return Common.takeError();
