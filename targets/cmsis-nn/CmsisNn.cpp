@@ -293,12 +293,18 @@ generatedDepthwise(const ir::Graph &G, size_t Index,
         Abs[Ch] += std::abs(W(Ky, Kx, Ch));
       }
   bool ZeroShift = false;
-  const std::vector<int32_t> Quad =
+  std::vector<int32_t> Quad =
       generatedParams(Q->Bias, Sum, Abs, Q->Mult, Q->Shift, S.input_offset,
                       Fast, Wide, ZeroShift);
-  auto Pair = [](int32_t Low, int32_t High) {
-    return static_cast<uint16_t>(Low) |
-           static_cast<uint32_t>(static_cast<uint16_t>(High)) << 16;
+  // Where SMMULR takes twice the accumulator, the weights (halfwords) and
+  // the folded biases are stored doubled: the sums come out doubled.
+  const int32_t Scale = Fast && !Wide ? 2 : 1;
+  for (int64_t Ch = 0; Ch < OC; ++Ch)
+    Quad[4 * Ch] = static_cast<int32_t>(static_cast<uint32_t>(Quad[4 * Ch]) *
+                                        static_cast<uint32_t>(Scale));
+  auto Pair = [&](int32_t Low, int32_t High) {
+    return static_cast<uint16_t>(Scale * Low) |
+           static_cast<uint32_t>(static_cast<uint16_t>(Scale * High)) << 16;
   };
   std::vector<uint32_t> Words;
   tmpl::Value::List Taps;
@@ -358,6 +364,10 @@ generatedDepthwise(const ir::Graph &G, size_t Index,
                         {"WEIGHT_WORDS", static_cast<int64_t>(Words.size())}})
     B[Key] = V;
   B["ONE_CHANNEL"] = OneChannel;
+  B["DOUBLED"] = Scale == 2;
+  B["ZERO_WORD"] =
+      formatv("{0:x8}", static_cast<uint8_t>(-S.input_offset) * 0x01010101u)
+          .str();
   B["FAST"] = Fast;
   B["WIDE"] = Wide;
   B["ZERO_SHIFT"] = ZeroShift;
@@ -612,7 +622,7 @@ public:
   std::string Decls, Call;
   /// The primitives of templates/cm_dsp.c.in a generated kernel uses.
   bool UsesSmmulr = false, UsesWide = false, UsesRequantize = false,
-       UsesSmlad = false, UsesMac = false, UsesDwTap = false;
+       UsesSmlad = false, UsesMac = false, UsesDwTap = false, UsesWords = false;
 
 private:
   /// Operand \p I as the function reads it: a constant is declared as an
@@ -697,6 +707,7 @@ Error OpWriter::write(StringRef Function, const kernels::KernelCall &KC,
     UsesRequantize |= !Fast;
     UsesSmlad |= OneChannel;
     UsesDwTap |= !OneChannel;
+    UsesWords |= !OneChannel;
     DS << *Kernel;
     Stmt = formatv("    {0}({1}, {2}, (int8_t *)(arena.bytes + {3}));\n", Name,
                    operand(0, "input"), out(), ScratchOffset)
@@ -1351,7 +1362,7 @@ makeOffload(const ir::Graph &G, const target::TargetInfo &T, unsigned Version) {
   std::string Decls;
   bool Generated = false, UsesSmmulr = false, UsesWide = false,
        UsesRequantize = false, UsesSmlad = false, UsesMac = false,
-       UsesDwTap = false;
+       UsesDwTap = false, UsesWords = false;
   json::Array Functions;
   for (size_t I = 0; I < G.Operators.size(); ++I) {
     const OpChoice &C = Choices[I];
@@ -1376,6 +1387,7 @@ makeOffload(const ir::Graph &G, const target::TargetInfo &T, unsigned Version) {
     UsesSmlad |= W.UsesSmlad;
     UsesMac |= W.UsesMac;
     UsesDwTap |= W.UsesDwTap;
+    UsesWords |= W.UsesWords;
     Decls += formatv("\n/* Operator {0}: {1} as {2}. */\n", I,
                      G.Operators[I].Type, C.Function)
                  .str() +
@@ -1399,6 +1411,7 @@ makeOffload(const ir::Graph &G, const target::TargetInfo &T, unsigned Version) {
     B["SMLAD"] = UsesSmlad;
     B["MAC"] = UsesMac;
     B["DWTAP"] = UsesDwTap;
+    B["WORDS"] = UsesWords;
     Expected<std::string> Common = renderCortexM("cm_dsp.c.in", B);
     if (!Common)
       return Common.takeError();

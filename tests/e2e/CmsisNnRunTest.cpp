@@ -430,10 +430,11 @@ TEST_CASE("the generated kernels' cases run as on ref") {
   CHECK(Count("ADD as accelgen_elementwise_add_s8_dsp */") == 2);
   CHECK(Count("FULLY_CONNECTED as accelgen_fully_connected_s8_dsp */") == 4);
   // The depthwise kernels read their multipliers from q[]: left_shift by
-  // cm_requantize, large_bias by the 64-bit product, five by SMMULR.
+  // cm_requantize, large_bias by the 64-bit product, five by SMMULR (of
+  // sums already doubled).
   CHECK(Count("cm_requantize(a0, q[") == 1);
   CHECK(Count("cm_mulhi_wide(a0, q[") == 1);
-  CHECK(Count("cm_smmulr(a0 * 2, q[") == 5);
+  CHECK(Count("cm_smmulr(a0, q[") == 5);
   // Channels without a right shift: zero_shift's, and conv_one_large_bias's
   // (a00 and a10 for a pair of pixels, a00 for the odd one).
   CHECK(Count("if (q[3] != 0)") == 1 + 3);
