@@ -175,6 +175,24 @@ generatedParams(ArrayRef<int32_t> Bias, ArrayRef<int64_t> Sum,
   return Params;
 }
 
+/// Folds \p OutputOffset into the rounding addends of \p Params
+/// (generatedParams') where that is exact and safe: with SMMULR (\p Fast,
+/// not \p Wide: every accumulator times two in int32, so |SMMULR's result|
+/// < 2^30), every channel shifting right by 1 to 22 (offset * 2^shift then
+/// stays below 2^29, and adding a multiple of 2^shift before the shift adds
+/// the offset after it). Returns whether it did.
+bool foldOutputOffset(std::vector<int32_t> &Params, int32_t OutputOffset,
+                      bool Fast, bool Wide) {
+  if (!Fast || Wide || OutputOffset < -128 || OutputOffset > 127)
+    return false;
+  for (size_t I = 0; I + 3 < Params.size(); I += 4)
+    if (Params[I + 3] < 1 || Params[I + 3] > 22)
+      return false;
+  for (size_t I = 0; I + 3 < Params.size(); I += 4)
+    Params[I + 2] += OutputOffset * (int32_t(1) << Params[I + 3]);
+  return true;
+}
+
 /// What both generated kernels read of a layer's quantization: the constant
 /// bias (zeros when there is none) and the per-channel multipliers and
 /// shifts, for \p Channels output channels.
@@ -302,6 +320,7 @@ generatedDepthwise(const ir::Graph &G, size_t Index,
   for (int64_t Ch = 0; Ch < OC; ++Ch)
     Quad[4 * Ch] = static_cast<int32_t>(static_cast<uint32_t>(Quad[4 * Ch]) *
                                         static_cast<uint32_t>(Scale));
+  const bool Folded = foldOutputOffset(Quad, S.output_offset, Fast, Wide);
   auto Pair = [&](int32_t Low, int32_t High) {
     return static_cast<uint16_t>(Scale * Low) |
            static_cast<uint32_t>(static_cast<uint16_t>(Scale * High)) << 16;
@@ -365,6 +384,7 @@ generatedDepthwise(const ir::Graph &G, size_t Index,
     B[Key] = V;
   B["ONE_CHANNEL"] = OneChannel;
   B["DOUBLED"] = Scale == 2;
+  B["OFFSET_FOLDED"] = Folded;
   B["ZERO_WORD"] =
       formatv("{0:x8}", static_cast<uint8_t>(-S.input_offset) * 0x01010101u)
           .str();
@@ -411,9 +431,10 @@ generatedConv(const ir::Graph &G, size_t Index,
     return Q.takeError();
   const PaddedRows W = paddedRows(F, OC, K, K4, /*Pairs=*/true);
   bool ZeroShift = false;
-  const std::vector<int32_t> Params =
+  std::vector<int32_t> Params =
       generatedParams(Q->Bias, W.Sum, W.Abs, Q->Mult, Q->Shift, S.input_offset,
                       Fast, Wide, ZeroShift);
+  const bool Folded = foldOutputOffset(Params, S.output_offset, Fast, Wide);
   // The sums are unrolled over at most 64 values of the columns: the
   // largest multiple of 4 up to 64 that divides K4.
   int64_t Chunk = K4;
@@ -454,6 +475,7 @@ generatedConv(const ir::Graph &G, size_t Index,
   B["FAST"] = Fast;
   B["WIDE"] = Wide;
   B["ZERO_SHIFT"] = ZeroShift;
+  B["OFFSET_FOLDED"] = Folded;
   // Input channels in fours: a filter row's values are whole words.
   B["ROWWISE"] = IC % 4 == 0;
   const uint32_t Zero = static_cast<uint16_t>(-S.input_offset);

@@ -452,6 +452,10 @@ TEST_CASE("the generated kernels' cases run as on ref") {
   CHECK(Count("cm_requantize(a00,") == 2);
   CHECK(Count("cm_mulhi_wide(a00,") == 4);
   CHECK(Count("cm_smmulr(a00 * 2,") == 8 + 3);
+  // The output offset folded into the rounding where every channel shifts
+  // right by 1 to 22 (most layers here), added after it elsewhere.
+  CHECK(Count("v = cm_ssat8(v);") > 0);
+  CHECK(Count("v = cm_ssat8(v + ") > 0);
   // The im2col kernel unrolls 36 of 108 values (in the code for a pair of
   // pixels and in the odd pixel's), 28 of 28.
   CHECK(Count("for (k = 0; k < 108; k += 36)") == 2);
