@@ -15,6 +15,7 @@
 #include "emit/TemplateRender.h"
 #include "ir/Placement.h"
 #include "kernels/KernelParams.h"
+#include "kernels/c/ref_fixedpoint.h"
 #include "plan/MemoryPlan.h"
 #include "target/OpSetup.h"
 
@@ -139,28 +140,52 @@ std::string initializerLines(ArrayRef<T> Values, F Print) {
 /// shift is a left shift (0 to 31 to the right), so the kernels compute the
 /// reference's doubling high multiply as floor((acc * multiplier + 2^30) /
 /// 2^31) and round the shift themselves; otherwise cm_requantize. \p Wide:
-/// with \p Fast, some accumulator, at most |bias| + 255 * \p Abs (the sum of
-/// |weights|), times two can leave int32, so the product takes 64 bits
-/// (otherwise SMMULR of twice the accumulator). \p ZeroShift: with \p
+/// with \p Fast, some accumulator (its range from the bias, the weights'
+/// sum \p Sum and sum of magnitudes \p Abs and the input's) times two can
+/// leave int32, so the product takes 64 bits (otherwise SMMULR of twice the
+/// accumulator). \p ZeroShift: with \p
 /// Fast, some channel has no right shift (the kernels skip its rounding
-/// shift).
+/// shift). With \p ConstantChannels (per-channel multipliers), a channel
+/// whose weights are all 0 is left out of those conditions and, with \p
+/// Fast, given parameters that make its fixed result: {0, 0, 2 * result, 1}.
 std::vector<int32_t>
 generatedParams(ArrayRef<int32_t> Bias, ArrayRef<int64_t> Sum,
                 ArrayRef<int64_t> Abs, ArrayRef<int32_t> Mult,
                 ArrayRef<int32_t> Shift, int32_t InputOffset, bool &Fast,
-                bool &Wide, bool &ZeroShift) {
+                bool &Wide, bool &ZeroShift, bool ConstantChannels) {
+  // A channel of weights all 0 (dead channels, often with a bias of 2^30)
+  // has a fixed result, computed here when \p ConstantChannels.
+  auto Constant = [&](size_t Ch) { return ConstantChannels && Abs[Ch] == 0; };
   Fast = true;
   Wide = ZeroShift = false;
+  // The input plus its offset lies in [Lo, Hi]; a channel's accumulator
+  // in [bias + Lo * Pos + Hi * Neg, bias + Hi * Pos + Lo * Neg], Pos and Neg
+  // the sums of its positive and of its negative weights.
+  const int64_t Lo = -128 + int64_t(InputOffset),
+                Hi = 127 + int64_t(InputOffset);
   for (size_t Ch = 0; Ch < Bias.size(); ++Ch) {
+    if (Constant(Ch))
+      continue;
     Fast = Fast && Shift[Ch] <= 0 && Shift[Ch] >= -31 && Mult[Ch] >= 0;
-    Wide = Wide || std::abs(static_cast<int64_t>(Bias[Ch])) + 255 * Abs[Ch] >=
-                       (int64_t(1) << 30);
+    const int64_t Pos = (Sum[Ch] + Abs[Ch]) / 2, Neg = (Sum[Ch] - Abs[Ch]) / 2;
+    const int64_t A = Lo * Pos + Hi * Neg, B = Hi * Pos + Lo * Neg;
+    Wide = Wide || Bias[Ch] + std::min(A, B) < -(int64_t(1) << 30) ||
+           Bias[Ch] + std::max(A, B) >= (int64_t(1) << 30);
     ZeroShift = ZeroShift || Shift[Ch] == 0;
   }
   Wide = Wide && Fast;
   ZeroShift = ZeroShift && Fast;
   std::vector<int32_t> Params;
   for (size_t Ch = 0; Ch < Bias.size(); ++Ch) {
+    if (Fast && Constant(Ch)) {
+      // A sum of 0 times a multiplier of 0, then the rounding shift by 1
+      // of twice the result (clamped where int8 saturates anyway).
+      const int32_t Result = std::clamp(
+          ref_multiply_by_quantized_multiplier(Bias[Ch], Mult[Ch], Shift[Ch]),
+          -512, 512);
+      Params.insert(Params.end(), {0, 0, 2 * Result, 1});
+      continue;
+    }
     Params.push_back(static_cast<int32_t>(static_cast<uint32_t>(
         static_cast<int64_t>(Bias[Ch]) + InputOffset * Sum[Ch])));
     Params.push_back(Mult[Ch]);
@@ -313,7 +338,7 @@ generatedDepthwise(const ir::Graph &G, size_t Index,
   bool ZeroShift = false;
   std::vector<int32_t> Quad =
       generatedParams(Q->Bias, Sum, Abs, Q->Mult, Q->Shift, S.input_offset,
-                      Fast, Wide, ZeroShift);
+                      Fast, Wide, ZeroShift, /*ConstantChannels=*/true);
   // Where SMMULR takes twice the accumulator, the weights (halfwords) and
   // the folded biases are stored doubled: the sums come out doubled.
   const int32_t Scale = Fast && !Wide ? 2 : 1;
@@ -433,7 +458,7 @@ generatedConv(const ir::Graph &G, size_t Index,
   bool ZeroShift = false;
   std::vector<int32_t> Params =
       generatedParams(Q->Bias, W.Sum, W.Abs, Q->Mult, Q->Shift, S.input_offset,
-                      Fast, Wide, ZeroShift);
+                      Fast, Wide, ZeroShift, /*ConstantChannels=*/true);
   const bool Folded = foldOutputOffset(Params, S.output_offset, Fast, Wide);
   // The sums are unrolled over at most 64 values of the columns: the
   // largest multiple of 4 up to 64 that divides K4.
@@ -591,7 +616,7 @@ Expected<std::string> generatedFullyConnected(
   bool ZeroShift = false;
   const std::vector<int32_t> Params =
       generatedParams(Q->Bias, W.Sum, W.Abs, Q->Mult, Q->Shift, S.input_offset,
-                      Fast, Wide, ZeroShift);
+                      Fast, Wide, ZeroShift, /*ConstantChannels=*/false);
   std::vector<int32_t> Biases;
   for (int64_t Ch = 0; Ch < OC; ++Ch)
     Biases.push_back(Params[4 * Ch]);

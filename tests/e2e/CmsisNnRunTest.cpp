@@ -271,7 +271,8 @@ ir::Model generatedKernelCases(std::mt19937 &Gen,
   auto Conv = [&](const char *Name, int32_t In, int32_t OC, int32_t KH,
                   int32_t KW, int32_t Stride, int32_t Dilation,
                   const char *Padding, const char *Act, float OutScale,
-                  int32_t BiasBase, int WMax = 127, bool FirstOnly = false) {
+                  int32_t BiasBase, int WMax = 127, bool FirstOnly = false,
+                  bool ZeroFirst = false) {
     const std::vector<int32_t> Shape = B.G.tensor(In).Shape;
     const float InScale = B.G.tensor(In).Quant->scale();
     const int32_t IC = Shape[3];
@@ -279,6 +280,8 @@ ir::Model generatedKernelCases(std::mt19937 &Gen,
     std::vector<uint8_t> W(OC * KH * KW * IC);
     for (uint8_t &V : W)
       V = uint8_t(int8_t(Weight(Gen)));
+    if (ZeroFirst) // channel 0's weights all 0: a fixed result
+      std::fill(W.begin(), W.begin() + KH * KW * IC, uint8_t(0));
     std::vector<float> WScales(OC), BScales(OC);
     for (int32_t I = 0; I < OC; ++I)
       WScales[I] = 0.01f * (1 + I % 3), BScales[I] = InScale * WScales[I];
@@ -338,6 +341,11 @@ ir::Model generatedKernelCases(std::mt19937 &Gen,
   // the product shows.
   Conv("conv_one_large_bias", Z, 6, 3, 3, 1, 1, "SAME", "NONE", 0.004f, 1 << 30,
        1, true);
+  // Channel 0 dead, as many of vww's: weights all 0 (its fixed result
+  // computed at compile time, here about 50 from the zero point); the
+  // others as usual.
+  Conv("conv_dead_channel", X, 6, 3, 3, 1, 1, "SAME", "NONE", 9.0f, 90000, 127,
+       true, true);
   // Weights of -1, 0 and 1 times 1.25 to 3.75: left shifts (cm_requantize).
   Conv("conv_left_shift", V, 4, 1, 1, 1, 1, "VALID", "NONE", 0.00016f, 0, 1);
   // Additions: of two inputs on different scales, and of an input with
@@ -426,7 +434,7 @@ TEST_CASE("the generated kernels' cases run as on ref") {
     return llvm::StringRef(C).count(What);
   };
   CHECK(Count("DEPTHWISE_CONV_2D as accelgen_depthwise_conv_s8_dsp */") == 7);
-  CHECK(Count("CONV_2D as accelgen_convolve_s8_dsp */") == 12);
+  CHECK(Count("CONV_2D as accelgen_convolve_s8_dsp */") == 13);
   CHECK(Count("ADD as accelgen_elementwise_add_s8_dsp */") == 2);
   CHECK(Count("FULLY_CONNECTED as accelgen_fully_connected_s8_dsp */") == 4);
   // The depthwise kernels read their multipliers from q[]: left_shift by
@@ -451,7 +459,7 @@ TEST_CASE("the generated kernels' cases run as on ref") {
   // conv_left_shift, conv_one_large_bias).
   CHECK(Count("cm_requantize(a00,") == 2);
   CHECK(Count("cm_mulhi_wide(a00,") == 4);
-  CHECK(Count("cm_smmulr(a00 * 2,") == 8 + 3);
+  CHECK(Count("cm_smmulr(a00 * 2,") == 9 + 3);
   // The output offset folded into the rounding where every channel shifts
   // right by 1 to 22 (most layers here), added after it elsewhere.
   CHECK(Count("v = cm_ssat8(v);") > 0);
