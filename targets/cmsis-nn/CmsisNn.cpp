@@ -429,11 +429,12 @@ generatedDepthwise(const ir::Graph &G, size_t Index,
 /// \p Index, an int8 CONV_2D the description maps to it (any filter,
 /// stride, padding and dilation, not grouped, output channels in twos), as
 /// the function \p Name needing \p Scratch bytes of scratch memory (two
-/// int16 columns); \p Fast as generatedDepthwise's.
+/// int16 columns); \p Fast and \p Wide as generatedDepthwise's, \p Doubled
+/// whether it stores its columns and biases doubled.
 Expected<std::string>
 generatedConv(const ir::Graph &G, size_t Index,
               const kernels::FamilyParams<ref_conv2d_params> &P, StringRef Name,
-              int64_t Scratch, bool &Fast, bool &Wide) {
+              int64_t Scratch, bool &Fast, bool &Wide, bool &Doubled) {
   const ir::Operator &Op = G.Operators[Index];
   const ref_conv2d_params &S = P.Scalars;
   const ir::Tensor &In = G.tensor(Op.Inputs[0]);
@@ -459,6 +460,14 @@ generatedConv(const ir::Graph &G, size_t Index,
   std::vector<int32_t> Params =
       generatedParams(Q->Bias, W.Sum, W.Abs, Q->Mult, Q->Shift, S.input_offset,
                       Fast, Wide, ZeroShift, /*ConstantChannels=*/true);
+  // Doubling the columns costs an instruction per two values of a column,
+  // per pixel; it saves one per output (SMMULR's operand): worth it where
+  // the columns are shorter than twice the output channels.
+  Doubled = Fast && !Wide && K4 < 2 * OC;
+  if (Doubled)
+    for (int64_t Ch = 0; Ch < OC; ++Ch)
+      Params[4 * Ch] =
+          static_cast<int32_t>(static_cast<uint32_t>(Params[4 * Ch]) * 2u);
   const bool Folded = foldOutputOffset(Params, S.output_offset, Fast, Wide);
   // The sums are unrolled over at most 64 values of the columns: the
   // largest multiple of 4 up to 64 that divides K4.
@@ -501,9 +510,11 @@ generatedConv(const ir::Graph &G, size_t Index,
   B["WIDE"] = Wide;
   B["ZERO_SHIFT"] = ZeroShift;
   B["OFFSET_FOLDED"] = Folded;
+  B["DOUBLED"] = Doubled;
   // Input channels in fours: a filter row's values are whole words.
   B["ROWWISE"] = IC % 4 == 0;
-  const uint32_t Zero = static_cast<uint16_t>(-S.input_offset);
+  const uint32_t Zero =
+      static_cast<uint16_t>((Doubled ? -2 : -1) * S.input_offset);
   B["ZERO_PAIR"] = formatv("{0:x8}", Zero | Zero << 16).str();
   auto Decimal = [](int32_t V) { return std::to_string(V); };
   B["WEIGHTS"] = initializerLines(ArrayRef<int32_t>(W.Values), Decimal);
@@ -669,7 +680,8 @@ public:
   std::string Decls, Call;
   /// The primitives of templates/cm_dsp.c.in a generated kernel uses.
   bool UsesSmmulr = false, UsesWide = false, UsesRequantize = false,
-       UsesSmlad = false, UsesMac = false, UsesDwTap = false, UsesWords = false;
+       UsesSmlad = false, UsesMac = false, UsesDwTap = false, UsesWords = false,
+       UsesDbl16 = false, UsesCopyBytes = false;
 
 private:
   /// Operand \p I as the function reads it: a constant is declared as an
@@ -761,16 +773,17 @@ Error OpWriter::write(StringRef Function, const kernels::KernelCall &KC,
                .str();
   } else if (Function == "accelgen_convolve_s8_dsp") {
     const std::string Name = Prefix + "_conv";
-    bool Fast = false, Wide = false;
+    bool Fast = false, Wide = false, Doubled = false;
     Expected<std::string> Kernel = generatedConv(
         G, Index, std::get<kernels::FamilyParams<ref_conv2d_params>>(KC.Params),
-        Name, Scratch, Fast, Wide);
+        Name, Scratch, Fast, Wide, Doubled);
     if (!Kernel)
       return Kernel.takeError();
     UsesSmmulr |= Fast && !Wide;
     UsesWide |= Fast && Wide;
     UsesRequantize |= !Fast;
-    UsesSmlad = UsesMac = true;
+    UsesSmlad = UsesMac = UsesCopyBytes = true;
+    UsesDbl16 |= Doubled;
     DS << *Kernel;
     Stmt = formatv("    {0}({1}, {2}, (uint32_t *)(arena.bytes + {3}));\n",
                    Name, operand(0, "input"), out(), ScratchOffset)
@@ -1409,7 +1422,8 @@ makeOffload(const ir::Graph &G, const target::TargetInfo &T, unsigned Version) {
   std::string Decls;
   bool Generated = false, UsesSmmulr = false, UsesWide = false,
        UsesRequantize = false, UsesSmlad = false, UsesMac = false,
-       UsesDwTap = false, UsesWords = false;
+       UsesDwTap = false, UsesWords = false, UsesDbl16 = false,
+       UsesCopyBytes = false;
   json::Array Functions;
   for (size_t I = 0; I < G.Operators.size(); ++I) {
     const OpChoice &C = Choices[I];
@@ -1435,6 +1449,8 @@ makeOffload(const ir::Graph &G, const target::TargetInfo &T, unsigned Version) {
     UsesMac |= W.UsesMac;
     UsesDwTap |= W.UsesDwTap;
     UsesWords |= W.UsesWords;
+    UsesDbl16 |= W.UsesDbl16;
+    UsesCopyBytes |= W.UsesCopyBytes;
     Decls += formatv("\n/* Operator {0}: {1} as {2}. */\n", I,
                      G.Operators[I].Type, C.Function)
                  .str() +
@@ -1459,6 +1475,8 @@ makeOffload(const ir::Graph &G, const target::TargetInfo &T, unsigned Version) {
     B["MAC"] = UsesMac;
     B["DWTAP"] = UsesDwTap;
     B["WORDS"] = UsesWords;
+    B["DBL16"] = UsesDbl16;
+    B["COPY_BYTES"] = UsesCopyBytes;
     Expected<std::string> Common = renderCortexM("cm_dsp.c.in", B);
     if (!Common)
       return Common.takeError();
