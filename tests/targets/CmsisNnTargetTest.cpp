@@ -147,7 +147,13 @@ TEST_CASE("a 3 x 3 depthwise takes the 3x3 path outside Helium only") {
                     {{"padding", std::string("SAME")}}),
                M4)
             .Function == "arm_depthwise_conv_3x3_s8");
-  CHECK(choose(G, M55).Function == "arm_depthwise_conv_s8_opt");
+  // With Helium, the optimized path from 12 channels on; up to 8 the
+  // generated kernel (Helium's lanes half empty).
+  CHECK(choose(G, M55).Function == "accelgen_depthwise_conv_s8_dsp");
+  CHECK(choose(conv("DEPTHWISE_CONV_2D", 8, 8, 12, 3, 3, 12,
+                    {{"padding", std::string("SAME")}}),
+               M55)
+            .Function == "arm_depthwise_conv_s8_opt");
   // One input channel to several: the generated kernel with DSP, for
   // output channels in fours; otherwise a convolution with Helium (its
   // filter transposed), the general depthwise path elsewhere.
@@ -181,7 +187,9 @@ TEST_CASE("scratch sizes follow the get_buffer_size formulas") {
   // bytes on Helium.
   ir::Graph D = conv("DEPTHWISE_CONV_2D", 8, 8, 8, 5, 5, 8);
   CHECK(choose(D, M3).ScratchBytes == 8 * 25 * 2);
-  CHECK(choose(D, M55).ScratchBytes == 4 * 124 * 25);
+  ir::Graph D16 = conv("DEPTHWISE_CONV_2D", 8, 8, 16, 5, 5, 16);
+  REQUIRE(choose(D16, M55).Function == "arm_depthwise_conv_s8_opt");
+  CHECK(choose(D16, M55).ScratchBytes == 4 * 124 * 25);
   // The generated kernel: KH rows as wide as the windows span, (4 - 1) * 1 +
   // 5 pixels of 8 channels (VALID: output 4 x 4).
   CHECK(choose(D, M4).ScratchBytes == 5 * 8 * 8);
