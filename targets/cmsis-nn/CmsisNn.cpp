@@ -282,6 +282,44 @@ PaddedRows paddedRows(const ir::Tensor &F, int64_t Rows, int64_t K, int64_t K4,
   return P;
 }
 
+/// Binds what the templates of the windowed kernels (cm_depthwise_dsp,
+/// cm_convolve_dsp) share: IH IW IC of \p In, KH KW, OH OW OC of \p Out,
+/// the strides SH SW, the padding PT PL, ZERO (the input's zero point),
+/// OUTPUT_OFFSET and the clamp ACT_MIN ACT_MAX of \p S.
+template <typename Params>
+void bindWindow(tmpl::Bindings &B, const ir::Tensor &In, int64_t KH, int64_t KW,
+                const ir::Tensor &Out, const Params &S) {
+  for (auto [Key, V] : {std::pair<const char *, int64_t>{"IH", dim(In, 1)},
+                        {"IW", dim(In, 2)},
+                        {"IC", dim(In, 3)},
+                        {"KH", KH},
+                        {"KW", KW},
+                        {"OH", dim(Out, 1)},
+                        {"OW", dim(Out, 2)},
+                        {"OC", dim(Out, 3)},
+                        {"SH", S.stride_h},
+                        {"SW", S.stride_w},
+                        {"PT", S.pad_top},
+                        {"PL", S.pad_left},
+                        {"ZERO", -S.input_offset},
+                        {"OUTPUT_OFFSET", S.output_offset},
+                        {"ACT_MIN", S.act_min},
+                        {"ACT_MAX", S.act_max}})
+    B[Key] = V;
+}
+
+/// The sums' unroll of the generated kernels over \p N values (a multiple
+/// of 4): N itself up to 64, otherwise the largest multiple of 4 up to 64
+/// that divides N (4 at the least).
+int64_t unrollChunk(int64_t N) {
+  if (N <= 64)
+    return std::max<int64_t>(N, 4);
+  int64_t Chunk = 64;
+  while (N % Chunk != 0)
+    Chunk -= 4;
+  return Chunk;
+}
+
 /// The generated depthwise kernel (templates/cm_depthwise_dsp.c.in) of
 /// operator \p Index, an int8 DEPTHWISE_CONV_2D the description maps to it
 /// (batch 1, no dilation, output channels in fours; depth multiplier 1, or
@@ -387,26 +425,10 @@ generatedDepthwise(const ir::Graph &G, size_t Index,
               IH, IW, IC, OH, OW, OC, KH, KW, S.stride_h, S.stride_w, S.pad_top,
               S.pad_left)
           .str();
-  for (auto [Key, V] : {std::pair<const char *, int64_t>{"IH", IH},
-                        {"IW", IW},
-                        {"IC", IC},
-                        {"OC", OC},
-                        {"KH", KH},
-                        {"KW", KW},
-                        {"SH", S.stride_h},
-                        {"SW", S.stride_w},
-                        {"PT", S.pad_top},
-                        {"PL", S.pad_left},
-                        {"OH", OH},
-                        {"OW", OW},
-                        {"PW", PW},
-                        {"COPY", Copy},
-                        {"ZERO", -S.input_offset},
-                        {"OUTPUT_OFFSET", S.output_offset},
-                        {"ACT_MIN", S.act_min},
-                        {"ACT_MAX", S.act_max},
-                        {"WEIGHT_WORDS", static_cast<int64_t>(Words.size())}})
-    B[Key] = V;
+  bindWindow(B, In, KH, KW, Out, S);
+  B["PW"] = PW;
+  B["COPY"] = Copy;
+  B["WEIGHT_WORDS"] = static_cast<int64_t>(Words.size());
   B["ONE_CHANNEL"] = OneChannel;
   B["DOUBLED"] = Scale == 2;
   B["OFFSET_FOLDED"] = Folded;
@@ -469,12 +491,6 @@ generatedConv(const ir::Graph &G, size_t Index,
       Params[4 * Ch] =
           static_cast<int32_t>(static_cast<uint32_t>(Params[4 * Ch]) * 2u);
   const bool Folded = foldOutputOffset(Params, S.output_offset, Fast, Wide);
-  // The sums are unrolled over at most 64 values of the columns: the
-  // largest multiple of 4 up to 64 that divides K4.
-  int64_t Chunk = K4;
-  if (K4 > 64)
-    for (Chunk = 64; K4 % Chunk != 0; Chunk -= 4)
-      ;
   tmpl::Bindings B;
   B["FUNCTION"] = Name.str();
   B["COMMENT"] =
@@ -483,28 +499,13 @@ generatedConv(const ir::Graph &G, size_t Index,
               N, IH, IW, IC, OH, OW, OC, KH, KW, S.stride_h, S.stride_w,
               S.dilation_h, S.dilation_w, S.pad_top, S.pad_left)
           .str();
+  bindWindow(B, In, KH, KW, Out, S);
   for (auto [Key, V] : {std::pair<const char *, int64_t>{"N", N},
-                        {"IH", IH},
-                        {"IW", IW},
-                        {"IC", IC},
-                        {"OC", OC},
-                        {"KH", KH},
-                        {"KW", KW},
-                        {"SH", S.stride_h},
-                        {"SW", S.stride_w},
                         {"DH", S.dilation_h},
                         {"DW", S.dilation_w},
-                        {"PT", S.pad_top},
-                        {"PL", S.pad_left},
-                        {"OH", OH},
-                        {"OW", OW},
                         {"K", K},
                         {"K4", K4},
-                        {"CHUNK", Chunk},
-                        {"ZERO", -S.input_offset},
-                        {"OUTPUT_OFFSET", S.output_offset},
-                        {"ACT_MIN", S.act_min},
-                        {"ACT_MAX", S.act_max}})
+                        {"CHUNK", unrollChunk(K4)}})
     B[Key] = V;
   B["FAST"] = Fast;
   B["WIDE"] = Wide;
@@ -631,12 +632,6 @@ Expected<std::string> generatedFullyConnected(
   std::vector<int32_t> Biases;
   for (int64_t Ch = 0; Ch < OC; ++Ch)
     Biases.push_back(Params[4 * Ch]);
-  // Unrolled over at most 64 values: the largest multiple of 4 up to 64
-  // that divides KM (4 when there are none).
-  int64_t Chunk = std::max<int64_t>(KM, 4);
-  if (KM > 64)
-    for (Chunk = 64; KM % Chunk != 0; Chunk -= 4)
-      ;
   tmpl::Bindings B;
   B["FUNCTION"] = Name.str();
   B["COMMENT"] =
@@ -646,7 +641,7 @@ Expected<std::string> generatedFullyConnected(
         {"K", K},
         {"KM", KM},
         {"K4", K4},
-        {"CHUNK", Chunk},
+        {"CHUNK", unrollChunk(KM)},
         {"OC", OC},
         {"MULT", Q->Mult[0]},
         {"SHIFT", Q->Shift[0]},
