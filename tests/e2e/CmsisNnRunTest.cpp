@@ -207,6 +207,7 @@ ir::Model generatedKernelCases(std::mt19937 &Gen,
   const int32_t X = B.tensor("x", {1, 9, 8, 8}, ir::perTensor(0.5f, 1));
   const int32_t Y = B.tensor("y", {1, 5, 6, 12}, ir::perTensor(0.025f, -7));
   const int32_t Z = B.tensor("z", {1, 9, 11, 1}, ir::perTensor(0.1f, 4));
+  const int32_t R = B.tensor("r", {1, 3, 70, 32}, ir::perTensor(0.5f, 2));
   std::vector<int32_t> Outputs;
   auto Depthwise = [&](const char *Name, int32_t In, int32_t C, int32_t KH,
                        int32_t KW, int32_t Stride, const char *Padding,
@@ -261,6 +262,10 @@ ir::Model generatedKernelCases(std::mt19937 &Gen,
   // Weights of -1, 0 and 1 times 0.25, 0.5 and 0.75: channels with a
   // right shift and channels without (SMMULR, the rounding shift skipped).
   Depthwise("zero_shift", Y, 12, 3, 3, 1, "SAME", "NONE", 0.001f, 200, 0, 1);
+  // A 12 x 12 filter (144 taps: weight offsets beyond LDRD's reach) and rows
+  // of 72 x 32 bytes (input offsets beyond LDR's): the taps in C there.
+  Depthwise("filter_12x12", Y, 12, 12, 12, 1, "SAME", "NONE", 0.5f, 2000);
+  Depthwise("wide_rows", R, 32, 3, 3, 1, "SAME", "NONE", 2.0f, 2000);
   // ReLU6 clamps at 3 + 6 / 0.05 = 123.
   Depthwise("twelve_channels_relu6", Y, 12, 3, 3, 1, "SAME", "RELU6", 0.05f,
             2000);
@@ -399,12 +404,13 @@ ir::Model generatedKernelCases(std::mt19937 &Gen,
   Dense("dense_large_bias", D2, 4, true, "NONE", 50000.0f, 1 << 30);
   // Weights of -1, 0 and 1 times 1.6: a left shift (cm_requantize).
   Dense("dense_left_shift", D1, 4, true, "NONE", 0.005f, 0, 1);
-  B.inputs({X, Y, Z, V, U, X2, D1, D2}).outputs(Outputs);
+  B.inputs({X, Y, Z, V, U, X2, D1, D2, R}).outputs(Outputs);
   B.G.Name = "main";
   Inputs = {randomBytes(9 * 8 * 8, Gen),     randomBytes(5 * 6 * 12, Gen),
             randomBytes(9 * 11, Gen),        randomBytes(3 * 5 * 12, Gen),
             randomBytes(2 * 4 * 5 * 3, Gen), randomBytes(9 * 8 * 8, Gen),
-            randomBytes(3 * 22, Gen),        randomBytes(128, Gen)};
+            randomBytes(3 * 22, Gen),        randomBytes(128, Gen),
+            randomBytes(3 * 70 * 32, Gen)};
   ir::Model M;
   M.Graphs.push_back(B.G);
   return M;
@@ -433,16 +439,20 @@ TEST_CASE("the generated kernels' cases run as on ref") {
   auto Count = [&](llvm::StringRef What) {
     return llvm::StringRef(C).count(What);
   };
-  CHECK(Count("DEPTHWISE_CONV_2D as accelgen_depthwise_conv_s8_dsp */") == 7);
+  CHECK(Count("DEPTHWISE_CONV_2D as accelgen_depthwise_conv_s8_dsp */") == 9);
+  // Taps out of the immediates' reach: filter_12x12's from the 128th on
+  // (16 of 144), wide_rows' from the third row on (3); and the macro's
+  // definition.
+  CHECK(Count("CM_DW_TAP_C(a0") == 16 + 3 + 1);
   CHECK(Count("CONV_2D as accelgen_convolve_s8_dsp */") == 13);
   CHECK(Count("ADD as accelgen_elementwise_add_s8_dsp */") == 2);
   CHECK(Count("FULLY_CONNECTED as accelgen_fully_connected_s8_dsp */") == 4);
   // The depthwise kernels read their multipliers from q[]: left_shift by
-  // cm_requantize, large_bias by the 64-bit product, five by SMMULR (of
+  // cm_requantize, large_bias by the 64-bit product, seven by SMMULR (of
   // sums already doubled).
   CHECK(Count("cm_requantize(a0, q[") == 1);
   CHECK(Count("cm_mulhi_wide(a0, q[") == 1);
-  CHECK(Count("cm_smmulr(a0, q[") == 5);
+  CHECK(Count("cm_smmulr(a0, q[") == 7);
   // Channels without a right shift: zero_shift's, and conv_one_large_bias's
   // (a00 and a10 for a pair of pixels, a00 for the odd one).
   CHECK(Count("if (q[3] != 0)") == 1 + 3);
