@@ -223,6 +223,8 @@ public:
   llvm::Expected<CascadePlan> run();
 
 private:
+  /// One search (run() makes two).
+  llvm::Expected<CascadePlan> runOnce();
   /// A span's cost at its best stripe height.
   struct SpanChoice {
     bool Valid = false;
@@ -262,6 +264,11 @@ private:
   MemoryPlan Layer, Base;
   std::vector<bool> Stripable;
   std::vector<int32_t> LastRead, Producer;
+  /// A cascade's output may take over a tensor its stripes consume, not
+  /// only an in-place operand of its last operator.
+  bool Consume = false;
+  /// The arena of the least-memory plan runOnce() found last.
+  int64_t LeastArena = 0;
 };
 
 bool Planner::validSpan(int32_t First, int32_t Last) const {
@@ -383,15 +390,30 @@ int32_t Planner::overlayOf(const Cascade &C) const {
     return -1;
   const ir::Operator &Op = G.Operators[C.LastOp];
   const int32_t Out = Op.output(0);
-  for (size_t I = 0; I < Op.Inputs.size(); ++I) {
-    const int32_t In = Op.Inputs[I];
-    if (!overlayable(G, Op, I) || C.windowOf(In) >= 0)
+  const ir::Tensor &OutT = G.tensor(Out);
+  if (!Base.find(Out) || OutT.IsVariable)
+    return -1;
+  // The candidates: an operand the last operator may overlay (an in-place
+  // operator: it reads each element before writing it), then any whole
+  // tensor an earlier member reads (the first cascade's input: its rows are
+  // consumed as the stripes move down, and the output fills them).
+  std::vector<int32_t> Candidates;
+  for (size_t I = 0; I < Op.Inputs.size(); ++I)
+    if (overlayable(G, Op, I))
+      Candidates.push_back(Op.Inputs[I]);
+  for (int32_t K = C.FirstOp; Consume && K < C.LastOp; ++K)
+    for (int32_t In : G.Operators[K].Inputs)
+      if (In >= 0 && !llvm::is_contained(Candidates, In) &&
+          !G.tensor(In).IsConstant && !G.tensor(In).IsVariable)
+        Candidates.push_back(In);
+  for (int32_t In : Candidates) {
+    if (C.windowOf(In) >= 0)
       continue;
     const Buffer *B = Base.find(In);
-    if (!B || !Base.find(Out))
+    if (!B)
       continue;
     // The bytes In lives in, views of it included: nothing after the
-    // cascade reads them, and no graph output holds them.
+    // cascade reads them, no graph output holds them, and Out fits in them.
     const int32_t Root = B->AliasOf < 0 ? In : B->AliasOf;
     const Buffer *R = Base.find(Root);
     bool Pinned = false;
@@ -399,11 +421,14 @@ int32_t Planner::overlayOf(const Cascade &C) const {
       const Buffer *TB = T >= 0 ? Base.find(T) : nullptr;
       Pinned |= TB && (T == Root || TB->AliasOf == Root);
     }
-    if (!R || Pinned || R->LastOp > C.LastOp)
+    if (!R || Pinned || R->LastOp > C.LastOp || R->Size < OutT.byteSize())
       continue;
-    // No stripe reads rows of those bytes that an earlier stripe of Out has
-    // overwritten: Out's rows are written in order, [0, Written).
-    int32_t Written = 0;
+    // No stripe reads bytes that an earlier stripe of Out has overwritten:
+    // Out's rows are written in order, the bytes [0, Written) of the
+    // storage, after the other members of the step have read theirs. The
+    // last operator reads such bytes only as an in-place operator reads
+    // its operand: the same rows it writes.
+    int64_t Written = 0;
     bool Safe = true;
     for (const std::vector<StripeStep> &Step : C.Steps) {
       for (int32_t K = C.FirstOp; K <= C.LastOp && Safe; ++K) {
@@ -417,16 +442,24 @@ int32_t Planner::overlayOf(const Cascade &C) const {
           const Buffer *TB = T >= 0 ? Base.find(T) : nullptr;
           if (!TB || (T != Root && TB->AliasOf != Root))
             continue;
-          if (G.tensor(T).Shape != G.tensor(Out).Shape)
-            Safe = false; // a view whose rows are not Out's
+          const ir::Tensor &TT = G.tensor(T);
+          const bool InPlace = K == C.LastOp && overlayable(G, Reader, X) &&
+                               TT.Shape == OutT.Shape;
+          // Rows of T are bytes of the storage only for a batch-1 image
+          // whose rows are the ones the stripe names.
+          if ((K == C.LastOp && !InPlace) || TT.Shape.size() != 4 ||
+              TT.Shape[0] != 1 ||
+              (!(Window && X == 0) &&
+               TT.Shape[1] != G.tensor(Reader.output(0)).Shape[1]))
+            Safe = false;
           const RowRange Read = Window && X == 0 ? S.In : S.Out;
-          if (!Read.empty() && Read.Begin < Written)
+          if (!Read.empty() && Read.Begin * rowBytes(TT) < Written)
             Safe = false;
         }
       }
       const StripeStep &Last = Step[C.LastOp - C.FirstOp];
       if (!Last.Out.empty())
-        Written = Last.Out.End;
+        Written = Last.Out.End * rowBytes(OutT);
     }
     if (Safe)
       return In;
@@ -575,6 +608,42 @@ CascadePlan Planner::place(std::vector<Cascade> Cascades) const {
 }
 
 llvm::Expected<CascadePlan> Planner::run() {
+  Consume = false;
+  llvm::Expected<CascadePlan> Without = runOnce();
+  if (!Opts.Enabled || !Opts.CascadeOverlays)
+    return Without;
+  const int64_t LeastWithout = LeastArena;
+  // An output over the tensor its stripes consume saves its bytes inside
+  // the cascade, but the bytes it takes stay live as long as it does, all
+  // of them: the spans' sums see the saving and not that, so the search
+  // runs with and without such outputs and the placed arenas decide.
+  Consume = true;
+  llvm::Expected<CascadePlan> With = runOnce();
+  if (!With && !Without) {
+    if (LeastArena < LeastWithout) {
+      llvm::consumeError(Without.takeError());
+      return With;
+    }
+    llvm::consumeError(With.takeError());
+    return Without;
+  }
+  if (!With || !Without) {
+    llvm::consumeError(With ? Without.takeError() : With.takeError());
+    return With ? std::move(With) : std::move(Without);
+  }
+  // Without a budget the smaller arena; under one (both fit), the fewer
+  // cascaded operators, then the smaller arena.
+  auto Key = [&](const CascadePlan &P) {
+    int64_t Cascaded = 0;
+    for (const Cascade &C : P.Cascades)
+      Cascaded += C.numOps();
+    return Opts.Budget < 0 ? std::make_pair(P.Memory.ArenaBytes, Cascaded)
+                           : std::make_pair(Cascaded, P.Memory.ArenaBytes);
+  };
+  return Key(*With) < Key(*Without) ? std::move(With) : std::move(Without);
+}
+
+llvm::Expected<CascadePlan> Planner::runOnce() {
   bool Feasible = true;
   int64_t Peak = 0;
   int32_t PeakOp = 0;
@@ -583,6 +652,7 @@ llvm::Expected<CascadePlan> Planner::run() {
   // The least memory any schedule the planner knows reaches.
   std::vector<Cascade> Least = choose(-1, Feasible, Peak, PeakOp);
   CascadePlan LeastPlan = place(Least);
+  LeastArena = LeastPlan.Memory.ArenaBytes;
   if (Opts.Budget < 0) {
     // The same peak cascading as few operators as reach it: the search for
     // the least peak compares peaks so far, and keeps cascades that lower a

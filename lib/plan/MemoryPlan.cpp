@@ -183,6 +183,22 @@ std::vector<int32_t> resolveAliases(const ir::Graph &G, Lifetimes &L,
       Share(Out, R);
       break;
     }
+    // Inside a group the output may also take the bytes of a tensor an
+    // earlier operator of the group reads, if it fits in them (a cascade's
+    // output over the input its stripes consume).
+    auto It = Opts.GroupOverlays.find(Op.output(0));
+    if (!InGroup || Op.Outputs.size() != 1 || It == Opts.GroupOverlays.end())
+      continue;
+    const int32_t Out = It->first, In = It->second;
+    if (!G.isValidTensor(In) || In == Out || !L.planned(In) ||
+        !L.planned(Out) || Root[Out] != Out)
+      continue;
+    const int32_t R = Root[In];
+    const ir::Tensor &InT = G.tensor(In), &OutT = G.tensor(Out);
+    if (Pinned[R] || L.Last[R] > End || InT.IsConstant || InT.IsVariable ||
+        OutT.IsVariable || OutT.byteSize() > G.tensor(R).byteSize())
+      continue;
+    Share(Out, R);
   }
   return Root;
 }

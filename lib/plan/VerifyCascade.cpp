@@ -133,9 +133,10 @@ std::vector<std::string> verifyCascades(const ir::Graph &G,
       Done[T].assign(G.tensor(T).Shape[1], 0);
       Lo[T] = Hi[T] = 0;
     }
-    // An output that takes over other tensors' bytes (an in-place operator)
-    // must be whole, and so must they; by overwritten tensor, the output
-    // overwriting it row by row.
+    // An output that takes over other tensors' bytes (an in-place operator,
+    // or the cascade's output over a tensor its stripes consume) must be
+    // whole, and so must they; by overwritten tensor, the output
+    // overwriting it row by row from its first byte.
     std::map<int32_t, int32_t> OverwrittenBy;
     auto StorageOf = [&](int32_t T) {
       const Buffer *B = Plan.Memory.find(T);
@@ -156,13 +157,20 @@ std::vector<std::string> verifyCascades(const ir::Graph &G,
         for (int32_t In : G.Operators[J].Inputs) {
           if (In < 0 || In == Out || StorageOf(In) != B->AliasOf)
             continue;
+          const ir::Tensor &InT = G.tensor(In), &OutT = G.tensor(Out);
           if (Lo.count(In))
             Report(llvm::formatv("{0}: tensor {1} takes over the bytes of "
                                  "tensor {2}, held as a window",
                                  Who, Out, In));
-          else if (G.tensor(In).Shape != G.tensor(Out).Shape)
+          else if (InT.Shape.size() != 4 || InT.Shape[0] != 1 ||
+                   InT.Shape[1] <= 0)
             Report(llvm::formatv("{0}: tensor {1} takes over the bytes of "
-                                 "tensor {2}, whose rows are not its rows",
+                                 "tensor {2}, which has no rows",
+                                 Who, Out, In));
+          else if (J == C.LastOp && InT.Shape != OutT.Shape)
+            Report(llvm::formatv("{0}: tensor {1} takes over the bytes of "
+                                 "tensor {2}, which its own operator reads "
+                                 "with other rows",
                                  Who, Out, In));
           else
             OverwrittenBy[In] = Out;
@@ -211,16 +219,30 @@ std::vector<std::string> verifyCascades(const ir::Graph &G,
           if (Over != OverwrittenBy.end()) {
             // Rows an earlier operator of this step or an earlier step has
             // overwritten; the operator's own writes follow its reads.
+            // Both tensors start at the same byte: a row of either is
+            // the bytes [row * its row bytes, + its row bytes).
             const std::vector<int32_t> &Written = Done[Over->second];
             const bool Windowed = ir::mapsInputRows(Op.code());
             RowRange Read = Windowed && X != 0 ? RowRange{} : Need;
-            for (int32_t R = Read.Begin; R < Read.End; ++R)
-              if (R < static_cast<int32_t>(Written.size()) && Written[R] > 0) {
+            const ir::Tensor &InT = G.tensor(In);
+            const ir::Tensor &OutT = G.tensor(Over->second);
+            const int64_t InRow = InT.byteSize() / InT.Shape[1];
+            const int64_t OutRow = std::max<int64_t>(
+                1, OutT.byteSize() / std::max(1, OutT.Shape[1]));
+            for (int32_t R = Read.Begin; R < Read.End; ++R) {
+              bool Overwritten = false;
+              for (int64_t W = R * InRow / OutRow;
+                   W * OutRow < (R + 1) * InRow &&
+                   W < static_cast<int64_t>(Written.size());
+                   ++W)
+                Overwritten |= Written[W] > 0;
+              if (Overwritten) {
                 Report(llvm::formatv("{0}: reads row {1} of tensor {2} after "
                                      "tensor {3} overwrote it",
                                      Where(), R, In, Over->second));
                 break;
               }
+            }
           }
           if (!Lo.count(In) || Need.empty())
             continue; // whole, made before the cascade, or not read

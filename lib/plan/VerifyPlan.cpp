@@ -215,10 +215,34 @@ std::vector<std::string> verifyPlan(const ir::Graph &G, const MemoryPlan &Plan,
         if (Overlaid)
           Overlay[T] = {In, K};
       }
+      // A group's output over a tensor an earlier operator of the group
+      // reads, no larger than the bytes it takes.
+      auto GroupIt = Opts.GroupOverlays.find(T);
+      if (!View && !Overlaid && GroupIt != Opts.GroupOverlays.end() &&
+          Op.Outputs.size() == 1 && G.isValidTensor(GroupIt->second) &&
+          GroupIt->second != T && StorageOf(GroupIt->second) == B->AliasOf) {
+        const int32_t In = GroupIt->second;
+        const ir::Tensor &InT = G.tensor(In);
+        std::optional<std::pair<size_t, size_t>> Group;
+        for (const auto &[First, Last] : Opts.Groups)
+          if (First >= 0 && static_cast<size_t>(First) < K &&
+              K <= static_cast<size_t>(Last))
+            Group = {static_cast<size_t>(First), K};
+        bool ReadInGroup = false;
+        for (size_t J = Group ? Group->first : K; Group && J < K; ++J)
+          ReadInGroup |= llvm::is_contained(G.Operators[J].Inputs, In);
+        Overlaid = ReadInGroup && !InT.IsConstant && !InT.IsVariable &&
+                   !OutT.IsVariable &&
+                   OutT.byteSize() <= G.tensor(B->AliasOf).byteSize();
+        if (Overlaid)
+          Overlay[T] = {In, K};
+      }
       if (!View && !Overlaid)
         Report(llvm::formatv("{0} aliases {1} but is neither a same-size view "
-                             "of it by one of the aliasing operators nor the "
-                             "output of an operator that may overlay it",
+                             "of it by one of the aliasing operators, nor the "
+                             "output of an operator that may overlay it, nor "
+                             "a group's output no larger than a tensor the "
+                             "group reads",
                              Who, describe(G, B->AliasOf)));
     }
   }

@@ -156,10 +156,14 @@ std::string joined(const std::vector<std::string> &Lines) {
   return llvm::join(Lines, "\n");
 }
 
-CascadePlan planned(const ir::Graph &G, int64_t Budget = -1) {
+/// \p G's cascaded plan, checked; \p Overlays lets a cascade's output take
+/// over the bytes of a whole tensor (CascadeOptions::CascadeOverlays).
+CascadePlan planned(const ir::Graph &G, int64_t Budget = -1,
+                    bool Overlays = true) {
   CascadeOptions O;
   O.Enabled = true;
   O.Budget = Budget;
+  O.CascadeOverlays = Overlays;
   llvm::Expected<CascadePlan> P = plan::planCascades(G, O);
   REQUIRE_MESSAGE(bool(P), llvm::toString(P.takeError()));
   std::vector<std::string> Problems = plan::verifyCascades(G, *P);
@@ -425,9 +429,11 @@ TEST_CASE("a constant first operand of an element-wise operator") {
 }
 
 TEST_CASE("a chain runs as one cascade with windows worked out by hand") {
+  // Every output with bytes of its own (the next test lets the depthwise
+  // output take the input's).
   ir::Graph G = chain();
   REQUIRE(ir::verifyGraph(G).empty());
-  CascadePlan P = planned(G);
+  CascadePlan P = planned(G, -1, false);
   REQUIRE(P.Cascades.size() == 1);
   const plan::Cascade &C = P.Cascades[0];
   CHECK(C.FirstOp == 0);
@@ -449,6 +455,89 @@ TEST_CASE("a chain runs as one cascade with windows worked out by hand") {
   CHECK(C.MovedBytes == 3 * 96);
 }
 
+TEST_CASE("a cascade's output fills the input rows its stripes consumed") {
+  // Operators 0-1 a row of B at a time: step s writes row s of B (48
+  // bytes) after the convolution has read input rows from 2s - 1 on (48
+  // bytes a row), so B's bytes [0, 48(s + 1)) never reach a row still to be
+  // read, and B takes the input's bytes. Arena: the input 336 (B inside)
+  // and A's window of 3 rows (288); then operator 2 alone, B in the input's
+  // bytes (all 336 live as long as B is) and C 96: 432.
+  ir::Graph G = chain();
+  CascadePlan P = planned(G);
+  REQUIRE(P.Cascades.size() == 1);
+  const plan::Cascade &C = P.Cascades[0];
+  CHECK(C.FirstOp == 0);
+  CHECK(C.LastOp == 1);
+  CHECK(C.StripeRows == 1);
+  CHECK(C.Overlaid == 0);
+  CHECK(C.WindowRows == std::vector<int32_t>{3});
+  CHECK(P.Options.GroupOverlays == std::map<int32_t, int32_t>{{2, 0}});
+  REQUIRE(P.Memory.find(2));
+  CHECK(P.Memory.find(2)->AliasOf == 0);
+  CHECK(P.Memory.ArenaBytes == 336 + 288);
+  // Against the same search with outputs of their own: one cascade 0-2,
+  // 768 bytes (the test above).
+  CHECK(P.Memory.ArenaBytes < planned(G, -1, false).Memory.ArenaBytes);
+}
+
+TEST_CASE("a cascade's output over its input: no stripe reads rows it wrote") {
+  // Input -> CONV_2D 3x3 SAME -> A -> CONV_2D 1x1 -> B, all 1x8x4x2 float
+  // (32 bytes a row). Step s writes row s of B; step s + 1 reads input rows
+  // from s on (the window's top row): B may not take the input's bytes.
+  ir::Graph G;
+  const int32_t In = add(G, tensor({1, 8, 4, 2}));
+  const int32_t A = add(G, tensor({1, 8, 4, 2}));
+  const int32_t B = add(G, tensor({1, 8, 4, 2}));
+  G.Operators.push_back(
+      window("CONV_2D", In, add(G, tensor({2, 3, 3, 2}, true)), A, 1));
+  G.Operators.push_back(
+      window("CONV_2D", A, add(G, tensor({2, 1, 1, 2}, true)), B, 1));
+  G.Inputs = {In};
+  G.Outputs = {B};
+  REQUIRE(ir::verifyGraph(G).empty());
+  // The planner does not let it, at any stripe height.
+  CascadeOptions O;
+  O.Enabled = true;
+  for (int64_t Budget : {-1, 512, 600}) {
+    O.Budget = Budget;
+    llvm::Expected<CascadePlan> P = plan::planCascades(G, O);
+    REQUIRE_MESSAGE(bool(P), llvm::toString(P.takeError()));
+    for (const plan::Cascade &C : P->Cascades)
+      CHECK(C.Overlaid == -1);
+    CHECK(plan::verifyCascades(G, *P).empty());
+  }
+  // Written out by hand with the overlay, the checker finds the read.
+  CascadePlan P;
+  plan::Cascade C;
+  C.FirstOp = 0;
+  C.LastOp = 1;
+  C.Windowed = {A};
+  C.WindowRows = {1};
+  C.RowBytes = {32};
+  for (int32_t S = 0; S < 8; ++S) {
+    plan::StripeStep Conv3, Conv1;
+    Conv3.Out = {S, S + 1};
+    Conv3.WindowBegin = S;
+    Conv3.In = {std::max(0, S - 1), std::min(8, S + 2)};
+    Conv3.PadTop = S == 0 ? 1 : 0;
+    Conv1.Out = Conv1.In = {S, S + 1};
+    C.Steps.push_back({Conv3, Conv1});
+  }
+  C.Overlaid = In;
+  P.Cascades = {C};
+  P.Options.Groups = {{0, 1}};
+  P.Options.HeldBytes = {{A, 32}};
+  P.Options.GroupOverlays = {{B, In}};
+  P.Memory = plan::planMemory(G, P.Options);
+  REQUIRE(P.Memory.find(B));
+  REQUIRE(P.Memory.find(B)->AliasOf == In);
+  const std::string Found = joined(plan::verifyCascades(G, P));
+  CHECK_MESSAGE(Found.find("cascade of operators 0-1: step 1, operator 0 "
+                           "(CONV_2D): reads row 0 of tensor 0 after tensor 2 "
+                           "overwrote it") != std::string::npos,
+                Found);
+}
+
 TEST_CASE("budgets: cascade only what is needed, refuse what cannot fit") {
   ir::Graph G = chain();
   // Room for the layer-at-a-time plan: nothing is cascaded.
@@ -459,10 +548,14 @@ TEST_CASE("budgets: cascade only what is needed, refuse what cannot fit") {
   CascadePlan Tight = planned(G, 900);
   CHECK(!Tight.Cascades.empty());
   CHECK(Tight.Memory.ArenaBytes <= 900);
-  // At the least memory, the plan of least memory.
-  CHECK(planned(G, 768).Memory.ArenaBytes == 768);
+  // At the least memory, the plan of least memory: 768 bytes with every
+  // output in bytes of its own, 624 with the depthwise output over the
+  // input (the test above).
+  CHECK(planned(G, 768, false).Memory.ArenaBytes == 768);
+  CHECK(planned(G, 700).Memory.ArenaBytes == 624);
   CascadeOptions O;
   O.Enabled = true;
+  O.CascadeOverlays = false;
   O.Budget = 767;
   llvm::Expected<CascadePlan> P = plan::planCascades(G, O);
   REQUIRE_FALSE(bool(P));
@@ -470,11 +563,19 @@ TEST_CASE("budgets: cascade only what is needed, refuse what cannot fit") {
         "a memory budget of 767 bytes is too small: the smallest budget that "
         "works is 768 bytes (the working memory peaks at operator 0, "
         "CONV_2D)");
+  O.CascadeOverlays = true;
+  O.Budget = 623;
+  P = plan::planCascades(G, O);
+  REQUIRE_FALSE(bool(P));
+  CHECK(llvm::toString(P.takeError()) ==
+        "a memory budget of 623 bytes is too small: the smallest budget that "
+        "works is 624 bytes (the working memory peaks at operator 0, "
+        "CONV_2D)");
 }
 
 TEST_CASE("verifyCascades finds what is wrong with a cascade") {
   ir::Graph G = chain();
-  CascadePlan Good = planned(G);
+  CascadePlan Good = planned(G, -1, false);
   REQUIRE(Good.Cascades.size() == 1);
 
   CascadePlan Small = Good;
