@@ -74,10 +74,11 @@ struct Cascade {
   std::vector<std::vector<StripeStep>> Steps;
   /// Bytes the windows move per invocation to keep their rows.
   int64_t MovedBytes = 0;
-  /// The whole tensor whose bytes LastOp's output takes over (an in-place
-  /// operator, PlanOptions::GroupOverlays), or -1: one whose bytes nothing
-  /// reads after the cascade, and whose rows no later stripe reads once
-  /// LastOp has written them.
+  /// The whole tensor whose bytes LastOp's output takes over
+  /// (PlanOptions::GroupOverlays), or -1: an operand of an in-place LastOp,
+  /// or a tensor the cascade's stripes consume (its input), no smaller than
+  /// the output; one whose bytes nothing reads after the cascade, and whose
+  /// bytes no later stripe reads once LastOp has written over them.
   int32_t Overlaid = -1;
 
   int32_t numOps() const { return LastOp - FirstOp + 1; }

@@ -10,6 +10,7 @@
 #include "plan/MemoryPlan.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/ErrorHandling.h"
 
 #include <algorithm>
@@ -122,12 +123,23 @@ bool overlayable(const ir::Graph &G, const ir::Operator &Op, size_t I) {
 
 namespace {
 
+/// A buffer whose bytes past the first Keep are free after step Until: a
+/// group's output took over a larger tensor the group consumed.
+struct Shrink {
+  int64_t Keep = -1;
+  int32_t Until = Unset;
+};
+
 /// For every tensor, the tensor whose bytes it uses (itself when it has its
 /// own), merging each alias's lifetime into the buffer it shares: views of
 /// their input, then in-place outputs over an operand whose bytes nothing
-/// reads after the operator (or its group) and no graph output holds.
+/// reads after the operator (or its group) and no graph output holds, and
+/// groups' outputs over a tensor the group consumed (\p Shrinks: what stays
+/// of the larger tensor's bytes after the group).
 std::vector<int32_t> resolveAliases(const ir::Graph &G, Lifetimes &L,
-                                    const PlanOptions &Opts) {
+                                    const PlanOptions &Opts,
+                                    std::vector<Shrink> &Shrinks) {
+  Shrinks.assign(G.Tensors.size(), Shrink());
   std::vector<int32_t> Root(G.Tensors.size());
   std::iota(Root.begin(), Root.end(), 0);
   // Bytes a graph output or state holds; by root.
@@ -195,24 +207,46 @@ std::vector<int32_t> resolveAliases(const ir::Graph &G, Lifetimes &L,
       continue;
     const int32_t R = Root[In];
     const ir::Tensor &InT = G.tensor(In), &OutT = G.tensor(Out);
+    const int64_t RootBytes = G.tensor(R).byteSize();
     if (Pinned[R] || L.Last[R] > End || InT.IsConstant || InT.IsVariable ||
-        OutT.IsVariable || OutT.byteSize() > G.tensor(R).byteSize())
+        OutT.IsVariable || OutT.byteSize() > RootBytes ||
+        Shrinks[R].Keep >= 0 || Opts.HeldBytes.count(R))
       continue;
+    // The bytes past Out's are free once the group has run.
+    if (OutT.byteSize() < RootBytes)
+      Shrinks[R] = {OutT.byteSize(), L.Last[R]};
     Share(Out, R);
   }
   return Root;
 }
 
-/// A buffer with bytes of its own, as the placer sees it.
+/// A buffer with bytes of its own, as the placer sees it: Size bytes over
+/// steps [First, Last], of which those past the first Keep (when Keep >= 0)
+/// only until step Until.
 struct Item {
   int32_t Tensor;
   int64_t Size;
   int32_t First, Last;
+  int64_t Keep = -1;
+  int32_t Until = Unset;
   int64_t lifetime() const { return int64_t(Last) - First + 1; }
-  bool livesWith(const Item &O) const {
-    return First <= O.Last && O.First <= Last;
-  }
 };
+
+/// Bytes [Rel, Rel + Size) of an item over steps [First, Last].
+struct Rect {
+  int64_t Rel, Size;
+  int32_t First, Last;
+};
+
+/// The rectangles item \p It takes in bytes x steps: one, or its kept bytes
+/// and the rest until it is free.
+llvm::SmallVector<Rect, 2> rects(const Item &It) {
+  const int32_t First = std::max(It.First, 0);
+  if (It.Keep < 0)
+    return {Rect{0, It.Size, First, It.Last}};
+  return {Rect{0, It.Keep, First, It.Last},
+          Rect{It.Keep, It.Size - It.Keep, First, std::max(First, It.Until)}};
+}
 
 /// Sorts \p Items into the visiting order \p O; ties go to the lower tensor
 /// index, so the order is total and the placement deterministic.
@@ -307,27 +341,42 @@ std::vector<int64_t> placeGreedy(const std::vector<Item> &Items,
   for (const Item &It : Items)
     Steps = std::max(Steps, It.Last + 1);
   PlacedItems Placed(Steps);
-  std::vector<std::pair<int64_t, int64_t>> Busy; // [begin, end) in use
+  // The placed rectangles, absolute: [begin, end) bytes.
+  std::vector<std::pair<int64_t, int64_t>> Bytes;
+  // Offsets the item may not take, [lo, hi): each a placed rectangle its
+  // own would overlap.
+  std::vector<std::pair<int64_t, int64_t>> Banned;
   Arena = 0;
   for (size_t I = 0; I < Items.size(); ++I) {
     const Item &It = Items[I];
     if (It.Size == 0) // takes no bytes, overlaps nothing
       continue;
-    const int32_t First = std::max(It.First, 0);
-    Busy.clear();
-    Placed.forEachLivingWith(First, It.Last, [&](size_t P) {
-      Busy.emplace_back(Offsets[P], Offsets[P] + Items[P].Size);
-    });
-    std::sort(Busy.begin(), Busy.end());
+    const llvm::SmallVector<Rect, 2> Own = rects(It);
+    Banned.clear();
+    for (const Rect &R : Own) {
+      if (R.Size == 0)
+        continue;
+      Placed.forEachLivingWith(R.First, R.Last, [&](size_t P) {
+        const auto &[Begin, End] = Bytes[P];
+        Banned.emplace_back(Begin - R.Rel - R.Size + 1, End - R.Rel);
+      });
+    }
+    std::sort(Banned.begin(), Banned.end());
     int64_t Candidate = 0;
-    for (const auto &[Begin, End] : Busy) {
-      if (Candidate + It.Size <= Begin)
+    for (const auto &[Lo, Hi] : Banned) {
+      if (Candidate < Lo)
         break;
-      Candidate = std::max(Candidate, alignUp(End, Alignment));
+      if (Candidate < Hi)
+        Candidate = alignUp(Hi, Alignment);
     }
     Offsets[I] = Candidate;
-    Arena = std::max(Arena, Candidate + It.Size);
-    Placed.add(I, First, It.Last);
+    for (const Rect &R : Own) {
+      if (R.Size == 0)
+        continue;
+      Arena = std::max(Arena, Candidate + R.Rel + R.Size);
+      Placed.add(Bytes.size(), R.First, R.Last);
+      Bytes.emplace_back(Candidate + R.Rel, Candidate + R.Rel + R.Size);
+    }
   }
   return Offsets;
 }
@@ -336,10 +385,11 @@ std::vector<int64_t> placeGreedy(const std::vector<Item> &Items,
 /// the steps, each item added where it starts and taken away after it ends.
 int64_t lowerBound(const std::vector<Item> &Items) {
   std::vector<std::pair<int64_t, int64_t>> Events; // (step, size change)
-  for (const Item &I : Items) {
-    Events.emplace_back(I.First, I.Size);
-    Events.emplace_back(int64_t(I.Last) + 1, -I.Size);
-  }
+  for (const Item &I : Items)
+    for (const Rect &R : rects(I)) {
+      Events.emplace_back(R.First, R.Size);
+      Events.emplace_back(int64_t(R.Last) + 1, -R.Size);
+    }
   // At one step, endings (negative) before beginnings.
   std::sort(Events.begin(), Events.end());
   int64_t Best = 0, Sum = 0;
@@ -373,14 +423,15 @@ MemoryPlan planMemory(const ir::Graph &G, const PlanOptions &Opts) {
                ? Held->second
                : std::max<int64_t>(0, G.Tensors[T].byteSize());
   };
-  std::vector<int32_t> Root = resolveAliases(G, L, Opts);
+  std::vector<Shrink> Shrinks;
+  std::vector<int32_t> Root = resolveAliases(G, L, Opts, Shrinks);
 
   std::vector<Item> Items;
   for (size_t T = 0; T < G.Tensors.size(); ++T)
     if (L.planned(static_cast<int32_t>(T)) &&
         Root[T] == static_cast<int32_t>(T))
-      Items.push_back(
-          {static_cast<int32_t>(T), Bytes(T), L.First[T], L.Last[T]});
+      Items.push_back({static_cast<int32_t>(T), Bytes(T), L.First[T], L.Last[T],
+                       Shrinks[T].Keep, Shrinks[T].Until});
 
   MemoryPlan Plan;
   Plan.Alignment = Opts.Alignment;

@@ -112,8 +112,11 @@ struct PlanOptions {
   /// cascade): a tensor live at one of their operators is live at all.
   std::vector<std::pair<int32_t, int32_t>> Groups;
   /// Inside a group only these overlays are made, output tensor to the
-  /// operand tensor whose bytes it takes: the cascade planner checks that no
-  /// later stripe reads rows the output has overwritten.
+  /// tensor whose bytes it takes: an operand of the operator that may
+  /// overlay it, or any whole tensor an earlier operator of the group reads
+  /// that is no smaller than the output (the bytes past the output's are
+  /// free after the group). The cascade planner checks that no later stripe
+  /// reads bytes the output has overwritten.
   std::map<int32_t, int32_t> GroupOverlays;
   /// Tensors held in fewer bytes than their size (a cascade's row windows),
   /// and those bytes.

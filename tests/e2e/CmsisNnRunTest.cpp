@@ -517,7 +517,11 @@ TEST_CASE("the generated kernels' cases run as on ref") {
     Runs.push_back(
         {"cmsis-nn",
          {"--cpu", "cortex-m4", "--cmsis-nn", ACCELGEN_CMSIS_NN_PATH}});
-  for (const auto &[Target, Extra] : Runs) {
+  for (const auto &Run : Runs) {
+    // Named copies: doctest's INFO captures them, which C++17 forbids for
+    // structured bindings.
+    const std::string &Target = Run.first;
+    const std::vector<std::string> &Extra = Run.second;
     INFO(Target << " " << llvm::join(Extra, " "));
     test::TempDir Out;
     R = runModelOn(Target, Extra, Model, In.path(), Out.path(), false);

@@ -460,8 +460,9 @@ TEST_CASE("a cascade's output fills the input rows its stripes consumed") {
   // bytes) after the convolution has read input rows from 2s - 1 on (48
   // bytes a row), so B's bytes [0, 48(s + 1)) never reach a row still to be
   // read, and B takes the input's bytes. Arena: the input 336 (B inside)
-  // and A's window of 3 rows (288); then operator 2 alone, B in the input's
-  // bytes (all 336 live as long as B is) and C 96: 432.
+  // and A's window of 3 rows (288); then operator 2 alone: B in the input's
+  // first 192 bytes, and C 96 in the input's bytes past B's, free once the
+  // cascade has run.
   ir::Graph G = chain();
   CascadePlan P = planned(G);
   REQUIRE(P.Cascades.size() == 1);
@@ -475,6 +476,8 @@ TEST_CASE("a cascade's output fills the input rows its stripes consumed") {
   REQUIRE(P.Memory.find(2));
   CHECK(P.Memory.find(2)->AliasOf == 0);
   CHECK(P.Memory.ArenaBytes == 336 + 288);
+  REQUIRE(P.Memory.find(3));
+  CHECK(P.Memory.find(3)->Offset == 192);
   // Against the same search with outputs of their own: one cascade 0-2,
   // 768 bytes (the test above).
   CHECK(P.Memory.ArenaBytes < planned(G, -1, false).Memory.ArenaBytes);
