@@ -37,7 +37,9 @@
 #
 # Usage: bench/cortex-m.sh [BUILD_DIR]          (default: build)
 # Environment: SHARED (default ../shared beside the checkout), CMSIS_NN_PATH
-# (default SHARED/third_party/CMSIS-NN), MODELS (default: the peer's six).
+# (default SHARED/third_party/CMSIS-NN), MODELS (default: the peer's six),
+# OPTIONS (more options of `accelgen run`, e.g. --cascade: the least working
+# memory, docs/cascading.md).
 set -eu
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -46,6 +48,7 @@ ACCELGEN=$BUILD/tools/accelgen/accelgen
 STACK_BOUND=$BUILD/tools/stack-bound/accelgen-stack-bound
 SHARED=${SHARED:-$ROOT/../shared}
 CMSIS_NN_PATH=${CMSIS_NN_PATH:-$SHARED/third_party/CMSIS-NN}
+OPTIONS=${OPTIONS:-}
 MODELS=${MODELS:-"tflm_micro_speech_int8 mlperf_tiny_kws_dscnn_int8 mlperf_tiny_vww_mobilenetv1_025_96_int8 mlperf_tiny_ic_resnet8_int8 mlperf_tiny_ad_autoencoder_int8 tflm_person_detect_int8"}
 PEERS=$SHARED/peers/tflm-cmsis-nn-cortex-m.md
 
@@ -108,7 +111,7 @@ for model in $MODELS; do
     "$ACCELGEN" run "$SHARED/models/$model.tflite" --target cmsis-nn \
       --cpu "$cpu" --cmsis-nn "$CMSIS_NN_PATH" --inputs "$seed" \
       --outputs "$out" --save-image "$elf" --save-call-graph "$WORK/cg-$model-$cpu" \
-      --cache-dir "$WORK/cache" >/dev/null
+      --cache-dir "$WORK/cache" $OPTIONS >/dev/null
     for want in "$seed"/expected_*.bin; do
       got=$out/output_${want##*/expected_}
       cmp -s "$got" "$want" || {

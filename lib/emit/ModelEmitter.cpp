@@ -692,10 +692,28 @@ Error ModelWriter::emitCascade(const plan::Cascade &C, Value::List &Ops,
       if (S != Opts.Accelerator->Stripes.end())
         OnDevice = &S->second;
     }
-    if (OnDevice)
+    const std::string *OnLibrary = nullptr;
+    if (Opts.Accelerator) {
+      auto L = Opts.Accelerator->LibraryStripes.find(K);
+      if (L != Opts.Accelerator->LibraryStripes.end())
+        OnLibrary = &L->second;
+    }
+    if (OnDevice) {
       emitStripeCall(K, *OnDevice, Report, M);
-    Error E = OnDevice ? Error::success()
-                       : emitOperator(K, Ops, Functions, Report, &M);
+    } else if (OnLibrary) {
+      // The loop slides the output's window and traces its rows through
+      // its pointer.
+      UsedArena.insert(G.Operators[K].output(0));
+      M.Op = K;
+      M.Call = *OnLibrary;
+      json::Object R = operatorEntry(G, K, ir::Device::Accelerator);
+      R["cascade"] = C.FirstOp;
+      R["stripe_rows"] = C.StripeRows;
+      Report.push_back(std::move(R));
+    }
+    Error E = OnDevice || OnLibrary
+                  ? Error::success()
+                  : emitOperator(K, Ops, Functions, Report, &M);
     Stripe = nullptr;
     if (E)
       return E;
@@ -1125,8 +1143,8 @@ Expected<EmittedModel> emitModel(const ir::Graph &G, const EmitOptions &Opts) {
   } else if (Opts.Cascading.Enabled || Opts.Cascading.InputsInPlace) {
     if (Opts.Accelerator)
       return makeError(formatv("--cascade, --memory-budget and "
-                               "--inputs-in-place work on targets ref, cpu "
-                               "and the accelerator targets with a "
+                               "--inputs-in-place work on targets ref, cpu, "
+                               "cmsis-nn and the accelerator targets with a "
                                "functional model, not {0}: its kernels run "
                                "on whole tensors",
                                Opts.Target));

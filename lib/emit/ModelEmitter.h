@@ -79,6 +79,12 @@ struct Offload {
   /// (declared in Declarations) for each stripe of each.
   std::optional<plan::CascadePlan> Cascading;
   std::map<size_t, StripeCall> Stripes;
+  /// Operators inside those cascades that a library call on the CPU runs a
+  /// stripe at a time (target cmsis-nn), by index: C statements for one
+  /// stripe, indented by four spaces, that read the step's entry `e`
+  /// (CascadeEmitter.h: output rows [e[0], e[1]), input rows [e[3], e[4]),
+  /// padding e[5]) and each window's first row `lo<T>`.
+  std::map<size_t, std::string> LibraryStripes;
   /// The memory plan the regions were made for; the emitter uses it.
   plan::MemoryPlan Plan;
   /// File-scope C the statements use, placed after the operator parameters.

@@ -652,7 +652,14 @@ llvm::Expected<CascadePlan> Planner::runOnce() {
   // The least memory any schedule the planner knows reaches.
   std::vector<Cascade> Least = choose(-1, Feasible, Peak, PeakOp);
   CascadePlan LeastPlan = place(Least);
-  LeastArena = LeastPlan.Memory.ArenaBytes;
+  // The whole arena of a plan: its tensors, then the reserved bytes.
+  auto Total = [&](const CascadePlan &P) {
+    return Opts.ReservedBytes > 0
+               ? alignUp(P.Memory.ArenaBytes, P.Memory.Alignment) +
+                     Opts.ReservedBytes
+               : P.Memory.ArenaBytes;
+  };
+  LeastArena = Total(LeastPlan);
   if (Opts.Budget < 0) {
     // The same peak cascading as few operators as reach it: the search for
     // the least peak compares peaks so far, and keeps cascades that lower a
@@ -668,7 +675,7 @@ llvm::Expected<CascadePlan> Planner::runOnce() {
     }
     return LeastPlan;
   }
-  if (LeastPlan.Memory.ArenaBytes > Opts.Budget) {
+  if (Total(LeastPlan) > Opts.Budget) {
     const ir::Operator &Op = G.Operators[PeakOp];
     return llvm::createStringError(
         llvm::inconvertibleErrorCode(),
@@ -678,21 +685,20 @@ llvm::Expected<CascadePlan> Planner::runOnce() {
         llvm::formatv("a memory budget of {0} bytes is too small: the "
                       "smallest budget that works is {1} bytes (the working "
                       "memory peaks at operator {2}, {3})",
-                      Opts.Budget, LeastPlan.Memory.ArenaBytes, PeakOp,
-                      Op.Type)
+                      Opts.Budget, Total(LeastPlan), PeakOp, Op.Type)
             .str());
   }
   // Cascade as little as fits; tighten the target while fragmentation
   // pushes the placed arena over the budget.
-  int64_t Target = Opts.Budget;
+  int64_t Target = Opts.Budget - Opts.ReservedBytes;
   for (int Try = 0; Try < 8 && Target > 0; ++Try) {
     std::vector<Cascade> Chosen = choose(Target, Feasible, Peak, PeakOp);
     if (!Feasible)
       break;
     CascadePlan P = place(std::move(Chosen));
-    if (P.Memory.ArenaBytes <= Opts.Budget)
+    if (Total(P) <= Opts.Budget)
       return P;
-    Target -= P.Memory.ArenaBytes - Opts.Budget;
+    Target -= Total(P) - Opts.Budget;
   }
   return LeastPlan;
 }

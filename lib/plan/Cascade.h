@@ -92,6 +92,10 @@ struct CascadeOptions {
   bool Enabled = false;
   /// The working-memory budget in bytes, or -1 for the least memory.
   int64_t Budget = -1;
+  /// Bytes the arena holds after the tensors (at the next aligned offset),
+  /// which the budget and the figures of its messages count: a library's
+  /// scratch area (target cmsis-nn).
+  int64_t ReservedBytes = 0;
   /// Graph inputs stay in the caller's buffers (PlanOptions::InputsInPlace),
   /// for both plans.
   bool InputsInPlace = false;

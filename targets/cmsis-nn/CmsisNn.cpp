@@ -326,12 +326,13 @@ int64_t unrollChunk(int64_t N) {
 /// one input channel), as the
 /// function \p Name needing \p Scratch bytes of scratch memory; \p Fast
 /// tells whether it requantizes by SMMULR (else by cm_requantize), \p
-/// OneChannel whether it takes one input channel (SMLAD).
+/// OneChannel whether it takes one input channel (SMLAD). With \p Stripe
+/// the function computes a stripe of output rows (a cascade's member).
 Expected<std::string>
 generatedDepthwise(const ir::Graph &G, size_t Index,
                    const kernels::FamilyParams<ref_depthwise_conv2d_params> &P,
-                   StringRef Name, int64_t Scratch, bool &Fast, bool &Wide,
-                   bool &OneChannel) {
+                   StringRef Name, int64_t Scratch, bool Stripe, bool &Fast,
+                   bool &Wide, bool &OneChannel) {
   const ir::Operator &Op = G.Operators[Index];
   const ref_depthwise_conv2d_params &S = P.Scalars;
   const ir::Tensor &In = G.tensor(Op.Inputs[0]);
@@ -419,6 +420,7 @@ generatedDepthwise(const ir::Graph &G, size_t Index,
   }
   tmpl::Bindings B;
   B["FUNCTION"] = Name.str();
+  B["STRIPE"] = Stripe;
   B["COMMENT"] =
       formatv("DEPTHWISE_CONV_2D {0}x{1}x{2} -> {3}x{4}x{5}, filter {6}x{7}, "
               "stride {8}x{9}, padding top {10} left {11}",
@@ -456,7 +458,8 @@ generatedDepthwise(const ir::Graph &G, size_t Index,
 Expected<std::string>
 generatedConv(const ir::Graph &G, size_t Index,
               const kernels::FamilyParams<ref_conv2d_params> &P, StringRef Name,
-              int64_t Scratch, bool &Fast, bool &Wide, bool &Doubled) {
+              int64_t Scratch, bool Stripe, bool &Fast, bool &Wide,
+              bool &Doubled) {
   const ir::Operator &Op = G.Operators[Index];
   const ref_conv2d_params &S = P.Scalars;
   const ir::Tensor &In = G.tensor(Op.Inputs[0]);
@@ -493,6 +496,7 @@ generatedConv(const ir::Graph &G, size_t Index,
   const bool Folded = foldOutputOffset(Params, S.output_offset, Fast, Wide);
   tmpl::Bindings B;
   B["FUNCTION"] = Name.str();
+  B["STRIPE"] = Stripe;
   B["COMMENT"] =
       formatv("CONV_2D {0}x{1}x{2}x{3} -> {4}x{5}x{6}, filter {7}x{8}, "
               "stride {9}x{10}, dilation {11}x{12}, padding top {13} left {14}",
@@ -531,7 +535,7 @@ generatedConv(const ir::Graph &G, size_t Index,
 /// error.
 Expected<std::string> generatedAdd(const ir::Graph &G, size_t Index,
                                    const ref_elementwise_params &S,
-                                   StringRef Name) {
+                                   StringRef Name, bool Stripe) {
   const ir::Operator &Op = G.Operators[Index];
   const ir::Tensor &Out = G.tensor(Op.Outputs[0]);
   const int64_t Count = Out.numElements();
@@ -579,6 +583,7 @@ Expected<std::string> generatedAdd(const ir::Graph &G, size_t Index,
   }
   tmpl::Bindings B;
   B["FUNCTION"] = Name.str();
+  B["STRIPE"] = Stripe;
   B["COMMENT"] = formatv("ADD of {0} int8 elements", Count).str();
   B["COUNT"] = Count;
   B["LEFT_SHIFT_FACTOR"] = Factor;
@@ -663,11 +668,14 @@ Expected<std::string> generatedFullyConnected(
 /// Emits one operator's declarations and call.
 class OpWriter {
 public:
+  /// \p Cascade: the cascade operator \p Index belongs to, whose stripes
+  /// it then runs (Call is one stripe's statements), or null.
   OpWriter(const ir::Graph &G, const plan::MemoryPlan &Plan, size_t Index,
-           int64_t ScratchOffset, bool Mve)
+           int64_t ScratchOffset, bool Mve,
+           const plan::Cascade *Cascade = nullptr)
       : G(G), Plan(Plan), Index(Index), Op(G.Operators[Index]),
         Prefix("cnn_op" + std::to_string(Index)), ScratchOffset(ScratchOffset),
-        Mve(Mve), DS(Decls) {}
+        Mve(Mve), Cascade(Cascade), DS(Decls) {}
 
   Error write(StringRef Function, const kernels::KernelCall &Call,
               int64_t Scratch);
@@ -693,7 +701,8 @@ private:
       return Name;
     }
     if (const plan::Buffer *B = Plan.find(Op.Inputs[I]))
-      return arenaPtr(*B, true, emit::cType(T.Type));
+      return atRow(arenaPtr(*B, true, emit::cType(T.Type)), Op.Inputs[I],
+                   ir::mapsInputRows(Op.code()) && I == 0 ? "e[3]" : "e[0]");
     if (Missing.empty())
       Missing = formatv("operator {0} ({1}): input {2} (tensor {3}) has "
                         "neither constant data nor a place in the arena",
@@ -712,7 +721,27 @@ private:
                       .str();
       return "NULL";
     }
-    return arenaPtr(*B, false, emit::cType(G.tensor(Op.Outputs[0]).Type));
+    return atRow(arenaPtr(*B, false, emit::cType(G.tensor(Op.Outputs[0]).Type)),
+                 Op.Outputs[0], "e[0]");
+  }
+  /// In a stripe, \p Base (tensor \p T's first element) moved to row
+  /// \p Row of the tensor, in its window if it is held as one.
+  std::string atRow(const std::string &Base, int32_t T, StringRef Row) const {
+    if (!Cascade)
+      return Base;
+    const ir::Tensor &Ten = G.tensor(T);
+    const int64_t RowElements = Ten.numElements() / Ten.Shape[1];
+    const std::string Lo = Cascade->windowOf(T) >= 0
+                               ? formatv(" - lo{0}", T).str()
+                               : std::string();
+    return formatv("({0} + (size_t)({1}{2}) * {3})", Base, Row, Lo, RowElements)
+        .str();
+  }
+  /// The elements of a stripe of the output.
+  std::string stripeCount() const {
+    const ir::Tensor &Out = G.tensor(Op.Outputs[0]);
+    return formatv("(e[1] - e[0]) * {0}", Out.numElements() / Out.Shape[1])
+        .str();
   }
   /// The first operand that could not be placed, if any.
   std::string Missing;
@@ -729,6 +758,7 @@ private:
   std::string Prefix;
   int64_t ScratchOffset;
   bool Mve;
+  const plan::Cascade *Cascade;
   raw_string_ostream DS;
 };
 
@@ -753,7 +783,7 @@ Error OpWriter::write(StringRef Function, const kernels::KernelCall &KC,
     Expected<std::string> Kernel = generatedDepthwise(
         G, Index,
         std::get<kernels::FamilyParams<ref_depthwise_conv2d_params>>(KC.Params),
-        Name, Scratch, Fast, Wide, OneChannel);
+        Name, Scratch, Cascade != nullptr, Fast, Wide, OneChannel);
     if (!Kernel)
       return Kernel.takeError();
     UsesSmmulr |= Fast && !Wide;
@@ -763,15 +793,16 @@ Error OpWriter::write(StringRef Function, const kernels::KernelCall &KC,
     UsesDwTap |= !OneChannel;
     UsesWords |= !OneChannel;
     DS << *Kernel;
-    Stmt = formatv("    {0}({1}, {2}, (int8_t *)(arena.bytes + {3}));\n", Name,
-                   operand(0, "input"), out(), ScratchOffset)
+    Stmt = formatv("    {0}({1}, {2}, (int8_t *)(arena.bytes + {3}){4});\n",
+                   Name, operand(0, "input"), out(), ScratchOffset,
+                   Cascade ? ", e[3], e[0], e[1]" : "")
                .str();
   } else if (Function == "accelgen_convolve_s8_dsp") {
     const std::string Name = Prefix + "_conv";
     bool Fast = false, Wide = false, Doubled = false;
     Expected<std::string> Kernel = generatedConv(
         G, Index, std::get<kernels::FamilyParams<ref_conv2d_params>>(KC.Params),
-        Name, Scratch, Fast, Wide, Doubled);
+        Name, Scratch, Cascade != nullptr, Fast, Wide, Doubled);
     if (!Kernel)
       return Kernel.takeError();
     UsesSmmulr |= Fast && !Wide;
@@ -780,8 +811,9 @@ Error OpWriter::write(StringRef Function, const kernels::KernelCall &KC,
     UsesSmlad = UsesMac = UsesCopyBytes = true;
     UsesDbl16 |= Doubled;
     DS << *Kernel;
-    Stmt = formatv("    {0}({1}, {2}, (uint32_t *)(arena.bytes + {3}));\n",
-                   Name, operand(0, "input"), out(), ScratchOffset)
+    Stmt = formatv("    {0}({1}, {2}, (uint32_t *)(arena.bytes + {3}){4});\n",
+                   Name, operand(0, "input"), out(), ScratchOffset,
+                   Cascade ? ", e[3], e[0], e[1]" : "")
                .str();
   } else if (Function == "accelgen_fully_connected_s8_dsp") {
     const std::string Name = Prefix + "_fc";
@@ -805,13 +837,14 @@ Error OpWriter::write(StringRef Function, const kernels::KernelCall &KC,
         G, Index,
         std::get<kernels::FamilyParams<ref_elementwise_params>>(KC.Params)
             .Scalars,
-        Name);
+        Name, Cascade != nullptr);
     if (!Kernel)
       return Kernel.takeError();
     UsesSmmulr = true;
     DS << *Kernel;
-    Stmt = formatv("    {0}({1}, {2}, {3});\n", Name, operand(0, "input1"),
-                   operand(1, "input2"), out())
+    Stmt = formatv("    {0}({1}, {2}, {3}{4});\n", Name, operand(0, "input1"),
+                   operand(1, "input2"), out(),
+                   Cascade ? ", " + stripeCount() : std::string())
                .str();
   } else if (Function.startswith("arm_convolve") ||
              Function.startswith("arm_depthwise")) {
@@ -889,15 +922,31 @@ Error OpWriter::write(StringRef Function, const kernels::KernelCall &KC,
     std::string BDims = DimsDecl("bias_dims", 1, 1, 1, OC);
     std::string ODims = DimsDecl("output_dims", dim(Out, 0), dim(Out, 1),
                                  dim(Out, 2), dim(Out, 3));
+    std::string Stripe;
+    if (Cascade) {
+      // A stripe: its rows of input and output, its padding above them.
+      Stripe = formatv("    {0} p = *{1};\n"
+                       "    const cmsis_nn_dims in_dims = {{{2}, e[4] - e[3], "
+                       "{3}, {4}};\n"
+                       "    const cmsis_nn_dims out_dims = {{{2}, e[1] - e[0], "
+                       "{5}, {6}};\n"
+                       "    p.padding.h = e[5];\n",
+                       Depthwise ? "cmsis_nn_dw_conv_params"
+                                 : "cmsis_nn_conv_params",
+                       P, dim(In, 0), dim(In, 2), dim(In, 3), dim(Out, 2),
+                       dim(Out, 3))
+                   .str();
+      P = "&p", InDims = "&in_dims", ODims = "&out_dims";
+    }
     std::vector<std::string> Args = {
         "&ctx", P, Q, InDims, operand(0, "input"), FDims, Filter, BDims, Bias};
     if (Function == "arm_convolve_s8")
       Args.push_back("NULL");
     Args.push_back(ODims);
     Args.push_back(out());
-    Stmt = formatv("    const cmsis_nn_context ctx = {0};\n"
-                   "    (void){1}({2});\n",
-                   context(Scratch), Function, join(Args, ", "))
+    Stmt = formatv("{0}    const cmsis_nn_context ctx = {1};\n"
+                   "    (void){2}({3});\n",
+                   Stripe, context(Scratch), Function, join(Args, ", "))
                .str();
   } else if (Function == "arm_fully_connected_s8" ||
              Function == "arm_fully_connected_s16") {
@@ -981,17 +1030,33 @@ Error OpWriter::write(StringRef Function, const kernels::KernelCall &KC,
                 S.stride_w, S.stride_h, S.pad_left, S.pad_top,
                 activation(S.act_min, S.act_max))
             .str());
+    std::string InDims =
+        DimsDecl("input_dims", 1, dim(In, 1), dim(In, 2), dim(In, 3));
+    std::string ODims =
+        DimsDecl("output_dims", 1, dim(Out, 1), dim(Out, 2), dim(Out, 3));
+    std::string Stripe;
+    if (Cascade) {
+      Stripe = formatv("    cmsis_nn_pool_params p = *{0};\n"
+                       "    const cmsis_nn_dims in_dims = {{1, e[4] - e[3], "
+                       "{1}, {2}};\n"
+                       "    const cmsis_nn_dims out_dims = {{1, e[1] - e[0], "
+                       "{3}, {4}};\n"
+                       "    p.padding.h = e[5];\n",
+                       Params, dim(In, 2), dim(In, 3), dim(Out, 2), dim(Out, 3))
+                   .str();
+      Params = "&p", InDims = "&in_dims", ODims = "&out_dims";
+    }
     std::vector<std::string> Args = {
         "&ctx",
         Params,
-        DimsDecl("input_dims", 1, dim(In, 1), dim(In, 2), dim(In, 3)),
+        InDims,
         operand(0, "input"),
         DimsDecl("filter_dims", 1, S.filter_h, S.filter_w, 1),
-        DimsDecl("output_dims", 1, dim(Out, 1), dim(Out, 2), dim(Out, 3)),
+        ODims,
         out()};
-    Stmt = formatv("    const cmsis_nn_context ctx = {0};\n"
-                   "    (void){1}({2});\n",
-                   context(Scratch), Function, join(Args, ", "))
+    Stmt = formatv("{0}    const cmsis_nn_context ctx = {1};\n"
+                   "    (void){2}({3});\n",
+                   Stripe, context(Scratch), Function, join(Args, ", "))
                .str();
   } else if (Function == "arm_softmax_s8") {
     const ref_softmax_params &S =
@@ -1019,7 +1084,9 @@ Error OpWriter::write(StringRef Function, const kernels::KernelCall &KC,
     }
     Args.push_back(out());
     Int(S.output_offset), Int(S.output_multiplier), Int(S.output_left_shift);
-    Int(S.act_min), Int(S.act_max), Int(Out.numElements());
+    Int(S.act_min), Int(S.act_max);
+    Args.push_back(Cascade ? stripeCount()
+                           : emit::intLiteral(Out.numElements()));
     Stmt = formatv("    (void){0}({1});\n", Function, join(Args, ", ")).str();
   } else if (Function == "arm_lstm_unidirectional_s16") {
     // The reference's parameters; the gates in CMSIS-NN's order. The
@@ -1148,9 +1215,17 @@ Error OpWriter::write(StringRef Function, const kernels::KernelCall &KC,
   if (!Missing.empty())
     return createStringError(inconvertibleErrorCode(), Missing);
   DS.flush();
-  Call = formatv("  {{\n{0}  }\n  TRACE({1}, {2}, {3}, {4});", Stmt, Index,
-                 Op.Outputs[0], Written, Out.byteSize())
-             .str();
+  // A stripe's rows are traced by the cascade's loop.
+  std::string Indented;
+  for (StringRef Rest = Stmt; !Rest.empty();) {
+    auto [Line, Tail] = Rest.split('\n');
+    Indented += "  " + Line.str() + "\n";
+    Rest = Tail;
+  }
+  Call = Cascade ? formatv("    {{\n{0}    }", Indented).str()
+                 : formatv("  {{\n{0}  }\n  TRACE({1}, {2}, {3}, {4});", Stmt,
+                           Index, Op.Outputs[0], Written, Out.byteSize())
+                       .str();
   return Error::success();
 }
 
@@ -1396,15 +1471,56 @@ OpChoice chooseFunction(const ir::Graph &G, size_t Index,
   return C;
 }
 
-Expected<emit::Offload>
-makeOffload(const ir::Graph &G, const target::TargetInfo &T, unsigned Version) {
+bool runsStripes(StringRef Function) {
+  return Function.startswith("arm_convolve") ||
+         Function.startswith("arm_depthwise") ||
+         Function.startswith("arm_avgpool_s") ||
+         Function.startswith("arm_max_pool_s") ||
+         Function.startswith("arm_elementwise_add_s") ||
+         Function.startswith("arm_elementwise_mul_s") ||
+         Function == "accelgen_convolve_s8_dsp" ||
+         Function == "accelgen_depthwise_conv_s8_dsp" ||
+         Function == "accelgen_elementwise_add_s8_dsp";
+}
+
+Expected<emit::Offload> makeOffload(const ir::Graph &G,
+                                    const target::TargetInfo &T,
+                                    unsigned Version,
+                                    const plan::CascadeOptions &Cascading) {
   emit::Offload O;
-  O.Plan = plan::planMemory(G);
   std::vector<OpChoice> Choices;
   int64_t Scratch = 0;
   for (size_t I = 0; I < G.Operators.size(); ++I) {
     Choices.push_back(chooseFunction(G, I, T, Version));
     Scratch = std::max(Scratch, Choices.back().ScratchBytes);
+  }
+  std::optional<plan::CascadePlan> Cascades;
+  if (Cascading.InputsInPlace)
+    return createStringError(inconvertibleErrorCode(),
+                             "--inputs-in-place does not work on target "
+                             "cmsis-nn: its calls read every tensor in the "
+                             "arena");
+  if (Cascading.Enabled) {
+    // A call that cannot take a stripe keeps its operator out of cascades.
+    plan::CascadeOptions Options = Cascading;
+    Options.ReservedBytes = Scratch;
+    for (size_t I = 0; I < G.Operators.size(); ++I)
+      if (!Choices[I].Function.empty() && !runsStripes(Choices[I].Function))
+        Options.NotStripable[static_cast<int32_t>(I)] =
+            formatv("CMSIS-NN's {0} runs on whole tensors", Choices[I].Function)
+                .str();
+    Expected<plan::CascadePlan> P = plan::planCascades(G, Options);
+    if (!P)
+      return P.takeError();
+    std::vector<std::string> Problems = plan::verifyCascades(G, *P);
+    if (!Problems.empty())
+      return createStringError(inconvertibleErrorCode(),
+                               "the cascaded memory plan is unsound: " +
+                                   Problems.front());
+    O.Plan = P->Memory;
+    Cascades = std::move(*P);
+  } else {
+    O.Plan = plan::planMemory(G);
   }
   // The scratch area follows the tensors; every call uses it only while it
   // runs.
@@ -1412,6 +1528,8 @@ makeOffload(const ir::Graph &G, const target::TargetInfo &T, unsigned Version) {
   const int64_t ScratchOffset = (O.Plan.ArenaBytes + Align - 1) / Align * Align;
   if (Scratch > 0)
     O.Plan.ArenaBytes = ScratchOffset + Scratch;
+  if (Cascades)
+    Cascades->Memory.ArenaBytes = O.Plan.ArenaBytes;
   const bool Mve = hasMve(T, Version);
 
   std::string Decls;
@@ -1433,7 +1551,9 @@ makeOffload(const ir::Graph &G, const target::TargetInfo &T, unsigned Version) {
         kernels::computeKernelCall(G, G.Operators[I]);
     if (!Call)
       return Call.takeError();
-    OpWriter W(G, O.Plan, I, ScratchOffset, Mve);
+    const plan::Cascade *InCascade =
+        Cascades ? Cascades->cascadeOf(static_cast<int32_t>(I)) : nullptr;
+    OpWriter W(G, O.Plan, I, ScratchOffset, Mve, InCascade);
     if (Error E = W.write(C.Function, *Call, C.ScratchBytes))
       return std::move(E);
     Generated |= StringRef(C.Function).startswith("accelgen_");
@@ -1450,12 +1570,16 @@ makeOffload(const ir::Graph &G, const target::TargetInfo &T, unsigned Version) {
                      G.Operators[I].Type, C.Function)
                  .str() +
              W.Decls;
-    emit::OffloadRegion Region;
-    Region.FirstOp = I;
-    Region.NumOps = 1;
-    Region.Comment = G.Operators[I].Type + " as " + C.Function;
-    Region.Call = W.Call;
-    O.Regions.push_back(std::move(Region));
+    if (InCascade) {
+      O.LibraryStripes[I] = W.Call;
+    } else {
+      emit::OffloadRegion Region;
+      Region.FirstOp = I;
+      Region.NumOps = 1;
+      Region.Comment = G.Operators[I].Type + " as " + C.Function;
+      Region.Call = W.Call;
+      O.Regions.push_back(std::move(Region));
+    }
     R["kernel"] = C.Function;
     R["scratch_bytes"] = C.ScratchBytes;
     O.OperatorReport[I] = std::move(R);
@@ -1484,6 +1608,7 @@ makeOffload(const ir::Graph &G, const target::TargetInfo &T, unsigned Version) {
                           {"scratch_offset", ScratchOffset},
                           {"scratch_bytes", Scratch}};
   O.HasDevice = false;
+  O.Cascading = std::move(Cascades);
   return O;
 }
 

@@ -19,6 +19,7 @@
 
 #include "emit/ModelEmitter.h"
 #include "ir/Graph.h"
+#include "plan/Cascade.h"
 #include "target/TargetInfo.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -70,11 +71,18 @@ struct OpChoice {
 OpChoice chooseFunction(const ir::Graph &G, size_t Index,
                         const target::TargetInfo &T, unsigned Version);
 
+/// Whether \p Function (an arm_* function or a generated kernel) can run a
+/// stripe of rows inside a cascade.
+bool runsStripes(llvm::StringRef Function);
+
 /// The emitter's part for \p G on version \p Version of \p T: one region per
 /// operator a CMSIS-NN function runs, the constants and parameter structs,
-/// the scratch area in the arena.
+/// the scratch area in the arena. With \p Cascading enabled, the cascades
+/// (operators whose function cannot take a stripe kept out), each member
+/// run a stripe at a time (Offload::LibraryStripes).
 llvm::Expected<emit::Offload>
-makeOffload(const ir::Graph &G, const target::TargetInfo &T, unsigned Version);
+makeOffload(const ir::Graph &G, const target::TargetInfo &T, unsigned Version,
+            const plan::CascadeOptions &Cascading);
 
 /// The files of a bare-metal image for \p Cpu around \p G's emitted model
 /// (named \p Opts.Name): cortex_m_startup.c (vector table, reset, stack

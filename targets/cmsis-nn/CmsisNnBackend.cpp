@@ -384,8 +384,8 @@ public:
 
   Error prepare(driver::Compilation &C) const override {
     const driver::ResolvedTarget &T = C.target();
-    Expected<emit::Offload> O =
-        cmsis::makeOffload(C.graph(), *T.Info, T.Version);
+    Expected<emit::Offload> O = cmsis::makeOffload(
+        C.graph(), *T.Info, T.Version, C.options().Cascading);
     if (!O)
       return O.takeError();
     C.setOffload(std::make_shared<emit::Offload>(std::move(*O)), nullptr,
@@ -393,6 +393,17 @@ public:
     if (T.FallbackBackend)
       T.FallbackBackend->prepareCpuKernels(C);
     return Error::success();
+  }
+
+  // The cascades compile makes: no operator whose call runs on whole
+  // tensors inside one.
+  Expected<plan::CascadePlan>
+  memoryPlan(driver::Compilation &C) const override {
+    if (Error E = prepare(C))
+      return std::move(E);
+    if (!C.offload()->Cascading)
+      return plan::planCascades(C.graph(), C.options().Cascading);
+    return *C.offload()->Cascading;
   }
 
   // On the host, CMSIS-NN's plain C paths.

@@ -24,6 +24,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 
@@ -595,6 +596,71 @@ TEST_CASE("constant operands and graph-input biases run as on ref") {
   CORTEX_M_CASE(MODEL, "cortex-m55")                                           \
   CORTEX_M_CASE(MODEL, "cortex-m4")
 CORTEX_M_MODELS(CORTEX_M_CASES)
+
+// Cascades (docs/cascading.md): the CMSIS-NN calls and the generated
+// kernels a stripe at a time, on the host (the DSP family's portable C) and
+// under QEMU, every seed and every layer, dumped stripe by stripe.
+const char *const CascadedModels[] = {
+    "mlperf_tiny_vww_mobilenetv1_025_96_int8", "mlperf_tiny_ic_resnet8_int8",
+    "mlperf_tiny_kws_dscnn_int8", "tflm_person_detect_int8"};
+
+TEST_CASE("cascaded on the host: every layer as on ref") {
+  for (const char *Model : CascadedModels) {
+    INFO(Model);
+    checkCascadedOn("cmsis-nn4", Model, {"--cmsis-nn", ACCELGEN_CMSIS_NN_PATH});
+  }
+}
+
+#define CASCADED_CASE(CPU)                                                     \
+  TEST_CASE("cascaded on " CPU " under QEMU: every layer as on ref") {         \
+    if (!haveCortexM())                                                        \
+      return;                                                                  \
+    for (const char *Model : CascadedModels) {                                 \
+      INFO(Model);                                                             \
+      checkCascadedOn("cmsis-nn", Model,                                       \
+                      {"--cpu", CPU, "--cmsis-nn", ACCELGEN_CMSIS_NN_PATH});   \
+    }                                                                          \
+  }
+CASCADED_CASE("cortex-m4")
+CASCADED_CASE("cortex-m55")
+
+TEST_CASE("cascaded under a budget on cortex-m4: it fits, every output as "
+          "on ref") {
+  if (!haveCortexM())
+    return;
+  // Between the least working memory and layer at a time: the planner
+  // cascades as little as fits.
+  const std::string Model = "mlperf_tiny_vww_mobilenetv1_025_96_int8";
+  const std::vector<std::string> Cpu = {"--cpu", "cortex-m4", "--cmsis-nn",
+                                        ACCELGEN_CMSIS_NN_PATH};
+  const int64_t Least = smallestBudget("cmsis-nn", Model, Cpu);
+  test::TempDir Whole;
+  test::RunResult R = runAccelgen({"compile", modelPath(Model), "--target",
+                                   "cmsis-nn4", "-o", Whole.path()});
+  REQUIRE(R.ExitCode == 0);
+  auto Report =
+      llvm::json::parse(test::readFileText(Whole.file("report.json")));
+  REQUIRE(bool(Report));
+  const int64_t Layer =
+      *Report->getAsObject()->getObject("arena")->getInteger("bytes");
+  CHECK(Least < Layer);
+  const int64_t Budget = (Least + Layer) / 2;
+  std::vector<std::string> Args = {"--memory-budget", std::to_string(Budget)};
+  Args.insert(Args.end(), Cpu.begin(), Cpu.end());
+  checkModelOutputs(Model, [&](const std::string &M, const std::string &In,
+                               const std::string &Out, bool Layers) {
+    return runModelOn("cmsis-nn", Args, M, In, Out, Layers);
+  });
+  test::TempDir Budgeted;
+  R = runAccelgen({"compile", modelPath(Model), "--target", "cmsis-nn4",
+                   "--memory-budget", std::to_string(Budget), "-o",
+                   Budgeted.path()});
+  REQUIRE(R.ExitCode == 0);
+  Report = llvm::json::parse(test::readFileText(Budgeted.file("report.json")));
+  REQUIRE(bool(Report));
+  CHECK(*Report->getAsObject()->getObject("arena")->getInteger("bytes") <=
+        Budget);
+}
 
 // The models with state (LSTM) have no CMSIS-NN function: they run on the
 // reference kernels, and must link bare-metal (they need the C library's

@@ -382,7 +382,8 @@ void checkAgainstRef(const std::string &Name,
   }
 }
 
-void checkCascadedOn(const std::string &Target, const std::string &Name) {
+void checkCascadedOn(const std::string &Target, const std::string &Name,
+                     const std::vector<std::string> &Extra) {
   checkModel(Name,
              Name == "tflm_person_detect_int8"
                  ? "tflm_person_detect_int8_qdimfix"
@@ -390,7 +391,9 @@ void checkCascadedOn(const std::string &Target, const std::string &Name) {
              /*CompareLayers=*/true,
              [&](const std::string &Model, const std::string &In,
                  const std::string &Out, bool Layers) {
-               return runModelOn(Target, {"--cascade"}, Model, In, Out, Layers);
+               std::vector<std::string> Args = {"--cascade"};
+               Args.insert(Args.end(), Extra.begin(), Extra.end());
+               return runModelOn(Target, Args, Model, In, Out, Layers);
              });
 }
 

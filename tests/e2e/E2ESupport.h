@@ -104,10 +104,11 @@ void checkModelOutputs(const std::string &Name, const RunFn &Run);
 void checkAgainstRef(const std::string &Name,
                      const std::vector<std::string> &Extra);
 
-/// Every seed of shared int8 model \p Name on \p Target with --cascade,
-/// and seed 1's every layer, dumped stripe by stripe, against the vectors
-/// (person_detect's layers are its fixed twin's).
-void checkCascadedOn(const std::string &Target, const std::string &Name);
+/// Every seed of shared int8 model \p Name on \p Target with --cascade (and
+/// \p Extra), and seed 1's every layer, dumped stripe by stripe, against the
+/// vectors (person_detect's layers are its fixed twin's).
+void checkCascadedOn(const std::string &Target, const std::string &Name,
+                     const std::vector<std::string> &Extra = {});
 
 /// The smallest working-memory budget that works for shared model \p Name
 /// on \p Target with \p Extra, from the error a budget of one byte gets,

@@ -14,12 +14,15 @@
 #include "../target/TargetLibTestSupport.h"
 
 #include "cmsis-nn/CmsisNn.h"
+#include "import/TFLiteImporter.h"
+#include "ir/OpCode.h"
 #include "target/ConstraintProbe.h"
 #include "target/ConstraintRuntime.h"
 #include "target/Legality.h"
 #include "target/TargetInfo.h"
 
 #include <map>
+#include <set>
 
 #define GET_LEGALITY_DECL
 #include "Legality.inc"
@@ -302,3 +305,39 @@ TEST_CASE("the generated kernels need a constant bias") {
 #define ACCELGEN_PROBE_TARGET cmsis_nn
 #define ACCELGEN_PROBE_NAMESPACE cmsis_nn
 #include "testing/ConstraintProbeTests.h"
+
+TEST_CASE("every function that may run in a cascade takes a stripe") {
+  // Declared means runnable, cascaded too: every operator of the shared
+  // models that maps rows (it may join a cascade) and that the description
+  // gives a CMSIS-NN function or a generated kernel, on every CPU family,
+  // has a stripe form (cmsis::runsStripes; CmsisNnRunTest runs them).
+  auto T = test::builtinTarget("cmsis-nn");
+  std::set<std::string> Seen;
+  for (const std::string &Name : test::sharedModelNames()) {
+    auto M = tflite::importModelFile(test::sharedDir() + "/models/" + Name +
+                                     ".tflite");
+    REQUIRE_MESSAGE(bool(M), llvm::toString(M.takeError()));
+    const ir::Graph &G = M->Model->main();
+    for (unsigned V : {M3, M4, M55})
+      for (size_t I = 0; I < G.Operators.size(); ++I) {
+        const cmsis::OpChoice C = cmsis::chooseFunction(G, I, *T, V);
+        if (C.Function.empty() ||
+            ir::rowMap(G.Operators[I].code()).Kind == ir::RowKind::Whole)
+          continue;
+        CAPTURE(Name);
+        CAPTURE(I);
+        CHECK_MESSAGE(cmsis::runsStripes(C.Function), C.Function);
+        Seen.insert(C.Function);
+      }
+  }
+  // The sweep met the generated kernels and the calls of both families.
+  for (const char *F :
+       {"accelgen_convolve_s8_dsp", "accelgen_depthwise_conv_s8_dsp",
+        "accelgen_elementwise_add_s8_dsp", "arm_convolve_s8",
+        "arm_depthwise_conv_s8_opt", "arm_avgpool_s8"})
+    CHECK_MESSAGE(Seen.count(F), F);
+  // Whole-tensor functions do not.
+  for (const char *F : {"arm_fully_connected_s8", "arm_softmax_s8",
+                        "accelgen_fully_connected_s8_dsp"})
+    CHECK_FALSE(cmsis::runsStripes(F));
+}
