@@ -13,6 +13,10 @@
 #   instructions  exact executed instructions of one inference
 #   flash         .vectors + .text (code, weights, parameters) + .ARM.exidx
 #                 + .data (arm-none-eabi-size)
+#   beyond        the flash beyond the model's constant tensors (weights and
+#                 biases, `accelgen inspect --json`'s constant_bytes): code
+#                 and parameters, ours against TFLM's flash less the same
+#                 bytes (its flatbuffer holds them once)
 #   RAM           .data + .bss (arena with its scratch area, the harness's
 #                 input and output buffers) + the deepest stack use, read
 #                 back from the painted stack (stack.txt)
@@ -83,8 +87,8 @@ leaf_frame() {
 # "1.00" for $1 / $2.
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'; }
 
-echo "| model | cpu | instructions | TFLM | ratio | flash | TFLM | ratio | RAM | TFLM | ratio | stack | static: inference | static: program |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+echo "| model | cpu | instructions | TFLM | ratio | flash | TFLM | ratio | beyond weights: ratio | RAM | TFLM | ratio | stack | static: inference | static: program |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 for model in $MODELS; do
   short=$(echo "$model" | sed 's/^tflm_//; s/^mlperf_tiny_//; s/_int8$//; s/_96$//')
   case $short in
@@ -154,6 +158,13 @@ for model in $MODELS; do
     bound_inference=$(awk '/^model_invoke_once:/ { print $2 }' "$WORK/bound.txt")
     bound_program=$(awk '/^Reset_Handler:/ { print $2 }' "$WORK/bound.txt")
     pi=$(peer "$short" "$c" 1); pf=$(peer "$short" "$c" 3); pr=$(peer "$short" "$c" 6)
-    echo "| $short | $c | $insns | $pi | $(ratio "$insns" "$pi") | $flash | $pf | $(ratio "$flash" "$pf") | $ram | $pr | $(ratio "$ram" "$pr") | $stack | $bound_inference | $bound_program |"
+    weights=$("$ACCELGEN" inspect "$SHARED/models/$model.tflite" --json 2>/dev/null |
+      sed -n 's/.*"constant_bytes": *\([0-9]*\).*/\1/p' | head -1)
+    beyond="-"
+    case $pf in
+      ''|-) ;;
+      *) beyond=$(ratio $((flash - weights)) $((pf - weights))) ;;
+    esac
+    echo "| $short | $c | $insns | $pi | $(ratio "$insns" "$pi") | $flash | $pf | $(ratio "$flash" "$pf") | $beyond | $ram | $pr | $(ratio "$ram" "$pr") | $stack | $bound_inference | $bound_program |"
   done
 done
