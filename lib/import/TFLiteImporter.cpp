@@ -1032,5 +1032,15 @@ llvm::Expected<ImportResult> importModelFile(llvm::StringRef Path) {
       Buf.getBufferSize()));
 }
 
+llvm::Expected<ImportResult> importOneGraphModelFile(llvm::StringRef Path) {
+  llvm::Expected<ImportResult> M = importModelFile(Path);
+  if (M && M->Model->Graphs.size() != 1)
+    return makeError(llvm::formatv("a model of {0} graphs; this tool takes "
+                                   "models of one",
+                                   M->Model->Graphs.size())
+                         .str());
+  return M;
+}
+
 } // namespace tflite
 } // namespace accelgen

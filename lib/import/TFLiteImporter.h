@@ -42,6 +42,10 @@ llvm::Expected<ImportResult> importModel(llvm::ArrayRef<uint8_t> Bytes);
 /// Reads and imports the model file at \p Path.
 llvm::Expected<ImportResult> importModelFile(llvm::StringRef Path);
 
+/// importModelFile for a tool that handles models of one graph: a model of
+/// several (control flow) is an error saying so.
+llvm::Expected<ImportResult> importOneGraphModelFile(llvm::StringRef Path);
+
 } // namespace tflite
 } // namespace accelgen
 

@@ -25,15 +25,10 @@ static llvm::cl::opt<std::string> Output(llvm::cl::Positional,
 int main(int argc, char **argv) {
   llvm::cl::ParseCommandLineOptions(
       argc, argv, "Writes a uint8 TensorFlow Lite model as an int8 one\n");
-  llvm::Expected<ImportResult> M = tflite::importModelFile(Input);
+  llvm::Expected<ImportResult> M = tflite::importOneGraphModelFile(Input);
   if (!M) {
     llvm::errs() << "error: " << Input << ": " << toString(M.takeError())
                  << "\n";
-    return 1;
-  }
-  if (M->Model->Graphs.size() != 1) {
-    llvm::errs() << "error: " << Input
-                 << ": models of several graphs are not rewritten\n";
     return 1;
   }
   if (llvm::Error E = int8model::toInt8(M->Model->Graphs.front())) {

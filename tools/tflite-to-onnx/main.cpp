@@ -37,15 +37,10 @@ static llvm::cl::opt<onnxexport::Form>
 int main(int argc, char **argv) {
   llvm::cl::ParseCommandLineOptions(
       argc, argv, "Writes a quantized TensorFlow Lite model as ONNX\n");
-  llvm::Expected<ImportResult> M = tflite::importModelFile(Input);
+  llvm::Expected<ImportResult> M = tflite::importOneGraphModelFile(Input);
   if (!M) {
     llvm::errs() << "error: " << Input << ": " << toString(M.takeError())
                  << "\n";
-    return 1;
-  }
-  if (M->Model->Graphs.size() != 1) {
-    llvm::errs() << "error: " << Input
-                 << ": models of several graphs are not exported\n";
     return 1;
   }
   llvm::Expected<std::string> Bytes =
