@@ -663,6 +663,26 @@ TEST_CASE("cascaded under a budget on cortex-m4: it fits, every output as "
   REQUIRE(bool(Report));
   CHECK(*Report->getAsObject()->getObject("arena")->getInteger("bytes") <=
         Budget);
+  // The smallest budget the error names, scratch area included, works; a
+  // byte less does not.
+  test::TempDir AtLeast;
+  R = runAccelgen({"compile", modelPath(Model), "--target", "cmsis-nn4",
+                   "--memory-budget", std::to_string(Least), "-o",
+                   AtLeast.path()});
+  REQUIRE_MESSAGE(R.ExitCode == 0, R.Stderr);
+  Report = llvm::json::parse(test::readFileText(AtLeast.file("report.json")));
+  REQUIRE(bool(Report));
+  CHECK(*Report->getAsObject()->getObject("arena")->getInteger("bytes") <=
+        Least);
+  test::TempDir Below;
+  R = runAccelgen({"compile", modelPath(Model), "--target", "cmsis-nn4",
+                   "--memory-budget", std::to_string(Least - 1), "-o",
+                   Below.path()});
+  CHECK(R.ExitCode == 1);
+  CHECK_MESSAGE(R.Stderr.find("the smallest budget that works is " +
+                              std::to_string(Least) + " bytes") !=
+                    std::string::npos,
+                R.Stderr);
 }
 
 TEST_CASE("an int8 MobileNetV2-224 cascaded on cortex-m4 under QEMU, as "
