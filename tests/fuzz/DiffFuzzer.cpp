@@ -12,8 +12,9 @@
 //   - each `--cpu` a target's backend takes that this machine runs: the
 //     x86-64 instruction sets this processor has, the Cortex-M CPUs under
 //     QEMU when arm-none-eabi-gcc and qemu-system-arm are installed;
-//   - one label of each backend with `--cascade` (stripes change the
-//     lowering), ref's included.
+//   - every label with `--cascade` (stripes change the lowering, and a
+//     backend's versions lower differently: cmsis-nn's generated kernels
+//     from family 4 on), ref's included.
 //
 // A variant may refuse a model (a one-line error from compile), and a
 // Cortex-M image may not fit its QEMU board's memory (the linker's overflow,
@@ -122,7 +123,7 @@ std::vector<Variant> variants() {
                     "Cortex-M variants are left out\n";
 
   std::vector<Variant> Out;
-  std::set<std::string> CascadedBackends, CpuRuns;
+  std::set<std::string> CpuRuns;
   for (const std::string &Label : driver::targetLabels()) {
     auto T = driver::resolveTarget(Label, /*NeedBackend=*/true);
     if (!T) {
@@ -132,8 +133,7 @@ std::vector<Variant> variants() {
     // ref is the oracle; with --cascade it is compared like any variant.
     if (T->Info->name() != "ref")
       Out.push_back({Label, "", false});
-    if (CascadedBackends.insert(T->Backend->name().str()).second)
-      Out.push_back({Label, "", true});
+    Out.push_back({Label, "", true});
     if (T->Backend->cpuHelp().empty())
       continue;
     for (const std::string &Cpu : Cpus) {
