@@ -368,7 +368,7 @@ ir::Model generatedKernelCases(std::mt19937 &Gen,
   B.op("ADD", {X2, X2}, {Outputs.back()},
        {{"fused_activation", std::string("RELU")}});
   // Fully connected layers: 3 rows of 22 values (padded to 24) to 6 units
-  // (four, then two one at a time); 128 values (64 at a time) to 8
+  // (four, then two one at a time); 128 values (32 at a time) to 8
   // units without a bias; biases of 2^30 (cm_requantize).
   auto Dense = [&](const char *Name, int32_t In, int32_t Units, bool HasBias,
                    const char *Act, float OutScale, int32_t BiasBase,
@@ -467,7 +467,7 @@ TEST_CASE("the generated kernels' cases run as on ref") {
   CHECK(Count("cm_mulhi_wide(a3,") - Count("cm_mulhi_wide(a3, q[") == 1);
   CHECK(Count("cm_requantize(a3,") - Count("cm_requantize(a3, q[") == 1);
   CHECK(Count("for (c = 4; c < 6; ++c, r += 24)") == 1);
-  CHECK(Count("for (k = 0; k < 128; k += 64)") == 2);
+  CHECK(Count("for (k = 0; k < 128; k += 32)") == 2);
   // The im2col kernels: a pair of pixels, and for an odd count one more
   // (pointwise_odd_pixels, conv_one_channel, conv_odd_pixels,
   // conv_left_shift, conv_one_large_bias).
