@@ -627,6 +627,25 @@ TEST_CASE("cascaded on the host: every layer as on ref") {
 CASCADED_CASE("cortex-m4")
 CASCADED_CASE("cortex-m55")
 
+namespace {
+
+/// The arena report.json gives for `accelgen compile MODEL --target
+/// cmsis-nn4 EXTRA...`, scratch area included.
+int64_t arenaOnCmsisNn4(const std::string &Model,
+                        const std::vector<std::string> &Extra) {
+  test::TempDir Out;
+  std::vector<std::string> Args = {"compile",   Model, "--target",
+                                   "cmsis-nn4", "-o",  Out.path()};
+  Args.insert(Args.end(), Extra.begin(), Extra.end());
+  test::RunResult R = runAccelgen(Args);
+  REQUIRE_MESSAGE(R.ExitCode == 0, R.Stderr);
+  auto Report = llvm::json::parse(test::readFileText(Out.file("report.json")));
+  REQUIRE(bool(Report));
+  return *Report->getAsObject()->getObject("arena")->getInteger("bytes");
+}
+
+} // namespace
+
 TEST_CASE("cascaded under a budget on cortex-m4: it fits, every output as "
           "on ref") {
   if (!haveCortexM())
@@ -637,15 +656,7 @@ TEST_CASE("cascaded under a budget on cortex-m4: it fits, every output as "
   const std::vector<std::string> Cpu = {"--cpu", "cortex-m4", "--cmsis-nn",
                                         ACCELGEN_CMSIS_NN_PATH};
   const int64_t Least = smallestBudget("cmsis-nn", Model, Cpu);
-  test::TempDir Whole;
-  test::RunResult R = runAccelgen({"compile", modelPath(Model), "--target",
-                                   "cmsis-nn4", "-o", Whole.path()});
-  REQUIRE(R.ExitCode == 0);
-  auto Report =
-      llvm::json::parse(test::readFileText(Whole.file("report.json")));
-  REQUIRE(bool(Report));
-  const int64_t Layer =
-      *Report->getAsObject()->getObject("arena")->getInteger("bytes");
+  const int64_t Layer = arenaOnCmsisNn4(modelPath(Model), {});
   CHECK(Least < Layer);
   const int64_t Budget = (Least + Layer) / 2;
   std::vector<std::string> Args = {"--memory-budget", std::to_string(Budget)};
@@ -654,30 +665,16 @@ TEST_CASE("cascaded under a budget on cortex-m4: it fits, every output as "
                                const std::string &Out, bool Layers) {
     return runModelOn("cmsis-nn", Args, M, In, Out, Layers);
   });
-  test::TempDir Budgeted;
-  R = runAccelgen({"compile", modelPath(Model), "--target", "cmsis-nn4",
-                   "--memory-budget", std::to_string(Budget), "-o",
-                   Budgeted.path()});
-  REQUIRE(R.ExitCode == 0);
-  Report = llvm::json::parse(test::readFileText(Budgeted.file("report.json")));
-  REQUIRE(bool(Report));
-  CHECK(*Report->getAsObject()->getObject("arena")->getInteger("bytes") <=
-        Budget);
+  CHECK(arenaOnCmsisNn4(modelPath(Model),
+                        {"--memory-budget", std::to_string(Budget)}) <= Budget);
   // The smallest budget the error names, scratch area included, works; a
   // byte less does not.
-  test::TempDir AtLeast;
-  R = runAccelgen({"compile", modelPath(Model), "--target", "cmsis-nn4",
-                   "--memory-budget", std::to_string(Least), "-o",
-                   AtLeast.path()});
-  REQUIRE_MESSAGE(R.ExitCode == 0, R.Stderr);
-  Report = llvm::json::parse(test::readFileText(AtLeast.file("report.json")));
-  REQUIRE(bool(Report));
-  CHECK(*Report->getAsObject()->getObject("arena")->getInteger("bytes") <=
-        Least);
+  CHECK(arenaOnCmsisNn4(modelPath(Model),
+                        {"--memory-budget", std::to_string(Least)}) <= Least);
   test::TempDir Below;
-  R = runAccelgen({"compile", modelPath(Model), "--target", "cmsis-nn4",
-                   "--memory-budget", std::to_string(Least - 1), "-o",
-                   Below.path()});
+  test::RunResult R = runAccelgen(
+      {"compile", modelPath(Model), "--target", "cmsis-nn4", "--memory-budget",
+       std::to_string(Least - 1), "-o", Below.path()});
   CHECK(R.ExitCode == 1);
   CHECK_MESSAGE(R.Stderr.find("the smallest budget that works is " +
                               std::to_string(Least) + " bytes") !=
@@ -720,19 +717,8 @@ TEST_CASE("an int8 MobileNetV2-224 cascaded on cortex-m4 under QEMU, as "
   CHECK_MESSAGE(Got == Expected, describeDiff(Got, Expected, ir::DType::I8));
   // The working memory: the cascaded arena, scratch included, against
   // layer at a time.
-  auto Arena = [&](const std::vector<std::string> &Extra) {
-    test::TempDir C;
-    std::vector<std::string> Args = {"compile",   Model, "--target",
-                                     "cmsis-nn4", "-o",  C.path()};
-    Args.insert(Args.end(), Extra.begin(), Extra.end());
-    test::RunResult Compiled = runAccelgen(Args);
-    REQUIRE_MESSAGE(Compiled.ExitCode == 0, Compiled.Stderr);
-    auto Report = llvm::json::parse(test::readFileText(C.file("report.json")));
-    REQUIRE(bool(Report));
-    return *Report->getAsObject()->getObject("arena")->getInteger("bytes");
-  };
-  const int64_t Cascaded = Arena({"--cascade"});
-  const int64_t Layer = Arena({});
+  const int64_t Cascaded = arenaOnCmsisNn4(Model, {"--cascade"});
+  const int64_t Layer = arenaOnCmsisNn4(Model, {});
   MESSAGE("int8 MobileNetV2-224 on cmsis-nn4: arena "
           << Cascaded << " bytes cascaded, " << Layer << " layer at a time");
   CHECK(Cascaded * 6 < Layer);
