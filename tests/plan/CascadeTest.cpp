@@ -686,6 +686,61 @@ TEST_CASE("an accelerator's rules: layers unsplit, operators kept whole, "
   }
 }
 
+TEST_CASE("verifyCascades: an output over bytes whose rows are not its own") {
+  // Written by hand (the planner never makes these): a cascade of a 1x1
+  // CONV_2D and an ADD whose output takes the bytes of the ADD's second
+  // operand, a graph input of other rows: 4 channels, then a flat vector.
+  for (bool Flat : {false, true}) {
+    CAPTURE(Flat);
+    ir::Graph G;
+    const int32_t In = add(G, tensor({1, 8, 4, 2}));
+    const int32_t W = add(G, Flat ? tensor({1, 64}) : tensor({1, 8, 4, 4}));
+    const int32_t A = add(G, tensor({1, 8, 4, 2}));
+    const int32_t Out = add(G, tensor({1, 8, 4, 2}));
+    G.Operators.push_back(
+        window("CONV_2D", In, add(G, tensor({2, 1, 1, 2}, true)), A, 1));
+    ir::Operator Add;
+    Add.Type = "ADD";
+    Add.Inputs = {A, W};
+    Add.Outputs = {Out};
+    Add.setAttr(ir::attr::FusedActivation, std::string("NONE"));
+    G.Operators.push_back(Add);
+    G.Inputs = {In, W};
+    G.Outputs = {Out};
+    CascadePlan P;
+    plan::Cascade C;
+    C.FirstOp = 0;
+    C.LastOp = 1;
+    C.Windowed = {A};
+    C.WindowRows = {1};
+    C.RowBytes = {32};
+    for (int32_t S = 0; S < 8; ++S) {
+      plan::StripeStep Conv, Sum;
+      Conv.Out = Conv.In = {S, S + 1};
+      Conv.WindowBegin = S;
+      Sum.Out = Sum.In = {S, S + 1};
+      C.Steps.push_back({Conv, Sum});
+    }
+    C.Overlaid = W;
+    P.Cascades = {C};
+    P.Options.Groups = {{0, 1}};
+    P.Options.HeldBytes = {{A, 32}};
+    P.Options.GroupOverlays = {{Out, W}};
+    P.Memory = plan::planMemory(G, P.Options);
+    REQUIRE(P.Memory.find(Out));
+    REQUIRE(P.Memory.find(Out)->AliasOf == W);
+    const std::string Found = joined(plan::verifyCascades(G, P));
+    CHECK_MESSAGE(Found.find(Flat ? "cascade of operators 0-1: tensor 3 takes "
+                                    "over the bytes of tensor 1, which has no "
+                                    "rows"
+                                  : "cascade of operators 0-1: tensor 3 takes "
+                                    "over the bytes of tensor 1, which its "
+                                    "own operator reads with other rows") !=
+                      std::string::npos,
+                  Found);
+  }
+}
+
 TEST_CASE("verifyCascades: no stripe reads rows the ADD has overwritten") {
   // A 3x3 convolution of x feeding the ADD through identity rows reads row
   // s - 1 of x in step s, after the ADD wrote row s - 1 in step s - 1. The
