@@ -79,14 +79,16 @@ Error toInt8(ir::Graph &G) {
       continue;
     const int32_t W = Op.Inputs[1];
     ir::Tensor &WT = G.Tensors[W];
+    // A weight requantized for an earlier operator (now int8).
+    auto Seen = WeightOf.find(W);
+    if (Seen != WeightOf.end()) {
+      if (Seen->second != Op.code())
+        return fail(G, W, "a weight shared by operators of different kinds");
+      continue;
+    }
     if (WT.Type != ir::DType::U8)
       continue;
-    auto [It, New] = WeightOf.emplace(W, Op.code());
-    if (!New) {
-      if (It->second != Op.code())
-        return fail(G, W, "a weight shared by operators of different kinds");
-      continue; // requantized already
-    }
+    WeightOf.emplace(W, Op.code());
     if (!WT.IsConstant || !WT.Quant || WT.Quant->isPerChannel() ||
         WT.Data.size() != static_cast<size_t>(WT.byteSize()) ||
         static_cast<size_t>(Axis) >= WT.Shape.size())
