@@ -1220,17 +1220,21 @@ Error OpWriter::write(StringRef Function, const kernels::KernelCall &KC,
   if (!Missing.empty())
     return createStringError(inconvertibleErrorCode(), Missing);
   DS.flush();
-  // A stripe's rows are traced by the cascade's loop.
-  std::string Indented;
+  if (!Cascade) {
+    Call = formatv("  {{\n{0}  }\n  TRACE({1}, {2}, {3}, {4});", Stmt, Index,
+                   Op.Outputs[0], Written, Out.byteSize())
+               .str();
+    return Error::success();
+  }
+  // A stripe's statements, two spaces deeper; the cascade's loop traces
+  // its rows.
+  Call = "    {\n";
   for (StringRef Rest = Stmt; !Rest.empty();) {
     auto [Line, Tail] = Rest.split('\n');
-    Indented += "  " + Line.str() + "\n";
+    Call += "  " + Line.str() + "\n";
     Rest = Tail;
   }
-  Call = Cascade ? formatv("    {{\n{0}    }", Indented).str()
-                 : formatv("  {{\n{0}  }\n  TRACE({1}, {2}, {3}, {4});", Stmt,
-                           Index, Op.Outputs[0], Written, Out.byteSize())
-                       .str();
+  Call += "    }";
   return Error::success();
 }
 
