@@ -78,6 +78,13 @@ def RowsWhole : StripeRows<"whole">;
 /// Rows [a, b) of every non-constant input (element-wise operators,
 /// activations, CONCATENATION along a later axis, a RESHAPE keeping rows).
 def RowsIdentity : StripeRows<"identity">;
+/// Sums over the rows of input 0 (FULLY_CONNECTED over a flattened image):
+/// the operator reads its input a stripe of rows at a time, keeping one int32
+/// sum per output element, and writes its whole output once it has read the
+/// last row. It can end a cascade only: the planner runs the stripes of its
+/// input 0 in order, each row once, and the emitter calls the kernel's
+/// `_accumulate` and `_finish` forms (docs/cascading.md).
+def RowsAccumulate : StripeRows<"accumulate">;
 /// Rows [a - p, b - p) of input 0, clipped to it, where p is the padding
 /// before dimension 1: element [1][0] of operand 1, the constant [4][2]
 /// paddings (PAD; ir::rowShift).

@@ -83,7 +83,9 @@ def Conv3D : Op<"CONV_3D", [Input, Filter, OptionalBias],
                  FusedActivationAttr]>;
 def FullyConnected : Op<"FULLY_CONNECTED", [Input, Filter, OptionalBias],
                         [FusedActivationAttr, KeepNumDimsAttr,
-                         WeightsFormatAttr, AsymQuantInputsAttr]>;
+                         WeightsFormatAttr, AsymQuantInputsAttr]> {
+  let Rows = RowsAccumulate;
+}
 def AveragePool2D : Op<"AVERAGE_POOL_2D", [Input], PoolAttrs> {
   let Rows = PoolRows;
 }

@@ -327,21 +327,22 @@ void emitTableSections(const KernelLibraryModel &M,
               }
           });
 
-  Section("STRIPE",
-          "STRIPE(function, rows, overlays): how each function (in FUNCTION's "
-          "order) runs on a stripe of rows, from defs/ops.td's operators it "
-          "computes: rows is the Rows kind (whole, identity, shifted, "
-          "window) of those that have one (whole where two differ), "
-          "overlays the mask of data operands whose bytes the result may "
-          "take (any one's OutputOverlays).",
-          {"STRIPE"}, [&] {
-            for (const KernelFamilyDef *F : Families)
-              for (const KernelFunctionDef &Fn : F->Functions) {
-                const KernelLibraryModel::OpStripe S = M.stripe(Fn);
-                OS << formatv("{0}STRIPE({1}, {2}, {3})\n", P, Fn.Name,
-                              S.Rows, S.Overlays);
-              }
-          });
+  Section(
+      "STRIPE",
+      "STRIPE(function, rows, overlays): how each function (in FUNCTION's "
+      "order) runs on a stripe of rows, from defs/ops.td's operators it "
+      "computes: rows is the Rows kind (whole, identity, shifted, "
+      "window, accumulate) of those that have one (whole where two differ), "
+      "overlays the mask of data operands whose bytes the result may "
+      "take (any one's OutputOverlays).",
+      {"STRIPE"}, [&] {
+        for (const KernelFamilyDef *F : Families)
+          for (const KernelFunctionDef &Fn : F->Functions) {
+            const KernelLibraryModel::OpStripe S = M.stripe(Fn);
+            OS << formatv("{0}STRIPE({1}, {2}, {3})\n", P, Fn.Name, S.Rows,
+                          S.Overlays);
+          }
+      });
 
   Section("ROW",
           "ROW(op, \"OP_NAME\", function, family): the operators each "

@@ -62,11 +62,11 @@ bool checkStripeRows(const VocabularyOpDecl &O, Vocabulary::OpEntry &E,
                      Diagnostics &Diags) {
   const StripeRowsDecl &R = O.Rows;
   static const llvm::StringRef Kinds[] = {"whole", "identity", "shifted",
-                                          "window"};
+                                          "window", "accumulate"};
   if (!llvm::is_contained(Kinds, R.Kind)) {
     Diags.error(O.At, llvm::formatv("operator '{0}': stripe rows kind '{1}' "
                                     "is not one of whole, identity, shifted, "
-                                    "window",
+                                    "window, accumulate",
                                     O.Key, R.Kind));
     return false;
   }

@@ -27,7 +27,8 @@ struct StripeAttrDecl {
   std::string Name, Kind;
 };
 struct StripeRowsDecl {
-  std::string Kind = "whole"; ///< whole, identity, shifted or window.
+  std::string Kind =
+      "whole"; ///< whole, identity, shifted, window or accumulate.
   /// A window's attributes as written; the lists hold at most one each.
   StripeAttrDecl Stride;
   std::vector<StripeAttrDecl> Dilation, Kernel;

@@ -29,7 +29,9 @@ int64_t elementsPerRow(const ir::Tensor &T) {
 
 bool StripeNames::readsWindowRows(int32_t T) const {
   const ir::Operator &O = G.Operators[Op];
-  return ir::mapsInputRows(O.code()) && T == O.input(0);
+  return (ir::mapsInputRows(O.code()) ||
+          ir::rowMap(O.code()).Kind == ir::RowKind::Accumulate) &&
+         T == O.input(0);
 }
 
 std::string StripeNames::rows(int32_t T) const {
@@ -134,8 +136,9 @@ std::string cascadeLoop(const ir::Graph &G, const plan::Cascade &C,
     const ir::Operator &Op = G.Operators[M.Op];
     const int32_t T = Op.output(0);
     Out += formatv("      /* {0}: {1} */\n      e = {2}_steps[s][{3}];\n"
-                   "      if (e[0] < e[1]) {{\n",
-                   M.Op, Op.Type, Name, K)
+                   "      if ({4}) {{\n",
+                   M.Op, Op.Type, Name, K,
+                   M.Accumulates ? "e[0] < e[1] || e[3] < e[4]" : "e[0] < e[1]")
                .str();
     Out += M.Prologue;
     if (C.windowOf(T) >= 0) {
@@ -156,12 +159,19 @@ std::string cascadeLoop(const ir::Graph &G, const plan::Cascade &C,
     const ir::Tensor &Ten = G.tensor(T);
     const std::string Lo =
         C.windowOf(T) >= 0 ? formatv(" - lo{0}", T).str() : std::string();
-    if (!M.TracesItself)
-      Out += formatv("        TRACE({0}, {1}, t{1} + (size_t)(e[0]{2}) * "
-                     "{3},\n              (size_t)(e[1] - e[0]) * {4});\n",
-                     M.Op, T, Lo, elementsPerRow(Ten),
-                     Ten.byteSize() / Ten.Shape[1])
-                 .str();
+    if (!M.TracesItself) {
+      // An accumulating operator's output is there after its last step.
+      const std::string Indent = M.Accumulates ? "          " : "        ";
+      const std::string Trace =
+          formatv("{0}TRACE({1}, {2}, t{2} + (size_t)(e[0]{3}) * {4},\n{0}"
+                  "      (size_t)(e[1] - e[0]) * {5});\n",
+                  Indent, M.Op, T, Lo, elementsPerRow(Ten),
+                  Ten.byteSize() / Ten.Shape[1])
+              .str();
+      Out += M.Accumulates
+                 ? "        if (e[0] < e[1]) {\n" + Trace + "        }\n"
+                 : Trace;
+    }
     Out += "      }\n";
   }
   Out += "    }\n  }";

@@ -33,6 +33,9 @@ struct CascadeMember {
   std::string Decls, Prologue, Call;
   /// The call traces the stripe's rows itself (an accelerator's operator).
   bool TracesItself = false;
+  /// The call sums over input rows in steps that write no output row (an
+  /// accumulating last operator, ir::RowKind::Accumulate).
+  bool Accumulates = false;
 };
 
 /// The C names of one cascade operator's stripe: the model emitter prints the

@@ -390,9 +390,14 @@ Error ModelWriter::emitOperator(size_t Index, Value::List &Ops,
   std::string Text, Note, Kernel = Call->Function;
   if (Aliased && Piece)
     return Unsupported("it shares its input's bytes, which a stripe cannot");
+  // Ending a cascade, an operator that sums over its input's rows runs the
+  // reference kernel's _accumulate form per stripe and _finish after the
+  // last (plan::whyNotStripable admits the kernels that have them).
+  const bool Accumulating =
+      Piece && ir::rowMap(Op.code()).Kind == ir::RowKind::Accumulate;
   // In a cascade, the specialised kernel's stripe variant.
   std::optional<CpuKernel> Special;
-  if (Opts.CpuKernels && !Aliased && Calls->size() == 1) {
+  if (Opts.CpuKernels && !Aliased && Calls->size() == 1 && !Accumulating) {
     Expected<std::optional<CpuKernel>> S = Opts.CpuKernels->specialise(
         G, Index, *Call, formatv("{0}_op{1}", Opts.Name, Index).str(),
         /*Stripe=*/Piece != nullptr);
@@ -449,7 +454,16 @@ Error ModelWriter::emitOperator(size_t Index, Value::List &Ops,
       std::vector<std::string> Args =
           referenceArguments(C, Argument, Prefix, Block);
       std::string One;
-      if (Piece) {
+      if (Accumulating) {
+        std::vector<std::string> Sum = Args;
+        Sum.push_back(StripeNames::inputRow());
+        Piece->Call = Block + "    if (e[3] < e[4])\n" +
+                      wrapCall(C.Function + "_accumulate", Sum, "      ") +
+                      "\n    if (e[0] < e[1])\n" +
+                      wrapCall(C.Function + "_finish", Args, "      ");
+        Piece->Accumulates = true;
+        Kernel = C.Function + "_accumulate + _finish";
+      } else if (Piece) {
         if (Error E = Stripe->params(C.Params, Argument, Args))
           return Unsupported(toString(std::move(E)));
         Piece->Call = Block + wrapCall(C.Function, Args, "    ");
@@ -494,7 +508,8 @@ Error ModelWriter::emitOperator(size_t Index, Value::List &Ops,
   // reference kernel.
   if (Opts.CpuKernels && !Aliased && !Special)
     R["reference_kernel_reason"] =
-        Opts.CpuKernels->referenceReason(G, Index, *Call);
+        Accumulating ? std::string("it sums over a cascade's stripes")
+                     : Opts.CpuKernels->referenceReason(G, Index, *Call);
   if (Stripe) {
     R["cascade"] = static_cast<int64_t>(Stripe->cascade().FirstOp);
     R["stripe_rows"] = Stripe->cascade().StripeRows;

@@ -57,6 +57,9 @@ enum class RowKind : uint8_t {
   Identity, ///< Output rows [a, b) read rows [a, b) of every data input.
   Shifted,  ///< Rows [a, b) read rows [a - p, b - p) of input 0 (PAD).
   Window,   ///< A sliding window over input 0 (convolutions, pools).
+  /// Sums over input 0's rows, read a stripe at a time; the output is
+  /// written whole after the last (FULLY_CONNECTED; ends a cascade).
+  Accumulate,
 };
 
 /// An operator's stripe transform as defs/ops.td declares it.

@@ -52,7 +52,46 @@ int64_t rowBytes(const ir::Tensor &T) { return T.byteSize() / T.Shape[1]; }
 
 int64_t alignUp(int64_t V, int64_t A) { return (V + A - 1) / A * A; }
 
+bool accumulates(const ir::Operator &Op) {
+  return ir::rowMap(Op.code()).Kind == ir::RowKind::Accumulate;
+}
+
+/// Why accumulating operator \p Op cannot end a cascade, or nothing if it
+/// can: it sums over the elements of one 8-bit batch-1 image (its kernels'
+/// _accumulate and _finish forms), a constant filter row per unit as long as
+/// the image, into a batch-1 output.
+std::optional<std::string> whyNotAccumulating(const ir::Graph &G,
+                                              const ir::Operator &Op) {
+  if (Op.Inputs.size() < 2 || !G.isValidTensor(Op.input(0)) ||
+      !G.isValidTensor(Op.input(1)))
+    return "it has no input or no filter";
+  const ir::Tensor &In = G.tensor(Op.input(0));
+  const ir::Tensor &Filter = G.tensor(Op.input(1));
+  if (!isBatchOneImage(In) || In.IsConstant || In.IsVariable)
+    return "its input is not one NHWC image";
+  if (In.Type != ir::DType::I8 && In.Type != ir::DType::U8)
+    return "only its 8-bit kernels sum stripe by stripe";
+  if (!Filter.IsConstant || Filter.rank() != 2 ||
+      Filter.Shape[1] != In.numElements())
+    return "its filter is not a constant row per unit as long as its input";
+  for (size_t I = 2; I < Op.Inputs.size(); ++I)
+    if (Op.Inputs[I] >= 0 &&
+        (!G.isValidTensor(Op.Inputs[I]) || !G.tensor(Op.Inputs[I]).IsConstant))
+      return "it reads a computed tensor besides input 0";
+  if (Op.Outputs.size() != 1 || !G.isValidTensor(Op.output(0)))
+    return "it has more than one output";
+  const ir::Tensor &Out = G.tensor(Op.output(0));
+  if (Out.IsConstant || Out.IsVariable || Out.rank() < 2 || Out.Shape[0] != 1 ||
+      Out.numElements() != Filter.Shape[0])
+    return "its output is not one batch of units";
+  return std::nullopt;
+}
+
 } // namespace
+
+int64_t accumulatorBytes(const ir::Graph &G, const ir::Operator &Op) {
+  return G.tensor(Op.output(0)).numElements() * 4;
+}
 
 std::optional<std::string> whyNotStripable(const ir::Graph &G, size_t Index) {
   const ir::Operator &Op = G.Operators[Index];
@@ -66,6 +105,8 @@ std::optional<std::string> whyNotStripable(const ir::Graph &G, size_t Index) {
     break;
   case ir::RowKind::Identity:
     break;
+  case ir::RowKind::Accumulate:
+    return whyNotAccumulating(G, Op);
   case ir::RowKind::Window: {
     // A geometry in the range where the row arithmetic (int32) cannot
     // overflow: rows, strides, dilations and kernel extents below 2^15.
@@ -241,6 +282,12 @@ private:
   };
 
   bool validSpan(int32_t First, int32_t Last) const;
+  /// The rows a span ending at \p Last steps through: its output's, or for
+  /// an accumulating operator its input 0's.
+  int32_t stepRows(int32_t Last) const {
+    const ir::Operator &Op = G.Operators[Last];
+    return G.tensor(accumulates(Op) ? Op.input(0) : Op.output(0)).Shape[1];
+  }
   /// Simulates span [First, Last] with \p Rows output rows per step.
   Cascade simulate(int32_t First, int32_t Last, int32_t Rows) const;
   /// Whole bytes live over [First, Last] other than the span's windows.
@@ -273,8 +320,14 @@ private:
 
 bool Planner::validSpan(int32_t First, int32_t Last) const {
   for (int32_t K = First; K <= Last; ++K)
-    if (!Stripable[K])
+    if (!Stripable[K] || (K < Last && accumulates(G.Operators[K])))
       return false;
+  // An accumulating operator ends a cascade whose stripes make its input.
+  if (accumulates(G.Operators[Last])) {
+    const int32_t In = Producer[G.Operators[Last].input(0)];
+    if (In < First || In >= Last)
+      return false;
+  }
   for (const auto &[A, B] : Opts.Unsplit)
     if ((First > A && First <= B) || (Last >= A && Last < B))
       return false;
@@ -301,7 +354,10 @@ Cascade Planner::simulate(int32_t First, int32_t Last, int32_t Rows) const {
     C.RowBytes.push_back(rowBytes(G.tensor(T)));
   std::vector<int32_t> Lo(W, 0), Hi(W, 0);
 
-  const int32_t OutRows = G.tensor(G.Operators[Last].output(0)).Shape[1];
+  // The steps cover the last operator's output rows, or the rows of input 0
+  // an accumulating one sums over.
+  const int32_t OutRows = stepRows(Last);
+  const bool Sums = accumulates(G.Operators[Last]);
   // First the rows each operator writes and reads in each step, and the
   // first row each window's consumers read in each step (INT32_MAX: none).
   std::vector<std::vector<int32_t>> NeedBegin;
@@ -312,6 +368,18 @@ Cascade Planner::simulate(int32_t First, int32_t Last, int32_t Rows) const {
     for (int32_t K = Last; K >= First; --K) {
       StripeStep &S = Step[K - First];
       const ir::Operator &Op = G.Operators[K];
+      if (K == Last && Sums) {
+        // The next rows of its input, each once; the whole output after
+        // the last.
+        S.In = {Begin, std::min(OutRows, Begin + Rows)};
+        S.Out = {0, S.In.End < OutRows ? 0 : G.tensor(Op.output(0)).Shape[1]};
+        const int32_t I = C.windowOf(Op.input(0));
+        Need[I] = Needed[I] ? RowRange{std::min(Need[I].Begin, S.In.Begin),
+                                       std::max(Need[I].End, S.In.End)}
+                            : S.In;
+        Needed[I] = true;
+        continue;
+      }
       if (K == Last) {
         S.Out = {Begin, std::min(OutRows, Begin + Rows)};
       } else {
@@ -391,7 +459,8 @@ int32_t Planner::overlayOf(const Cascade &C) const {
   const ir::Operator &Op = G.Operators[C.LastOp];
   const int32_t Out = Op.output(0);
   const ir::Tensor &OutT = G.tensor(Out);
-  if (!Base.find(Out) || OutT.IsVariable)
+  // An accumulating operator's output holds its sums while the stripes run.
+  if (!Base.find(Out) || OutT.IsVariable || accumulates(Op))
     return -1;
   // The candidates: an operand the last operator may overlay (an in-place
   // operator: it reads each element before writing it), then any whole
@@ -493,6 +562,11 @@ int64_t Planner::spanBytes(const Cascade &C) const {
                    Layer.Alignment);
   for (size_t I = 0; I < C.Windowed.size(); ++I)
     Sum += alignUp(C.WindowRows[I] * C.RowBytes[I], Layer.Alignment);
+  const ir::Operator &Last = G.Operators[C.LastOp];
+  if (accumulates(Last))
+    Sum += std::max<int64_t>(
+        0, alignUp(accumulatorBytes(G, Last), Layer.Alignment) -
+               alignUp(G.tensor(Last.output(0)).byteSize(), Layer.Alignment));
   return Sum;
 }
 
@@ -501,7 +575,7 @@ Planner::SpanChoice Planner::bestSpan(int32_t First, int32_t Last,
   SpanChoice Best;
   if (!validSpan(First, Last))
     return Best;
-  const int32_t OutRows = G.tensor(G.Operators[Last].output(0)).Shape[1];
+  const int32_t OutRows = stepRows(Last);
   for (int32_t Rows = 1; Rows < OutRows; Rows *= 2) {
     int64_t Bytes = spanBytes(simulate(First, Last, Rows));
     bool Better;
@@ -553,6 +627,9 @@ std::vector<Cascade> Planner::choose(int64_t Target, bool &Feasible,
       S.StripeRows = Span.StripeRows;
       if (!Best[Last + 1].Reached || Key(S) < Key(Best[Last + 1]))
         Best[Last + 1] = S;
+      // Nothing cascades past an accumulating operator.
+      if (Last > K && accumulates(G.Operators[Last]))
+        break;
     }
   }
   std::vector<Cascade> Chosen;
@@ -589,6 +666,11 @@ CascadePlan Planner::place(std::vector<Cascade> Cascades) const {
       P.Options.HeldBytes[C.Windowed[I]] = C.WindowRows[I] * C.RowBytes[I];
     if (C.Overlaid >= 0)
       P.Options.GroupOverlays[G.Operators[C.LastOp].output(0)] = C.Overlaid;
+    // An accumulating operator's sums, in its output's bytes.
+    const ir::Operator &Last = G.Operators[C.LastOp];
+    if (accumulates(Last) &&
+        accumulatorBytes(G, Last) > G.tensor(Last.output(0)).byteSize())
+      P.Options.HeldBytes[Last.output(0)] = accumulatorBytes(G, Last);
   }
   P.Memory = planMemory(G, P.Options);
   P.LayerMemory = Layer;

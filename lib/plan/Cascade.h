@@ -46,7 +46,8 @@ struct RowRange {
 
 /// What one operator of a cascade does in one stripe step.
 struct StripeStep {
-  /// The rows of its output it computes (empty: it does not run).
+  /// The rows of its output it computes (empty: it does not run, unless it
+  /// accumulates and In is not empty).
   RowRange Out;
   /// The first row its output's window holds after the step (0 for the
   /// cascade's output, which is whole).
@@ -63,7 +64,9 @@ struct Cascade {
   /// Operators [FirstOp, LastOp]; LastOp's output is whole in the arena.
   int32_t FirstOp = 0;
   int32_t LastOp = 0;
-  /// Rows of LastOp's output per step.
+  /// Rows of LastOp's output per step (of its input 0 for an accumulating
+  /// LastOp, ir::RowKind::Accumulate, which writes its whole output in the
+  /// last step).
   int32_t StripeRows = 1;
   /// The tensors held as windows (the outputs of FirstOp .. LastOp-1),
   /// ascending, with the rows each window holds and the bytes of one row.
@@ -128,6 +131,11 @@ struct CascadePlan {
   /// The cascade operator \p Op belongs to, or null.
   const Cascade *cascadeOf(int32_t Op) const;
 };
+
+/// The bytes of the int32 sums accumulating operator \p Op (ir::RowKind::
+/// Accumulate) keeps in its output's bytes while a cascade's stripes run: the
+/// arena holds its output in at least these.
+int64_t accumulatorBytes(const ir::Graph &G, const ir::Operator &Op);
 
 /// Why operator \p Op of \p G cannot run stripe by stripe, or nothing if it
 /// can.

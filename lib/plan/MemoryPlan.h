@@ -118,8 +118,10 @@ struct PlanOptions {
   /// free after the group). The cascade planner checks that no later stripe
   /// reads bytes the output has overwritten.
   std::map<int32_t, int32_t> GroupOverlays;
-  /// Tensors held in fewer bytes than their size (a cascade's row windows),
-  /// and those bytes.
+  /// Tensors held in other bytes than their size, and those bytes: a
+  /// cascade's row windows (fewer), the output of an accumulating operator
+  /// ending a cascade, which holds its int32 sums until the last stripe
+  /// (more).
   std::map<int32_t, int64_t> HeldBytes;
   /// Graph inputs stay in the caller's buffers and get no bytes in the arena
   /// (the emitted code reads them where the caller passed them); not those

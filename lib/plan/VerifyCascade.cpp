@@ -83,11 +83,25 @@ std::vector<std::string> verifyCascades(const ir::Graph &G,
       return G.isValidTensor(T) && G.tensor(T).rank() == 4 &&
              G.tensor(T).Shape[1] > 0;
     };
+    // An operator that sums over its input's rows (ir::RowKind::Accumulate)
+    // reads an image and may only end the cascade.
+    auto Sums = [&](int32_t K) {
+      return ir::rowMap(G.Operators[K].code()).Kind == ir::RowKind::Accumulate;
+    };
     bool Cuttable = true;
     for (int32_t K = C.FirstOp; K <= C.LastOp && Cuttable; ++K) {
       const ir::Operator &Op = G.Operators[K];
-      if (Op.Outputs.size() != 1 || !IsImage(Op.output(0)) ||
-          (ir::mapsInputRows(Op.code()) && !IsImage(Op.input(0)))) {
+      if (Sums(K) &&
+          (K < C.LastOp || Op.Outputs.size() != 1 || Op.Inputs.empty() ||
+           !IsImage(Op.input(0)) || !G.isValidTensor(Op.output(0)) ||
+           G.tensor(Op.output(0)).rank() < 2)) {
+        Report(llvm::formatv("{0}: operator {1} ({2}) sums over rows but "
+                             "does not end the cascade reading an image",
+                             Who, K, Op.Type));
+        Cuttable = false;
+      } else if (!Sums(K) &&
+                 (Op.Outputs.size() != 1 || !IsImage(Op.output(0)) ||
+                  (ir::mapsInputRows(Op.code()) && !IsImage(Op.input(0))))) {
         Report(llvm::formatv("{0}: operator {1} ({2}) does not work on "
                              "images a stripe can cut",
                              Who, K, Op.Type));
@@ -123,6 +137,15 @@ std::vector<std::string> verifyCascades(const ir::Graph &G,
       const ir::Tensor &T = G.tensor(Inner[I]);
       Held[Inner[I]] = int64_t(C.WindowRows[I]) * (T.byteSize() / T.Shape[1]);
     }
+    // The sums an accumulating last operator keeps in its output's bytes:
+    // one int32 per output element.
+    if (Sums(C.LastOp)) {
+      const ir::Tensor &Out = G.tensor(G.Operators[C.LastOp].output(0));
+      if (Out.numElements() * 4 > Out.byteSize())
+        Held[G.Operators[C.LastOp].output(0)] = Out.numElements() * 4;
+    }
+    // The next row of its input an accumulating last operator sums.
+    int32_t NextSummed = 0;
 
     // Replay. Rows [Lo, Hi) of each window are held; Done counts how often
     // each row of each output was written.
@@ -192,6 +215,40 @@ std::vector<std::string> verifyCascades(const ir::Graph &G,
                                Op.Type)
               .str();
         };
+        if (!Window && Sums(K)) {
+          // Every row of its input once, in order, from its window; the
+          // whole output after the last.
+          const int32_t In = Op.input(0);
+          const int32_t InRows = G.tensor(In).Shape[1];
+          if (!St.In.empty()) {
+            if (St.In.Begin != NextSummed || St.In.End > InRows ||
+                (!Done[Out].empty() && Done[Out].front() > 0))
+              Report(llvm::formatv("{0}: sums rows [{1}, {2}) of tensor {3}, "
+                                   "not the next from row {4}",
+                                   Where(), St.In.Begin, St.In.End, In,
+                                   NextSummed));
+            else if (Lo.count(In) &&
+                     (St.In.Begin < Lo[In] || St.In.End > Hi[In]))
+              Report(llvm::formatv("{0}: needs rows [{1}, {2}) of tensor "
+                                   "{3}, whose window holds [{4}, {5})",
+                                   Where(), St.In.Begin, St.In.End, In, Lo[In],
+                                   Hi[In]));
+            NextSummed = std::max(NextSummed, St.In.End);
+          }
+          if (St.Out.empty())
+            continue;
+          if (St.Out.Begin != 0 || St.Out.End != G.tensor(Out).Shape[1] ||
+              NextSummed != InRows) {
+            Report(llvm::formatv("{0}: writes rows [{1}, {2}) of its output "
+                                 "having summed {3} of {4} input rows",
+                                 Where(), St.Out.Begin, St.Out.End, NextSummed,
+                                 InRows));
+            continue;
+          }
+          for (int32_t R = St.Out.Begin; R < St.Out.End; ++R)
+            ++Done[Out][R];
+          continue;
+        }
         if (St.Out.empty()) {
           if (Window && St.WindowBegin != Lo[Out])
             Report(Where() + ": slides its window without writing");

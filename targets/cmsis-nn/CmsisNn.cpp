@@ -1510,11 +1510,14 @@ Expected<emit::Offload> makeOffload(const ir::Graph &G,
                              "cmsis-nn: its calls read every tensor in the "
                              "arena");
   if (Cascading.Enabled) {
-    // A call that cannot take a stripe keeps its operator out of cascades.
+    // A call that cannot take a stripe keeps its operator out of cascades;
+    // one that sums over its input's rows may end a cascade, where the
+    // reference kernel's _accumulate form runs it (emitModel).
     plan::CascadeOptions Options = Cascading;
     Options.ReservedBytes = Scratch;
     for (size_t I = 0; I < G.Operators.size(); ++I)
-      if (!Choices[I].Function.empty() && !runsStripes(Choices[I].Function))
+      if (!Choices[I].Function.empty() && !runsStripes(Choices[I].Function) &&
+          ir::rowMap(G.Operators[I].code()).Kind != ir::RowKind::Accumulate)
         Options.NotStripable[static_cast<int32_t>(I)] =
             formatv("CMSIS-NN's {0} runs on whole tensors", Choices[I].Function)
                 .str();
@@ -1562,6 +1565,14 @@ Expected<emit::Offload> makeOffload(const ir::Graph &G,
       return Call.takeError();
     const plan::Cascade *InCascade =
         Cascades ? Cascades->cascadeOf(static_cast<int32_t>(I)) : nullptr;
+    if (InCascade &&
+        ir::rowMap(G.Operators[I].code()).Kind == ir::RowKind::Accumulate) {
+      R["cmsis_nn"] = "reference kernels: it sums over the stripes of a "
+                      "cascade, which " +
+                      C.Function + " cannot";
+      O.OperatorReport[I] = std::move(R);
+      continue;
+    }
     OpWriter W(G, O.Plan, I, ScratchOffset, Mve, InCascade);
     if (Error E = W.write(C.Function, *Call, C.ScratchBytes))
       return std::move(E);

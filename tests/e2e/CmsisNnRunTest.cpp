@@ -605,7 +605,8 @@ CORTEX_M_MODELS(CORTEX_M_CASES)
 // under QEMU, every seed and every layer, dumped stripe by stripe.
 const char *const CascadedModels[] = {
     "mlperf_tiny_vww_mobilenetv1_025_96_int8", "mlperf_tiny_ic_resnet8_int8",
-    "mlperf_tiny_kws_dscnn_int8", "tflm_person_detect_int8"};
+    "mlperf_tiny_kws_dscnn_int8", "tflm_person_detect_int8",
+    "tflm_micro_speech_int8"};
 
 TEST_CASE("cascaded on the host: every layer as on ref") {
   for (const char *Model : CascadedModels) {
@@ -645,6 +646,34 @@ int64_t arenaOnCmsisNn4(const std::string &Model,
 }
 
 } // namespace
+
+TEST_CASE("micro_speech's fully connected layer sums the convolution's "
+          "stripes on cmsis-nn") {
+  // Its 4,000-byte input is never whole: the depthwise convolution writes
+  // one row of 160 bytes a step and the fully connected layer adds it to
+  // its four sums (the reference kernel's _accumulate form; the runs above
+  // check every seed and layer).
+  requireSharedDir();
+  const std::string Model = modelPath("tflm_micro_speech_int8");
+  test::TempDir Out;
+  test::RunResult R = runAccelgen({"compile", Model, "--target", "cmsis-nn4",
+                                   "--cascade", "-o", Out.path()});
+  REQUIRE_MESSAGE(R.ExitCode == 0, R.Stderr);
+  auto Report = llvm::json::parse(test::readFileText(Out.file("report.json")));
+  REQUIRE(bool(Report));
+  const llvm::json::Object &Fc =
+      *(*Report->getAsObject()->getArray("operators"))[2].getAsObject();
+  CHECK(Fc.getString("type").getValueOr("") == "FULLY_CONNECTED");
+  CHECK(Fc.getInteger("cascade").getValueOr(-1) == 1);
+  CHECK(Fc.getString("kernel").getValueOr("") ==
+        "ref_fully_connected_i8_accumulate + _finish");
+  const int64_t Cascaded = arenaOnCmsisNn4(Model, {"--cascade"});
+  const int64_t Layer = arenaOnCmsisNn4(Model, {});
+  INFO(Cascaded << " bytes cascaded, " << Layer << " layer at a time");
+  // The input (1,960 bytes), a row of the convolution's output (160), the
+  // sums (16) and the softmax's output, then the scratch area.
+  CHECK(Cascaded * 2 < Layer);
+}
 
 TEST_CASE("cascaded under a budget on cortex-m4: it fits, every output as "
           "on ref") {

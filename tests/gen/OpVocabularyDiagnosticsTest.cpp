@@ -165,7 +165,7 @@ TEST_CASE("diagnostic: a stripe rows kind the planner does not know") {
   Td("def Bad : Op<\"BAD\", [Input]> { let IsBuiltin = 0; "
      "let Rows = StripeRows<\"diagonal\">; }")
       .rejects("operator 'Bad': stripe rows kind 'diagonal' is not one of "
-               "whole, identity, shifted, window");
+               "whole, identity, shifted, window, accumulate");
 }
 
 TEST_CASE("diagnostic: an output overlay that is not one of its operands") {

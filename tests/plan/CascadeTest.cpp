@@ -152,6 +152,36 @@ ir::Graph padded() {
   return G;
 }
 
+/// Input 1x6x4x2, CONV_2D 3x3 SAME to 1x6x4x8 (32 bytes a row), then
+/// FULLY_CONNECTED with a [3, 192] filter to [1, 3]; int8 unless \p Type
+/// says otherwise, the filter's rows \p Depth long.
+ir::Graph summed(ir::DType Type = ir::DType::I8, int32_t Depth = 192,
+                 int32_t Batches = 1) {
+  ir::Graph G;
+  auto Typed = [&](std::vector<int32_t> Shape, bool Constant = false) {
+    ir::Tensor T = tensor(std::move(Shape), Constant);
+    T.Type = Type;
+    if (Constant)
+      T.Data.assign(static_cast<size_t>(T.byteSize()), 0);
+    return T;
+  };
+  int32_t In = add(G, Typed({1, 6, 4, 2}));
+  int32_t A = add(G, Typed({1, 6, 4, 8}));
+  int32_t Out = add(G, Typed({Batches, 3}));
+  int32_t FA = add(G, Typed({8, 3, 3, 2}, true));
+  int32_t FB = add(G, Typed({3, Depth}, true));
+  G.Operators.push_back(window("CONV_2D", In, FA, A, 1));
+  ir::Operator Fc;
+  Fc.Type = "FULLY_CONNECTED";
+  Fc.Inputs = {A, FB, -1};
+  Fc.Outputs = {Out};
+  Fc.setAttr(ir::attr::FusedActivation, std::string("NONE"));
+  G.Operators.push_back(Fc);
+  G.Inputs = {In};
+  G.Outputs = {Out};
+  return G;
+}
+
 std::string joined(const std::vector<std::string> &Lines) {
   return llvm::join(Lines, "\n");
 }
@@ -187,7 +217,8 @@ TEST_CASE("stripe transforms come from defs/ops.td") {
   CHECK(ir::rowMap(ir::OpCode::Add).Kind == ir::RowKind::Identity);
   CHECK(ir::rowMap(ir::OpCode::Concatenation).Kind == ir::RowKind::Identity);
   CHECK(ir::rowMap(ir::OpCode::Pad).Kind == ir::RowKind::Shifted);
-  CHECK(ir::rowMap(ir::OpCode::FullyConnected).Kind == ir::RowKind::Whole);
+  CHECK(ir::rowMap(ir::OpCode::FullyConnected).Kind == ir::RowKind::Accumulate);
+  CHECK(ir::rowMap(ir::OpCode::Softmax).Kind == ir::RowKind::Whole);
   CHECK(ir::rowMap(ir::OpCode::Unknown).Kind == ir::RowKind::Whole);
 }
 
@@ -607,6 +638,94 @@ TEST_CASE("verifyCascades finds what is wrong with a cascade") {
   Ungrouped.Options.Groups.clear();
   Found = joined(plan::verifyCascades(G, Ungrouped));
   CHECK(Found.find("the arena's groups are not the cascades") !=
+        std::string::npos);
+}
+
+TEST_CASE("a FULLY_CONNECTED ends a cascade summing its input row by row") {
+  ir::Graph G = summed();
+  REQUIRE(ir::verifyGraph(G).empty());
+  CHECK_FALSE(plan::whyNotStripable(G, 1).has_value());
+  CascadePlan P = planned(G);
+  REQUIRE(P.Cascades.size() == 1);
+  const plan::Cascade &C = P.Cascades[0];
+  CHECK(C.FirstOp == 0);
+  CHECK(C.LastOp == 1);
+  // One row of A a step, read once: the convolution writes it, the fully
+  // connected layer adds it to its three sums; the output after the last.
+  CHECK(C.StripeRows == 1);
+  REQUIRE(C.Steps.size() == 6);
+  for (int32_t S = 0; S < 6; ++S) {
+    const plan::StripeStep &Conv = C.Steps[S][0], &Fc = C.Steps[S][1];
+    CHECK(Conv.Out.Begin == S);
+    CHECK(Conv.Out.End == S + 1);
+    CHECK(Conv.In.Begin == std::max(0, S - 1));
+    CHECK(Conv.In.End == std::min(6, S + 2));
+    CHECK(Fc.In.Begin == S);
+    CHECK(Fc.In.End == S + 1);
+    CHECK(Fc.Out.Begin == 0);
+    CHECK(Fc.Out.End == (S == 5 ? 3 : 0));
+  }
+  CHECK(C.WindowRows == std::vector<int32_t>{1});
+  CHECK(C.Overlaid == -1);
+  // The output holds the sums, 3 int32, while the stripes run.
+  CHECK(plan::accumulatorBytes(G, G.Operators[1]) == 12);
+  CHECK(P.Options.HeldBytes.at(2) == 12);
+  // Layer at a time the peak is operator 0: input 48 + A 192 bytes.
+  // Cascaded: input 48, one row of A 32, then the sums' 12.
+  CHECK(P.LayerMemory.ArenaBytes == 240);
+  CHECK(P.Memory.ArenaBytes == 92);
+}
+
+TEST_CASE("a FULLY_CONNECTED sums stripe by stripe only where its kernels "
+          "can") {
+  // The 8-bit kernels have _accumulate and _finish forms; float32 sums in
+  // another order would round otherwise.
+  CHECK(plan::whyNotStripable(summed(ir::DType::F32), 1).value_or("") ==
+        "only its 8-bit kernels sum stripe by stripe");
+  CHECK(plan::whyNotStripable(summed(ir::DType::I8, 96), 1).value_or("") ==
+        "its filter is not a constant row per unit as long as its input");
+  CHECK(plan::whyNotStripable(summed(ir::DType::I8, 192, 2), 1).value_or("") ==
+        "its output is not one batch of units");
+  // Not stripable, it stays whole: no cascade pays.
+  CHECK(planned(summed(ir::DType::F32)).Cascades.empty());
+}
+
+TEST_CASE("verifyCascades: a FULLY_CONNECTED sums every row once, then "
+          "writes") {
+  ir::Graph G = summed();
+  CascadePlan Good = planned(G);
+  REQUIRE(Good.Cascades.size() == 1);
+  REQUIRE(Good.Cascades[0].Steps.size() == 6);
+
+  CascadePlan Skipped = Good;
+  Skipped.Cascades[0].Steps[2][1].In = {3, 4};
+  std::string Found = joined(plan::verifyCascades(G, Skipped));
+  CHECK(Found.find("cascade of operators 0-1: step 2, operator 1 "
+                   "(FULLY_CONNECTED): sums rows [3, 4) of tensor 1, not the "
+                   "next from row 2") != std::string::npos);
+
+  CascadePlan Early = Good;
+  Early.Cascades[0].Steps[4][1].Out = {0, 3};
+  Early.Cascades[0].Steps[5][1].Out = {0, 0};
+  Found = joined(plan::verifyCascades(G, Early));
+  CHECK(Found.find("step 4, operator 1 (FULLY_CONNECTED): writes rows [0, 3) "
+                   "of its output having summed 5 of 6 input rows") !=
+        std::string::npos);
+  CHECK(Found.find("row 0 of tensor 2 is written 0 times") !=
+        std::string::npos);
+
+  CascadePlan Unread = Good;
+  Unread.Cascades[0].Steps[3][0].Out = {3, 3};
+  Unread.Cascades[0].Steps[4][0].Out = {3, 5};
+  Found = joined(plan::verifyCascades(G, Unread));
+  CHECK(Found.find("step 3, operator 1 (FULLY_CONNECTED): needs rows [3, 4) "
+                   "of tensor 1, whose window holds [2, 3)") !=
+        std::string::npos);
+
+  CascadePlan NoSums = Good;
+  NoSums.Options.HeldBytes.erase(2);
+  Found = joined(plan::verifyCascades(G, NoSums));
+  CHECK(Found.find("the arena's window sizes are not the cascades'") !=
         std::string::npos);
 }
 

@@ -410,6 +410,9 @@ typedef struct kernel_stripe {
 #define STRIPE_ROWS_identity ACCEL_ROWS_SAME
 #define STRIPE_ROWS_window ACCEL_ROWS_WINDOW
 #define STRIPE_ROWS_shifted ACCEL_ROWS_SHIFTED
+/* The functional model runs a kernel that sums over its input's rows on the
+ * whole input. */
+#define STRIPE_ROWS_accumulate ACCEL_ROWS_NONE
 static const kernel_stripe stripes[K_COUNT] = {
 #define REF_KERNEL_STRIPE(name, rows, overlays) {STRIPE_ROWS_##rows, overlays},
 #include "accel_target_kernels.inc"
@@ -419,6 +422,7 @@ static const kernel_stripe stripes[K_COUNT] = {
 #undef STRIPE_ROWS_identity
 #undef STRIPE_ROWS_window
 #undef STRIPE_ROWS_shifted
+#undef STRIPE_ROWS_accumulate
 const char *accel_kernel_name(int32_t index) {
   return index >= 0 && index < K_COUNT ? kernels[index].name : NULL;
 }
