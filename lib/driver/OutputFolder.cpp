@@ -97,10 +97,19 @@ Error checkTarget(StringRef Dir, StringRef Name,
   return Error::success();
 }
 
-Error writeNew(StringRef Path, StringRef Text) {
-  if (std::error_code EC =
-          sys::fs::create_directories(sys::path::parent_path(Path)))
+/// Creates the folders \p Path is in; none for a bare file name.
+Error createFolderOf(StringRef Path) {
+  StringRef Parent = sys::path::parent_path(Path);
+  if (Parent.empty())
+    return Error::success();
+  if (std::error_code EC = sys::fs::create_directories(Parent))
     return failure("cannot create the folder of " + Path + ": " + EC.message());
+  return Error::success();
+}
+
+Error writeNew(StringRef Path, StringRef Text) {
+  if (Error E = createFolderOf(Path))
+    return E;
   if (std::error_code EC = support::writeWholeFile(Path, Text))
     return failure("cannot write " + Path + ": " + EC.message());
   return Error::success();
@@ -182,9 +191,8 @@ Error writeOutputFolder(StringRef Dir, ArrayRef<emit::EmittedFile> Files) {
     return E;
   for (const emit::EmittedFile *F : Changed) {
     std::string To = pathIn(Dir, F->Name);
-    if (std::error_code EC =
-            sys::fs::create_directories(sys::path::parent_path(To)))
-      return failure("cannot create the folder of " + To + ": " + EC.message());
+    if (Error E = createFolderOf(To))
+      return E;
     if (std::error_code EC = sys::fs::rename(pathIn(Stage, F->Name), To))
       return failure("cannot write " + To + ": " + EC.message());
   }

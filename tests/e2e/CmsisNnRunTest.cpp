@@ -580,6 +580,26 @@ TEST_CASE("constant operands and graph-input biases run as on ref") {
   }
 }
 
+TEST_CASE("--save-image takes a bare file name, in the working folder") {
+  // A name without a folder has no parent to create.
+  if (!haveCortexM())
+    return;
+  requireSharedDir();
+  test::TempDir Work, Out;
+  const std::string Command =
+      "cd '" + Work.path() + "' && exec '" + test::accelgenPath() + "' run '" +
+      modelPath("tflm_simple_add") +
+      "' --target cmsis-nn --cpu cortex-m4 --cmsis-nn '" +
+      ACCELGEN_CMSIS_NN_PATH + "' --inputs '" +
+      seedDirs("tflm_simple_add").front() + "' --outputs '" + Out.path() +
+      "' --save-image image.elf";
+  test::RunResult R = test::runProgram("/bin/sh", {"-c", Command}, 120);
+  REQUIRE_MESSAGE(R.ExitCode == 0, R.Stderr << R.ErrorMessage);
+  CHECK(llvm::StringRef(test::readFileText(Work.file("image.elf")))
+            .startswith("\x7f"
+                        "ELF"));
+}
+
 // The models with Cortex-M cases, listed once.
 #define CORTEX_M_MODELS(X)                                                     \
   X("mlperf_tiny_ad_autoencoder_int8")                                         \
