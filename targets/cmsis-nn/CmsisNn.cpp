@@ -132,22 +132,27 @@ std::string initializerLines(ArrayRef<T> Values, F Print) {
   return Out;
 }
 
-/// PARAMS of the generated kernels (templates/cm_*_dsp.c.in), per output
-/// channel c: the bias with the input offset times the weights' sum \p Sum
-/// folded in (modulo 2^32, as the accumulators wrap), the multiplier, then
-/// for \p Fast the rounding addend 2^(right shift - 1) and the right shift
-/// (0 and 0 for none), else TensorFlow Lite's shift and 0. \p Fast: no
-/// shift is a left shift (0 to 31 to the right), so the kernels compute the
-/// reference's doubling high multiply as floor((acc * multiplier + 2^30) /
-/// 2^31) and round the shift themselves; otherwise cm_requantize. \p Wide:
+/// The words of PARAMS per output channel (PARAM_WORDS in the templates).
+constexpr int64_t ParamWords = 3;
+
+/// PARAMS of the generated kernels (templates/cm_*_dsp.c.in), ParamWords
+/// per output channel c: the bias with the input offset times the weights'
+/// sum \p Sum folded in (modulo 2^32, as the accumulators wrap), the
+/// multiplier, then for \p Fast the right shift less one (-1 for none),
+/// else TensorFlow Lite's shift. \p Fast: no shift is a left shift (0 to 31
+/// to the right), so the kernels compute the reference's doubling high
+/// multiply v as floor((acc * multiplier + 2^30) / 2^31) and its rounding
+/// shift by s as (((v - (v < 0)) >> (s - 1)) + 1) >> 1, which equals
+/// floor((v - (v < 0) + 2^(s-1)) / 2^s); otherwise cm_requantize. \p Wide:
 /// with \p Fast, some accumulator (its range from the bias, the weights'
 /// sum \p Sum and sum of magnitudes \p Abs and the input's) times two can
 /// leave int32, so the product takes 64 bits (otherwise SMMULR of twice the
-/// accumulator). \p ZeroShift: with \p
-/// Fast, some channel has no right shift (the kernels skip its rounding
-/// shift). With \p ConstantChannels (per-channel multipliers), a channel
-/// whose weights are all 0 is left out of those conditions and, with \p
-/// Fast, given parameters that make its fixed result: {0, 0, 2 * result, 1}.
+/// accumulator). \p ZeroShift: with \p Fast, some channel has no right
+/// shift (the kernels skip its rounding shift). With \p ConstantChannels
+/// (per-channel multipliers), a channel whose weights are all 0 is left out
+/// of those conditions and, with \p Fast, given parameters that make its
+/// fixed result r: {2r, 2^31 - 1, 0}, a multiply that keeps the sum 2r (at
+/// most 1,024 in magnitude) and a rounding shift by 1 that halves it.
 std::vector<int32_t>
 generatedParams(ArrayRef<int32_t> Bias, ArrayRef<int64_t> Sum,
                 ArrayRef<int64_t> Abs, ArrayRef<int32_t> Mult,
@@ -178,44 +183,28 @@ generatedParams(ArrayRef<int32_t> Bias, ArrayRef<int64_t> Sum,
   std::vector<int32_t> Params;
   for (size_t Ch = 0; Ch < Bias.size(); ++Ch) {
     if (Fast && Constant(Ch)) {
-      // A sum of 0 times a multiplier of 0, then the rounding shift by 1
-      // of twice the result (clamped where int8 saturates anyway).
       const int32_t Result = std::clamp(
           ref_multiply_by_quantized_multiplier(Bias[Ch], Mult[Ch], Shift[Ch]),
           -512, 512);
-      Params.insert(Params.end(), {0, 0, 2 * Result, 1});
+      Params.insert(Params.end(), {2 * Result, INT32_MAX, 0});
       continue;
     }
     Params.push_back(static_cast<int32_t>(static_cast<uint32_t>(
         static_cast<int64_t>(Bias[Ch]) + InputOffset * Sum[Ch])));
     Params.push_back(Mult[Ch]);
-    if (Fast) {
-      Params.push_back(Shift[Ch] < 0 ? int32_t(1) << (-Shift[Ch] - 1) : 0);
-      Params.push_back(-Shift[Ch]);
-    } else {
-      Params.push_back(Shift[Ch]);
-      Params.push_back(0);
-    }
+    Params.push_back(Fast ? -Shift[Ch] - 1 : Shift[Ch]);
   }
   return Params;
 }
 
-/// Folds \p OutputOffset into the rounding addends of \p Params
-/// (generatedParams') where that is exact and safe: with SMMULR (\p Fast,
-/// not \p Wide: every accumulator times two in int32, so |SMMULR's result|
-/// < 2^30), every channel shifting right by 1 to 22 (offset * 2^shift then
-/// stays below 2^29, and adding a multiple of 2^shift before the shift adds
-/// the offset after it). Returns whether it did.
-bool foldOutputOffset(std::vector<int32_t> &Params, int32_t OutputOffset,
-                      bool Fast, bool Wide) {
-  if (!Fast || Wide || OutputOffset < -128 || OutputOffset > 127)
-    return false;
-  for (size_t I = 0; I + 3 < Params.size(); I += 4)
-    if (Params[I + 3] < 1 || Params[I + 3] > 22)
-      return false;
-  for (size_t I = 0; I + 3 < Params.size(); I += 4)
-    Params[I + 2] += OutputOffset * (int32_t(1) << Params[I + 3]);
-  return true;
+/// Whether the kernels add the output offset inside the rounding shift
+/// (generatedParams'): ((x + 1 + 2 * offset) >> 1) is ((x + 1) >> 1) +
+/// offset, exact, and with SMMULR (\p Fast, not \p Wide: |v| < 2^30) it
+/// cannot overflow; not where a channel has no right shift (\p ZeroShift).
+bool foldsOutputOffset(int32_t OutputOffset, bool Fast, bool Wide,
+                       bool ZeroShift) {
+  return Fast && !Wide && !ZeroShift && OutputOffset >= -128 &&
+         OutputOffset <= 127;
 }
 
 /// What both generated kernels read of a layer's quantization: the constant
@@ -380,16 +369,17 @@ generatedDepthwise(const ir::Graph &G, size_t Index,
         Abs[Ch] += std::abs(W(Ky, Kx, Ch));
       }
   bool ZeroShift = false;
-  std::vector<int32_t> Quad =
+  std::vector<int32_t> ChannelParams =
       generatedParams(Q->Bias, Sum, Abs, Q->Mult, Q->Shift, S.input_offset,
                       Fast, Wide, ZeroShift, /*ConstantChannels=*/true);
   // Where SMMULR takes twice the accumulator, the weights (halfwords) and
   // the folded biases are stored doubled: the sums come out doubled.
   const int32_t Scale = Fast && !Wide ? 2 : 1;
   for (int64_t Ch = 0; Ch < OC; ++Ch)
-    Quad[4 * Ch] = static_cast<int32_t>(static_cast<uint32_t>(Quad[4 * Ch]) *
-                                        static_cast<uint32_t>(Scale));
-  const bool Folded = foldOutputOffset(Quad, S.output_offset, Fast, Wide);
+    ChannelParams[ParamWords * Ch] = static_cast<int32_t>(
+        static_cast<uint32_t>(ChannelParams[ParamWords * Ch]) *
+        static_cast<uint32_t>(Scale));
+  const bool Folded = foldsOutputOffset(S.output_offset, Fast, Wide, ZeroShift);
   auto Pair = [&](int32_t Low, int32_t High) {
     return static_cast<uint16_t>(Scale * Low) |
            static_cast<uint32_t>(static_cast<uint16_t>(Scale * High)) << 16;
@@ -439,6 +429,7 @@ generatedDepthwise(const ir::Graph &G, size_t Index,
   B["ONE_CHANNEL"] = OneChannel;
   B["DOUBLED"] = Scale == 2;
   B["OFFSET_FOLDED"] = Folded;
+  B["PARAM_WORDS"] = ParamWords;
   B["ZERO_WORD"] =
       formatv("{0:x8}", static_cast<uint8_t>(-S.input_offset) * 0x01010101u)
           .str();
@@ -449,7 +440,7 @@ generatedDepthwise(const ir::Graph &G, size_t Index,
   B["WEIGHTS"] = initializerLines(ArrayRef<uint32_t>(Words), [](uint32_t V) {
     return formatv("{0:x8}u", V).str();
   });
-  B["PARAMS"] = initializerLines(ArrayRef<int32_t>(Quad),
+  B["PARAMS"] = initializerLines(ArrayRef<int32_t>(ChannelParams),
                                  [](int32_t V) { return std::to_string(V); });
   return renderCortexM("cm_depthwise_dsp.c.in", B);
 }
@@ -496,9 +487,9 @@ generatedConv(const ir::Graph &G, size_t Index,
   Doubled = Fast && !Wide && K4 < 2 * OC;
   if (Doubled)
     for (int64_t Ch = 0; Ch < OC; ++Ch)
-      Params[4 * Ch] =
-          static_cast<int32_t>(static_cast<uint32_t>(Params[4 * Ch]) * 2u);
-  const bool Folded = foldOutputOffset(Params, S.output_offset, Fast, Wide);
+      Params[ParamWords * Ch] = static_cast<int32_t>(
+          static_cast<uint32_t>(Params[ParamWords * Ch]) * 2u);
+  const bool Folded = foldsOutputOffset(S.output_offset, Fast, Wide, ZeroShift);
   tmpl::Bindings B;
   B["FUNCTION"] = Name.str();
   B["STRIPE"] = Stripe;
@@ -520,6 +511,7 @@ generatedConv(const ir::Graph &G, size_t Index,
   B["WIDE"] = Wide;
   B["ZERO_SHIFT"] = ZeroShift;
   B["OFFSET_FOLDED"] = Folded;
+  B["PARAM_WORDS"] = ParamWords;
   B["DOUBLED"] = Doubled;
   // Input channels in fours: a filter row's values are whole words.
   B["ROWWISE"] = IC % 4 == 0;
@@ -641,7 +633,7 @@ Expected<std::string> generatedFullyConnected(
                       Fast, Wide, ZeroShift, /*ConstantChannels=*/false);
   std::vector<int32_t> Biases;
   for (int64_t Ch = 0; Ch < OC; ++Ch)
-    Biases.push_back(Params[4 * Ch]);
+    Biases.push_back(Params[ParamWords * Ch]);
   tmpl::Bindings B;
   B["FUNCTION"] = Name.str();
   B["COMMENT"] =

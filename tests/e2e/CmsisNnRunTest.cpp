@@ -459,7 +459,8 @@ TEST_CASE("the generated kernels' cases run as on ref") {
   CHECK(Count("cm_smmulr(a0, q[") == 7);
   // Channels without a right shift: zero_shift's, and conv_one_large_bias's
   // (a00 and a10 for a pair of pixels, a00 for the odd one).
-  CHECK(Count("if (q[3] != 0)") == 1 + 3);
+  // (Their shift word is the right shift less one, -1 for none.)
+  CHECK(Count("if (q[2] >= 0)") == 1 + 3);
   // The fully connected layers' multipliers are constants: two requantize
   // by SMMULR, one by the 64-bit product, one by cm_requantize; the first
   // has four units at a time and two one at a time.
