@@ -27,6 +27,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <map>
 #include <optional>
 
 using namespace llvm;
@@ -120,6 +121,32 @@ std::string activation(int32_t Min, int32_t Max) {
 Expected<std::string> renderCortexM(StringRef Name, tmpl::Bindings &B) {
   const std::string Path = ("targets/cmsis-nn/templates/" + Name).str();
   return emit::renderTemplateIn(emit::cortexMTemplateFiles(), Path, B);
+}
+
+/// A generated kernel of a layer as a template renders it in parts (PART):
+/// the layer's constant arrays, the function that takes them, and that
+/// function with a placeholder for its name, which layers that differ in
+/// their constants alone share.
+struct KernelText {
+  std::string Data, Code, Key;
+};
+
+/// Renders template \p Name in its parts, the function named \p Function.
+Expected<KernelText> renderKernel(StringRef Name, tmpl::Bindings &B,
+                                  StringRef Function) {
+  KernelText K;
+  for (auto [Part, Fn, Out] :
+       {std::make_tuple("data", Function, &K.Data),
+        std::make_tuple("code", Function, &K.Code),
+        std::make_tuple("code", StringRef("@"), &K.Key)}) {
+    B["PART"] = std::string(Part);
+    B["FUNCTION"] = Fn.str();
+    Expected<std::string> Text = renderCortexM(Name, B);
+    if (!Text)
+      return Text.takeError();
+    *Out = std::move(*Text);
+  }
+  return K;
 }
 
 /// Comma-separated lines of C initializer, eight values to a line.
@@ -322,7 +349,7 @@ int64_t unrollChunk(int64_t N, int64_t Max = 64) {
 /// tells whether it requantizes by SMMULR (else by cm_requantize), \p
 /// OneChannel whether it takes one input channel (SMLAD). With \p Stripe
 /// the function computes a stripe of output rows (a cascade's member).
-Expected<std::string>
+Expected<KernelText>
 generatedDepthwise(const ir::Graph &G, size_t Index,
                    const kernels::FamilyParams<ref_depthwise_conv2d_params> &P,
                    StringRef Name, int64_t Scratch, bool Stripe, bool &Fast,
@@ -442,7 +469,7 @@ generatedDepthwise(const ir::Graph &G, size_t Index,
   });
   B["PARAMS"] = initializerLines(ArrayRef<int32_t>(ChannelParams),
                                  [](int32_t V) { return std::to_string(V); });
-  return renderCortexM("cm_depthwise_dsp.c.in", B);
+  return renderKernel("cm_depthwise_dsp.c.in", B, Name);
 }
 
 /// The generated convolution (templates/cm_convolve_dsp.c.in) of operator
@@ -451,7 +478,7 @@ generatedDepthwise(const ir::Graph &G, size_t Index,
 /// the function \p Name needing \p Scratch bytes of scratch memory (two
 /// int16 columns); \p Fast and \p Wide as generatedDepthwise's, \p Doubled
 /// whether it stores its columns and biases doubled.
-Expected<std::string>
+Expected<KernelText>
 generatedConv(const ir::Graph &G, size_t Index,
               const kernels::FamilyParams<ref_conv2d_params> &P, StringRef Name,
               int64_t Scratch, bool Stripe, bool &Fast, bool &Wide,
@@ -521,7 +548,7 @@ generatedConv(const ir::Graph &G, size_t Index,
   auto Decimal = [](int32_t V) { return std::to_string(V); };
   B["WEIGHTS"] = initializerLines(ArrayRef<int32_t>(W.Values), Decimal);
   B["PARAMS"] = initializerLines(ArrayRef<int32_t>(Params), Decimal);
-  return renderCortexM("cm_convolve_dsp.c.in", B);
+  return renderKernel("cm_convolve_dsp.c.in", B, Name);
 }
 
 /// The generated ADD (templates/cm_add_dsp.c.in) of operator \p Index, an
@@ -667,12 +694,16 @@ class OpWriter {
 public:
   /// \p Cascade: the cascade operator \p Index belongs to, whose stripes
   /// it then runs (Call is one stripe's statements), or null.
+  /// \p Kernels: the generated functions emitted so far, by their code
+  /// with a placeholder for the name (KernelText::Key), which a layer whose
+  /// kernel differs only in its constants calls instead of its own.
   OpWriter(const ir::Graph &G, const plan::MemoryPlan &Plan, size_t Index,
            int64_t ScratchOffset, bool Mve,
+           std::map<std::string, std::string> &Kernels,
            const plan::Cascade *Cascade = nullptr)
       : G(G), Plan(Plan), Index(Index), Op(G.Operators[Index]),
         Prefix("cnn_op" + std::to_string(Index)), ScratchOffset(ScratchOffset),
-        Mve(Mve), Cascade(Cascade), DS(Decls) {}
+        Mve(Mve), Kernels(Kernels), Cascade(Cascade), DS(Decls) {}
 
   Error write(StringRef Function, const kernels::KernelCall &Call,
               int64_t Scratch);
@@ -742,6 +773,16 @@ private:
   }
   /// The first operand that could not be placed, if any.
   std::string Missing;
+  /// Emits the constants of kernel \p K, generated as \p Name, and returns
+  /// the function to call with them: an earlier layer's of the same code,
+  /// else \p Name, emitted here.
+  std::string sharedKernel(StringRef Name, const KernelText &K) {
+    DS << K.Data;
+    auto [It, New] = Kernels.try_emplace(K.Key, Name.str());
+    if (New)
+      DS << K.Code;
+    return It->second;
+  }
   std::string context(int64_t Bytes) {
     if (Bytes == 0)
       return "{NULL, 0}";
@@ -755,6 +796,7 @@ private:
   std::string Prefix;
   int64_t ScratchOffset;
   bool Mve;
+  std::map<std::string, std::string> &Kernels;
   const plan::Cascade *Cascade;
   raw_string_ostream DS;
 };
@@ -777,7 +819,7 @@ Error OpWriter::write(StringRef Function, const kernels::KernelCall &KC,
   if (Function == "accelgen_depthwise_conv_s8_dsp") {
     const std::string Name = Prefix + "_depthwise";
     bool Fast = false, Wide = false, OneChannel = false;
-    Expected<std::string> Kernel = generatedDepthwise(
+    Expected<KernelText> Kernel = generatedDepthwise(
         G, Index,
         std::get<kernels::FamilyParams<ref_depthwise_conv2d_params>>(KC.Params),
         Name, Scratch, Cascade != nullptr, Fast, Wide, OneChannel);
@@ -789,15 +831,15 @@ Error OpWriter::write(StringRef Function, const kernels::KernelCall &KC,
     UsesSmlad |= OneChannel;
     UsesDwTap |= !OneChannel;
     UsesWords |= !OneChannel;
-    DS << *Kernel;
-    Stmt = formatv("    {0}({1}, {2}, (int8_t *)(arena.bytes + {3}){4});\n",
-                   Name, operand(0, "input"), out(), ScratchOffset,
-                   Cascade ? ", e[3], e[0], e[1]" : "")
+    Stmt = formatv("    {0}({1}, {2}, (int8_t *)(arena.bytes + {3}){4},\n"
+                   "        {5}_weights, {5}_params);\n",
+                   sharedKernel(Name, *Kernel), operand(0, "input"), out(),
+                   ScratchOffset, Cascade ? ", e[3], e[0], e[1]" : "", Name)
                .str();
   } else if (Function == "accelgen_convolve_s8_dsp") {
     const std::string Name = Prefix + "_conv";
     bool Fast = false, Wide = false, Doubled = false;
-    Expected<std::string> Kernel = generatedConv(
+    Expected<KernelText> Kernel = generatedConv(
         G, Index, std::get<kernels::FamilyParams<ref_conv2d_params>>(KC.Params),
         Name, Scratch, Cascade != nullptr, Fast, Wide, Doubled);
     if (!Kernel)
@@ -807,10 +849,10 @@ Error OpWriter::write(StringRef Function, const kernels::KernelCall &KC,
     UsesRequantize |= !Fast;
     UsesSmlad = UsesMac = UsesCopyBytes = true;
     UsesDbl16 |= Doubled;
-    DS << *Kernel;
-    Stmt = formatv("    {0}({1}, {2}, (uint32_t *)(arena.bytes + {3}){4});\n",
-                   Name, operand(0, "input"), out(), ScratchOffset,
-                   Cascade ? ", e[3], e[0], e[1]" : "")
+    Stmt = formatv("    {0}({1}, {2}, (uint32_t *)(arena.bytes + {3}){4},\n"
+                   "        {5}_weights, {5}_params);\n",
+                   sharedKernel(Name, *Kernel), operand(0, "input"), out(),
+                   ScratchOffset, Cascade ? ", e[3], e[0], e[1]" : "", Name)
                .str();
   } else if (Function == "accelgen_fully_connected_s8_dsp") {
     const std::string Name = Prefix + "_fc";
@@ -1542,6 +1584,7 @@ Expected<emit::Offload> makeOffload(const ir::Graph &G,
        UsesDwTap = false, UsesWords = false, UsesDbl16 = false,
        UsesCopyBytes = false;
   json::Array Functions;
+  std::map<std::string, std::string> Kernels;
   for (size_t I = 0; I < G.Operators.size(); ++I) {
     const OpChoice &C = Choices[I];
     json::Object R;
@@ -1565,7 +1608,7 @@ Expected<emit::Offload> makeOffload(const ir::Graph &G,
       O.OperatorReport[I] = std::move(R);
       continue;
     }
-    OpWriter W(G, O.Plan, I, ScratchOffset, Mve, InCascade);
+    OpWriter W(G, O.Plan, I, ScratchOffset, Mve, Kernels, InCascade);
     if (Error E = W.write(C.Function, *Call, C.ScratchBytes))
       return std::move(E);
     Generated |= StringRef(C.Function).startswith("accelgen_");

@@ -581,6 +581,37 @@ TEST_CASE("constant operands and graph-input biases run as on ref") {
   }
 }
 
+TEST_CASE("layers that differ only in their constants share one generated "
+          "function") {
+  // person_detect's five 1x1 convolutions of 6x6x128 and five depthwise
+  // convolutions before them have one function each, called with each
+  // layer's own weights and parameters (the runs above check the outputs
+  // and layers); the other eighteen layers' code differs.
+  requireSharedDir();
+  test::TempDir Out;
+  test::RunResult R =
+      runAccelgen({"compile", modelPath("tflm_person_detect_int8"), "--target",
+                   "cmsis-nn4", "-o", Out.path()});
+  REQUIRE_MESSAGE(R.ExitCode == 0, R.Stderr);
+  const std::string C = test::readFileText(Out.file("model.c"));
+  auto Count = [&](llvm::StringRef What) {
+    return llvm::StringRef(C).count(What);
+  };
+  CHECK(Count("static void cnn_op14_conv(") == 1);
+  CHECK(Count("static void cnn_op16_conv(") == 0);
+  CHECK(Count("static void cnn_op13_depthwise(") == 1);
+  CHECK(Count("static void cnn_op15_depthwise(") == 0);
+  CHECK(Count("    cnn_op14_conv(") == 5);
+  CHECK(Count("    cnn_op13_depthwise(") == 5);
+  for (int Op : {14, 16, 18, 20, 22})
+    CHECK(Count("cnn_op" + std::to_string(Op) + "_conv_weights, cnn_op" +
+                std::to_string(Op) + "_conv_params);") == 1);
+  // One function per other layer: 28 generated layers, 20 functions.
+  CHECK(Count("_conv(const int8_t *input, int8_t *output") +
+            Count("_depthwise(const int8_t *input, int8_t *output") ==
+        20);
+}
+
 TEST_CASE("--save-image takes a bare file name, in the working folder") {
   // A name without a folder has no parent to create.
   if (!haveCortexM())
