@@ -43,7 +43,8 @@
 # Environment: SHARED (default ../shared beside the checkout), CMSIS_NN_PATH
 # (default SHARED/third_party/CMSIS-NN), MODELS (default: the peer's six),
 # OPTIONS (more options of `accelgen run`, e.g. --cascade: the least working
-# memory, docs/cascading.md).
+# memory, docs/cascading.md), CPUS (default "cortex-m55 cortex-m4"; also
+# cortex-m3, on QEMU's mps2-an385, for which the peer has no figures: "-").
 set -eu
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -53,6 +54,7 @@ STACK_BOUND=$BUILD/tools/stack-bound/accelgen-stack-bound
 SHARED=${SHARED:-$ROOT/../shared}
 CMSIS_NN_PATH=${CMSIS_NN_PATH:-$SHARED/third_party/CMSIS-NN}
 OPTIONS=${OPTIONS:-}
+CPUS=${CPUS:-"cortex-m55 cortex-m4"}
 MODELS=${MODELS:-"tflm_micro_speech_int8 mlperf_tiny_kws_dscnn_int8 mlperf_tiny_vww_mobilenetv1_025_96_int8 mlperf_tiny_ic_resnet8_int8 mlperf_tiny_ad_autoencoder_int8 tflm_person_detect_int8"}
 PEERS=$SHARED/peers/tflm-cmsis-nn-cortex-m.md
 
@@ -95,7 +97,7 @@ for model in $MODELS; do
     vww_mobilenetv1_025) ;;
     *) short=$(echo "$short" | sed 's/_int8//') ;;
   esac
-  for cpu in cortex-m55 cortex-m4; do
+  for cpu in $CPUS; do
     c=$(echo "$cpu" | sed 's/cortex-//')
     seed=$SHARED/vectors/$model/seed1
     if [ ! -d "$seed" ]; then
@@ -128,7 +130,7 @@ for model in $MODELS; do
            m && /bl.*<model_invoke_once>/ { sub(":", "", $1); print $1; exit }')
     ret=$(printf '%x' $((0x$call + 4)))
     (cd "$WORK" && mkdir -p run && cp "$seed"/input_*.bin run/ && cd run &&
-      timeout 600 qemu-system-arm -M "$(case $cpu in cortex-m55) echo mps3-an547;; *) echo mps2-an386;; esac)" \
+      timeout 600 qemu-system-arm -M "$(case $cpu in cortex-m55) echo mps3-an547;; cortex-m3) echo mps2-an385;; *) echo mps2-an386;; esac)" \
         -nographic -monitor none -semihosting-config enable=on,target=native \
         -plugin "$WORK/libinsncount.so,start=0x$entry,stop=0x$ret" \
         -d plugin -D "$WORK/count.log" -kernel "$elf" >/dev/null)
