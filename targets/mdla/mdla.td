@@ -209,6 +209,12 @@ defvar PerChannelTypes =
     "!input(1).per_channel || input(0).dtype in {f16, f32} || "
     "(input(0).dtype in {u8, i8} && input(1).dtype in {u8, i8}) || "
     "(input(0).dtype == i16 && input(1).dtype == i16)";
+/// The convolutions write the type they read: the int32 sums of ONNX's
+/// ConvInteger and MatMulInteger (a uint8 CONV_2D or FULLY_CONNECTED with an
+/// int32 output) have no MDLA layer and no kernel of its functional model.
+def SameOutputType : Constraint<"same_output_type",
+    "output(0).dtype == input(0).dtype",
+    "the output must have the input's type (no int32 sums)">;
 def PerChannelTypes1_5 : Constraint<"per_channel_types", PerChannelTypes,
     "per-channel weights must be u8 or i8 under u8 or i8 activations, i16 "
     "under i16 activations">;
@@ -298,7 +304,7 @@ def : Legal<Conv2D, MDLA, Mdla1_5, ActTypes, [
              "input(1).dim(3) >= 1 && input(0).channels % input(1).dim(3) == 0",
              "input channels must be a multiple of the filter's input "
              "channels (whole groups)">,
-  PerChannelTypes1_5, PerChannelSymmetric, Int16Symmetric,
+  PerChannelTypes1_5, PerChannelSymmetric, Int16Symmetric, SameOutputType,
 ]>;
 def : Legal<Conv2D, MDLA, Mdla3_0, [], [PerChannelTypes3_0]>;
 
@@ -309,7 +315,7 @@ def : Legal<DepthwiseConv2D, MDLA, Mdla1_5, ActTypes, [
 def : Legal<DepthwiseConv2D, MDLA, Mdla3_0, [], [PerChannelTypes3_0]>;
 
 def : Legal<FullyConnected, MDLA, Mdla1_5, ActTypes, [
-  PerChannelTypes1_5, PerChannelSymmetric, Int16Symmetric,
+  PerChannelTypes1_5, PerChannelSymmetric, Int16Symmetric, SameOutputType,
 ]>;
 def : Legal<FullyConnected, MDLA, Mdla3_0, [], [PerChannelTypes3_0]>;
 

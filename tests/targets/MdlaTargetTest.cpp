@@ -104,6 +104,11 @@ struct ConvGraph {
     B.inputs({In}).outputs({Out});
   }
   const ir::Operator &conv() const { return B.G.Operators[0]; }
+  /// The activations' type, in and out.
+  void type(ir::DType T) {
+    B.G.tensor(In).Type = T;
+    B.G.tensor(Out).Type = T;
+  }
 };
 
 /// A binary element-wise operator with a [1, 8, 8, 16] first operand and a
@@ -252,7 +257,7 @@ TEST_CASE("types: symmetric int16 only, and the per-channel weight matrix") {
   auto T = mdlaTarget();
   SUBCASE("asymmetric int16 activations") {
     ConvGraph C(8, 16, 8);
-    C.B.G.tensor(C.In).Type = ir::DType::I16;
+    C.type(ir::DType::I16);
     C.B.G.tensor(C.In).Quant = perTensor(0.5f, 3);
     std::vector<Rejection> Why = rejections(*T, C.B.G, V30);
     // i16 activations under i8 per-channel weights are fine on 3.0.
@@ -260,7 +265,7 @@ TEST_CASE("types: symmetric int16 only, and the per-channel weight matrix") {
   }
   SUBCASE("i16 activations with i8 per-channel weights: mdla3.0") {
     ConvGraph C(8, 16, 8);
-    C.B.G.tensor(C.In).Type = ir::DType::I16;
+    C.type(ir::DType::I16);
     std::vector<Rejection> Why = rejections(*T, C.B.G, V20);
     REQUIRE(ids(Why) == std::vector<std::string>{"per_channel_types"});
     CHECK(Why[0].Hint ==
@@ -274,17 +279,26 @@ TEST_CASE("types: symmetric int16 only, and the per-channel weight matrix") {
     C.B.G.tensor(1).Data.resize(C.B.G.tensor(1).byteSize());
     CHECK(ids(rejections(*T, C.B.G, V30)) ==
           std::vector<std::string>{"per_channel_types"});
-    C.B.G.tensor(C.In).Type = ir::DType::I16;
+    C.type(ir::DType::I16);
     CHECK(rejections(*T, C.B.G, V15).empty());
+  }
+  SUBCASE("int32 sums out (ONNX's ConvInteger) have no MDLA layer") {
+    ConvGraph C(8, 16, 8);
+    C.B.G.tensor(C.In).Type = ir::DType::U8;
+    C.B.G.tensor(C.Out).Type = ir::DType::I32;
+    for (unsigned V : {V15, V20, V30}) {
+      std::vector<Rejection> Why = rejections(*T, C.B.G, V);
+      CHECK(llvm::is_contained(ids(Why), "same_output_type"));
+    }
   }
   SUBCASE("asymmetric int8 and float32 are legal (converted in software)") {
     ConvGraph C(8, 16, 8);
     C.B.G.tensor(C.In).Quant = perTensor(0.5f, -7);
     CHECK(rejections(*T, C.B.G, V15).empty());
-    C.B.G.tensor(C.In).Type = ir::DType::F32;
+    C.type(ir::DType::F32);
     C.B.G.tensor(C.In).Quant.reset();
     CHECK(rejections(*T, C.B.G, V15).empty());
-    C.B.G.tensor(C.In).Type = ir::DType::I32;
+    C.type(ir::DType::I32);
     // i32 is no activation type; nor does the weight matrix know it.
     std::vector<Rejection> Why = rejections(*T, C.B.G, V15);
     REQUIRE(ids(Why) == std::vector<std::string>{"dtype", "per_channel_types"});
@@ -905,6 +919,7 @@ TEST_CASE("every probed constraint has a generated boundary test") {
                                            "per_channel_types",
                                            "per_channel_weights_symmetric",
                                            "int16_symmetric",
+                                           "same_output_type",
                                            "per_channel_types",
                                            "tconv_nhwc_4c_16c",
                                            "tconv_input_types",
