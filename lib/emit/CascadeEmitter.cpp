@@ -178,6 +178,17 @@ std::string cascadeLoop(const ir::Graph &G, const plan::Cascade &C,
   return Out;
 }
 
+std::string cascadeStepsText(const ir::Graph &G, const plan::Cascade &C) {
+  const bool Sums =
+      ir::rowMap(G.Operators[C.LastOp].code()).Kind == ir::RowKind::Accumulate;
+  return Sums ? formatv("{0} steps of {1} rows summed by operator {2}",
+                        C.Steps.size(), C.StripeRows, C.LastOp)
+                    .str()
+              : formatv("{0} steps of {1} output rows", C.Steps.size(),
+                        C.StripeRows)
+                    .str();
+}
+
 int64_t cascadeExtraMacs(const ir::Graph &G, const plan::Cascade &C) {
   int64_t Extra = 0;
   for (int32_t K = C.FirstOp; K <= C.LastOp; ++K) {

@@ -86,6 +86,10 @@ std::string cascadeLoop(const ir::Graph &G, const plan::Cascade &C,
                         const std::vector<CascadeMember> &Members,
                         const std::string &Name);
 
+/// "N steps of R output rows", or for a cascade whose last operator sums
+/// over its input's rows "N steps of R rows summed by operator K".
+std::string cascadeStepsText(const ir::Graph &G, const plan::Cascade &C);
+
 /// The MACs cascade \p C computes beyond layer at a time: each operator's
 /// MACs per output row times the rows it computes more than once (0 with
 /// line buffers; computed from the steps, not assumed).

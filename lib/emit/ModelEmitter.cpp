@@ -742,8 +742,8 @@ Error ModelWriter::emitCascade(const plan::Cascade &C, Value::List &Ops,
   Ops.push_back(Value(Value::Map{
       {"index", C.FirstOp},
       {"type", "cascade"},
-      {"note", formatv(" of operators {0}-{1}: {2} steps of {3} output rows",
-                       C.FirstOp, C.LastOp, C.Steps.size(), C.StripeRows)
+      {"note", formatv(" of operators {0}-{1}: {2}", C.FirstOp, C.LastOp,
+                       cascadeStepsText(G, C))
                    .str()},
       {"decls", join(Decls, "\n")},
       {"call", cascadeLoop(G, C, Members, Name)},

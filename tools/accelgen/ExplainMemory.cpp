@@ -50,9 +50,9 @@ void printMemoryText(raw_ostream &OS, StringRef Model, const ir::Graph &G,
               .str();
   }
   for (const plan::Cascade &C : P.Cascades) {
-    OS << formatv("cascade {0}-{1}: {2} steps of {3} output rows, {4} bytes "
-                  "moved, {5} extra MACs; windows:",
-                  C.FirstOp, C.LastOp, C.Steps.size(), C.StripeRows,
+    OS << formatv("cascade {0}-{1}: {2}, {3} bytes moved, {4} extra MACs; "
+                  "windows:",
+                  C.FirstOp, C.LastOp, emit::cascadeStepsText(G, C),
                   C.MovedBytes, emit::cascadeExtraMacs(G, C));
     for (size_t I = 0; I < C.Windowed.size(); ++I)
       OS << formatv(" tensor {0} {1}/{2} rows ({3} bytes){4}", C.Windowed[I],
