@@ -201,6 +201,16 @@ CascadePlan planned(const ir::Graph &G, int64_t Budget = -1,
   return std::move(*P);
 }
 
+/// \p P's one cascade, which must run operators [First, Last].
+const plan::Cascade &onlyCascade(const CascadePlan &P, int32_t First,
+                                 int32_t Last) {
+  REQUIRE(P.Cascades.size() == 1);
+  const plan::Cascade &C = P.Cascades[0];
+  CHECK(C.FirstOp == First);
+  CHECK(C.LastOp == Last);
+  return C;
+}
+
 } // namespace
 
 TEST_CASE("stripe transforms come from defs/ops.td") {
@@ -465,10 +475,7 @@ TEST_CASE("a chain runs as one cascade with windows worked out by hand") {
   ir::Graph G = chain();
   REQUIRE(ir::verifyGraph(G).empty());
   CascadePlan P = planned(G, -1, false);
-  REQUIRE(P.Cascades.size() == 1);
-  const plan::Cascade &C = P.Cascades[0];
-  CHECK(C.FirstOp == 0);
-  CHECK(C.LastOp == 2);
+  const plan::Cascade &C = onlyCascade(P, 0, 2);
   CHECK(C.StripeRows == 1);
   CHECK(C.Steps.size() == 4);
   // The depthwise stripe of output row s reads rows [2s-1, 2s+2) of A:
@@ -496,10 +503,7 @@ TEST_CASE("a cascade's output fills the input rows its stripes consumed") {
   // cascade has run.
   ir::Graph G = chain();
   CascadePlan P = planned(G);
-  REQUIRE(P.Cascades.size() == 1);
-  const plan::Cascade &C = P.Cascades[0];
-  CHECK(C.FirstOp == 0);
-  CHECK(C.LastOp == 1);
+  const plan::Cascade &C = onlyCascade(P, 0, 1);
   CHECK(C.StripeRows == 1);
   CHECK(C.Overlaid == 0);
   CHECK(C.WindowRows == std::vector<int32_t>{3});
@@ -646,10 +650,7 @@ TEST_CASE("a FULLY_CONNECTED ends a cascade summing its input row by row") {
   REQUIRE(ir::verifyGraph(G).empty());
   CHECK_FALSE(plan::whyNotStripable(G, 1).has_value());
   CascadePlan P = planned(G);
-  REQUIRE(P.Cascades.size() == 1);
-  const plan::Cascade &C = P.Cascades[0];
-  CHECK(C.FirstOp == 0);
-  CHECK(C.LastOp == 1);
+  const plan::Cascade &C = onlyCascade(P, 0, 1);
   // One row of A a step, read once: the convolution writes it, the fully
   // connected layer adds it to its three sums; the output after the last.
   CHECK(C.StripeRows == 1);
