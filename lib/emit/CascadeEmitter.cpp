@@ -29,9 +29,7 @@ int64_t elementsPerRow(const ir::Tensor &T) {
 
 bool StripeNames::readsWindowRows(int32_t T) const {
   const ir::Operator &O = G.Operators[Op];
-  return (ir::mapsInputRows(O.code()) ||
-          ir::rowMap(O.code()).Kind == ir::RowKind::Accumulate) &&
-         T == O.input(0);
+  return ir::readsInputRows(O.code()) && T == O.input(0);
 }
 
 std::string StripeNames::rows(int32_t T) const {

@@ -721,6 +721,10 @@ Error ModelWriter::emitCascade(const plan::Cascade &C, Value::List &Ops,
       UsedArena.insert(G.Operators[K].output(0));
       M.Op = K;
       M.Call = *OnLibrary;
+      // An operator that sums over its input's rows runs in steps that
+      // write nothing.
+      M.Accumulates =
+          ir::rowMap(G.Operators[K].code()).Kind == ir::RowKind::Accumulate;
       json::Object R = operatorEntry(G, K, ir::Device::Accelerator);
       R["cascade"] = C.FirstOp;
       R["stripe_rows"] = C.StripeRows;

@@ -82,6 +82,13 @@ inline bool mapsInputRows(OpCode Code) {
   return K == RowKind::Window || K == RowKind::Shifted;
 }
 
+/// True when a stripe of an operator of \p Code reads rows of input 0 of its
+/// own (StripeStep::In) rather than its output rows: a window, a shifted
+/// copy, or an operator summing over its input's rows.
+inline bool readsInputRows(OpCode Code) {
+  return mapsInputRows(Code) || rowMap(Code).Kind == RowKind::Accumulate;
+}
+
 /// Whether output 0 of an operator of \p Code may take the bytes of its
 /// operand \p Operand (`OutputOverlays` in defs/ops.td): its kernels read
 /// each element of that operand before writing the same element of the

@@ -618,13 +618,28 @@ Expected<std::string> generatedAdd(const ir::Graph &G, size_t Index,
   return renderCortexM("cm_add_dsp.c.in", B);
 }
 
+/// The values of a row of FULLY_CONNECTED \p Op's input image when the
+/// generated kernel can sum it stripe by stripe (its form SUMS: one batch,
+/// rows of whole words, so every stripe is whole unrolled chunks), else 0.
+int64_t sumsRow(const ir::Graph &G, const ir::Operator &Op) {
+  const ir::Tensor &In = G.tensor(Op.Inputs[0]);
+  const ir::Tensor &Out = G.tensor(Op.Outputs[0]);
+  if (In.rank() != 4 || In.Shape[0] != 1 || In.Shape[1] < 1 ||
+      Out.Shape.empty() || Out.Shape[0] != 1)
+    return 0;
+  const int64_t Row = In.numElements() / In.Shape[1];
+  return Row % 4 == 0 ? Row : 0;
+}
+
 /// The generated FULLY_CONNECTED (templates/cm_fully_connected_dsp.c.in)
 /// of operator \p Index, an int8 one with weights [units, depth] quantized
 /// per tensor, as the function \p Name; \p Fast as generatedDepthwise's.
+/// With \p Sums, the function a cascade calls per stripe of its input image
+/// (an accumulating last operator): see sumsRow.
 Expected<std::string> generatedFullyConnected(
     const ir::Graph &G, size_t Index,
     const kernels::FamilyParams<ref_fully_connected_params> &P, StringRef Name,
-    bool &Fast, bool &Wide) {
+    bool Sums, bool &Fast, bool &Wide) {
   const ir::Operator &Op = G.Operators[Index];
   const ref_fully_connected_params &S = P.Scalars;
   const ir::Tensor &In = G.tensor(Op.Inputs[0]);
@@ -634,9 +649,10 @@ Expected<std::string> generatedFullyConnected(
                 K = F.Shape.size() == 2 ? F.Shape[1] : 0;
   const int64_t K4 = (K + 3) / 4 * 4, KM = K - K % 4;
   const int64_t Rows = K > 0 ? In.numElements() / K : 0;
+  const int64_t Row = Sums ? sumsRow(G, Op) : 0;
   if (OC < 1 || K < 1 || Rows < 1 || Rows * K != In.numElements() ||
       Out.numElements() != Rows * OC || S.filter_offset != 0 ||
-      F.Data.size() != static_cast<size_t>(OC * K))
+      F.Data.size() != static_cast<size_t>(OC * K) || (Sums && Row == 0))
     return createStringError(inconvertibleErrorCode(),
                              "operator %zu: FULLY_CONNECTED outside the "
                              "generated kernel's cases",
@@ -670,7 +686,8 @@ Expected<std::string> generatedFullyConnected(
         {"K", K},
         {"KM", KM},
         {"K4", K4},
-        {"CHUNK", unrollChunk(KM, FcChunk)},
+        {"CHUNK", unrollChunk(Sums ? Row : KM, FcChunk)},
+        {"ROW", Row},
         {"OC", OC},
         {"MULT", Q->Mult[0]},
         {"SHIFT", Q->Shift[0]},
@@ -683,6 +700,7 @@ Expected<std::string> generatedFullyConnected(
   B["FAST"] = Fast;
   B["WIDE"] = Wide;
   B["ZERO_SHIFT"] = ZeroShift;
+  B["SUMS"] = Sums;
   auto Decimal = [](int32_t V) { return std::to_string(V); };
   B["WEIGHTS"] = initializerLines(ArrayRef<int32_t>(W.Values), Decimal);
   B["BIASES"] = initializerLines(ArrayRef<int32_t>(Biases), Decimal);
@@ -730,7 +748,7 @@ private:
     }
     if (const plan::Buffer *B = Plan.find(Op.Inputs[I]))
       return atRow(arenaPtr(*B, true, emit::cType(T.Type)), Op.Inputs[I],
-                   ir::mapsInputRows(Op.code()) && I == 0 ? "e[3]" : "e[0]");
+                   ir::readsInputRows(Op.code()) && I == 0 ? "e[3]" : "e[0]");
     if (Missing.empty())
       Missing = formatv("operator {0} ({1}): input {2} (tensor {3}) has "
                         "neither constant data nor a place in the arena",
@@ -857,10 +875,13 @@ Error OpWriter::write(StringRef Function, const kernels::KernelCall &KC,
   } else if (Function == "accelgen_fully_connected_s8_dsp") {
     const std::string Name = Prefix + "_fc";
     bool Fast = false, Wide = false;
+    // Ending a cascade, it sums the stripes of its input (e[3], e[4]) and
+    // writes its output in the step that reads the last (e[0] < e[1]).
+    const bool Sums = Cascade != nullptr;
     Expected<std::string> Kernel = generatedFullyConnected(
         G, Index,
         std::get<kernels::FamilyParams<ref_fully_connected_params>>(KC.Params),
-        Name, Fast, Wide);
+        Name, Sums, Fast, Wide);
     if (!Kernel)
       return Kernel.takeError();
     UsesSmmulr |= Fast && !Wide;
@@ -868,8 +889,9 @@ Error OpWriter::write(StringRef Function, const kernels::KernelCall &KC,
     UsesRequantize |= !Fast;
     UsesSmlad = true;
     DS << *Kernel;
-    Stmt =
-        formatv("    {0}({1}, {2});\n", Name, operand(0, "input"), out()).str();
+    Stmt = formatv("    {0}({1}, {2}{3});\n", Name, operand(0, "input"), out(),
+                   Sums ? ", e[3], e[4] - e[3], e[0] < e[1]" : "")
+               .str();
   } else if (Function == "accelgen_elementwise_add_s8_dsp") {
     const std::string Name = Prefix + "_add";
     Expected<std::string> Kernel = generatedAdd(
@@ -1601,7 +1623,9 @@ Expected<emit::Offload> makeOffload(const ir::Graph &G,
     const plan::Cascade *InCascade =
         Cascades ? Cascades->cascadeOf(static_cast<int32_t>(I)) : nullptr;
     if (InCascade &&
-        ir::rowMap(G.Operators[I].code()).Kind == ir::RowKind::Accumulate) {
+        ir::rowMap(G.Operators[I].code()).Kind == ir::RowKind::Accumulate &&
+        (C.Function != "accelgen_fully_connected_s8_dsp" ||
+         sumsRow(G, G.Operators[I]) == 0)) {
       R["cmsis_nn"] = "reference kernels: it sums over the stripes of a "
                       "cascade, which " +
                       C.Function + " cannot";
