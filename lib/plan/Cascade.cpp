@@ -628,7 +628,7 @@ std::vector<Cascade> Planner::choose(int64_t Target, bool &Feasible,
       if (!Best[Last + 1].Reached || Key(S) < Key(Best[Last + 1]))
         Best[Last + 1] = S;
       // Nothing cascades past an accumulating operator.
-      if (Last > K && accumulates(G.Operators[Last]))
+      if (accumulates(G.Operators[Last]))
         break;
     }
   }
