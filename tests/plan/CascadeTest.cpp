@@ -201,6 +201,32 @@ CascadePlan planned(const ir::Graph &G, int64_t Budget = -1,
   return std::move(*P);
 }
 
+/// A plan written out by hand: one cascade of operators 0-1 holding
+/// tensor \p Window one 32-byte row at a time, with \p Steps (Conv, Second)
+/// per row, and operator 1's output \p Out over tensor \p Over's bytes;
+/// the arena placed with those options, the overlay in it.
+CascadePlan overlaidByHand(const ir::Graph &G, int32_t Window, int32_t Out,
+                           int32_t Over,
+                           std::vector<std::vector<plan::StripeStep>> Steps) {
+  CascadePlan P;
+  plan::Cascade C;
+  C.FirstOp = 0;
+  C.LastOp = 1;
+  C.Windowed = {Window};
+  C.WindowRows = {1};
+  C.RowBytes = {32};
+  C.Steps = std::move(Steps);
+  C.Overlaid = Over;
+  P.Cascades = {C};
+  P.Options.Groups = {{0, 1}};
+  P.Options.HeldBytes = {{Window, 32}};
+  P.Options.GroupOverlays = {{Out, Over}};
+  P.Memory = plan::planMemory(G, P.Options);
+  REQUIRE(P.Memory.find(Out));
+  REQUIRE(P.Memory.find(Out)->AliasOf == Over);
+  return P;
+}
+
 /// \p P's one cascade, which must run operators [First, Last].
 const plan::Cascade &onlyCascade(const CascadePlan &P, int32_t First,
                                  int32_t Last) {
@@ -545,13 +571,7 @@ TEST_CASE("a cascade's output over its input: no stripe reads rows it wrote") {
     CHECK(plan::verifyCascades(G, *P).empty());
   }
   // Written out by hand with the overlay, the checker finds the read.
-  CascadePlan P;
-  plan::Cascade C;
-  C.FirstOp = 0;
-  C.LastOp = 1;
-  C.Windowed = {A};
-  C.WindowRows = {1};
-  C.RowBytes = {32};
+  std::vector<std::vector<plan::StripeStep>> Steps;
   for (int32_t S = 0; S < 8; ++S) {
     plan::StripeStep Conv3, Conv1;
     Conv3.Out = {S, S + 1};
@@ -559,16 +579,9 @@ TEST_CASE("a cascade's output over its input: no stripe reads rows it wrote") {
     Conv3.In = {std::max(0, S - 1), std::min(8, S + 2)};
     Conv3.PadTop = S == 0 ? 1 : 0;
     Conv1.Out = Conv1.In = {S, S + 1};
-    C.Steps.push_back({Conv3, Conv1});
+    Steps.push_back({Conv3, Conv1});
   }
-  C.Overlaid = In;
-  P.Cascades = {C};
-  P.Options.Groups = {{0, 1}};
-  P.Options.HeldBytes = {{A, 32}};
-  P.Options.GroupOverlays = {{B, In}};
-  P.Memory = plan::planMemory(G, P.Options);
-  REQUIRE(P.Memory.find(B));
-  REQUIRE(P.Memory.find(B)->AliasOf == In);
+  const CascadePlan P = overlaidByHand(G, A, B, In, std::move(Steps));
   const std::string Found = joined(plan::verifyCascades(G, P));
   CHECK_MESSAGE(Found.find("cascade of operators 0-1: step 1, operator 0 "
                            "(CONV_2D): reads row 0 of tensor 0 after tensor 2 "
@@ -827,28 +840,15 @@ TEST_CASE("verifyCascades: an output over bytes whose rows are not its own") {
     G.Operators.push_back(Add);
     G.Inputs = {In, W};
     G.Outputs = {Out};
-    CascadePlan P;
-    plan::Cascade C;
-    C.FirstOp = 0;
-    C.LastOp = 1;
-    C.Windowed = {A};
-    C.WindowRows = {1};
-    C.RowBytes = {32};
+    std::vector<std::vector<plan::StripeStep>> Steps;
     for (int32_t S = 0; S < 8; ++S) {
       plan::StripeStep Conv, Sum;
       Conv.Out = Conv.In = {S, S + 1};
       Conv.WindowBegin = S;
       Sum.Out = Sum.In = {S, S + 1};
-      C.Steps.push_back({Conv, Sum});
+      Steps.push_back({Conv, Sum});
     }
-    C.Overlaid = W;
-    P.Cascades = {C};
-    P.Options.Groups = {{0, 1}};
-    P.Options.HeldBytes = {{A, 32}};
-    P.Options.GroupOverlays = {{Out, W}};
-    P.Memory = plan::planMemory(G, P.Options);
-    REQUIRE(P.Memory.find(Out));
-    REQUIRE(P.Memory.find(Out)->AliasOf == W);
+    const CascadePlan P = overlaidByHand(G, A, Out, W, std::move(Steps));
     const std::string Found = joined(plan::verifyCascades(G, P));
     CHECK_MESSAGE(Found.find(Flat ? "cascade of operators 0-1: tensor 3 takes "
                                     "over the bytes of tensor 1, which has no "
