@@ -551,6 +551,293 @@ generatedConv(const ir::Graph &G, size_t Index,
   return renderKernel("cm_convolve_dsp.c.in", B, Name);
 }
 
+/// What the generated Helium convolution (templates/cm_convolve_mve.c.in)
+/// computes: N images of IH x IW x IC to OH x OW x OC through a KH x KW
+/// filter (OC rows of KH x KW x IC int8 values, Filter) at strides SH, SW,
+/// dilations DH, DW and padding PT, PL, requantized by Quant. A fully
+/// connected layer is the 1 x 1 case of 1 x 1 images.
+struct MveConv {
+  int64_t N, IH, IW, IC, KH, KW, OH, OW, OC, SH, SW, DH, DW, PT, PL;
+  int32_t InputOffset, OutputOffset, ActMin, ActMax;
+  ArrayRef<uint8_t> Filter;
+  ChannelQuant Quant;
+};
+
+/// The kernel of \p C (\p Comment its description) as the function \p Name
+/// needing \p Scratch bytes of scratch memory (one column, none for a 1 x 1
+/// filter); \p Stripe as generatedDepthwise's. Its requantization is
+/// TensorFlow Lite's for every multiplier and shift (VQRDMULH, VRSHL).
+/// \p Tail: whether it loads the input's last values predicated
+/// (cm_dot16_tail); \p Columns, whether it builds columns (cm_v_copy,
+/// cm_v_fill). \p Op names the operator in an error.
+Expected<KernelText> convMveKernel(const MveConv &C, StringRef Op,
+                                   StringRef Comment, StringRef Name,
+                                   int64_t Scratch, bool Stripe, bool &Tail,
+                                   bool &Columns) {
+  const int64_t K = C.KH * C.KW * C.IC, K16 = (K + 15) / 16 * 16;
+  const bool Direct = C.KH == 1 && C.KW == 1 && C.PT == 0 && C.PL == 0;
+  if (C.OC % 4 != 0 || C.DH < 1 || C.DW < 1 || (!Direct && Scratch < K16) ||
+      C.Filter.size() != static_cast<size_t>(C.OC * K) ||
+      C.Quant.Bias.size() != static_cast<size_t>(C.OC) || (Stripe && C.N != 1))
+    return createStringError(inconvertibleErrorCode(),
+                             "%s outside the generated Helium convolution's "
+                             "cases",
+                             Op.str().c_str());
+  // Per four channels, sixteen values of each row in turn, zeros past K;
+  // then their biases (the input offset times the weights' sum folded in),
+  // multipliers and shifts.
+  auto W = [&](int64_t Row, int64_t I) {
+    return I < K ? static_cast<int32_t>(
+                       static_cast<int8_t>(C.Filter[Row * K + I]))
+                 : int32_t(0);
+  };
+  std::vector<int32_t> Weights, Params;
+  bool Left = false;
+  for (int64_t Ch = 0; Ch < C.OC; Ch += 4) {
+    for (int64_t J = 0; J < K16; J += 16)
+      for (int64_t R = Ch; R < Ch + 4; ++R)
+        for (int64_t I = J; I < J + 16; ++I)
+          Weights.push_back(W(R, I));
+    for (int64_t R = Ch; R < Ch + 4; ++R) {
+      int64_t Sum = 0;
+      for (int64_t I = 0; I < K; ++I)
+        Sum += W(R, I);
+      Params.push_back(static_cast<int32_t>(static_cast<uint32_t>(
+          static_cast<int64_t>(C.Quant.Bias[R]) + C.InputOffset * Sum)));
+    }
+    for (int64_t R = Ch; R < Ch + 4; ++R)
+      Params.push_back(C.Quant.Mult[R]);
+    for (int64_t R = Ch; R < Ch + 4; ++R) {
+      Params.push_back(C.Quant.Shift[R]);
+      Left = Left || C.Quant.Shift[R] > 0;
+    }
+  }
+  tmpl::Bindings B;
+  B["STRIPE"] = Stripe;
+  B["COMMENT"] = Comment.str();
+  for (auto [Key, V] : {std::pair<const char *, int64_t>{"N", C.N},
+                        {"IH", C.IH},
+                        {"IW", C.IW},
+                        {"IC", C.IC},
+                        {"KH", C.KH},
+                        {"KW", C.KW},
+                        {"OH", C.OH},
+                        {"OW", C.OW},
+                        {"OC", C.OC},
+                        {"SH", C.SH},
+                        {"SW", C.SW},
+                        {"DH", C.DH},
+                        {"DW", C.DW},
+                        {"PT", C.PT},
+                        {"PL", C.PL},
+                        {"ZERO", -C.InputOffset},
+                        {"OUTPUT_OFFSET", C.OutputOffset},
+                        {"ACT_MIN", C.ActMin},
+                        {"ACT_MAX", C.ActMax},
+                        {"K", K},
+                        {"K16", K16}})
+    B[Key] = V;
+  // Sixteen values a block, up to four blocks a loop's step.
+  const int64_t Blocks = Direct ? K / 16 : K16 / 16;
+  int64_t Unroll = 4;
+  while (Blocks % Unroll != 0)
+    --Unroll;
+  B["UNROLL"] = Unroll;
+  Tail = Direct && K % 16 != 0;
+  Columns = !Direct;
+  B["DIRECT"] = Direct;
+  B["LEFT"] = Left;
+  auto Decimal = [](int32_t V) { return std::to_string(V); };
+  B["WEIGHTS"] = initializerLines(ArrayRef<int32_t>(Weights), Decimal);
+  B["PARAMS"] = initializerLines(ArrayRef<int32_t>(Params), Decimal);
+  return renderKernel("cm_convolve_mve.c.in", B, Name);
+}
+
+/// The generated Helium convolution of operator \p Index, an int8 CONV_2D
+/// the description maps to it (any filter, stride, padding and dilation,
+/// not grouped, output channels in fours): convMveKernel's.
+Expected<KernelText>
+generatedConvMve(const ir::Graph &G, size_t Index,
+                 const kernels::FamilyParams<ref_conv2d_params> &P,
+                 StringRef Name, int64_t Scratch, bool Stripe, bool &Tail,
+                 bool &Columns) {
+  const ir::Operator &Op = G.Operators[Index];
+  const ref_conv2d_params &S = P.Scalars;
+  const ir::Tensor &In = G.tensor(Op.Inputs[0]);
+  const ir::Tensor &F = G.tensor(Op.Inputs[1]);
+  const ir::Tensor &Out = G.tensor(Op.Outputs[0]);
+  const std::string What = formatv("operator {0}: CONV_2D", Index).str();
+  if (dim(F, 0) != dim(Out, 3) || dim(F, 3) != dim(In, 3) ||
+      dim(Out, 0) != dim(In, 0) || S.filter_offset != 0)
+    return createStringError(inconvertibleErrorCode(),
+                             "%s outside the generated Helium convolution's "
+                             "cases",
+                             What.c_str());
+  Expected<ChannelQuant> Q = channelQuant(G, Index, P, dim(Out, 3));
+  if (!Q)
+    return Q.takeError();
+  const MveConv C{dim(In, 0),      dim(In, 1), dim(In, 2),  dim(In, 3),
+                  dim(F, 1),       dim(F, 2),  dim(Out, 1), dim(Out, 2),
+                  dim(Out, 3),     S.stride_h, S.stride_w,  S.dilation_h,
+                  S.dilation_w,    S.pad_top,  S.pad_left,  S.input_offset,
+                  S.output_offset, S.act_min,  S.act_max,   F.Data,
+                  std::move(*Q)};
+  const std::string Comment =
+      formatv("CONV_2D {0}x{1}x{2}x{3} -> {4}x{5}x{6}, filter {7}x{8}, "
+              "stride {9}x{10}, dilation {11}x{12}, padding top {13} left {14}",
+              C.N, C.IH, C.IW, C.IC, C.OH, C.OW, C.OC, C.KH, C.KW, C.SH, C.SW,
+              C.DH, C.DW, C.PT, C.PL)
+          .str();
+  return convMveKernel(C, What, Comment, Name, Scratch, Stripe, Tail, Columns);
+}
+
+/// The generated Helium fully connected kernel of operator \p Index, an
+/// int8 FULLY_CONNECTED the description maps to it (units in fours): the
+/// convolution's of its rows as 1 x 1 images (convMveKernel).
+Expected<KernelText> generatedFullyConnectedMve(
+    const ir::Graph &G, size_t Index,
+    const kernels::FamilyParams<ref_fully_connected_params> &P, StringRef Name,
+    bool &Tail) {
+  const ir::Operator &Op = G.Operators[Index];
+  const ref_fully_connected_params &S = P.Scalars;
+  const ir::Tensor &In = G.tensor(Op.Inputs[0]);
+  const ir::Tensor &F = G.tensor(Op.Inputs[1]);
+  const ir::Tensor &Out = G.tensor(Op.Outputs[0]);
+  const std::string What =
+      formatv("operator {0}: FULLY_CONNECTED", Index).str();
+  const int64_t OC = F.Shape.size() == 2 ? F.Shape[0] : 0,
+                K = F.Shape.size() == 2 ? F.Shape[1] : 0;
+  const int64_t Rows = K > 0 ? In.numElements() / K : 0;
+  if (OC < 1 || K < 1 || Rows < 1 || Rows * K != In.numElements() ||
+      Out.numElements() != Rows * OC || S.filter_offset != 0)
+    return createStringError(inconvertibleErrorCode(),
+                             "%s outside the generated Helium convolution's "
+                             "cases",
+                             What.c_str());
+  Expected<ChannelQuant> Q = channelQuant(G, Index, P, OC);
+  if (!Q)
+    return Q.takeError();
+  const MveConv C{Rows,
+                  1,
+                  1,
+                  K,
+                  1,
+                  1,
+                  1,
+                  1,
+                  OC,
+                  1,
+                  1,
+                  1,
+                  1,
+                  0,
+                  0,
+                  S.input_offset,
+                  S.output_offset,
+                  S.act_min,
+                  S.act_max,
+                  F.Data,
+                  std::move(*Q)};
+  const std::string Comment =
+      formatv("FULLY_CONNECTED {0} rows of {1} -> {2}", Rows, K, OC).str();
+  bool Columns = false;
+  return convMveKernel(C, What, Comment, Name, 0, false, Tail, Columns);
+}
+
+/// The generated Helium depthwise kernel (templates/cm_depthwise_mve.c.in)
+/// of operator \p Index, an int8 DEPTHWISE_CONV_2D the description maps to
+/// it (batch 1, no dilation, depth multiplier 1, channels in eights), as
+/// the function \p Name needing \p Scratch bytes of scratch memory (the KH
+/// padded input rows of an output row).
+Expected<KernelText> generatedDepthwiseMve(
+    const ir::Graph &G, size_t Index,
+    const kernels::FamilyParams<ref_depthwise_conv2d_params> &P, StringRef Name,
+    int64_t Scratch, bool Stripe) {
+  const ir::Operator &Op = G.Operators[Index];
+  const ref_depthwise_conv2d_params &S = P.Scalars;
+  const ir::Tensor &In = G.tensor(Op.Inputs[0]);
+  const ir::Tensor &F = G.tensor(Op.Inputs[1]);
+  const ir::Tensor &Out = G.tensor(Op.Outputs[0]);
+  const int64_t IH = dim(In, 1), IW = dim(In, 2), IC = dim(In, 3),
+                KH = dim(F, 1), KW = dim(F, 2), OH = dim(Out, 1),
+                OW = dim(Out, 2), OC = dim(Out, 3);
+  const int64_t PW = (OW - 1) * S.stride_w + KW;
+  const int64_t Copy =
+      std::max<int64_t>(0, std::min<int64_t>(IW, PW - S.pad_left));
+  if (S.depth_multiplier != 1 || IC != OC || OC % 8 != 0 || dim(In, 0) != 1 ||
+      dim(F, 3) != OC || S.dilation_h != 1 || S.dilation_w != 1 ||
+      S.pad_left > PW || Scratch < KH * PW * IC ||
+      F.Data.size() != static_cast<size_t>(KH * KW * OC))
+    return createStringError(inconvertibleErrorCode(),
+                             "operator %zu: DEPTHWISE_CONV_2D outside the "
+                             "generated Helium kernel's cases",
+                             Index);
+  Expected<ChannelQuant> Q = channelQuant(G, Index, P, OC);
+  if (!Q)
+    return Q.takeError();
+  auto W = [&](int64_t Tap, int64_t Ch) {
+    return static_cast<int32_t>(static_cast<int8_t>(F.Data[Tap * OC + Ch]));
+  };
+  // Per eight channels: per tap their weights; then their parameters, the
+  // even channels' and the odd ones'.
+  std::vector<int32_t> Weights, Params;
+  bool Left = false;
+  for (int64_t Ch = 0; Ch < OC; Ch += 8) {
+    for (int64_t Tap = 0; Tap < KH * KW; ++Tap)
+      for (int64_t C = Ch; C < Ch + 8; ++C)
+        Weights.push_back(W(Tap, C));
+    for (int64_t Odd = 0; Odd < 2; ++Odd) {
+      for (int64_t C = Ch + Odd; C < Ch + 8; C += 2) {
+        int64_t Sum = 0;
+        for (int64_t Tap = 0; Tap < KH * KW; ++Tap)
+          Sum += W(Tap, C);
+        Params.push_back(static_cast<int32_t>(static_cast<uint32_t>(
+            static_cast<int64_t>(Q->Bias[C]) + S.input_offset * Sum)));
+      }
+      for (int64_t C = Ch + Odd; C < Ch + 8; C += 2)
+        Params.push_back(Q->Mult[C]);
+      for (int64_t C = Ch + Odd; C < Ch + 8; C += 2) {
+        Params.push_back(Q->Shift[C]);
+        Left = Left || Q->Shift[C] > 0;
+      }
+    }
+  }
+  // Each tap's input as a base pointer and an offset of at most 127 bytes
+  // (the widening load's immediate): a base from the middle of a run of
+  // taps of a filter row within 127 bytes of each other.
+  tmpl::Value::List Bases, Taps;
+  for (int64_t Ky = 0; Ky < KH; ++Ky)
+    for (int64_t Kx = 0; Kx < KW;) {
+      int64_t End = Kx + 1;
+      while (End < KW && (End - Kx + 1) / 2 * IC <= 127)
+        ++End;
+      const int64_t At = (Ky * PW + (Kx + End - 1) / 2) * IC;
+      const int64_t Row = static_cast<int64_t>(Bases.size());
+      Bases.push_back(tmpl::Value(tmpl::Value::Map{{"ROW", Row}, {"AT", At}}));
+      for (; Kx < End; ++Kx)
+        Taps.push_back(tmpl::Value(
+            tmpl::Value::Map{{"ROW", Row}, {"OFF", (Ky * PW + Kx) * IC - At}}));
+    }
+  tmpl::Bindings B;
+  B["STRIPE"] = Stripe;
+  B["COMMENT"] =
+      formatv("DEPTHWISE_CONV_2D {0}x{1}x{2} -> {3}x{4}x{5}, filter {6}x{7}, "
+              "stride {8}x{9}, padding top {10} left {11}",
+              IH, IW, IC, OH, OW, OC, KH, KW, S.stride_h, S.stride_w, S.pad_top,
+              S.pad_left)
+          .str();
+  bindWindow(B, In, KH, KW, Out, S);
+  B["PW"] = PW;
+  B["COPY"] = Copy;
+  B["LEFT"] = Left;
+  B["BASES"] = tmpl::Value(std::move(Bases));
+  B["TAPS"] = tmpl::Value(std::move(Taps));
+  auto Decimal = [](int32_t V) { return std::to_string(V); };
+  B["WEIGHTS"] = initializerLines(ArrayRef<int32_t>(Weights), Decimal);
+  B["PARAMS"] = initializerLines(ArrayRef<int32_t>(Params), Decimal);
+  return renderKernel("cm_depthwise_mve.c.in", B, Name);
+}
+
 /// The generated ADD (templates/cm_add_dsp.c.in) of operator \p Index, an
 /// int8 ADD of two inputs of the result's size, as the function \p Name.
 /// Its three rescalings are SMMULR, which needs each operand times two to
@@ -731,6 +1018,11 @@ public:
   bool UsesSmmulr = false, UsesWide = false, UsesRequantize = false,
        UsesSmlad = false, UsesMac = false, UsesDwTap = false, UsesWords = false,
        UsesDbl16 = false, UsesCopyBytes = false;
+  /// Whether a generated kernel uses templates/cm_mve.c.in's primitives:
+  /// the convolutions', the depthwise kernels', cm_dot16_tail, cm_v_copy
+  /// and cm_v_fill.
+  bool UsesMveConv = false, UsesMveDepthwise = false, UsesDotTail = false,
+       UsesColumns = false;
 
 private:
   /// Operand \p I as the function reads it: a constant is declared as an
@@ -868,6 +1160,52 @@ Error OpWriter::write(StringRef Function, const kernels::KernelCall &KC,
     UsesSmlad = UsesMac = UsesCopyBytes = true;
     UsesDbl16 |= Doubled;
     Stmt = formatv("    {0}({1}, {2}, (uint32_t *)(arena.bytes + {3}){4},\n"
+                   "        {5}_weights, {5}_params);\n",
+                   sharedKernel(Name, *Kernel), operand(0, "input"), out(),
+                   ScratchOffset, Cascade ? ", e[3], e[0], e[1]" : "", Name)
+               .str();
+  } else if (Function == "accelgen_depthwise_conv_s8_mve") {
+    const std::string Name = Prefix + "_depthwise";
+    Expected<KernelText> Kernel = generatedDepthwiseMve(
+        G, Index,
+        std::get<kernels::FamilyParams<ref_depthwise_conv2d_params>>(KC.Params),
+        Name, Scratch, Cascade != nullptr);
+    if (!Kernel)
+      return Kernel.takeError();
+    UsesMveDepthwise = UsesColumns = true;
+    Stmt = formatv("    {0}({1}, {2}, (int8_t *)(arena.bytes + {3}){4},\n"
+                   "        {5}_weights, {5}_params);\n",
+                   sharedKernel(Name, *Kernel), operand(0, "input"), out(),
+                   ScratchOffset, Cascade ? ", e[3], e[0], e[1]" : "", Name)
+               .str();
+  } else if (Function == "accelgen_fully_connected_s8_mve") {
+    const std::string Name = Prefix + "_fc";
+    bool Tail = false;
+    Expected<KernelText> Kernel = generatedFullyConnectedMve(
+        G, Index,
+        std::get<kernels::FamilyParams<ref_fully_connected_params>>(KC.Params),
+        Name, Tail);
+    if (!Kernel)
+      return Kernel.takeError();
+    UsesMveConv = true;
+    UsesDotTail |= Tail;
+    Stmt = formatv("    {0}({1}, {2}, (int8_t *)(arena.bytes + {3}),\n"
+                   "        {4}_weights, {4}_params);\n",
+                   sharedKernel(Name, *Kernel), operand(0, "input"), out(),
+                   ScratchOffset, Name)
+               .str();
+  } else if (Function == "accelgen_convolve_s8_mve") {
+    const std::string Name = Prefix + "_conv";
+    bool Tail = false, Columns = false;
+    Expected<KernelText> Kernel = generatedConvMve(
+        G, Index, std::get<kernels::FamilyParams<ref_conv2d_params>>(KC.Params),
+        Name, Scratch, Cascade != nullptr, Tail, Columns);
+    if (!Kernel)
+      return Kernel.takeError();
+    UsesMveConv = true;
+    UsesDotTail |= Tail;
+    UsesColumns |= Columns;
+    Stmt = formatv("    {0}({1}, {2}, (int8_t *)(arena.bytes + {3}){4},\n"
                    "        {5}_weights, {5}_params);\n",
                    sharedKernel(Name, *Kernel), operand(0, "input"), out(),
                    ScratchOffset, Cascade ? ", e[3], e[0], e[1]" : "", Name)
@@ -1544,7 +1882,9 @@ bool runsStripes(StringRef Function) {
          Function.startswith("arm_elementwise_add_s") ||
          Function.startswith("arm_elementwise_mul_s") ||
          Function == "accelgen_convolve_s8_dsp" ||
+         Function == "accelgen_convolve_s8_mve" ||
          Function == "accelgen_depthwise_conv_s8_dsp" ||
+         Function == "accelgen_depthwise_conv_s8_mve" ||
          Function == "accelgen_elementwise_add_s8_dsp";
 }
 
@@ -1604,7 +1944,8 @@ Expected<emit::Offload> makeOffload(const ir::Graph &G,
   bool Generated = false, UsesSmmulr = false, UsesWide = false,
        UsesRequantize = false, UsesSmlad = false, UsesMac = false,
        UsesDwTap = false, UsesWords = false, UsesDbl16 = false,
-       UsesCopyBytes = false;
+       UsesCopyBytes = false, UsesMveConv = false, UsesMveDepthwise = false,
+       UsesDotTail = false, UsesColumns = false;
   json::Array Functions;
   std::map<std::string, std::string> Kernels;
   for (size_t I = 0; I < G.Operators.size(); ++I) {
@@ -1635,7 +1976,8 @@ Expected<emit::Offload> makeOffload(const ir::Graph &G,
     OpWriter W(G, O.Plan, I, ScratchOffset, Mve, Kernels, InCascade);
     if (Error E = W.write(C.Function, *Call, C.ScratchBytes))
       return std::move(E);
-    Generated |= StringRef(C.Function).startswith("accelgen_");
+    Generated |= StringRef(C.Function).startswith("accelgen_") &&
+                 StringRef(C.Function).endswith("_dsp");
     UsesSmmulr |= W.UsesSmmulr;
     UsesWide |= W.UsesWide;
     UsesRequantize |= W.UsesRequantize;
@@ -1645,6 +1987,10 @@ Expected<emit::Offload> makeOffload(const ir::Graph &G,
     UsesWords |= W.UsesWords;
     UsesDbl16 |= W.UsesDbl16;
     UsesCopyBytes |= W.UsesCopyBytes;
+    UsesMveConv |= W.UsesMveConv;
+    UsesMveDepthwise |= W.UsesMveDepthwise;
+    UsesDotTail |= W.UsesDotTail;
+    UsesColumns |= W.UsesColumns;
     Decls += formatv("\n/* Operator {0}: {1} as {2}. */\n", I,
                      G.Operators[I].Type, C.Function)
                  .str() +
@@ -1664,6 +2010,7 @@ Expected<emit::Offload> makeOffload(const ir::Graph &G,
     O.OperatorReport[I] = std::move(R);
   }
   // The generated kernels' primitives, once, before the kernels.
+  std::string Primitives;
   if (Generated) {
     tmpl::Bindings B;
     B["SMMULR"] = UsesSmmulr;
@@ -1678,8 +2025,20 @@ Expected<emit::Offload> makeOffload(const ir::Graph &G,
     Expected<std::string> Common = renderCortexM("cm_dsp.c.in", B);
     if (!Common)
       return Common.takeError();
-    Decls = *Common + Decls;
+    Primitives = *Common;
   }
+  if (UsesMveConv || UsesMveDepthwise) {
+    tmpl::Bindings B;
+    B["CONV"] = UsesMveConv;
+    B["DW"] = UsesMveDepthwise;
+    B["DOT_TAIL"] = UsesDotTail;
+    B["COLUMNS"] = UsesColumns;
+    Expected<std::string> Mve = renderCortexM("cm_mve.c.in", B);
+    if (!Mve)
+      return Mve.takeError();
+    Primitives += *Mve;
+  }
+  Decls = Primitives + Decls;
   O.Declarations = Decls;
   O.Headers = {"arm_nnfunctions.h"};
   O.Report = json::Object{{"library", "CMSIS-NN"},

@@ -82,6 +82,16 @@ def CmFullyConnectedDsp : TargetOp<CmsisNn, "accelgen_fully_connected_s8_dsp",
                                    [FusedActivationAttr, KeepNumDimsAttr]>;
 def CmAddDsp : TargetOp<CmsisNn, "accelgen_elementwise_add_s8_dsp",
                         [Input, Input2], [FusedActivationAttr, PotScaleInt16Attr]>;
+// Kernels generated per layer for Helium (templates/cm_*_mve.c.in): the
+// multiply-accumulates by MVE's VMLADAVA, the requantization four channels
+// a vector.
+def CmConvolveMve : TargetOp<CmsisNn, "accelgen_convolve_s8_mve",
+                             ConvOperands, ConvAttrs>;
+def CmDepthwiseMve : TargetOp<CmsisNn, "accelgen_depthwise_conv_s8_mve",
+                              ConvOperands, DwAttrs>;
+def CmFullyConnectedMve : TargetOp<CmsisNn, "accelgen_fully_connected_s8_mve",
+                                   ConvOperands,
+                                   [FusedActivationAttr, KeepNumDimsAttr]>;
 // The int16 (16x8) functions.
 def ArmConvolveS16 : TargetOp<CmsisNn, "arm_convolve_wrapper_s16",
                               ConvOperands, ConvAttrs>;
@@ -219,8 +229,16 @@ def : Mapping<Conv2D, CmConvolveDsp, CmsisNn, [
         "int8, output channels a multiple of 2">, CmConstantBias], 5> {
   let Since = CmsisM4;
 }
-// With Helium, CMSIS-NN's functions come first again, in the wrapper's
-// order (the general kernel has no MVE variant).
+// With Helium, an int8 convolution of output channels in fours takes the
+// generated Helium kernel (its column's dot products sixteen values a
+// VMLADAVA, four output channels requantized in one vector), ahead of
+// CMSIS-NN's functions; the rest take those, in the wrapper's order.
+def : Mapping<Conv2D, CmConvolveMve, CmsisNn, [
+    Constraint<"cm_conv_channels4",
+        "input(0).dtype == i8 && output(0).channels % 4 == 0",
+        "int8, output channels a multiple of 4">, CmConstantBias], 11> {
+  let Since = CmsisM55;
+}
 def : Mapping<Conv2D, ArmConvolve1x1Fast, CmsisNn, [Is1x1, UnitStrides], 10> {
   let Since = CmsisM55;
 }
@@ -299,6 +317,15 @@ def : Mapping<DepthwiseConv2D, CmDepthwiseDsp, CmsisNn, [DwOpt,
                "at most 8 channels">], 8> {
   let Since = CmsisM55;
 }
+// With Helium, a depthwise convolution of channels in eights takes the
+// generated Helium kernel (eight channels' taps two vectors of products,
+// VMULLB and VMULLT), ahead of the kernels above.
+def : Mapping<DepthwiseConv2D, CmDepthwiseMve, CmsisNn, [DwOpt,
+    Constraint<"cm_dw_int8_channels8",
+        "input(0).dtype == i8 && output(0).channels % 8 == 0",
+        "int8, output channels a multiple of 8">, CmConstantBias], 9> {
+  let Since = CmsisM55;
+}
 def : Mapping<DepthwiseConv2D, ArmDepthwiseOpt, CmsisNn, [DwOpt], 2>;
 def : Mapping<DepthwiseConv2D, ArmDepthwise, CmsisNn>;
 
@@ -313,6 +340,14 @@ def : Mapping<FullyConnected, CmFullyConnectedDsp, CmsisNn, [
   let Since = CmsisM4;
 }
 def : Mapping<FullyConnected, ArmFullyConnected, CmsisNn, [], 3> {
+  let Since = CmsisM55;
+}
+// With Helium, an int8 fully connected layer of units in fours takes the
+// generated Helium convolution's kernel, its rows 1 x 1 images.
+def : Mapping<FullyConnected, CmFullyConnectedMve, CmsisNn, [
+    Constraint<"cm_fc_int8_units4",
+        "input(0).dtype == i8 && input(1).dim(0) % 4 == 0",
+        "int8, units a multiple of 4">, CmConstantBias], 4> {
   let Since = CmsisM55;
 }
 def : Mapping<AveragePool2D, ArmAvgPool, CmsisNn>;
@@ -404,11 +439,21 @@ def : Scratch<CmDepthwiseDsp, CmsisNn, CmsisM4,
               "input(1).dim(1) * ((output(0).dim(2) - 1) * stride_w + "
               "input(1).dim(2)) * input(0).channels + "
               "select(input(0).channels == 1, 3, 0)">;
+// The generated Helium depthwise kernel: the KH input rows of one output
+// row, padded to the width its windows span.
+def : Scratch<CmDepthwiseMve, CmsisNn, CmsisM55,
+              "input(1).dim(1) * ((output(0).dim(2) - 1) * stride_w + "
+              "input(1).dim(2)) * input(0).channels">;
 def : Scratch<ArmConvolve, CmsisNn, CmsisM3, ConvDsp>;
 // The generated convolution: two int16 columns, as arm_convolve_s8's.
 def : Scratch<CmConvolveDsp, CmsisNn, CmsisM4, ConvDsp>;
 def : Scratch<ArmConvolve, CmsisNn, CmsisM55,
               !strconcat("max(", ConvDsp, ", ", ConvMve, ")")>;
+// The generated Helium convolution: one column of whole 16-byte lanes,
+// none for a 1 x 1 filter (its column is the input pixel).
+def : Scratch<CmConvolveMve, CmsisNn, CmsisM55,
+              !strconcat("select(", Taps, " == 1, 0, align(", ConvCols,
+                         ", 16))")>;
 
 // arm_convolve_1_x_n_s8_get_buffer_size_mve: when the output columns split
 // into those with right padding, those with left padding and the rest, one

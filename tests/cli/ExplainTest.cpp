@@ -124,8 +124,8 @@ TEST_CASE("explain names the CMSIS-NN function of each operator of cmsis-nn") {
   // A library-call target: no accelerator, subgraphs or cycles.
   std::vector<std::string> L = lines(R.Stdout);
   REQUIRE(L.size() == 7);
-  CHECK(L[0] == "tflm_micro_speech_int8.tflite on cmsis-nn55: 2 of 4 "
-                "operators as CMSIS-NN calls, 1 as a kernel generated per "
+  CHECK(L[0] == "tflm_micro_speech_int8.tflite on cmsis-nn55: 1 of 4 "
+                "operators as CMSIS-NN calls, 2 as kernels generated per "
                 "layer, the rest as on ref");
   CHECK(L[1] ==
         "  #  from  operator                                             "
@@ -137,12 +137,13 @@ TEST_CASE("explain names the CMSIS-NN function of each operator of cmsis-nn") {
                 "by target cmsis-nn: no rule of its description names this "
                 "operator");
   // The depthwise convolution of one input channel takes the kernel accelgen
-  // generates (from Cortex-M4 on).
+  // generates (from Cortex-M4 on), the fully connected layer of 4 units the
+  // generated Helium kernel.
   CHECK(L[4] ==
         "  1  #1    DEPTHWISE_CONV_2D -> accelgen_depthwise_conv_s8_dsp  "
         "CMSIS-NN  -             Relu");
   CHECK(L[5] ==
-        "  2  #2    FULLY_CONNECTED -> arm_fully_connected_s8            "
+        "  2  #2    FULLY_CONNECTED -> accelgen_fully_connected_s8_mve   "
         "CMSIS-NN  -             add_1");
   CHECK(L[6] ==
         "  3  #3    SOFTMAX -> arm_softmax_s8                            "

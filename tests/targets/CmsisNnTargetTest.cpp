@@ -94,12 +94,13 @@ TEST_CASE("cmsis-nn is registered with its CPU families") {
 }
 
 TEST_CASE("convolutions take the wrapper's path") {
-  // 1 x 1, unit stride: the fast path without DSP and with Helium; with DSP
-  // alone, the generated im2col kernel where the output channels are in
-  // twos.
-  for (unsigned V : {M3, M55})
-    CHECK(choose(conv("CONV_2D", 8, 8, 16, 1, 1, 8), V).Function ==
-          "arm_convolve_1x1_s8_fast");
+  // 1 x 1, unit stride: the fast path without DSP, and with Helium where
+  // the output channels are not in fours; with DSP alone, the generated
+  // im2col kernel where the output channels are in twos.
+  CHECK(choose(conv("CONV_2D", 8, 8, 16, 1, 1, 8), M3).Function ==
+        "arm_convolve_1x1_s8_fast");
+  CHECK(choose(conv("CONV_2D", 8, 8, 16, 1, 1, 6), M55).Function ==
+        "arm_convolve_1x1_s8_fast");
   for (int64_t IC : {6, 16, 64})
     CHECK(choose(conv("CONV_2D", 8, 8, IC, 1, 1, 8), M4).Function ==
           "accelgen_convolve_s8_dsp");
@@ -113,8 +114,7 @@ TEST_CASE("convolutions take the wrapper's path") {
                              {{"stride_h", int64_t(2)},
                               {"stride_w", int64_t(2)},
                               {"padding", std::string(Padding)}});
-    for (unsigned V : {M3, M55})
-      CHECK(choose(G, V).Function == "arm_convolve_1x1_s8");
+    CHECK(choose(G, M3).Function == "arm_convolve_1x1_s8");
     CHECK(choose(G, M4).Function == "accelgen_convolve_s8_dsp");
     CHECK(choose(conv("CONV_2D", 8, 8, 16, 1, 1, 7,
                       {{"stride_h", int64_t(2)},
@@ -122,11 +122,18 @@ TEST_CASE("convolutions take the wrapper's path") {
                        {"padding", std::string(Padding)}}),
                  M4)
               .Function == "arm_convolve_1x1_s8");
+    CHECK(choose(conv("CONV_2D", 8, 8, 16, 1, 1, 6,
+                      {{"stride_h", int64_t(2)},
+                       {"stride_w", int64_t(2)},
+                       {"padding", std::string(Padding)}}),
+                 M55)
+              .Function == "arm_convolve_1x1_s8");
   }
   // One row, a 1 x 3 filter, 4 channels: 1 x N.
-  for (unsigned V : {M3, M55})
-    CHECK(choose(conv("CONV_2D", 1, 16, 4, 1, 3, 8), V).Function ==
-          "arm_convolve_1_x_n_s8");
+  CHECK(choose(conv("CONV_2D", 1, 16, 4, 1, 3, 8), M3).Function ==
+        "arm_convolve_1_x_n_s8");
+  CHECK(choose(conv("CONV_2D", 1, 16, 4, 1, 3, 6), M55).Function ==
+        "arm_convolve_1_x_n_s8");
   CHECK(choose(conv("CONV_2D", 1, 16, 4, 1, 3, 7), M4).Function ==
         "arm_convolve_1_x_n_s8");
   // The same with 3 channels (stride_w x channels not a multiple of 4).
@@ -134,10 +141,18 @@ TEST_CASE("convolutions take the wrapper's path") {
         "arm_convolve_s8");
   CHECK(choose(conv("CONV_2D", 1, 16, 3, 1, 3, 7), M4).Function ==
         "arm_convolve_s8");
-  CHECK(choose(conv("CONV_2D", 8, 8, 3, 3, 3, 8), M55).Function ==
+  CHECK(choose(conv("CONV_2D", 8, 8, 3, 3, 3, 6), M55).Function ==
         "arm_convolve_s8");
   CHECK(choose(conv("CONV_2D", 8, 8, 3, 3, 3, 8), M4).Function ==
         "accelgen_convolve_s8_dsp");
+  // With Helium, every int8 convolution of output channels in fours (any
+  // filter, stride and padding) takes the generated Helium kernel.
+  for (const ir::Graph &G :
+       {conv("CONV_2D", 8, 8, 16, 1, 1, 8), conv("CONV_2D", 8, 8, 3, 3, 3, 8),
+        conv("CONV_2D", 1, 16, 4, 1, 3, 8),
+        conv("CONV_2D", 8, 8, 16, 1, 1, 4,
+             {{"stride_h", int64_t(2)}, {"stride_w", int64_t(2)}})})
+    CHECK(choose(G, M55).Function == "accelgen_convolve_s8_mve");
 }
 
 TEST_CASE("a 3 x 3 depthwise takes the 3x3 path outside Helium only") {
@@ -150,13 +165,22 @@ TEST_CASE("a 3 x 3 depthwise takes the 3x3 path outside Helium only") {
                     {{"padding", std::string("SAME")}}),
                M4)
             .Function == "arm_depthwise_conv_3x3_s8");
-  // With Helium, the optimized path from 12 channels on; up to 8 the
-  // generated kernel (Helium's lanes half empty).
-  CHECK(choose(G, M55).Function == "accelgen_depthwise_conv_s8_dsp");
+  // With Helium, channels in eights take the generated Helium kernel;
+  // otherwise the optimized path from 12 channels on, and up to 8 the
+  // generated DSP kernel (Helium's lanes half empty).
+  CHECK(choose(G, M55).Function == "accelgen_depthwise_conv_s8_mve");
+  CHECK(choose(conv("DEPTHWISE_CONV_2D", 8, 8, 16, 3, 3, 16,
+                    {{"padding", std::string("SAME")}}),
+               M55)
+            .Function == "accelgen_depthwise_conv_s8_mve");
   CHECK(choose(conv("DEPTHWISE_CONV_2D", 8, 8, 12, 3, 3, 12,
                     {{"padding", std::string("SAME")}}),
                M55)
             .Function == "arm_depthwise_conv_s8_opt");
+  CHECK(choose(conv("DEPTHWISE_CONV_2D", 8, 8, 4, 3, 3, 4,
+                    {{"padding", std::string("SAME")}}),
+               M55)
+            .Function == "accelgen_depthwise_conv_s8_dsp");
   // One input channel to several: the generated kernel with DSP, for
   // output channels in fours; otherwise a convolution with Helium (its
   // filter transposed), the general depthwise path elsewhere.
@@ -185,14 +209,25 @@ TEST_CASE("scratch sizes follow the get_buffer_size formulas") {
   CHECK(choose(G, M3).ScratchBytes == 2 * 28 * 2);
   REQUIRE(choose(G, M4).Function == "accelgen_convolve_s8_dsp");
   CHECK(choose(G, M4).ScratchBytes == 2 * 28 * 2);
-  CHECK(choose(G, M55).ScratchBytes == 4 * 2 * 16);
+  CHECK(choose(conv("CONV_2D", 8, 8, 3, 3, 3, 6), M55).ScratchBytes ==
+        4 * 2 * 16);
+  // The generated Helium kernel: one column of align(27, 16) bytes; none
+  // for a 1 x 1 filter, whose column is the input pixel.
+  REQUIRE(choose(G, M55).Function == "accelgen_convolve_s8_mve");
+  CHECK(choose(G, M55).ScratchBytes == 32);
+  CHECK(choose(conv("CONV_2D", 8, 8, 16, 1, 1, 8), M55).ScratchBytes == 0);
   // arm_depthwise_conv_s8_opt: C * KH * KW int16 on DSP; 4 * 124 * KH * KW
   // bytes on Helium.
   ir::Graph D = conv("DEPTHWISE_CONV_2D", 8, 8, 8, 5, 5, 8);
   CHECK(choose(D, M3).ScratchBytes == 8 * 25 * 2);
+  ir::Graph D12 = conv("DEPTHWISE_CONV_2D", 8, 8, 12, 5, 5, 12);
+  REQUIRE(choose(D12, M55).Function == "arm_depthwise_conv_s8_opt");
+  CHECK(choose(D12, M55).ScratchBytes == 4 * 124 * 25);
+  // The generated Helium kernel: KH rows as wide as the windows span, (4 -
+  // 1) * 1 + 5 pixels of 16 channels (VALID: output 4 x 4).
   ir::Graph D16 = conv("DEPTHWISE_CONV_2D", 8, 8, 16, 5, 5, 16);
-  REQUIRE(choose(D16, M55).Function == "arm_depthwise_conv_s8_opt");
-  CHECK(choose(D16, M55).ScratchBytes == 4 * 124 * 25);
+  REQUIRE(choose(D16, M55).Function == "accelgen_depthwise_conv_s8_mve");
+  CHECK(choose(D16, M55).ScratchBytes == 5 * 8 * 16);
   // The generated kernel: KH rows as wide as the windows span, (4 - 1) * 1 +
   // 5 pixels of 8 channels (VALID: output 4 x 4).
   CHECK(choose(D, M4).ScratchBytes == 5 * 8 * 8);
@@ -213,8 +248,10 @@ TEST_CASE("the 1 x N scratch follows arm_convolve_1_x_n_s8_get_buffer_size") {
   // side: one right-padded and one left-padded output column would need 2,
   // more than the 1 output, so the Helium size is arm_convolve_s8's, 4 *
   // ceil(20 / 16) * 16 = 128, over the DSP size 2 * 20 * 2 = 80.
+  // Output channels not in fours, which the generated Helium kernel
+  // would take.
   ir::Graph Narrow =
-      conv("CONV_2D", 1, 1, 4, 1, 5, 8, {{"padding", std::string("SAME")}});
+      conv("CONV_2D", 1, 1, 4, 1, 5, 6, {{"padding", std::string("SAME")}});
   REQUIRE(choose(Narrow, M55).Function == "arm_convolve_1_x_n_s8");
   CHECK(choose(Narrow, M3).ScratchBytes == 80);
   CHECK(choose(Narrow, M4).ScratchBytes == 80);
@@ -223,7 +260,7 @@ TEST_CASE("the 1 x N scratch follows arm_convolve_1_x_n_s8_get_buffer_size") {
   // right and one left padded column of 16; the row with its padding, max(3
   // * 4 + 1 * 4, 2 * 4 + 1 * 4) = 16, is below the DSP size 2 * 12 * 2 = 48.
   ir::Graph Wide =
-      conv("CONV_2D", 1, 16, 4, 1, 3, 8, {{"padding", std::string("SAME")}});
+      conv("CONV_2D", 1, 16, 4, 1, 3, 6, {{"padding", std::string("SAME")}});
   REQUIRE(choose(Wide, M55).Function == "arm_convolve_1_x_n_s8");
   CHECK(choose(Wide, M55).ScratchBytes == 48);
   // 8 channels, a 1 x 7 filter over 3 columns, stride 2, SAME: output 2,
@@ -231,7 +268,7 @@ TEST_CASE("the 1 x N scratch follows arm_convolve_1_x_n_s8_get_buffer_size") {
   // max(1, ceil(3 / 2)) = 2, left 2, 4 > 2 outputs: arm_convolve_s8's
   // Helium size, 4 * ceil(56 / 16) * 16 = 256, over 2 * 56 * 2 = 224.
   ir::Graph Strided =
-      conv("CONV_2D", 1, 3, 8, 1, 7, 8,
+      conv("CONV_2D", 1, 3, 8, 1, 7, 6,
            {{"padding", std::string("SAME")}, {"stride_w", int64_t(2)}});
   REQUIRE(choose(Strided, M55).Function == "arm_convolve_1_x_n_s8");
   CHECK(choose(Strided, M4).ScratchBytes == 224);
@@ -275,11 +312,11 @@ TEST_CASE("a bias given at run time: a call, but on Helium the reference") {
   CHECK(Helium.Reason ==
         "on Helium, arm_fully_connected_s8 reads its bias from kernel sums "
         "computed at compile time, and this bias is computed at run time");
-  // A constant bias is folded; with DSP alone the generated kernel takes
-  // the layer.
+  // A constant bias is folded; the generated kernels take the layer, the
+  // Helium one where the units are in fours.
   B.G.Tensors[Bias].IsConstant = true;
   B.G.Tensors[Bias].Data.assign(16, 0);
-  CHECK(choose(B.G, M55).Function == "arm_fully_connected_s8");
+  CHECK(choose(B.G, M55).Function == "accelgen_fully_connected_s8_mve");
   CHECK(choose(B.G, M4).Function == "accelgen_fully_connected_s8_dsp");
 }
 
@@ -334,13 +371,15 @@ TEST_CASE("every function that may run in a cascade takes a stripe") {
       }
   }
   // The sweep met the generated kernels and the calls of both families.
-  for (const char *F :
+  for (const std::string F :
        {"accelgen_convolve_s8_dsp", "accelgen_depthwise_conv_s8_dsp",
-        "accelgen_elementwise_add_s8_dsp", "arm_convolve_s8",
-        "arm_depthwise_conv_s8_opt", "arm_avgpool_s8"})
+        "accelgen_elementwise_add_s8_dsp", "accelgen_convolve_s8_mve",
+        "accelgen_depthwise_conv_s8_mve", "arm_convolve_s8",
+        "arm_depthwise_conv_3x3_s8", "arm_avgpool_s8"})
     CHECK_MESSAGE(Seen.count(F), F);
   // Whole-tensor functions do not.
-  for (const char *F : {"arm_fully_connected_s8", "arm_softmax_s8",
-                        "accelgen_fully_connected_s8_dsp"})
+  for (const char *F :
+       {"arm_fully_connected_s8", "arm_softmax_s8",
+        "accelgen_fully_connected_s8_dsp", "accelgen_fully_connected_s8_mve"})
     CHECK_FALSE(cmsis::runsStripes(F));
 }
