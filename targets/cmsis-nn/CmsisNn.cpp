@@ -637,12 +637,16 @@ Expected<KernelText> convMveKernel(const MveConv &C, StringRef Op,
                         {"K", K},
                         {"K16", K16}})
     B[Key] = V;
-  // Sixteen values a block, up to four blocks a loop's step.
-  const int64_t Blocks = Direct ? K / 16 : K16 / 16;
-  int64_t Unroll = 4;
-  while (Blocks % Unroll != 0)
-    --Unroll;
-  B["UNROLL"] = Unroll;
+  // Sixteen values a block, up to four blocks a loop's step: of the
+  // column, and of a window's row read in place.
+  auto Unroll = [](int64_t Blocks) {
+    int64_t U = 4;
+    while (Blocks % U != 0)
+      --U;
+    return U;
+  };
+  B["UNROLL"] = Unroll(Direct ? K / 16 : K16 / 16);
+  B["ROW_UNROLL"] = Unroll(C.KW * C.IC / 16);
   Tail = Direct && K % 16 != 0;
   Columns = !Direct;
   B["DIRECT"] = Direct;
@@ -905,6 +909,53 @@ Expected<std::string> generatedAdd(const ir::Graph &G, size_t Index,
   return renderCortexM("cm_add_dsp.c.in", B);
 }
 
+/// The generated Helium ADD (templates/cm_add_mve.c.in) of operator \p
+/// Index, an int8 ADD of two inputs of the result's size, as the function
+/// \p Name: TensorFlow Lite's arithmetic for any offsets and for multipliers
+/// below one (shifts to the right), which its parameters always have.
+Expected<std::string> generatedAddMve(const ir::Graph &G, size_t Index,
+                                      const ref_elementwise_params &S,
+                                      StringRef Name, bool Stripe) {
+  const ir::Operator &Op = G.Operators[Index];
+  const int64_t Count = G.tensor(Op.Outputs[0]).numElements();
+  if (Op.Inputs.size() != 2 || Count < 1 || S.input_left_shift < 0 ||
+      S.input_left_shift >= 31 ||
+      G.tensor(Op.Inputs[0]).numElements() != Count ||
+      G.tensor(Op.Inputs[1]).numElements() != Count ||
+      S.input1_left_shift > 0 || S.input2_left_shift > 0 ||
+      S.output_left_shift > 0 || S.input1_left_shift < -31 ||
+      S.input2_left_shift < -31 || S.output_left_shift < -31)
+    return createStringError(inconvertibleErrorCode(),
+                             "operator %zu: ADD outside the generated Helium "
+                             "kernel's cases",
+                             Index);
+  const uint32_t Factor = uint32_t(1) << S.input_left_shift;
+  auto Times = [&](int32_t Offset) {
+    return static_cast<int64_t>(
+        static_cast<int32_t>(static_cast<uint32_t>(Offset) * Factor));
+  };
+  tmpl::Bindings B;
+  B["FUNCTION"] = Name.str();
+  B["STRIPE"] = Stripe;
+  B["COMMENT"] = formatv("ADD of {0} int8 elements", Count).str();
+  B["COUNT"] = Count;
+  for (auto [Key, V] :
+       {std::pair<const char *, int64_t>{"FACTOR", int64_t(Factor)},
+        {"C1", Times(S.input1_offset)},
+        {"M1", S.input1_multiplier},
+        {"S1", S.input1_left_shift},
+        {"C2", Times(S.input2_offset)},
+        {"M2", S.input2_multiplier},
+        {"S2", S.input2_left_shift},
+        {"MO", S.output_multiplier},
+        {"SO", S.output_left_shift},
+        {"OUTPUT_OFFSET", S.output_offset},
+        {"ACT_MIN", S.act_min},
+        {"ACT_MAX", S.act_max}})
+    B[Key] = V;
+  return renderCortexM("cm_add_mve.c.in", B);
+}
+
 /// The values of a row of FULLY_CONNECTED \p Op's input image when the
 /// generated kernel can sum it stripe by stripe (its form SUMS: one batch,
 /// rows of whole words, so every stripe is whole unrolled chunks), else 0.
@@ -1019,10 +1070,10 @@ public:
        UsesSmlad = false, UsesMac = false, UsesDwTap = false, UsesWords = false,
        UsesDbl16 = false, UsesCopyBytes = false;
   /// Whether a generated kernel uses templates/cm_mve.c.in's primitives:
-  /// the convolutions', the depthwise kernels', cm_dot16_tail, cm_v_copy
-  /// and cm_v_fill.
-  bool UsesMveConv = false, UsesMveDepthwise = false, UsesDotTail = false,
-       UsesColumns = false;
+  /// the convolutions', the depthwise kernels', the additions',
+  /// cm_dot16_tail, cm_v_copy and cm_v_fill.
+  bool UsesMveConv = false, UsesMveDepthwise = false, UsesMveAdd = false,
+       UsesDotTail = false, UsesColumns = false;
 
 private:
   /// Operand \p I as the function reads it: a constant is declared as an
@@ -1240,6 +1291,21 @@ Error OpWriter::write(StringRef Function, const kernels::KernelCall &KC,
     if (!Kernel)
       return Kernel.takeError();
     UsesSmmulr = true;
+    DS << *Kernel;
+    Stmt = formatv("    {0}({1}, {2}, {3}{4});\n", Name, operand(0, "input1"),
+                   operand(1, "input2"), out(),
+                   Cascade ? ", " + stripeCount() : std::string())
+               .str();
+  } else if (Function == "accelgen_elementwise_add_s8_mve") {
+    const std::string Name = Prefix + "_add";
+    Expected<std::string> Kernel = generatedAddMve(
+        G, Index,
+        std::get<kernels::FamilyParams<ref_elementwise_params>>(KC.Params)
+            .Scalars,
+        Name, Cascade != nullptr);
+    if (!Kernel)
+      return Kernel.takeError();
+    UsesMveAdd = true;
     DS << *Kernel;
     Stmt = formatv("    {0}({1}, {2}, {3}{4});\n", Name, operand(0, "input1"),
                    operand(1, "input2"), out(),
@@ -1885,7 +1951,8 @@ bool runsStripes(StringRef Function) {
          Function == "accelgen_convolve_s8_mve" ||
          Function == "accelgen_depthwise_conv_s8_dsp" ||
          Function == "accelgen_depthwise_conv_s8_mve" ||
-         Function == "accelgen_elementwise_add_s8_dsp";
+         Function == "accelgen_elementwise_add_s8_dsp" ||
+         Function == "accelgen_elementwise_add_s8_mve";
 }
 
 Expected<emit::Offload> makeOffload(const ir::Graph &G,
@@ -1945,7 +2012,7 @@ Expected<emit::Offload> makeOffload(const ir::Graph &G,
        UsesRequantize = false, UsesSmlad = false, UsesMac = false,
        UsesDwTap = false, UsesWords = false, UsesDbl16 = false,
        UsesCopyBytes = false, UsesMveConv = false, UsesMveDepthwise = false,
-       UsesDotTail = false, UsesColumns = false;
+       UsesMveAdd = false, UsesDotTail = false, UsesColumns = false;
   json::Array Functions;
   std::map<std::string, std::string> Kernels;
   for (size_t I = 0; I < G.Operators.size(); ++I) {
@@ -1989,6 +2056,7 @@ Expected<emit::Offload> makeOffload(const ir::Graph &G,
     UsesCopyBytes |= W.UsesCopyBytes;
     UsesMveConv |= W.UsesMveConv;
     UsesMveDepthwise |= W.UsesMveDepthwise;
+    UsesMveAdd |= W.UsesMveAdd;
     UsesDotTail |= W.UsesDotTail;
     UsesColumns |= W.UsesColumns;
     Decls += formatv("\n/* Operator {0}: {1} as {2}. */\n", I,
@@ -2027,10 +2095,11 @@ Expected<emit::Offload> makeOffload(const ir::Graph &G,
       return Common.takeError();
     Primitives = *Common;
   }
-  if (UsesMveConv || UsesMveDepthwise) {
+  if (UsesMveConv || UsesMveDepthwise || UsesMveAdd) {
     tmpl::Bindings B;
     B["CONV"] = UsesMveConv;
     B["DW"] = UsesMveDepthwise;
+    B["ADD"] = UsesMveAdd;
     B["DOT_TAIL"] = UsesDotTail;
     B["COLUMNS"] = UsesColumns;
     Expected<std::string> Mve = renderCortexM("cm_mve.c.in", B);

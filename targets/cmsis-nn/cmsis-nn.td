@@ -92,6 +92,8 @@ def CmDepthwiseMve : TargetOp<CmsisNn, "accelgen_depthwise_conv_s8_mve",
 def CmFullyConnectedMve : TargetOp<CmsisNn, "accelgen_fully_connected_s8_mve",
                                    ConvOperands,
                                    [FusedActivationAttr, KeepNumDimsAttr]>;
+def CmAddMve : TargetOp<CmsisNn, "accelgen_elementwise_add_s8_mve",
+                        [Input, Input2], [FusedActivationAttr, PotScaleInt16Attr]>;
 // The int16 (16x8) functions.
 def ArmConvolveS16 : TargetOp<CmsisNn, "arm_convolve_wrapper_s16",
                               ConvOperands, ConvAttrs>;
@@ -363,6 +365,14 @@ def : Mapping<Add, CmAddDsp, CmsisNn, [
   let Since = CmsisM4;
 }
 def : Mapping<Add, ArmAdd, CmsisNn, [], 3> {
+  let Since = CmsisM55;
+}
+// With Helium, an int8 ADD takes the generated Helium kernel (its
+// constants compiled in, four elements a step): ResNet-8's additions in
+// fewer instructions than arm_elementwise_add_s8's sixteen lanes
+// (bench/cortex-m-layers.sh).
+def : Mapping<Add, CmAddMve, CmsisNn, [
+    Constraint<"cm_add_int8", "input(0).dtype == i8", "int8">], 4> {
   let Since = CmsisM55;
 }
 def : Mapping<Mul, ArmMul, CmsisNn>;
