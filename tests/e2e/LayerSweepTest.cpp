@@ -128,7 +128,8 @@ const char *activation(int32_t K) {
 void Sweep::convolution(bool Depthwise) {
   const ir::DType T = coin() ? ir::DType::I8 : ir::DType::U8;
   const bool U8 = T == ir::DType::U8;
-  const int32_t IH = pick(1, 9), IW = pick(1, 9), IC = pick(1, 8);
+  // Up to 16 channels: 8 and 16 are Helium's depthwise groups.
+  const int32_t IH = pick(1, 9), IW = pick(1, 9), IC = pick(1, 16);
   const int32_t M = Depthwise ? pick(1, 3) : 1;
   const int32_t OC = Depthwise ? IC * M : pick(1, 12);
   // Rows of one tap (1 x K) half the time: audio models' filters.
@@ -144,8 +145,11 @@ void Sweep::convolution(bool Depthwise) {
       operand(T, {1, IH, IW, IC}, InScale, InZp, /*MayBeConstant=*/false);
   std::vector<float> WScales(U8 ? 1 : OC), BScales;
   const int32_t Taps = KH * KW * (Depthwise ? 1 : IC);
+  // Multipliers below 1 (shifts to the right), and in a quarter of the
+  // channels above 1 (TensorFlow Lite's shift to the left).
   for (float &W : WScales)
-    W = OutScale / InScale / float(Taps) * (0.5f + 0.01f * float(pick(0, 50)));
+    W = OutScale / InScale / float(Taps) * (0.5f + 0.01f * float(pick(0, 50))) *
+        (pick(0, 3) == 0 ? 3.0f * float(Taps) : 1.0f);
   for (int32_t C = 0; C < (U8 ? 1 : OC); ++C)
     BScales.push_back(InScale * WScales[C]);
   const int32_t W = Depthwise ? weights(T, {1, KH, KW, OC}, 3, WScales)
