@@ -569,11 +569,13 @@ struct MveConv {
 /// TensorFlow Lite's for every multiplier and shift (VQRDMULH, VRSHL).
 /// \p Tail: whether it loads the input's last values predicated
 /// (cm_dot16_tail); \p Columns, whether it builds columns (cm_v_copy,
-/// cm_v_fill). \p Op names the operator in an error.
+/// cm_v_fill); \p Uniform, whether one multiplier and shift serve every
+/// channel (compiled in, the parameters the biases alone). \p Op names the
+/// operator in an error.
 Expected<KernelText> convMveKernel(const MveConv &C, StringRef Op,
                                    StringRef Comment, StringRef Name,
                                    int64_t Scratch, bool Stripe, bool &Tail,
-                                   bool &Columns) {
+                                   bool &Columns, bool &Uniform) {
   const int64_t K = C.KH * C.KW * C.IC, K16 = (K + 15) / 16 * 16;
   const bool Direct = C.KH == 1 && C.KW == 1 && C.PT == 0 && C.PL == 0;
   if (C.OC % 4 != 0 || C.DH < 1 || C.DW < 1 || (!Direct && Scratch < K16) ||
@@ -593,6 +595,10 @@ Expected<KernelText> convMveKernel(const MveConv &C, StringRef Op,
   };
   std::vector<int32_t> Weights, Params;
   bool Left = false;
+  Uniform = std::all_of(C.Quant.Mult.begin(), C.Quant.Mult.end(),
+                        [&](int32_t M) { return M == C.Quant.Mult[0]; }) &&
+            std::all_of(C.Quant.Shift.begin(), C.Quant.Shift.end(),
+                        [&](int32_t S) { return S == C.Quant.Shift[0]; });
   for (int64_t Ch = 0; Ch < C.OC; Ch += 4) {
     for (int64_t J = 0; J < K16; J += 16)
       for (int64_t R = Ch; R < Ch + 4; ++R)
@@ -605,6 +611,8 @@ Expected<KernelText> convMveKernel(const MveConv &C, StringRef Op,
       Params.push_back(static_cast<int32_t>(static_cast<uint32_t>(
           static_cast<int64_t>(C.Quant.Bias[R]) + C.InputOffset * Sum)));
     }
+    if (Uniform)
+      continue;
     for (int64_t R = Ch; R < Ch + 4; ++R)
       Params.push_back(C.Quant.Mult[R]);
     for (int64_t R = Ch; R < Ch + 4; ++R) {
@@ -651,6 +659,9 @@ Expected<KernelText> convMveKernel(const MveConv &C, StringRef Op,
   Columns = !Direct;
   B["DIRECT"] = Direct;
   B["LEFT"] = Left;
+  B["UNIFORM"] = Uniform;
+  B["MULT"] = static_cast<int64_t>(C.Quant.Mult[0]);
+  B["SHIFT"] = static_cast<int64_t>(C.Quant.Shift[0]);
   auto Decimal = [](int32_t V) { return std::to_string(V); };
   B["WEIGHTS"] = initializerLines(ArrayRef<int32_t>(Weights), Decimal);
   B["PARAMS"] = initializerLines(ArrayRef<int32_t>(Params), Decimal);
@@ -664,7 +675,7 @@ Expected<KernelText>
 generatedConvMve(const ir::Graph &G, size_t Index,
                  const kernels::FamilyParams<ref_conv2d_params> &P,
                  StringRef Name, int64_t Scratch, bool Stripe, bool &Tail,
-                 bool &Columns) {
+                 bool &Columns, bool &Uniform) {
   const ir::Operator &Op = G.Operators[Index];
   const ref_conv2d_params &S = P.Scalars;
   const ir::Tensor &In = G.tensor(Op.Inputs[0]);
@@ -692,7 +703,8 @@ generatedConvMve(const ir::Graph &G, size_t Index,
               C.N, C.IH, C.IW, C.IC, C.OH, C.OW, C.OC, C.KH, C.KW, C.SH, C.SW,
               C.DH, C.DW, C.PT, C.PL)
           .str();
-  return convMveKernel(C, What, Comment, Name, Scratch, Stripe, Tail, Columns);
+  return convMveKernel(C, What, Comment, Name, Scratch, Stripe, Tail, Columns,
+                       Uniform);
 }
 
 /// The generated Helium fully connected kernel of operator \p Index, an
@@ -701,7 +713,7 @@ generatedConvMve(const ir::Graph &G, size_t Index,
 Expected<KernelText> generatedFullyConnectedMve(
     const ir::Graph &G, size_t Index,
     const kernels::FamilyParams<ref_fully_connected_params> &P, StringRef Name,
-    bool &Tail) {
+    bool &Tail, bool &Uniform) {
   const ir::Operator &Op = G.Operators[Index];
   const ref_fully_connected_params &S = P.Scalars;
   const ir::Tensor &In = G.tensor(Op.Inputs[0]);
@@ -745,7 +757,8 @@ Expected<KernelText> generatedFullyConnectedMve(
   const std::string Comment =
       formatv("FULLY_CONNECTED {0} rows of {1} -> {2}", Rows, K, OC).str();
   bool Columns = false;
-  return convMveKernel(C, What, Comment, Name, 0, false, Tail, Columns);
+  return convMveKernel(C, What, Comment, Name, 0, false, Tail, Columns,
+                       Uniform);
 }
 
 /// The generated Helium depthwise kernel (templates/cm_depthwise_mve.c.in)
@@ -1071,9 +1084,11 @@ public:
        UsesDbl16 = false, UsesCopyBytes = false;
   /// Whether a generated kernel uses templates/cm_mve.c.in's primitives:
   /// the convolutions', the depthwise kernels', the additions',
-  /// cm_dot16_tail, cm_v_copy and cm_v_fill.
+  /// cm_dot16_tail, cm_v_copy and cm_v_fill, the convolutions'
+  /// requantization by one multiplier and shift and by one per channel.
   bool UsesMveConv = false, UsesMveDepthwise = false, UsesMveAdd = false,
-       UsesDotTail = false, UsesColumns = false;
+       UsesDotTail = false, UsesColumns = false, UsesUniform = false,
+       UsesPerChannel = false;
 
 private:
   /// Operand \p I as the function reads it: a constant is declared as an
@@ -1231,14 +1246,15 @@ Error OpWriter::write(StringRef Function, const kernels::KernelCall &KC,
                .str();
   } else if (Function == "accelgen_fully_connected_s8_mve") {
     const std::string Name = Prefix + "_fc";
-    bool Tail = false;
+    bool Tail = false, Uniform = false;
     Expected<KernelText> Kernel = generatedFullyConnectedMve(
         G, Index,
         std::get<kernels::FamilyParams<ref_fully_connected_params>>(KC.Params),
-        Name, Tail);
+        Name, Tail, Uniform);
     if (!Kernel)
       return Kernel.takeError();
     UsesMveConv = true;
+    (Uniform ? UsesUniform : UsesPerChannel) = true;
     UsesDotTail |= Tail;
     Stmt = formatv("    {0}({1}, {2}, (int8_t *)(arena.bytes + {3}),\n"
                    "        {4}_weights, {4}_params);\n",
@@ -1247,13 +1263,14 @@ Error OpWriter::write(StringRef Function, const kernels::KernelCall &KC,
                .str();
   } else if (Function == "accelgen_convolve_s8_mve") {
     const std::string Name = Prefix + "_conv";
-    bool Tail = false, Columns = false;
+    bool Tail = false, Columns = false, Uniform = false;
     Expected<KernelText> Kernel = generatedConvMve(
         G, Index, std::get<kernels::FamilyParams<ref_conv2d_params>>(KC.Params),
-        Name, Scratch, Cascade != nullptr, Tail, Columns);
+        Name, Scratch, Cascade != nullptr, Tail, Columns, Uniform);
     if (!Kernel)
       return Kernel.takeError();
     UsesMveConv = true;
+    (Uniform ? UsesUniform : UsesPerChannel) = true;
     UsesDotTail |= Tail;
     UsesColumns |= Columns;
     Stmt = formatv("    {0}({1}, {2}, (int8_t *)(arena.bytes + {3}){4},\n"
@@ -2012,7 +2029,8 @@ Expected<emit::Offload> makeOffload(const ir::Graph &G,
        UsesRequantize = false, UsesSmlad = false, UsesMac = false,
        UsesDwTap = false, UsesWords = false, UsesDbl16 = false,
        UsesCopyBytes = false, UsesMveConv = false, UsesMveDepthwise = false,
-       UsesMveAdd = false, UsesDotTail = false, UsesColumns = false;
+       UsesMveAdd = false, UsesDotTail = false, UsesColumns = false,
+       UsesUniform = false, UsesPerChannel = false;
   json::Array Functions;
   std::map<std::string, std::string> Kernels;
   for (size_t I = 0; I < G.Operators.size(); ++I) {
@@ -2057,6 +2075,8 @@ Expected<emit::Offload> makeOffload(const ir::Graph &G,
     UsesMveConv |= W.UsesMveConv;
     UsesMveDepthwise |= W.UsesMveDepthwise;
     UsesMveAdd |= W.UsesMveAdd;
+    UsesUniform |= W.UsesUniform;
+    UsesPerChannel |= W.UsesPerChannel;
     UsesDotTail |= W.UsesDotTail;
     UsesColumns |= W.UsesColumns;
     Decls += formatv("\n/* Operator {0}: {1} as {2}. */\n", I,
@@ -2100,6 +2120,8 @@ Expected<emit::Offload> makeOffload(const ir::Graph &G,
     B["CONV"] = UsesMveConv;
     B["DW"] = UsesMveDepthwise;
     B["ADD"] = UsesMveAdd;
+    B["UNIFORM"] = UsesUniform;
+    B["PER_CHANNEL"] = UsesPerChannel;
     B["DOT_TAIL"] = UsesDotTail;
     B["COLUMNS"] = UsesColumns;
     Expected<std::string> Mve = renderCortexM("cm_mve.c.in", B);
