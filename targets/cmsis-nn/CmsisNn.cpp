@@ -707,6 +707,67 @@ generatedConvMve(const ir::Graph &G, size_t Index,
                        Uniform);
 }
 
+/// The generated Helium convolution of operator \p Index, an int8
+/// DEPTHWISE_CONV_2D of one input channel to several (batch 1, no
+/// dilation) the description maps to it: a convolution whose filter is the
+/// depthwise one, [1, KH, KW, OC], transposed (convMveKernel's).
+Expected<KernelText> generatedDepthwiseAsConvMve(
+    const ir::Graph &G, size_t Index,
+    const kernels::FamilyParams<ref_depthwise_conv2d_params> &P, StringRef Name,
+    int64_t Scratch, bool Stripe, bool &Tail, bool &Columns, bool &Uniform) {
+  const ir::Operator &Op = G.Operators[Index];
+  const ref_depthwise_conv2d_params &S = P.Scalars;
+  const ir::Tensor &In = G.tensor(Op.Inputs[0]);
+  const ir::Tensor &F = G.tensor(Op.Inputs[1]);
+  const ir::Tensor &Out = G.tensor(Op.Outputs[0]);
+  const std::string What =
+      formatv("operator {0}: DEPTHWISE_CONV_2D", Index).str();
+  const int64_t KH = dim(F, 1), KW = dim(F, 2), OC = dim(Out, 3);
+  if (dim(In, 3) != 1 || dim(In, 0) != 1 || dim(F, 3) != OC ||
+      S.depth_multiplier != OC ||
+      F.Data.size() != static_cast<size_t>(KH * KW * OC))
+    return createStringError(inconvertibleErrorCode(),
+                             "%s outside the generated Helium convolution's "
+                             "cases",
+                             What.c_str());
+  Expected<ChannelQuant> Q = channelQuant(G, Index, P, OC);
+  if (!Q)
+    return Q.takeError();
+  // The filter's taps per output channel: [1, KH, KW, OC] transposed.
+  std::vector<uint8_t> Rows(F.Data.size());
+  for (int64_t Tap = 0; Tap < KH * KW; ++Tap)
+    for (int64_t Ch = 0; Ch < OC; ++Ch)
+      Rows[Ch * KH * KW + Tap] = F.Data[Tap * OC + Ch];
+  const MveConv C{1,
+                  dim(In, 1),
+                  dim(In, 2),
+                  1,
+                  KH,
+                  KW,
+                  dim(Out, 1),
+                  dim(Out, 2),
+                  OC,
+                  S.stride_h,
+                  S.stride_w,
+                  S.dilation_h,
+                  S.dilation_w,
+                  S.pad_top,
+                  S.pad_left,
+                  S.input_offset,
+                  S.output_offset,
+                  S.act_min,
+                  S.act_max,
+                  Rows,
+                  std::move(*Q)};
+  const std::string Comment =
+      formatv("DEPTHWISE_CONV_2D {0}x{1}x1 -> {2}x{3}x{4}, filter {5}x{6}, "
+              "stride {7}x{8}, padding top {9} left {10}, as a convolution",
+              C.IH, C.IW, C.OH, C.OW, C.OC, C.KH, C.KW, C.SH, C.SW, C.PT, C.PL)
+          .str();
+  return convMveKernel(C, What, Comment, Name, Scratch, Stripe, Tail, Columns,
+                       Uniform);
+}
+
 /// The generated Helium fully connected kernel of operator \p Index, an
 /// int8 FULLY_CONNECTED the description maps to it (units in fours): the
 /// convolution's of its rows as 1 x 1 images (convMveKernel).
@@ -1264,9 +1325,18 @@ Error OpWriter::write(StringRef Function, const kernels::KernelCall &KC,
   } else if (Function == "accelgen_convolve_s8_mve") {
     const std::string Name = Prefix + "_conv";
     bool Tail = false, Columns = false, Uniform = false;
-    Expected<KernelText> Kernel = generatedConvMve(
-        G, Index, std::get<kernels::FamilyParams<ref_conv2d_params>>(KC.Params),
-        Name, Scratch, Cascade != nullptr, Tail, Columns, Uniform);
+    // A depthwise convolution of one input channel runs as a convolution.
+    Expected<KernelText> Kernel =
+        Op.Type == "DEPTHWISE_CONV_2D"
+            ? generatedDepthwiseAsConvMve(
+                  G, Index,
+                  std::get<kernels::FamilyParams<ref_depthwise_conv2d_params>>(
+                      KC.Params),
+                  Name, Scratch, Cascade != nullptr, Tail, Columns, Uniform)
+            : generatedConvMve(
+                  G, Index,
+                  std::get<kernels::FamilyParams<ref_conv2d_params>>(KC.Params),
+                  Name, Scratch, Cascade != nullptr, Tail, Columns, Uniform);
     if (!Kernel)
       return Kernel.takeError();
     UsesMveConv = true;

@@ -128,25 +128,25 @@ TEST_CASE("explain names the CMSIS-NN function of each operator of cmsis-nn") {
                 "operators as CMSIS-NN calls, 2 as kernels generated per "
                 "layer, the rest as on ref");
   CHECK(L[1] ==
-        "  #  from  operator                                             "
+        "  #  from  operator                                            "
         "device    quantization  output");
   CHECK(L[2] ==
-        "  0  #0    RESHAPE                                              "
+        "  0  #0    RESHAPE                                             "
         "ref       -             Reshape_2");
   CHECK(L[3] == "     unsupported_operator: operator RESHAPE is not supported "
                 "by target cmsis-nn: no rule of its description names this "
                 "operator");
-  // The depthwise convolution of one input channel takes the kernel accelgen
-  // generates (from Cortex-M4 on), the fully connected layer of 4 units the
-  // generated Helium kernel.
+  // With Helium, the depthwise convolution of one input channel runs as a
+  // convolution on the generated Helium kernel, and so does the fully
+  // connected layer of 4 units.
   CHECK(L[4] ==
-        "  1  #1    DEPTHWISE_CONV_2D -> accelgen_depthwise_conv_s8_dsp  "
+        "  1  #1    DEPTHWISE_CONV_2D -> accelgen_convolve_s8_mve       "
         "CMSIS-NN  -             Relu");
   CHECK(L[5] ==
-        "  2  #2    FULLY_CONNECTED -> accelgen_fully_connected_s8_mve   "
+        "  2  #2    FULLY_CONNECTED -> accelgen_fully_connected_s8_mve  "
         "CMSIS-NN  -             add_1");
   CHECK(L[6] ==
-        "  3  #3    SOFTMAX -> arm_softmax_s8                            "
+        "  3  #3    SOFTMAX -> arm_softmax_s8                           "
         "CMSIS-NN  -             labels_softmax");
   CHECK(R.Stdout.find("accelerator") == std::string::npos);
 

@@ -182,10 +182,11 @@ TEST_CASE("a 3 x 3 depthwise takes the 3x3 path outside Helium only") {
                M55)
             .Function == "accelgen_depthwise_conv_s8_dsp");
   // One input channel to several: the generated kernel with DSP, for
-  // output channels in fours; otherwise a convolution with Helium (its
-  // filter transposed), the general depthwise path elsewhere.
+  // output channels in fours, and with Helium the generated Helium
+  // convolution (the filter transposed); otherwise a convolution with
+  // Helium, the general depthwise path elsewhere.
   ir::Graph One = conv("DEPTHWISE_CONV_2D", 8, 8, 1, 3, 3, 8);
-  CHECK(choose(One, M55).Function == "accelgen_depthwise_conv_s8_dsp");
+  CHECK(choose(One, M55).Function == "accelgen_convolve_s8_mve");
   CHECK(choose(One, M4).Function == "accelgen_depthwise_conv_s8_dsp");
   CHECK(choose(One, M3).Function == "arm_depthwise_conv_s8");
   ir::Graph Six = conv("DEPTHWISE_CONV_2D", 8, 8, 1, 3, 3, 6);
