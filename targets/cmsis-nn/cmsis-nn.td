@@ -222,9 +222,8 @@ def : Mapping<Conv2D, ArmConvolve1x1Fast, CmsisNn, [Is1x1, UnitStrides], 4>;
 // takes the generated im2col kernel, ahead of every CMSIS-NN path there: on
 // Cortex-M4 the convolutions of the shared models run in 0.55-0.84 of the
 // instructions of arm_convolve_s8, arm_convolve_1x1_s8_fast and
-// arm_convolve_1x1_s8 (bench/cortex-m-layers.sh). Helium's functions stay
-// the faster on Cortex-M55 (0.25-2.18 instructions per MAC against the
-// kernel's 1.2-3.0 on Cortex-M4).
+// arm_convolve_1x1_s8 (bench/cortex-m-layers.sh). On Cortex-M55 the
+// generated Helium kernel below comes first.
 def : Mapping<Conv2D, CmConvolveDsp, CmsisNn, [
     Constraint<"cm_conv_channels",
         "input(0).dtype == i8 && output(0).channels % 2 == 0",
@@ -234,7 +233,11 @@ def : Mapping<Conv2D, CmConvolveDsp, CmsisNn, [
 // With Helium, an int8 convolution of output channels in fours takes the
 // generated Helium kernel (its column's dot products sixteen values a
 // VMLADAVA, four output channels requantized in one vector), ahead of
-// CMSIS-NN's functions; the rest take those, in the wrapper's order.
+// CMSIS-NN's functions: on Cortex-M55 the shared models' 1 x 1 convolutions
+// run at 0.23-0.33 instructions per MAC (arm_convolve_1x1_s8_fast 0.40),
+// ResNet-8's 3 x 3 ones at 0.18-0.23 (arm_convolve_s8 0.21-0.40) and its
+// first, of 3 input channels, at 0.56 (1.42; bench/cortex-m-layers.sh). The
+// rest take CMSIS-NN's functions, in the wrapper's order.
 def : Mapping<Conv2D, CmConvolveMve, CmsisNn, [
     Constraint<"cm_conv_channels4",
         "input(0).dtype == i8 && output(0).channels % 4 == 0",
@@ -282,10 +285,9 @@ def : Mapping<DepthwiseConv2D, ArmDepthwise3x3, CmsisNn, [DwOpt,
 // From the DSP family on, an int8 depthwise convolution of channels in
 // fours takes the generated kernel: on Cortex-M4 its layers of the shared
 // models (3 x 3, strides 1 and 2) run in 0.49-0.84 of the instructions of
-// arm_depthwise_conv_3x3_s8 (bench/cortex-m-layers.sh). Helium's
-// arm_depthwise_conv_s8_opt stays the faster on Cortex-M55 (2.3-5.4
-// instructions per MAC against the kernel's 4.3-4.5 on Cortex-M4), so it
-// comes first there.
+// arm_depthwise_conv_3x3_s8 (bench/cortex-m-layers.sh). On Cortex-M55 the
+// generated Helium kernel (channels in eights) and arm_depthwise_conv_s8_opt
+// come first.
 def CmDwInt8Channels4 : Constraint<"cm_dw_int8_channels4",
     "input(0).dtype == i8 && output(0).channels % 4 == 0",
     "int8, output channels a multiple of 4">;
@@ -307,8 +309,9 @@ def : Mapping<DepthwiseConv2D, CmDepthwiseDsp, CmsisNn, [
   let Since = CmsisM4;
 }
 // With Helium, such a layer runs as the convolution it is (its filter
-// transposed at compile time) on the generated Helium kernel: person_detect's
-// first layer in fewer instructions than the DSP kernel's (bench/cortex-m-layers.sh).
+// transposed at compile time) on the generated Helium kernel: on Cortex-M55
+// person_detect's first layer in 0.75 of the DSP kernel's instructions,
+// micro_speech's in 0.65 (bench/cortex-m-layers.sh).
 def : Mapping<DepthwiseConv2D, CmConvolveMve, CmsisNn, [
     CmDwOneInputChannel, CmDwInt8Channels4, CmConstantBias], 10> {
   let Since = CmsisM55;
@@ -316,10 +319,10 @@ def : Mapping<DepthwiseConv2D, CmConvolveMve, CmsisNn, [
 def : Mapping<DepthwiseConv2D, ArmDepthwiseOpt, CmsisNn, [DwOpt], 7> {
   let Since = CmsisM55;
 }
-// On Cortex-M55 too where there are at most 8 channels: Helium's lanes of
-// 16 are half empty (vww's and person_detect's second layers: 3.5-3.7
-// instructions per MAC against arm_depthwise_conv_s8_opt's 5.41,
-// bench/cortex-m-layers.sh).
+// On Cortex-M55 too where there are at most 8 channels (4, as channels in
+// eights take the Helium kernel below): Helium's lanes of 16 are mostly
+// empty (8 channels: 3.5-3.7 instructions per MAC against
+// arm_depthwise_conv_s8_opt's 5.41, bench/cortex-m-layers.sh).
 def : Mapping<DepthwiseConv2D, CmDepthwiseDsp, CmsisNn, [DwOpt,
     CmDwInt8Channels4, CmConstantBias,
     Constraint<"cm_dw_few_channels", "output(0).channels <= 8",
@@ -328,7 +331,9 @@ def : Mapping<DepthwiseConv2D, CmDepthwiseDsp, CmsisNn, [DwOpt,
 }
 // With Helium, a depthwise convolution of channels in eights takes the
 // generated Helium kernel (eight channels' taps two vectors of products,
-// VMULLB and VMULLT), ahead of the kernels above.
+// VMULLB and VMULLT), ahead of the kernels above: on Cortex-M55 the shared
+// models' depthwise layers run at 1.3-1.5 instructions per MAC
+// (arm_depthwise_conv_s8_opt 2.3-2.6, bench/cortex-m-layers.sh).
 def : Mapping<DepthwiseConv2D, CmDepthwiseMve, CmsisNn, [DwOpt,
     Constraint<"cm_dw_int8_channels8",
         "input(0).dtype == i8 && output(0).channels % 8 == 0",
@@ -341,8 +346,8 @@ def : Mapping<DepthwiseConv2D, ArmDepthwise, CmsisNn>;
 def : Mapping<FullyConnected, ArmFullyConnected, CmsisNn>;
 // From the DSP family on, an int8 fully connected layer takes the
 // generated kernel (four weight rows at a time; ad_autoencoder's layers
-// on Cortex-M4, bench/cortex-m-layers.sh);
-// Helium's arm_fully_connected_s8 stays first on Cortex-M55.
+// on Cortex-M4, bench/cortex-m-layers.sh); on Cortex-M55
+// arm_fully_connected_s8, and ahead of it the Helium kernel below.
 def : Mapping<FullyConnected, CmFullyConnectedDsp, CmsisNn, [
     Constraint<"cm_fc_int8", "input(0).dtype == i8", "int8">,
     CmConstantBias], 2> {
@@ -352,7 +357,9 @@ def : Mapping<FullyConnected, ArmFullyConnected, CmsisNn, [], 3> {
   let Since = CmsisM55;
 }
 // With Helium, an int8 fully connected layer of units in fours takes the
-// generated Helium convolution's kernel, its rows 1 x 1 images.
+// generated Helium convolution's kernel, its rows 1 x 1 images:
+// ad_autoencoder's layers at 0.18 instructions per MAC on Cortex-M55
+// (arm_fully_connected_s8 0.56, bench/cortex-m-layers.sh).
 def : Mapping<FullyConnected, CmFullyConnectedMve, CmsisNn, [
     Constraint<"cm_fc_int8_units4",
         "input(0).dtype == i8 && input(1).dim(0) % 4 == 0",
@@ -365,8 +372,8 @@ def : Mapping<Softmax, ArmSoftmax, CmsisNn>;
 def : Mapping<Add, ArmAdd, CmsisNn>;
 // From the DSP family on, an int8 ADD takes the generated kernel (its
 // offsets, multipliers and shifts compiled in; ResNet-8's additions on
-// Cortex-M4, bench/cortex-m-layers.sh); Helium's arm_elementwise_add_s8,
-// sixteen lanes at a time, stays first on Cortex-M55.
+// Cortex-M4, bench/cortex-m-layers.sh); on Cortex-M55 the Helium kernel
+// below.
 def : Mapping<Add, CmAddDsp, CmsisNn, [
     Constraint<"cm_add_int8", "input(0).dtype == i8", "int8">], 2> {
   let Since = CmsisM4;
@@ -376,7 +383,7 @@ def : Mapping<Add, ArmAdd, CmsisNn, [], 3> {
 }
 // With Helium, an int8 ADD takes the generated Helium kernel (its
 // constants compiled in, four elements a step): ResNet-8's additions in
-// fewer instructions than arm_elementwise_add_s8's sixteen lanes
+// 0.40 of arm_elementwise_add_s8's instructions on Cortex-M55
 // (bench/cortex-m-layers.sh).
 def : Mapping<Add, CmAddMve, CmsisNn, [
     Constraint<"cm_add_int8", "input(0).dtype == i8", "int8">], 4> {
