@@ -25,10 +25,13 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <map>
 #include <optional>
+#include <set>
+#include <type_traits>
 
 using namespace llvm;
 
@@ -324,6 +327,27 @@ void bindWindow(tmpl::Bindings &B, const ir::Tensor &In, int64_t KH, int64_t KW,
     B[Key] = V;
 }
 
+/// Binds what both generated depthwise kernels (cm_depthwise_dsp,
+/// cm_depthwise_mve) share of a layer from \p In to \p Out through filter
+/// \p F: STRIPE, COMMENT, bindWindow's, the padded rows' width \p PW and the
+/// input columns \p Copy they hold.
+void bindDepthwiseRows(tmpl::Bindings &B, const ir::Tensor &In,
+                       const ir::Tensor &F, const ir::Tensor &Out,
+                       const ref_depthwise_conv2d_params &S, bool Stripe,
+                       int64_t PW, int64_t Copy) {
+  B["STRIPE"] = Stripe;
+  B["COMMENT"] =
+      formatv("DEPTHWISE_CONV_2D {0}x{1}x{2} -> {3}x{4}x{5}, filter {6}x{7}, "
+              "stride {8}x{9}, padding top {10} left {11}",
+              dim(In, 1), dim(In, 2), dim(In, 3), dim(Out, 1), dim(Out, 2),
+              dim(Out, 3), dim(F, 1), dim(F, 2), S.stride_h, S.stride_w,
+              S.pad_top, S.pad_left)
+          .str();
+  bindWindow(B, In, dim(F, 1), dim(F, 2), Out, S);
+  B["PW"] = PW;
+  B["COPY"] = Copy;
+}
+
 /// The fully connected kernel's unroll: four rows of 32 values a chunk
 /// (the loop's cost, two instructions in 92, is less than the flash 64
 /// would take in every layer).
@@ -359,9 +383,8 @@ generatedDepthwise(const ir::Graph &G, size_t Index,
   const ir::Tensor &In = G.tensor(Op.Inputs[0]);
   const ir::Tensor &F = G.tensor(Op.Inputs[1]);
   const ir::Tensor &Out = G.tensor(Op.Outputs[0]);
-  const int64_t IH = dim(In, 1), IW = dim(In, 2), IC = dim(In, 3),
-                KH = dim(F, 1), KW = dim(F, 2), OH = dim(Out, 1),
-                OW = dim(Out, 2), OC = dim(Out, 3);
+  const int64_t IW = dim(In, 2), IC = dim(In, 3), KH = dim(F, 1),
+                KW = dim(F, 2), OW = dim(Out, 2), OC = dim(Out, 3);
   // One input channel to several outputs, or depth multiplier 1.
   OneChannel = IC == 1 && OC > 1;
   const int64_t PW = (OW - 1) * S.stride_w + KW;
@@ -442,16 +465,7 @@ generatedDepthwise(const ir::Graph &G, size_t Index,
   }
   tmpl::Bindings B;
   B["FUNCTION"] = Name.str();
-  B["STRIPE"] = Stripe;
-  B["COMMENT"] =
-      formatv("DEPTHWISE_CONV_2D {0}x{1}x{2} -> {3}x{4}x{5}, filter {6}x{7}, "
-              "stride {8}x{9}, padding top {10} left {11}",
-              IH, IW, IC, OH, OW, OC, KH, KW, S.stride_h, S.stride_w, S.pad_top,
-              S.pad_left)
-          .str();
-  bindWindow(B, In, KH, KW, Out, S);
-  B["PW"] = PW;
-  B["COPY"] = Copy;
+  bindDepthwiseRows(B, In, F, Out, S, Stripe, PW, Copy);
   B["WEIGHT_WORDS"] = static_cast<int64_t>(Words.size());
   B["ONE_CHANNEL"] = OneChannel;
   B["DOUBLED"] = Scale == 2;
@@ -669,63 +683,36 @@ Expected<KernelText> convMveKernel(const MveConv &C, StringRef Op,
 }
 
 /// The generated Helium convolution of operator \p Index, an int8 CONV_2D
-/// the description maps to it (any filter, stride, padding and dilation,
-/// not grouped, output channels in fours): convMveKernel's.
-Expected<KernelText>
-generatedConvMve(const ir::Graph &G, size_t Index,
-                 const kernels::FamilyParams<ref_conv2d_params> &P,
-                 StringRef Name, int64_t Scratch, bool Stripe, bool &Tail,
-                 bool &Columns, bool &Uniform) {
+/// (any filter, stride, padding and dilation, not grouped, output channels
+/// in fours) or an int8 DEPTHWISE_CONV_2D of one input channel to several
+/// (batch 1; the convolution whose filter is the depthwise one, [1, KH, KW,
+/// OC], transposed) the description maps to it: convMveKernel's.
+template <typename Params>
+Expected<KernelText> generatedConvMve(const ir::Graph &G, size_t Index,
+                                      const kernels::FamilyParams<Params> &P,
+                                      StringRef Name, int64_t Scratch,
+                                      bool Stripe, bool &Tail, bool &Columns,
+                                      bool &Uniform) {
+  constexpr bool Depthwise =
+      std::is_same_v<Params, ref_depthwise_conv2d_params>;
   const ir::Operator &Op = G.Operators[Index];
-  const ref_conv2d_params &S = P.Scalars;
+  const Params &S = P.Scalars;
   const ir::Tensor &In = G.tensor(Op.Inputs[0]);
   const ir::Tensor &F = G.tensor(Op.Inputs[1]);
   const ir::Tensor &Out = G.tensor(Op.Outputs[0]);
-  const std::string What = formatv("operator {0}: CONV_2D", Index).str();
-  if (dim(F, 0) != dim(Out, 3) || dim(F, 3) != dim(In, 3) ||
-      dim(Out, 0) != dim(In, 0) || S.filter_offset != 0)
-    return createStringError(inconvertibleErrorCode(),
-                             "%s outside the generated Helium convolution's "
-                             "cases",
-                             What.c_str());
-  Expected<ChannelQuant> Q = channelQuant(G, Index, P, dim(Out, 3));
-  if (!Q)
-    return Q.takeError();
-  const MveConv C{dim(In, 0),      dim(In, 1), dim(In, 2),  dim(In, 3),
-                  dim(F, 1),       dim(F, 2),  dim(Out, 1), dim(Out, 2),
-                  dim(Out, 3),     S.stride_h, S.stride_w,  S.dilation_h,
-                  S.dilation_w,    S.pad_top,  S.pad_left,  S.input_offset,
-                  S.output_offset, S.act_min,  S.act_max,   F.Data,
-                  std::move(*Q)};
-  const std::string Comment =
-      formatv("CONV_2D {0}x{1}x{2}x{3} -> {4}x{5}x{6}, filter {7}x{8}, "
-              "stride {9}x{10}, dilation {11}x{12}, padding top {13} left {14}",
-              C.N, C.IH, C.IW, C.IC, C.OH, C.OW, C.OC, C.KH, C.KW, C.SH, C.SW,
-              C.DH, C.DW, C.PT, C.PL)
-          .str();
-  return convMveKernel(C, What, Comment, Name, Scratch, Stripe, Tail, Columns,
-                       Uniform);
-}
-
-/// The generated Helium convolution of operator \p Index, an int8
-/// DEPTHWISE_CONV_2D of one input channel to several (batch 1, no
-/// dilation) the description maps to it: a convolution whose filter is the
-/// depthwise one, [1, KH, KW, OC], transposed (convMveKernel's).
-Expected<KernelText> generatedDepthwiseAsConvMve(
-    const ir::Graph &G, size_t Index,
-    const kernels::FamilyParams<ref_depthwise_conv2d_params> &P, StringRef Name,
-    int64_t Scratch, bool Stripe, bool &Tail, bool &Columns, bool &Uniform) {
-  const ir::Operator &Op = G.Operators[Index];
-  const ref_depthwise_conv2d_params &S = P.Scalars;
-  const ir::Tensor &In = G.tensor(Op.Inputs[0]);
-  const ir::Tensor &F = G.tensor(Op.Inputs[1]);
-  const ir::Tensor &Out = G.tensor(Op.Outputs[0]);
-  const std::string What =
-      formatv("operator {0}: DEPTHWISE_CONV_2D", Index).str();
+  const std::string What = formatv("operator {0}: {1}", Index, Op.Type).str();
   const int64_t KH = dim(F, 1), KW = dim(F, 2), OC = dim(Out, 3);
-  if (dim(In, 3) != 1 || dim(In, 0) != 1 || dim(F, 3) != OC ||
-      S.depth_multiplier != OC ||
-      F.Data.size() != static_cast<size_t>(KH * KW * OC))
+  bool Outside =
+      dim(Out, 0) != dim(In, 0) ||
+      F.Data.size() !=
+          static_cast<size_t>(OC * KH * KW * (Depthwise ? 1 : dim(In, 3)));
+  if constexpr (Depthwise)
+    Outside = Outside || dim(In, 3) != 1 || dim(In, 0) != 1 ||
+              dim(F, 3) != OC || S.depth_multiplier != OC;
+  else
+    Outside = Outside || dim(F, 0) != OC || dim(F, 3) != dim(In, 3) ||
+              S.filter_offset != 0;
+  if (Outside)
     return createStringError(inconvertibleErrorCode(),
                              "%s outside the generated Helium convolution's "
                              "cases",
@@ -733,15 +720,19 @@ Expected<KernelText> generatedDepthwiseAsConvMve(
   Expected<ChannelQuant> Q = channelQuant(G, Index, P, OC);
   if (!Q)
     return Q.takeError();
-  // The filter's taps per output channel: [1, KH, KW, OC] transposed.
-  std::vector<uint8_t> Rows(F.Data.size());
-  for (int64_t Tap = 0; Tap < KH * KW; ++Tap)
-    for (int64_t Ch = 0; Ch < OC; ++Ch)
-      Rows[Ch * KH * KW + Tap] = F.Data[Tap * OC + Ch];
-  const MveConv C{1,
+  // A depthwise filter's taps per output channel: [1, KH, KW, OC]
+  // transposed.
+  std::vector<uint8_t> Rows;
+  if (Depthwise) {
+    Rows.resize(F.Data.size());
+    for (int64_t Tap = 0; Tap < KH * KW; ++Tap)
+      for (int64_t Ch = 0; Ch < OC; ++Ch)
+        Rows[Ch * KH * KW + Tap] = F.Data[Tap * OC + Ch];
+  }
+  const MveConv C{dim(In, 0),
                   dim(In, 1),
                   dim(In, 2),
-                  1,
+                  dim(In, 3),
                   KH,
                   KW,
                   dim(Out, 1),
@@ -757,12 +748,15 @@ Expected<KernelText> generatedDepthwiseAsConvMve(
                   S.output_offset,
                   S.act_min,
                   S.act_max,
-                  Rows,
+                  Depthwise ? ArrayRef<uint8_t>(Rows)
+                            : ArrayRef<uint8_t>(F.Data),
                   std::move(*Q)};
   const std::string Comment =
-      formatv("DEPTHWISE_CONV_2D {0}x{1}x1 -> {2}x{3}x{4}, filter {5}x{6}, "
-              "stride {7}x{8}, padding top {9} left {10}, as a convolution",
-              C.IH, C.IW, C.OH, C.OW, C.OC, C.KH, C.KW, C.SH, C.SW, C.PT, C.PL)
+      formatv("{0} {1}x{2}x{3}x{4} -> {5}x{6}x{7}, filter {8}x{9}, stride "
+              "{10}x{11}, dilation {12}x{13}, padding top {14} left {15}{16}",
+              Op.Type, C.N, C.IH, C.IW, C.IC, C.OH, C.OW, C.OC, C.KH, C.KW,
+              C.SH, C.SW, C.DH, C.DW, C.PT, C.PL,
+              Depthwise ? ", as a convolution" : "")
           .str();
   return convMveKernel(C, What, Comment, Name, Scratch, Stripe, Tail, Columns,
                        Uniform);
@@ -836,9 +830,8 @@ Expected<KernelText> generatedDepthwiseMve(
   const ir::Tensor &In = G.tensor(Op.Inputs[0]);
   const ir::Tensor &F = G.tensor(Op.Inputs[1]);
   const ir::Tensor &Out = G.tensor(Op.Outputs[0]);
-  const int64_t IH = dim(In, 1), IW = dim(In, 2), IC = dim(In, 3),
-                KH = dim(F, 1), KW = dim(F, 2), OH = dim(Out, 1),
-                OW = dim(Out, 2), OC = dim(Out, 3);
+  const int64_t IW = dim(In, 2), IC = dim(In, 3), KH = dim(F, 1),
+                KW = dim(F, 2), OW = dim(Out, 2), OC = dim(Out, 3);
   const int64_t PW = (OW - 1) * S.stride_w + KW;
   const int64_t Copy =
       std::max<int64_t>(0, std::min<int64_t>(IW, PW - S.pad_left));
@@ -897,16 +890,7 @@ Expected<KernelText> generatedDepthwiseMve(
             tmpl::Value::Map{{"ROW", Row}, {"OFF", (Ky * PW + Kx) * IC - At}}));
     }
   tmpl::Bindings B;
-  B["STRIPE"] = Stripe;
-  B["COMMENT"] =
-      formatv("DEPTHWISE_CONV_2D {0}x{1}x{2} -> {3}x{4}x{5}, filter {6}x{7}, "
-              "stride {8}x{9}, padding top {10} left {11}",
-              IH, IW, IC, OH, OW, OC, KH, KW, S.stride_h, S.stride_w, S.pad_top,
-              S.pad_left)
-          .str();
-  bindWindow(B, In, KH, KW, Out, S);
-  B["PW"] = PW;
-  B["COPY"] = Copy;
+  bindDepthwiseRows(B, In, F, Out, S, Stripe, PW, Copy);
   B["LEFT"] = Left;
   B["BASES"] = tmpl::Value(std::move(Bases));
   B["TAPS"] = tmpl::Value(std::move(Taps));
@@ -1119,6 +1103,19 @@ Expected<std::string> generatedFullyConnected(
   return renderCortexM("cm_fully_connected_dsp.c.in", B);
 }
 
+/// The primitives the generated kernels of a model use, by the template
+/// bindings that render them: of templates/cm_dsp.c.in (every DSP kernel
+/// uses one at least) and of cm_mve.c.in (every Helium kernel too).
+struct Primitives {
+  std::set<std::string> Dsp, Mve;
+  /// Every binding of each template.
+  static constexpr std::array<const char *, 9> DspNames = {
+      "SMMULR", "WIDE",  "REQUANTIZE", "SMLAD",     "MAC",
+      "DWTAP",  "WORDS", "DBL16",      "COPY_BYTES"};
+  static constexpr std::array<const char *, 7> MveNames = {
+      "CONV", "PER_CHANNEL", "UNIFORM", "DW", "ADD", "DOT_TAIL", "COLUMNS"};
+};
+
 /// Emits one operator's declarations and call.
 class OpWriter {
 public:
@@ -1139,19 +1136,23 @@ public:
               int64_t Scratch);
 
   std::string Decls, Call;
-  /// The primitives of templates/cm_dsp.c.in a generated kernel uses.
-  bool UsesSmmulr = false, UsesWide = false, UsesRequantize = false,
-       UsesSmlad = false, UsesMac = false, UsesDwTap = false, UsesWords = false,
-       UsesDbl16 = false, UsesCopyBytes = false;
-  /// Whether a generated kernel uses templates/cm_mve.c.in's primitives:
-  /// the convolutions', the depthwise kernels', the additions',
-  /// cm_dot16_tail, cm_v_copy and cm_v_fill, the convolutions'
-  /// requantization by one multiplier and shift and by one per channel.
-  bool UsesMveConv = false, UsesMveDepthwise = false, UsesMveAdd = false,
-       UsesDotTail = false, UsesColumns = false, UsesUniform = false,
-       UsesPerChannel = false;
+  /// The primitives the generated kernel uses.
+  Primitives Uses;
 
 private:
+  /// Uses the primitive of binding \p Name of templates/cm_dsp.c.in (or of
+  /// cm_mve.c.in with \p Helium) where \p If.
+  void use(const char *Name, bool If = true, bool Helium = false) {
+    if (If)
+      (Helium ? Uses.Mve : Uses.Dsp).insert(Name);
+  }
+  /// The requantization primitives of a DSP kernel that is \p Fast and \p
+  /// Wide (generatedParams).
+  void useRequantization(bool Fast, bool Wide) {
+    use("SMMULR", Fast && !Wide);
+    use("WIDE", Fast && Wide);
+    use("REQUANTIZE", !Fast);
+  }
   /// Operand \p I as the function reads it: a constant is declared as an
   /// array of its own (named after \p Suffix), any other tensor is read
   /// where the memory plan put it; NULL for an absent operand. A tensor with
@@ -1220,6 +1221,19 @@ private:
       DS << K.Code;
     return It->second;
   }
+  /// The call of a generated kernel \p K of the windowed operators
+  /// (convolutions, depthwise, fully connected), generated as \p Name:
+  /// input, output, the scratch area as a \p Scratch pointer, in a stripe
+  /// the input's first row and the output rows, then the layer's
+  /// constants.
+  std::string kernelCall(StringRef Name, const KernelText &K,
+                         StringRef Scratch) {
+    return formatv("    {0}({1}, {2}, ({3} *)(arena.bytes + {4}){5},\n"
+                   "        {6}_weights, {6}_params);\n",
+                   sharedKernel(Name, K), operand(0, "input"), out(), Scratch,
+                   ScratchOffset, Cascade ? ", e[3], e[0], e[1]" : "", Name)
+        .str();
+  }
   std::string context(int64_t Bytes) {
     if (Bytes == 0)
       return "{NULL, 0}";
@@ -1262,17 +1276,11 @@ Error OpWriter::write(StringRef Function, const kernels::KernelCall &KC,
         Name, Scratch, Cascade != nullptr, Fast, Wide, OneChannel);
     if (!Kernel)
       return Kernel.takeError();
-    UsesSmmulr |= Fast && !Wide;
-    UsesWide |= Fast && Wide;
-    UsesRequantize |= !Fast;
-    UsesSmlad |= OneChannel;
-    UsesDwTap |= !OneChannel;
-    UsesWords |= !OneChannel;
-    Stmt = formatv("    {0}({1}, {2}, (int8_t *)(arena.bytes + {3}){4},\n"
-                   "        {5}_weights, {5}_params);\n",
-                   sharedKernel(Name, *Kernel), operand(0, "input"), out(),
-                   ScratchOffset, Cascade ? ", e[3], e[0], e[1]" : "", Name)
-               .str();
+    useRequantization(Fast, Wide);
+    use("SMLAD", OneChannel);
+    use("DWTAP", !OneChannel);
+    use("WORDS", !OneChannel);
+    Stmt = kernelCall(Name, *Kernel, "int8_t");
   } else if (Function == "accelgen_convolve_s8_dsp") {
     const std::string Name = Prefix + "_conv";
     bool Fast = false, Wide = false, Doubled = false;
@@ -1281,16 +1289,11 @@ Error OpWriter::write(StringRef Function, const kernels::KernelCall &KC,
         Name, Scratch, Cascade != nullptr, Fast, Wide, Doubled);
     if (!Kernel)
       return Kernel.takeError();
-    UsesSmmulr |= Fast && !Wide;
-    UsesWide |= Fast && Wide;
-    UsesRequantize |= !Fast;
-    UsesSmlad = UsesMac = UsesCopyBytes = true;
-    UsesDbl16 |= Doubled;
-    Stmt = formatv("    {0}({1}, {2}, (uint32_t *)(arena.bytes + {3}){4},\n"
-                   "        {5}_weights, {5}_params);\n",
-                   sharedKernel(Name, *Kernel), operand(0, "input"), out(),
-                   ScratchOffset, Cascade ? ", e[3], e[0], e[1]" : "", Name)
-               .str();
+    useRequantization(Fast, Wide);
+    for (const char *Name : {"SMLAD", "MAC", "COPY_BYTES"})
+      use(Name);
+    use("DBL16", Doubled);
+    Stmt = kernelCall(Name, *Kernel, "uint32_t");
   } else if (Function == "accelgen_depthwise_conv_s8_mve") {
     const std::string Name = Prefix + "_depthwise";
     Expected<KernelText> Kernel = generatedDepthwiseMve(
@@ -1299,12 +1302,9 @@ Error OpWriter::write(StringRef Function, const kernels::KernelCall &KC,
         Name, Scratch, Cascade != nullptr);
     if (!Kernel)
       return Kernel.takeError();
-    UsesMveDepthwise = UsesColumns = true;
-    Stmt = formatv("    {0}({1}, {2}, (int8_t *)(arena.bytes + {3}){4},\n"
-                   "        {5}_weights, {5}_params);\n",
-                   sharedKernel(Name, *Kernel), operand(0, "input"), out(),
-                   ScratchOffset, Cascade ? ", e[3], e[0], e[1]" : "", Name)
-               .str();
+    for (const char *Name : {"DW", "COLUMNS"})
+      use(Name, true, /*Helium=*/true);
+    Stmt = kernelCall(Name, *Kernel, "int8_t");
   } else if (Function == "accelgen_fully_connected_s8_mve") {
     const std::string Name = Prefix + "_fc";
     bool Tail = false, Uniform = false;
@@ -1314,21 +1314,17 @@ Error OpWriter::write(StringRef Function, const kernels::KernelCall &KC,
         Name, Tail, Uniform);
     if (!Kernel)
       return Kernel.takeError();
-    UsesMveConv = true;
-    (Uniform ? UsesUniform : UsesPerChannel) = true;
-    UsesDotTail |= Tail;
-    Stmt = formatv("    {0}({1}, {2}, (int8_t *)(arena.bytes + {3}),\n"
-                   "        {4}_weights, {4}_params);\n",
-                   sharedKernel(Name, *Kernel), operand(0, "input"), out(),
-                   ScratchOffset, Name)
-               .str();
+    use("CONV", true, /*Helium=*/true);
+    use(Uniform ? "UNIFORM" : "PER_CHANNEL", true, /*Helium=*/true);
+    use("DOT_TAIL", Tail, /*Helium=*/true);
+    Stmt = kernelCall(Name, *Kernel, "int8_t");
   } else if (Function == "accelgen_convolve_s8_mve") {
     const std::string Name = Prefix + "_conv";
     bool Tail = false, Columns = false, Uniform = false;
     // A depthwise convolution of one input channel runs as a convolution.
     Expected<KernelText> Kernel =
         Op.Type == "DEPTHWISE_CONV_2D"
-            ? generatedDepthwiseAsConvMve(
+            ? generatedConvMve(
                   G, Index,
                   std::get<kernels::FamilyParams<ref_depthwise_conv2d_params>>(
                       KC.Params),
@@ -1339,15 +1335,11 @@ Error OpWriter::write(StringRef Function, const kernels::KernelCall &KC,
                   Name, Scratch, Cascade != nullptr, Tail, Columns, Uniform);
     if (!Kernel)
       return Kernel.takeError();
-    UsesMveConv = true;
-    (Uniform ? UsesUniform : UsesPerChannel) = true;
-    UsesDotTail |= Tail;
-    UsesColumns |= Columns;
-    Stmt = formatv("    {0}({1}, {2}, (int8_t *)(arena.bytes + {3}){4},\n"
-                   "        {5}_weights, {5}_params);\n",
-                   sharedKernel(Name, *Kernel), operand(0, "input"), out(),
-                   ScratchOffset, Cascade ? ", e[3], e[0], e[1]" : "", Name)
-               .str();
+    use("CONV", true, /*Helium=*/true);
+    use(Uniform ? "UNIFORM" : "PER_CHANNEL", true, /*Helium=*/true);
+    use("DOT_TAIL", Tail, /*Helium=*/true);
+    use("COLUMNS", Columns, /*Helium=*/true);
+    Stmt = kernelCall(Name, *Kernel, "int8_t");
   } else if (Function == "accelgen_fully_connected_s8_dsp") {
     const std::string Name = Prefix + "_fc";
     bool Fast = false, Wide = false;
@@ -1360,39 +1352,25 @@ Error OpWriter::write(StringRef Function, const kernels::KernelCall &KC,
         Name, Sums, Fast, Wide);
     if (!Kernel)
       return Kernel.takeError();
-    UsesSmmulr |= Fast && !Wide;
-    UsesWide |= Fast && Wide;
-    UsesRequantize |= !Fast;
-    UsesSmlad = true;
+    useRequantization(Fast, Wide);
+    use("SMLAD");
     DS << *Kernel;
     Stmt = formatv("    {0}({1}, {2}{3});\n", Name, operand(0, "input"), out(),
                    Sums ? ", e[3], e[4] - e[3], e[0] < e[1]" : "")
                .str();
-  } else if (Function == "accelgen_elementwise_add_s8_dsp") {
+  } else if (Function == "accelgen_elementwise_add_s8_dsp" ||
+             Function == "accelgen_elementwise_add_s8_mve") {
+    const bool Helium = Function.endswith("_mve");
     const std::string Name = Prefix + "_add";
-    Expected<std::string> Kernel = generatedAdd(
-        G, Index,
+    const ref_elementwise_params &S =
         std::get<kernels::FamilyParams<ref_elementwise_params>>(KC.Params)
-            .Scalars,
-        Name, Cascade != nullptr);
+            .Scalars;
+    Expected<std::string> Kernel =
+        Helium ? generatedAddMve(G, Index, S, Name, Cascade != nullptr)
+               : generatedAdd(G, Index, S, Name, Cascade != nullptr);
     if (!Kernel)
       return Kernel.takeError();
-    UsesSmmulr = true;
-    DS << *Kernel;
-    Stmt = formatv("    {0}({1}, {2}, {3}{4});\n", Name, operand(0, "input1"),
-                   operand(1, "input2"), out(),
-                   Cascade ? ", " + stripeCount() : std::string())
-               .str();
-  } else if (Function == "accelgen_elementwise_add_s8_mve") {
-    const std::string Name = Prefix + "_add";
-    Expected<std::string> Kernel = generatedAddMve(
-        G, Index,
-        std::get<kernels::FamilyParams<ref_elementwise_params>>(KC.Params)
-            .Scalars,
-        Name, Cascade != nullptr);
-    if (!Kernel)
-      return Kernel.takeError();
-    UsesMveAdd = true;
+    use(Helium ? "ADD" : "SMMULR", true, Helium);
     DS << *Kernel;
     Stmt = formatv("    {0}({1}, {2}, {3}{4});\n", Name, operand(0, "input1"),
                    operand(1, "input2"), out(),
@@ -2095,12 +2073,7 @@ Expected<emit::Offload> makeOffload(const ir::Graph &G,
   const bool Mve = hasMve(T, Version);
 
   std::string Decls;
-  bool Generated = false, UsesSmmulr = false, UsesWide = false,
-       UsesRequantize = false, UsesSmlad = false, UsesMac = false,
-       UsesDwTap = false, UsesWords = false, UsesDbl16 = false,
-       UsesCopyBytes = false, UsesMveConv = false, UsesMveDepthwise = false,
-       UsesMveAdd = false, UsesDotTail = false, UsesColumns = false,
-       UsesUniform = false, UsesPerChannel = false;
+  Primitives Uses;
   json::Array Functions;
   std::map<std::string, std::string> Kernels;
   for (size_t I = 0; I < G.Operators.size(); ++I) {
@@ -2131,24 +2104,8 @@ Expected<emit::Offload> makeOffload(const ir::Graph &G,
     OpWriter W(G, O.Plan, I, ScratchOffset, Mve, Kernels, InCascade);
     if (Error E = W.write(C.Function, *Call, C.ScratchBytes))
       return std::move(E);
-    Generated |= StringRef(C.Function).startswith("accelgen_") &&
-                 StringRef(C.Function).endswith("_dsp");
-    UsesSmmulr |= W.UsesSmmulr;
-    UsesWide |= W.UsesWide;
-    UsesRequantize |= W.UsesRequantize;
-    UsesSmlad |= W.UsesSmlad;
-    UsesMac |= W.UsesMac;
-    UsesDwTap |= W.UsesDwTap;
-    UsesWords |= W.UsesWords;
-    UsesDbl16 |= W.UsesDbl16;
-    UsesCopyBytes |= W.UsesCopyBytes;
-    UsesMveConv |= W.UsesMveConv;
-    UsesMveDepthwise |= W.UsesMveDepthwise;
-    UsesMveAdd |= W.UsesMveAdd;
-    UsesUniform |= W.UsesUniform;
-    UsesPerChannel |= W.UsesPerChannel;
-    UsesDotTail |= W.UsesDotTail;
-    UsesColumns |= W.UsesColumns;
+    Uses.Dsp.insert(W.Uses.Dsp.begin(), W.Uses.Dsp.end());
+    Uses.Mve.insert(W.Uses.Mve.begin(), W.Uses.Mve.end());
     Decls += formatv("\n/* Operator {0}: {1} as {2}. */\n", I,
                      G.Operators[I].Type, C.Function)
                  .str() +
@@ -2168,38 +2125,23 @@ Expected<emit::Offload> makeOffload(const ir::Graph &G,
     O.OperatorReport[I] = std::move(R);
   }
   // The generated kernels' primitives, once, before the kernels.
-  std::string Primitives;
-  if (Generated) {
+  std::string Text;
+  for (auto [Template, Used, Names] :
+       {std::make_tuple("cm_dsp.c.in", &Uses.Dsp,
+                        ArrayRef<const char *>(Primitives::DspNames)),
+        std::make_tuple("cm_mve.c.in", &Uses.Mve,
+                        ArrayRef<const char *>(Primitives::MveNames))}) {
+    if (Used->empty())
+      continue;
     tmpl::Bindings B;
-    B["SMMULR"] = UsesSmmulr;
-    B["WIDE"] = UsesWide;
-    B["REQUANTIZE"] = UsesRequantize;
-    B["SMLAD"] = UsesSmlad;
-    B["MAC"] = UsesMac;
-    B["DWTAP"] = UsesDwTap;
-    B["WORDS"] = UsesWords;
-    B["DBL16"] = UsesDbl16;
-    B["COPY_BYTES"] = UsesCopyBytes;
-    Expected<std::string> Common = renderCortexM("cm_dsp.c.in", B);
+    for (const char *Name : Names)
+      B[Name] = Used->count(Name) > 0;
+    Expected<std::string> Common = renderCortexM(Template, B);
     if (!Common)
       return Common.takeError();
-    Primitives = *Common;
+    Text += *Common;
   }
-  if (UsesMveConv || UsesMveDepthwise || UsesMveAdd) {
-    tmpl::Bindings B;
-    B["CONV"] = UsesMveConv;
-    B["DW"] = UsesMveDepthwise;
-    B["ADD"] = UsesMveAdd;
-    B["UNIFORM"] = UsesUniform;
-    B["PER_CHANNEL"] = UsesPerChannel;
-    B["DOT_TAIL"] = UsesDotTail;
-    B["COLUMNS"] = UsesColumns;
-    Expected<std::string> Mve = renderCortexM("cm_mve.c.in", B);
-    if (!Mve)
-      return Mve.takeError();
-    Primitives += *Mve;
-  }
-  Decls = Primitives + Decls;
+  Decls = Text + Decls;
   O.Declarations = Decls;
   O.Headers = {"arm_nnfunctions.h"};
   O.Report = json::Object{{"library", "CMSIS-NN"},
