@@ -338,6 +338,9 @@ ir::Model generatedKernelCases(std::mt19937 &Gen,
   // padded to 28; a strided 1 x 1; biases of 2^30 (cm_requantize).
   Conv("conv_3x3_stride2", X, 6, 3, 3, 2, 1, "SAME", "RELU", 9.0f, 0);
   Conv("conv_dilated", X, 4, 3, 3, 1, 2, "SAME", "NONE", 9.0f, 0);
+  // A 3 x 1 filter dilated by 2: one tap a row, read in place (the
+  // dilated rows' path once named a column counter it did not declare).
+  Conv("conv_3x1_dilated", X, 4, 3, 1, 1, 2, "SAME", "NONE", 3.0f, 0);
   Conv("conv_one_channel", Z, 4, 4, 3, 1, 1, "SAME", "NONE", 0.8f, 0);
   Conv("conv_odd_pixels", V, 2, 3, 3, 1, 1, "VALID", "NONE", 0.45f, 0);
   const int32_t U = B.tensor("u", {2, 4, 5, 3}, ir::perTensor(0.006f, -2));
@@ -448,7 +451,7 @@ TEST_CASE("the generated kernels' cases run as on ref") {
   // (16 of 144), wide_rows' from the third row on (3); and the macro's
   // definition.
   CHECK(Count("CM_DW_TAP_C(a0") == 16 + 3 + 1);
-  CHECK(Count("CONV_2D as accelgen_convolve_s8_dsp */") == 13);
+  CHECK(Count("CONV_2D as accelgen_convolve_s8_dsp */") == 14);
   CHECK(Count("ADD as accelgen_elementwise_add_s8_dsp */") == 2);
   CHECK(Count("FULLY_CONNECTED as accelgen_fully_connected_s8_dsp */") == 4);
   // The depthwise kernels read their multipliers from q[]: left_shift by
@@ -475,7 +478,7 @@ TEST_CASE("the generated kernels' cases run as on ref") {
   // conv_left_shift, conv_one_large_bias).
   CHECK(Count("cm_requantize(a00,") == 2);
   CHECK(Count("cm_mulhi_wide(a00,") == 4);
-  CHECK(Count("cm_smmulr(a00 * 2,") == 8 + 3);
+  CHECK(Count("cm_smmulr(a00 * 2,") == 9 + 3);
   // pointwise_8_to_16's columns (8 values, 16 output channels) are stored
   // doubled: SMMULR takes its sums as they are.
   CHECK(Count("cm_smmulr(a00, q[") == 1);
