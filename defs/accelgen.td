@@ -120,6 +120,11 @@ class Op<string name, list<Operand> operands, list<Attr> attrs = [],
   bit IsBuiltin = 1;
   /// Which input rows a stripe of output rows reads (see StripeRows).
   StripeRows Rows = RowsWhole;
+  /// Which input columns (dimension 2) a tile of output columns reads: the
+  /// same transforms over the columns, whole or a window (whose kernel
+  /// operand gives the kernel's width as its dimension 2), for a cascade run
+  /// in tiles of rows and columns (docs/cascading.md, "Tiles").
+  StripeRows Cols = RowsWhole;
   /// The operands whose bytes output 0 may take over (an in-place operator):
   /// every kernel of the operator reads each element of such an operand
   /// before it writes the same element of the output, so when the output has

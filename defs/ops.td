@@ -65,13 +65,18 @@ defvar PoolAttrs = [PaddingAttr, StrideHAttr, StrideWAttr, FilterHAttr,
 // that outlive the records of one parse.
 def ConvRows : RowsWindow<StrideHAttr, [DilationHAttr], [], [Filter]>;
 def PoolRows : RowsWindow<StrideHAttr, [], [FilterHAttr], []>;
+// The same windows over the columns (a filter operand's dimension 2).
+def ConvColumns : RowsWindow<StrideWAttr, [DilationWAttr], [], [Filter]>;
+def PoolColumns : RowsWindow<StrideWAttr, [], [FilterWAttr], []>;
 
 def Conv2D : Op<"CONV_2D", [Input, Filter, OptionalBias], ConvAttrs> {
   let Rows = ConvRows;
+  let Cols = ConvColumns;
 }
 def DepthwiseConv2D : Op<"DEPTHWISE_CONV_2D", [Input, Filter, OptionalBias],
                          !listconcat(ConvAttrs, [DepthMultiplierAttr])> {
   let Rows = ConvRows;
+  let Cols = ConvColumns;
 }
 def TransposeConv : Op<"TRANSPOSE_CONV",
                        [Operand<"output_shape">, Filter, Input, OptionalBias],
@@ -88,8 +93,12 @@ def FullyConnected : Op<"FULLY_CONNECTED", [Input, Filter, OptionalBias],
 }
 def AveragePool2D : Op<"AVERAGE_POOL_2D", [Input], PoolAttrs> {
   let Rows = PoolRows;
+  let Cols = PoolColumns;
 }
-def MaxPool2D : Op<"MAX_POOL_2D", [Input], PoolAttrs> { let Rows = PoolRows; }
+def MaxPool2D : Op<"MAX_POOL_2D", [Input], PoolAttrs> {
+  let Rows = PoolRows;
+  let Cols = PoolColumns;
+}
 
 // The element-wise kernels (ref, cpu, CMSIS-NN's arm_elementwise_*_s8) read
 // both inputs' elements (or a block of them) before they write the same
@@ -190,7 +199,10 @@ def ApproximateAttr      : Attr<"approximate", BoolAttr>;
 def MirrorPadModeAttr    : Attr<"mode", StringAttr>;        // "REFLECT" | "SYMMETRIC"
 def KernelTypeAttr       : Attr<"kernel_type", StringAttr>; // "FULL" | "BASIC"
 
-def L2Pool2D : Op<"L2_POOL_2D", [Input], PoolAttrs> { let Rows = PoolRows; }
+def L2Pool2D : Op<"L2_POOL_2D", [Input], PoolAttrs> {
+  let Rows = PoolRows;
+  let Cols = PoolColumns;
+}
 
 def Div : Op<"DIV", [Input, Input2], [FusedActivationAttr]>;
 def Pow : Op<"POW", [Input, Input2]>;

@@ -38,6 +38,10 @@ const char *const Preamble =
 //     rows reads (Kind: Whole, Identity, Shifted, Window; for a window the
 //     attribute names of stride, dilation and kernel height, "" when unset,
 //     and the operand whose dimension 1 is the kernel height, -1 when unset)
+//   ACCELGEN_OP_COLS(Enumerator, Kind, Stride, Dilation, Kernel, KernelOperand)
+//     every operator of ops.td: the columns of its input a tile of output
+//     columns reads (Kind: Whole or Window, the kernel operand's dimension 2
+//     its width)
 //   ACCELGEN_OP_OVERLAYS(Enumerator, Mask)      every operator of ops.td: the
 //     operands its output may take the bytes of, one bit per operand index
 //   ACCELGEN_QUANT_RELATION(Enumerator, Name)   every QuantRelation of
@@ -76,13 +80,18 @@ public:
                           O.Enumerator, O.MinOperands, O.MaxOperands,
                           O.NumResults, O.RequiredMask);
     OS << "#undef ACCELGEN_OP_ARITY\n#endif\n";
-    OS << "\n#ifdef ACCELGEN_OP_ROWS\n";
-    for (const Vocabulary::OpEntry &O : V.Ops)
-      OS << llvm::formatv("ACCELGEN_OP_ROWS({0}, {1}, {2}, {3}, {4}, {5})\n",
-                          O.Enumerator, O.RowKind, cppString(O.Stride),
-                          cppString(O.Dilation), cppString(O.Kernel),
-                          O.KernelOperand);
-    OS << "#undef ACCELGEN_OP_ROWS\n#endif\n";
+    for (bool Cols : {false, true}) {
+      const char *Macro = Cols ? "ACCELGEN_OP_COLS" : "ACCELGEN_OP_ROWS";
+      OS << "\n#ifdef " << Macro << "\n";
+      for (const Vocabulary::OpEntry &O : V.Ops) {
+        const Vocabulary::OpEntry::StripeMap &M = Cols ? O.Cols : O.Rows;
+        OS << llvm::formatv("{0}({1}, {2}, {3}, {4}, {5}, {6})\n", Macro,
+                            O.Enumerator, M.Kind, cppString(M.Stride),
+                            cppString(M.Dilation), cppString(M.Kernel),
+                            M.KernelOperand);
+      }
+      OS << "#undef " << Macro << "\n#endif\n";
+    }
     OS << "\n#ifdef ACCELGEN_OP_OVERLAYS\n";
     for (const Vocabulary::OpEntry &O : V.Ops)
       OS << llvm::formatv("ACCELGEN_OP_OVERLAYS({0}, {1}u)\n", O.Enumerator,

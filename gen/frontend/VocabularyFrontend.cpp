@@ -25,10 +25,11 @@ std::vector<llvm::Record *> definedOrder(const llvm::RecordKeeper &Records,
   return Defs;
 }
 
-/// The stripe transform of operator \p R (its `Rows` field).
-StripeRowsDecl readStripeRows(const llvm::Record &R) {
+/// A stripe transform of operator \p R: its field \p Field, `Rows` or
+/// `Cols`.
+StripeRowsDecl readStripeRows(const llvm::Record &R, llvm::StringRef Field) {
   StripeRowsDecl D;
-  const llvm::Record *Rows = R.getValueAsDef("Rows");
+  const llvm::Record *Rows = R.getValueAsDef(Field);
   D.Kind = Rows->getValueAsString("Kind").str();
   auto Attr = [](const llvm::Record *A) {
     return StripeAttrDecl{
@@ -76,7 +77,8 @@ VocabularyDecl readVocabularyRecords(const llvm::RecordKeeper &Records) {
         O.OperandNames.push_back(Operand->getValueAsString("Name").str());
       for (const llvm::Record *A : R->getValueAsListOfDefs("Attrs"))
         O.AttrNames.push_back(A->getValueAsString("Name").str());
-      O.Rows = readStripeRows(*R);
+      O.Rows = readStripeRows(*R, "Rows");
+      O.Cols = readStripeRows(*R, "Cols");
       for (const llvm::Record *Operand :
            R->getValueAsListOfDefs("OutputOverlays"))
         O.OutputOverlays.push_back(Operand->getValueAsString("Name").str());

@@ -56,65 +56,84 @@ std::string attrConstant(llvm::StringRef Name) {
   return Out;
 }
 
-/// Checks operator \p O's stripe transform and fills \p E's; false after
-/// reporting a mistake.
+/// Checks operator \p O's stripe transforms (`Rows`, and `Cols`, which may be
+/// whole or a window only) and fills \p E's; false after reporting a mistake.
 bool checkStripeRows(const VocabularyOpDecl &O, Vocabulary::OpEntry &E,
                      Diagnostics &Diags) {
-  const StripeRowsDecl &R = O.Rows;
-  static const llvm::StringRef Kinds[] = {"whole", "identity", "shifted",
-                                          "window", "accumulate"};
-  if (!llvm::is_contained(Kinds, R.Kind)) {
-    Diags.error(O.At, llvm::formatv("operator '{0}': stripe rows kind '{1}' "
-                                    "is not one of whole, identity, shifted, "
-                                    "window, accumulate",
-                                    O.Key, R.Kind));
-    return false;
-  }
-  E.RowKind = (llvm::Twine(llvm::toUpper(R.Kind.front())) +
-               llvm::StringRef(R.Kind).drop_front())
-                  .str();
-  if (R.Kind != "window")
-    return true;
-  auto CheckAttr = [&](llvm::StringRef Role, const StripeAttrDecl &A) {
-    if (!llvm::is_contained(O.AttrNames, A.Name)) {
-      Diags.error(O.At, llvm::formatv("operator '{0}': stripe {1} attribute "
-                                      "'{2}' is not one of its attributes",
-                                      O.Key, Role, A.Name));
+  auto Check = [&](const StripeRowsDecl &R, bool Columns,
+                   Vocabulary::OpEntry::StripeMap &M) {
+    static const llvm::StringRef RowKinds[] = {"whole", "identity", "shifted",
+                                               "window", "accumulate"};
+    static const llvm::StringRef ColKinds[] = {"whole", "window"};
+    const llvm::StringRef What = Columns ? "columns" : "rows";
+    if (Columns ? !llvm::is_contained(ColKinds, R.Kind)
+                : !llvm::is_contained(RowKinds, R.Kind)) {
+      Diags.error(O.At,
+                  llvm::formatv("operator '{0}': stripe {1} kind '{2}' is not "
+                                "one of {3}",
+                                O.Key, What, R.Kind,
+                                Columns ? "whole, window"
+                                        : "whole, identity, shifted, window, "
+                                          "accumulate"));
       return false;
     }
-    if (A.Kind != "int") {
-      Diags.error(O.At, llvm::formatv("operator '{0}': stripe {1} attribute "
-                                      "'{2}' is {3}, not int",
-                                      O.Key, Role, A.Name, A.Kind));
+    M.Kind = (llvm::Twine(llvm::toUpper(R.Kind.front())) +
+              llvm::StringRef(R.Kind).drop_front())
+                 .str();
+    if (R.Kind != "window")
+      return true;
+    auto CheckAttr = [&](llvm::StringRef Role, const StripeAttrDecl &A) {
+      if (!llvm::is_contained(O.AttrNames, A.Name)) {
+        Diags.error(O.At, llvm::formatv("operator '{0}': stripe {1} attribute "
+                                        "'{2}' is not one of its attributes",
+                                        O.Key, Role, A.Name));
+        return false;
+      }
+      if (A.Kind != "int") {
+        Diags.error(O.At, llvm::formatv("operator '{0}': stripe {1} attribute "
+                                        "'{2}' is {3}, not int",
+                                        O.Key, Role, A.Name, A.Kind));
+        return false;
+      }
+      return true;
+    };
+    if (R.Dilation.size() > 1 ||
+        R.Kernel.size() + R.KernelOperand.size() != 1) {
+      Diags.error(O.At,
+                  llvm::formatv("operator '{0}': a stripe window takes at "
+                                "most one dilation attribute and exactly one "
+                                "kernel {1}, an attribute or an operand",
+                                O.Key, Columns ? "width" : "height"));
       return false;
     }
+    if (!CheckAttr("stride", R.Stride) ||
+        (!R.Dilation.empty() && !CheckAttr("dilation", R.Dilation[0])) ||
+        (!R.Kernel.empty() && !CheckAttr("kernel", R.Kernel[0])))
+      return false;
+    if (!R.KernelOperand.empty()) {
+      auto It = llvm::find(O.OperandNames, R.KernelOperand[0]);
+      if (It == O.OperandNames.end()) {
+        Diags.error(O.At, llvm::formatv("operator '{0}': stripe kernel "
+                                        "operand '{1}' is not one of its "
+                                        "operands",
+                                        O.Key, R.KernelOperand[0]));
+        return false;
+      }
+      M.KernelOperand = static_cast<int32_t>(It - O.OperandNames.begin());
+    }
+    M.Stride = R.Stride.Name;
+    M.Dilation = R.Dilation.empty() ? "" : R.Dilation[0].Name;
+    M.Kernel = R.Kernel.empty() ? "" : R.Kernel[0].Name;
     return true;
   };
-  if (R.Dilation.size() > 1 || R.Kernel.size() + R.KernelOperand.size() != 1) {
-    Diags.error(O.At, llvm::formatv("operator '{0}': a stripe window takes at "
-                                    "most one dilation attribute and exactly "
-                                    "one kernel height, an attribute or an "
-                                    "operand",
+  if (!Check(O.Rows, false, E.Rows) || !Check(O.Cols, true, E.Cols))
+    return false;
+  if (E.Cols.Kind == "Window" && E.Rows.Kind != "Window") {
+    Diags.error(O.At, llvm::formatv("operator '{0}': a window over the "
+                                    "columns needs one over the rows",
                                     O.Key));
     return false;
   }
-  if (!CheckAttr("stride", R.Stride) ||
-      (!R.Dilation.empty() && !CheckAttr("dilation", R.Dilation[0])) ||
-      (!R.Kernel.empty() && !CheckAttr("kernel", R.Kernel[0])))
-    return false;
-  if (!R.KernelOperand.empty()) {
-    auto It = llvm::find(O.OperandNames, R.KernelOperand[0]);
-    if (It == O.OperandNames.end()) {
-      Diags.error(O.At, llvm::formatv("operator '{0}': stripe kernel operand "
-                                      "'{1}' is not one of its operands",
-                                      O.Key, R.KernelOperand[0]));
-      return false;
-    }
-    E.KernelOperand = static_cast<int32_t>(It - O.OperandNames.begin());
-  }
-  E.Stride = R.Stride.Name;
-  E.Dilation = R.Dilation.empty() ? "" : R.Dilation[0].Name;
-  E.Kernel = R.Kernel.empty() ? "" : R.Kernel[0].Name;
   return true;
 }
 

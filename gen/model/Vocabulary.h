@@ -51,7 +51,9 @@ struct VocabularyOpDecl {
   uint64_t RequiredMask = 0;
   /// The names of its attributes and operands, in order.
   std::vector<std::string> AttrNames, OperandNames;
-  StripeRowsDecl Rows;
+  /// The rows a stripe of output rows reads; the columns a tile of output
+  /// columns reads (`Cols`, tiled cascades).
+  StripeRowsDecl Rows, Cols;
   /// The operands output 0 may take the bytes of (`OutputOverlays`), by name.
   std::vector<std::string> OutputOverlays;
   /// Run by the generated code itself, without a kernel (`RunByHost`).
@@ -92,12 +94,16 @@ struct Vocabulary {
     int32_t MaxOperands = 0; ///< -1: variadic.
     int32_t NumResults = 1;
     uint64_t RequiredMask = 0; ///< As VocabularyOpDecl::RequiredMask.
-    /// The stripe transform: RowKind enumerator (Whole, Identity, Shifted,
-    /// Window), attribute names ("" when unset) and the kernel operand's
-    /// index (-1 when unset).
-    std::string RowKind = "Whole";
-    std::string Stride, Dilation, Kernel;
-    int32_t KernelOperand = -1;
+    /// A stripe transform: RowKind enumerator (Whole, Identity, Shifted,
+    /// Window, Accumulate), attribute names ("" when unset) and the kernel
+    /// operand's index (-1 when unset).
+    struct StripeMap {
+      std::string Kind = "Whole";
+      std::string Stride, Dilation, Kernel;
+      int32_t KernelOperand = -1;
+    };
+    /// Over the rows (dimension 1) and over the columns (dimension 2).
+    StripeMap Rows, Cols;
     /// The operands output 0 may overlay, one bit per operand index.
     uint32_t OverlayMask = 0;
     /// Run by the generated code itself (`RunByHost`).

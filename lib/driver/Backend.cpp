@@ -2,6 +2,7 @@
 #include "driver/Backend.h"
 #include "driver/Compilation.h"
 #include "driver/HostRun.h"
+#include "emit/CascadeEmitter.h"
 
 #include "llvm/ADT/STLExtras.h"
 
@@ -22,7 +23,8 @@ Expected<bool> Backend::selectCpu(StringRef, Compilation &) const {
 void Backend::prepareCpuKernels(Compilation &) const {}
 
 Expected<plan::CascadePlan> Backend::memoryPlan(Compilation &C) const {
-  return plan::planCascades(C.graph(), C.options().Cascading);
+  return plan::planCascades(C.graph(),
+                            emit::hostCascading(C.options().Cascading));
 }
 
 Error Backend::addToHostBuild(const Compilation &C, const RunOptions &R,

@@ -1,5 +1,6 @@
 //===- Compilation.cpp - One model through the pipeline for one target ----===//
 #include "driver/Compilation.h"
+#include "emit/CascadeEmitter.h"
 
 #include "import/ModelFile.h"
 #include "kernels/KernelParams.h"
@@ -187,7 +188,7 @@ Error Compilation::compile() {
 Expected<plan::CascadePlan> Compilation::memoryPlan() {
   if (Target.Backend)
     return Target.Backend->memoryPlan(*this);
-  return plan::planCascades(graph(), Opts.Cascading);
+  return plan::planCascades(graph(), emit::hostCascading(Opts.Cascading));
 }
 
 Expected<emit::EmittedFile> Compilation::hostMain() const {

@@ -69,6 +69,8 @@ public:
 private:
   bool readsWindowRows(int32_t T) const;
   std::string rows(int32_t T) const;
+  /// A tiled cascade's columns of \p T the call sees.
+  std::string cols(int32_t T) const;
 
   const ir::Graph &G;
   const plan::Cascade &C;
@@ -76,6 +78,13 @@ private:
   std::vector<int32_t> Shapes;
   std::string ParamsLines;
 };
+
+/// \p O as the C this emitter writes runs it without an accelerator: with
+/// tiled cascades (the reference kernels take any rectangle of an image).
+inline plan::CascadeOptions hostCascading(plan::CascadeOptions O) {
+  O.Tiles = true;
+  return O;
+}
 
 /// The file-scope step table of cascade \p C, named \p Name.
 std::string cascadeTable(const plan::Cascade &C, const std::string &Name);
@@ -87,11 +96,16 @@ std::string cascadeLoop(const ir::Graph &G, const plan::Cascade &C,
                         const std::string &Name);
 
 /// "N steps of R output rows", or for a cascade whose last operator sums
-/// over its input's rows "N steps of R rows summed by operator K".
+/// over its input's rows "N steps of R rows summed by operator K", or for a
+/// tiled one "N tiles of R x C output rows and columns".
 std::string cascadeStepsText(const ir::Graph &G, const plan::Cascade &C);
 
+/// "R rows a stripe", or for a tiled cascade "R x C tiles".
+std::string cascadeStepShape(const plan::Cascade &C);
+
 /// The MACs cascade \p C computes beyond layer at a time: each operator's
-/// MACs per output row times the rows it computes more than once (0 with
+/// MACs per output row (in a tiled cascade, per pixel) times the rows
+/// (pixels) it computes more than once (0 with
 /// line buffers; computed from the steps, not assumed).
 int64_t cascadeExtraMacs(const ir::Graph &G, const plan::Cascade &C);
 

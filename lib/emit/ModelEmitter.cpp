@@ -395,9 +395,12 @@ Error ModelWriter::emitOperator(size_t Index, Value::List &Ops,
   // last (plan::whyNotStripable admits the kernels that have them).
   const bool Accumulating =
       Piece && ir::rowMap(Op.code()).Kind == ir::RowKind::Accumulate;
+  // In a tiled cascade the reference kernel, which takes any rectangle.
+  const bool Tiled = Piece && Stripe->cascade().tiled();
   // In a cascade, the specialised kernel's stripe variant.
   std::optional<CpuKernel> Special;
-  if (Opts.CpuKernels && !Aliased && Calls->size() == 1 && !Accumulating) {
+  if (Opts.CpuKernels && !Aliased && Calls->size() == 1 && !Accumulating &&
+      !Tiled) {
     Expected<std::optional<CpuKernel>> S = Opts.CpuKernels->specialise(
         G, Index, *Call, formatv("{0}_op{1}", Opts.Name, Index).str(),
         /*Stripe=*/Piece != nullptr);
@@ -509,10 +512,13 @@ Error ModelWriter::emitOperator(size_t Index, Value::List &Ops,
   if (Opts.CpuKernels && !Aliased && !Special)
     R["reference_kernel_reason"] =
         Accumulating ? std::string("it sums over a cascade's stripes")
+        : Tiled      ? std::string("it runs in a cascade's tiles")
                      : Opts.CpuKernels->referenceReason(G, Index, *Call);
   if (Stripe) {
     R["cascade"] = static_cast<int64_t>(Stripe->cascade().FirstOp);
     R["stripe_rows"] = Stripe->cascade().StripeRows;
+    if (Stripe->cascade().tiled())
+      R["tile_columns"] = Stripe->cascade().TileCols;
   }
   Report.push_back(std::move(R));
   return Error::success();
@@ -898,6 +904,9 @@ Error ModelWriter::run(EmittedModel &Out) {
   B["TARGET"] = Opts.Target;
   B["VERSION"] = Opts.GeneratorVersion;
   B["ARENA_BYTES"] = Plan.ArenaBytes;
+  B["TILED"] = Cascading &&
+               llvm::any_of(Cascading->Cascades,
+                            [](const plan::Cascade &C) { return C.tiled(); });
   B["ALIGNMENT"] = Plan.Alignment;
   B["CONSTANT_BYTES"] = EmittedConstantBytes;
   B["CONSTANTS"] = Value(std::move(Constants));
@@ -1167,7 +1176,8 @@ Expected<EmittedModel> emitModel(const ir::Graph &G, const EmitOptions &Opts) {
                                "functional model, not {0}: its kernels run "
                                "on whole tensors",
                                Opts.Target));
-    Expected<plan::CascadePlan> P = plan::planCascades(G, Opts.Cascading);
+    Expected<plan::CascadePlan> P =
+        plan::planCascades(G, hostCascading(Opts.Cascading));
     if (!P)
       return P.takeError();
     std::vector<std::string> Problems = plan::verifyCascades(G, *P);

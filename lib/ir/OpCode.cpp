@@ -60,6 +60,18 @@ RowMap rowMap(OpCode Code) {
   return RowMap{};
 }
 
+RowMap colMap(OpCode Code) {
+  switch (Code) {
+#define ACCELGEN_OP_COLS(Enumerator, Kind, Stride, Dilation, Kernel, Operand)  \
+  case OpCode::Enumerator:                                                     \
+    return RowMap{RowKind::Kind, Stride, Dilation, Kernel, Operand};
+#include "ir/OpVocabulary.inc"
+  case OpCode::Unknown:
+    break;
+  }
+  return RowMap{};
+}
+
 bool mayOverlay(OpCode Code, unsigned Operand) {
   uint32_t Mask = 0;
   switch (Code) {

@@ -74,6 +74,9 @@ struct RowMap {
 
 /// The stripe transform of \p Code (Whole for Unknown).
 RowMap rowMap(OpCode Code);
+/// The same over the columns (dimension 2; a window's kernel operand gives
+/// the width as its dimension 2): Whole or Window, for tiled cascades.
+RowMap colMap(OpCode Code);
 
 /// True when the rows of input 0 an operator of \p Code reads follow from
 /// its output rows through a map (window, shifted) rather than being them.

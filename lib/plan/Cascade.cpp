@@ -15,6 +15,8 @@
 //===----------------------------------------------------------------------===//
 #include "plan/Cascade.h"
 
+#include "analysis/ModelStats.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -29,6 +31,32 @@ int32_t Cascade::windowOf(int32_t T) const {
   auto It = llvm::find(Windowed, T);
   return It == Windowed.end() ? -1
                               : static_cast<int32_t>(It - Windowed.begin());
+}
+
+bool Cascade::endsBand(size_t S) const {
+  if (!tiled() || S + 1 >= Steps.size())
+    return true;
+  const int32_t L = LastOp - FirstOp;
+  return Steps[S + 1][L].Out.Begin != Steps[S][L].Out.Begin;
+}
+
+int64_t Cascade::stagingOffset(unsigned Which, int64_t Alignment) const {
+  auto Up = [&](int64_t V) {
+    return (V + Alignment - 1) / Alignment * Alignment;
+  };
+  const int64_t Sizes[] = {Up(int64_t(WindowRows[0]) * RowBytes[0]),
+                           Up(PatchBytes), Up(TileBytes)};
+  int64_t Offset = 0;
+  for (unsigned I = 0; I <= Which && I < 3; ++I)
+    Offset += Sizes[I];
+  return Offset;
+}
+
+int64_t Cascade::heldBytes(size_t I, int64_t Alignment) const {
+  const int64_t Window = int64_t(WindowRows[I]) * RowBytes[I];
+  if (!tiled() || I != 0)
+    return Window;
+  return stagingOffset(2, Alignment) + BandBytes;
 }
 
 const Cascade *CascadePlan::cascadeOf(int32_t Op) const {
@@ -180,6 +208,86 @@ std::optional<std::string> whyNotStripable(const ir::Graph &G, size_t Index) {
   return std::nullopt;
 }
 
+namespace {
+
+/// A window's geometry over one dimension (1: rows, 2: columns).
+struct WindowAxis {
+  int32_t Stride = 1, Dilation = 1, Kernel = 1, In = 0, Out = 0;
+};
+
+WindowAxis windowAxis(const ir::Graph &G, const ir::Operator &Op, int Dim) {
+  const ir::RowMap Map =
+      Dim == 1 ? ir::rowMap(Op.code()) : ir::colMap(Op.code());
+  WindowAxis A;
+  A.Stride = static_cast<int32_t>(Op.getInt(Map.Stride, 1));
+  A.Dilation = Map.Dilation.empty()
+                   ? 1
+                   : static_cast<int32_t>(Op.getInt(Map.Dilation, 1));
+  A.Kernel = Map.KernelOperand >= 0
+                 ? G.tensor(Op.input(Map.KernelOperand)).Shape[Dim]
+                 : static_cast<int32_t>(Op.getInt(Map.Kernel, 1));
+  A.In = G.tensor(Op.input(0)).Shape[Dim];
+  A.Out = G.tensor(Op.output(0)).Shape[Dim];
+  return A;
+}
+
+/// The input range a window reads for output range \p Out, clipped to the
+/// input, and the padding before it.
+RowRange windowInput(const WindowAxis &A, RowRange Out, int32_t &Pad) {
+  const int32_t Extent = (A.Kernel - 1) * A.Dilation + 1;
+  // TensorFlow Lite's padding: half the total, the smaller half first.
+  const int32_t Total = std::max(0, (A.Out - 1) * A.Stride + Extent - A.In) / 2;
+  const int32_t Begin = Out.Begin * A.Stride - Total;
+  const int32_t End = (Out.End - 1) * A.Stride + Extent - Total;
+  RowRange R{std::max(0, Begin), std::min(A.In, End)};
+  // The kernel sees the input from R.Begin: Out.Begin's window starts
+  // Begin - R.Begin before it.
+  Pad = R.Begin - Begin;
+  return R;
+}
+
+} // namespace
+
+RowRange tileInputCols(const ir::Graph &G, const ir::Operator &Op, RowRange Out,
+                       int32_t &PadLeft) {
+  return windowInput(windowAxis(G, Op, 2), Out, PadLeft);
+}
+
+std::optional<std::string> whyNotTileable(const ir::Graph &G, size_t Index) {
+  const ir::Operator &Op = G.Operators[Index];
+  if (ir::rowMap(Op.code()).Kind != ir::RowKind::Window ||
+      ir::colMap(Op.code()).Kind != ir::RowKind::Window)
+    return std::string("it is no window over both rows and columns (Cols in "
+                       "defs/ops.td)");
+  const ir::RowMap Cols = ir::colMap(Op.code());
+  if (Cols.KernelOperand >= 0) {
+    const int32_t K = Op.input(static_cast<unsigned>(Cols.KernelOperand));
+    if (!G.isValidTensor(K) || G.tensor(K).rank() < 3)
+      return std::string("its kernel operand has no width");
+  }
+  constexpr int64_t Limit = int64_t(1) << 15;
+  for (int Dim : {1, 2}) {
+    const WindowAxis A = windowAxis(G, Op, Dim);
+    if (A.Stride < 1 || A.Stride >= Limit || A.Dilation < 1 ||
+        A.Dilation >= Limit || A.Kernel < 1 || A.Kernel >= Limit ||
+        int64_t(A.Kernel - 1) * A.Dilation >= Limit || A.In >= Limit ||
+        A.Out < 1 || A.Out >= Limit)
+      return std::string("its geometry over the columns is outside [1, 2^15)");
+    // Tiles next to each other read input ranges that meet or overlap, so
+    // that their parts of the input cover it (the traces, the last tiles'
+    // rows no window reads).
+    if ((A.Kernel - 1) * A.Dilation + 1 < A.Stride)
+      return std::string("its window skips input rows or columns (a kernel "
+                         "extent below its stride)");
+    int32_t Pad = 0;
+    if (windowInput(A, {0, 1}, Pad).empty() ||
+        windowInput(A, {A.Out - 1, A.Out}, Pad).empty())
+      return std::string("its output columns do not follow from its input's "
+                         "by its stride");
+  }
+  return std::nullopt;
+}
+
 RowRange stripeInputRows(const ir::Graph &G, const ir::Operator &Op,
                          RowRange Out, int32_t &PadTop) {
   PadTop = 0;
@@ -198,24 +306,7 @@ RowRange stripeInputRows(const ir::Graph &G, const ir::Operator &Op,
     PadTop = std::max(0, First - Begin);
     return {First, std::max(First, std::clamp(Out.End - Shift, 0, InRows))};
   }
-  const int32_t Stride = static_cast<int32_t>(Op.getInt(Map.Stride, 1));
-  const int32_t Dilation =
-      Map.Dilation.empty() ? 1
-                           : static_cast<int32_t>(Op.getInt(Map.Dilation, 1));
-  const int32_t Kernel = Map.KernelOperand >= 0
-                             ? G.tensor(Op.input(Map.KernelOperand)).Shape[1]
-                             : static_cast<int32_t>(Op.getInt(Map.Kernel, 1));
-  const int32_t Extent = (Kernel - 1) * Dilation + 1;
-  const int32_t OutRows = G.tensor(Op.output(0)).Shape[1];
-  // TensorFlow Lite's padding: half the total, the smaller half first.
-  const int32_t Pad = std::max(0, (OutRows - 1) * Stride + Extent - InRows) / 2;
-  const int32_t Begin = Out.Begin * Stride - Pad;
-  const int32_t End = (Out.End - 1) * Stride + Extent - Pad;
-  RowRange R{std::max(0, Begin), std::min(InRows, End)};
-  // The kernel sees rows from R.Begin: row Out.Begin's window starts
-  // Begin - R.Begin rows before them.
-  PadTop = R.Begin - Begin;
-  return R;
+  return windowInput(windowAxis(G, Op, 1), Out, PadTop);
 }
 
 namespace {
@@ -246,6 +337,9 @@ public:
     for (size_t K = 0; K < N; ++K)
       Stripable[K] = !whyNotStripable(G, K).has_value() &&
                      !Opts.NotStripable.count(static_cast<int32_t>(K));
+    Tileable.resize(N);
+    for (size_t K = 0; K < N; ++K)
+      Tileable[K] = Opts.Tiles && Stripable[K] && !whyNotTileable(G, K);
     LastRead.assign(G.Tensors.size(), -1);
     Producer.assign(G.Tensors.size(), -1);
     for (size_t K = 0; K < N; ++K) {
@@ -261,16 +355,44 @@ public:
         LastRead[T] = std::numeric_limits<int32_t>::max();
   }
 
-  llvm::Expected<CascadePlan> run();
+  /// The plan, or under a budget too small an error naming the smallest
+  /// that works.
+  llvm::Expected<CascadePlan> plan();
 
 private:
-  /// One search (run() makes two).
-  llvm::Expected<CascadePlan> runOnce();
+  /// The plan: without a budget the least-memory one (of the fewest
+  /// cascaded operators); under one, which fits, the one fit() gives.
+  CascadePlan run();
+  /// The least-memory search's plan, peak and operator at the peak, for
+  /// the current Consume (cached).
+  struct Least {
+    CascadePlan Plan;
+    int64_t Peak = 0;
+    int32_t PeakOp = 0;
+  };
+  const Least &least();
+  /// The least-memory plan of the fewest cascaded operators.
+  CascadePlan leastPlan();
+  /// A plan whose whole arena fits \p Budget, for the current Consume,
+  /// cascading as little as fits; or nothing.
+  std::optional<CascadePlan> fitOnce(int64_t Budget);
+  /// fitOnce() with and without outputs over the tensors they consume.
+  std::optional<CascadePlan> fitBoth(int64_t Budget);
+  /// The plan of the smallest arena the searches find (cached): no budget
+  /// one byte below it fits (fitBoth), it fits any budget from it up.
+  const CascadePlan &smallest();
+  /// fitBoth(), else smallest() where it fits.
+  std::optional<CascadePlan> fit(int64_t Budget);
+  /// A plan's whole arena: its tensors, then the reserved bytes.
+  int64_t total(const CascadePlan &P) const;
+  static int64_t cascaded(const CascadePlan &P);
   /// A span's cost at its best stripe height.
   struct SpanChoice {
     bool Valid = false;
     int64_t Bytes = 0;
     int32_t StripeRows = 0;
+    int32_t TileCols = 0; // > 0: tiles
+    int64_t Extra = 0;    // MACs computed twice
   };
   /// One dynamic-programming state: the best way to run operators [0, K).
   struct State {
@@ -279,6 +401,8 @@ private:
     int64_t Cascaded = 0; // operators inside cascades
     int32_t From = 0;     // the last span is [From, K)
     int32_t StripeRows = 0;
+    int32_t TileCols = 0;
+    int64_t Extra = 0; // MACs computed twice (tiles)
   };
 
   bool validSpan(int32_t First, int32_t Last) const;
@@ -290,6 +414,15 @@ private:
   }
   /// Simulates span [First, Last] with \p Rows output rows per step.
   Cascade simulate(int32_t First, int32_t Last, int32_t Rows) const;
+  /// Whether span [First, Last] may run in tiles: a chain of windows, each
+  /// operator reading the previous one's output alone.
+  bool validTiledSpan(int32_t First, int32_t Last) const;
+  /// Simulates span [First, Last] in tiles of \p Rows x \p Cols of the last
+  /// operator's output.
+  Cascade simulateTiles(int32_t First, int32_t Last, int32_t Rows,
+                        int32_t Cols) const;
+  /// The MACs a tiled cascade computes more than layer at a time.
+  int64_t extraMacs(const Cascade &C) const;
   /// Whole bytes live over [First, Last] other than the span's windows.
   int64_t wholeBytes(int32_t First, int32_t Last,
                      const std::vector<int32_t> &Windowed) const;
@@ -309,13 +442,14 @@ private:
   const CascadeOptions &Opts;
   /// The layer-at-a-time plan, and the same without overlays.
   MemoryPlan Layer, Base;
-  std::vector<bool> Stripable;
+  std::vector<bool> Stripable, Tileable;
   std::vector<int32_t> LastRead, Producer;
   /// A cascade's output may take over a tensor its stripes consume, not
   /// only an in-place operand of its last operator.
   bool Consume = false;
-  /// The arena of the least-memory plan runOnce() found last.
-  int64_t LeastArena = 0;
+  /// least(), without and with Consume; smallest().
+  std::optional<Least> Leasts[2];
+  std::optional<CascadePlan> Smallest;
 };
 
 bool Planner::validSpan(int32_t First, int32_t Last) const {
@@ -453,6 +587,134 @@ Cascade Planner::simulate(int32_t First, int32_t Last, int32_t Rows) const {
   return C;
 }
 
+bool Planner::validTiledSpan(int32_t First, int32_t Last) const {
+  for (int32_t K = First; K <= Last; ++K)
+    if (!Tileable[K])
+      return false;
+  for (int32_t K = First + 1; K <= Last; ++K) {
+    // Operator K reads operator K-1's output as its input 0, and nothing
+    // else reads it.
+    const int32_t T = G.Operators[K - 1].output(0);
+    if (G.Operators[K].input(0) != T || LastRead[T] != K)
+      return false;
+    for (int32_t J = First; J <= Last; ++J)
+      for (size_t X = 0; X < G.Operators[J].Inputs.size(); ++X)
+        if (G.Operators[J].Inputs[X] == T && (J != K || X != 0))
+          return false;
+  }
+  return true;
+}
+
+Cascade Planner::simulateTiles(int32_t First, int32_t Last, int32_t Rows,
+                               int32_t Cols) const {
+  Cascade C;
+  C.FirstOp = First;
+  C.LastOp = Last;
+  C.StripeRows = Rows;
+  C.TileCols = Cols;
+  const int32_t M = C.numOps();
+  // Rows and columns are independent: per dimension, per operator and band
+  // (of rows, or of columns), the range it computes, the part of it it
+  // owns (traces), the input range it reads and the padding before it.
+  struct Axis {
+    std::vector<std::vector<RowRange>> Region, Own, In;
+    std::vector<std::vector<int32_t>> Pad;
+  };
+  auto Solve = [&](int Dim, int32_t Size, Axis &A) {
+    const ir::Tensor &Out = G.tensor(G.Operators[Last].output(0));
+    const int32_t N = Out.Shape[Dim];
+    const int32_t Bands = (N + Size - 1) / Size;
+    A.Region.assign(M, std::vector<RowRange>(Bands));
+    A.Own = A.In = A.Region;
+    A.Pad.assign(M, std::vector<int32_t>(Bands, 0));
+    for (int32_t B = 0; B < Bands; ++B)
+      A.Region[M - 1][B] =
+          A.Own[M - 1][B] = {B * Size, std::min(N, (B + 1) * Size)};
+    for (int32_t K = M - 1; K >= 0; --K) {
+      const ir::Operator &Op = G.Operators[First + K];
+      const WindowAxis W = windowAxis(G, Op, Dim);
+      for (int32_t B = 0; B < Bands; ++B)
+        A.In[K][B] = windowInput(W, A.Region[K][B], A.Pad[K][B]);
+      if (K == 0)
+        break;
+      // The producer computes what this operator reads; its own part of
+      // band B runs to where band B + 1's reads begin (the last band's to
+      // its end), so the parts cover it once.
+      for (int32_t B = 0; B < Bands; ++B) {
+        const RowRange Need = A.In[K][B];
+        const int32_t OwnEnd = B + 1 < Bands ? A.In[K][B + 1].Begin : W.In;
+        A.Own[K - 1][B] = {Need.Begin, OwnEnd};
+        A.Region[K - 1][B] = {Need.Begin, std::max(Need.End, OwnEnd)};
+        A.In[K][B] = A.Region[K - 1][B];
+      }
+    }
+  };
+  Axis R, Cl;
+  Solve(1, Rows, R);
+  Solve(2, Cols, Cl);
+  const size_t RowBands = R.Region[0].size(), ColBands = Cl.Region[0].size();
+  for (size_t B = 0; B < RowBands; ++B)
+    for (size_t X = 0; X < ColBands; ++X) {
+      std::vector<StripeStep> Step(M);
+      for (int32_t K = 0; K < M; ++K) {
+        StripeStep &S = Step[K];
+        S.Out = R.Region[K][B];
+        S.WindowBegin = S.Out.Begin;
+        S.In = R.In[K][B];
+        S.PadTop = R.Pad[K][B];
+        S.OutCols = Cl.Region[K][X];
+        S.InCols = Cl.In[K][X];
+        S.PadLeft = Cl.Pad[K][X];
+        S.OwnRows = R.Own[K][B];
+        S.OwnCols = Cl.Own[K][X];
+      }
+      C.Steps.push_back(std::move(Step));
+    }
+  auto MaxSize = [](const std::vector<RowRange> &V) {
+    int32_t Max = 0;
+    for (const RowRange &X : V)
+      Max = std::max(Max, X.size());
+    return Max;
+  };
+  // Bytes of one element with its channels.
+  auto PixelBytes = [&](int32_t T) {
+    const ir::Tensor &Ten = G.tensor(T);
+    return Ten.byteSize() / (int64_t(Ten.Shape[1]) * Ten.Shape[2]);
+  };
+  for (int32_t K = First; K < Last; ++K)
+    C.Windowed.push_back(G.Operators[K].output(0));
+  llvm::sort(C.Windowed);
+  for (int32_t T : C.Windowed) {
+    const int32_t K = Producer[T] - First;
+    C.WindowRows.push_back(MaxSize(R.Region[K]));
+    C.RowBytes.push_back(MaxSize(Cl.Region[K]) * PixelBytes(T));
+  }
+  const int32_t In = G.Operators[First].input(0);
+  const int32_t Out = G.Operators[Last].output(0);
+  C.PatchBytes = int64_t(MaxSize(R.In[0])) * MaxSize(Cl.In[0]) * PixelBytes(In);
+  C.TileBytes = int64_t(MaxSize(R.Region[M - 1])) * MaxSize(Cl.Region[M - 1]) *
+                PixelBytes(Out);
+  C.BandBytes = int64_t(Rows) * rowBytes(G.tensor(Out));
+  C.Overlaid = overlayOf(C);
+  return C;
+}
+
+int64_t Planner::extraMacs(const Cascade &C) const {
+  int64_t Extra = 0;
+  for (int32_t K = C.FirstOp; K <= C.LastOp; ++K) {
+    const ir::Operator &Op = G.Operators[K];
+    const ir::Tensor &Out = G.tensor(Op.output(0));
+    const int64_t Pixels = int64_t(Out.Shape[1]) * Out.Shape[2];
+    int64_t Computed = 0;
+    for (const std::vector<StripeStep> &Step : C.Steps) {
+      const StripeStep &S = Step[K - C.FirstOp];
+      Computed += int64_t(S.Out.size()) * S.OutCols.size();
+    }
+    Extra += analysis::operatorMacs(G, Op) * (Computed - Pixels) / Pixels;
+  }
+  return Extra;
+}
+
 int32_t Planner::overlayOf(const Cascade &C) const {
   if (!Opts.CascadeOverlays)
     return -1;
@@ -526,8 +788,11 @@ int32_t Planner::overlayOf(const Cascade &C) const {
             Safe = false;
         }
       }
+      // A tiled cascade copies a band of rows into the output after the
+      // band's last tile.
       const StripeStep &Last = Step[C.LastOp - C.FirstOp];
-      if (!Last.Out.empty())
+      const size_t S = &Step - C.Steps.data();
+      if (!Last.Out.empty() && C.endsBand(S))
         Written = Last.Out.End * rowBytes(OutT);
     }
     if (Safe)
@@ -561,7 +826,7 @@ int64_t Planner::spanBytes(const Cascade &C) const {
     Sum -= alignUp(G.tensor(G.Operators[C.LastOp].output(0)).byteSize(),
                    Layer.Alignment);
   for (size_t I = 0; I < C.Windowed.size(); ++I)
-    Sum += alignUp(C.WindowRows[I] * C.RowBytes[I], Layer.Alignment);
+    Sum += alignUp(C.heldBytes(I, Layer.Alignment), Layer.Alignment);
   const ir::Operator &Last = G.Operators[C.LastOp];
   if (accumulates(Last))
     Sum += std::max<int64_t>(
@@ -587,6 +852,47 @@ Planner::SpanChoice Planner::bestSpan(int32_t First, int32_t Last,
     if (Better)
       Best = {true, Bytes, Rows};
   }
+  // Under a budget that no stripes fit: tiles, those of the fewest MACs
+  // computed twice among the ones that fit, else of the least memory (the
+  // least-memory search under a budget compares them by memory alone).
+  if (!Opts.Tiles || Opts.Budget < 0 ||
+      (Target >= 0 && Best.Valid && Best.Bytes <= Target) ||
+      !validTiledSpan(First, Last))
+    return Best;
+  const ir::Tensor &Out = G.tensor(G.Operators[Last].output(0));
+  // No tiles fit (or, without a target, beat the stripes) where the whole
+  // tensors alone, less an output over one of them, exceed the target.
+  {
+    std::vector<int32_t> Windowed;
+    for (int32_t K = First; K < Last; ++K)
+      Windowed.push_back(G.Operators[K].output(0));
+    const int64_t Floor = wholeBytes(First, Last, Windowed) -
+                          alignUp(Out.byteSize(), Layer.Alignment);
+    if ((Target >= 0 && Floor > Target) ||
+        (Target < 0 && Best.Valid && Floor >= Best.Bytes))
+      return Best;
+  }
+  int64_t BestExtra = -1;
+  for (int32_t Rows = 1; Rows <= Out.Shape[1]; Rows *= 2)
+    for (int32_t Cols = 1; Cols < Out.Shape[2]; Cols *= 2) {
+      const Cascade C = simulateTiles(First, Last, Rows, Cols);
+      const int64_t Bytes = spanBytes(C);
+      const bool Fits = Target >= 0 && Bytes <= Target;
+      const int64_t Extra = Fits ? extraMacs(C) : 0;
+      bool Better;
+      if (!Best.Valid)
+        Better = true;
+      else if (Target < 0)
+        Better = Bytes < Best.Bytes;
+      else if (Fits)
+        Better = Best.Bytes > Target || BestExtra < 0 || Extra < BestExtra;
+      else
+        Better = Best.Bytes > Target && Bytes < Best.Bytes;
+      if (Better) {
+        Best = {true, Bytes, Rows, Cols, extraMacs(C)};
+        BestExtra = Fits ? Extra : -1;
+      }
+    }
   return Best;
 }
 
@@ -595,12 +901,13 @@ std::vector<Cascade> Planner::choose(int64_t Target, bool &Feasible,
   const int32_t N = static_cast<int32_t>(G.Operators.size());
   std::vector<State> Best(N + 1);
   Best[0].Reached = true;
-  // Lexicographic goals: under a target, fit it, then cascade the fewest
-  // operators, then the least peak; without one, the least peak first.
+  // Lexicographic goals: under a target, fit it, then compute the fewest
+  // MACs twice (tiles), then cascade the fewest operators, then the least
+  // peak; without one, the least peak first.
   auto Key = [&](const State &S) {
     bool Over = Target >= 0 && S.Peak > Target;
-    return Target >= 0 ? std::make_tuple(Over, S.Cascaded, S.Peak)
-                       : std::make_tuple(false, S.Peak, S.Cascaded);
+    return Target >= 0 ? std::make_tuple(Over, S.Extra, S.Cascaded, S.Peak)
+                       : std::make_tuple(false, S.Peak, S.Extra, S.Cascaded);
   };
   for (int32_t K = 0; K < N; ++K) {
     if (!Best[K].Reached)
@@ -625,6 +932,8 @@ std::vector<Cascade> Planner::choose(int64_t Target, bool &Feasible,
       S.Cascaded = Best[K].Cascaded + (Last > K ? Last - K + 1 : 0);
       S.From = K;
       S.StripeRows = Span.StripeRows;
+      S.TileCols = Span.TileCols;
+      S.Extra = Best[K].Extra + Span.Extra;
       if (!Best[Last + 1].Reached || Key(S) < Key(Best[Last + 1]))
         Best[Last + 1] = S;
       // Nothing cascades past an accumulating operator.
@@ -642,7 +951,9 @@ std::vector<Cascade> Planner::choose(int64_t Target, bool &Feasible,
     int32_t First = S.From, Last = K - 1;
     int64_t Bytes;
     if (Last > First) {
-      Chosen.push_back(simulate(First, Last, S.StripeRows));
+      Chosen.push_back(
+          S.TileCols > 0 ? simulateTiles(First, Last, S.StripeRows, S.TileCols)
+                         : simulate(First, Last, S.StripeRows));
       Bytes = spanBytes(Chosen.back());
     } else {
       Bytes = layerBytes(First);
@@ -663,7 +974,7 @@ CascadePlan Planner::place(std::vector<Cascade> Cascades) const {
   for (const Cascade &C : P.Cascades) {
     P.Options.Groups.push_back({C.FirstOp, C.LastOp});
     for (size_t I = 0; I < C.Windowed.size(); ++I)
-      P.Options.HeldBytes[C.Windowed[I]] = C.WindowRows[I] * C.RowBytes[I];
+      P.Options.HeldBytes[C.Windowed[I]] = C.heldBytes(I, P.Options.Alignment);
     if (C.Overlaid >= 0)
       P.Options.GroupOverlays[G.Operators[C.LastOp].output(0)] = C.Overlaid;
     // An accumulating operator's sums, in its output's bytes.
@@ -689,107 +1000,164 @@ CascadePlan Planner::place(std::vector<Cascade> Cascades) const {
   return P;
 }
 
-llvm::Expected<CascadePlan> Planner::run() {
-  Consume = false;
-  llvm::Expected<CascadePlan> Without = runOnce();
-  if (!Opts.Enabled || !Opts.CascadeOverlays)
-    return Without;
-  const int64_t LeastWithout = LeastArena;
+CascadePlan Planner::run() {
+  if (!Opts.Enabled)
+    return place({});
+  if (Opts.Budget >= 0) {
+    std::optional<CascadePlan> P = fit(Opts.Budget);
+    assert(P && "run() without a plan that fits");
+    return std::move(*P);
+  }
   // An output over the tensor its stripes consume saves its bytes inside
   // the cascade, but the bytes it takes stay live as long as it does, all
   // of them: the spans' sums see the saving and not that, so the search
   // runs with and without such outputs and the placed arenas decide.
-  Consume = true;
-  llvm::Expected<CascadePlan> With = runOnce();
-  if (!With && !Without) {
-    if (LeastArena < LeastWithout) {
-      llvm::consumeError(Without.takeError());
-      return With;
-    }
-    llvm::consumeError(With.takeError());
+  Consume = false;
+  CascadePlan Without = leastPlan();
+  if (!Opts.CascadeOverlays)
     return Without;
-  }
-  if (!With || !Without) {
-    llvm::consumeError(With ? Without.takeError() : With.takeError());
-    return With ? std::move(With) : std::move(Without);
-  }
-  // Without a budget the smaller arena; under one (both fit), the fewer
-  // cascaded operators, then the smaller arena.
-  auto Key = [&](const CascadePlan &P) {
-    int64_t Cascaded = 0;
-    for (const Cascade &C : P.Cascades)
-      Cascaded += C.numOps();
-    return Opts.Budget < 0 ? std::make_pair(P.Memory.ArenaBytes, Cascaded)
-                           : std::make_pair(Cascaded, P.Memory.ArenaBytes);
-  };
-  return Key(*With) < Key(*Without) ? std::move(With) : std::move(Without);
+  Consume = true;
+  CascadePlan With = leastPlan();
+  return std::make_pair(With.Memory.ArenaBytes, cascaded(With)) <
+                 std::make_pair(Without.Memory.ArenaBytes, cascaded(Without))
+             ? std::move(With)
+             : std::move(Without);
 }
 
-llvm::Expected<CascadePlan> Planner::runOnce() {
-  bool Feasible = true;
-  int64_t Peak = 0;
-  int32_t PeakOp = 0;
-  if (!Opts.Enabled)
-    return place({});
-  // The least memory any schedule the planner knows reaches.
-  std::vector<Cascade> Least = choose(-1, Feasible, Peak, PeakOp);
-  CascadePlan LeastPlan = place(Least);
-  // The whole arena of a plan: its tensors, then the reserved bytes.
-  auto Total = [&](const CascadePlan &P) {
-    return Opts.ReservedBytes > 0
-               ? alignUp(P.Memory.ArenaBytes, P.Memory.Alignment) +
-                     Opts.ReservedBytes
-               : P.Memory.ArenaBytes;
-  };
-  LeastArena = Total(LeastPlan);
-  if (Opts.Budget < 0) {
-    // The same peak cascading as few operators as reach it: the search for
-    // the least peak compares peaks so far, and keeps cascades that lower a
-    // peak a later operator raises again.
-    bool Fits = true;
-    int64_t FewestPeak = 0;
-    int32_t FewestPeakOp = 0;
-    std::vector<Cascade> Fewest = choose(Peak, Fits, FewestPeak, FewestPeakOp);
-    if (Fits) {
-      CascadePlan FewestPlan = place(std::move(Fewest));
-      if (FewestPlan.Memory.ArenaBytes <= LeastPlan.Memory.ArenaBytes)
-        return FewestPlan;
-    }
-    return LeastPlan;
+int64_t Planner::cascaded(const CascadePlan &P) {
+  int64_t N = 0;
+  for (const Cascade &C : P.Cascades)
+    N += C.numOps();
+  return N;
+}
+
+int64_t Planner::total(const CascadePlan &P) const {
+  return Opts.ReservedBytes > 0
+             ? alignUp(P.Memory.ArenaBytes, P.Memory.Alignment) +
+                   Opts.ReservedBytes
+             : P.Memory.ArenaBytes;
+}
+
+const Planner::Least &Planner::least() {
+  std::optional<Least> &L = Leasts[Consume];
+  if (!L) {
+    // The least memory any schedule the planner knows reaches.
+    bool Feasible = true;
+    L.emplace();
+    L->Plan = place(choose(-1, Feasible, L->Peak, L->PeakOp));
   }
-  if (Total(LeastPlan) > Opts.Budget) {
-    const ir::Operator &Op = G.Operators[PeakOp];
-    return llvm::createStringError(
-        llvm::inconvertibleErrorCode(),
-        // One figure, the placed arena's: the planner's own peak counts
-        // buffers apart that the placement may overlay, so it can exceed
-        // what works.
-        llvm::formatv("a memory budget of {0} bytes is too small: the "
-                      "smallest budget that works is {1} bytes (the working "
-                      "memory peaks at operator {2}, {3})",
-                      Opts.Budget, Total(LeastPlan), PeakOp, Op.Type)
-            .str());
+  return *L;
+}
+
+CascadePlan Planner::leastPlan() {
+  const Least &L = least();
+  // The same peak cascading as few operators as reach it: the search for
+  // the least peak compares peaks so far, and keeps cascades that lower a
+  // peak a later operator raises again.
+  bool Fits = true;
+  int64_t FewestPeak = 0;
+  int32_t FewestPeakOp = 0;
+  std::vector<Cascade> Fewest = choose(L.Peak, Fits, FewestPeak, FewestPeakOp);
+  if (Fits) {
+    CascadePlan FewestPlan = place(std::move(Fewest));
+    if (FewestPlan.Memory.ArenaBytes <= L.Plan.Memory.ArenaBytes)
+      return FewestPlan;
   }
+  return L.Plan;
+}
+
+std::optional<CascadePlan> Planner::fitOnce(int64_t Budget) {
   // Cascade as little as fits; tighten the target while fragmentation
   // pushes the placed arena over the budget.
-  int64_t Target = Opts.Budget - Opts.ReservedBytes;
+  int64_t Target = Budget - Opts.ReservedBytes;
   for (int Try = 0; Try < 8 && Target > 0; ++Try) {
+    bool Feasible = true;
+    int64_t Peak = 0;
+    int32_t PeakOp = 0;
     std::vector<Cascade> Chosen = choose(Target, Feasible, Peak, PeakOp);
     if (!Feasible)
       break;
     CascadePlan P = place(std::move(Chosen));
-    if (Total(P) <= Opts.Budget)
+    if (total(P) <= Budget)
       return P;
-    Target -= Total(P) - Opts.Budget;
+    Target -= total(P) - Budget;
   }
-  return LeastPlan;
+  return std::nullopt;
+}
+
+std::optional<CascadePlan> Planner::fitBoth(int64_t Budget) {
+  Consume = false;
+  std::optional<CascadePlan> Without = fitOnce(Budget);
+  if (!Opts.CascadeOverlays)
+    return Without;
+  Consume = true;
+  std::optional<CascadePlan> With = fitOnce(Budget);
+  if (!With || !Without)
+    return With ? std::move(With) : std::move(Without);
+  // Both fit: the fewer cascaded operators, then the smaller arena.
+  return std::make_pair(cascaded(*With), With->Memory.ArenaBytes) <
+                 std::make_pair(cascaded(*Without), Without->Memory.ArenaBytes)
+             ? std::move(With)
+             : std::move(Without);
+}
+
+const CascadePlan &Planner::smallest() {
+  if (Smallest)
+    return *Smallest;
+  // The least-memory searches' plans, then plans under budgets one byte
+  // below the best so far while one fits: a plan of more operators may
+  // place with less fragmentation than the least-memory one.
+  Consume = false;
+  Smallest = least().Plan;
+  if (Opts.CascadeOverlays) {
+    Consume = true;
+    if (total(least().Plan) < total(*Smallest))
+      Smallest = least().Plan;
+  }
+  while (std::optional<CascadePlan> P = fitBoth(total(*Smallest) - 1))
+    Smallest = std::move(P);
+  return *Smallest;
+}
+
+std::optional<CascadePlan> Planner::fit(int64_t Budget) {
+  if (std::optional<CascadePlan> P = fitBoth(Budget))
+    return P;
+  if (total(smallest()) <= Budget)
+    return smallest();
+  return std::nullopt;
+}
+
+llvm::Expected<CascadePlan> Planner::plan() {
+  if (!Opts.Enabled || Opts.Budget < 0 || fit(Opts.Budget))
+    return run();
+  // Where the least-memory schedule (of the smaller arena) peaks.
+  const int64_t Smallest = total(smallest());
+  Consume = false;
+  const Least *L = &least();
+  if (Opts.CascadeOverlays) {
+    Consume = true;
+    if (total(least().Plan) < total(L->Plan))
+      L = &least();
+  }
+  const int32_t PeakOp = L->PeakOp;
+  const ir::Operator &Op = G.Operators[PeakOp];
+  return llvm::createStringError(
+      llvm::inconvertibleErrorCode(),
+      // One figure, the placed arena's: the planner's own peak counts
+      // buffers apart that the placement may overlay, so it can exceed what
+      // works.
+      llvm::formatv("a memory budget of {0} bytes is too small: the "
+                    "smallest budget that works is {1} bytes (the working "
+                    "memory peaks at operator {2}, {3})",
+                    Opts.Budget, Smallest, PeakOp, Op.Type)
+          .str());
 }
 
 } // namespace
 
 llvm::Expected<CascadePlan> planCascades(const ir::Graph &G,
                                          const CascadeOptions &Opts) {
-  return Planner(G, Opts).run();
+  return Planner(G, Opts).plan();
 }
 
 } // namespace plan

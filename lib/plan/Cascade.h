@@ -57,6 +57,14 @@ struct StripeStep {
   /// of padding above the first row it copies).
   RowRange In;
   int32_t PadTop = 0;
+  /// In a tiled cascade (Cascade::tiled()): the columns of Out, the columns
+  /// of input 0 it reads and the padding columns left of them; and the part
+  /// of its output this step traces (OwnRows x OwnCols: the steps' parts
+  /// cover each tensor once, each inside its step's Out x OutCols; the last
+  /// operator's part is its tile).
+  RowRange OutCols, InCols;
+  int32_t PadLeft = 0;
+  RowRange OwnRows, OwnCols;
 };
 
 /// Consecutive operators run stripe by stripe.
@@ -68,8 +76,18 @@ struct Cascade {
   /// LastOp, ir::RowKind::Accumulate, which writes its whole output in the
   /// last step).
   int32_t StripeRows = 1;
+  /// Columns of LastOp's output per step, or 0: a cascade of stripes of
+  /// whole rows. With columns, a *tiled* cascade: step S computes one tile
+  /// (StripeRows x TileCols of the output, the tiles of a band of rows from
+  /// left to right, the bands from the top), every operator recomputing the
+  /// region of its output the next one reads from the cascade's input
+  /// (operators in a chain, windows over rows and columns), so each window
+  /// holds one tile's region from its first byte, with no line buffers
+  /// and some MACs computed twice (docs/cascading.md, "Tiles").
+  int32_t TileCols = 0;
   /// The tensors held as windows (the outputs of FirstOp .. LastOp-1),
-  /// ascending, with the rows each window holds and the bytes of one row.
+  /// ascending, with the rows each window holds and the bytes of one row
+  /// (a tiled cascade's: of its widest region's row).
   std::vector<int32_t> Windowed;
   std::vector<int32_t> WindowRows;
   std::vector<int64_t> RowBytes;
@@ -83,8 +101,23 @@ struct Cascade {
   /// the output; one whose bytes nothing reads after the cascade, and whose
   /// bytes no later stripe reads once LastOp has written over them.
   int32_t Overlaid = -1;
+  /// A tiled cascade's staging buffers, at aligned offsets after its first
+  /// window's bytes (which PlanOptions::HeldBytes counts them in): the region
+  /// of its input FirstOp reads, LastOp's tile, and a band of StripeRows
+  /// whole rows of LastOp's output, copied into the output after the band's
+  /// last tile.
+  int64_t PatchBytes = 0, TileBytes = 0, BandBytes = 0;
 
   int32_t numOps() const { return LastOp - FirstOp + 1; }
+  bool tiled() const { return TileCols > 0; }
+  /// Whether step \p S ends a band of a tiled cascade (its last tile).
+  bool endsBand(size_t S) const;
+  /// The bytes of window \p I, with a tiled cascade's staging buffers
+  /// after the first.
+  int64_t heldBytes(size_t I, int64_t Alignment) const;
+  /// Where a tiled cascade's staging buffer \p Which (0: patch, 1: tile,
+  /// 2: band) starts, in bytes from its first window's.
+  int64_t stagingOffset(unsigned Which, int64_t Alignment) const;
   /// The window index of tensor \p T, or -1 if it is whole.
   int32_t windowOf(int32_t T) const;
 };
@@ -114,6 +147,11 @@ struct CascadeOptions {
   /// Operators that may not run stripe by stripe here, each with why (an
   /// accelerator kernel its functional model cannot stripe).
   std::map<int32_t, std::string> NotStripable;
+  /// Under a budget that no cascade of stripes fits, cascades may run in
+  /// tiles (Cascade::TileCols), recomputing overlaps: where the kernels take
+  /// any rectangle of an image through shapes and padding (the emitted C
+  /// of targets ref and cpu, emit::hostCascading).
+  bool Tiles = false;
 };
 
 /// A memory plan with cascades.
@@ -146,6 +184,13 @@ std::optional<std::string> whyNotStripable(const ir::Graph &G, size_t Op);
 /// before them. Identity operators read the same rows of every data input.
 RowRange stripeInputRows(const ir::Graph &G, const ir::Operator &Op,
                          RowRange Out, int32_t &PadTop);
+/// The same over the columns (ir::colMap) for an operator that may run in
+/// tiles.
+RowRange tileInputCols(const ir::Graph &G, const ir::Operator &Op, RowRange Out,
+                       int32_t &PadLeft);
+/// Why operator \p Op of \p G cannot run in a tiled cascade, beyond
+/// whyNotStripable, or nothing if it can.
+std::optional<std::string> whyNotTileable(const ir::Graph &G, size_t Op);
 
 /// Plans \p G with cascades. Fails when no schedule fits the budget, naming
 /// the operator that cannot fit and the smallest budget that works.

@@ -125,9 +125,12 @@ namespace {
 
 /// A buffer whose bytes past the first Keep are free after step Until: a
 /// group's output took over a larger tensor the group consumed.
+/// What stays of a buffer as groups' outputs take its first bytes: steps
+/// of decreasing Keep, the bytes past each Keep live only until its Until
+/// (increasing); none: all of them for the buffer's life.
 struct Shrink {
-  int64_t Keep = -1;
-  int32_t Until = Unset;
+  llvm::SmallVector<std::pair<int64_t, int32_t>, 1> Steps;
+  int64_t keep() const { return Steps.empty() ? -1 : Steps.back().first; }
 };
 
 /// For every tensor, the tensor whose bytes it uses (itself when it has its
@@ -208,27 +211,29 @@ std::vector<int32_t> resolveAliases(const ir::Graph &G, Lifetimes &L,
     const int32_t R = Root[In];
     const ir::Tensor &InT = G.tensor(In), &OutT = G.tensor(Out);
     const int64_t RootBytes = G.tensor(R).byteSize();
+    // Bytes an earlier group's output already took (In is that output, or
+    // shares its bytes) hold Out if it fits in the part they keep.
+    const int64_t Keep = Shrinks[R].keep() >= 0 ? Shrinks[R].keep() : RootBytes;
     if (Pinned[R] || L.Last[R] > End || InT.IsConstant || InT.IsVariable ||
-        OutT.IsVariable || OutT.byteSize() > RootBytes ||
-        Shrinks[R].Keep >= 0 || Opts.HeldBytes.count(R))
+        OutT.IsVariable || OutT.byteSize() > Keep || Opts.HeldBytes.count(R))
       continue;
-    // The bytes past Out's are free once the group has run.
-    if (OutT.byteSize() < RootBytes)
-      Shrinks[R] = {OutT.byteSize(), L.Last[R]};
+    // The bytes past Out's are free once the group has run (once the
+    // tensors holding them now are dead).
+    if (OutT.byteSize() < Keep)
+      Shrinks[R].Steps.push_back({OutT.byteSize(), L.Last[R]});
     Share(Out, R);
   }
   return Root;
 }
 
 /// A buffer with bytes of its own, as the placer sees it: Size bytes over
-/// steps [First, Last], of which those past the first Keep (when Keep >= 0)
-/// only until step Until.
+/// steps [First, Last], of which those past a Keep of Shrink only until its
+/// step.
 struct Item {
   int32_t Tensor;
   int64_t Size;
   int32_t First, Last;
-  int64_t Keep = -1;
-  int32_t Until = Unset;
+  Shrink Shrinks;
   int64_t lifetime() const { return int64_t(Last) - First + 1; }
 };
 
@@ -242,10 +247,14 @@ struct Rect {
 /// and the rest until it is free.
 llvm::SmallVector<Rect, 2> rects(const Item &It) {
   const int32_t First = std::max(It.First, 0);
-  if (It.Keep < 0)
-    return {Rect{0, It.Size, First, It.Last}};
-  return {Rect{0, It.Keep, First, It.Last},
-          Rect{It.Keep, It.Size - It.Keep, First, std::max(First, It.Until)}};
+  llvm::SmallVector<Rect, 2> Out;
+  int64_t End = It.Size;
+  for (const auto &[Keep, Until] : It.Shrinks.Steps) {
+    Out.push_back(Rect{Keep, End - Keep, First, std::max(First, Until)});
+    End = Keep;
+  }
+  Out.push_back(Rect{0, End, First, It.Last});
+  return Out;
 }
 
 /// Sorts \p Items into the visiting order \p O; ties go to the lower tensor
@@ -431,7 +440,7 @@ MemoryPlan planMemory(const ir::Graph &G, const PlanOptions &Opts) {
     if (L.planned(static_cast<int32_t>(T)) &&
         Root[T] == static_cast<int32_t>(T))
       Items.push_back({static_cast<int32_t>(T), Bytes(T), L.First[T], L.Last[T],
-                       Shrinks[T].Keep, Shrinks[T].Until});
+                       Shrinks[T]});
 
   MemoryPlan Plan;
   Plan.Alignment = Opts.Alignment;

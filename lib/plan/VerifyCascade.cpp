@@ -14,6 +14,7 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 
 namespace accelgen {
@@ -21,15 +22,15 @@ namespace plan {
 
 namespace {
 
-/// The input rows operator \p Op must have to write rows [A, B) of its
-/// output, and the padding rows before them.
-RowRange requiredRows(const ir::Graph &G, const ir::Operator &Op, int32_t A,
-                      int32_t B, int32_t &Pad) {
-  const ir::RowMap M = ir::rowMap(Op.code());
+/// The input rows (\p Dim 1) or columns (2) operator \p Op must have to
+/// write rows [A, B) of its output, and the padding before them.
+RowRange requiredRange(const ir::Graph &G, const ir::Operator &Op, int Dim,
+                       int32_t A, int32_t B, int32_t &Pad) {
+  const ir::RowMap M = Dim == 1 ? ir::rowMap(Op.code()) : ir::colMap(Op.code());
   Pad = 0;
   if (M.Kind != ir::RowKind::Window && M.Kind != ir::RowKind::Shifted)
     return {A, B};
-  const int64_t H = G.tensor(Op.input(0)).Shape[1];
+  const int64_t H = G.tensor(Op.input(0)).Shape[Dim];
   if (M.Kind == ir::RowKind::Shifted) {
     // PAD: output row r copies input row r - p, if there is one.
     const int64_t P = ir::rowShift(G, Op).value_or(0);
@@ -39,11 +40,11 @@ RowRange requiredRows(const ir::Graph &G, const ir::Operator &Op, int32_t A,
     return {static_cast<int32_t>(First),
             static_cast<int32_t>(std::max(First, Last))};
   }
-  const int64_t OutH = G.tensor(Op.output(0)).Shape[1];
+  const int64_t OutH = G.tensor(Op.output(0)).Shape[Dim];
   const int64_t S = Op.getInt(M.Stride, 1);
   const int64_t D = M.Dilation.empty() ? 1 : Op.getInt(M.Dilation, 1);
   const int64_t K = M.KernelOperand >= 0
-                        ? G.tensor(Op.input(M.KernelOperand)).Shape[1]
+                        ? G.tensor(Op.input(M.KernelOperand)).Shape[Dim]
                         : Op.getInt(M.Kernel, 1);
   const int64_t Span = D * (K - 1) + 1;
   int64_t Total = (OutH - 1) * S + Span - H;
@@ -54,6 +55,182 @@ RowRange requiredRows(const ir::Graph &G, const ir::Operator &Op, int32_t A,
   Pad = static_cast<int32_t>(Begin - First);
   return {static_cast<int32_t>(Begin),
           static_cast<int32_t>(Last > H ? H : Last)};
+}
+
+RowRange requiredRows(const ir::Graph &G, const ir::Operator &Op, int32_t A,
+                      int32_t B, int32_t &Pad) {
+  return requiredRange(G, Op, 1, A, B, Pad);
+}
+
+/// Replays tiled cascade \p C (Cascade::tiled()): a chain of windows over
+/// rows and columns, each step one tile of the last operator's output from
+/// the top left, each member computing from its buffer's first byte the
+/// region its successor reads, the first reading its input's region
+/// exactly; every pixel of the last output computed once, every pixel of
+/// the others traced once. Adds the windows' bytes (with the staging
+/// buffers after the first) to \p Held.
+void verifyTiled(const ir::Graph &G, const CascadePlan &Plan, const Cascade &C,
+                 const std::string &Who, std::map<int32_t, int64_t> &Held,
+                 const std::function<void(std::string)> &Report) {
+  const int32_t M = C.numOps();
+  const int32_t In = G.Operators[C.FirstOp].input(0);
+  const int32_t Out = G.Operators[C.LastOp].output(0);
+  for (int32_t K = C.FirstOp; K <= C.LastOp; ++K) {
+    const ir::Operator &Op = G.Operators[K];
+    if (ir::rowMap(Op.code()).Kind != ir::RowKind::Window ||
+        ir::colMap(Op.code()).Kind != ir::RowKind::Window) {
+      Report(llvm::formatv("{0}: operator {1} ({2}) runs in tiles but is no "
+                           "window over rows and columns",
+                           Who, K, Op.Type));
+      return;
+    }
+    if (K > C.FirstOp && Op.input(0) != G.Operators[K - 1].output(0)) {
+      Report(llvm::formatv("{0}: operator {1} ({2}) runs in tiles but does "
+                           "not read the previous operator's output",
+                           Who, K, Op.Type));
+      return;
+    }
+  }
+  auto Pixel = [&](int32_t T) {
+    const ir::Tensor &Ten = G.tensor(T);
+    return Ten.byteSize() / (int64_t(Ten.Shape[1]) * Ten.Shape[2]);
+  };
+  const ir::Tensor &OutT = G.tensor(Out), &InT = G.tensor(In);
+  // Pixels of the last output computed, and of every output traced.
+  std::map<int32_t, std::vector<int32_t>> Count;
+  for (int32_t K = C.FirstOp; K <= C.LastOp; ++K) {
+    const ir::Tensor &T = G.tensor(G.Operators[K].output(0));
+    Count[G.Operators[K].output(0)].assign(size_t(T.Shape[1]) * T.Shape[2], 0);
+  }
+  // The output over the input it consumes: rows of the output copied so
+  // far (after each band's last tile).
+  const Buffer *OB = Plan.Memory.find(Out), *IB = Plan.Memory.find(In);
+  const bool Over = OB && IB && OB->AliasOf >= 0 &&
+                    OB->AliasOf == (IB->AliasOf < 0 ? In : IB->AliasOf);
+  int32_t Copied = 0;
+  std::vector<int32_t> Rows(M, 0), Cols(M, 0);
+  int64_t Patch = 0, Tile = 0;
+  for (size_t S = 0; S < C.Steps.size(); ++S) {
+    if (C.Steps[S].size() != static_cast<size_t>(M)) {
+      Report(
+          llvm::formatv("{0}: step {1} has the wrong operator count", Who, S));
+      return;
+    }
+    for (int32_t K = 0; K < M; ++K) {
+      const StripeStep &St = C.Steps[S][K];
+      const ir::Operator &Op = G.Operators[C.FirstOp + K];
+      const int32_t T = Op.output(0);
+      const ir::Tensor &Ten = G.tensor(T);
+      const std::string Where = llvm::formatv(
+          "{0}: tile {1}, operator {2} ({3})", Who, S, C.FirstOp + K, Op.Type);
+      if (St.Out.empty() || St.OutCols.empty() || St.Out.Begin < 0 ||
+          St.OutCols.Begin < 0 || St.Out.End > Ten.Shape[1] ||
+          St.OutCols.End > Ten.Shape[2]) {
+        Report(Where + ": computes no region of its output, or one outside");
+        return;
+      }
+      int32_t PadT = 0, PadL = 0;
+      const RowRange NeedR =
+          requiredRange(G, Op, 1, St.Out.Begin, St.Out.End, PadT);
+      const RowRange NeedC =
+          requiredRange(G, Op, 2, St.OutCols.Begin, St.OutCols.End, PadL);
+      const ir::Tensor &Src = G.tensor(Op.input(0));
+      // What it reads: from where its region begins, at least what it
+      // needs; the first operator exactly that (the patch), the others the
+      // region the previous one computed in this step (its buffer).
+      bool Reads = St.In.Begin == NeedR.Begin && St.PadTop == PadT &&
+                   St.InCols.Begin == NeedC.Begin && St.PadLeft == PadL &&
+                   St.In.End >= NeedR.End && St.InCols.End >= NeedC.End &&
+                   St.In.End <= Src.Shape[1] && St.InCols.End <= Src.Shape[2];
+      if (K == 0)
+        Reads = Reads && St.In.End == NeedR.End && St.InCols.End == NeedC.End;
+      else
+        Reads = Reads && St.In.Begin == C.Steps[S][K - 1].Out.Begin &&
+                St.In.End == C.Steps[S][K - 1].Out.End &&
+                St.InCols.Begin == C.Steps[S][K - 1].OutCols.Begin &&
+                St.InCols.End == C.Steps[S][K - 1].OutCols.End;
+      if (!Reads) {
+        Report(llvm::formatv("{0}: reads rows [{1}, {2}) and columns [{3}, "
+                             "{4}) with padding {5}, {6}, not from [{7}, {8}) "
+                             "x [{9}, {10}) with {11}, {12} in what it has",
+                             Where, St.In.Begin, St.In.End, St.InCols.Begin,
+                             St.InCols.End, St.PadTop, St.PadLeft, NeedR.Begin,
+                             NeedR.End, NeedC.Begin, NeedC.End, PadT, PadL));
+        return;
+      }
+      if (K == 0) {
+        Patch = std::max<int64_t>(Patch, int64_t(St.In.size()) *
+                                             St.InCols.size() * Pixel(In));
+        if (Over)
+          for (int32_t R = St.In.Begin; R < St.In.End; ++R)
+            if (int64_t(R) * (InT.byteSize() / InT.Shape[1]) <
+                int64_t(Copied) * (OutT.byteSize() / OutT.Shape[1])) {
+              Report(llvm::formatv("{0}: reads row {1} of tensor {2} after "
+                                   "tensor {3} overwrote it",
+                                   Where, R, In, Out));
+              return;
+            }
+      }
+      Rows[K] = std::max(Rows[K], St.Out.size());
+      Cols[K] = std::max(Cols[K], St.OutCols.size());
+      // The part it traces (the last operator: its tile).
+      const bool Last = K + 1 == M;
+      const RowRange OR = Last ? St.Out : St.OwnRows;
+      const RowRange OC = Last ? St.OutCols : St.OwnCols;
+      if (Last && (St.OwnRows.Begin != OR.Begin || St.OwnRows.End != OR.End ||
+                   St.OwnCols.Begin != OC.Begin || St.OwnCols.End != OC.End))
+        Report(Where + ": traces other than its tile");
+      if (OR.Begin < St.Out.Begin || OR.End > St.Out.End ||
+          OC.Begin < St.OutCols.Begin || OC.End > St.OutCols.End) {
+        Report(Where + ": traces pixels it does not compute");
+        return;
+      }
+      std::vector<int32_t> &N = Count[T];
+      for (int32_t R = OR.Begin; R < OR.End; ++R)
+        for (int32_t X = OC.Begin; X < OC.End; ++X)
+          ++N[size_t(R) * Ten.Shape[2] + X];
+      if (Last) {
+        Tile = std::max<int64_t>(Tile, int64_t(St.Out.size()) *
+                                           St.OutCols.size() * Pixel(Out));
+        if (St.Out.size() > C.StripeRows || St.OutCols.size() > C.TileCols)
+          Report(Where + ": its tile is larger than the cascade's");
+        if (C.endsBand(S)) {
+          if (St.OutCols.End != OutT.Shape[2] || St.Out.Begin != Copied) {
+            Report(Where + ": ends a band that is not the next whole rows");
+            return;
+          }
+          Copied = St.Out.End;
+        }
+      }
+    }
+  }
+  for (const auto &[T, N] : Count)
+    for (size_t P = 0; P < N.size(); ++P)
+      if (N[P] != 1) {
+        Report(llvm::formatv("{0}: pixel {1} of tensor {2} is {3} {4} times",
+                             Who, P, T, T == Out ? "computed" : "traced",
+                             N[P]));
+        break;
+      }
+  if (Patch != C.PatchBytes || Tile != C.TileBytes ||
+      C.BandBytes != int64_t(C.StripeRows) * (OutT.byteSize() / OutT.Shape[1]))
+    Report(Who + ": its staging buffers are not the sizes its tiles need");
+  const int64_t A = Plan.Memory.Alignment;
+  auto Up = [&](int64_t V) { return (V + A - 1) / A * A; };
+  for (size_t I = 0; I < C.Windowed.size(); ++I) {
+    const int32_t T = C.Windowed[I];
+    const int32_t K = -1;
+    int32_t Index = K;
+    for (int32_t J = C.FirstOp; J < C.LastOp; ++J)
+      if (G.Operators[J].output(0) == T)
+        Index = J - C.FirstOp;
+    if (Index < 0)
+      continue;
+    int64_t Bytes = int64_t(Rows[Index]) * Cols[Index] * Pixel(T);
+    if (I == 0)
+      Bytes = Up(Bytes) + Up(C.PatchBytes) + Up(C.TileBytes) + C.BandBytes;
+    Held[T] = Bytes;
+  }
 }
 
 } // namespace
@@ -132,6 +309,10 @@ std::vector<std::string> verifyCascades(const ir::Graph &G,
         Report(llvm::formatv("{0}: tensor {1} is held as a window but is a "
                              "graph output",
                              Who, T));
+    }
+    if (C.tiled()) {
+      verifyTiled(G, Plan, C, Who, Held, Report);
+      continue;
     }
     for (size_t I = 0; I < Inner.size(); ++I) {
       const ir::Tensor &T = G.tensor(Inner[I]);

@@ -161,6 +161,31 @@ TEST_CASE("diagnostic: a stripe window's kernel operand that is not its own") {
                "its operands");
 }
 
+TEST_CASE("diagnostic: a stripe columns kind tiles do not take") {
+  Td("def Bad : Op<\"BAD\", [Input]> { let IsBuiltin = 0; "
+     "let Cols = RowsIdentity; }")
+      .rejects("operator 'Bad': stripe columns kind 'identity' is not one of "
+               "whole, window");
+}
+
+TEST_CASE("diagnostic: a window over the columns but not the rows") {
+  Td("def Bad : Op<\"BAD\", [Input], [StrideWAttr, FilterWAttr]> { "
+     "let IsBuiltin = 0; "
+     "let Cols = RowsWindow<StrideWAttr, [], [FilterWAttr], []>; }")
+      .rejects("operator 'Bad': a window over the columns needs one over the "
+               "rows");
+}
+
+TEST_CASE("diagnostic: a column window with no kernel width") {
+  Td("def Bad : Op<\"BAD\", [Input], [StrideHAttr, StrideWAttr, FilterHAttr]> "
+     "{ let IsBuiltin = 0; "
+     "let Rows = RowsWindow<StrideHAttr, [], [FilterHAttr], []>; "
+     "let Cols = RowsWindow<StrideWAttr, [], [], []>; }")
+      .rejects("operator 'Bad': a stripe window takes at most one dilation "
+               "attribute and exactly one kernel width, an attribute or an "
+               "operand");
+}
+
 TEST_CASE("diagnostic: a stripe rows kind the planner does not know") {
   Td("def Bad : Op<\"BAD\", [Input]> { let IsBuiltin = 0; "
      "let Rows = StripeRows<\"diagonal\">; }")

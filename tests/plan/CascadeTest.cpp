@@ -78,6 +78,39 @@ ir::Graph chain() {
   return G;
 }
 
+/// Input 1x8x8x1, CONV_2D 3x3 to 1x8x8x16, DEPTHWISE_CONV_2D 3x3 stride 2
+/// to 1x4x4x16, CONV_2D 1x1 to 1x4x4x1; float32: a wide middle, where
+/// tiles need less than stripes.
+ir::Graph wideChain() {
+  ir::Graph G;
+  int32_t In = add(G, tensor({1, 8, 8, 1}));
+  int32_t A = add(G, tensor({1, 8, 8, 16}));
+  int32_t B = add(G, tensor({1, 4, 4, 16}));
+  int32_t C = add(G, tensor({1, 4, 4, 1}));
+  int32_t FA = add(G, tensor({16, 3, 3, 1}, true));
+  int32_t FB = add(G, tensor({1, 3, 3, 16}, true));
+  int32_t FC = add(G, tensor({1, 1, 1, 16}, true));
+  G.Operators.push_back(window("CONV_2D", In, FA, A, 1));
+  G.Operators.push_back(window("DEPTHWISE_CONV_2D", A, FB, B, 2));
+  G.Operators.back().setAttr(ir::attr::DepthMultiplier, int64_t(1));
+  G.Operators.push_back(window("CONV_2D", B, FC, C, 1));
+  G.Inputs = {In};
+  G.Outputs = {C};
+  return G;
+}
+
+/// The smallest budget the error for a budget of one byte names.
+int64_t smallestBudget(const ir::Graph &G, CascadeOptions O) {
+  O.Enabled = true;
+  O.Budget = 1;
+  llvm::Expected<CascadePlan> None = plan::planCascades(G, O);
+  REQUIRE_FALSE(bool(None));
+  const std::string Message = llvm::toString(None.takeError());
+  const size_t At = Message.find("works is ");
+  REQUIRE(At != std::string::npos);
+  return std::stoll(Message.substr(At + 9));
+}
+
 /// A residual block, float32, 1x8x4 images: in -> CONV_2D 1x1 -> x (2
 /// channels, 256 bytes); then, when \p Expanded, x -> CONV_2D 1x1 -> 16
 /// channels -> DEPTHWISE_CONV_2D 3x3 -> CONV_2D 1x1 -> y, else x ->
@@ -256,6 +289,20 @@ TEST_CASE("stripe transforms come from defs/ops.td") {
   CHECK(ir::rowMap(ir::OpCode::FullyConnected).Kind == ir::RowKind::Accumulate);
   CHECK(ir::rowMap(ir::OpCode::Softmax).Kind == ir::RowKind::Whole);
   CHECK(ir::rowMap(ir::OpCode::Unknown).Kind == ir::RowKind::Whole);
+}
+
+TEST_CASE("tile transforms come from defs/ops.td: windows over columns") {
+  ir::RowMap Conv = ir::colMap(ir::OpCode::Conv2D);
+  CHECK(Conv.Kind == ir::RowKind::Window);
+  CHECK(Conv.Stride == "stride_w");
+  CHECK(Conv.Dilation == "dilation_w");
+  CHECK(Conv.KernelOperand == 1);
+  ir::RowMap Pool = ir::colMap(ir::OpCode::AveragePool2D);
+  CHECK(Pool.Kind == ir::RowKind::Window);
+  CHECK(Pool.Kernel == "filter_w");
+  CHECK(ir::colMap(ir::OpCode::DepthwiseConv2D).Kind == ir::RowKind::Window);
+  CHECK(ir::colMap(ir::OpCode::Add).Kind == ir::RowKind::Whole);
+  CHECK(ir::colMap(ir::OpCode::Pad).Kind == ir::RowKind::Whole);
 }
 
 TEST_CASE("a window's input rows: stride, kernel and SAME padding") {
@@ -622,6 +669,166 @@ TEST_CASE("budgets: cascade only what is needed, refuse what cannot fit") {
         "a memory budget of 623 bytes is too small: the smallest budget that "
         "works is 624 bytes (the working memory peaks at operator 0, "
         "CONV_2D)");
+}
+
+/// planned(), tiles allowed.
+CascadePlan tiledPlan(const ir::Graph &G, int64_t Budget) {
+  CascadeOptions O;
+  O.Enabled = true;
+  O.Budget = Budget;
+  O.Tiles = true;
+  llvm::Expected<CascadePlan> P = plan::planCascades(G, O);
+  REQUIRE_MESSAGE(bool(P), llvm::toString(P.takeError()));
+  std::vector<std::string> Problems = plan::verifyCascades(G, *P);
+  CHECK_MESSAGE(Problems.empty(), joined(Problems));
+  return std::move(*P);
+}
+
+TEST_CASE("tiles: a budget stripes cannot meet runs the chain in tiles") {
+  ir::Graph G = wideChain();
+  CascadeOptions O;
+  const int64_t Striped = smallestBudget(G, O);
+  // Tiles go below, computing some of the MACs twice.
+  O.Tiles = true;
+  O.Enabled = true;
+  O.Budget = Striped - 1;
+  llvm::Expected<CascadePlan> Small = plan::planCascades(G, O);
+  REQUIRE_MESSAGE(bool(Small), llvm::toString(Small.takeError()));
+  CHECK(Small->Memory.ArenaBytes < Striped);
+  REQUIRE(Small->Cascades.size() == 1);
+  CHECK(Small->Cascades[0].tiled());
+  CHECK(plan::verifyCascades(G, *Small).empty());
+  // Without a budget, or with one stripes meet, nothing is tiled.
+  O.Budget = -1;
+  llvm::Expected<CascadePlan> Least = plan::planCascades(G, O);
+  REQUIRE(bool(Least));
+  CHECK_FALSE(llvm::any_of(Least->Cascades,
+                           [](const plan::Cascade &C) { return C.tiled(); }));
+  const int64_t Layer = plan::planMemory(G).ArenaBytes;
+  CHECK_FALSE(llvm::any_of(tiledPlan(G, (Striped + Layer) / 2).Cascades,
+                           [](const plan::Cascade &C) { return C.tiled(); }));
+}
+
+TEST_CASE("tiles of one pixel, worked out by hand") {
+  ir::Graph G = wideChain();
+  // The smallest budget that works: one pixel of the output a tile.
+  CascadeOptions O;
+  O.Tiles = true;
+  CascadePlan P = tiledPlan(G, smallestBudget(G, O));
+  REQUIRE(P.Cascades.size() == 1);
+  const plan::Cascade &C = P.Cascades[0];
+  REQUIRE(C.StripeRows == 1);
+  REQUIRE(C.TileCols == 1);
+  // 4 x 4 output pixels, one a tile.
+  REQUIRE(C.Steps.size() == 16);
+  // Tile (0, 0). The 1x1 convolution reads pixel (0, 0) of the depthwise
+  // output. The depthwise 3x3 stride 2 (8 to 4: 1 row of padding in all,
+  // after the last; the same for columns) reads rows and columns [0, 3),
+  // padding 0. The next band's depthwise row reads from row 2, the next
+  // tile's column from column 2: the 3x3 convolution owns rows and columns
+  // [0, 2) of its output here and computes [0, 3) of each, reading its
+  // input's [-1, 4) clipped to [0, 4), padding 1 above and left.
+  const plan::StripeStep &Conv = C.Steps[0][0], &Dw = C.Steps[0][1],
+                         &Last = C.Steps[0][2];
+  CHECK(Last.Out.Begin == 0);
+  CHECK(Last.Out.End == 1);
+  CHECK(Last.OutCols.Begin == 0);
+  CHECK(Last.OutCols.End == 1);
+  CHECK(Dw.Out.End == 1);
+  CHECK(Dw.OutCols.End == 1);
+  CHECK(Dw.In.Begin == 0);
+  CHECK(Dw.In.End == 3);
+  CHECK(Dw.PadTop == 0);
+  CHECK(Dw.InCols.Begin == 0);
+  CHECK(Dw.InCols.End == 3);
+  CHECK(Dw.PadLeft == 0);
+  CHECK(Conv.OwnRows.Begin == 0);
+  CHECK(Conv.OwnRows.End == 2);
+  CHECK(Conv.OwnCols.Begin == 0);
+  CHECK(Conv.OwnCols.End == 2);
+  CHECK(Conv.Out.End == 3);
+  CHECK(Conv.OutCols.End == 3);
+  CHECK(Conv.In.Begin == 0);
+  CHECK(Conv.In.End == 4);
+  CHECK(Conv.PadTop == 1);
+  CHECK(Conv.InCols.Begin == 0);
+  CHECK(Conv.InCols.End == 4);
+  CHECK(Conv.PadLeft == 1);
+  // Tile (3, 3): the last band and column own to the end.
+  const plan::StripeStep &End = C.Steps[15][0];
+  CHECK(End.OwnRows.Begin == 6);
+  CHECK(End.OwnRows.End == 8);
+  CHECK(End.Out.Begin == 6);
+  CHECK(End.Out.End == 8);
+  // The last tile of the first band ends it.
+  CHECK_FALSE(C.endsBand(2));
+  CHECK(C.endsBand(3));
+  // The convolution computes 3 x 3 pixels for most tiles, 64 once each
+  // layer at a time: 3 * 3 * 9 + 2 * 3 * 6 + 2 * 2 = 121 in all.
+  int64_t Pixels = 0;
+  for (const std::vector<plan::StripeStep> &Step : C.Steps)
+    Pixels += int64_t(Step[0].Out.size()) * Step[0].OutCols.size();
+  CHECK(Pixels == 121);
+}
+
+TEST_CASE("tiles: what may not tile, and why") {
+  ir::Graph G = chain();
+  CHECK_FALSE(plan::whyNotTileable(G, 0));
+  CHECK_FALSE(plan::whyNotTileable(G, 1));
+  // A 1x1 window of stride 2 skips every other row and column.
+  G.Operators[2].setAttr(ir::attr::StrideH, int64_t(2));
+  G.Operators[2].setAttr(ir::attr::StrideW, int64_t(2));
+  G.tensor(3).Shape = {1, 2, 2, 2};
+  CHECK(plan::whyNotTileable(G, 2).value_or("") ==
+        "its window skips input rows or columns (a kernel extent below its "
+        "stride)");
+  ir::Graph R = residual(false);
+  CHECK(plan::whyNotTileable(R, R.Operators.size() - 1).value_or("") ==
+        "it is no window over both rows and columns (Cols in defs/ops.td)");
+}
+
+TEST_CASE("verifyCascades finds what is wrong with tiles") {
+  ir::Graph G = wideChain();
+  CascadeOptions O;
+  O.Tiles = true;
+  O.Budget = smallestBudget(G, O);
+  O.Enabled = true;
+  llvm::Expected<CascadePlan> P = plan::planCascades(G, O);
+  REQUIRE_MESSAGE(bool(P), llvm::toString(P.takeError()));
+  REQUIRE(P->Cascades.size() == 1);
+  REQUIRE(P->Cascades[0].tiled());
+  const CascadePlan Good = *P;
+  REQUIRE(plan::verifyCascades(G, Good).empty());
+
+  CascadePlan Padded = Good;
+  Padded.Cascades[0].Steps[0][0].PadLeft = 0;
+  std::string Found = joined(plan::verifyCascades(G, Padded));
+  CHECK(Found.find("cascade of operators 0-2: tile 0, operator 0 (CONV_2D): "
+                   "reads rows [0, ") != std::string::npos);
+
+  CascadePlan Narrow = Good;
+  Narrow.Cascades[0].Steps[0][1].InCols.End -= 1;
+  Found = joined(plan::verifyCascades(G, Narrow));
+  CHECK(Found.find("tile 0, operator 1 (DEPTHWISE_CONV_2D): reads rows") !=
+        std::string::npos);
+
+  CascadePlan Untraced = Good;
+  Untraced.Cascades[0].Steps[0][0].OwnCols.End -= 1;
+  Found = joined(plan::verifyCascades(G, Untraced));
+  CHECK(Found.find("of tensor 1 is traced 0 times") != std::string::npos);
+
+  CascadePlan Twice = Good;
+  Twice.Cascades[0].Steps[1] = Twice.Cascades[0].Steps[0];
+  Found = joined(plan::verifyCascades(G, Twice));
+  CHECK(Found.find("of tensor 3 is computed 2 times") != std::string::npos);
+
+  CascadePlan Smaller = Good;
+  Smaller.Cascades[0].PatchBytes -= 4;
+  Found = joined(plan::verifyCascades(G, Smaller));
+  CHECK(Found.find("its staging buffers are not the sizes its tiles need") !=
+        std::string::npos);
+  CHECK(Found.find("the arena's window sizes are not the cascades'") !=
+        std::string::npos);
 }
 
 TEST_CASE("verifyCascades finds what is wrong with a cascade") {

@@ -41,8 +41,8 @@ void printMemoryText(raw_ostream &OS, StringRef Model, const ir::Graph &G,
   for (size_t K = 0; K < G.Operators.size(); ++K) {
     std::string Where;
     if (const plan::Cascade *C = P.cascadeOf(static_cast<int32_t>(K)))
-      Where = formatv("{0}-{1}, {2} rows a stripe", C->FirstOp, C->LastOp,
-                      C->StripeRows)
+      Where = formatv("{0}-{1}, {2}", C->FirstOp, C->LastOp,
+                      emit::cascadeStepShape(*C))
                   .str();
     OS << formatv("{0,4}  {1}  {2,10}  {3,10}  {4}\n", K,
                   fmt_align(G.Operators[K].Type, AlignStyle::Left, TypeWidth),
@@ -54,11 +54,23 @@ void printMemoryText(raw_ostream &OS, StringRef Model, const ir::Graph &G,
                   "windows:",
                   C.FirstOp, C.LastOp, emit::cascadeStepsText(G, C),
                   C.MovedBytes, emit::cascadeExtraMacs(G, C));
-    for (size_t I = 0; I < C.Windowed.size(); ++I)
-      OS << formatv(" tensor {0} {1}/{2} rows ({3} bytes){4}", C.Windowed[I],
-                    C.WindowRows[I], G.tensor(C.Windowed[I]).Shape[1],
-                    int64_t(C.WindowRows[I]) * C.RowBytes[I],
-                    I + 1 < C.Windowed.size() ? "," : "");
+    for (size_t I = 0; I < C.Windowed.size(); ++I) {
+      const ir::Tensor &T = G.tensor(C.Windowed[I]);
+      const int64_t Bytes = int64_t(C.WindowRows[I]) * C.RowBytes[I];
+      if (C.tiled())
+        OS << formatv(" tensor {0} {1} x {2} of {3} x {4} ({5} bytes){6}",
+                      C.Windowed[I], C.WindowRows[I],
+                      C.RowBytes[I] * T.Shape[2] * T.Shape[1] / T.byteSize(),
+                      T.Shape[1], T.Shape[2], Bytes,
+                      I + 1 < C.Windowed.size() ? "," : "");
+      else
+        OS << formatv(" tensor {0} {1}/{2} rows ({3} bytes){4}", C.Windowed[I],
+                      C.WindowRows[I], T.Shape[1], Bytes,
+                      I + 1 < C.Windowed.size() ? "," : "");
+    }
+    if (C.tiled())
+      OS << formatv("; staging {0} bytes (input region, tile, band)",
+                    C.PatchBytes + C.TileBytes + C.BandBytes);
     if (C.Overlaid >= 0)
       OS << formatv("; its output in place of tensor {0}", C.Overlaid);
     OS << "\n";
@@ -89,9 +101,9 @@ std::string memorySvg(StringRef Model, const ir::Graph &G,
   for (const plan::Cascade &C : P.Cascades)
     OS << formatv("<rect x=\"{0:F1}\" y=\"{1}\" width=\"{2:F1}\" "
                   "height=\"{3}\" fill=\"#fff3c4\"><title>cascade {4}-{5}, "
-                  "{6} rows a stripe</title></rect>\n",
+                  "{6}</title></rect>\n",
                   X(C.FirstOp), Top, Bar * C.numOps(), PlotH, C.FirstOp,
-                  C.LastOp, C.StripeRows);
+                  C.LastOp, emit::cascadeStepShape(C));
   for (size_t K = 0; K < G.Operators.size(); ++K) {
     OS << formatv("<rect x=\"{0:F1}\" y=\"{1:F1}\" width=\"{2:F1}\" "
                   "height=\"{3:F1}\" fill=\"#bbbbbb\"><title>{4} {5}: {6} "
