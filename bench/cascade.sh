@@ -11,6 +11,10 @@
 # then the arena and latency with --cascade --inputs-in-place (the graph input
 # read in the caller's buffer, which the harness passes).
 #
+# Then MobileNetV2-224 under --memory-budget 176128 with its input in the
+# arena (tiles for its first cascade: docs/cascading.md, "Tiles"): its
+# arena, extra MACs and latency, against the layer-at-a-time program's.
+#
 # TARGET=cpu times target cpu instead (its specialised kernels, which its
 # cascades call stripe by stripe), with CPU as its --cpu value (default
 # generic, the portable kernels) and -O3 -march=native as the default CFLAGS.
@@ -71,3 +75,20 @@ for NAME in coral_mobilenet_v2_10_224_quant_uint8 \
   TFLM=$(sed -n 's/^arena_used=//p' "$SHARED/vectors/$NAME/tflm_arena.txt" 2>/dev/null || true)
   echo "| $NAME | $(json "$R" "r['cascading']['layer_arena_bytes']") | $(json "$R" "r['cascading']['arena_bytes']") | ${TFLM:-n/a} | $(json "$R" "len(r['cascading']['cascades'])") | $(json "$R" "r['cascading']['macs']") | $(json "$R" "r['cascading']['extra_macs']") | $(json "$R" "r['cascading']['moved_bytes']") | $(cat "$WORK/$NAME/layer/us") | $(cat "$WORK/$NAME/cascaded/us") | $(json "$P" "r['cascading']['arena_bytes']") | $(cat "$WORK/$NAME/inplace/us") |"
 done
+
+# MobileNetV2-224 within 176,128 bytes, its input copied into the arena.
+NAME=coral_mobilenet_v2_10_224_quant_uint8
+D=$WORK/$NAME/budget
+mkdir -p "$D/out"
+"$ACCELGEN" compile "$SHARED/models/$NAME.tflite" $TARGET_ARGS -o "$D/src" --main \
+  --memory-budget 176128 >/dev/null 2>&1
+$CC -std=c99 $CFLAGS -o "$D/prog" "$D"/src/*.c -lm
+$PIN "$D/prog" "$SHARED/vectors/$NAME/seed1" "$D/out" --repeat "$REPEAT" |
+  awk '{ for (i = 1; i < NF; ++i) if ($i == "mean_us") printf "%.0f", $(i + 1) }' >"$D/us"
+cmp -s "$WORK/$NAME/layer/out/output_0.bin" "$D/out/output_0.bin" ||
+  { echo "error: $NAME: the output under the budget differs" >&2; exit 1; }
+R=$D/src/report.json
+echo
+echo "| model | budget B | arena B | tiled cascades | MACs | extra MACs | layer us | budget us |"
+echo "|---|---|---|---|---|---|---|---|"
+echo "| $NAME | 176128 | $(json "$R" "r['arena']['bytes']") | $(json "$R" "sum(1 for c in r['cascading']['cascades'] if c['tile_columns'] > 0)") | $(json "$R" "r['cascading']['macs']") | $(json "$R" "r['cascading']['extra_macs']") | $(cat "$WORK/$NAME/layer/us") | $(cat "$D/us") |"

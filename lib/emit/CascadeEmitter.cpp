@@ -123,36 +123,6 @@ std::string StripeNames::prologue() const {
 
 namespace {
 
-std::string tiledTable(const plan::Cascade &C, const std::string &Name) {
-  std::string Out =
-      formatv("/* Per tile and operator: output rows [e0, e1), window start "
-              "e2, input rows\n * [e3, e4), padding e5, output columns [e6, "
-              "e7), input columns [e8, e9),\n * padding e10, traced rows "
-              "[e11, e12) and columns [e13, e14), band end e15. */\n"
-              "static const int16_t {0}_steps[{1}][{2}][16] = {{\n",
-              Name, C.Steps.size(), C.numOps())
-          .str();
-  for (size_t S = 0; S < C.Steps.size(); ++S) {
-    Out += "    {";
-    for (size_t K = 0; K < C.Steps[S].size(); ++K) {
-      const plan::StripeStep &St = C.Steps[S][K];
-      const bool Ends = K + 1 == C.Steps[S].size() && C.endsBand(S);
-      Out +=
-          formatv("{0}{{{1}, {2}, {3}, {4}, {5}, {6}, {7}, {8}, {9}, {10}, "
-                  "{11}, {12}, {13}, {14}, {15}, {16}}",
-                  K == 0 ? "" : ",\n     ", St.Out.Begin, St.Out.End,
-                  St.WindowBegin, St.In.Begin, St.In.End, St.PadTop,
-                  St.OutCols.Begin, St.OutCols.End, St.InCols.Begin,
-                  St.InCols.End, St.PadLeft, St.OwnRows.Begin, St.OwnRows.End,
-                  St.OwnCols.Begin, St.OwnCols.End, Ends ? 1 : 0)
-              .str();
-    }
-    Out += S + 1 < C.Steps.size() ? "},\n" : "}\n";
-  }
-  Out += "};";
-  return Out;
-}
-
 /// The loop of tiled cascade \p C (cascadeLoop).
 std::string tiledLoop(const ir::Graph &G, const plan::Cascade &C,
                       const std::vector<CascadeMember> &Members,
@@ -239,28 +209,38 @@ std::string tiledLoop(const ir::Graph &G, const plan::Cascade &C,
 } // namespace
 
 std::string cascadeTable(const plan::Cascade &C, const std::string &Name) {
-  if (C.tiled())
-    return tiledTable(C, Name);
-  std::string Out = formatv("/* Per step and operator: output rows [e0, e1), "
-                            "window start e2,\n * input rows [e3, e4), "
-                            "padding e5. */\nstatic const int16_t "
-                            "{0}_steps[{1}][{2}][6] = {{\n",
-                            Name, C.Steps.size(), C.numOps())
-                        .str();
+  const bool Tiled = C.tiled();
+  std::string Out =
+      Tiled ? std::string("/* Per tile and operator: output rows [e0, e1), "
+                          "window start e2, input rows\n * [e3, e4), padding "
+                          "e5, output columns [e6, e7), input columns [e8, "
+                          "e9),\n * padding e10, traced rows [e11, e12) and "
+                          "columns [e13, e14), band end e15. */\n")
+            : std::string("/* Per step and operator: output rows [e0, e1), "
+                          "window start e2,\n * input rows [e3, e4), padding "
+                          "e5. */\n");
+  Out += formatv("static const int16_t {0}_steps[{1}][{2}][{3}] = {{\n", Name,
+                 C.Steps.size(), C.numOps(), Tiled ? 16 : 6)
+             .str();
   for (size_t S = 0; S < C.Steps.size(); ++S) {
-    std::vector<std::string> Entries;
-    for (const plan::StripeStep &St : C.Steps[S])
-      Entries.push_back(formatv("{{{0}, {1}, {2}, {3}, {4}, {5}}", St.Out.Begin,
-                                St.Out.End, St.WindowBegin, St.In.Begin,
-                                St.In.End, St.PadTop)
-                            .str());
     Out += "    {";
-    for (size_t I = 0; I < Entries.size(); ++I) {
-      if (I && I % 3 == 0)
-        Out += ",\n     ";
-      else if (I)
-        Out += ", ";
-      Out += Entries[I];
+    for (size_t K = 0; K < C.Steps[S].size(); ++K) {
+      const plan::StripeStep &St = C.Steps[S][K];
+      std::vector<int32_t> E = {St.Out.Begin, St.Out.End, St.WindowBegin,
+                                St.In.Begin,  St.In.End,  St.PadTop};
+      if (Tiled)
+        E.insert(E.end(),
+                 {St.OutCols.Begin, St.OutCols.End, St.InCols.Begin,
+                  St.InCols.End, St.PadLeft, St.OwnRows.Begin, St.OwnRows.End,
+                  St.OwnCols.Begin, St.OwnCols.End,
+                  K + 1 == C.Steps[S].size() && C.endsBand(S) ? 1 : 0});
+      // Three entries a line, a tile's one.
+      if (K)
+        Out += (Tiled || K % 3 == 0) ? ",\n     " : ", ";
+      Out += "{" +
+             join(map_range(E, [](int32_t V) { return std::to_string(V); }),
+                  ", ") +
+             "}";
     }
     Out += S + 1 < C.Steps.size() ? "},\n" : "}\n";
   }

@@ -1043,8 +1043,10 @@ const Planner::Least &Planner::least() {
   if (!L) {
     // The least memory any schedule the planner knows reaches.
     bool Feasible = true;
-    L.emplace();
-    L->Plan = place(choose(-1, Feasible, L->Peak, L->PeakOp));
+    int64_t Peak = 0;
+    int32_t PeakOp = 0;
+    CascadePlan Plan = place(choose(-1, Feasible, Peak, PeakOp));
+    L = Least{std::move(Plan), Peak, PeakOp};
   }
   return *L;
 }

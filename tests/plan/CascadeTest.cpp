@@ -58,17 +58,19 @@ ir::Operator window(const char *Type, int32_t In, int32_t Filter, int32_t Out,
   return Op;
 }
 
-/// Input 1x7x6x2, CONV_2D 3x3 to 1x7x6x4, DEPTHWISE_CONV_2D 3x3 stride 2 to
-/// 1x4x3x4, CONV_2D 1x1 to 1x4x3x2; float32, so 4 bytes an element.
-ir::Graph chain() {
+/// Input 1xHxWxIC, CONV_2D 3x3 to MC channels, DEPTHWISE_CONV_2D 3x3
+/// stride 2 to half the rows and columns (rounded up), CONV_2D 1x1 to OC
+/// channels; float32, so 4 bytes an element.
+ir::Graph convChain(int32_t H, int32_t W, int32_t IC, int32_t MC, int32_t OC) {
   ir::Graph G;
-  int32_t In = add(G, tensor({1, 7, 6, 2}));
-  int32_t A = add(G, tensor({1, 7, 6, 4}));
-  int32_t B = add(G, tensor({1, 4, 3, 4}));
-  int32_t C = add(G, tensor({1, 4, 3, 2}));
-  int32_t FA = add(G, tensor({4, 3, 3, 2}, true));
-  int32_t FB = add(G, tensor({1, 3, 3, 4}, true));
-  int32_t FC = add(G, tensor({2, 1, 1, 4}, true));
+  const int32_t H2 = (H + 1) / 2, W2 = (W + 1) / 2;
+  int32_t In = add(G, tensor({1, H, W, IC}));
+  int32_t A = add(G, tensor({1, H, W, MC}));
+  int32_t B = add(G, tensor({1, H2, W2, MC}));
+  int32_t C = add(G, tensor({1, H2, W2, OC}));
+  int32_t FA = add(G, tensor({MC, 3, 3, IC}, true));
+  int32_t FB = add(G, tensor({1, 3, 3, MC}, true));
+  int32_t FC = add(G, tensor({OC, 1, 1, MC}, true));
   G.Operators.push_back(window("CONV_2D", In, FA, A, 1));
   G.Operators.push_back(window("DEPTHWISE_CONV_2D", A, FB, B, 2));
   G.Operators.back().setAttr(ir::attr::DepthMultiplier, int64_t(1));
@@ -78,26 +80,14 @@ ir::Graph chain() {
   return G;
 }
 
+/// Input 1x7x6x2, CONV_2D 3x3 to 1x7x6x4, DEPTHWISE_CONV_2D 3x3 stride 2 to
+/// 1x4x3x4, CONV_2D 1x1 to 1x4x3x2.
+ir::Graph chain() { return convChain(7, 6, 2, 4, 2); }
+
 /// Input 1x8x8x1, CONV_2D 3x3 to 1x8x8x16, DEPTHWISE_CONV_2D 3x3 stride 2
-/// to 1x4x4x16, CONV_2D 1x1 to 1x4x4x1; float32: a wide middle, where
-/// tiles need less than stripes.
-ir::Graph wideChain() {
-  ir::Graph G;
-  int32_t In = add(G, tensor({1, 8, 8, 1}));
-  int32_t A = add(G, tensor({1, 8, 8, 16}));
-  int32_t B = add(G, tensor({1, 4, 4, 16}));
-  int32_t C = add(G, tensor({1, 4, 4, 1}));
-  int32_t FA = add(G, tensor({16, 3, 3, 1}, true));
-  int32_t FB = add(G, tensor({1, 3, 3, 16}, true));
-  int32_t FC = add(G, tensor({1, 1, 1, 16}, true));
-  G.Operators.push_back(window("CONV_2D", In, FA, A, 1));
-  G.Operators.push_back(window("DEPTHWISE_CONV_2D", A, FB, B, 2));
-  G.Operators.back().setAttr(ir::attr::DepthMultiplier, int64_t(1));
-  G.Operators.push_back(window("CONV_2D", B, FC, C, 1));
-  G.Inputs = {In};
-  G.Outputs = {C};
-  return G;
-}
+/// to 1x4x4x16, CONV_2D 1x1 to 1x4x4x1: a wide middle, where tiles need
+/// less than stripes.
+ir::Graph wideChain() { return convChain(8, 8, 1, 16, 1); }
 
 /// The smallest budget the error for a budget of one byte names.
 int64_t smallestBudget(const ir::Graph &G, CascadeOptions O) {
