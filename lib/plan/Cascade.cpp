@@ -358,6 +358,8 @@ public:
   /// The plan, or under a budget too small an error naming the smallest
   /// that works.
   llvm::Expected<CascadePlan> plan();
+  /// The smallest budget that works.
+  int64_t smallestTotal() { return total(smallest()); }
 
 private:
   /// The plan: without a budget the least-memory one (of the fewest
@@ -1160,6 +1162,13 @@ llvm::Expected<CascadePlan> Planner::plan() {
 llvm::Expected<CascadePlan> planCascades(const ir::Graph &G,
                                          const CascadeOptions &Opts) {
   return Planner(G, Opts).plan();
+}
+
+int64_t smallestBudget(const ir::Graph &G, const CascadeOptions &Opts) {
+  CascadeOptions O = Opts;
+  O.Enabled = true;
+  O.Budget = 0;
+  return Planner(G, O).smallestTotal();
 }
 
 } // namespace plan

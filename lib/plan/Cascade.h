@@ -197,6 +197,10 @@ std::optional<std::string> whyNotTileable(const ir::Graph &G, size_t Op);
 llvm::Expected<CascadePlan> planCascades(const ir::Graph &G,
                                          const CascadeOptions &Opts);
 
+/// The smallest budget planCascades meets for \p G under \p Opts (whose
+/// Budget it ignores): the figure its error for a smaller one names.
+int64_t smallestBudget(const ir::Graph &G, const CascadeOptions &Opts);
+
 /// Checks \p Plan against \p G by replaying every cascade's steps: every row
 /// each operator reads is in its input's window (or whole input) when it
 /// runs, and not yet overwritten by an output that takes over the input's

@@ -14,22 +14,26 @@
 //     QEMU when arm-none-eabi-gcc and qemu-system-arm are installed;
 //   - every label with `--cascade` (stripes change the lowering, and a
 //     backend's versions lower differently: cmsis-nn's generated kernels
-//     from family 4 on), ref's included.
+//     from family 4 on), ref's included;
+//   - ref and cpu at the smallest budget that works (`--memory-budget`,
+//     plan::smallestBudget), where chains of windows run in tiles.
 //
 // A variant may refuse a model (a one-line error from compile), and a
 // Cortex-M image may not fit its QEMU board's memory (the linker's overflow,
 // reported as such: the boards have 512 KiB to 4 MiB, the size bound below
 // is larger); a program that compiled and then fails to run otherwise, or
-// output bytes that differ from ref's, is a finding: the fuzzer says which variant and how the bytes
-// differ, and aborts so libFuzzer keeps the input. Models above a size bound
-// (operators, tensor bytes) are skipped, so an execution takes seconds.
+// output bytes that differ from ref's, is a finding: the fuzzer says which
+// variant and how the bytes differ, and aborts so libFuzzer keeps the input.
+// Models above a size bound (operators, tensor bytes) are skipped, so an
+// execution takes seconds.
 //
 // Built programs go to a cache ($ACCELGEN_DIFF_CACHE, default a folder in
 // the system's temporary folder) whose compiled objects (the kernels, the
 // functional model, CMSIS-NN) are reused; each input's programs are removed
 // after it unless ACCELGEN_DIFF_KEEP_PROGRAMS=1 (the regression test shares
-// the end-to-end tests' cache, whose programs other tests may be running). At exit the fuzzer prints, per variant, how many models it
-// compared and how many it refused.
+// the end-to-end tests' cache, whose programs other tests may be running). At
+// exit the fuzzer prints, per variant, how many models it compared and how many
+// it refused.
 //
 // Built with -fsanitize=fuzzer as `accelgen-diff-fuzzer` (with the pipeline
 // fuzzer's custom mutator, ModelMutator.h), and without libFuzzer as
@@ -43,8 +47,10 @@
 #include "cpu/CpuIsa.h"
 #include "driver/Backend.h"
 #include "driver/Compilation.h"
+#include "emit/CascadeEmitter.h"
 #include "import/TFLiteImporter.h"
 #include "ir/Verifier.h"
+#include "plan/Cascade.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Error.h"
@@ -77,6 +83,8 @@ struct Variant {
   std::string Label;
   std::string Cpu;
   bool Cascade = false;
+  /// At the smallest budget that works (tiles where stripes cannot).
+  bool Tight = false;
   // What it did with the models it was given.
   uint64_t Compared = 0, Refused = 0, TooLargeForBoard = 0;
 
@@ -86,6 +94,8 @@ struct Variant {
       N += " --cpu " + Cpu;
     if (Cascade)
       N += " --cascade";
+    if (Tight)
+      N += " --memory-budget <smallest>";
     return N;
   }
 };
@@ -134,6 +144,8 @@ std::vector<Variant> variants() {
     if (T->Info->name() != "ref")
       Out.push_back({Label, "", false});
     Out.push_back({Label, "", true});
+    if (T->Info->name() == "ref" || T->Info->name() == "cpu")
+      Out.push_back({Label, "", true, true});
     if (T->Backend->cpuHelp().empty())
       continue;
     for (const std::string &Cpu : Cpus) {
@@ -339,6 +351,23 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
     O.Target = V.Label;
     O.Cpu = V.Cpu;
     O.Cascading.Enabled = V.Cascade;
+    if (V.Tight) {
+      // The budget for this model and label: planned on its graph as
+      // compile plans it.
+      auto C = driver::Compilation::create(O);
+      if (!C) {
+        llvm::consumeError(C.takeError());
+        ++V.Refused;
+        continue;
+      }
+      if (llvm::Error E = (*C)->import(Fuzz->Model)) {
+        llvm::consumeError(std::move(E));
+        ++V.Refused;
+        continue;
+      }
+      O.Cascading.Budget =
+          plan::smallestBudget((*C)->graph(), emit::hostCascading(O.Cascading));
+    }
     auto Got = compileAndRun(O, Compiled);
     if (!Got) {
       const std::string Msg = llvm::toString(Got.takeError());

@@ -89,8 +89,9 @@ ir::Graph chain() { return convChain(7, 6, 2, 4, 2); }
 /// less than stripes.
 ir::Graph wideChain() { return convChain(8, 8, 1, 16, 1); }
 
-/// The smallest budget the error for a budget of one byte names.
-int64_t smallestBudget(const ir::Graph &G, CascadeOptions O) {
+/// The smallest budget the error for a budget of one byte names, which
+/// plan::smallestBudget gives too.
+int64_t smallestNamed(const ir::Graph &G, CascadeOptions O) {
   O.Enabled = true;
   O.Budget = 1;
   llvm::Expected<CascadePlan> None = plan::planCascades(G, O);
@@ -98,7 +99,9 @@ int64_t smallestBudget(const ir::Graph &G, CascadeOptions O) {
   const std::string Message = llvm::toString(None.takeError());
   const size_t At = Message.find("works is ");
   REQUIRE(At != std::string::npos);
-  return std::stoll(Message.substr(At + 9));
+  const int64_t Named = std::stoll(Message.substr(At + 9));
+  CHECK(plan::smallestBudget(G, O) == Named);
+  return Named;
 }
 
 /// A residual block, float32, 1x8x4 images: in -> CONV_2D 1x1 -> x (2
@@ -677,7 +680,7 @@ CascadePlan tiledPlan(const ir::Graph &G, int64_t Budget) {
 TEST_CASE("tiles: a budget stripes cannot meet runs the chain in tiles") {
   ir::Graph G = wideChain();
   CascadeOptions O;
-  const int64_t Striped = smallestBudget(G, O);
+  const int64_t Striped = smallestNamed(G, O);
   // Tiles go below, computing some of the MACs twice.
   O.Tiles = true;
   O.Enabled = true;
@@ -704,7 +707,7 @@ TEST_CASE("tiles of one pixel, worked out by hand") {
   // The smallest budget that works: one pixel of the output a tile.
   CascadeOptions O;
   O.Tiles = true;
-  CascadePlan P = tiledPlan(G, smallestBudget(G, O));
+  CascadePlan P = tiledPlan(G, smallestNamed(G, O));
   REQUIRE(P.Cascades.size() == 1);
   const plan::Cascade &C = P.Cascades[0];
   REQUIRE(C.StripeRows == 1);
@@ -781,7 +784,7 @@ TEST_CASE("verifyCascades finds what is wrong with tiles") {
   ir::Graph G = wideChain();
   CascadeOptions O;
   O.Tiles = true;
-  O.Budget = smallestBudget(G, O);
+  O.Budget = smallestNamed(G, O);
   O.Enabled = true;
   llvm::Expected<CascadePlan> P = plan::planCascades(G, O);
   REQUIRE_MESSAGE(bool(P), llvm::toString(P.takeError()));
