@@ -329,24 +329,6 @@ std::string cascadeStepShape(const plan::Cascade &C) {
                    : formatv("{0} rows a stripe", C.StripeRows).str();
 }
 
-int64_t cascadeExtraMacs(const ir::Graph &G, const plan::Cascade &C) {
-  int64_t Extra = 0;
-  for (int32_t K = C.FirstOp; K <= C.LastOp; ++K) {
-    const ir::Operator &Op = G.Operators[K];
-    const ir::Tensor &Out = G.tensor(Op.output(0));
-    // Rows, or in tiles pixels, computed against the output's.
-    const int64_t Whole =
-        int64_t(Out.Shape[1]) * (C.tiled() ? Out.Shape[2] : 1);
-    int64_t Computed = 0;
-    for (const std::vector<plan::StripeStep> &Step : C.Steps) {
-      const plan::StripeStep &S = Step[K - C.FirstOp];
-      Computed += int64_t(S.Out.size()) * (C.tiled() ? S.OutCols.size() : 1);
-    }
-    Extra += analysis::operatorMacs(G, Op) * (Computed - Whole) / Whole;
-  }
-  return Extra;
-}
-
 json::Object cascadingReport(const ir::Graph &G, const plan::CascadePlan &P) {
   json::Array Cascades, Before, After;
   int64_t Extra = 0, Moved = 0;
@@ -358,7 +340,7 @@ json::Object cascadingReport(const ir::Graph &G, const plan::CascadePlan &P) {
                        {"rows", C.WindowRows[I]},
                        {"of_rows", G.tensor(C.Windowed[I]).Shape[1]},
                        {"bytes", int64_t(C.WindowRows[I]) * C.RowBytes[I]}});
-    const int64_t CExtra = cascadeExtraMacs(G, C);
+    const int64_t CExtra = plan::extraMacs(G, C);
     Extra += CExtra;
     Moved += C.MovedBytes;
     Cascades.push_back(

@@ -103,12 +103,6 @@ std::string cascadeStepsText(const ir::Graph &G, const plan::Cascade &C);
 /// "R rows a stripe", or for a tiled cascade "R x C tiles".
 std::string cascadeStepShape(const plan::Cascade &C);
 
-/// The MACs cascade \p C computes beyond layer at a time: each operator's
-/// MACs per output row (in a tiled cascade, per pixel) times the rows
-/// (pixels) it computes more than once (0 with
-/// line buffers; computed from the steps, not assumed).
-int64_t cascadeExtraMacs(const ir::Graph &G, const plan::Cascade &C);
-
 /// What report.json and `explain --memory --json` say about \p P: arenas
 /// before and after, the bytes live at every operator before and after, each
 /// cascade's operators, stripe height, steps, windows, bytes moved and extra

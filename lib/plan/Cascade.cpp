@@ -423,8 +423,6 @@ private:
   /// operator's output.
   Cascade simulateTiles(int32_t First, int32_t Last, int32_t Rows,
                         int32_t Cols) const;
-  /// The MACs a tiled cascade computes more than layer at a time.
-  int64_t extraMacs(const Cascade &C) const;
   /// Whole bytes live over [First, Last] other than the span's windows.
   int64_t wholeBytes(int32_t First, int32_t Last,
                      const std::vector<int32_t> &Windowed) const;
@@ -701,22 +699,6 @@ Cascade Planner::simulateTiles(int32_t First, int32_t Last, int32_t Rows,
   return C;
 }
 
-int64_t Planner::extraMacs(const Cascade &C) const {
-  int64_t Extra = 0;
-  for (int32_t K = C.FirstOp; K <= C.LastOp; ++K) {
-    const ir::Operator &Op = G.Operators[K];
-    const ir::Tensor &Out = G.tensor(Op.output(0));
-    const int64_t Pixels = int64_t(Out.Shape[1]) * Out.Shape[2];
-    int64_t Computed = 0;
-    for (const std::vector<StripeStep> &Step : C.Steps) {
-      const StripeStep &S = Step[K - C.FirstOp];
-      Computed += int64_t(S.Out.size()) * S.OutCols.size();
-    }
-    Extra += analysis::operatorMacs(G, Op) * (Computed - Pixels) / Pixels;
-  }
-  return Extra;
-}
-
 int32_t Planner::overlayOf(const Cascade &C) const {
   if (!Opts.CascadeOverlays)
     return -1;
@@ -880,7 +862,7 @@ Planner::SpanChoice Planner::bestSpan(int32_t First, int32_t Last,
       const Cascade C = simulateTiles(First, Last, Rows, Cols);
       const int64_t Bytes = spanBytes(C);
       const bool Fits = Target >= 0 && Bytes <= Target;
-      const int64_t Extra = Fits ? extraMacs(C) : 0;
+      const int64_t Extra = Fits ? extraMacs(G, C) : 0;
       bool Better;
       if (!Best.Valid)
         Better = true;
@@ -891,7 +873,7 @@ Planner::SpanChoice Planner::bestSpan(int32_t First, int32_t Last,
       else
         Better = Best.Bytes > Target && Bytes < Best.Bytes;
       if (Better) {
-        Best = {true, Bytes, Rows, Cols, extraMacs(C)};
+        Best = {true, Bytes, Rows, Cols, extraMacs(G, C)};
         BestExtra = Fits ? Extra : -1;
       }
     }
@@ -1098,11 +1080,15 @@ std::optional<CascadePlan> Planner::fitBoth(int64_t Budget) {
   std::optional<CascadePlan> With = fitOnce(Budget);
   if (!With || !Without)
     return With ? std::move(With) : std::move(Without);
-  // Both fit: the fewer cascaded operators, then the smaller arena.
-  return std::make_pair(cascaded(*With), With->Memory.ArenaBytes) <
-                 std::make_pair(cascaded(*Without), Without->Memory.ArenaBytes)
-             ? std::move(With)
-             : std::move(Without);
+  // Both fit: the fewer MACs computed twice, the fewer cascaded operators,
+  // then the smaller arena.
+  auto Key = [&](const CascadePlan &P) {
+    int64_t Twice = 0;
+    for (const Cascade &C : P.Cascades)
+      Twice += extraMacs(G, C);
+    return std::make_tuple(Twice, cascaded(P), P.Memory.ArenaBytes);
+  };
+  return Key(*With) < Key(*Without) ? std::move(With) : std::move(Without);
 }
 
 const CascadePlan &Planner::smallest() {
@@ -1162,6 +1148,24 @@ llvm::Expected<CascadePlan> Planner::plan() {
 llvm::Expected<CascadePlan> planCascades(const ir::Graph &G,
                                          const CascadeOptions &Opts) {
   return Planner(G, Opts).plan();
+}
+
+int64_t extraMacs(const ir::Graph &G, const Cascade &C) {
+  int64_t Extra = 0;
+  for (int32_t K = C.FirstOp; K <= C.LastOp; ++K) {
+    const ir::Operator &Op = G.Operators[K];
+    const ir::Tensor &Out = G.tensor(Op.output(0));
+    // Rows, or in tiles pixels, computed against the output's.
+    const int64_t Whole =
+        int64_t(Out.Shape[1]) * (C.tiled() ? Out.Shape[2] : 1);
+    int64_t Computed = 0;
+    for (const std::vector<StripeStep> &Step : C.Steps) {
+      const StripeStep &S = Step[K - C.FirstOp];
+      Computed += int64_t(S.Out.size()) * (C.tiled() ? S.OutCols.size() : 1);
+    }
+    Extra += analysis::operatorMacs(G, Op) * (Computed - Whole) / Whole;
+  }
+  return Extra;
 }
 
 int64_t smallestBudget(const ir::Graph &G, const CascadeOptions &Opts) {

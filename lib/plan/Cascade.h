@@ -197,6 +197,11 @@ std::optional<std::string> whyNotTileable(const ir::Graph &G, size_t Op);
 llvm::Expected<CascadePlan> planCascades(const ir::Graph &G,
                                          const CascadeOptions &Opts);
 
+/// The MACs cascade \p C computes beyond layer at a time: each operator's
+/// MACs per output row (in tiles, per pixel) times the rows (pixels) it
+/// computes more than once (0 with line buffers; from the steps).
+int64_t extraMacs(const ir::Graph &G, const Cascade &C);
+
 /// The smallest budget planCascades meets for \p G under \p Opts (whose
 /// Budget it ignores): the figure its error for a smaller one names.
 int64_t smallestBudget(const ir::Graph &G, const CascadeOptions &Opts);

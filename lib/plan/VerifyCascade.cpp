@@ -219,8 +219,7 @@ void verifyTiled(const ir::Graph &G, const CascadePlan &Plan, const Cascade &C,
   auto Up = [&](int64_t V) { return (V + A - 1) / A * A; };
   for (size_t I = 0; I < C.Windowed.size(); ++I) {
     const int32_t T = C.Windowed[I];
-    const int32_t K = -1;
-    int32_t Index = K;
+    int32_t Index = -1; // its operator's place in the cascade
     for (int32_t J = C.FirstOp; J < C.LastOp; ++J)
       if (G.Operators[J].output(0) == T)
         Index = J - C.FirstOp;

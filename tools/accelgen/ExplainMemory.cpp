@@ -23,7 +23,7 @@ void printMemoryText(raw_ostream &OS, StringRef Model, const ir::Graph &G,
                      const plan::CascadePlan &P) {
   int64_t Extra = 0, Moved = 0;
   for (const plan::Cascade &C : P.Cascades) {
-    Extra += emit::cascadeExtraMacs(G, C);
+    Extra += plan::extraMacs(G, C);
     Moved += C.MovedBytes;
   }
   OS << formatv("{0}: working memory {1} bytes layer at a time, {2} bytes "
@@ -53,7 +53,7 @@ void printMemoryText(raw_ostream &OS, StringRef Model, const ir::Graph &G,
     OS << formatv("cascade {0}-{1}: {2}, {3} bytes moved, {4} extra MACs; "
                   "windows:",
                   C.FirstOp, C.LastOp, emit::cascadeStepsText(G, C),
-                  C.MovedBytes, emit::cascadeExtraMacs(G, C));
+                  C.MovedBytes, plan::extraMacs(G, C));
     for (size_t I = 0; I < C.Windowed.size(); ++I) {
       const ir::Tensor &T = G.tensor(C.Windowed[I]);
       const int64_t Bytes = int64_t(C.WindowRows[I]) * C.RowBytes[I];
