@@ -123,6 +123,17 @@ std::string StripeNames::prologue() const {
 
 namespace {
 
+/// Member \p M's call in the loop's step: printed for two spaces of
+/// indentation plus two, four more.
+std::string stepCall(const CascadeMember &M) {
+  std::string Out;
+  SmallVector<StringRef, 8> Lines;
+  StringRef(M.Call).split(Lines, '\n');
+  for (StringRef Line : Lines)
+    Out += "    " + Line.str() + "\n";
+  return Out;
+}
+
 /// The loop of tiled cascade \p C (cascadeLoop).
 std::string tiledLoop(const ir::Graph &G, const plan::Cascade &C,
                       const std::vector<CascadeMember> &Members,
@@ -167,10 +178,7 @@ std::string tiledLoop(const ir::Graph &G, const plan::Cascade &C,
                  M.Op, Op.Type, Name, K)
              .str();
     S += M.Prologue;
-    SmallVector<StringRef, 8> Lines;
-    StringRef(M.Call).split(Lines, '\n');
-    for (StringRef Line : Lines)
-      S += "    " + Line.str() + "\n";
+    S += stepCall(M);
     if (M.Op < C.LastOp) {
       // Its part of the tensor, row by row, at its place.
       const ir::Tensor &Ten = G.tensor(T);
@@ -281,11 +289,7 @@ std::string cascadeLoop(const ir::Graph &G, const plan::Cascade &C,
                      T, elementsPerRow(Ten), Ten.byteSize() / Ten.Shape[1])
                  .str();
     }
-    // The call was printed for two spaces of indentation plus two.
-    SmallVector<StringRef, 8> Lines;
-    StringRef(M.Call).split(Lines, '\n');
-    for (StringRef Line : Lines)
-      Out += "    " + Line.str() + "\n";
+    Out += stepCall(M);
     // The stripe's rows, for a layer dump.
     const ir::Tensor &Ten = G.tensor(T);
     const std::string Lo =
