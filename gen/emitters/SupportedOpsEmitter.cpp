@@ -213,9 +213,10 @@ private:
     if (M.Scratch.empty())
       return;
     OS << "## Scratch memory\n\n"
-          "The bytes of scratch memory each function needs, planned into the "
-          "arena after the tensors (the largest of them, shared by every "
-          "call).\n\n"
+          "The bytes of scratch memory each function needs: a buffer the "
+          "memory plan places with the tensors, live only while the call "
+          "runs (while its cascade does; the calls of one cascade share "
+          "one).\n\n"
           "| operator | versions | bytes |\n|---|---|---|\n";
     for (const OpValues &S : M.Scratch)
       for (size_t I = 0; I < S.Steps.size(); ++I)

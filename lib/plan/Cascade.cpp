@@ -315,6 +315,7 @@ PlanOptions layerOptions(const CascadeOptions &Opts) {
   PlanOptions P;
   P.InputsInPlace = Opts.InputsInPlace;
   P.Overlays = Opts.Overlays;
+  P.Scratch = Opts.Scratch;
   return P;
 }
 
@@ -359,7 +360,7 @@ public:
   /// that works.
   llvm::Expected<CascadePlan> plan();
   /// The smallest budget that works.
-  int64_t smallestTotal() { return total(smallest()); }
+  int64_t smallestTotal() { return arena(smallest()); }
 
 private:
   /// The plan: without a budget the least-memory one (of the fewest
@@ -385,8 +386,7 @@ private:
   const CascadePlan &smallest();
   /// fitBoth(), else smallest() where it fits.
   std::optional<CascadePlan> fit(int64_t Budget);
-  /// A plan's whole arena: its tensors, then the reserved bytes.
-  int64_t total(const CascadePlan &P) const;
+  static int64_t arena(const CascadePlan &P) { return P.Memory.ArenaBytes; }
   static int64_t cascaded(const CascadePlan &P);
   /// A span's cost at its best stripe height.
   struct SpanChoice {
@@ -429,6 +429,9 @@ private:
   /// Operator \p Op's bytes layer at a time, its output taking over an
   /// operand's bytes where the layer-at-a-time plan lets it.
   int64_t layerBytes(int32_t Op) const;
+  /// The scratch bytes (aligned) live at operators [First, Last] run as one
+  /// step: the most one of them needs, none in tiles.
+  int64_t scratchBytes(int32_t First, int32_t Last, bool Tiled) const;
   /// The whole tensor whose bytes the output of \p C's last operator may
   /// take over, or -1.
   int32_t overlayOf(const Cascade &C) const;
@@ -795,8 +798,18 @@ int64_t Planner::wholeBytes(int32_t First, int32_t Last,
   return Sum;
 }
 
+int64_t Planner::scratchBytes(int32_t First, int32_t Last, bool Tiled) const {
+  int64_t Most = 0;
+  for (int32_t K = First; !Tiled && K <= Last; ++K) {
+    auto It = Opts.Scratch.find(K);
+    if (It != Opts.Scratch.end())
+      Most = std::max(Most, alignUp(It->second, Layer.Alignment));
+  }
+  return Most;
+}
+
 int64_t Planner::layerBytes(int32_t Op) const {
-  int64_t Sum = wholeBytes(Op, Op, {});
+  int64_t Sum = wholeBytes(Op, Op, {}) + scratchBytes(Op, Op, false);
   const Buffer *Out = Layer.find(G.Operators[Op].output(0));
   if (Out && Out->AliasOf >= 0 &&
       !llvm::is_contained(layerOptions(Opts).AliasOps, G.Operators[Op].code()))
@@ -805,7 +818,8 @@ int64_t Planner::layerBytes(int32_t Op) const {
 }
 
 int64_t Planner::spanBytes(const Cascade &C) const {
-  int64_t Sum = wholeBytes(C.FirstOp, C.LastOp, C.Windowed);
+  int64_t Sum = wholeBytes(C.FirstOp, C.LastOp, C.Windowed) +
+                scratchBytes(C.FirstOp, C.LastOp, C.tiled());
   if (C.Overlaid >= 0)
     Sum -= alignUp(G.tensor(G.Operators[C.LastOp].output(0)).byteSize(),
                    Layer.Alignment);
@@ -957,6 +971,8 @@ CascadePlan Planner::place(std::vector<Cascade> Cascades) const {
   P.Options = layerOptions(Opts);
   for (const Cascade &C : P.Cascades) {
     P.Options.Groups.push_back({C.FirstOp, C.LastOp});
+    for (int32_t K = C.FirstOp; C.tiled() && K <= C.LastOp; ++K)
+      P.Options.Scratch.erase(K);
     for (size_t I = 0; I < C.Windowed.size(); ++I)
       P.Options.HeldBytes[C.Windowed[I]] = C.heldBytes(I, P.Options.Alignment);
     if (C.Overlaid >= 0)
@@ -980,6 +996,16 @@ CascadePlan Planner::place(std::vector<Cascade> Cascades) const {
     for (const Buffer &B : P.Memory.Buffers)
       if (B.AliasOf < 0 && B.FirstOp <= Op && Op <= B.LastOp)
         P.LiveAfter[K] += B.Size;
+    // Scratch: the largest of the step's (a group's operators share one).
+    auto Scratch = [&](const MemoryPlan &M) {
+      int64_t Most = 0;
+      for (const Buffer &B : M.Scratch)
+        if (B.FirstOp <= Op && Op <= B.LastOp)
+          Most = std::max(Most, B.Size);
+      return Most;
+    };
+    P.LiveBefore[K] += Scratch(Layer);
+    P.LiveAfter[K] += Scratch(P.Memory);
   }
   return P;
 }
@@ -1015,13 +1041,6 @@ int64_t Planner::cascaded(const CascadePlan &P) {
   return N;
 }
 
-int64_t Planner::total(const CascadePlan &P) const {
-  return Opts.ReservedBytes > 0
-             ? alignUp(P.Memory.ArenaBytes, P.Memory.Alignment) +
-                   Opts.ReservedBytes
-             : P.Memory.ArenaBytes;
-}
-
 const Planner::Least &Planner::least() {
   std::optional<Least> &L = Leasts[Consume];
   if (!L) {
@@ -1055,7 +1074,7 @@ CascadePlan Planner::leastPlan() {
 std::optional<CascadePlan> Planner::fitOnce(int64_t Budget) {
   // Cascade as little as fits; tighten the target while fragmentation
   // pushes the placed arena over the budget.
-  int64_t Target = Budget - Opts.ReservedBytes;
+  int64_t Target = Budget;
   for (int Try = 0; Try < 8 && Target > 0; ++Try) {
     bool Feasible = true;
     int64_t Peak = 0;
@@ -1064,9 +1083,9 @@ std::optional<CascadePlan> Planner::fitOnce(int64_t Budget) {
     if (!Feasible)
       break;
     CascadePlan P = place(std::move(Chosen));
-    if (total(P) <= Budget)
+    if (arena(P) <= Budget)
       return P;
-    Target -= total(P) - Budget;
+    Target -= arena(P) - Budget;
   }
   return std::nullopt;
 }
@@ -1101,10 +1120,10 @@ const CascadePlan &Planner::smallest() {
   Smallest = least().Plan;
   if (Opts.CascadeOverlays) {
     Consume = true;
-    if (total(least().Plan) < total(*Smallest))
+    if (arena(least().Plan) < arena(*Smallest))
       Smallest = least().Plan;
   }
-  while (std::optional<CascadePlan> P = fitBoth(total(*Smallest) - 1))
+  while (std::optional<CascadePlan> P = fitBoth(arena(*Smallest) - 1))
     Smallest = std::move(P);
   return *Smallest;
 }
@@ -1112,7 +1131,7 @@ const CascadePlan &Planner::smallest() {
 std::optional<CascadePlan> Planner::fit(int64_t Budget) {
   if (std::optional<CascadePlan> P = fitBoth(Budget))
     return P;
-  if (total(smallest()) <= Budget)
+  if (arena(smallest()) <= Budget)
     return smallest();
   return std::nullopt;
 }
@@ -1121,12 +1140,12 @@ llvm::Expected<CascadePlan> Planner::plan() {
   if (!Opts.Enabled || Opts.Budget < 0 || fit(Opts.Budget))
     return run();
   // Where the least-memory schedule (of the smaller arena) peaks.
-  const int64_t Smallest = total(smallest());
+  const int64_t Smallest = arena(smallest());
   Consume = false;
   const Least *L = &least();
   if (Opts.CascadeOverlays) {
     Consume = true;
-    if (total(least().Plan) < total(L->Plan))
+    if (arena(least().Plan) < arena(L->Plan))
       L = &least();
   }
   const int32_t PeakOp = L->PeakOp;

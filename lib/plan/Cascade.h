@@ -128,10 +128,12 @@ struct CascadeOptions {
   bool Enabled = false;
   /// The working-memory budget in bytes, or -1 for the least memory.
   int64_t Budget = -1;
-  /// Bytes the arena holds after the tensors (at the next aligned offset),
-  /// which the budget and the figures of its messages count: a library's
-  /// scratch area (target cmsis-nn).
-  int64_t ReservedBytes = 0;
+  /// Bytes of scratch memory each operator's kernel uses while it runs
+  /// (PlanOptions::Scratch: a library's working buffers, target cmsis-nn),
+  /// which the arena holds at its operator (its cascade's operators). None
+  /// for the members of a tiled cascade: tiles run the reference kernels,
+  /// which need none.
+  std::map<int32_t, int64_t> Scratch;
   /// Graph inputs stay in the caller's buffers (PlanOptions::InputsInPlace),
   /// for both plans.
   bool InputsInPlace = false;
@@ -149,8 +151,9 @@ struct CascadeOptions {
   std::map<int32_t, std::string> NotStripable;
   /// Under a budget that no cascade of stripes fits, cascades may run in
   /// tiles (Cascade::TileCols), recomputing overlaps: where the kernels take
-  /// any rectangle of an image through shapes and padding (the emitted C
-  /// of targets ref and cpu, emit::hostCascading).
+  /// any rectangle of an image through shapes and padding (the reference
+  /// kernels: targets ref and cpu, emit::hostCascading, and cmsis-nn,
+  /// cmsis::planMemory).
   bool Tiles = false;
 };
 

@@ -1,10 +1,12 @@
-//===- MemoryPlan.cpp - Static working-memory plan of a graph --------------===//
+//===- MemoryPlan.cpp - Static working-memory plan of a graph
+//--------------===//
 //
 // Three steps: lifetimes of the tensors the graph refers to, the aliases view
 // operators and in-place operators introduce (which merge lifetimes into the
-// buffer they share), and greedy placement of the remaining buffers in each requested order, keeping
-// the smallest arena. The checker lives apart, in VerifyPlan.cpp, so that it
-// shares no code with what it checks.
+// buffer they share), and greedy placement of the remaining buffers (and
+// operators' scratch) in each requested order, repeated with the topmost
+// buffer first while that helps, keeping the smallest arena. The checker lives
+// apart, in VerifyPlan.cpp, so that it shares no code with what it checks.
 //
 //===----------------------------------------------------------------------===//
 #include "plan/MemoryPlan.h"
@@ -46,6 +48,12 @@ const Buffer *MemoryPlan::find(int32_t Tensor) const {
   auto It = llvm::partition_point(
       Buffers, [&](const Buffer &B) { return B.Tensor < Tensor; });
   return It != Buffers.end() && It->Tensor == Tensor ? &*It : nullptr;
+}
+
+const Buffer *MemoryPlan::findScratch(int32_t Op) const {
+  auto It = llvm::partition_point(Scratch,
+                                  [&](const Buffer &B) { return B.Op < Op; });
+  return It != Scratch.end() && It->Op == Op ? &*It : nullptr;
 }
 
 namespace {
@@ -390,6 +398,36 @@ std::vector<int64_t> placeGreedy(const std::vector<Item> &Items,
   return Offsets;
 }
 
+/// placeGreedy(), then again with the item that reaches the arena's end
+/// visited first, while that makes the arena smaller (a few rounds):
+/// greedy placement fragments where a large item placed early pushes one
+/// that lives with it to the top, which placed first would have sat below
+/// it. Reorders \p Items to the order whose placement it returns.
+std::vector<int64_t> placeRepeated(std::vector<Item> &Items, int64_t Alignment,
+                                   int64_t &Arena) {
+  constexpr int Rounds = 8;
+  std::vector<int64_t> Offsets = placeGreedy(Items, Alignment, Arena);
+  for (int Round = 0; Round < Rounds; ++Round) {
+    size_t Top = 0;
+    while (Top < Items.size() &&
+           !(Items[Top].Size > 0 && Offsets[Top] + Items[Top].Size == Arena))
+      ++Top;
+    if (Top == 0 || Top == Items.size())
+      break;
+    std::vector<Item> Moved = Items;
+    std::rotate(Moved.begin(), Moved.begin() + Top, Moved.begin() + Top + 1);
+    int64_t MovedArena = 0;
+    std::vector<int64_t> MovedOffsets =
+        placeGreedy(Moved, Alignment, MovedArena);
+    if (MovedArena >= Arena)
+      break;
+    Items = std::move(Moved);
+    Offsets = std::move(MovedOffsets);
+    Arena = MovedArena;
+  }
+  return Offsets;
+}
+
 /// The largest total size of the items live at one operator: a sweep over
 /// the steps, each item added where it starts and taken away after it ends.
 int64_t lowerBound(const std::vector<Item> &Items) {
@@ -441,13 +479,37 @@ MemoryPlan planMemory(const ir::Graph &G, const PlanOptions &Opts) {
         Root[T] == static_cast<int32_t>(T))
       Items.push_back({static_cast<int32_t>(T), Bytes(T), L.First[T], L.Last[T],
                        Shrinks[T]});
+  // Scratch: one item per step (an operator, or a group) whose operators
+  // need some, of the largest they need, keyed past the tensors by the
+  // step's first operator.
+  const int32_t NumTensors = static_cast<int32_t>(G.Tensors.size());
+  auto StepOf = [&](int32_t K) {
+    std::pair<int32_t, int32_t> Step{K, K};
+    for (const auto &[First, Last] : Opts.Groups)
+      if (First <= K && K <= Last)
+        Step = {First, Last};
+    return Step;
+  };
+  std::map<int32_t, size_t> ScratchItem; // by the step's first operator
+  for (const auto &[K, Need] : Opts.Scratch) {
+    assert(K >= 0 && size_t(K) < G.Operators.size() &&
+           "scratch for an operator the graph does not have");
+    if (Need <= 0)
+      continue;
+    const auto [First, Last] = StepOf(K);
+    auto [It, New] = ScratchItem.try_emplace(First, Items.size());
+    if (New)
+      Items.push_back({NumTensors + First, Need, First, Last, Shrink()});
+    else
+      Items[It->second].Size = std::max(Items[It->second].Size, Need);
+  }
 
   MemoryPlan Plan;
   Plan.Alignment = Opts.Alignment;
   Plan.LowerBound = lowerBound(Items);
 
-  // Offsets by tensor index, from the best order tried.
-  std::vector<int64_t> Offset(G.Tensors.size(), 0);
+  // Offsets by tensor index (scratch past them), from the best order tried.
+  std::vector<int64_t> Offset(G.Tensors.size() + G.Operators.size(), 0);
   int64_t BestArena = std::numeric_limits<int64_t>::max();
   std::vector<PlacementOrder> Orders = Opts.Orders;
   if (Orders.empty())
@@ -456,7 +518,7 @@ MemoryPlan planMemory(const ir::Graph &G, const PlanOptions &Opts) {
     std::vector<Item> Sorted = Items;
     sortItems(Sorted, O);
     int64_t Arena = 0;
-    std::vector<int64_t> Offsets = placeGreedy(Sorted, Opts.Alignment, Arena);
+    std::vector<int64_t> Offsets = placeRepeated(Sorted, Opts.Alignment, Arena);
     if (Arena >= BestArena)
       continue;
     BestArena = Arena;
@@ -478,6 +540,16 @@ MemoryPlan planMemory(const ir::Graph &G, const PlanOptions &Opts) {
     B.LastOp = L.Last[T];
     B.AliasOf = Root[T] == Index ? -1 : Root[T];
     Plan.Buffers.push_back(B);
+  }
+  for (const auto &[K, Need] : Opts.Scratch) {
+    if (Need <= 0)
+      continue;
+    Buffer B;
+    B.Op = K;
+    B.Size = Need;
+    std::tie(B.FirstOp, B.LastOp) = StepOf(K);
+    B.Offset = Offset[NumTensors + B.FirstOp];
+    Plan.Scratch.push_back(B);
   }
   return Plan;
 }

@@ -1,4 +1,5 @@
-//===- MemoryPlan.h - Static working-memory plan of a graph ----------------===//
+//===- MemoryPlan.h - Static working-memory plan of a graph
+//----------------===//
 //
 // Places every non-constant tensor of a graph in one statically sized arena,
 // so that emitted code needs no allocator. Each tensor is live from the
@@ -28,6 +29,11 @@
 //    Other tensors that no operator, graph input or graph output refers to
 //    get no buffer.
 //  - A graph without operators counts as one step, operator 0.
+//  - An operator's scratch memory (PlanOptions::Scratch: a library's working
+//    buffer, used only while the call runs) is a buffer live at that
+//    operator alone, or at its group's operators; the operators of one group
+//    share one scratch buffer, the largest they need, as they run one after
+//    another.
 //
 // Placement is greedy, as in TensorFlow Lite Micro's GreedyMemoryPlanner:
 // buffers in some order, each at the lowest aligned offset that does not
@@ -70,6 +76,9 @@ struct Buffer {
   /// operand's), or -1 when the tensor has bytes of its own. Always names a
   /// tensor with bytes of its own, never another alias.
   int32_t AliasOf = -1;
+  /// For a scratch buffer (MemoryPlan::Scratch), the operator whose kernel
+  /// uses it; Tensor is then -1. -1 for a tensor's buffer.
+  int32_t Op = -1;
 };
 
 /// An order in which the greedy placer visits buffers.
@@ -127,6 +136,11 @@ struct PlanOptions {
   /// (the emitted code reads them where the caller passed them); not those
   /// that are also graph outputs or variable.
   bool InputsInPlace = false;
+  /// Bytes of scratch memory operators' kernels use while they run, by
+  /// operator (CMSIS-NN's `*_get_buffer_size`): each a buffer live at its
+  /// operator, or at its group's operators, where the group's operators
+  /// share one of the largest size they need.
+  std::map<int32_t, int64_t> Scratch;
 };
 
 /// Whether output 0 of \p Op may take the bytes of its operand \p Operand
@@ -150,9 +164,14 @@ struct MemoryPlan {
   int64_t Alignment = 16;
   /// The order that produced this placement.
   PlacementOrder Order = PlacementOrder::Size;
+  /// One scratch buffer per operator PlanOptions::Scratch gives bytes, by
+  /// increasing operator (Buffer::Op).
+  std::vector<Buffer> Scratch;
 
   /// The buffer of tensor \p Tensor, or null if it is not in the arena.
   const Buffer *find(int32_t Tensor) const;
+  /// The scratch buffer of operator \p Op, or null if it has none.
+  const Buffer *findScratch(int32_t Op) const;
 };
 
 /// Plans the arena of \p G, a graph that passes `ir::verifyGraph`.
@@ -168,7 +187,9 @@ MemoryPlan planMemory(const ir::Graph &G, const PlanOptions &Opts = {});
 /// the groups of \p Opts run as one step) have overlapping bytes unless they
 /// are views of one value, or an overlaid operand and the output taking it
 /// over at the operator (or group) that writes it, after which nothing reads
-/// the operand. Returns one message per problem; empty when the plan is
+/// the operand; every operator with scratch bytes in \p Opts has one scratch
+/// buffer of that size, aligned, inside the arena, apart from every tensor
+/// live at its step. Returns one message per problem; empty when the plan is
 /// sound. (That no stripe of a group reads rows already overwritten is
 /// verifyCascades' check.)
 std::vector<std::string> verifyPlan(const ir::Graph &G, const MemoryPlan &Plan,

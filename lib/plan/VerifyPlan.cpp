@@ -266,6 +266,50 @@ std::vector<std::string> verifyPlan(const ir::Graph &G, const MemoryPlan &Plan,
         Step = {static_cast<size_t>(First), static_cast<size_t>(Last)};
     return Step;
   };
+  // Scratch: one buffer for each operator that needs some, of its bytes,
+  // apart from every tensor live at the operator's step (the operators of
+  // one group run one after another, so their scratch may share bytes).
+  std::set<int32_t> WithScratch;
+  for (const Buffer &B : Plan.Scratch) {
+    if (B.Op < 0 || static_cast<size_t>(B.Op) >= G.Operators.size()) {
+      Report(llvm::formatv("a scratch buffer names operator {0}, which does "
+                           "not exist",
+                           B.Op));
+      continue;
+    }
+    const std::string Who = "the scratch of " + describeOp(G, B.Op);
+    if (!WithScratch.insert(B.Op).second) {
+      Report(Who + " has more than one buffer");
+      continue;
+    }
+    auto Need = Opts.Scratch.find(B.Op);
+    const int64_t Want = Need == Opts.Scratch.end() ? 0 : Need->second;
+    if (B.Size != Want)
+      Report(llvm::formatv("{0} has {1} bytes, not {2}", Who, B.Size, Want));
+    if (B.Offset < 0 || (Plan.Alignment > 0 && B.Offset % Plan.Alignment != 0))
+      Report(llvm::formatv("{0} is at offset {1}, not a multiple of {2}", Who,
+                           B.Offset, Plan.Alignment));
+    if (B.Offset + B.Size > Plan.ArenaBytes)
+      Report(llvm::formatv("{0} ends at {1}, past the arena's {2} bytes", Who,
+                           B.Offset + B.Size, Plan.ArenaBytes));
+    const auto [First, Last] = StepOf(static_cast<size_t>(B.Op));
+    for (const auto &[T, TB] : ByTensor)
+      if (Live[T] && TB->Size > 0 && Live[T]->Begin <= Last &&
+          First <= Live[T]->End && TB->Offset < B.Offset + B.Size &&
+          B.Offset < TB->Offset + TB->Size)
+        Report(llvm::formatv("{0} [{1}, {2}) overlaps {3} [{4}, {5}), live "
+                             "at the same step",
+                             Who, B.Offset, B.Offset + B.Size, describe(G, T),
+                             TB->Offset, TB->Offset + TB->Size));
+  }
+  for (const auto &[K, Want] : Opts.Scratch)
+    if (Want > 0 && !WithScratch.count(K))
+      Report(llvm::formatv("{0} needs {1} bytes of scratch but has no buffer",
+                           K >= 0 && static_cast<size_t>(K) < G.Operators.size()
+                               ? describeOp(G, static_cast<size_t>(K))
+                               : "operator " + std::to_string(K),
+                           Want));
+
   // Nothing holding an overlaid value is live after the overlay's step.
   std::vector<int64_t> LastLive(G.Tensors.size(), -1);
   for (size_t T = 0; T < Live.size(); ++T)

@@ -5,8 +5,8 @@
 // parameters come from the reference kernels' builders (computeKernelCall),
 // which fill them as TensorFlow Lite Micro does, and are printed as CMSIS-NN
 // structs. The scratch size of each call is the description's (its Scratch
-// records, CMSIS-NN 7.0's *_get_buffer_size functions as expressions); one
-// area, the largest, follows the tensors in the arena.
+// records, CMSIS-NN 7.0's *_get_buffer_size functions as expressions), a
+// buffer of the memory plan live while the call runs.
 //
 //===----------------------------------------------------------------------===//
 #include "cmsis-nn/CmsisNn.h"
@@ -2005,6 +2005,15 @@ OpChoice chooseFunction(const ir::Graph &G, size_t Index,
   return C;
 }
 
+std::vector<OpChoice> chooseFunctions(const ir::Graph &G,
+                                      const target::TargetInfo &T,
+                                      unsigned Version) {
+  std::vector<OpChoice> Choices;
+  for (size_t I = 0; I < G.Operators.size(); ++I)
+    Choices.push_back(chooseFunction(G, I, T, Version));
+  return Choices;
+}
+
 bool runsStripes(StringRef Function) {
   return Function.startswith("arm_convolve") ||
          Function.startswith("arm_depthwise") ||
@@ -2020,56 +2029,58 @@ bool runsStripes(StringRef Function) {
          Function == "accelgen_elementwise_add_s8_mve";
 }
 
+plan::CascadeOptions cascadeOptions(const ir::Graph &G,
+                                    ArrayRef<OpChoice> Choices,
+                                    const plan::CascadeOptions &Cascading) {
+  // A call that cannot take a stripe keeps its operator out of cascades;
+  // one that sums over its input's rows may end a cascade, where the
+  // reference kernel's _accumulate form runs it (emitModel).
+  plan::CascadeOptions Options = Cascading;
+  Options.Tiles = true;
+  for (size_t I = 0; I < G.Operators.size(); ++I) {
+    if (Choices[I].ScratchBytes > 0)
+      Options.Scratch[static_cast<int32_t>(I)] = Choices[I].ScratchBytes;
+    if (!Choices[I].Function.empty() && !runsStripes(Choices[I].Function) &&
+        ir::rowMap(G.Operators[I].code()).Kind != ir::RowKind::Accumulate)
+      Options.NotStripable[static_cast<int32_t>(I)] =
+          formatv("CMSIS-NN's {0} runs on whole tensors", Choices[I].Function)
+              .str();
+  }
+  return Options;
+}
+
+Expected<plan::CascadePlan> planMemory(const ir::Graph &G,
+                                       ArrayRef<OpChoice> Choices,
+                                       const plan::CascadeOptions &Cascading) {
+  Expected<plan::CascadePlan> P =
+      plan::planCascades(G, cascadeOptions(G, Choices, Cascading));
+  if (!P)
+    return P.takeError();
+  std::vector<std::string> Problems = plan::verifyCascades(G, *P);
+  if (!Problems.empty())
+    return createStringError(inconvertibleErrorCode(),
+                             "the memory plan is unsound: " + Problems.front());
+  return P;
+}
+
 Expected<emit::Offload> makeOffload(const ir::Graph &G,
                                     const target::TargetInfo &T,
                                     unsigned Version,
                                     const plan::CascadeOptions &Cascading) {
   emit::Offload O;
-  std::vector<OpChoice> Choices;
-  int64_t Scratch = 0;
-  for (size_t I = 0; I < G.Operators.size(); ++I) {
-    Choices.push_back(chooseFunction(G, I, T, Version));
-    Scratch = std::max(Scratch, Choices.back().ScratchBytes);
-  }
-  std::optional<plan::CascadePlan> Cascades;
+  const std::vector<OpChoice> Choices = chooseFunctions(G, T, Version);
   if (Cascading.InputsInPlace)
     return createStringError(inconvertibleErrorCode(),
                              "--inputs-in-place does not work on target "
                              "cmsis-nn: its calls read every tensor in the "
                              "arena");
-  if (Cascading.Enabled) {
-    // A call that cannot take a stripe keeps its operator out of cascades;
-    // one that sums over its input's rows may end a cascade, where the
-    // reference kernel's _accumulate form runs it (emitModel).
-    plan::CascadeOptions Options = Cascading;
-    Options.ReservedBytes = Scratch;
-    for (size_t I = 0; I < G.Operators.size(); ++I)
-      if (!Choices[I].Function.empty() && !runsStripes(Choices[I].Function) &&
-          ir::rowMap(G.Operators[I].code()).Kind != ir::RowKind::Accumulate)
-        Options.NotStripable[static_cast<int32_t>(I)] =
-            formatv("CMSIS-NN's {0} runs on whole tensors", Choices[I].Function)
-                .str();
-    Expected<plan::CascadePlan> P = plan::planCascades(G, Options);
-    if (!P)
-      return P.takeError();
-    std::vector<std::string> Problems = plan::verifyCascades(G, *P);
-    if (!Problems.empty())
-      return createStringError(inconvertibleErrorCode(),
-                               "the cascaded memory plan is unsound: " +
-                                   Problems.front());
-    O.Plan = P->Memory;
+  Expected<plan::CascadePlan> P = planMemory(G, Choices, Cascading);
+  if (!P)
+    return P.takeError();
+  O.Plan = P->Memory;
+  std::optional<plan::CascadePlan> Cascades;
+  if (Cascading.Enabled)
     Cascades = std::move(*P);
-  } else {
-    O.Plan = plan::planMemory(G);
-  }
-  // The scratch area follows the tensors; every call uses it only while it
-  // runs.
-  const int64_t Align = O.Plan.Alignment;
-  const int64_t ScratchOffset = (O.Plan.ArenaBytes + Align - 1) / Align * Align;
-  if (Scratch > 0)
-    O.Plan.ArenaBytes = ScratchOffset + Scratch;
-  if (Cascades)
-    Cascades->Memory.ArenaBytes = O.Plan.ArenaBytes;
   const bool Mve = hasMve(T, Version);
 
   std::string Decls;
@@ -2101,6 +2112,21 @@ Expected<emit::Offload> makeOffload(const ir::Graph &G,
       O.OperatorReport[I] = std::move(R);
       continue;
     }
+    if (InCascade && InCascade->tiled()) {
+      R["cmsis_nn"] = "reference kernels: it runs in a cascade's tiles, "
+                      "which take any rectangle of an image";
+      O.OperatorReport[I] = std::move(R);
+      continue;
+    }
+    // Its scratch buffer, planned with the tensors.
+    const plan::Buffer *Scratch = O.Plan.findScratch(static_cast<int32_t>(I));
+    if (C.ScratchBytes > 0 && (!Scratch || Scratch->Size < C.ScratchBytes))
+      return createStringError(
+          inconvertibleErrorCode(),
+          formatv("the memory plan has no scratch buffer of {0} bytes for "
+                  "operator {1} ({2})",
+                  C.ScratchBytes, I, G.Operators[I].Type));
+    const int64_t ScratchOffset = Scratch ? Scratch->Offset : 0;
     OpWriter W(G, O.Plan, I, ScratchOffset, Mve, Kernels, InCascade);
     if (Error E = W.write(C.Function, *Call, C.ScratchBytes))
       return std::move(E);
@@ -2121,7 +2147,10 @@ Expected<emit::Offload> makeOffload(const ir::Graph &G,
       O.Regions.push_back(std::move(Region));
     }
     R["kernel"] = C.Function;
-    R["scratch_bytes"] = C.ScratchBytes;
+    if (C.ScratchBytes > 0) {
+      R["scratch_bytes"] = C.ScratchBytes;
+      R["scratch_offset"] = ScratchOffset;
+    }
     O.OperatorReport[I] = std::move(R);
   }
   // The generated kernels' primitives, once, before the kernels.
@@ -2145,9 +2174,7 @@ Expected<emit::Offload> makeOffload(const ir::Graph &G,
   O.Declarations = Decls;
   O.Headers = {"arm_nnfunctions.h"};
   O.Report = json::Object{{"library", "CMSIS-NN"},
-                          {"version", T.versionLabel(Version)},
-                          {"scratch_offset", ScratchOffset},
-                          {"scratch_bytes", Scratch}};
+                          {"version", T.versionLabel(Version)}};
   O.HasDevice = false;
   O.Cascading = std::move(Cascades);
   return O;

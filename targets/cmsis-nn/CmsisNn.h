@@ -71,15 +71,35 @@ struct OpChoice {
 OpChoice chooseFunction(const ir::Graph &G, size_t Index,
                         const target::TargetInfo &T, unsigned Version);
 
+/// chooseFunction() for every operator of \p G.
+std::vector<OpChoice> chooseFunctions(const ir::Graph &G,
+                                      const target::TargetInfo &T,
+                                      unsigned Version);
+
 /// Whether \p Function (an arm_* function or a generated kernel) can run a
 /// stripe of rows inside a cascade.
 bool runsStripes(llvm::StringRef Function);
 
+/// The planner's options for \p G's calls \p Choices (one per operator)
+/// under \p Cascading: each call's scratch a buffer live while it runs
+/// (while its cascade does), no operator whose function runs on whole
+/// tensors in a cascade, tiles where a budget needs them (their operators
+/// run the reference kernels).
+plan::CascadeOptions cascadeOptions(const ir::Graph &G,
+                                    llvm::ArrayRef<OpChoice> Choices,
+                                    const plan::CascadeOptions &Cascading);
+
+/// The memory plan with cascadeOptions(), verified; cascades only where
+/// \p Cascading enables them.
+llvm::Expected<plan::CascadePlan>
+planMemory(const ir::Graph &G, llvm::ArrayRef<OpChoice> Choices,
+           const plan::CascadeOptions &Cascading);
+
 /// The emitter's part for \p G on version \p Version of \p T: one region per
 /// operator a CMSIS-NN function runs, the constants and parameter structs,
-/// the scratch area in the arena. With \p Cascading enabled, the cascades
-/// (operators whose function cannot take a stripe kept out), each member
-/// run a stripe at a time (Offload::LibraryStripes).
+/// each call's scratch in the arena (planMemory). With \p Cascading enabled,
+/// the cascades, each member run a stripe at a time
+/// (Offload::LibraryStripes), a tiled cascade's on the reference kernels.
 llvm::Expected<emit::Offload>
 makeOffload(const ir::Graph &G, const target::TargetInfo &T, unsigned Version,
             const plan::CascadeOptions &Cascading);

@@ -395,15 +395,18 @@ public:
     return Error::success();
   }
 
-  // The cascades compile makes: no operator whose call runs on whole
-  // tensors inside one.
+  // The plan compile makes: each call's scratch in it, no operator whose
+  // call runs on whole tensors inside a cascade.
   Expected<plan::CascadePlan>
   memoryPlan(driver::Compilation &C) const override {
     if (Error E = prepare(C))
       return std::move(E);
-    if (!C.offload()->Cascading)
-      return plan::planCascades(C.graph(), C.options().Cascading);
-    return *C.offload()->Cascading;
+    if (C.offload()->Cascading)
+      return *C.offload()->Cascading;
+    const driver::ResolvedTarget &T = C.target();
+    return cmsis::planMemory(
+        C.graph(), cmsis::chooseFunctions(C.graph(), *T.Info, T.Version),
+        C.options().Cascading);
   }
 
   // On the host, CMSIS-NN's plain C paths.

@@ -771,11 +771,12 @@ TEST_CASE("cascaded under a budget on cortex-m4: it fits, every output as "
                 R.Stderr);
 }
 
-TEST_CASE("an int8 MobileNetV2-224 cascaded on cortex-m4 under QEMU, as "
-          "TensorFlow Lite Micro") {
+TEST_CASE("an int8 MobileNetV2-224 within 176,128 bytes on cortex-m4 under "
+          "QEMU, every layer as TensorFlow Lite Micro") {
   // Made from the shared uint8 model (tools/int8-model); its expected
-  // outputs are the oracle's, on the oracle's inputs (seed 1). Cortex-M4's
-  // board holds its 3.4 MB of weights; the M55 board's 512 KiB do not.
+  // outputs and layers are the oracle's, on the oracle's inputs (seed 1).
+  // Cortex-M4's board holds its 3.4 MB of weights; the M55 board's 512 KiB
+  // do not.
   if (!haveCortexM())
     return;
   requireSharedDir();
@@ -788,28 +789,79 @@ TEST_CASE("an int8 MobileNetV2-224 cascaded on cortex-m4 under QEMU, as "
   test::TempDir Dir, In, Want;
   const std::string Model = Dir.file("mobilenet_v2_int8.tflite");
   test::writeFileBytes(Model, tflite::writeModel(M));
-  test::RunResult R = test::runProgram(
-      oraclePath(), {Model, In.path(), Want.path(), "--seed", "1"});
+  test::RunResult R =
+      test::runProgram(oraclePath(), {Model, In.path(), Want.path(), "--seed",
+                                      "1", "--dump-layers"});
   REQUIRE_MESSAGE(R.ExitCode == 0, R.Stdout << R.Stderr);
-  const std::vector<uint8_t> Expected =
-      test::readFileBytes(Want.file("output_0.bin"));
-  // Every operator but the last two (RESHAPE, SOFTMAX) as a CMSIS-NN call
-  // or a generated kernel, most of them in cascades.
+  // The plan: the arena, every call's scratch in it, within the budget with
+  // the input inside; the first cascade in tiles, on the reference kernels;
+  // at most 1.1 times the MACs.
+  const std::vector<std::string> Budget = {"--memory-budget", "176128"};
+  test::TempDir Compiled;
+  R = runAccelgen({"compile", Model, "--target", "cmsis-nn4", "-o",
+                   Compiled.path(), Budget[0], Budget[1]});
+  REQUIRE_MESSAGE(R.ExitCode == 0, R.Stderr);
+  auto V = llvm::json::parse(test::readFileText(Compiled.file("report.json")));
+  REQUIRE(bool(V));
+  const llvm::json::Object &Report = *V->getAsObject();
+  const int64_t Arena =
+      Report.getObject("arena")->getInteger("bytes").getValueOr(-1);
+  CHECK(Arena <= 176128);
+  const llvm::json::Object &Cascading = *Report.getObject("cascading");
+  const int64_t Macs = Cascading.getInteger("macs").getValueOr(0);
+  const int64_t Extra = Cascading.getInteger("extra_macs").getValueOr(-1);
+  CHECK(Extra > 0);
+  CHECK(Extra * 10 <= Macs);
+  const llvm::json::Object &First =
+      *Cascading.getArray("cascades")->front().getAsObject();
+  CHECK(First.getInteger("tile_columns").getValueOr(0) > 0);
+  int Tiled = 0, Scratch = 0;
+  for (const llvm::json::Value &Op : *Report.getArray("operators")) {
+    const llvm::json::Object &O = *Op.getAsObject();
+    if (O.getInteger("tile_columns")) {
+      ++Tiled;
+      CHECK(O.getString("cmsis_nn")
+                .getValueOr("")
+                .startswith("reference kernels: it runs in a cascade's tiles"));
+    }
+    if (llvm::Optional<int64_t> Bytes = O.getInteger("scratch_bytes")) {
+      ++Scratch;
+      CHECK(*O.getInteger("scratch_offset") + *Bytes <= Arena);
+    }
+  }
+  CHECK(Tiled == First.getInteger("last_op").getValueOr(-1) + 1);
+  CHECK(Scratch > 0);
+  // Every layer, dumped tile by tile and stripe by stripe, and the output.
   test::TempDir Out;
-  R = runModelOn(
-      "cmsis-nn",
-      {"--cpu", "cortex-m4", "--cmsis-nn", ACCELGEN_CMSIS_NN_PATH, "--cascade"},
-      Model, In.path(), Out.path(), false);
+  std::vector<std::string> Args = {"--cpu", "cortex-m4", "--cmsis-nn",
+                                   ACCELGEN_CMSIS_NN_PATH};
+  Args.insert(Args.end(), Budget.begin(), Budget.end());
+  R = runModelOn("cmsis-nn", Args, Model, In.path(), Out.path(), true);
   REQUIRE_MESSAGE(R.ExitCode == 0, R.Stderr << R.ErrorMessage);
   const std::vector<uint8_t> Got =
       test::readFileBytes(Out.file("output_0.bin"));
+  const std::vector<uint8_t> Expected =
+      test::readFileBytes(Want.file("output_0.bin"));
   CHECK_MESSAGE(Got == Expected, describeDiff(Got, Expected, ir::DType::I8));
-  // The working memory: the cascaded arena, scratch included, against
-  // layer at a time.
+  int Layers = 0;
+  for (int K = 0;; ++K) {
+    const std::string File =
+        pathJoin("layers", "output_" + std::to_string(K) + ".bin");
+    if (!exists(Want.file(File)))
+      break;
+    CHECK_MESSAGE(test::readFileBytes(Out.file(File)) ==
+                      test::readFileBytes(Want.file(File)),
+                  File);
+    ++Layers;
+  }
+  CHECK(Layers == 66);
+  // The least working memory, against layer at a time.
   const int64_t Cascaded = arenaOnCmsisNn4(Model, {"--cascade"});
   const int64_t Layer = arenaOnCmsisNn4(Model, {});
   MESSAGE("int8 MobileNetV2-224 on cmsis-nn4: arena "
-          << Cascaded << " bytes cascaded, " << Layer << " layer at a time");
+          << Arena << " bytes within 176,128, " << Cascaded
+          << " cascaded (least memory, no tiles), " << Layer
+          << " layer at a time");
   CHECK(Cascaded * 6 < Layer);
 }
 

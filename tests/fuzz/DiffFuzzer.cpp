@@ -15,8 +15,9 @@
 //   - every label with `--cascade` (stripes change the lowering, and a
 //     backend's versions lower differently: cmsis-nn's generated kernels
 //     from family 4 on), ref's included;
-//   - ref and cpu at the smallest budget that works (`--memory-budget`,
-//     plan::smallestBudget), where chains of windows run in tiles.
+//   - ref, cpu and cmsis-nn (each version, on the host) at the smallest
+//     budget that works (`--memory-budget`, plan::smallestBudget with the
+//     target's planner options), where chains of windows run in tiles.
 //
 // A variant may refuse a model (a one-line error from compile), and a
 // Cortex-M image may not fit its QEMU board's memory (the linker's overflow,
@@ -144,7 +145,8 @@ std::vector<Variant> variants() {
     if (T->Info->name() != "ref")
       Out.push_back({Label, "", false});
     Out.push_back({Label, "", true});
-    if (T->Info->name() == "ref" || T->Info->name() == "cpu")
+    if (T->Info->name() == "ref" || T->Info->name() == "cpu" ||
+        T->Info->name() == "cmsis-nn")
       Out.push_back({Label, "", true, true});
     if (T->Backend->cpuHelp().empty())
       continue;
@@ -365,8 +367,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
         ++V.Refused;
         continue;
       }
-      O.Cascading.Budget =
-          plan::smallestBudget((*C)->graph(), emit::hostCascading(O.Cascading));
+      const driver::ResolvedTarget &T = (*C)->target();
+      const ir::Graph &G = (*C)->graph();
+      O.Cascading.Budget = plan::smallestBudget(
+          G, T.Info->name() == "cmsis-nn"
+                 ? cmsis::cascadeOptions(
+                       G, cmsis::chooseFunctions(G, *T.Info, T.Version),
+                       O.Cascading)
+                 : emit::hostCascading(O.Cascading));
     }
     auto Got = compileAndRun(O, Compiled);
     if (!Got) {

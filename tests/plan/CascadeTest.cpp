@@ -702,6 +702,53 @@ TEST_CASE("tiles: a budget stripes cannot meet runs the chain in tiles") {
                            [](const plan::Cascade &C) { return C.tiled(); }));
 }
 
+TEST_CASE("scratch: live at its operator, shared in a cascade, none in "
+          "tiles") {
+  ir::Graph G = wideChain();
+  CascadeOptions O;
+  O.Scratch = {{0, 64}, {1, 48}, {2, 32}};
+  auto Shared = [](const CascadePlan &P) {
+    return llvm::all_of(P.Memory.Scratch, [&](const plan::Buffer &B) {
+      return B.Offset == P.Memory.Scratch.front().Offset;
+    });
+  };
+  // Layer at a time: one buffer per operator, each live at it alone.
+  llvm::Expected<CascadePlan> Layer = plan::planCascades(G, O);
+  REQUIRE(bool(Layer));
+  CHECK(plan::verifyCascades(G, *Layer).empty());
+  REQUIRE(Layer->Memory.Scratch.size() == 3);
+  for (const plan::Buffer &B : Layer->Memory.Scratch) {
+    CHECK(B.FirstOp == B.Op);
+    CHECK(B.LastOp == B.Op);
+    CHECK(B.Size == O.Scratch.at(B.Op));
+  }
+  // The least memory in stripes: the scratch counts, one buffer of the
+  // largest shared by the cascade's operators.
+  const int64_t Without = smallestNamed(G, CascadeOptions());
+  const int64_t With = smallestNamed(G, O);
+  CHECK(With > Without);
+  O.Enabled = true;
+  O.Budget = With;
+  llvm::Expected<CascadePlan> Striped = plan::planCascades(G, O);
+  REQUIRE_MESSAGE(bool(Striped), llvm::toString(Striped.takeError()));
+  CHECK(plan::verifyCascades(G, *Striped).empty());
+  REQUIRE(Striped->Cascades.size() == 1);
+  CHECK_FALSE(Striped->Cascades[0].tiled());
+  CHECK(Striped->Memory.Scratch.size() == 3);
+  CHECK(Shared(*Striped));
+  // In tiles (the reference kernels), none.
+  O.Tiles = true;
+  O.Budget = Without - 1;
+  llvm::Expected<CascadePlan> Tiled = plan::planCascades(G, O);
+  REQUIRE_MESSAGE(bool(Tiled), llvm::toString(Tiled.takeError()));
+  CHECK(plan::verifyCascades(G, *Tiled).empty());
+  REQUIRE(Tiled->Cascades.size() == 1);
+  CHECK(Tiled->Cascades[0].tiled());
+  CHECK(Tiled->Memory.Scratch.empty());
+  CHECK(Tiled->Options.Scratch.empty());
+  CHECK(Tiled->Memory.ArenaBytes <= Without - 1);
+}
+
 TEST_CASE("tiles of one pixel, worked out by hand") {
   ir::Graph G = wideChain();
   // The smallest budget that works: one pixel of the output a tile.

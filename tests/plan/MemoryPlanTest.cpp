@@ -20,6 +20,7 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 
 #include <algorithm>
@@ -422,6 +423,141 @@ TEST_CASE("verifyPlan finds what is wrong with a plan") {
     CHECK(Mentions(plan::verifyPlan(R.G, Good, NoAlias),
                    "'y' aliases tensor 3 'x' but is neither a same-size "
                    "view"));
+  }
+}
+
+TEST_CASE("placement again with the topmost buffer first, while it helps") {
+  // Four tensors worked out by hand: a (32 bytes, live at operator 1), b (32,
+  // at 3), c (16, 0-2), d (16, 2-3); at most 48 bytes live at once (a and c
+  // at 1, b and d at 3). Largest first: a and b at 0, c above a at 32, and
+  // d, which lives with b and with c, above both at 48: 64 bytes. Placed
+  // first, d takes 0 and the others fit around it: 48.
+  ir::Graph G;
+  int32_t K = add(G, tensor("k", {1, 16}, ir::DType::I8, true));
+  int32_t A = add(G, tensor("a", {1, 32}));
+  int32_t B = add(G, tensor("b", {1, 32}));
+  int32_t C = add(G, tensor("c", {1, 16}));
+  int32_t D = add(G, tensor("d", {1, 16}));
+  G.Operators = {op("P", {K}, {C}), op("Q", {K}, {A}), op("R", {C}, {D}),
+                 op("S", {K}, {B})};
+  G.Outputs = {D, B};
+  PlanOptions Opts;
+  Opts.Orders = {PlacementOrder::Size};
+  MemoryPlan Plan = planChecked(G, Opts);
+  CHECK(Plan.LowerBound == 48);
+  CHECK(Plan.ArenaBytes == 48);
+  CHECK(buffer(Plan, D).Offset == 0);
+  CHECK(buffer(Plan, A).Offset == 0);
+  CHECK(buffer(Plan, B).Offset == 16);
+  CHECK(buffer(Plan, C).Offset == 32);
+}
+
+TEST_CASE("scratch: a buffer live at its operator alone") {
+  // Chain's in (100 bytes), t1 (200), t2 (300), out (50); operator 0 needs
+  // 500 bytes of scratch, operator 1 needs 64.
+  Chain C;
+  PlanOptions Opts;
+  Opts.Scratch = {{0, 500}, {1, 64}};
+  MemoryPlan Plan = planChecked(C.G, Opts);
+  REQUIRE(Plan.Scratch.size() == 2);
+  const Buffer *S0 = Plan.findScratch(0), *S1 = Plan.findScratch(1);
+  REQUIRE(S0);
+  REQUIRE(S1);
+  CHECK(Plan.findScratch(2) == nullptr);
+  CHECK(S0->Tensor == -1);
+  CHECK(S0->Op == 0);
+  CHECK(S0->Size == 500);
+  CHECK(S0->FirstOp == 0);
+  CHECK(S0->LastOp == 0);
+  CHECK(S1->Size == 64);
+  CHECK(S1->FirstOp == 1);
+  CHECK(S1->LastOp == 1);
+  // Apart from what lives with it; t2, written after operator 0, may take
+  // operator 0's scratch bytes.
+  CHECK_FALSE(overlap(*S0, buffer(Plan, C.In)));
+  CHECK_FALSE(overlap(*S0, buffer(Plan, C.T1)));
+  CHECK_FALSE(overlap(*S1, buffer(Plan, C.T1)));
+  CHECK_FALSE(overlap(*S1, buffer(Plan, C.T2)));
+  CHECK(overlap(*S0, buffer(Plan, C.T2)));
+  // At operator 0: in, t1 and the scratch, 800 bytes; 16-byte offsets make
+  // 820 (the scratch at 0, t2 over it, t1 at 512, in at 720).
+  CHECK(Plan.LowerBound == 800);
+  CHECK(Plan.ArenaBytes == 820);
+  // No scratch, no scratch buffers; zero bytes are none.
+  Opts.Scratch = {{2, 0}};
+  CHECK(planChecked(C.G, Opts).Scratch.empty());
+}
+
+TEST_CASE("scratch: a group's operators share one buffer, the largest") {
+  Chain C;
+  PlanOptions Opts;
+  Opts.Groups = {{0, 1}};
+  Opts.Scratch = {{0, 64}, {1, 128}};
+  MemoryPlan Plan = planChecked(C.G, Opts);
+  REQUIRE(Plan.Scratch.size() == 2);
+  CHECK(Plan.Scratch[0].Offset == Plan.Scratch[1].Offset);
+  CHECK(Plan.Scratch[0].Size == 64);
+  CHECK(Plan.Scratch[1].Size == 128);
+  for (const Buffer &S : Plan.Scratch) {
+    CHECK(S.FirstOp == 0);
+    CHECK(S.LastOp == 1);
+  }
+  // in, t1 and t2 live over the group with 128 bytes of scratch.
+  CHECK(Plan.LowerBound == 100 + 200 + 300 + 128);
+}
+
+TEST_CASE("verifyPlan finds what is wrong with a plan's scratch") {
+  Chain C;
+  PlanOptions Opts;
+  Opts.Scratch = {{1, 64}};
+  const MemoryPlan Good = planChecked(C.G, Opts);
+  REQUIRE(Good.Scratch.size() == 1);
+  auto Problems = [&](const MemoryPlan &P, const PlanOptions &O) {
+    return joined(plan::verifyPlan(C.G, P, O));
+  };
+  auto Has = [](const std::string &Text, llvm::StringRef Part) {
+    return llvm::StringRef(Text).contains(Part);
+  };
+  SUBCASE("over a tensor live at its operator") {
+    MemoryPlan P = Good;
+    const int64_t At = buffer(P, C.T2).Offset;
+    P.Scratch[0].Offset = At;
+    std::string Text = Problems(P, Opts);
+    CHECK_MESSAGE(Has(Text, llvm::formatv("the scratch of operator 1 (B) "
+                                          "[{0}, {1}) overlaps tensor 2 't2' "
+                                          "[{0}, {2}), live at the same step",
+                                          At, At + 64, At + 300)
+                                .str()),
+                  Text);
+  }
+  SUBCASE("missing, or where no operator needs it") {
+    MemoryPlan P = Good;
+    P.Scratch.clear();
+    CHECK(Has(Problems(P, Opts),
+              "operator 1 (B) needs 64 bytes of scratch but has no buffer"));
+    CHECK(Has(Problems(Good, PlanOptions()),
+              "the scratch of operator 1 (B) has 64 bytes, not 0"));
+  }
+  SUBCASE("of the wrong size, misaligned, outside the arena, twice") {
+    MemoryPlan P = Good;
+    P.Scratch[0].Size = 32;
+    CHECK(Has(Problems(P, Opts),
+              "the scratch of operator 1 (B) has 32 bytes, not 64"));
+    P = Good;
+    P.Scratch[0].Offset = 8;
+    CHECK(Has(Problems(P, Opts), "the scratch of operator 1 (B) is at offset "
+                                 "8, not a multiple of 16"));
+    P = Good;
+    P.Scratch[0].Offset = P.ArenaBytes;
+    CHECK(Has(Problems(P, Opts), "past the arena's"));
+    P = Good;
+    P.Scratch.push_back(P.Scratch[0]);
+    CHECK(Has(Problems(P, Opts),
+              "the scratch of operator 1 (B) has more than one buffer"));
+    P = Good;
+    P.Scratch[0].Op = 7;
+    CHECK(Has(Problems(P, Opts),
+              "a scratch buffer names operator 7, which does not exist"));
   }
 }
 
