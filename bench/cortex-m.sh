@@ -35,7 +35,8 @@
 # and the peer's instructions, flash and RAM, with our / peer ratios.
 #
 # A model without reference vectors (MODELS may name any model under
-# SHARED/models, e.g. seanet-int16/seanet_conv0) runs on the inputs of
+# SHARED/models, e.g. seanet-int16/seanet_conv0, or give a .tflite file's
+# path, e.g. the int8 MobileNetV2 tools/int8-model makes) runs on the inputs of
 # TensorFlow Lite Micro's oracle (tflm_runner --seed 1), whose outputs it
 # must then equal; a model the peer has no figures for gets "-" there.
 #
@@ -92,6 +93,12 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else
 echo "| model | cpu | instructions | TFLM | ratio | flash | TFLM | ratio | beyond weights: ratio | RAM | TFLM | ratio | stack | static: inference | static: program |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 for model in $MODELS; do
+  # A path to a .tflite file, or a model's name under SHARED/models.
+  case $model in
+    *.tflite) file=$(cd "$(dirname "$model")" && pwd)/$(basename "$model")
+              model=$(basename "$model" .tflite) ;;
+    *) file=$SHARED/models/$model.tflite ;;
+  esac
   short=$(echo "$model" | sed 's/^tflm_//; s/^mlperf_tiny_//; s/_int8$//; s/_96$//')
   case $short in
     vww_mobilenetv1_025) ;;
@@ -104,7 +111,7 @@ for model in $MODELS; do
       seed=$WORK/oracle/$model
       if [ ! -d "$seed" ]; then
         mkdir -p "$seed/out"
-        "$SHARED/tools/tflm-oracle/tflm_runner" "$SHARED/models/$model.tflite" \
+        "$SHARED/tools/tflm-oracle/tflm_runner" "$file" \
           "$seed" "$seed/out" --seed 1 >/dev/null
         for f in "$seed"/out/output_*.bin; do
           mv "$f" "$seed/expected_${f##*/output_}"
@@ -114,7 +121,7 @@ for model in $MODELS; do
     out=$WORK/$model-$cpu
     elf=$WORK/$model-$cpu.elf
     mkdir -p "$(dirname "$elf")"
-    "$ACCELGEN" run "$SHARED/models/$model.tflite" --target cmsis-nn \
+    "$ACCELGEN" run "$file" --target cmsis-nn \
       --cpu "$cpu" --cmsis-nn "$CMSIS_NN_PATH" --inputs "$seed" \
       --outputs "$out" --save-image "$elf" --save-call-graph "$WORK/cg-$model-$cpu" \
       --cache-dir "$WORK/cache" $OPTIONS >/dev/null
@@ -160,7 +167,7 @@ for model in $MODELS; do
     bound_inference=$(awk '/^model_invoke_once:/ { print $2 }' "$WORK/bound.txt")
     bound_program=$(awk '/^Reset_Handler:/ { print $2 }' "$WORK/bound.txt")
     pi=$(peer "$short" "$c" 1); pf=$(peer "$short" "$c" 3); pr=$(peer "$short" "$c" 6)
-    weights=$("$ACCELGEN" inspect "$SHARED/models/$model.tflite" --json 2>/dev/null |
+    weights=$("$ACCELGEN" inspect "$file" --json 2>/dev/null |
       sed -n 's/.*"constant_bytes": *\([0-9]*\).*/\1/p' | head -1)
     beyond="-"
     case $pf in
