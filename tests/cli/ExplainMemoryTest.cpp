@@ -154,3 +154,35 @@ TEST_CASE("explain --memory names the tensor a cascade's output replaces") {
   }
   CHECK(InPlace == count(Text.Stdout, "; its output in place of tensor "));
 }
+
+TEST_CASE("explain --memory on cmsis-nn: each call's scratch in the plan") {
+  // The calls' scratch is part of the arena (report.json's scratch_bytes and
+  // scratch_offset per operator), live at its operator, shared in a
+  // cascade; the targets without library scratch print no such line.
+  test::RunResult E = explain({"--memory-budget", "40000"}, "cmsis-nn4");
+  REQUIRE_MESSAGE(E.ExitCode == 0, E.Stderr);
+  CHECK_MESSAGE(E.Stdout.find("\nkernel scratch: ") != std::string::npos,
+                E.Stdout);
+  CHECK(E.Stdout.find("each live at its operator or cascade\n") !=
+        std::string::npos);
+  CHECK(E.Stdout.find("bytes, shared by its calls") != std::string::npos);
+  test::RunResult Ref = explain({"--memory-budget", "40000"});
+  REQUIRE_MESSAGE(Ref.ExitCode == 0, Ref.Stderr);
+  CHECK(Ref.Stdout.find("scratch") == std::string::npos);
+  // The largest buffer named is the largest any compiled call has.
+  test::TempDir Out;
+  test::RunResult C = test::runProgram(
+      test::accelgenPath(), {"compile", vwwModel(), "--target", "cmsis-nn4",
+                             "-o", Out.path(), "--memory-budget", "40000"});
+  REQUIRE_MESSAGE(C.ExitCode == 0, C.Stderr);
+  auto Report = llvm::json::parse(test::readFileText(Out.file("report.json")));
+  REQUIRE(bool(Report));
+  int64_t Most = 0;
+  for (const llvm::json::Value &Op :
+       *Report->getAsObject()->getArray("operators"))
+    Most = std::max(
+        Most, Op.getAsObject()->getInteger("scratch_bytes").getValueOr(0));
+  CHECK(Most > 0);
+  CHECK(E.Stdout.find("up to " + std::to_string(Most) + " bytes") !=
+        std::string::npos);
+}

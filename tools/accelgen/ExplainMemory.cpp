@@ -73,7 +73,29 @@ void printMemoryText(raw_ostream &OS, StringRef Model, const ir::Graph &G,
                     C.PatchBytes + C.TileBytes + C.BandBytes);
     if (C.Overlaid >= 0)
       OS << formatv("; its output in place of tensor {0}", C.Overlaid);
+    if (const plan::Buffer *S = P.Memory.findScratch(C.FirstOp);
+        S && S->FirstOp == C.FirstOp) {
+      int64_t Bytes = 0;
+      for (const plan::Buffer &B : P.Memory.Scratch)
+        if (B.FirstOp == C.FirstOp)
+          Bytes = std::max(Bytes, B.Size);
+      OS << formatv("; scratch {0} bytes, shared by its calls", Bytes);
+    }
     OS << "\n";
+  }
+  // Kernel scratch (target cmsis-nn): buffers of the plan, each live at its
+  // operator or cascade.
+  if (!P.Memory.Scratch.empty()) {
+    const plan::Buffer *Most = &P.Memory.Scratch.front();
+    for (const plan::Buffer &B : P.Memory.Scratch)
+      if (B.Size > Most->Size)
+        Most = &B;
+    OS << formatv("kernel scratch: {0} operator{1}, up to {2} bytes "
+                  "(operator {3}, {4}), each live at its operator or "
+                  "cascade\n",
+                  P.Memory.Scratch.size(),
+                  P.Memory.Scratch.size() == 1 ? "" : "s", Most->Size, Most->Op,
+                  G.Operators[Most->Op].Type);
   }
 }
 
