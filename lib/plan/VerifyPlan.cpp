@@ -118,6 +118,16 @@ std::vector<std::string> verifyPlan(const ir::Graph &G, const MemoryPlan &Plan,
     Report(
         llvm::formatv("alignment {0} is not a power of two", Plan.Alignment));
 
+  // A buffer at an aligned offset inside the arena.
+  auto CheckPlace = [&](const std::string &Who, const Buffer &B) {
+    if (B.Offset < 0 || (Plan.Alignment > 0 && B.Offset % Plan.Alignment != 0))
+      Report(llvm::formatv("{0} is at offset {1}, not a multiple of {2}", Who,
+                           B.Offset, Plan.Alignment));
+    if (B.Offset + B.Size > Plan.ArenaBytes)
+      Report(llvm::formatv("{0} ends at {1}, past the arena's {2} bytes", Who,
+                           B.Offset + B.Size, Plan.ArenaBytes));
+  };
+
   // Buffers: one per tensor, well formed.
   std::map<int32_t, const Buffer *> ByTensor;
   for (const Buffer &B : Plan.Buffers) {
@@ -139,12 +149,7 @@ std::vector<std::string> verifyPlan(const ir::Graph &G, const MemoryPlan &Plan,
     if (B.Size != Want)
       Report(llvm::formatv("{0} has a buffer of {1} bytes, not {2}", Who,
                            B.Size, Want));
-    if (B.Offset < 0 || (Plan.Alignment > 0 && B.Offset % Plan.Alignment != 0))
-      Report(llvm::formatv("{0} is at offset {1}, not a multiple of {2}", Who,
-                           B.Offset, Plan.Alignment));
-    if (B.Offset + B.Size > Plan.ArenaBytes)
-      Report(llvm::formatv("{0} ends at {1}, past the arena's {2} bytes", Who,
-                           B.Offset + B.Size, Plan.ArenaBytes));
+    CheckPlace(Who, B);
   }
 
   // Every tensor live at some step needs a buffer.
@@ -286,12 +291,7 @@ std::vector<std::string> verifyPlan(const ir::Graph &G, const MemoryPlan &Plan,
     const int64_t Want = Need == Opts.Scratch.end() ? 0 : Need->second;
     if (B.Size != Want)
       Report(llvm::formatv("{0} has {1} bytes, not {2}", Who, B.Size, Want));
-    if (B.Offset < 0 || (Plan.Alignment > 0 && B.Offset % Plan.Alignment != 0))
-      Report(llvm::formatv("{0} is at offset {1}, not a multiple of {2}", Who,
-                           B.Offset, Plan.Alignment));
-    if (B.Offset + B.Size > Plan.ArenaBytes)
-      Report(llvm::formatv("{0} ends at {1}, past the arena's {2} bytes", Who,
-                           B.Offset + B.Size, Plan.ArenaBytes));
+    CheckPlace(Who, B);
     const auto [First, Last] = StepOf(static_cast<size_t>(B.Op));
     for (const auto &[T, TB] : ByTensor)
       if (Live[T] && TB->Size > 0 && Live[T]->Begin <= Last &&

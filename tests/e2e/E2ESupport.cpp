@@ -417,6 +417,29 @@ int64_t smallestBudget(const std::string &Target, const std::string &Name,
   return std::stoll(M[1]);
 }
 
+llvm::json::Object compiledInTiles(const std::string &Model,
+                                   const std::string &Target, int64_t Budget) {
+  test::TempDir Compiled;
+  test::RunResult R =
+      runAccelgen({"compile", Model, "--target", Target, "-o", Compiled.path(),
+                   "--memory-budget", std::to_string(Budget)});
+  REQUIRE_MESSAGE(R.ExitCode == 0, R.Stderr);
+  auto V = llvm::json::parse(test::readFileText(Compiled.file("report.json")));
+  REQUIRE(bool(V));
+  llvm::json::Object Report = std::move(*V->getAsObject());
+  CHECK(Report.getObject("arena")->getInteger("bytes").getValueOr(-1) <=
+        Budget);
+  const llvm::json::Object &Cascading = *Report.getObject("cascading");
+  const int64_t Macs = Cascading.getInteger("macs").getValueOr(0);
+  const int64_t Extra = Cascading.getInteger("extra_macs").getValueOr(-1);
+  CHECK(Extra > 0);
+  CHECK(Extra * 10 <= Macs);
+  const llvm::json::Object &First =
+      *Cascading.getArray("cascades")->front().getAsObject();
+  CHECK(First.getInteger("tile_columns").getValueOr(0) > 0);
+  return Report;
+}
+
 std::string buildAndRun(const std::string &Compiler, const std::string &Source,
                         const std::vector<std::string> &Extra,
                         const std::vector<std::string> &Args) {

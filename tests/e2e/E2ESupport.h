@@ -17,6 +17,7 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/JSON.h"
 
 #include <cstdint>
 #include <functional>
@@ -115,6 +116,13 @@ void checkCascadedOn(const std::string &Target, const std::string &Name,
 /// which must be the last line `accelgen run` prints.
 int64_t smallestBudget(const std::string &Target, const std::string &Name,
                        const std::vector<std::string> &Extra = {});
+
+/// Compiles \p Model for \p Target under `--memory-budget` \p Budget and
+/// checks the plan report.json gives: the arena within the budget, its
+/// first cascade in tiles, some MACs computed twice but at most a tenth
+/// more. Returns report.json.
+llvm::json::Object compiledInTiles(const std::string &Model,
+                                   const std::string &Target, int64_t Budget);
 
 /// Emits \p G with \p Opts and a host main.c into \p Dir; the paths of the C
 /// sources written. Fails the test if the emitter does.
