@@ -723,8 +723,11 @@ Error ModelWriter::emitCascade(const plan::Cascade &C, Value::List &Ops,
       emitStripeCall(K, *OnDevice, Report, M);
     } else if (OnLibrary) {
       // The loop slides the output's window and traces its rows through
-      // its pointer.
+      // its pointer; in tiles it copies the input's region through its
+      // pointer too.
       UsedArena.insert(G.Operators[K].output(0));
+      if (C.tiled())
+        UsedArena.insert(G.Operators[K].input(0));
       M.Op = K;
       M.Call = *OnLibrary;
       // An operator that sums over its input's rows runs in steps that
@@ -734,6 +737,8 @@ Error ModelWriter::emitCascade(const plan::Cascade &C, Value::List &Ops,
       json::Object R = operatorEntry(G, K, ir::Device::Accelerator);
       R["cascade"] = C.FirstOp;
       R["stripe_rows"] = C.StripeRows;
+      if (C.tiled())
+        R["tile_columns"] = C.TileCols;
       Report.push_back(std::move(R));
     }
     Error E = OnDevice || OnLibrary

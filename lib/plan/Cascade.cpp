@@ -430,7 +430,7 @@ private:
   /// operand's bytes where the layer-at-a-time plan lets it.
   int64_t layerBytes(int32_t Op) const;
   /// The scratch bytes (aligned) live at operators [First, Last] run as one
-  /// step: the most one of them needs, none in tiles.
+  /// step: the most one of them needs (in tiles, TileScratch's).
   int64_t scratchBytes(int32_t First, int32_t Last, bool Tiled) const;
   /// The whole tensor whose bytes the output of \p C's last operator may
   /// take over, or -1.
@@ -799,10 +799,12 @@ int64_t Planner::wholeBytes(int32_t First, int32_t Last,
 }
 
 int64_t Planner::scratchBytes(int32_t First, int32_t Last, bool Tiled) const {
+  const std::map<int32_t, int64_t> &Need =
+      Tiled ? Opts.TileScratch : Opts.Scratch;
   int64_t Most = 0;
-  for (int32_t K = First; !Tiled && K <= Last; ++K) {
-    auto It = Opts.Scratch.find(K);
-    if (It != Opts.Scratch.end())
+  for (int32_t K = First; K <= Last; ++K) {
+    auto It = Need.find(K);
+    if (It != Need.end())
       Most = std::max(Most, alignUp(It->second, Layer.Alignment));
   }
   return Most;
@@ -971,8 +973,13 @@ CascadePlan Planner::place(std::vector<Cascade> Cascades) const {
   P.Options = layerOptions(Opts);
   for (const Cascade &C : P.Cascades) {
     P.Options.Groups.push_back({C.FirstOp, C.LastOp});
-    for (int32_t K = C.FirstOp; C.tiled() && K <= C.LastOp; ++K)
-      P.Options.Scratch.erase(K);
+    for (int32_t K = C.FirstOp; C.tiled() && K <= C.LastOp; ++K) {
+      auto Tile = Opts.TileScratch.find(K);
+      if (Tile != Opts.TileScratch.end())
+        P.Options.Scratch[K] = Tile->second;
+      else
+        P.Options.Scratch.erase(K);
+    }
     for (size_t I = 0; I < C.Windowed.size(); ++I)
       P.Options.HeldBytes[C.Windowed[I]] = C.heldBytes(I, P.Options.Alignment);
     if (C.Overlaid >= 0)

@@ -130,10 +130,12 @@ struct CascadeOptions {
   int64_t Budget = -1;
   /// Bytes of scratch memory each operator's kernel uses while it runs
   /// (PlanOptions::Scratch: a library's working buffers, target cmsis-nn),
-  /// which the arena holds at its operator (its cascade's operators). None
-  /// for the members of a tiled cascade: tiles run the reference kernels,
-  /// which need none.
+  /// which the arena holds at its operator (its cascade's operators).
   std::map<int32_t, int64_t> Scratch;
+  /// The same for an operator in a tiled cascade, where another kernel may
+  /// run it (target cmsis-nn: CMSIS-NN's wrappers, which take any tile);
+  /// none where not given (the reference kernels).
+  std::map<int32_t, int64_t> TileScratch;
   /// Graph inputs stay in the caller's buffers (PlanOptions::InputsInPlace),
   /// for both plans.
   bool InputsInPlace = false;
@@ -152,8 +154,8 @@ struct CascadeOptions {
   /// Under a budget that no cascade of stripes fits, cascades may run in
   /// tiles (Cascade::TileCols), recomputing overlaps: where the kernels take
   /// any rectangle of an image through shapes and padding (the reference
-  /// kernels: targets ref and cpu, emit::hostCascading, and cmsis-nn,
-  /// cmsis::planMemory).
+  /// kernels: targets ref and cpu, emit::hostCascading; and cmsis-nn,
+  /// cmsis::cascadeOptions, whose CMSIS-NN wrappers do too).
   bool Tiles = false;
 };
 

@@ -1195,6 +1195,16 @@ private:
   std::string atRow(const std::string &Base, int32_t T, StringRef Row) const {
     if (!Cascade)
       return Base;
+    if (Cascade->tiled()) {
+      // A tile's region: the cascade's input copied to the patch, its output
+      // written to the tile, a window from its first byte.
+      const std::string Cast = Base.substr(0, Base.find(')') + 1);
+      if (T == G.Operators[Cascade->FirstOp].input(0))
+        return "(" + Cast + "patch)";
+      if (T == G.Operators[Cascade->LastOp].output(0))
+        return "(" + Cast + "tile)";
+      return Base;
+    }
     const ir::Tensor &Ten = G.tensor(T);
     const int64_t RowElements = Ten.numElements() / Ten.Shape[1];
     const std::string Lo = Cascade->windowOf(T) >= 0
@@ -1453,7 +1463,22 @@ Error OpWriter::write(StringRef Function, const kernels::KernelCall &KC,
     std::string ODims = DimsDecl("output_dims", dim(Out, 0), dim(Out, 1),
                                  dim(Out, 2), dim(Out, 3));
     std::string Stripe;
-    if (Cascade) {
+    if (Cascade && Cascade->tiled()) {
+      // A tile: its rows and columns of input and output, its padding above
+      // and left of them.
+      Stripe = formatv("    {0} p = *{1};\n"
+                       "    const cmsis_nn_dims in_dims = {{{2}, e[4] - e[3], "
+                       "e[9] - e[8], {3}};\n"
+                       "    const cmsis_nn_dims out_dims = {{{2}, e[1] - e[0], "
+                       "e[7] - e[6], {4}};\n"
+                       "    p.padding.h = e[5];\n"
+                       "    p.padding.w = e[10];\n",
+                       Depthwise ? "cmsis_nn_dw_conv_params"
+                                 : "cmsis_nn_conv_params",
+                       P, dim(In, 0), dim(In, 3), dim(Out, 3))
+                   .str();
+      P = "&p", InDims = "&in_dims", ODims = "&out_dims";
+    } else if (Cascade) {
       // A stripe: its rows of input and output, its padding above them.
       Stripe = formatv("    {0} p = *{1};\n"
                        "    const cmsis_nn_dims in_dims = {{{2}, e[4] - e[3], "
@@ -2002,6 +2027,19 @@ OpChoice chooseFunction(const ir::Graph &G, size_t Index,
   // The description's Scratch for the function, in force at the version.
   C.ScratchBytes =
       std::max<int64_t>(0, T.scratchBytes(G, Created, Version).value_or(0));
+  // In a cascade's tiles an int8 convolution or depthwise convolution calls
+  // CMSIS-NN's wrapper, which takes any tile's shapes.
+  const bool Int8 = G.tensor(Op.Inputs[0]).Type == ir::DType::I8;
+  if (Int8 && (Op.code() == ir::OpCode::Conv2D ||
+               Op.code() == ir::OpCode::DepthwiseConv2D)) {
+    ir::Operator Wrapper = Op;
+    Wrapper.Type = Op.code() == ir::OpCode::Conv2D
+                       ? "arm_convolve_wrapper_s8"
+                       : "arm_depthwise_conv_wrapper_s8";
+    C.TileScratchBytes =
+        std::max<int64_t>(0, T.scratchBytes(G, Wrapper, Version).value_or(0));
+    C.TileFunction = Wrapper.Type;
+  }
   return C;
 }
 
@@ -2040,6 +2078,9 @@ plan::CascadeOptions cascadeOptions(const ir::Graph &G,
   for (size_t I = 0; I < G.Operators.size(); ++I) {
     if (Choices[I].ScratchBytes > 0)
       Options.Scratch[static_cast<int32_t>(I)] = Choices[I].ScratchBytes;
+    if (!Choices[I].TileFunction.empty() && Choices[I].TileScratchBytes > 0)
+      Options.TileScratch[static_cast<int32_t>(I)] =
+          Choices[I].TileScratchBytes;
     if (!Choices[I].Function.empty() && !runsStripes(Choices[I].Function) &&
         ir::rowMap(G.Operators[I].code()).Kind != ir::RowKind::Accumulate)
       Options.NotStripable[static_cast<int32_t>(I)] =
@@ -2112,28 +2153,34 @@ Expected<emit::Offload> makeOffload(const ir::Graph &G,
       O.OperatorReport[I] = std::move(R);
       continue;
     }
-    if (InCascade && InCascade->tiled()) {
+    // In a cascade's tiles, CMSIS-NN's wrapper where there is one, else the
+    // reference kernels.
+    const bool InTiles = InCascade && InCascade->tiled();
+    if (InTiles && C.TileFunction.empty()) {
       R["cmsis_nn"] = "reference kernels: it runs in a cascade's tiles, "
-                      "which take any rectangle of an image";
+                      "which CMSIS-NN's " +
+                      C.Function + " cannot";
       O.OperatorReport[I] = std::move(R);
       continue;
     }
+    const std::string &Function = InTiles ? C.TileFunction : C.Function;
+    const int64_t ScratchBytes = InTiles ? C.TileScratchBytes : C.ScratchBytes;
     // Its scratch buffer, planned with the tensors.
     const plan::Buffer *Scratch = O.Plan.findScratch(static_cast<int32_t>(I));
-    if (C.ScratchBytes > 0 && (!Scratch || Scratch->Size < C.ScratchBytes))
+    if (ScratchBytes > 0 && (!Scratch || Scratch->Size < ScratchBytes))
       return createStringError(
           inconvertibleErrorCode(),
           formatv("the memory plan has no scratch buffer of {0} bytes for "
                   "operator {1} ({2})",
-                  C.ScratchBytes, I, G.Operators[I].Type));
+                  ScratchBytes, I, G.Operators[I].Type));
     const int64_t ScratchOffset = Scratch ? Scratch->Offset : 0;
     OpWriter W(G, O.Plan, I, ScratchOffset, Mve, Kernels, InCascade);
-    if (Error E = W.write(C.Function, *Call, C.ScratchBytes))
+    if (Error E = W.write(Function, *Call, ScratchBytes))
       return std::move(E);
     Uses.Dsp.insert(W.Uses.Dsp.begin(), W.Uses.Dsp.end());
     Uses.Mve.insert(W.Uses.Mve.begin(), W.Uses.Mve.end());
     Decls += formatv("\n/* Operator {0}: {1} as {2}. */\n", I,
-                     G.Operators[I].Type, C.Function)
+                     G.Operators[I].Type, Function)
                  .str() +
              W.Decls;
     if (InCascade) {
@@ -2146,9 +2193,9 @@ Expected<emit::Offload> makeOffload(const ir::Graph &G,
       Region.Call = W.Call;
       O.Regions.push_back(std::move(Region));
     }
-    R["kernel"] = C.Function;
-    if (C.ScratchBytes > 0) {
-      R["scratch_bytes"] = C.ScratchBytes;
+    R["kernel"] = Function;
+    if (ScratchBytes > 0) {
+      R["scratch_bytes"] = ScratchBytes;
       R["scratch_offset"] = ScratchOffset;
     }
     O.OperatorReport[I] = std::move(R);

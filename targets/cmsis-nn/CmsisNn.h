@@ -64,6 +64,12 @@ struct OpChoice {
   /// Scratch bytes the function needs on the version (the description's
   /// Scratch records).
   int64_t ScratchBytes = 0;
+  /// What runs it in a cascade's tiles, whose shapes vary per tile: a
+  /// CMSIS-NN wrapper that picks its path per call (int8 convolutions and
+  /// depthwise convolutions), with the most scratch any path needs; empty
+  /// for the reference kernels.
+  std::string TileFunction;
+  int64_t TileScratchBytes = 0;
 };
 
 /// The choice for operator \p Index of \p G on version \p Version of the
@@ -83,8 +89,9 @@ bool runsStripes(llvm::StringRef Function);
 /// The planner's options for \p G's calls \p Choices (one per operator)
 /// under \p Cascading: each call's scratch a buffer live while it runs
 /// (while its cascade does), no operator whose function runs on whole
-/// tensors in a cascade, tiles where a budget needs them (their operators
-/// run the reference kernels).
+/// tensors in a cascade, tiles where a budget needs them (their int8
+/// convolutions and depthwise convolutions on CMSIS-NN's wrappers, with
+/// the wrappers' scratch; the rest on the reference kernels).
 plan::CascadeOptions cascadeOptions(const ir::Graph &G,
                                     llvm::ArrayRef<OpChoice> Choices,
                                     const plan::CascadeOptions &Cascading);
@@ -99,7 +106,7 @@ planMemory(const ir::Graph &G, llvm::ArrayRef<OpChoice> Choices,
 /// operator a CMSIS-NN function runs, the constants and parameter structs,
 /// each call's scratch in the arena (planMemory). With \p Cascading enabled,
 /// the cascades, each member run a stripe at a time
-/// (Offload::LibraryStripes), a tiled cascade's on the reference kernels.
+/// (Offload::LibraryStripes), a tiled cascade's by OpChoice::TileFunction.
 llvm::Expected<emit::Offload>
 makeOffload(const ir::Graph &G, const target::TargetInfo &T, unsigned Version,
             const plan::CascadeOptions &Cascading);

@@ -94,6 +94,15 @@ def CmFullyConnectedMve : TargetOp<CmsisNn, "accelgen_fully_connected_s8_mve",
                                    [FusedActivationAttr, KeepNumDimsAttr]>;
 def CmAddMve : TargetOp<CmsisNn, "accelgen_elementwise_add_s8_mve",
                         [Input, Input2], [FusedActivationAttr, PotScaleInt16Attr]>;
+// What a cascade's tiles call for their int8 convolutions and depthwise
+// convolutions: CMSIS-NN's wrappers, which pick their path per call from the
+// tile's shapes and padding (the generated kernels compile the whole
+// layer's in). No mapping chooses them; their Scratch below is the most any
+// path they may take needs.
+def ArmConvolveWrapper : TargetOp<CmsisNn, "arm_convolve_wrapper_s8",
+                                  ConvOperands, ConvAttrs>;
+def ArmDepthwiseWrapper : TargetOp<CmsisNn, "arm_depthwise_conv_wrapper_s8",
+                                   ConvOperands, DwAttrs>;
 // The int16 (16x8) functions.
 def ArmConvolveS16 : TargetOp<CmsisNn, "arm_convolve_wrapper_s16",
                               ConvOperands, ConvAttrs>;
@@ -516,6 +525,19 @@ def : Scratch<ArmConvolve1x1Fast, CmsisNn, CmsisM3,
 defvar DwDsp = !strconcat(InC, " * ", Taps, " * 2");
 def : Scratch<ArmDepthwiseOpt, CmsisNn, CmsisM3, DwDsp>;
 def : Scratch<ArmDepthwiseOpt, CmsisNn, CmsisM55,
+              !strconcat("max(", DwDsp, ", 4 * 124 * ", Taps, ")")>;
+
+// The wrappers in tiles: the largest of their paths' sizes at any tile (the
+// 1 x 1 fast path's, arm_convolve_s8's, and for the 1 x N one's row, whose
+// padding depends on the tile's columns, twice the filter's row; the
+// depthwise _opt path's, the others need none).
+def : Scratch<ArmConvolveWrapper, CmsisNn, CmsisM3,
+              !strconcat("max(", ConvDsp, ", 2 * ", InC, " * 2)")>;
+def : Scratch<ArmConvolveWrapper, CmsisNn, CmsisM55,
+              !strconcat("max(max(", ConvDsp, ", 2 * ", InC, " * 2), max(",
+                         ConvMve, ", 2 * ", KX, " * ", InC, "))")>;
+def : Scratch<ArmDepthwiseWrapper, CmsisNn, CmsisM3, DwDsp>;
+def : Scratch<ArmDepthwiseWrapper, CmsisNn, CmsisM55,
               !strconcat("max(", DwDsp, ", 4 * 124 * ", Taps, ")")>;
 
 // arm_avgpool_s8_get_buffer_size: an int32 sum per channel.

@@ -747,6 +747,20 @@ TEST_CASE("scratch: live at its operator, shared in a cascade, none in "
   CHECK(Tiled->Memory.Scratch.empty());
   CHECK(Tiled->Options.Scratch.empty());
   CHECK(Tiled->Memory.ArenaBytes <= Without - 1);
+  // Unless another kernel runs them there, with scratch of its own: counted
+  // in the budget, one buffer of the largest shared by the cascade's calls.
+  O.TileScratch = {{0, 16}, {2, 48}};
+  O.Budget = Tiled->Memory.ArenaBytes + 48;
+  llvm::Expected<CascadePlan> Wrapped = plan::planCascades(G, O);
+  REQUIRE_MESSAGE(bool(Wrapped), llvm::toString(Wrapped.takeError()));
+  CHECK(plan::verifyCascades(G, *Wrapped).empty());
+  REQUIRE(Wrapped->Cascades.size() == 1);
+  CHECK(Wrapped->Cascades[0].tiled());
+  CHECK(Wrapped->Options.Scratch == O.TileScratch);
+  REQUIRE(Wrapped->Memory.Scratch.size() == 2);
+  CHECK(Shared(*Wrapped));
+  CHECK(Wrapped->Memory.findScratch(2)->Size == 48);
+  CHECK(Wrapped->Memory.ArenaBytes <= O.Budget);
 }
 
 TEST_CASE("tiles of one pixel, worked out by hand") {
