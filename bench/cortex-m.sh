@@ -17,7 +17,7 @@
 #                 biases, `accelgen inspect --json`'s constant_bytes): code
 #                 and parameters, ours against TFLM's flash less the same
 #                 bytes (its flatbuffer holds them once)
-#   RAM           .data + .bss (arena with its scratch area, the harness's
+#   RAM           .data + .bss (arena with the calls' scratch, the harness's
 #                 input and output buffers) + the deepest stack use, read
 #                 back from the painted stack (stack.txt)
 #   stack         that deepest stack use alone (the painted high-water mark)

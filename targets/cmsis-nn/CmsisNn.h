@@ -8,9 +8,9 @@
 // with every quantization constant computed here (the same builders as the
 // reference kernels, so the arithmetic is TensorFlow Lite's), weights and
 // per-channel multipliers and shifts as constant arrays, the fully connected
-// kernel sums the Helium path reads precomputed, and one scratch area, the
-// largest any call needs on the CPU family (the description's Scratch
-// records), planned at the end of the arena. It also knows the CPUs a build can
+// kernel sums the Helium path reads precomputed, and each call's scratch
+// (the description's Scratch records for the CPU family) as a buffer of the
+// memory plan, live while the call runs. It also knows the CPUs a build can
 // select and how QEMU emulates each.
 //
 //===----------------------------------------------------------------------===//
