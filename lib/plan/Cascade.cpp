@@ -992,28 +992,8 @@ CascadePlan Planner::place(std::vector<Cascade> Cascades) const {
   }
   P.Memory = planMemory(G, P.Options);
   P.LayerMemory = Layer;
-  const size_t N = G.Operators.size();
-  P.LiveBefore.assign(N, 0);
-  P.LiveAfter.assign(N, 0);
-  for (size_t K = 0; K < N; ++K) {
-    int32_t Op = static_cast<int32_t>(K);
-    for (const Buffer &B : Layer.Buffers)
-      if (B.AliasOf < 0 && B.FirstOp <= Op && Op <= B.LastOp)
-        P.LiveBefore[K] += B.Size;
-    for (const Buffer &B : P.Memory.Buffers)
-      if (B.AliasOf < 0 && B.FirstOp <= Op && Op <= B.LastOp)
-        P.LiveAfter[K] += B.Size;
-    // Scratch: the largest of the step's (a group's operators share one).
-    auto Scratch = [&](const MemoryPlan &M) {
-      int64_t Most = 0;
-      for (const Buffer &B : M.Scratch)
-        if (B.FirstOp <= Op && Op <= B.LastOp)
-          Most = std::max(Most, B.Size);
-      return Most;
-    };
-    P.LiveBefore[K] += Scratch(Layer);
-    P.LiveAfter[K] += Scratch(P.Memory);
-  }
+  P.LiveBefore = Layer.LiveBytes;
+  P.LiveAfter = P.Memory.LiveBytes;
   return P;
 }
 

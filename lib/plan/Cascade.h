@@ -168,7 +168,8 @@ struct CascadePlan {
   MemoryPlan Memory;
   /// The layer-at-a-time plan, for comparison.
   MemoryPlan LayerMemory;
-  /// Bytes live at each operator, layer at a time and with the cascades.
+  /// Bytes live at each operator, layer at a time and with the cascades
+  /// (MemoryPlan::LiveBytes of LayerMemory and Memory).
   std::vector<int64_t> LiveBefore, LiveAfter;
 
   /// The cascade operator \p Op belongs to, or null.

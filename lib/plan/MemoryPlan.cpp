@@ -428,23 +428,20 @@ std::vector<int64_t> placeRepeated(std::vector<Item> &Items, int64_t Alignment,
   return Offsets;
 }
 
-/// The largest total size of the items live at one operator: a sweep over
-/// the steps, each item added where it starts and taken away after it ends.
-int64_t lowerBound(const std::vector<Item> &Items) {
-  std::vector<std::pair<int64_t, int64_t>> Events; // (step, size change)
+/// The total size of the items live at each of \p Steps steps (a rectangle
+/// adds its bytes from its first step to its last).
+std::vector<int64_t> liveBytes(const std::vector<Item> &Items, int32_t Steps) {
+  std::vector<int64_t> Change(size_t(Steps) + 1, 0);
   for (const Item &I : Items)
     for (const Rect &R : rects(I)) {
-      Events.emplace_back(R.First, R.Size);
-      Events.emplace_back(int64_t(R.Last) + 1, -R.Size);
+      Change[size_t(R.First)] += R.Size;
+      Change[size_t(R.Last) + 1] -= R.Size;
     }
-  // At one step, endings (negative) before beginnings.
-  std::sort(Events.begin(), Events.end());
-  int64_t Best = 0, Sum = 0;
-  for (const auto &[Step, Change] : Events) {
-    Sum += Change;
-    Best = std::max(Best, Sum);
-  }
-  return Best;
+  std::vector<int64_t> Live(size_t(Steps), 0);
+  int64_t Sum = 0;
+  for (int32_t K = 0; K < Steps; ++K)
+    Live[size_t(K)] = Sum += Change[size_t(K)];
+  return Live;
 }
 
 } // namespace
@@ -506,7 +503,10 @@ MemoryPlan planMemory(const ir::Graph &G, const PlanOptions &Opts) {
 
   MemoryPlan Plan;
   Plan.Alignment = Opts.Alignment;
-  Plan.LowerBound = lowerBound(Items);
+  Plan.LiveBytes = liveBytes(
+      Items, std::max<int32_t>(1, static_cast<int32_t>(G.Operators.size())));
+  Plan.LowerBound =
+      *std::max_element(Plan.LiveBytes.begin(), Plan.LiveBytes.end());
 
   // Offsets by tensor index (scratch past them), from the best order tried.
   std::vector<int64_t> Offset(G.Tensors.size() + G.Operators.size(), 0);

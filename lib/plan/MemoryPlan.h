@@ -157,8 +157,12 @@ struct MemoryPlan {
   std::vector<Buffer> Buffers;
   /// The arena size: the end of the highest buffer.
   int64_t ArenaBytes = 0;
-  /// No placement can use less: the largest total size of the buffers live
-  /// at one operator (aliases counted once, alignment ignored).
+  /// The bytes live at each operator (one step for a graph without
+  /// operators): the buffers with bytes of their own and the scratch live
+  /// there, aliases counted once, alignment ignored, of a buffer a group's
+  /// output took only the part still kept.
+  std::vector<int64_t> LiveBytes;
+  /// No placement can use less: the largest of LiveBytes.
   int64_t LowerBound = 0;
   /// The alignment the offsets honor.
   int64_t Alignment = 16;
