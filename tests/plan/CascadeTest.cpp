@@ -1184,6 +1184,14 @@ TEST_CASE("every stateless shared model: a sound cascaded plan") {
     const ir::Graph &G = Imported->Model->main();
     CascadePlan P = planned(G);
     CHECK(P.Memory.ArenaBytes <= P.LayerMemory.ArenaBytes);
+    // The bytes live per operator peak at the lower bound, within the
+    // arena, layer at a time and cascaded.
+    REQUIRE(P.LiveAfter.size() == std::max<size_t>(1, G.Operators.size()));
+    CHECK(*std::max_element(P.LiveAfter.begin(), P.LiveAfter.end()) ==
+          P.Memory.LowerBound);
+    CHECK(*std::max_element(P.LiveBefore.begin(), P.LiveBefore.end()) ==
+          P.LayerMemory.LowerBound);
+    CHECK(P.Memory.LowerBound <= P.Memory.ArenaBytes);
   }
 }
 
