@@ -23,8 +23,14 @@ Expected<bool> Backend::selectCpu(StringRef, Compilation &) const {
 void Backend::prepareCpuKernels(Compilation &) const {}
 
 Expected<plan::CascadePlan> Backend::memoryPlan(Compilation &C) const {
-  return plan::planCascades(C.graph(),
-                            emit::hostCascading(C.options().Cascading));
+  Expected<plan::CascadeOptions> O = cascadeOptions(C);
+  if (!O)
+    return O.takeError();
+  return plan::planCascades(C.graph(), *O);
+}
+
+Expected<plan::CascadeOptions> Backend::cascadeOptions(Compilation &C) const {
+  return emit::hostCascading(C.options().Cascading);
 }
 
 Error Backend::addToHostBuild(const Compilation &C, const RunOptions &R,

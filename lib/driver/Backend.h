@@ -90,8 +90,14 @@ public:
   virtual void prepareCpuKernels(Compilation &C) const;
 
   /// The cascaded plan `explain --memory` shows: the one compile makes. By
-  /// default the planner's on the imported graph.
+  /// default the planner's on the imported graph with cascadeOptions().
   virtual llvm::Expected<plan::CascadePlan> memoryPlan(Compilation &C) const;
+
+  /// The planner's options for \p C's imported graph: the command line's
+  /// cascading options with the target's own rules. By default the host's
+  /// (emit::hostCascading: tiles on the reference kernels).
+  virtual llvm::Expected<plan::CascadeOptions>
+  cascadeOptions(Compilation &C) const;
 
   /// Adds to the host build of \p C's emitted C; by default the CPU
   /// fallback's additions, nothing without one.

@@ -54,6 +54,15 @@ public:
       return plan::planCascades(C.emittedGraph(), C.options().Cascading);
     return *C.offload()->Cascading;
   }
+
+  // Not options on the imported graph: the program's partition is planned.
+  Expected<plan::CascadeOptions>
+  cascadeOptions(driver::Compilation &C) const override {
+    return createStringError(inconvertibleErrorCode(),
+                             "target %s plans its cascades with its program, "
+                             "not on the imported graph",
+                             C.target().Info->name().c_str());
+  }
 };
 
 } // namespace

@@ -409,6 +409,16 @@ public:
         C.options().Cascading);
   }
 
+  // Each call's scratch, the calls that run on whole tensors, tiles on
+  // CMSIS-NN's wrappers.
+  Expected<plan::CascadeOptions>
+  cascadeOptions(driver::Compilation &C) const override {
+    const driver::ResolvedTarget &T = C.target();
+    return cmsis::cascadeOptions(
+        C.graph(), cmsis::chooseFunctions(C.graph(), *T.Info, T.Version),
+        C.options().Cascading);
+  }
+
   // On the host, CMSIS-NN's plain C paths.
   Error addToHostBuild(const driver::Compilation &C, const driver::RunOptions &R,
                        driver::HostBuild &B) const override {

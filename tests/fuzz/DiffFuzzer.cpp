@@ -17,7 +17,8 @@
 //     from family 4 on), ref's included;
 //   - ref, cpu and cmsis-nn (each version, on the host) at the smallest
 //     budget that works (`--memory-budget`, plan::smallestBudget with the
-//     target's planner options), where chains of windows run in tiles.
+//     backend's planner options, Backend::cascadeOptions), where chains of
+//     windows run in tiles.
 //
 // A variant may refuse a model (a one-line error from compile), and a
 // Cortex-M image may not fit its QEMU board's memory (the linker's overflow,
@@ -48,7 +49,6 @@
 #include "cpu/CpuIsa.h"
 #include "driver/Backend.h"
 #include "driver/Compilation.h"
-#include "emit/CascadeEmitter.h"
 #include "import/TFLiteImporter.h"
 #include "ir/Verifier.h"
 #include "plan/Cascade.h"
@@ -367,14 +367,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
         ++V.Refused;
         continue;
       }
-      const driver::ResolvedTarget &T = (*C)->target();
-      const ir::Graph &G = (*C)->graph();
-      O.Cascading.Budget = plan::smallestBudget(
-          G, T.Info->name() == "cmsis-nn"
-                 ? cmsis::cascadeOptions(
-                       G, cmsis::chooseFunctions(G, *T.Info, T.Version),
-                       O.Cascading)
-                 : emit::hostCascading(O.Cascading));
+      llvm::Expected<plan::CascadeOptions> Planning =
+          (*C)->target().Backend->cascadeOptions(**C);
+      if (!Planning) {
+        llvm::consumeError(Planning.takeError());
+        ++V.Refused;
+        continue;
+      }
+      O.Cascading.Budget = plan::smallestBudget((*C)->graph(), *Planning);
     }
     auto Got = compileAndRun(O, Compiled);
     if (!Got) {
