@@ -1,12 +1,13 @@
-//===- OpSetupsEmitter.cpp - OpSetups.inc ----------------------------------===//
+//===- OpSetupsEmitter.cpp - OpSetups.inc
+//----------------------------------===//
 //
 // Emits one OpSetup subclass per legal operator: IsSupported runs the
-// operator's legality table, CreateOperation tries the mappings from the
-// operator by benefit, SetupQuantParam applies its quantization rules. Then
-// the cost model: a function per cost estimate and estimateCycles(), which
-// picks the one in force for the operator's type and the version; likewise
-// the scratch sizes and scratchBytes(). A registration function adds them
-// all to the target's TargetInfo.
+// operator's legality table, CandidateOperations lists the target operators
+// of the mappings that hold, by benefit, SetupQuantParam applies its
+// quantization rules. Then the cost model: a function per cost estimate and
+// estimateCycles(), which picks the one in force for the operator's type and
+// the version; likewise the scratch sizes and scratchBytes(). A registration
+// function adds them all to the target's TargetInfo.
 //
 //===----------------------------------------------------------------------===//
 #include "emitters/EmitterSupport.h"
@@ -237,16 +238,18 @@ public:
         TargetName + std::string(TargetVersions[Version]), Why);
   }
 
-  accelgen::ir::Operator
-  CreateOperation(const accelgen::ir::Graph &G,
-                  const accelgen::ir::Operator &Op,
-                  unsigned Version) const override {{
+  std::vector<accelgen::ir::Operator>
+  CandidateOperations(const accelgen::ir::Graph &G,
+                      const accelgen::ir::Operator &Op,
+                      unsigned Version) const override {{
+    std::vector<accelgen::ir::Operator> Result;
 )",
                   Op.Decl.Key, Op.name(), cppString(Op.name()));
-    bool UsesG = false;
+    bool UsesG = false, UsesOp = false;
     for (const MappingDef &Map : M.Mappings) {
       if (Map.From != &Op)
         continue;
+      UsesOp = true;
       std::vector<std::string> Terms;
       if (Map.Since > 0)
         Terms.push_back(versionTest(Map.Since, std::nullopt));
@@ -261,7 +264,7 @@ public:
       OS << formatv(R"(    {{
       std::string Ignored;
       if ({0})
-        return accelgen::target::mapOperator(Op, {1}, {{{2}});
+        Result.push_back(accelgen::target::mapOperator(Op, {1}, {{{2}}));
     }
 )",
                     Cond, cppString(Map.To->name()),
@@ -269,8 +272,10 @@ public:
     }
     if (!UsesG)
       OS << "    (void)G;\n";
+    if (!UsesOp)
+      OS << "    (void)Op;\n";
     OS << R"(    (void)Version;
-    return Op;
+    return Result;
   }
 
   accelgen::target::QuantOutcome

@@ -1002,6 +1002,21 @@ private:
                      C->Text, C->At, C->TextAt);
           continue;
         }
+        // `macs` counts a framework operator's multiply-accumulates from its
+        // type; a target operator's type names none, so it would read 0.
+        bool ReadsMacs = false;
+        constraint::forEachRef(**E, [&](const constraint::RefExpr &R) {
+          ReadsMacs |= R.ref().K == constraint::Reference::Kind::Macs;
+        });
+        if (ReadsMacs && Op->isTargetOp()) {
+          Diags.error(C->TextAt,
+                      llvm::formatv("the {0} of target operator '{1}' reads "
+                                    "'macs', which counts a framework "
+                                    "operator's; spell the product out from "
+                                    "its operands",
+                                    What, C->Op));
+          continue;
+        }
         Def.Parsed = std::move(*E);
         Values.Steps.push_back(std::move(Def));
       }

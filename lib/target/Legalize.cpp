@@ -80,11 +80,11 @@ private:
   }
 
   /// Step 4.
-  void convert(size_t I, const OpSetup &Setup, OpLegalization &Entry) {
-    ir::Operator New = Setup.CreateOperation(G, G.Operators[I], Version);
+  void convert(size_t I, OpLegalization &Entry) {
+    ir::Operator New = T.chooseOperation(G, G.Operators[I], Version).Chosen;
     assert(New.Inputs == G.Operators[I].Inputs &&
            New.Outputs == G.Operators[I].Outputs &&
-           "CreateOperation must keep operands and results");
+           "a mapping must keep operands and results");
     G.Operators[I] = std::move(New);
     Entry.Type = G.Operators[I].Type;
     Entry.Legal = true;
@@ -93,8 +93,8 @@ private:
   /// An operator a rule inserted: steps 1, 2 and 4.
   void legalizeInserted(size_t I, std::vector<OpLegalization> &Out) {
     OpLegalization Entry;
-    if (const OpSetup *Setup = check(I, Entry))
-      convert(I, *Setup, Entry);
+    if (check(I, Entry))
+      convert(I, Entry);
     Out.push_back(std::move(Entry));
   }
 
@@ -122,7 +122,7 @@ private:
       return I + 1;
     }
     if (isInsertedRequantize(Op)) {
-      convert(I, *Setup, Entry);
+      convert(I, Entry);
       Out.push_back(std::move(Entry));
       return I + 1;
     }
@@ -147,7 +147,7 @@ private:
         legalizeInserted(J, Out);
         continue;
       }
-      convert(J, *Setup, Entry);
+      convert(J, Entry);
       Out.push_back(std::move(Entry));
     }
     return End;

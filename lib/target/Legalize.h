@@ -12,7 +12,8 @@
 //     runs on the framework operator, before conversion, because the rules
 //     are written against it. A rejection here undoes everything the rules
 //     changed, so a rejected operator is left exactly as it was.
-//  4. OpSetup::CreateOperation replaces it by the target operator.
+//  4. TargetInfo::chooseOperation replaces it by the target operator its
+//     mappings allow (the cheapest where the description costs each).
 //
 // Requantize operators a rule inserted are legalized in turn (steps 1, 2 and
 // 4; rules do not apply to them). Operators a fusion pattern produced (they

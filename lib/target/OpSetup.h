@@ -1,4 +1,5 @@
-//===- OpSetup.h - Per-operator converters generated for each target -------===//
+//===- OpSetup.h - Per-operator converters generated for each target
+//-------===//
 //
 // For every operator a target supports, accelgen-tblgen generates an OpSetup
 // subclass (in the target's OpSetups.inc) from the target description:
@@ -6,8 +7,11 @@
 //  - IsSupported evaluates every legality constraint for a hardware version
 //    and reports each one that fails, with its id, a message naming the
 //    observed values, and a hint where the description gives one;
-//  - CreateOperation turns the framework operator into the target operator,
-//    applying the description's mappings (attribute conversion);
+//  - CandidateOperations gives every target operator the description's
+//    mappings (attribute conversions) turn the framework operator into at a
+//    version, by benefit; CreateOperation the first of them, and
+//    TargetInfo::chooseOperation the cheapest where the description states
+//    each one's cost;
 //  - SetupQuantParam applies the quantization rules: it checks how the
 //    operator's quantization parameters relate and, where a rule says so,
 //    inserts a requantize, or rejects the operator.
@@ -62,12 +66,17 @@ public:
                            unsigned Version,
                            std::vector<Rejection> &Why) const = 0;
 
-  /// The target operator that replaces \p Op at \p Version: the first
-  /// mapping whose constraints hold decides its type and attributes; without
-  /// one, the operator keeps its type. Operands and results are unchanged.
-  virtual ir::Operator CreateOperation(const ir::Graph &G,
-                                       const ir::Operator &Op,
-                                       unsigned Version) const = 0;
+  /// The target operators that may replace \p Op at \p Version: one per
+  /// mapping whose constraints hold, by benefit (highest first), each with
+  /// the mapping's type and attributes; empty without one. Operands and
+  /// results are unchanged.
+  virtual std::vector<ir::Operator>
+  CandidateOperations(const ir::Graph &G, const ir::Operator &Op,
+                      unsigned Version) const = 0;
+
+  /// The first of CandidateOperations(), or \p Op itself without one.
+  ir::Operator CreateOperation(const ir::Graph &G, const ir::Operator &Op,
+                               unsigned Version) const;
 
   /// Applies the quantization rules of operator \p OpIndex of \p G at
   /// \p Version, inserting requantize operators where a rule says so.

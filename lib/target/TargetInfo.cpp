@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "target/TargetInfo.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/ErrorHandling.h"
 
@@ -19,6 +20,50 @@ namespace accelgen {
 namespace target {
 
 OpSetup::~OpSetup() = default;
+
+ir::Operator OpSetup::CreateOperation(const ir::Graph &G,
+                                      const ir::Operator &Op,
+                                      unsigned Version) const {
+  std::vector<ir::Operator> Candidates = CandidateOperations(G, Op, Version);
+  return Candidates.empty() ? Op : std::move(Candidates.front());
+}
+
+OperationChoice TargetInfo::chooseOperation(const ir::Graph &G,
+                                            const ir::Operator &Op,
+                                            unsigned Version) const {
+  OperationChoice C;
+  C.Chosen = Op;
+  const OpSetup *Setup = opSetup(Op.Type);
+  if (!Setup)
+    return C;
+  // One candidate per target operator: a later mapping to the same one (an
+  // older version's, of lower benefit) adds nothing to choose from.
+  std::vector<ir::Operator> Ops;
+  for (ir::Operator &Candidate : Setup->CandidateOperations(G, Op, Version))
+    if (llvm::none_of(Ops, [&](const ir::Operator &O) {
+          return O.Type == Candidate.Type;
+        }))
+      Ops.push_back(std::move(Candidate));
+  if (Ops.empty())
+    return C;
+  size_t Best = 0;
+  bool EveryCost = true;
+  for (size_t I = 0; I < Ops.size(); ++I) {
+    std::optional<double> Cycles = estimateCycles(G, Ops[I], Version);
+    C.Candidates.push_back({Ops[I].Type, Cycles});
+    EveryCost = EveryCost && Cycles.has_value();
+  }
+  if (EveryCost && Ops.size() > 1) {
+    C.ByCost = true;
+    // The cheapest; of equal estimates, the mapping of higher benefit.
+    for (size_t I = 1; I < Ops.size(); ++I)
+      if (*C.Candidates[I].Cycles < *C.Candidates[Best].Cycles)
+        Best = I;
+  }
+  C.Chosen = std::move(Ops[Best]);
+  C.Index = Best;
+  return C;
+}
 
 std::optional<unsigned> TargetInfo::findVersion(llvm::StringRef Label) const {
   // "demo2.0" and "2.0" both name version "2.0"; the version text itself must

@@ -27,6 +27,26 @@
 namespace accelgen {
 namespace target {
 
+/// Which target operator replaces a framework operator, and of what.
+struct OperationChoice {
+  /// One target operator the mappings allow, with the description's cost
+  /// estimate for it at the version (nullopt where it states none).
+  struct Candidate {
+    std::string Type;
+    std::optional<double> Cycles;
+  };
+  /// The chosen operator; the framework operator itself when no mapping
+  /// holds.
+  ir::Operator Chosen;
+  /// Every target operator the mappings allow, by benefit, each once;
+  /// Candidates[Index] was chosen.
+  std::vector<Candidate> Candidates;
+  size_t Index = 0;
+  /// True when the estimates decided: more than one candidate, each with a
+  /// cost. Otherwise the mapping of highest benefit decided.
+  bool ByCost = false;
+};
+
 /// One target's generated tables.
 class TargetInfo {
 public:
@@ -63,6 +83,13 @@ public:
                                        unsigned Version) const {
     return Cost ? Cost(G, Op, Version) : std::nullopt;
   }
+  /// The target operator that replaces \p Op at \p Version: where the
+  /// description states a cost for every candidate its mappings allow, the
+  /// cheapest (of equal ones, the mapping of higher benefit); otherwise the
+  /// mapping of highest benefit. \p Op itself when no mapping holds (or the
+  /// target has no converter for it).
+  OperationChoice chooseOperation(const ir::Graph &G, const ir::Operator &Op,
+                                  unsigned Version) const;
   /// Scratch bytes the function running one operator needs at a version;
   /// nullopt when the target declares no size for it.
   using ScratchFn = std::optional<int64_t> (*)(const ir::Graph &G,

@@ -1961,7 +1961,10 @@ OpChoice chooseFunction(const ir::Graph &G, size_t Index,
     C.Reason = join(Parts, "; ");
     return C;
   }
-  const ir::Operator Created = Setup->CreateOperation(G, Op, Version);
+  target::OperationChoice Chosen = T.chooseOperation(G, Op, Version);
+  C.Candidates = std::move(Chosen.Candidates);
+  C.ByCost = Chosen.ByCost;
+  const ir::Operator &Created = Chosen.Chosen;
   const std::string &Function = Created.Type;
   if (!StringRef(Function).startswith("arm_") &&
       !StringRef(Function).startswith("accelgen_")) {
@@ -2194,6 +2197,19 @@ Expected<emit::Offload> makeOffload(const ir::Graph &G,
       O.Regions.push_back(std::move(Region));
     }
     R["kernel"] = Function;
+    // What else the description allowed, with its estimates, and whether
+    // they decided.
+    if (C.Candidates.size() > 1) {
+      json::Array Candidates;
+      for (const target::OperationChoice::Candidate &K : C.Candidates) {
+        json::Object Entry{{"kernel", K.Type}};
+        if (K.Cycles)
+          Entry["estimated_cycles"] = *K.Cycles;
+        Candidates.push_back(std::move(Entry));
+      }
+      R["kernel_candidates"] = std::move(Candidates);
+      R["kernel_chosen_by"] = C.ByCost ? "cost" : "benefit";
+    }
     if (ScratchBytes > 0) {
       R["scratch_bytes"] = ScratchBytes;
       R["scratch_offset"] = ScratchOffset;

@@ -61,6 +61,11 @@ struct OpChoice {
   /// Why it falls back (every failing constraint, or that CMSIS-NN has no
   /// function for the operator); empty when Function is set.
   std::string Reason;
+  /// Every function the description's mappings allowed, by benefit, with
+  /// its stated cost where there is one; ByCost when the costs chose
+  /// (target::TargetInfo::chooseOperation).
+  std::vector<target::OperationChoice::Candidate> Candidates;
+  bool ByCost = false;
   /// Scratch bytes the function needs on the version (the description's
   /// Scratch records).
   int64_t ScratchBytes = 0;

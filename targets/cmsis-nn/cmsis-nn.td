@@ -208,6 +208,10 @@ def : Legal<Add, CmsisNn, CmsisM3, [i8, i16], [OutSameType, NoTanhAct, SameEleme
 def : Legal<Mul, CmsisNn, CmsisM3, [i8, i16], [OutSameType, NoTanhAct, SameElements]>;
 
 // Which function runs each operator: the wrappers' choices, by benefit.
+// The s8 functions take int8 activations only (int16 ones take the s16
+// functions, below).
+def IsInt8 : Constraint<"cmsis_int8", "input(0).dtype == i8",
+                        "int8 activations">;
 // arm_nn_is_convolve_1x1: no padding, a 1 x 1 filter, no dilation.
 def Is1x1 : Constraint<"cmsis_1x1",
     "input(1).dim(1) == 1 && input(1).dim(2) == 1 && dilation_h == 1 && "
@@ -226,7 +230,8 @@ def Cmsis1xN : Constraint<"cmsis_1_x_n",
 def CmConstantBias : Constraint<"cm_constant_bias",
     "input(2).dtype == none || input(2).is_constant",
     "a constant bias (folded into the kernel's constants)">;
-def : Mapping<Conv2D, ArmConvolve1x1Fast, CmsisNn, [Is1x1, UnitStrides], 4>;
+def : Mapping<Conv2D, ArmConvolve1x1Fast, CmsisNn,
+            [IsInt8, Is1x1, UnitStrides], 4>;
 // From the DSP family on, an int8 convolution of output channels in twos
 // takes the generated im2col kernel, ahead of every CMSIS-NN path there: on
 // Cortex-M4 the convolutions of the shared models run in 0.55-0.84 of the
@@ -253,23 +258,24 @@ def : Mapping<Conv2D, CmConvolveMve, CmsisNn, [
         "int8, output channels a multiple of 4">, CmConstantBias], 11> {
   let Since = CmsisM55;
 }
-def : Mapping<Conv2D, ArmConvolve1x1Fast, CmsisNn, [Is1x1, UnitStrides], 10> {
+def : Mapping<Conv2D, ArmConvolve1x1Fast, CmsisNn,
+            [IsInt8, Is1x1, UnitStrides], 10> {
   let Since = CmsisM55;
 }
-def : Mapping<Conv2D, ArmConvolve1x1, CmsisNn, [Is1x1], 9> {
+def : Mapping<Conv2D, ArmConvolve1x1, CmsisNn, [IsInt8, Is1x1], 9> {
   let Since = CmsisM55;
 }
-def : Mapping<Conv2D, ArmConvolve1xN, CmsisNn, [Cmsis1xN], 8> {
+def : Mapping<Conv2D, ArmConvolve1xN, CmsisNn, [IsInt8, Cmsis1xN], 8> {
   let Since = CmsisM55;
 }
-def : Mapping<Conv2D, ArmConvolve, CmsisNn, [], 7> {
+def : Mapping<Conv2D, ArmConvolve, CmsisNn, [IsInt8], 7> {
   let Since = CmsisM55;
 }
 // A 1 x 1 filter never pads: SAME gives ceil(in / stride) outputs, and
 // (out - 1) * stride + 1 <= in.
-def : Mapping<Conv2D, ArmConvolve1x1, CmsisNn, [Is1x1], 3>;
-def : Mapping<Conv2D, ArmConvolve1xN, CmsisNn, [Cmsis1xN], 2>;
-def : Mapping<Conv2D, ArmConvolve, CmsisNn>;
+def : Mapping<Conv2D, ArmConvolve1x1, CmsisNn, [IsInt8, Is1x1], 3>;
+def : Mapping<Conv2D, ArmConvolve1xN, CmsisNn, [IsInt8, Cmsis1xN], 2>;
+def : Mapping<Conv2D, ArmConvolve, CmsisNn, [IsInt8]>;
 
 // arm_depthwise_conv_wrapper_s8: depth multiplier 1, batch 1 and no
 // dilation take the optimized paths; outside MVE a 3 x 3 filter (padding at
@@ -282,13 +288,13 @@ def DwOpt : Constraint<"cmsis_dw_opt",
 // convolution (arm_depthwise_conv_to_conv_s8); its filter, [1, KH, KW, OC],
 // is [OC, KH, KW, 1] transposed, which the emitted code holds in flash
 // instead of transposing it at run time.
-def : Mapping<DepthwiseConv2D, ArmConvolve, CmsisNn, [
+def : Mapping<DepthwiseConv2D, ArmConvolve, CmsisNn, [IsInt8,
     Constraint<"cmsis_dw_one_input_channel",
         "input(0).channels == 1 && output(0).channels > 1",
         "one input channel, several output channels">], 5> {
   let Since = CmsisM55;
 }
-def : Mapping<DepthwiseConv2D, ArmDepthwise3x3, CmsisNn, [DwOpt,
+def : Mapping<DepthwiseConv2D, ArmDepthwise3x3, CmsisNn, [IsInt8, DwOpt,
     Constraint<"cmsis_dw_3x3", "input(1).dim(1) == 3 && input(1).dim(2) == 3",
                "a 3 x 3 filter">], 3>;
 // From the DSP family on, an int8 depthwise convolution of channels in
@@ -325,7 +331,7 @@ def : Mapping<DepthwiseConv2D, CmConvolveMve, CmsisNn, [
     CmDwOneInputChannel, CmDwInt8Channels4, CmConstantBias], 10> {
   let Since = CmsisM55;
 }
-def : Mapping<DepthwiseConv2D, ArmDepthwiseOpt, CmsisNn, [DwOpt], 7> {
+def : Mapping<DepthwiseConv2D, ArmDepthwiseOpt, CmsisNn, [IsInt8, DwOpt], 7> {
   let Since = CmsisM55;
 }
 // On Cortex-M55 too where there are at most 8 channels (4, as channels in
@@ -349,10 +355,10 @@ def : Mapping<DepthwiseConv2D, CmDepthwiseMve, CmsisNn, [DwOpt,
         "int8, output channels a multiple of 8">, CmConstantBias], 9> {
   let Since = CmsisM55;
 }
-def : Mapping<DepthwiseConv2D, ArmDepthwiseOpt, CmsisNn, [DwOpt], 2>;
-def : Mapping<DepthwiseConv2D, ArmDepthwise, CmsisNn>;
+def : Mapping<DepthwiseConv2D, ArmDepthwiseOpt, CmsisNn, [IsInt8, DwOpt], 2>;
+def : Mapping<DepthwiseConv2D, ArmDepthwise, CmsisNn, [IsInt8]>;
 
-def : Mapping<FullyConnected, ArmFullyConnected, CmsisNn>;
+def : Mapping<FullyConnected, ArmFullyConnected, CmsisNn, [IsInt8]>;
 // From the DSP family on, an int8 fully connected layer takes the
 // generated kernel (four weight rows at a time; ad_autoencoder's layers
 // on Cortex-M4, bench/cortex-m-layers.sh); on Cortex-M55
@@ -362,7 +368,7 @@ def : Mapping<FullyConnected, CmFullyConnectedDsp, CmsisNn, [
     CmConstantBias], 2> {
   let Since = CmsisM4;
 }
-def : Mapping<FullyConnected, ArmFullyConnected, CmsisNn, [], 3> {
+def : Mapping<FullyConnected, ArmFullyConnected, CmsisNn, [IsInt8], 3> {
   let Since = CmsisM55;
 }
 // With Helium, an int8 fully connected layer of units in fours takes the
@@ -375,10 +381,10 @@ def : Mapping<FullyConnected, CmFullyConnectedMve, CmsisNn, [
         "int8, units a multiple of 4">, CmConstantBias], 4> {
   let Since = CmsisM55;
 }
-def : Mapping<AveragePool2D, ArmAvgPool, CmsisNn>;
-def : Mapping<MaxPool2D, ArmMaxPool, CmsisNn>;
-def : Mapping<Softmax, ArmSoftmax, CmsisNn>;
-def : Mapping<Add, ArmAdd, CmsisNn>;
+def : Mapping<AveragePool2D, ArmAvgPool, CmsisNn, [IsInt8]>;
+def : Mapping<MaxPool2D, ArmMaxPool, CmsisNn, [IsInt8]>;
+def : Mapping<Softmax, ArmSoftmax, CmsisNn, [IsInt8]>;
+def : Mapping<Add, ArmAdd, CmsisNn, [IsInt8]>;
 // From the DSP family on, an int8 ADD takes the generated kernel (its
 // offsets, multipliers and shifts compiled in; ResNet-8's additions on
 // Cortex-M4, bench/cortex-m-layers.sh); on Cortex-M55 the Helium kernel
@@ -387,7 +393,7 @@ def : Mapping<Add, CmAddDsp, CmsisNn, [
     Constraint<"cm_add_int8", "input(0).dtype == i8", "int8">], 2> {
   let Since = CmsisM4;
 }
-def : Mapping<Add, ArmAdd, CmsisNn, [], 3> {
+def : Mapping<Add, ArmAdd, CmsisNn, [IsInt8], 3> {
   let Since = CmsisM55;
 }
 // With Helium, an int8 ADD takes the generated Helium kernel (its
@@ -398,7 +404,7 @@ def : Mapping<Add, CmAddMve, CmsisNn, [
     Constraint<"cm_add_int8", "input(0).dtype == i8", "int8">], 4> {
   let Since = CmsisM55;
 }
-def : Mapping<Mul, ArmMul, CmsisNn>;
+def : Mapping<Mul, ArmMul, CmsisNn, [IsInt8]>;
 
 // arm_svdf_state_s16_s8: int8 input and output, constant int8 feature and
 // int16 time weights, an int32 bias or none, the int16 state (zero point 0,

@@ -1406,6 +1406,24 @@ def : Cost<Relu, T, V1, "3">;
             D.path() + ":5:1)\n");
 }
 
+TEST_CASE("diagnostic: a target operator's cost or scratch reads macs") {
+  // `macs` counts by the framework operator's type, which a target operator
+  // does not have: it would read 0, and the choice between candidates would
+  // take the operator whose cost reads it.
+  Td D(Head + R"td(def MyConv : TargetOp<T, "T_CONV", [Input, Filter]>;
+def : Cost<MyConv, T, V1, "macs / 4">;
+def : Scratch<MyConv, T, V1, "macs">;
+)td");
+  D.rejects(D.at(6, 28) +
+            "the cost of target operator 'MyConv' reads 'macs', which counts "
+            "a framework operator's; spell the product out from its "
+            "operands\n" +
+            D.at(7, 31) +
+            "the scratch size of target operator 'MyConv' reads 'macs', "
+            "which counts a framework operator's; spell the product out "
+            "from its operands\n");
+}
+
 TEST_CASE("diagnostic: cost expression that is not a number") {
   // Located at the expression's first column, within the string.
   Td D(Head + R"td(def : Cost<Relu, T, V1, "input(0).rank == 4">;

@@ -129,3 +129,120 @@ TEST_CASE("combine keeps the strongest quantization outcome") {
   CHECK(actionName(QuantAction::InsertRequantizeAfter) ==
         "insert_requantize_after");
 }
+
+//===----------------------------------------------------------------------===//
+// The choice among the target operators a framework operator's mappings allow
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// A converter whose mappings all hold: one candidate per name, in order.
+class CandidatesSetup final : public OpSetup {
+public:
+  explicit CandidatesSetup(std::vector<std::string> Types)
+      : Types(std::move(Types)) {}
+  llvm::StringRef opName() const override { return "CONV_2D"; }
+  bool IsSupported(const ir::Graph &, const ir::Operator &, unsigned,
+                   std::vector<Rejection> &) const override {
+    return true;
+  }
+  std::vector<ir::Operator> CandidateOperations(const ir::Graph &,
+                                                const ir::Operator &Op,
+                                                unsigned) const override {
+    std::vector<ir::Operator> Out;
+    for (const std::string &T : Types) {
+      Out.push_back(Op);
+      Out.back().Type = T;
+    }
+    return Out;
+  }
+  QuantOutcome SetupQuantParam(ir::Graph &, size_t, unsigned,
+                               std::vector<Rejection> &) const override {
+    return QuantOutcome::Unchanged;
+  }
+
+private:
+  std::vector<std::string> Types;
+};
+
+/// The estimates the cost model below gives, by target operator type; at
+/// version 1 each costs 10 more.
+std::map<std::string, double> StatedCycles;
+std::optional<double> statedCycles(const ir::Graph &, const ir::Operator &Op,
+                                   unsigned Version) {
+  auto It = StatedCycles.find(Op.Type);
+  if (It == StatedCycles.end())
+    return std::nullopt;
+  return It->second + 10.0 * Version;
+}
+
+/// Target "choice" whose CONV_2D may become A, B, C (or A again, from an
+/// older mapping of lower benefit), costed by StatedCycles.
+std::unique_ptr<TargetInfo> choiceTarget(std::vector<std::string> Types) {
+  auto T = std::make_unique<TargetInfo>("choice",
+                                        std::vector<std::string>{"1", "2"});
+  T->addOpSetup(std::make_unique<CandidatesSetup>(std::move(Types)));
+  T->setCostModel(statedCycles);
+  return T;
+}
+
+} // namespace
+
+TEST_CASE("chooseOperation takes the cheapest candidate when each is costed") {
+  ir::Graph G;
+  ir::Operator Conv;
+  Conv.Type = "CONV_2D";
+  Conv.Inputs = {0, 1};
+  Conv.Outputs = {2};
+  std::unique_ptr<TargetInfo> T = choiceTarget({"A", "B", "C", "A"});
+
+  SUBCASE("the cheapest, whatever its benefit") {
+    StatedCycles = {{"A", 300}, {"B", 100}, {"C", 200}};
+    OperationChoice C = T->chooseOperation(G, Conv, 0);
+    CHECK(C.ByCost);
+    CHECK(C.Chosen.Type == "B");
+    CHECK(C.Index == 1);
+    CHECK(C.Chosen.Inputs == Conv.Inputs);
+    CHECK(C.Chosen.Outputs == Conv.Outputs);
+    // A's second mapping adds no candidate; each carries its estimate at
+    // the version.
+    REQUIRE(C.Candidates.size() == 3);
+    CHECK(C.Candidates[0].Type == "A");
+    CHECK(*C.Candidates[0].Cycles == 300);
+    CHECK(C.Candidates[2].Type == "C");
+    CHECK(*C.Candidates[2].Cycles == 200);
+    CHECK(*T->chooseOperation(G, Conv, 1).Candidates[1].Cycles == 110);
+    // CreateOperation still gives the mapping of highest benefit.
+    CHECK(T->opSetup("CONV_2D")->CreateOperation(G, Conv, 0).Type == "A");
+  }
+  SUBCASE("of equal estimates, the mapping of higher benefit") {
+    StatedCycles = {{"A", 200}, {"B", 100}, {"C", 100}};
+    CHECK(T->chooseOperation(G, Conv, 0).Chosen.Type == "B");
+    StatedCycles = {{"A", 100}, {"B", 100}, {"C", 100}};
+    CHECK(T->chooseOperation(G, Conv, 0).Chosen.Type == "A");
+  }
+  SUBCASE("a candidate without a stated cost leaves the choice to benefit") {
+    StatedCycles = {{"A", 300}, {"B", 100}};
+    OperationChoice C = T->chooseOperation(G, Conv, 0);
+    CHECK_FALSE(C.ByCost);
+    CHECK(C.Chosen.Type == "A");
+    REQUIRE(C.Candidates.size() == 3);
+    CHECK_FALSE(C.Candidates[2].Cycles.has_value());
+  }
+  SUBCASE("one candidate is chosen without comparing") {
+    StatedCycles = {{"C", 1}};
+    std::unique_ptr<TargetInfo> One = choiceTarget({"C"});
+    OperationChoice C = One->chooseOperation(G, Conv, 0);
+    CHECK(C.Chosen.Type == "C");
+    CHECK_FALSE(C.ByCost);
+  }
+  SUBCASE("no mapping, or no converter, keeps the operator") {
+    std::unique_ptr<TargetInfo> None = choiceTarget({});
+    OperationChoice C = None->chooseOperation(G, Conv, 0);
+    CHECK(C.Chosen.Type == "CONV_2D");
+    CHECK(C.Candidates.empty());
+    ir::Operator Relu = Conv;
+    Relu.Type = "RELU";
+    CHECK(T->chooseOperation(G, Relu, 0).Chosen.Type == "RELU");
+  }
+}

@@ -66,7 +66,8 @@ struct FakeRule {
 
 /// A converter shaped like a generated one: IsSupported requires input 0 to
 /// be i8 and stride_h (when present) to be at most 4, reporting both;
-/// CreateOperation retypes to the target operator; SetupQuantParam applies
+/// its one candidate operation is the operator retyped to the target
+/// operator; SetupQuantParam applies
 /// its rules in order.
 class FakeSetup final : public target::OpSetup {
 public:
@@ -96,11 +97,12 @@ public:
     return Why.size() == Before;
   }
 
-  ir::Operator CreateOperation(const ir::Graph &, const ir::Operator &O,
-                               unsigned) const override {
+  std::vector<ir::Operator> CandidateOperations(const ir::Graph &,
+                                                const ir::Operator &O,
+                                                unsigned) const override {
     ir::Operator Out = O;
     Out.Type = TargetOp;
-    return Out;
+    return {Out};
   }
 
   target::QuantOutcome
