@@ -8,7 +8,10 @@
 # (arm-none-eabi-gcc, CMSIS-NN at -O2) and runs it on seed 1; every output
 # must equal expected_<i>.bin and every layer dump the shared vectors'
 # seed1/layers/output_<k>.bin where the model has them (TensorFlow Lite
-# Micro's reference kernels). The image then runs again under
+# Micro's reference kernels). A model without shared vectors (MODELS may
+# give a .tflite file's path, such as the single layers of
+# build/bench/accelgen-cost-shapes) runs on the inputs and outputs of
+# TensorFlow Lite Micro's oracle (bench/cortex-m-inputs.sh). The image then runs again under
 # qemu-system-arm with the qemu-insncount plugin counting from the entry of
 # the hook's layer_begin to the entry of its layer_end
 # (targets/cmsis-nn/templates/cortex_m_main.c.in): one count per traced
@@ -21,7 +24,10 @@
 # type, its MACs (accelgen inspect; "-" where the emitted operator is not the
 # model's), and per CPU what runs it (model.c's comment: the CMSIS-NN
 # function, the reference kernel of a CPU fallback, or that nothing is
-# computed), its instructions and instructions per MAC; a last row sums them.
+# computed), its instructions and instructions per MAC, and where the
+# description's costs chose the function (report.json's kernel_candidates),
+# its estimate as a share of the count ("1.04": 4% above); a last row sums
+# them.
 # Then a table by operator type and function: per model and CPU, their operators,
 # MACs, instructions, instructions per MAC and share of the inference.
 # Each count includes the hook's own instructions, a dozen, the same for
@@ -49,6 +55,7 @@ CPUS=${CPUS:-"cortex-m4 cortex-m55"}
 [ -d "$SHARED/models" ] || { echo "error: $SHARED/models is missing (set SHARED)" >&2; exit 1; }
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/accelgen-cortex-m-layers.XXXXXX")
+. "$ROOT/bench/cortex-m-inputs.sh"
 trap 'rm -rf "$WORK"' EXIT
 gcc -O2 -shared -fPIC -o "$WORK/libinsncount.so" \
   "$SHARED/tools/qemu-insncount/insncount.c"
@@ -60,21 +67,23 @@ entry() {
   echo "0x$a"
 }
 
-for model in $MODELS; do
-  seed=$SHARED/vectors/$model/seed1
-  [ -d "$seed" ] || { echo "error: $seed is missing" >&2; exit 1; }
+for entry in $MODELS; do
+  model_file "$entry"
+  file=$FILE model=$MODEL
+  model_seed
+  seed=$SEED
   D=$WORK/$model
   mkdir -p "$D"
   # accelgen's warnings (a model's own defects) go to a file, shown if it fails.
   quiet() { "$@" 2>"$D/stderr" || { cat "$D/stderr" >&2; exit 1; }; }
-  quiet "$ACCELGEN" inspect "$SHARED/models/$model.tflite" --json >"$D/inspect.json"
+  quiet "$ACCELGEN" inspect "$file" --json >"$D/inspect.json"
   header="| op | type | MACs |"
   rule="|---:|---|---:|"
   for cpu in $CPUS; do
     c=$(echo "$cpu" | sed 's/cortex-//')
-    header="$header $c runs as | $c instructions | $c per MAC |"
-    rule="$rule---|---:|---:|"
-    quiet "$ACCELGEN" compile "$SHARED/models/$model.tflite" --target cmsis-nn \
+    header="$header $c runs as | $c instructions | $c per MAC | $c estimate |"
+    rule="$rule---|---:|---:|---:|"
+    quiet "$ACCELGEN" compile "$file" --target cmsis-nn \
       --cpu "$cpu" -o "$D/src-$cpu" >/dev/null
     # The operator of each TRACE call, in order; and each operator's comment.
     awk '
@@ -85,7 +94,7 @@ for model in $MODELS; do
       "$D/src-$cpu/model.c" >"$D/trace-$cpu.txt"
     elf=$D/$cpu.elf
     out=$D/out-$cpu
-    quiet "$ACCELGEN" run "$SHARED/models/$model.tflite" --target cmsis-nn \
+    quiet "$ACCELGEN" run "$file" --target cmsis-nn \
       --cpu "$cpu" --cmsis-nn "$CMSIS_NN_PATH" --inputs "$seed" \
       --outputs "$out" --dump-layers --save-image "$elf" \
       --cache-dir "$WORK/cache" >/dev/null
@@ -141,6 +150,14 @@ for cpu in cpus:
             what[op] = {}
         what[op][cpu] = text
         count[(cpu, op)] = count.get((cpu, op), 0) + n
+# The description's estimate of the function the costs chose.
+estimate = {}
+for cpu in cpus:
+    for o in json.load(open(f"{d}/src-{cpu}/report.json"))["operators"]:
+        if o.get("kernel_chosen_by") == "cost":
+            estimate[(cpu, o["index"])] = next(
+                k["estimated_cycles"] for k in o["kernel_candidates"]
+                if k["kernel"] == o["kernel"])
 def kind(op):
     return next(iter(what[op].values())).split(":")[0]
 def runs_as(op, cpu):
@@ -165,11 +182,13 @@ for op in order:
     for cpu in cpus:
         n = count.get((cpu, op), 0)
         total[cpu] += n
-        row += [runs_as(op, cpu), f"{n:,}", f"{n / m:.2f}" if m else "-"]
+        e = estimate.get((cpu, op))
+        row += [runs_as(op, cpu), f"{n:,}", f"{n / m:.2f}" if m else "-",
+                f"{e / n:.2f}" if e is not None and n else "-"]
     print("| " + " | ".join(row) + " |")
 row = ["all", f"{len(order)} operators", f"{total_macs:,}"]
 for cpu in cpus:
-    row += ["", f"{total[cpu]:,}", f"{total[cpu] / total_macs:.2f}" if total_macs else "-"]
+    row += ["", f"{total[cpu]:,}", f"{total[cpu] / total_macs:.2f}" if total_macs else "-", ""]
 print("| " + " | ".join(row) + " |")
 # The model's rows of the summary by operator type (printed at the end).
 with open(d + "/../summary.md", "a") as out:

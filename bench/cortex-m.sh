@@ -60,6 +60,7 @@ MODELS=${MODELS:-"tflm_micro_speech_int8 mlperf_tiny_kws_dscnn_int8 mlperf_tiny_
 PEERS=$SHARED/peers/tflm-cmsis-nn-cortex-m.md
 
 WORK=$(mktemp -d)
+. "$ROOT/bench/cortex-m-inputs.sh"
 trap 'rm -rf "$WORK"' EXIT
 gcc -O2 -shared -fPIC -o "$WORK/libinsncount.so" \
   "$SHARED/tools/qemu-insncount/insncount.c"
@@ -94,11 +95,8 @@ echo "| model | cpu | instructions | TFLM | ratio | flash | TFLM | ratio | beyon
 echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 for model in $MODELS; do
   # A path to a .tflite file, or a model's name under SHARED/models.
-  case $model in
-    *.tflite) file=$(cd "$(dirname "$model")" && pwd)/$(basename "$model")
-              model=$(basename "$model" .tflite) ;;
-    *) file=$SHARED/models/$model.tflite ;;
-  esac
+  model_file "$model"
+  file=$FILE model=$MODEL
   short=$(echo "$model" | sed 's/^tflm_//; s/^mlperf_tiny_//; s/_int8$//; s/_96$//')
   case $short in
     vww_mobilenetv1_025) ;;
@@ -106,18 +104,8 @@ for model in $MODELS; do
   esac
   for cpu in $CPUS; do
     c=$(echo "$cpu" | sed 's/cortex-//')
-    seed=$SHARED/vectors/$model/seed1
-    if [ ! -d "$seed" ]; then
-      seed=$WORK/oracle/$model
-      if [ ! -d "$seed" ]; then
-        mkdir -p "$seed/out"
-        "$SHARED/tools/tflm-oracle/tflm_runner" "$file" \
-          "$seed" "$seed/out" --seed 1 >/dev/null
-        for f in "$seed"/out/output_*.bin; do
-          mv "$f" "$seed/expected_${f##*/output_}"
-        done
-      fi
-    fi
+    model_seed
+    seed=$SEED
     out=$WORK/$model-$cpu
     elf=$WORK/$model-$cpu.elf
     mkdir -p "$(dirname "$elf")"

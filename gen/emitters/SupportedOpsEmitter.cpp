@@ -194,9 +194,19 @@ private:
     if (M.Costs.empty() && M.SwitchCycles == 0)
       return;
     OS << "## Estimated cycles\n\n";
-    OS << formatv("Moving one tensor between {0} and the CPU takes an "
-                  "estimated {1} cycles.\n\n",
-                  M.Name, M.SwitchCycles);
+    if (M.Library.empty())
+      OS << formatv("Moving one tensor between {0} and the CPU takes an "
+                    "estimated {1} cycles. ",
+                    M.Name, M.SwitchCycles);
+    else
+      // Its calls run on the CPU: nothing moves, and the costs do not weigh
+      // it against the fallback's kernels.
+      OS << formatv("{0}'s functions run on the CPU itself; their costs "
+                    "choose among them. ",
+                    M.Library);
+    OS << "Where every target operator a layer's mappings allow has a cost, "
+          "the cheapest runs it (of equal ones, the mapping of higher "
+          "benefit); otherwise the mapping of highest benefit.\n\n";
     if (M.Costs.empty())
       return;
     OS << "| operator | versions | cycles |\n|---|---|---|\n";

@@ -146,7 +146,7 @@ public:
             R.Ops[I].Cycles.reset();
           }
     formSubgraphs();
-    if (Opts.UseCostModel)
+    if (Opts.UseCostModel && T.library().empty())
       applyCosts();
     explainCpuFallback();
     return std::move(R);

@@ -19,9 +19,13 @@
 //     operator of it with the reason "cost". CPU cycles come from a CPU
 //     target's cost model when one is given, otherwise one cycle per MAC
 //     (and per output element for operators without MACs), applied to the
-//     input graph's operators a fused or mapped operator replaced. A subgraph with
-//     any operator the target gives no cost for stays on the accelerator:
-//     without an estimate there is nothing to compare.
+//     input graph's operators a fused or mapped operator replaced. A subgraph
+//     with any operator the target gives no cost for stays on the accelerator:
+//     without an estimate there is nothing to compare. A library-call target
+//     (TargetInfo::library(), such as CMSIS-NN) skips this step: its calls
+//     run on the CPU itself, and its costs, in its own measure, choose among
+//     its functions (TargetInfo::chooseOperation), not between it and the
+//     fallback's kernels.
 //
 // Every operator left on the CPU must be runnable by the CPU target when one
 // is given; one that is not carries that target's reasons too.

@@ -207,7 +207,10 @@ def SameElements : Constraint<"cmsis_no_broadcast",
 def : Legal<Add, CmsisNn, CmsisM3, [i8, i16], [OutSameType, NoTanhAct, SameElements]>;
 def : Legal<Mul, CmsisNn, CmsisM3, [i8, i16], [OutSameType, NoTanhAct, SameElements]>;
 
-// Which function runs each operator: the wrappers' choices, by benefit.
+// Which function runs each operator: of the mappings that hold, from
+// family 4 on the cheapest by the costs at the end of this file where each
+// has one, otherwise (and in family 3, which states none) the one of
+// highest benefit, which follows the wrappers' own order.
 // The s8 functions take int8 activations only (int16 ones take the s16
 // functions, below).
 def IsInt8 : Constraint<"cmsis_int8", "input(0).dtype == i8",
@@ -219,6 +222,19 @@ def Is1x1 : Constraint<"cmsis_1x1",
     "a 1 x 1 filter without dilation (no padding)">;
 def UnitStrides : Constraint<"cmsis_1x1_fast", "stride_h == 1 && stride_w == 1",
                             "unit strides (arm_nn_is_convolve_1x1_fast)">;
+// The general paths where a faster one does the same work: with unit
+// strides arm_convolve_1x1_s8_fast runs a 1 x 1 filter in 0.59-1.0 of
+// arm_convolve_1x1_s8's instructions (the peer models' 31 such layers on
+// Cortex-M4 and M55, bench/cortex-m-layers.sh), and arm_convolve_s8 would
+// copy each pixel into an im2col column first. Stated so that the costs
+// below choose only among paths CMSIS-NN's wrapper would take.
+def Strided1x1 : Constraint<"cmsis_1x1_strided",
+    "stride_h != 1 || stride_w != 1",
+    "strides above 1 (unit strides take arm_convolve_1x1_s8_fast)">;
+def NotIs1x1 : Constraint<"cmsis_not_1x1",
+    "input(1).dim(1) != 1 || input(1).dim(2) != 1 || dilation_h != 1 || "
+    "dilation_w != 1",
+    "not a 1 x 1 filter without dilation (which takes a 1 x 1 path)">;
 // arm_nn_is_convolve_1_x_n: one input row, a 1 x N filter, no horizontal
 // dilation, stride_w * input channels a multiple of 4.
 def Cmsis1xN : Constraint<"cmsis_1_x_n",
@@ -262,20 +278,22 @@ def : Mapping<Conv2D, ArmConvolve1x1Fast, CmsisNn,
             [IsInt8, Is1x1, UnitStrides], 10> {
   let Since = CmsisM55;
 }
-def : Mapping<Conv2D, ArmConvolve1x1, CmsisNn, [IsInt8, Is1x1], 9> {
+def : Mapping<Conv2D, ArmConvolve1x1, CmsisNn, [IsInt8, Is1x1, Strided1x1],
+            9> {
   let Since = CmsisM55;
 }
 def : Mapping<Conv2D, ArmConvolve1xN, CmsisNn, [IsInt8, Cmsis1xN], 8> {
   let Since = CmsisM55;
 }
-def : Mapping<Conv2D, ArmConvolve, CmsisNn, [IsInt8], 7> {
+def : Mapping<Conv2D, ArmConvolve, CmsisNn, [IsInt8, NotIs1x1], 7> {
   let Since = CmsisM55;
 }
 // A 1 x 1 filter never pads: SAME gives ceil(in / stride) outputs, and
 // (out - 1) * stride + 1 <= in.
-def : Mapping<Conv2D, ArmConvolve1x1, CmsisNn, [IsInt8, Is1x1], 3>;
+def : Mapping<Conv2D, ArmConvolve1x1, CmsisNn, [IsInt8, Is1x1, Strided1x1],
+            3>;
 def : Mapping<Conv2D, ArmConvolve1xN, CmsisNn, [IsInt8, Cmsis1xN], 2>;
-def : Mapping<Conv2D, ArmConvolve, CmsisNn, [IsInt8]>;
+def : Mapping<Conv2D, ArmConvolve, CmsisNn, [IsInt8, NotIs1x1]>;
 
 // arm_depthwise_conv_wrapper_s8: depth multiplier 1, batch 1 and no
 // dilation take the optimized paths; outside MVE a 3 x 3 filter (padding at
@@ -332,16 +350,6 @@ def : Mapping<DepthwiseConv2D, CmConvolveMve, CmsisNn, [
   let Since = CmsisM55;
 }
 def : Mapping<DepthwiseConv2D, ArmDepthwiseOpt, CmsisNn, [IsInt8, DwOpt], 7> {
-  let Since = CmsisM55;
-}
-// On Cortex-M55 too where there are at most 8 channels (4, as channels in
-// eights take the Helium kernel below): Helium's lanes of 16 are mostly
-// empty (8 channels: 3.5-3.7 instructions per MAC against
-// arm_depthwise_conv_s8_opt's 5.41, bench/cortex-m-layers.sh).
-def : Mapping<DepthwiseConv2D, CmDepthwiseDsp, CmsisNn, [DwOpt,
-    CmDwInt8Channels4, CmConstantBias,
-    Constraint<"cm_dw_few_channels", "output(0).channels <= 8",
-               "at most 8 channels">], 8> {
   let Since = CmsisM55;
 }
 // With Helium, a depthwise convolution of channels in eights takes the
@@ -580,3 +588,101 @@ def : Scratch<ArmLstmS16, CmsisNn, CmsisM3,
 def : Scratch<ArmSvdfS16, CmsisNn, CmsisM3,
               "input(0).dim(0) * (input(1).dim(0) + input(1).dim(0) / "
               "max(rank, 1)) * 4">;
+
+// What each function costs: the instructions QEMU counts for one call
+// (bench/cortex-m-layers.sh), on Cortex-M4 for family 4 and Cortex-M55 for
+// family 55, fitted to 635 calls: the layers of the six peer models
+// (../shared/peers/tflm-cmsis-nn-cortex-m.md), hello_world and 13 single
+// layers of other shapes (bench/CostShapes.cpp), each run with the mappings
+// above and in variants of them that make other functions run the same
+// layers (without the generated kernels' mappings; without
+// arm_convolve_1x1_s8_fast; with arm_depthwise_conv_s8_opt and
+// arm_depthwise_conv_3x3_s8 swapped; on Cortex-M55 without the Helium
+// mappings, so the DSP kernels). Least squares of the relative error over
+// non-negative terms: half the calls within 3% of their estimate, 90%
+// within 10%, all within 28%. Where more than one function ran the same
+// layer (210 layers), the cheapest by these costs was the one measured
+// fastest on all but one, where the two were within 1%. Where every
+// function a layer may call has a cost, the cheapest runs it
+// (TargetInfo::chooseOperation; the mappings' benefit breaks ties). Family
+// 3 states none: its layers take the mappings' order, CMSIS-NN's wrappers'
+// own.
+// The terms: the multiply-accumulates, Helium's 16-lane dot products (a
+// column rounded up to 16 values per output), outputs, output pixels, and
+// the im2col column's loads (none for a 1 x 1 filter, read in place) in
+// words or in 16-byte vectors.
+defvar Outputs = "output(0).num_elements";
+defvar Pixels = "(output(0).num_elements / output(0).channels)";
+defvar ConvMacs = !strconcat(Outputs, " * ", ConvCols);
+defvar ConvLanes = !strconcat(Outputs, " * ((", ConvCols, " + 15) / 16)");
+defvar ConvIm2col4 = !strconcat("select(", Taps, " == 1, 0, ", Pixels, " * ",
+                                Taps, " * ((", InC, " + 3) / 4))");
+defvar ConvIm2col16 = !strconcat("select(", Taps, " == 1, 0, ", Pixels,
+                                 " * ", Taps, " * ((", InC, " + 15) / 16))");
+defvar DwMacs = !strconcat(Outputs, " * ", Taps);
+defvar FcMacs = !strconcat(Outputs, " * input(1).dim(1)");
+defvar FcLanes = !strconcat(Outputs, " * ((input(1).dim(1) + 15) / 16)");
+// One cost per form: the coefficients of its terms, in instructions; the
+// terms of coefficient 0 are left out.
+class Term<string coeff, string expr> {
+  string T = !if(!eq(coeff, "0"), "0", !strconcat(coeff, " * ", expr));
+}
+class CmCost<TargetOp op, Version since, list<string> terms>
+    : Cost<op, CmsisNn, since, !interleave(!filter(t, terms, !ne(t, "0")),
+                                           " + ")>;
+class ConvCost<TargetOp op, Version since, string macs, string outputs,
+               string pixels, string im2col, string once>
+    : CmCost<op, since, [Term<macs, ConvMacs>.T, Term<outputs, Outputs>.T,
+                         Term<pixels, Pixels>.T, Term<im2col, ConvIm2col4>.T,
+                         once]>;
+class ConvCostMve<TargetOp op, Version since, string lanes, string outputs,
+                  string pixels, string im2col, string once>
+    : CmCost<op, since, [Term<lanes, ConvLanes>.T, Term<outputs, Outputs>.T,
+                         Term<pixels, Pixels>.T, Term<im2col, ConvIm2col16>.T,
+                         once]>;
+class DwCost<TargetOp op, Version since, string macs, string outputs,
+             string pixels, string once>
+    : CmCost<op, since, [Term<macs, DwMacs>.T, Term<outputs, Outputs>.T,
+                         Term<pixels, Pixels>.T, once]>;
+class FcCost<TargetOp op, Version since, string macs, string outputs,
+             string once>
+    : CmCost<op, since, [Term<macs, FcMacs>.T, Term<outputs, Outputs>.T,
+                         once]>;
+class FcCostMve<TargetOp op, Version since, string lanes, string outputs,
+                string once>
+    : CmCost<op, since, [Term<lanes, FcLanes>.T, Term<outputs, Outputs>.T,
+                         once]>;
+class AddCost<TargetOp op, Version since, string outputs, string once>
+    : CmCost<op, since, [Term<outputs, Outputs>.T, once]>;
+// The DSP kernels and arm_depthwise_conv_3x3_s8 run the same code on
+// Cortex-M55 (their family-4 costs held there within 15%), and so does
+// arm_depthwise_conv_s8, not measured there (the two peer-model layers it
+// runs on Cortex-M4 take a convolution on Cortex-M55).
+// arm_convolve_1_x_n_s8 ran on no layer of the peer models (none has one
+// input row) and states no cost: a layer it may run takes the mappings'
+// order.
+// Family 4: the function, the family, the coefficients of the form's terms.
+def : ConvCost<CmConvolveDsp, CmsisM4, "0.989", "11.3", "26.2", "10.1", "600">;
+def : DwCost<CmDepthwiseDsp, CmsisM4, "1.29", "18.8", "0", "746">;
+def : AddCost<CmAddDsp, CmsisM4, "21", "31.9">;
+def : FcCost<CmFullyConnectedDsp, CmsisM4, "1.81", "13.3", "25.2">;
+def : ConvCost<ArmConvolve1x1Fast, CmsisM4, "1.64", "29.5", "168", "0", "1700">;
+def : ConvCost<ArmConvolve1x1, CmsisM4, "2.16", "29.4", "70.3", "0", "1570">;
+def : ConvCost<ArmConvolve, CmsisM4, "1.57", "59.5", "360", "13.4", "2120">;
+def : DwCost<ArmDepthwise3x3, CmsisM4, "7.51", "0", "92.5", "0">;
+def : DwCost<ArmDepthwiseOpt, CmsisM4, "11.7", "0", "472", "0">;
+def : DwCost<ArmDepthwise, CmsisM4, "3.71", "68", "0", "0">;
+def : FcCost<ArmFullyConnected, CmsisM4, "1.88", "50.9", "131">;
+def : AddCost<ArmAdd, CmsisM4, "81.3", "2080">;
+// Family 55.
+def : ConvCostMve<CmConvolveMve, CmsisM55, "2.38", "5.73", "15.3", "6.69", "0">;
+def : DwCost<CmDepthwiseMve, CmsisM55, "0.818", "5.9", "0", "361">;
+def : AddCost<CmAddMve, CmsisM55, "5.38", "1500">;
+def : FcCostMve<CmFullyConnectedMve, CmsisM55, "2.41", "5.26", "28.5">;
+def : ConvCostMve<ArmConvolve1x1Fast, CmsisM55,
+                  "2.9", "13.5", "12.8", "0", "294">;
+def : ConvCostMve<ArmConvolve1x1, CmsisM55, "4.82", "10", "35.1", "0", "267">;
+def : ConvCostMve<ArmConvolve, CmsisM55, "2.19", "22.6", "0", "21.7", "2350">;
+def : DwCost<ArmDepthwiseOpt, CmsisM55, "2", "0", "224", "3000">;
+def : FcCostMve<ArmFullyConnected, CmsisM55, "7.76", "12.2", "203">;
+def : AddCost<ArmAdd, CmsisM55, "13.7", "112">;

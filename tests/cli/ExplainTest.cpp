@@ -113,6 +113,26 @@ TEST_CASE("explain --json") {
   CHECK(*Why.getString("hint") == "legal from demo2.0");
 }
 
+TEST_CASE("a library-call target's costs choose functions, not the CPU") {
+  // cmsis-nn states costs (instructions on Cortex-M) that the partitioner
+  // must not weigh against ref's estimates in another measure: every fully
+  // connected layer of ad_autoencoder stays a call on Cortex-M4, where
+  // comparing them moved all ten to ref ("cost: 506233 accelerator cycles
+  // ... >= 264192 on the CPU").
+  std::string Model =
+      test::sharedDir() + "/models/mlperf_tiny_ad_autoencoder_int8.tflite";
+  REQUIRE(llvm::sys::fs::exists(Model));
+  test::RunResult R =
+      test::runAccelgen({"explain", Model, "--target", "cmsis-nn4"});
+  INFO(R.Stderr);
+  REQUIRE(R.ExitCode == 0);
+  CHECK(lines(R.Stdout).front() ==
+        "mlperf_tiny_ad_autoencoder_int8.tflite on cmsis-nn4: 0 of 10 "
+        "operators as CMSIS-NN calls, 10 as kernels generated per layer, the "
+        "rest as on ref");
+  CHECK(R.Stdout.find("cost:") == std::string::npos);
+}
+
 TEST_CASE("explain names the CMSIS-NN function of each operator of cmsis-nn") {
   std::string Model =
       test::sharedDir() + "/models/tflm_micro_speech_int8.tflite";

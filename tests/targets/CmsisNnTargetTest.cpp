@@ -141,8 +141,18 @@ TEST_CASE("convolutions take the wrapper's path") {
         "arm_convolve_s8");
   CHECK(choose(conv("CONV_2D", 1, 16, 3, 1, 3, 7), M4).Function ==
         "arm_convolve_s8");
+  // With Helium, output channels not in fours: the cheaper by the stated
+  // costs of the generated DSP kernel and arm_convolve_s8 (on Cortex-M55
+  // under QEMU, bench/cortex-m-layers.sh, this 3 x 3 layer of 6 channels
+  // took 12,375 instructions in the DSP kernel and 15,433 in
+  // arm_convolve_s8; a 12 x 12 x 24 one of 10 channels 428,939 and
+  // 122,850).
   CHECK(choose(conv("CONV_2D", 8, 8, 3, 3, 3, 6), M55).Function ==
-        "arm_convolve_s8");
+        "accelgen_convolve_s8_dsp");
+  CHECK(choose(conv("CONV_2D", 12, 12, 24, 3, 3, 10,
+                    {{"padding", std::string("SAME")}}),
+               M55)
+            .Function == "arm_convolve_s8");
   CHECK(choose(conv("CONV_2D", 8, 8, 3, 3, 3, 8), M4).Function ==
         "accelgen_convolve_s8_dsp");
   // With Helium, every int8 convolution of output channels in fours (any
@@ -166,14 +176,21 @@ TEST_CASE("a 3 x 3 depthwise takes the 3x3 path outside Helium only") {
                M4)
             .Function == "arm_depthwise_conv_3x3_s8");
   // With Helium, channels in eights take the generated Helium kernel;
-  // otherwise the optimized path from 12 channels on, and up to 8 the
-  // generated DSP kernel (Helium's lanes half empty).
+  // otherwise the cheaper by the stated costs of the generated DSP kernel
+  // and the optimized path: the DSP kernel for few channels (on Cortex-M55,
+  // 12 channels: 24,479 instructions against 29,147; 4: 27,967 against
+  // 84,010 on 16 x 16), the optimized path for many (its cost per pixel
+  // less, per channel more).
   CHECK(choose(G, M55).Function == "accelgen_depthwise_conv_s8_mve");
   CHECK(choose(conv("DEPTHWISE_CONV_2D", 8, 8, 16, 3, 3, 16,
                     {{"padding", std::string("SAME")}}),
                M55)
             .Function == "accelgen_depthwise_conv_s8_mve");
   CHECK(choose(conv("DEPTHWISE_CONV_2D", 8, 8, 12, 3, 3, 12,
+                    {{"padding", std::string("SAME")}}),
+               M55)
+            .Function == "accelgen_depthwise_conv_s8_dsp");
+  CHECK(choose(conv("DEPTHWISE_CONV_2D", 8, 8, 28, 3, 3, 28,
                     {{"padding", std::string("SAME")}}),
                M55)
             .Function == "arm_depthwise_conv_s8_opt");
@@ -210,8 +227,12 @@ TEST_CASE("scratch sizes follow the get_buffer_size formulas") {
   CHECK(choose(G, M3).ScratchBytes == 2 * 28 * 2);
   REQUIRE(choose(G, M4).Function == "accelgen_convolve_s8_dsp");
   CHECK(choose(G, M4).ScratchBytes == 2 * 28 * 2);
-  CHECK(choose(conv("CONV_2D", 8, 8, 3, 3, 3, 6), M55).ScratchBytes ==
-        4 * 2 * 16);
+  // On Helium: max(2 * align(216, 4) * 2, 4 * align(216, 16)) for a 3 x 3
+  // filter over 24 channels.
+  ir::Graph G24 =
+      conv("CONV_2D", 12, 12, 24, 3, 3, 10, {{"padding", std::string("SAME")}});
+  REQUIRE(choose(G24, M55).Function == "arm_convolve_s8");
+  CHECK(choose(G24, M55).ScratchBytes == 4 * 224);
   // The generated Helium kernel: one column of align(27, 16) bytes; none
   // for a 1 x 1 filter, whose column is the input pixel.
   REQUIRE(choose(G, M55).Function == "accelgen_convolve_s8_mve");
@@ -221,9 +242,9 @@ TEST_CASE("scratch sizes follow the get_buffer_size formulas") {
   // bytes on Helium.
   ir::Graph D = conv("DEPTHWISE_CONV_2D", 8, 8, 8, 5, 5, 8);
   CHECK(choose(D, M3).ScratchBytes == 8 * 25 * 2);
-  ir::Graph D12 = conv("DEPTHWISE_CONV_2D", 8, 8, 12, 5, 5, 12);
-  REQUIRE(choose(D12, M55).Function == "arm_depthwise_conv_s8_opt");
-  CHECK(choose(D12, M55).ScratchBytes == 4 * 124 * 25);
+  ir::Graph D28 = conv("DEPTHWISE_CONV_2D", 8, 8, 28, 3, 3, 28);
+  REQUIRE(choose(D28, M55).Function == "arm_depthwise_conv_s8_opt");
+  CHECK(choose(D28, M55).ScratchBytes == 4 * 124 * 9);
   // The generated Helium kernel: KH rows as wide as the windows span, (4 -
   // 1) * 1 + 5 pixels of 16 channels (VALID: output 4 x 4).
   ir::Graph D16 = conv("DEPTHWISE_CONV_2D", 8, 8, 16, 5, 5, 16);
@@ -338,6 +359,78 @@ TEST_CASE("the generated kernels need a constant bias") {
   CHECK(choose(G, M4).Function == "arm_depthwise_conv_3x3_s8");
   CHECK(choose(G, M55).Function == "arm_depthwise_conv_s8_opt");
   CHECK(choose(C, M4).Function == "arm_convolve_s8");
+}
+
+TEST_CASE("from family 4 on, the cheapest stated cost chooses the function") {
+  // Every operator of the shared models with more than one candidate: on
+  // families 4 and 55, where each candidate has a cost, the one of least
+  // estimate (TargetInfo::chooseOperation); family 3 states no costs and
+  // takes the mapping of highest benefit, the wrappers' order.
+  auto T = test::builtinTarget("cmsis-nn");
+  std::map<unsigned, int> ByCost;
+  for (const std::string &Name : test::sharedModelNames()) {
+    auto M = tflite::importModelFile(test::sharedDir() + "/models/" + Name +
+                                     ".tflite");
+    REQUIRE_MESSAGE(bool(M), llvm::toString(M.takeError()));
+    const ir::Graph &G = M->Model->main();
+    for (unsigned V : {M3, M4, M55})
+      for (size_t I = 0; I < G.Operators.size(); ++I) {
+        const cmsis::OpChoice C = cmsis::chooseFunction(G, I, *T, V);
+        if (C.Function.empty() || C.Candidates.size() < 2)
+          continue;
+        CAPTURE(Name);
+        CAPTURE(I);
+        CAPTURE(V);
+        const bool EachCosted = llvm::all_of(
+            C.Candidates, [](const auto &K) { return K.Cycles.has_value(); });
+        if (V == M3 || !EachCosted) {
+          CHECK_FALSE(C.ByCost);
+          CHECK(C.Function == C.Candidates.front().Type);
+          continue;
+        }
+        CHECK(C.ByCost);
+        auto Least = std::min_element(
+            C.Candidates.begin(), C.Candidates.end(),
+            [](const auto &A, const auto &B) { return *A.Cycles < *B.Cycles; });
+        CHECK(C.Function == Least->Type);
+        ++ByCost[V];
+      }
+  }
+  // The shared models' convolutions, depthwise convolutions, fully
+  // connected layers and additions each have a generated kernel and
+  // CMSIS-NN functions to choose from there.
+  CHECK(ByCost[M4] > 100);
+  CHECK(ByCost[M55] > 100);
+  CHECK(ByCost[M3] == 0);
+}
+
+TEST_CASE("a candidate without a stated cost leaves the choice to benefit") {
+  // arm_convolve_1_x_n_s8 states no cost (no peer model layer to measure
+  // it on): a layer it may run takes the mappings' order on every family.
+  for (unsigned V : {M3, M4, M55}) {
+    const cmsis::OpChoice C = choose(conv("CONV_2D", 1, 16, 4, 1, 3, 7), V);
+    CAPTURE(V);
+    CHECK_FALSE(C.ByCost);
+    CHECK(llvm::any_of(C.Candidates, [](const auto &K) {
+      return K.Type == "arm_convolve_1_x_n_s8" && !K.Cycles;
+    }));
+  }
+  // A fully connected layer of one unit on Cortex-M55: the generated DSP
+  // kernel, by cost, ahead of arm_fully_connected_s8 of higher benefit
+  // (hello_world's last layer: 68 instructions against 204 under QEMU).
+  GraphBuilder B;
+  int32_t In = B.tensor("in", {1, 16}, perTensor(0.5f, -3));
+  int32_t W = B.constant("w", {1, 16}, perTensor(0.25f, 0));
+  int32_t Bias = B.constant("b", {1}, perTensor(0.125f, 0), ir::DType::I32);
+  int32_t Out = B.tensor("out", {1, 1}, perTensor(1.0f, 5));
+  B.op("FULLY_CONNECTED", {In, W, Bias}, {Out},
+       {{"fused_activation", std::string("NONE")}, {"keep_num_dims", false}});
+  B.inputs({In}).outputs({Out});
+  const cmsis::OpChoice Fc = choose(B.G, M55);
+  CHECK(Fc.ByCost);
+  CHECK(Fc.Candidates.front().Type == "arm_fully_connected_s8");
+  CHECK(Fc.Function == "accelgen_fully_connected_s8_dsp");
+  CHECK(choose(B.G, M3).Function == "arm_fully_connected_s8");
 }
 
 #define ACCELGEN_PROBE_TARGET cmsis_nn
