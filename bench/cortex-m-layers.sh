@@ -11,8 +11,10 @@
 # Micro's reference kernels). A model without shared vectors (MODELS may
 # give a .tflite file's path, such as the single layers of
 # build/bench/accelgen-cost-shapes) runs on the inputs and outputs of
-# TensorFlow Lite Micro's oracle (bench/cortex-m-inputs.sh). The image then runs again under
-# qemu-system-arm with the qemu-insncount plugin counting from the entry of
+# TensorFlow Lite Micro's oracle (bench/cortex-m-common.sh). The image then
+# runs again under qemu-system-arm (cortex-m3 on mps2-an385, cortex-m4 on
+# mps2-an386, cortex-m55 on mps3-an547) with the qemu-insncount plugin
+# counting from the entry of
 # the hook's layer_begin to the entry of its layer_end
 # (targets/cmsis-nn/templates/cortex_m_main.c.in): one count per traced
 # tensor, in the order of the TRACE calls of the model.c that
@@ -55,7 +57,7 @@ CPUS=${CPUS:-"cortex-m4 cortex-m55"}
 [ -d "$SHARED/models" ] || { echo "error: $SHARED/models is missing (set SHARED)" >&2; exit 1; }
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/accelgen-cortex-m-layers.XXXXXX")
-. "$ROOT/bench/cortex-m-inputs.sh"
+. "$ROOT/bench/cortex-m-common.sh"
 trap 'rm -rf "$WORK"' EXIT
 gcc -O2 -shared -fPIC -o "$WORK/libinsncount.so" \
   "$SHARED/tools/qemu-insncount/insncount.c"
@@ -120,7 +122,7 @@ for entry in $MODELS; do
     end=$(entry "$elf" layer_end)
     rm -rf "$D/run" && mkdir -p "$D/run/layers" && cp "$seed"/input_*.bin "$D/run/"
     (cd "$D/run" &&
-      timeout 600 qemu-system-arm -M "$(case $cpu in cortex-m55) echo mps3-an547;; *) echo mps2-an386;; esac)" \
+      timeout 600 qemu-system-arm -M "$(qemu_machine "$cpu")" \
         -nographic -monitor none -semihosting-config enable=on,target=native \
         -plugin "$WORK/libinsncount.so,start=$begin,stop=$end" \
         -d plugin -D "$D/count-$cpu.log" -kernel "$elf" >/dev/null)

@@ -60,7 +60,7 @@ MODELS=${MODELS:-"tflm_micro_speech_int8 mlperf_tiny_kws_dscnn_int8 mlperf_tiny_
 PEERS=$SHARED/peers/tflm-cmsis-nn-cortex-m.md
 
 WORK=$(mktemp -d)
-. "$ROOT/bench/cortex-m-inputs.sh"
+. "$ROOT/bench/cortex-m-common.sh"
 trap 'rm -rf "$WORK"' EXIT
 gcc -O2 -shared -fPIC -o "$WORK/libinsncount.so" \
   "$SHARED/tools/qemu-insncount/insncount.c"
@@ -125,7 +125,7 @@ for model in $MODELS; do
            m && /bl.*<model_invoke_once>/ { sub(":", "", $1); print $1; exit }')
     ret=$(printf '%x' $((0x$call + 4)))
     (cd "$WORK" && mkdir -p run && cp "$seed"/input_*.bin run/ && cd run &&
-      timeout 600 qemu-system-arm -M "$(case $cpu in cortex-m55) echo mps3-an547;; cortex-m3) echo mps2-an385;; *) echo mps2-an386;; esac)" \
+      timeout 600 qemu-system-arm -M "$(qemu_machine "$cpu")" \
         -nographic -monitor none -semihosting-config enable=on,target=native \
         -plugin "$WORK/libinsncount.so,start=0x$entry,stop=0x$ret" \
         -d plugin -D "$WORK/count.log" -kernel "$elf" >/dev/null)

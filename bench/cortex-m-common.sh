@@ -1,6 +1,9 @@
-# bench/cortex-m-inputs.sh - sourced by the Cortex-M benchmarks. Needs SHARED
-# and WORK. For each entry of MODELS (a model's name under SHARED/models, or
-# a .tflite file's path):
+# bench/cortex-m-common.sh - sourced by the Cortex-M benchmarks. Needs SHARED
+# and WORK.
+#   qemu_machine CPU   prints the QEMU machine that emulates CPU (as
+#                      targets/cmsis-nn/CmsisNn.cpp's cpus() names it).
+# For each entry of MODELS (a model's name under SHARED/models, or a .tflite
+# file's path):
 #   model_file ENTRY   sets FILE to the model's path and MODEL to its name;
 #   model_seed         sets SEED to the folder of its seed-1 inputs and
 #                      expected_<i>.bin outputs: the shared vectors where
@@ -28,4 +31,12 @@ model_seed() {
   for f in "$SEED"/out/output_*.bin; do
     mv "$f" "$SEED/expected_${f##*/output_}"
   done
+}
+
+qemu_machine() {
+  case $1 in
+    cortex-m55) echo mps3-an547 ;;
+    cortex-m3) echo mps2-an385 ;;
+    *) echo mps2-an386 ;;
+  esac
 }
