@@ -80,6 +80,25 @@ cmsis::OpChoice choose(const ir::Graph &G, unsigned V, size_t Index = 0) {
   return cmsis::chooseFunction(G, Index, *T, V);
 }
 
+/// Calls \p Fn with every operator of every shared model on every CPU
+/// family, and the choice for it.
+void forEachSharedChoice(
+    llvm::function_ref<void(const std::string &Model, unsigned V,
+                            const ir::Graph &G, size_t I,
+                            const cmsis::OpChoice &C)>
+        Fn) {
+  auto T = test::builtinTarget("cmsis-nn");
+  for (const std::string &Name : test::sharedModelNames()) {
+    auto M = tflite::importModelFile(test::sharedDir() + "/models/" + Name +
+                                     ".tflite");
+    REQUIRE_MESSAGE(bool(M), llvm::toString(M.takeError()));
+    const ir::Graph &G = M->Model->main();
+    for (unsigned V : {M3, M4, M55})
+      for (size_t I = 0; I < G.Operators.size(); ++I)
+        Fn(Name, V, G, I, cmsis::chooseFunction(G, I, *T, V));
+  }
+}
+
 } // namespace
 
 TEST_CASE("cmsis-nn is registered with its CPU families") {
@@ -366,36 +385,29 @@ TEST_CASE("from family 4 on, the cheapest stated cost chooses the function") {
   // families 4 and 55, where each candidate has a cost, the one of least
   // estimate (TargetInfo::chooseOperation); family 3 states no costs and
   // takes the mapping of highest benefit, the wrappers' order.
-  auto T = test::builtinTarget("cmsis-nn");
   std::map<unsigned, int> ByCost;
-  for (const std::string &Name : test::sharedModelNames()) {
-    auto M = tflite::importModelFile(test::sharedDir() + "/models/" + Name +
-                                     ".tflite");
-    REQUIRE_MESSAGE(bool(M), llvm::toString(M.takeError()));
-    const ir::Graph &G = M->Model->main();
-    for (unsigned V : {M3, M4, M55})
-      for (size_t I = 0; I < G.Operators.size(); ++I) {
-        const cmsis::OpChoice C = cmsis::chooseFunction(G, I, *T, V);
-        if (C.Function.empty() || C.Candidates.size() < 2)
-          continue;
-        CAPTURE(Name);
-        CAPTURE(I);
-        CAPTURE(V);
-        const bool EachCosted = llvm::all_of(
-            C.Candidates, [](const auto &K) { return K.Cycles.has_value(); });
-        if (V == M3 || !EachCosted) {
-          CHECK_FALSE(C.ByCost);
-          CHECK(C.Function == C.Candidates.front().Type);
-          continue;
-        }
-        CHECK(C.ByCost);
-        auto Least = std::min_element(
-            C.Candidates.begin(), C.Candidates.end(),
-            [](const auto &A, const auto &B) { return *A.Cycles < *B.Cycles; });
-        CHECK(C.Function == Least->Type);
-        ++ByCost[V];
-      }
-  }
+  forEachSharedChoice([&](const std::string &Name, unsigned V,
+                          const ir::Graph &, size_t I,
+                          const cmsis::OpChoice &C) {
+    if (C.Function.empty() || C.Candidates.size() < 2)
+      return;
+    CAPTURE(Name);
+    CAPTURE(I);
+    CAPTURE(V);
+    const bool EachCosted = llvm::all_of(
+        C.Candidates, [](const auto &K) { return K.Cycles.has_value(); });
+    if (V == M3 || !EachCosted) {
+      CHECK_FALSE(C.ByCost);
+      CHECK(C.Function == C.Candidates.front().Type);
+      return;
+    }
+    CHECK(C.ByCost);
+    auto Least = std::min_element(
+        C.Candidates.begin(), C.Candidates.end(),
+        [](const auto &A, const auto &B) { return *A.Cycles < *B.Cycles; });
+    CHECK(C.Function == Least->Type);
+    ++ByCost[V];
+  });
   // The shared models' convolutions, depthwise convolutions, fully
   // connected layers and additions each have a generated kernel and
   // CMSIS-NN functions to choose from there.
@@ -444,26 +456,18 @@ TEST_CASE("every function that may run in a cascade takes a stripe") {
   // has a stripe form (cmsis::runsStripes; CmsisNnRunTest runs them). One
   // that sums over its input's rows ends a cascade through the reference
   // kernel's _accumulate form instead (CmsisNnRunTest: micro_speech).
-  auto T = test::builtinTarget("cmsis-nn");
   std::set<std::string> Seen;
-  for (const std::string &Name : test::sharedModelNames()) {
-    auto M = tflite::importModelFile(test::sharedDir() + "/models/" + Name +
-                                     ".tflite");
-    REQUIRE_MESSAGE(bool(M), llvm::toString(M.takeError()));
-    const ir::Graph &G = M->Model->main();
-    for (unsigned V : {M3, M4, M55})
-      for (size_t I = 0; I < G.Operators.size(); ++I) {
-        const cmsis::OpChoice C = cmsis::chooseFunction(G, I, *T, V);
-        const ir::RowKind Kind = ir::rowMap(G.Operators[I].code()).Kind;
-        if (C.Function.empty() || Kind == ir::RowKind::Whole ||
-            Kind == ir::RowKind::Accumulate)
-          continue;
-        CAPTURE(Name);
-        CAPTURE(I);
-        CHECK_MESSAGE(cmsis::runsStripes(C.Function), C.Function);
-        Seen.insert(C.Function);
-      }
-  }
+  forEachSharedChoice([&](const std::string &Name, unsigned, const ir::Graph &G,
+                          size_t I, const cmsis::OpChoice &C) {
+    const ir::RowKind Kind = ir::rowMap(G.Operators[I].code()).Kind;
+    if (C.Function.empty() || Kind == ir::RowKind::Whole ||
+        Kind == ir::RowKind::Accumulate)
+      return;
+    CAPTURE(Name);
+    CAPTURE(I);
+    CHECK_MESSAGE(cmsis::runsStripes(C.Function), C.Function);
+    Seen.insert(C.Function);
+  });
   // The sweep met the generated kernels and the calls of both families.
   for (const std::string F :
        {"accelgen_convolve_s8_dsp", "accelgen_depthwise_conv_s8_dsp",
