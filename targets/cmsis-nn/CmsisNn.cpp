@@ -1109,9 +1109,9 @@ Expected<std::string> generatedFullyConnected(
 struct Primitives {
   std::set<std::string> Dsp, Mve;
   /// Every binding of each template.
-  static constexpr std::array<const char *, 9> DspNames = {
-      "SMMULR", "WIDE",  "REQUANTIZE", "SMLAD",     "MAC",
-      "DWTAP",  "WORDS", "DBL16",      "COPY_BYTES"};
+  static constexpr std::array<const char *, 10> DspNames = {
+      "PAIRS", "SMMULR", "WIDE",  "REQUANTIZE", "SMLAD",
+      "MAC",   "DWTAP",  "WORDS", "DBL16",      "COPY_BYTES"};
   static constexpr std::array<const char *, 7> MveNames = {
       "CONV", "PER_CHANNEL", "UNIFORM", "DW", "ADD", "DOT_TAIL", "COLUMNS"};
 };
@@ -1147,8 +1147,10 @@ private:
       (Helium ? Uses.Mve : Uses.Dsp).insert(Name);
   }
   /// The requantization primitives of a DSP kernel that is \p Fast and \p
-  /// Wide (generatedParams).
+  /// Wide (generatedParams), and the halfword pairs' it multiplies with.
   void useRequantization(bool Fast, bool Wide) {
+    // Every kernel that requantizes so multiplies halfword pairs too.
+    use("PAIRS");
     use("SMMULR", Fast && !Wide);
     use("WIDE", Fast && Wide);
     use("REQUANTIZE", !Fast);

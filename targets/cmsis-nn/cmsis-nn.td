@@ -210,7 +210,8 @@ def : Legal<Mul, CmsisNn, CmsisM3, [i8, i16], [OutSameType, NoTanhAct, SameEleme
 // Which function runs each operator: of the mappings that hold, from
 // family 4 on the cheapest by the costs at the end of this file where each
 // has one, otherwise (and in family 3, which states none) the one of
-// highest benefit, which follows the wrappers' own order.
+// highest benefit: the generated depthwise and addition kernels, then the
+// wrappers' own order.
 // The s8 functions take int8 activations only (int16 ones take the s16
 // functions, below).
 def IsInt8 : Constraint<"cmsis_int8", "input(0).dtype == i8",
@@ -315,19 +316,22 @@ def : Mapping<DepthwiseConv2D, ArmConvolve, CmsisNn, [IsInt8,
 def : Mapping<DepthwiseConv2D, ArmDepthwise3x3, CmsisNn, [IsInt8, DwOpt,
     Constraint<"cmsis_dw_3x3", "input(1).dim(1) == 3 && input(1).dim(2) == 3",
                "a 3 x 3 filter">], 3>;
-// From the DSP family on, an int8 depthwise convolution of channels in
-// fours takes the generated kernel: on Cortex-M4 its layers of the shared
+// An int8 depthwise convolution of channels in fours may take the
+// generated kernel on every family: on Cortex-M4 its layers of the shared
 // models (3 x 3, strides 1 and 2) run in 0.49-0.84 of the instructions of
-// arm_depthwise_conv_3x3_s8 (bench/cortex-m-layers.sh). On Cortex-M55 the
-// generated Helium kernel (channels in eights) and arm_depthwise_conv_s8_opt
-// come first.
+// arm_depthwise_conv_3x3_s8 (bench/cortex-m-layers.sh). On Cortex-M3,
+// without the DSP extension, it is plain C (templates/cm_dsp.c.in gives
+// each DSP step in C) and still ahead of CMSIS-NN's plain C paths: the
+// peer models' 35 such layers and 5 single layers of other shapes
+// (bench/CostShapes.cpp) in 0.52-0.96 of arm_depthwise_conv_3x3_s8's
+// instructions, one 5 x 5 layer in 0.27 of arm_depthwise_conv_s8_opt's.
+// On Cortex-M55 the costs below choose between it, the generated Helium
+// kernel and arm_depthwise_conv_s8_opt.
 def CmDwInt8Channels4 : Constraint<"cm_dw_int8_channels4",
     "input(0).dtype == i8 && output(0).channels % 4 == 0",
     "int8, output channels a multiple of 4">;
 def : Mapping<DepthwiseConv2D, CmDepthwiseDsp, CmsisNn, [DwOpt,
-    CmDwInt8Channels4, CmConstantBias], 6> {
-  let Since = CmsisM4;
-}
+    CmDwInt8Channels4, CmConstantBias], 6>;
 // One input channel to several outputs, as the first layers of
 // micro_speech and person_detect: the same kernel pairs the taps of a row
 // (SMLAD), in 0.31-0.32 of arm_depthwise_conv_s8's instructions on
@@ -393,14 +397,13 @@ def : Mapping<AveragePool2D, ArmAvgPool, CmsisNn, [IsInt8]>;
 def : Mapping<MaxPool2D, ArmMaxPool, CmsisNn, [IsInt8]>;
 def : Mapping<Softmax, ArmSoftmax, CmsisNn, [IsInt8]>;
 def : Mapping<Add, ArmAdd, CmsisNn, [IsInt8]>;
-// From the DSP family on, an int8 ADD takes the generated kernel (its
-// offsets, multipliers and shifts compiled in; ResNet-8's additions on
-// Cortex-M4, bench/cortex-m-layers.sh); on Cortex-M55 the Helium kernel
-// below.
+// An int8 ADD may take the generated kernel (its offsets, multipliers and
+// shifts compiled in) on every family: ResNet-8's additions in 0.26 of
+// arm_elementwise_add_s8's instructions on Cortex-M4, in plain C on
+// Cortex-M3 in 0.37-0.38 (bench/cortex-m-layers.sh); on Cortex-M55 the
+// costs choose between it, the Helium kernel below and the call.
 def : Mapping<Add, CmAddDsp, CmsisNn, [
-    Constraint<"cm_add_int8", "input(0).dtype == i8", "int8">], 2> {
-  let Since = CmsisM4;
-}
+    Constraint<"cm_add_int8", "input(0).dtype == i8", "int8">], 2>;
 def : Mapping<Add, ArmAdd, CmsisNn, [IsInt8], 3> {
   let Since = CmsisM55;
 }
@@ -482,7 +485,7 @@ defvar ConvMve = !strconcat("4 * align(", ConvCols, ", 16)");
 // The generated depthwise kernel: the KH input rows of one output row,
 // padded to the width its windows span (with one input channel, 3 bytes
 // more: the last word of a row's taps reads past it).
-def : Scratch<CmDepthwiseDsp, CmsisNn, CmsisM4,
+def : Scratch<CmDepthwiseDsp, CmsisNn, CmsisM3,
               "input(1).dim(1) * ((output(0).dim(2) - 1) * stride_w + "
               "input(1).dim(2)) * input(0).channels + "
               "select(input(0).channels == 1, 3, 0)">;
@@ -605,8 +608,13 @@ def : Scratch<ArmSvdfS16, CmsisNn, CmsisM3,
 // fastest on all but one, where the two were within 1%. Where every
 // function a layer may call has a cost, the cheapest runs it
 // (TargetInfo::chooseOperation; the mappings' benefit breaks ties). Family
-// 3 states none: its layers take the mappings' order, CMSIS-NN's wrappers'
-// own.
+// 3 states none: its layers take the mappings' order, the generated
+// depthwise and addition kernels first (faster on every layer measured
+// there), then CMSIS-NN's wrappers' order. The generated convolution and
+// fully connected kernels, in C on Cortex-M3, ran the peer models' layers
+// in 0.64-1.63 and 0.35-1.70 of the plain C paths' instructions, and the
+// terms below did not rank them there (their requantization's cost depends
+// on the scales): they are not mapped before family 4.
 // The terms: the multiply-accumulates, Helium's 16-lane dot products (a
 // column rounded up to 16 values per output), outputs, output pixels, and
 // the im2col column's loads (none for a 1 x 1 filter, read in place) in

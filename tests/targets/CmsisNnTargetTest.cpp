@@ -187,9 +187,14 @@ TEST_CASE("convolutions take the wrapper's path") {
 TEST_CASE("a 3 x 3 depthwise takes the 3x3 path outside Helium only") {
   ir::Graph G = conv("DEPTHWISE_CONV_2D", 8, 8, 8, 3, 3, 8,
                      {{"padding", std::string("SAME")}});
-  CHECK(choose(G, M3).Function == "arm_depthwise_conv_3x3_s8");
-  // With DSP, channels in fours take the generated kernel; six do not.
+  // Channels in fours take the generated kernel, in plain C without DSP;
+  // six do not, and take the 3x3 path.
+  CHECK(choose(G, M3).Function == "accelgen_depthwise_conv_s8_dsp");
   CHECK(choose(G, M4).Function == "accelgen_depthwise_conv_s8_dsp");
+  CHECK(choose(conv("DEPTHWISE_CONV_2D", 8, 8, 6, 3, 3, 6,
+                    {{"padding", std::string("SAME")}}),
+               M3)
+            .Function == "arm_depthwise_conv_3x3_s8");
   CHECK(choose(conv("DEPTHWISE_CONV_2D", 8, 8, 6, 3, 3, 6,
                     {{"padding", std::string("SAME")}}),
                M4)
@@ -228,11 +233,13 @@ TEST_CASE("a 3 x 3 depthwise takes the 3x3 path outside Helium only") {
   ir::Graph Six = conv("DEPTHWISE_CONV_2D", 8, 8, 1, 3, 3, 6);
   CHECK(choose(Six, M55).Function == "arm_convolve_s8");
   CHECK(choose(Six, M4).Function == "arm_depthwise_conv_s8");
-  // A 5 x 5 filter: the generated kernel with DSP, the optimized path
-  // without; a depth multiplier of 2: the general.
+  // A 5 x 5 filter: the generated kernel for channels in fours, the
+  // optimized path for six; a depth multiplier of 2: the general.
   CHECK(choose(conv("DEPTHWISE_CONV_2D", 8, 8, 8, 5, 5, 8), M4).Function ==
         "accelgen_depthwise_conv_s8_dsp");
   CHECK(choose(conv("DEPTHWISE_CONV_2D", 8, 8, 8, 5, 5, 8), M3).Function ==
+        "accelgen_depthwise_conv_s8_dsp");
+  CHECK(choose(conv("DEPTHWISE_CONV_2D", 8, 8, 6, 5, 5, 6), M3).Function ==
         "arm_depthwise_conv_s8_opt");
   CHECK(choose(conv("DEPTHWISE_CONV_2D", 8, 8, 8, 3, 3, 16), M4).Function ==
         "arm_depthwise_conv_s8");
@@ -260,7 +267,9 @@ TEST_CASE("scratch sizes follow the get_buffer_size formulas") {
   // arm_depthwise_conv_s8_opt: C * KH * KW int16 on DSP; 4 * 124 * KH * KW
   // bytes on Helium.
   ir::Graph D = conv("DEPTHWISE_CONV_2D", 8, 8, 8, 5, 5, 8);
-  CHECK(choose(D, M3).ScratchBytes == 8 * 25 * 2);
+  ir::Graph D6 = conv("DEPTHWISE_CONV_2D", 8, 8, 6, 5, 5, 6);
+  REQUIRE(choose(D6, M3).Function == "arm_depthwise_conv_s8_opt");
+  CHECK(choose(D6, M3).ScratchBytes == 6 * 25 * 2);
   ir::Graph D28 = conv("DEPTHWISE_CONV_2D", 8, 8, 28, 3, 3, 28);
   REQUIRE(choose(D28, M55).Function == "arm_depthwise_conv_s8_opt");
   CHECK(choose(D28, M55).ScratchBytes == 4 * 124 * 9);
@@ -270,14 +279,16 @@ TEST_CASE("scratch sizes follow the get_buffer_size formulas") {
   REQUIRE(choose(D16, M55).Function == "accelgen_depthwise_conv_s8_mve");
   CHECK(choose(D16, M55).ScratchBytes == 5 * 8 * 16);
   // The generated kernel: KH rows as wide as the windows span, (4 - 1) * 1 +
-  // 5 pixels of 8 channels (VALID: output 4 x 4).
+  // 5 pixels of 8 channels (VALID: output 4 x 4), on every family.
   CHECK(choose(D, M4).ScratchBytes == 5 * 8 * 8);
+  CHECK(choose(D, M3).ScratchBytes == 5 * 8 * 8);
   // With one input channel, 3 bytes more: 3 rows of (6 - 1) + 3 pixels.
   CHECK(choose(conv("DEPTHWISE_CONV_2D", 8, 8, 1, 3, 3, 8), M4).ScratchBytes ==
         3 * 8 + 3);
   // The 3x3 path needs none.
-  CHECK(choose(conv("DEPTHWISE_CONV_2D", 8, 8, 8, 3, 3, 8), M3).ScratchBytes ==
-        0);
+  ir::Graph D3 = conv("DEPTHWISE_CONV_2D", 8, 8, 6, 3, 3, 6);
+  REQUIRE(choose(D3, M3).Function == "arm_depthwise_conv_3x3_s8");
+  CHECK(choose(D3, M3).ScratchBytes == 0);
   // arm_avgpool_s8: an int32 per channel; arm_convolve_1x1_s8_fast: two
   // int16 rows of the input channels.
   CHECK(choose(conv("CONV_2D", 8, 8, 16, 1, 1, 8), M3).ScratchBytes ==
@@ -473,7 +484,7 @@ TEST_CASE("every function that may run in a cascade takes a stripe") {
        {"accelgen_convolve_s8_dsp", "accelgen_depthwise_conv_s8_dsp",
         "accelgen_elementwise_add_s8_dsp", "accelgen_convolve_s8_mve",
         "accelgen_depthwise_conv_s8_mve", "arm_convolve_s8",
-        "arm_depthwise_conv_3x3_s8", "arm_avgpool_s8"})
+        "arm_depthwise_conv_s8", "arm_avgpool_s8"})
     CHECK_MESSAGE(Seen.count(F), F);
   // Whole-tensor functions do not.
   for (const char *F :
