@@ -250,25 +250,26 @@ def CmConstantBias : Constraint<"cm_constant_bias",
 def : Mapping<Conv2D, ArmConvolve1x1Fast, CmsisNn,
             [IsInt8, Is1x1, UnitStrides], 4>;
 // From the DSP family on, an int8 convolution of output channels in twos
-// takes the generated im2col kernel, ahead of every CMSIS-NN path there: on
-// Cortex-M4 the convolutions of the shared models run in 0.55-0.84 of the
-// instructions of arm_convolve_s8, arm_convolve_1x1_s8_fast and
-// arm_convolve_1x1_s8 (bench/cortex-m-layers.sh). On Cortex-M55 the
-// generated Helium kernel below comes first.
+// may take the generated im2col kernel: on Cortex-M4 the convolutions of
+// the shared models run in 0.55-0.84 of the instructions of
+// arm_convolve_s8, arm_convolve_1x1_s8_fast and arm_convolve_1x1_s8
+// (bench/cortex-m-layers.sh), and the costs below choose it there. On
+// Cortex-M55 they choose among it, the generated Helium kernel below and
+// CMSIS-NN's Helium paths.
 def : Mapping<Conv2D, CmConvolveDsp, CmsisNn, [
     Constraint<"cm_conv_channels",
         "input(0).dtype == i8 && output(0).channels % 2 == 0",
         "int8, output channels a multiple of 2">, CmConstantBias], 5> {
   let Since = CmsisM4;
 }
-// With Helium, an int8 convolution of output channels in fours takes the
+// With Helium, an int8 convolution of output channels in fours may take the
 // generated Helium kernel (its column's dot products sixteen values a
-// VMLADAVA, four output channels requantized in one vector), ahead of
-// CMSIS-NN's functions: on Cortex-M55 the shared models' 1 x 1 convolutions
-// run at 0.23-0.33 instructions per MAC (arm_convolve_1x1_s8_fast 0.40),
-// ResNet-8's 3 x 3 ones at 0.18-0.23 (arm_convolve_s8 0.21-0.40) and its
-// first, of 3 input channels, at 0.56 (1.42; bench/cortex-m-layers.sh). The
-// rest take CMSIS-NN's functions, in the wrapper's order.
+// VMLADAVA, four output channels requantized in one vector), which the
+// costs choose over CMSIS-NN's functions on the shared models: on
+// Cortex-M55 their 1 x 1 convolutions run at 0.23-0.33 instructions per MAC
+// (arm_convolve_1x1_s8_fast 0.40), ResNet-8's 3 x 3 ones at 0.18-0.23
+// (arm_convolve_s8 0.21-0.40) and its first, of 3 input channels, at 0.56
+// (1.42; bench/cortex-m-layers.sh).
 def : Mapping<Conv2D, CmConvolveMve, CmsisNn, [
     Constraint<"cm_conv_channels4",
         "input(0).dtype == i8 && output(0).channels % 4 == 0",
@@ -356,11 +357,12 @@ def : Mapping<DepthwiseConv2D, CmConvolveMve, CmsisNn, [
 def : Mapping<DepthwiseConv2D, ArmDepthwiseOpt, CmsisNn, [IsInt8, DwOpt], 7> {
   let Since = CmsisM55;
 }
-// With Helium, a depthwise convolution of channels in eights takes the
+// With Helium, a depthwise convolution of channels in eights may take the
 // generated Helium kernel (eight channels' taps two vectors of products,
-// VMULLB and VMULLT), ahead of the kernels above: on Cortex-M55 the shared
-// models' depthwise layers run at 1.3-1.5 instructions per MAC
-// (arm_depthwise_conv_s8_opt 2.3-2.6, bench/cortex-m-layers.sh).
+// VMULLB and VMULLT), which the costs choose over the kernels above on the
+// shared models: on Cortex-M55 their depthwise layers run at 1.3-1.5
+// instructions per MAC (arm_depthwise_conv_s8_opt 2.3-2.6,
+// bench/cortex-m-layers.sh).
 def : Mapping<DepthwiseConv2D, CmDepthwiseMve, CmsisNn, [DwOpt,
     Constraint<"cm_dw_int8_channels8",
         "input(0).dtype == i8 && output(0).channels % 8 == 0",
@@ -371,10 +373,10 @@ def : Mapping<DepthwiseConv2D, ArmDepthwiseOpt, CmsisNn, [IsInt8, DwOpt], 2>;
 def : Mapping<DepthwiseConv2D, ArmDepthwise, CmsisNn, [IsInt8]>;
 
 def : Mapping<FullyConnected, ArmFullyConnected, CmsisNn, [IsInt8]>;
-// From the DSP family on, an int8 fully connected layer takes the
+// From the DSP family on, an int8 fully connected layer may take the
 // generated kernel (four weight rows at a time; ad_autoencoder's layers
-// on Cortex-M4, bench/cortex-m-layers.sh); on Cortex-M55
-// arm_fully_connected_s8, and ahead of it the Helium kernel below.
+// on Cortex-M4, bench/cortex-m-layers.sh); on Cortex-M55 the costs choose
+// among it, arm_fully_connected_s8 and the Helium kernel below.
 def : Mapping<FullyConnected, CmFullyConnectedDsp, CmsisNn, [
     Constraint<"cm_fc_int8", "input(0).dtype == i8", "int8">,
     CmConstantBias], 2> {
@@ -383,7 +385,7 @@ def : Mapping<FullyConnected, CmFullyConnectedDsp, CmsisNn, [
 def : Mapping<FullyConnected, ArmFullyConnected, CmsisNn, [IsInt8], 3> {
   let Since = CmsisM55;
 }
-// With Helium, an int8 fully connected layer of units in fours takes the
+// With Helium, an int8 fully connected layer of units in fours may take the
 // generated Helium convolution's kernel, its rows 1 x 1 images:
 // ad_autoencoder's layers at 0.18 instructions per MAC on Cortex-M55
 // (arm_fully_connected_s8 0.56, bench/cortex-m-layers.sh).
@@ -407,7 +409,7 @@ def : Mapping<Add, CmAddDsp, CmsisNn, [
 def : Mapping<Add, ArmAdd, CmsisNn, [IsInt8], 3> {
   let Since = CmsisM55;
 }
-// With Helium, an int8 ADD takes the generated Helium kernel (its
+// With Helium, an int8 ADD may take the generated Helium kernel (its
 // constants compiled in, four elements a step): ResNet-8's additions in
 // 0.40 of arm_elementwise_add_s8's instructions on Cortex-M55
 // (bench/cortex-m-layers.sh).
