@@ -28,8 +28,11 @@
 # function, the reference kernel of a CPU fallback, or that nothing is
 # computed), its instructions and instructions per MAC, and where the
 # description's costs chose the function (report.json's kernel_candidates),
-# its estimate as a share of the count ("1.04": 4% above); a last row sums
-# them.
+# its estimate as a share of the count ("1.04": 4% above), and where the
+# same image built with --library-calls-only (CMSIS-NN's functions only)
+# calls another function for the operator, that function, its instructions
+# and ours over them; a last row sums them (the CMSIS-NN image's whole
+# inference in the last columns).
 # Then a table by operator type and function: per model and CPU, their operators,
 # MACs, instructions, instructions per MAC and share of the inference.
 # Each count includes the hook's own instructions, a dozen, the same for
@@ -69,6 +72,58 @@ entry() {
   echo "0x$a"
 }
 
+# Builds, checks and counts $model on CPU $1, the files tagged $2 ("" or
+# "-lib"), compiled with the further options $3... (--library-calls-only).
+measure() {
+  cpu=$1 tag=$2
+  shift 2
+  quiet "$ACCELGEN" compile "$file" --target cmsis-nn \
+    --cpu "$cpu" "$@" -o "$D/src-$cpu$tag" >/dev/null
+  # The operator of each TRACE call, in order; and each operator's comment.
+  awk '
+    /^ *\/\* [0-9]+: / { s = $0; sub(/^ *\/\* /, "", s); sub(/ *\*\/ *$/, "", s)
+                          i = s; sub(/:.*/, "", i); sub(/^[0-9]+: /, "", s); what[i] = s }
+    /^ *TRACE\([0-9]+,/ { s = $0; sub(/^ *TRACE\(/, "", s); sub(/,.*/, "", s)
+                           print s "\t" (s in what ? what[s] : "-") }' \
+    "$D/src-$cpu$tag/model.c" >"$D/trace-$cpu$tag.txt"
+  elf=$D/$cpu$tag.elf
+  out=$D/out-$cpu$tag
+  quiet "$ACCELGEN" run "$file" --target cmsis-nn \
+    --cpu "$cpu" "$@" --cmsis-nn "$CMSIS_NN_PATH" --inputs "$seed" \
+    --outputs "$out" --dump-layers --save-image "$elf" \
+    --cache-dir "$WORK/cache" >/dev/null
+  for want in "$seed"/expected_*.bin; do
+    cmp -s "$out/output_${want##*/expected_}" "$want" || {
+      echo "error: $model on $cpu$tag: output ${want##*/expected_} differs from TFLM's" >&2; exit 1; }
+  done
+  layers=0
+  if [ -d "$seed/layers" ]; then
+    for want in "$seed"/layers/output_*.bin; do
+      got=$out/layers/${want##*/}
+      cmp -s "$got" "$want" || {
+        echo "error: $model on $cpu$tag: layer ${want##*/} differs from TFLM's" >&2; exit 1; }
+      layers=$((layers + 1))
+    done
+  fi
+  if [ "$layers" -gt 0 ]; then
+    echo "$model on $cpu$tag: outputs and $layers layer dumps equal TFLM's" >&2
+  else
+    echo "$model on $cpu$tag: outputs equal TFLM's (the vectors have no layers)" >&2
+  fi
+  begin=$(entry "$elf" layer_begin)
+  end=$(entry "$elf" layer_end)
+  rm -rf "$D/run" && mkdir -p "$D/run/layers" && cp "$seed"/input_*.bin "$D/run/"
+  (cd "$D/run" &&
+    timeout 600 qemu-system-arm -M "$(qemu_machine "$cpu")" \
+      -nographic -monitor none -semihosting-config enable=on,target=native \
+      -plugin "$WORK/libinsncount.so,start=$begin,stop=$end" \
+      -d plugin -D "$D/count-$cpu$tag.log" -kernel "$elf" >/dev/null)
+  sed -n 's/^insncount: marked region #[0-9]*: \([0-9]*\) insns.*/\1/p' \
+    "$D/count-$cpu$tag.log" >"$D/counts-$cpu$tag.txt"
+  [ "$(wc -l <"$D/counts-$cpu$tag.txt")" -eq "$(wc -l <"$D/trace-$cpu$tag.txt")" ] || {
+    echo "error: $model on $cpu$tag: $(wc -l <"$D/counts-$cpu$tag.txt") counts for $(wc -l <"$D/trace-$cpu$tag.txt") TRACE calls" >&2; exit 1; }
+}
+
 for entry in $MODELS; do
   model_file "$entry"
   file=$FILE model=$MODEL
@@ -83,53 +138,10 @@ for entry in $MODELS; do
   rule="|---:|---|---:|"
   for cpu in $CPUS; do
     c=$(echo "$cpu" | sed 's/cortex-//')
-    header="$header $c runs as | $c instructions | $c per MAC | $c estimate |"
-    rule="$rule---|---:|---:|---:|"
-    quiet "$ACCELGEN" compile "$file" --target cmsis-nn \
-      --cpu "$cpu" -o "$D/src-$cpu" >/dev/null
-    # The operator of each TRACE call, in order; and each operator's comment.
-    awk '
-      /^ *\/\* [0-9]+: / { s = $0; sub(/^ *\/\* /, "", s); sub(/ *\*\/ *$/, "", s)
-                            i = s; sub(/:.*/, "", i); sub(/^[0-9]+: /, "", s); what[i] = s }
-      /^ *TRACE\([0-9]+,/ { s = $0; sub(/^ *TRACE\(/, "", s); sub(/,.*/, "", s)
-                             print s "\t" (s in what ? what[s] : "-") }' \
-      "$D/src-$cpu/model.c" >"$D/trace-$cpu.txt"
-    elf=$D/$cpu.elf
-    out=$D/out-$cpu
-    quiet "$ACCELGEN" run "$file" --target cmsis-nn \
-      --cpu "$cpu" --cmsis-nn "$CMSIS_NN_PATH" --inputs "$seed" \
-      --outputs "$out" --dump-layers --save-image "$elf" \
-      --cache-dir "$WORK/cache" >/dev/null
-    for want in "$seed"/expected_*.bin; do
-      cmp -s "$out/output_${want##*/expected_}" "$want" || {
-        echo "error: $model on $cpu: output ${want##*/expected_} differs from TFLM's" >&2; exit 1; }
-    done
-    layers=0
-    if [ -d "$seed/layers" ]; then
-      for want in "$seed"/layers/output_*.bin; do
-        got=$out/layers/${want##*/}
-        cmp -s "$got" "$want" || {
-          echo "error: $model on $cpu: layer ${want##*/} differs from TFLM's" >&2; exit 1; }
-        layers=$((layers + 1))
-      done
-    fi
-    if [ "$layers" -gt 0 ]; then
-      echo "$model on $cpu: outputs and $layers layer dumps equal TFLM's" >&2
-    else
-      echo "$model on $cpu: outputs equal TFLM's (the vectors have no layers)" >&2
-    fi
-    begin=$(entry "$elf" layer_begin)
-    end=$(entry "$elf" layer_end)
-    rm -rf "$D/run" && mkdir -p "$D/run/layers" && cp "$seed"/input_*.bin "$D/run/"
-    (cd "$D/run" &&
-      timeout 600 qemu-system-arm -M "$(qemu_machine "$cpu")" \
-        -nographic -monitor none -semihosting-config enable=on,target=native \
-        -plugin "$WORK/libinsncount.so,start=$begin,stop=$end" \
-        -d plugin -D "$D/count-$cpu.log" -kernel "$elf" >/dev/null)
-    sed -n 's/^insncount: marked region #[0-9]*: \([0-9]*\) insns.*/\1/p' \
-      "$D/count-$cpu.log" >"$D/counts-$cpu.txt"
-    [ "$(wc -l <"$D/counts-$cpu.txt")" -eq "$(wc -l <"$D/trace-$cpu.txt")" ] || {
-      echo "error: $model on $cpu: $(wc -l <"$D/counts-$cpu.txt") counts for $(wc -l <"$D/trace-$cpu.txt") TRACE calls" >&2; exit 1; }
+    header="$header $c runs as | $c instructions | $c per MAC | $c estimate | $c CMSIS-NN call | $c its instructions | $c ours / call |"
+    rule="$rule---|---:|---:|---:|---|---:|---:|"
+    measure "$cpu" ""
+    measure "$cpu" "-lib" --library-calls-only
   done
   echo
   echo "### $model"
@@ -142,6 +154,8 @@ import json, sys
 d, cpus = sys.argv[1], sys.argv[2:]
 ops = json.load(open(d + "/inspect.json"))["subgraphs"][0]["operators"]
 order, what, count = [], {}, {}
+# The same model with --library-calls-only: what CMSIS-NN's call takes.
+lib_what, lib_count = {}, {}
 for cpu in cpus:
     trace = [l.rstrip("\n").split("\t") for l in open(f"{d}/trace-{cpu}.txt")]
     counts = [int(l) for l in open(f"{d}/counts-{cpu}.txt")]
@@ -152,6 +166,11 @@ for cpu in cpus:
             what[op] = {}
         what[op][cpu] = text
         count[(cpu, op)] = count.get((cpu, op), 0) + n
+    trace = [l.rstrip("\n").split("\t") for l in open(f"{d}/trace-{cpu}-lib.txt")]
+    counts = [int(l) for l in open(f"{d}/counts-{cpu}-lib.txt")]
+    for (op, text), n in zip(trace, counts):
+        lib_what[(cpu, int(op))] = text
+        lib_count[(cpu, int(op))] = lib_count.get((cpu, int(op)), 0) + n
 # The description's estimate of the function the costs chose.
 estimate = {}
 for cpu in cpus:
@@ -162,10 +181,10 @@ for cpu in cpus:
                 if k["kernel"] == o["kernel"])
 def kind(op):
     return next(iter(what[op].values())).split(":")[0]
-def runs_as(op, cpu):
+def runs_as(op, cpu, text=None):
     # model.c's comment without the operator's type: the function called,
     # or what the operator does instead.
-    text = what[op].get(cpu, "-")
+    text = what[op].get(cpu, "-") if text is None else text
     rest = text.split(": ", 1)[1] if ": " in text else text
     if rest.startswith(kind(op) + " as "):
         rest = rest[len(kind(op)) + 4:]
@@ -187,10 +206,19 @@ for op in order:
         e = estimate.get((cpu, op))
         row += [runs_as(op, cpu), f"{n:,}", f"{n / m:.2f}" if m else "-",
                 f"{e / n:.2f}" if e is not None and n else "-"]
+        # CMSIS-NN's call on the same layer, where ours is another function.
+        lib = runs_as(op, cpu, lib_what.get((cpu, op), "-"))
+        ln = lib_count.get((cpu, op), 0)
+        if lib != runs_as(op, cpu) and ln:
+            row += [lib, f"{ln:,}", f"{n / ln:.2f}"]
+        else:
+            row += ["-", "-", "-"]
     print("| " + " | ".join(row) + " |")
 row = ["all", f"{len(order)} operators", f"{total_macs:,}"]
 for cpu in cpus:
-    row += ["", f"{total[cpu]:,}", f"{total[cpu] / total_macs:.2f}" if total_macs else "-", ""]
+    lib_total = sum(v for (c, _), v in lib_count.items() if c == cpu)
+    row += ["", f"{total[cpu]:,}", f"{total[cpu] / total_macs:.2f}" if total_macs else "-", "",
+            "", f"{lib_total:,}", f"{total[cpu] / lib_total:.2f}" if lib_total else "-"]
 print("| " + " | ".join(row) + " |")
 # The model's rows of the summary by operator type (printed at the end).
 with open(d + "/../summary.md", "a") as out:

@@ -53,6 +53,10 @@ Backend::reviewPlacement(const Compilation &, const ir::Graph &,
   return std::nullopt;
 }
 
+bool Backend::allowsOperation(const Compilation &, llvm::StringRef) const {
+  return true;
+}
+
 namespace {
 
 std::map<std::string, std::unique_ptr<Backend>, std::less<>> &registry() {

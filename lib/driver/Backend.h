@@ -118,6 +118,11 @@ public:
   /// (the default): what `explain` shows then (PartitionOptions::Review).
   virtual std::optional<target::Rejection>
   reviewPlacement(const Compilation &C, const ir::Graph &G, size_t Op) const;
+
+  /// Whether \p C may use target operator \p TargetOp, which a mapping
+  /// produces (PartitionOptions::Allowed): every one by default.
+  virtual bool allowsOperation(const Compilation &C,
+                               llvm::StringRef TargetOp) const;
 };
 
 /// The backends this program has, by name.

@@ -84,6 +84,10 @@ Expected<std::unique_ptr<Compilation>> Compilation::create(Options O,
   Expected<ResolvedTarget> T = resolveTarget(O.Target, !ExplainOnly);
   if (!T)
     return T.takeError();
+  if (O.LibraryCallsOnly && T->Info->library().empty())
+    return makeError(formatv("--library-calls-only applies to a library-call "
+                             "target (cmsis-nn); '{0}' calls no library",
+                             O.Target));
   std::unique_ptr<Compilation> C(new Compilation(std::move(O)));
   C->Target = *T;
   if (!C->Opts.Cpu.empty() && !ExplainOnly) {
@@ -134,10 +138,14 @@ partition::PartitionResult Compilation::partition(bool UseCostModel) const {
   P.Cpu = Target.Fallback ? Target.Fallback : Target.Info;
   P.UseCostModel = UseCostModel;
   // A target that only explains has no backend to ask.
-  if (Target.Backend)
+  if (Target.Backend) {
     P.Review = [this](const ir::Graph &G, size_t Op) {
       return Target.Backend->reviewPlacement(*this, G, Op);
     };
+    P.Allowed = [this](StringRef TargetOp) {
+      return Target.Backend->allowsOperation(*this, TargetOp);
+    };
+  }
   // Every CPU-side operator runs on a kernel of the reference families
   // (target cpu's specialised kernels take the same parameters): what their
   // builder refuses, compile refuses.

@@ -54,6 +54,11 @@ struct Options {
   /// ONNX specifies with TensorFlow Lite's arithmetic instead of ONNX's
   /// (ir::Graph::Computes; docs/onnx.md).
   bool OnnxAsTFLite = false;
+  /// `--library-calls-only`: a library-call target (cmsis-nn) calls its
+  /// library's functions only, no kernel generated per layer (to compare
+  /// them, or where only the library is qualified); an error for any other
+  /// target.
+  bool LibraryCallsOnly = false;
 };
 
 /// What `run` needs besides the compilation.

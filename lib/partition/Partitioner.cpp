@@ -104,10 +104,12 @@ public:
     std::vector<std::vector<int64_t>> Sources = fuse();
     // Operators the arithmetic keeps off the target are not legalized: no
     // quantization rule inserts a requantization around them.
-    target::LegalizeReport L =
-        target::legalize(R.Graph, T, Version, [&](const ir::Operator &Op) {
+    target::LegalizeReport L = target::legalize(
+        R.Graph, T, Version,
+        [&](const ir::Operator &Op) {
           return arithmeticRejection(T, R.Graph, Op, Opts).has_value();
-        });
+        },
+        Opts.Allowed);
     for (size_t I = 0; I < L.Ops.size(); ++I) {
       const target::OpLegalization &Op = L.Ops[I];
       PlacedOp P;

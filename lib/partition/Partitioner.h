@@ -96,6 +96,10 @@ struct PartitionOptions {
   const target::TargetInfo *Cpu = nullptr;
   /// Disables step 4.
   bool UseCostModel = true;
+  /// The target operators this compilation may use (step 2); all when
+  /// empty. A library-call target's backend restricts them to the
+  /// library's own functions on request (`--library-calls-only`).
+  std::function<bool(llvm::StringRef)> Allowed;
   /// The backend's last word on an operator the description places on the
   /// device (input graph, the operator's index there; operators standing
   /// for one input operator only): why compile runs it on the CPU instead,

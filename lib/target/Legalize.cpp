@@ -31,8 +31,9 @@ namespace {
 class Legalizer {
 public:
   Legalizer(ir::Graph &G, const TargetInfo &T, unsigned Version,
-            const std::function<bool(const ir::Operator &)> &Leave)
-      : G(G), T(T), Version(Version), Leave(Leave) {}
+            const std::function<bool(const ir::Operator &)> &Leave,
+            const std::function<bool(llvm::StringRef)> &Allowed)
+      : G(G), T(T), Version(Version), Leave(Leave), Allowed(Allowed) {}
 
   LegalizeReport run() {
     LegalizeReport Report;
@@ -48,6 +49,7 @@ private:
   const TargetInfo &T;
   unsigned Version;
   const std::function<bool(const ir::Operator &)> &Leave;
+  const std::function<bool(llvm::StringRef)> &Allowed;
 
   /// Steps 1 and 2: the operator's OpSetup if the target can run it;
   /// otherwise \p Entry says why not.
@@ -81,7 +83,12 @@ private:
 
   /// Step 4.
   void convert(size_t I, OpLegalization &Entry) {
-    ir::Operator New = T.chooseOperation(G, G.Operators[I], Version).Chosen;
+    ir::Operator New =
+        T.chooseOperation(
+             G, G.Operators[I], Version,
+             Allowed ? llvm::function_ref<bool(llvm::StringRef)>(Allowed)
+                     : llvm::function_ref<bool(llvm::StringRef)>())
+            .Chosen;
     assert(New.Inputs == G.Operators[I].Inputs &&
            New.Outputs == G.Operators[I].Outputs &&
            "a mapping must keep operands and results");
@@ -156,10 +163,10 @@ private:
 
 } // namespace
 
-LegalizeReport
-legalize(ir::Graph &G, const TargetInfo &T, unsigned Version,
-         const std::function<bool(const ir::Operator &)> &Leave) {
-  return Legalizer(G, T, Version, Leave).run();
+LegalizeReport legalize(ir::Graph &G, const TargetInfo &T, unsigned Version,
+                        const std::function<bool(const ir::Operator &)> &Leave,
+                        const std::function<bool(llvm::StringRef)> &Allowed) {
+  return Legalizer(G, T, Version, Leave, Allowed).run();
 }
 
 } // namespace target

@@ -68,9 +68,12 @@ struct LegalizeReport {
 /// Legalizes \p G for \p T at version index \p Version as described above.
 /// Operators \p Leave is true of are left as they are, not legal and without
 /// a reason (the caller has one), their quantization rules not applied.
+/// \p Allowed, when given, restricts the target operators a mapping may
+/// produce (TargetInfo::chooseOperation).
 LegalizeReport
 legalize(ir::Graph &G, const TargetInfo &T, unsigned Version,
-         const std::function<bool(const ir::Operator &)> &Leave = nullptr);
+         const std::function<bool(const ir::Operator &)> &Leave = nullptr,
+         const std::function<bool(llvm::StringRef)> &Allowed = nullptr);
 
 } // namespace target
 } // namespace accelgen

@@ -28,9 +28,9 @@ ir::Operator OpSetup::CreateOperation(const ir::Graph &G,
   return Candidates.empty() ? Op : std::move(Candidates.front());
 }
 
-OperationChoice TargetInfo::chooseOperation(const ir::Graph &G,
-                                            const ir::Operator &Op,
-                                            unsigned Version) const {
+OperationChoice TargetInfo::chooseOperation(
+    const ir::Graph &G, const ir::Operator &Op, unsigned Version,
+    llvm::function_ref<bool(llvm::StringRef)> Allowed) const {
   OperationChoice C;
   C.Chosen = Op;
   const OpSetup *Setup = opSetup(Op.Type);
@@ -40,7 +40,8 @@ OperationChoice TargetInfo::chooseOperation(const ir::Graph &G,
   // older version's, of lower benefit) adds nothing to choose from.
   std::vector<ir::Operator> Ops;
   for (ir::Operator &Candidate : Setup->CandidateOperations(G, Op, Version))
-    if (llvm::none_of(Ops, [&](const ir::Operator &O) {
+    if ((!Allowed || Allowed(Candidate.Type)) &&
+        llvm::none_of(Ops, [&](const ir::Operator &O) {
           return O.Type == Candidate.Type;
         }))
       Ops.push_back(std::move(Candidate));

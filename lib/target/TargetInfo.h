@@ -16,6 +16,7 @@
 #include "target/Pattern.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <map>
@@ -87,9 +88,12 @@ public:
   /// description states a cost for every candidate its mappings allow, the
   /// cheapest (of equal ones, the mapping of higher benefit); otherwise the
   /// mapping of highest benefit. \p Op itself when no mapping holds (or the
-  /// target has no converter for it).
-  OperationChoice chooseOperation(const ir::Graph &G, const ir::Operator &Op,
-                                  unsigned Version) const;
+  /// target has no converter for it). With \p Allowed, only the target
+  /// operators it accepts are candidates (a compilation's restriction, such
+  /// as library calls only).
+  OperationChoice
+  chooseOperation(const ir::Graph &G, const ir::Operator &Op, unsigned Version,
+                  llvm::function_ref<bool(llvm::StringRef)> Allowed = {}) const;
   /// Scratch bytes the function running one operator needs at a version;
   /// nullopt when the target declares no size for it.
   using ScratchFn = std::optional<int64_t> (*)(const ir::Graph &G,

@@ -1940,8 +1940,13 @@ lstm16Differs(const ir::Graph &G, const ir::Operator &Op,
   return std::nullopt;
 }
 
+bool allowed(Kernels K, StringRef Function) {
+  return K == Kernels::Any || !Function.startswith("accelgen_");
+}
+
 OpChoice chooseFunction(const ir::Graph &G, size_t Index,
-                        const target::TargetInfo &T, unsigned Version) {
+                        const target::TargetInfo &T, unsigned Version,
+                        Kernels K) {
   OpChoice C;
   const ir::Operator &Op = G.Operators[Index];
   const target::OpSetup *Setup = T.opSetup(Op.Type);
@@ -1963,7 +1968,8 @@ OpChoice chooseFunction(const ir::Graph &G, size_t Index,
     C.Reason = join(Parts, "; ");
     return C;
   }
-  target::OperationChoice Chosen = T.chooseOperation(G, Op, Version);
+  target::OperationChoice Chosen = T.chooseOperation(
+      G, Op, Version, [K](StringRef F) { return allowed(K, F); });
   C.Candidates = std::move(Chosen.Candidates);
   C.ByCost = Chosen.ByCost;
   const ir::Operator &Created = Chosen.Chosen;
@@ -2050,10 +2056,10 @@ OpChoice chooseFunction(const ir::Graph &G, size_t Index,
 
 std::vector<OpChoice> chooseFunctions(const ir::Graph &G,
                                       const target::TargetInfo &T,
-                                      unsigned Version) {
+                                      unsigned Version, Kernels K) {
   std::vector<OpChoice> Choices;
   for (size_t I = 0; I < G.Operators.size(); ++I)
-    Choices.push_back(chooseFunction(G, I, T, Version));
+    Choices.push_back(chooseFunction(G, I, T, Version, K));
   return Choices;
 }
 
@@ -2109,12 +2115,11 @@ Expected<plan::CascadePlan> planMemory(const ir::Graph &G,
   return P;
 }
 
-Expected<emit::Offload> makeOffload(const ir::Graph &G,
-                                    const target::TargetInfo &T,
-                                    unsigned Version,
-                                    const plan::CascadeOptions &Cascading) {
+Expected<emit::Offload>
+makeOffload(const ir::Graph &G, const target::TargetInfo &T, unsigned Version,
+            const plan::CascadeOptions &Cascading, Kernels K) {
   emit::Offload O;
-  const std::vector<OpChoice> Choices = chooseFunctions(G, T, Version);
+  const std::vector<OpChoice> Choices = chooseFunctions(G, T, Version, K);
   if (Cascading.InputsInPlace)
     return createStringError(inconvertibleErrorCode(),
                              "--inputs-in-place does not work on target "

@@ -77,15 +77,24 @@ struct OpChoice {
   int64_t TileScratchBytes = 0;
 };
 
+/// Whether a choice may take the kernels accelgen generates per layer
+/// (`accelgen_*`) or only CMSIS-NN's functions (`--library-calls-only`).
+enum class Kernels { Any, LibraryOnly };
+
+/// Whether \p Function is allowed under \p K.
+bool allowed(Kernels K, llvm::StringRef Function);
+
 /// The choice for operator \p Index of \p G on version \p Version of the
-/// cmsis-nn target \p T.
+/// cmsis-nn target \p T, among the functions \p K allows.
 OpChoice chooseFunction(const ir::Graph &G, size_t Index,
-                        const target::TargetInfo &T, unsigned Version);
+                        const target::TargetInfo &T, unsigned Version,
+                        Kernels K = Kernels::Any);
 
 /// chooseFunction() for every operator of \p G.
 std::vector<OpChoice> chooseFunctions(const ir::Graph &G,
                                       const target::TargetInfo &T,
-                                      unsigned Version);
+                                      unsigned Version,
+                                      Kernels K = Kernels::Any);
 
 /// Whether \p Function (an arm_* function or a generated kernel) can run a
 /// stripe of rows inside a cascade.
@@ -114,7 +123,7 @@ planMemory(const ir::Graph &G, llvm::ArrayRef<OpChoice> Choices,
 /// (Offload::LibraryStripes), a tiled cascade's by OpChoice::TileFunction.
 llvm::Expected<emit::Offload>
 makeOffload(const ir::Graph &G, const target::TargetInfo &T, unsigned Version,
-            const plan::CascadeOptions &Cascading);
+            const plan::CascadeOptions &Cascading, Kernels K = Kernels::Any);
 
 /// The files of a bare-metal image for \p Cpu around \p G's emitted model
 /// (named \p Opts.Name): cortex_m_startup.c (vector table, reset, stack

@@ -320,6 +320,12 @@ runImage(const driver::Compilation &C, const driver::RunOptions &R,
   return driver::collectFiles(Work, "input_");
 }
 
+/// What \p C's choices may take.
+cmsis::Kernels kernels(const driver::Compilation &C) {
+  return C.options().LibraryCallsOnly ? cmsis::Kernels::LibraryOnly
+                                      : cmsis::Kernels::Any;
+}
+
 class CmsisNnBackend final : public driver::Backend {
 public:
   StringRef name() const override { return "cmsis-nn-calls"; }
@@ -385,7 +391,7 @@ public:
   Error prepare(driver::Compilation &C) const override {
     const driver::ResolvedTarget &T = C.target();
     Expected<emit::Offload> O = cmsis::makeOffload(
-        C.graph(), *T.Info, T.Version, C.options().Cascading);
+        C.graph(), *T.Info, T.Version, C.options().Cascading, kernels(C));
     if (!O)
       return O.takeError();
     C.setOffload(std::make_shared<emit::Offload>(std::move(*O)), nullptr,
@@ -405,7 +411,8 @@ public:
       return *C.offload()->Cascading;
     const driver::ResolvedTarget &T = C.target();
     return cmsis::planMemory(
-        C.graph(), cmsis::chooseFunctions(C.graph(), *T.Info, T.Version),
+        C.graph(),
+        cmsis::chooseFunctions(C.graph(), *T.Info, T.Version, kernels(C)),
         C.options().Cascading);
   }
 
@@ -415,7 +422,8 @@ public:
   cascadeOptions(driver::Compilation &C) const override {
     const driver::ResolvedTarget &T = C.target();
     return cmsis::cascadeOptions(
-        C.graph(), cmsis::chooseFunctions(C.graph(), *T.Info, T.Version),
+        C.graph(),
+        cmsis::chooseFunctions(C.graph(), *T.Info, T.Version, kernels(C)),
         C.options().Cascading);
   }
 
@@ -478,10 +486,16 @@ public:
                   size_t Op) const override {
     const driver::ResolvedTarget &T = C.target();
     const cmsis::OpChoice Choice =
-        cmsis::chooseFunction(G, Op, *T.Info, T.Version);
+        cmsis::chooseFunction(G, Op, *T.Info, T.Version, kernels(C));
     if (!Choice.Function.empty())
       return std::nullopt;
     return target::Rejection{"cmsis_call", Choice.Reason, ""};
+  }
+
+  // `--library-calls-only`: CMSIS-NN's functions, no generated kernels.
+  bool allowsOperation(const driver::Compilation &C,
+                       StringRef TargetOp) const override {
+    return cmsis::allowed(kernels(C), TargetOp);
   }
 
   std::string ranOn(const driver::Compilation &C) const override {

@@ -133,6 +133,30 @@ TEST_CASE("a library-call target's costs choose functions, not the CPU") {
   CHECK(R.Stdout.find("cost:") == std::string::npos);
 }
 
+TEST_CASE("--library-calls-only keeps a library-call target to its library") {
+  std::string Model =
+      test::sharedDir() + "/models/mlperf_tiny_kws_dscnn_int8.tflite";
+  REQUIRE(llvm::sys::fs::exists(Model));
+  // kws on Cortex-M4 otherwise runs its convolutions and depthwise layers on
+  // generated kernels; with the option every one is a CMSIS-NN call.
+  test::RunResult R = test::runAccelgen(
+      {"explain", Model, "--target", "cmsis-nn4", "--library-calls-only"});
+  INFO(R.Stderr);
+  REQUIRE(R.ExitCode == 0);
+  CHECK(lines(R.Stdout).front() ==
+        "mlperf_tiny_kws_dscnn_int8.tflite on cmsis-nn4: 12 of 13 operators "
+        "as CMSIS-NN calls, the rest as on ref");
+  CHECK(R.Stdout.find("accelgen_") == std::string::npos);
+  CHECK(R.Stdout.find("arm_depthwise_conv_3x3_s8") != std::string::npos);
+  // Any other target calls no library: a clear error.
+  test::RunResult M = test::runAccelgen(
+      {"explain", Model, "--target", "mdla2.0", "--library-calls-only"});
+  CHECK(M.ExitCode != 0);
+  CHECK(M.Stderr.find("--library-calls-only applies to a library-call "
+                      "target (cmsis-nn); 'mdla2.0' calls no library") !=
+        std::string::npos);
+}
+
 TEST_CASE("explain names the CMSIS-NN function of each operator of cmsis-nn") {
   std::string Model =
       test::sharedDir() + "/models/tflm_micro_speech_int8.tflite";

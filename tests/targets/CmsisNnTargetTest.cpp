@@ -427,6 +427,27 @@ TEST_CASE("from family 4 on, the cheapest stated cost chooses the function") {
   CHECK(ByCost[M3] == 0);
 }
 
+TEST_CASE("library calls only: no generated kernel is chosen") {
+  // Every shared model's layer on every family, with the generated kernels
+  // left out: a CMSIS-NN function where one applies, the same fallbacks.
+  auto T = test::builtinTarget("cmsis-nn");
+  int Calls = 0;
+  forEachSharedChoice([&](const std::string &Name, unsigned V,
+                          const ir::Graph &G, size_t I,
+                          const cmsis::OpChoice &C) {
+    const cmsis::OpChoice L =
+        cmsis::chooseFunction(G, I, *T, V, cmsis::Kernels::LibraryOnly);
+    CAPTURE(Name);
+    CAPTURE(I);
+    CHECK_FALSE(llvm::StringRef(L.Function).startswith("accelgen_"));
+    for (const auto &K : L.Candidates)
+      CHECK_FALSE(llvm::StringRef(K.Type).startswith("accelgen_"));
+    CHECK(L.Function.empty() == C.Function.empty());
+    Calls += !L.Function.empty();
+  });
+  CHECK(Calls > 0);
+}
+
 TEST_CASE("a candidate without a stated cost leaves the choice to benefit") {
   // arm_convolve_1_x_n_s8 states no cost (no peer model layer to measure
   // it on): a layer it may run takes the mappings' order on every family.

@@ -118,6 +118,24 @@ bool onnxAsTFLite() {
   return OnnxArithmeticOpt && *OnnxArithmeticOpt == OnnxArithmetic::TFLite;
 }
 
+namespace {
+/// `--library-calls-only` of compile, run and explain (made at run time as
+/// `--onnx-arithmetic` is).
+std::unique_ptr<cl::opt<bool>> LibraryCallsOnlyOpt;
+} // namespace
+
+void addLibraryCallsOnlyOption() {
+  LibraryCallsOnlyOpt = std::make_unique<cl::opt<bool>>(
+      "library-calls-only",
+      cl::desc("With a library-call target (cmsis-nn), call the library's "
+               "functions only, no kernel generated per layer (to compare "
+               "them: bench/cortex-m-layers.sh)"),
+      cl::sub(CompileCommand), cl::sub(RunCommand), cl::sub(ExplainCommand),
+      cl::cat(category()));
+}
+
+bool libraryCallsOnly() { return LibraryCallsOnlyOpt && *LibraryCallsOnlyOpt; }
+
 StringRef toolVersion() { return ACCELGEN_VERSION_STRING; }
 
 std::unique_ptr<driver::Compilation>
@@ -169,6 +187,7 @@ int runCompile() {
   O.Cpu = cpuOption();
   O.Cascading = cascadeOptions(CompileCascade, CompileBudget, CompileInPlace);
   O.OnnxAsTFLite = onnxAsTFLite();
+  O.LibraryCallsOnly = libraryCallsOnly();
   std::unique_ptr<driver::Compilation> C = compileModel(CompileModelPath, O);
   if (!C)
     return 1;

@@ -43,6 +43,10 @@ cascadeOptions(bool Cascade, const llvm::cl::opt<unsigned long long> &Budget,
 /// line is parsed); onnxAsTFLite() is true when it says tflite.
 void addOnnxArithmeticOption();
 bool onnxAsTFLite();
+/// Adds `--library-calls-only` to compile, run and explain (likewise);
+/// libraryCallsOnly() is true when it was given.
+void addLibraryCallsOnlyOption();
+bool libraryCallsOnly();
 
 /// 0 if the named option \p Opt of subcommand \p Command was given a value;
 /// else prints an error and returns 1.

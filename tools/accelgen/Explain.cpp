@@ -481,6 +481,7 @@ int runExplain() {
   driver::Options O;
   O.Target = ExplainTarget;
   O.OnnxAsTFLite = onnxAsTFLite();
+  O.LibraryCallsOnly = libraryCallsOnly();
   O.Cascading = cascadeOptions(true, ExplainBudget, ExplainInPlace);
   std::unique_ptr<driver::Compilation> C =
       compileModel(ExplainModel, O, /*ExplainOnly=*/true);

@@ -79,6 +79,7 @@ int runRun() {
   O.Cpu = cpuOption();
   O.Cascading = cascadeOptions(RunCascade, RunBudget, RunInPlace);
   O.OnnxAsTFLite = onnxAsTFLite();
+  O.LibraryCallsOnly = libraryCallsOnly();
   std::unique_ptr<driver::Compilation> C = compileModel(RunModel, O);
   if (!C)
     return 1;

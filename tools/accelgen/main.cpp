@@ -131,6 +131,7 @@ int main(int argc, char **argv) {
   if (Error E = addBackendOptions())
     return reportError("", toString(std::move(E)));
   addOnnxArithmeticOption();
+  addLibraryCallsOnlyOption();
 
   // The overview lists the targets registered now, plugins included.
   std::string Overview =
