@@ -336,6 +336,7 @@ std::string cascadeStepShape(const plan::Cascade &C) {
 json::Object cascadingReport(const ir::Graph &G, const plan::CascadePlan &P) {
   json::Array Cascades, Before, After;
   int64_t Extra = 0, Moved = 0;
+  double Switch = 0;
   for (const plan::Cascade &C : P.Cascades) {
     json::Array Windows;
     for (size_t I = 0; I < C.Windowed.size(); ++I)
@@ -347,6 +348,7 @@ json::Object cascadingReport(const ir::Graph &G, const plan::CascadePlan &P) {
     const int64_t CExtra = plan::extraMacs(G, C);
     Extra += CExtra;
     Moved += C.MovedBytes;
+    Switch += C.SwitchCycles;
     Cascades.push_back(
         json::Object{{"first_op", C.FirstOp},
                      {"last_op", C.LastOp},
@@ -356,6 +358,7 @@ json::Object cascadingReport(const ir::Graph &G, const plan::CascadePlan &P) {
                      {"windows", std::move(Windows)},
                      {"moved_bytes", C.MovedBytes},
                      {"extra_macs", CExtra},
+                     {"switch_cycles", C.SwitchCycles},
                      {"output_in_place_of", C.Overlaid}});
   }
   for (int64_t B : P.LiveBefore)
@@ -367,6 +370,7 @@ json::Object cascadingReport(const ir::Graph &G, const plan::CascadePlan &P) {
                       {"macs", analysis::graphMacs(G)},
                       {"extra_macs", Extra},
                       {"moved_bytes", Moved},
+                      {"switch_cycles", Switch},
                       {"cascades", std::move(Cascades)},
                       {"live_bytes_layer", std::move(Before)},
                       {"live_bytes_cascaded", std::move(After)}};

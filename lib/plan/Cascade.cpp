@@ -7,7 +7,8 @@
 // the whole tensors live across it plus its windows. A span's memory depends
 // on nothing outside it, so a dynamic program over the operators picks the
 // spans (single operators run layer at a time) that minimize the peak, or,
-// under a budget, cascade the fewest operators. The greedy placer of
+// under a budget, cost the fewest device switches (an accelerator's stripes)
+// and cascade the fewest operators. The greedy placer of
 // MemoryPlan.cpp then places the arena with each cascade as one step; if
 // fragmentation pushes it past the budget the target is tightened and the
 // choice made again.
@@ -23,6 +24,7 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <set>
 
 namespace accelgen {
 namespace plan {
@@ -388,6 +390,7 @@ private:
   std::optional<CascadePlan> fit(int64_t Budget);
   static int64_t arena(const CascadePlan &P) { return P.Memory.ArenaBytes; }
   static int64_t cascaded(const CascadePlan &P);
+  static double switchCycles(const CascadePlan &P);
   /// A span's cost at its best stripe height.
   struct SpanChoice {
     bool Valid = false;
@@ -395,6 +398,7 @@ private:
     int32_t StripeRows = 0;
     int32_t TileCols = 0; // > 0: tiles
     int64_t Extra = 0;    // MACs computed twice
+    double Switch = 0;    // Cascade::SwitchCycles
   };
   /// One dynamic-programming state: the best way to run operators [0, K).
   struct State {
@@ -405,6 +409,7 @@ private:
     int32_t StripeRows = 0;
     int32_t TileCols = 0;
     int64_t Extra = 0; // MACs computed twice (tiles)
+    double Switch = 0; // the cascades' switch cycles
   };
 
   bool validSpan(int32_t First, int32_t Last) const;
@@ -587,6 +592,7 @@ Cascade Planner::simulate(int32_t First, int32_t Last, int32_t Rows) const {
       C.WindowRows[I] = std::max(C.WindowRows[I], Hi[I] - Lo[I]);
     }
   C.Overlaid = overlayOf(C);
+  C.SwitchCycles = plan::switchCycles(G, C, Opts);
   return C;
 }
 
@@ -699,6 +705,7 @@ Cascade Planner::simulateTiles(int32_t First, int32_t Last, int32_t Rows,
                 PixelBytes(Out);
   C.BandBytes = int64_t(Rows) * rowBytes(G.tensor(Out));
   C.Overlaid = overlayOf(C);
+  C.SwitchCycles = plan::switchCycles(G, C, Opts);
   return C;
 }
 
@@ -842,15 +849,17 @@ Planner::SpanChoice Planner::bestSpan(int32_t First, int32_t Last,
     return Best;
   const int32_t OutRows = stepRows(Last);
   for (int32_t Rows = 1; Rows < OutRows; Rows *= 2) {
-    int64_t Bytes = spanBytes(simulate(First, Last, Rows));
+    const Cascade C = simulate(First, Last, Rows);
+    const int64_t Bytes = spanBytes(C);
     bool Better;
-    if (Target < 0)
-      Better = !Best.Valid || Bytes < Best.Bytes;
+    if (Target < 0) // the least memory, then the fewest switch cycles
+      Better = !Best.Valid || Bytes < Best.Bytes ||
+               (Bytes == Best.Bytes && C.SwitchCycles < Best.Switch);
     else // the tallest stripes that fit, else the least memory
       Better = !Best.Valid || (Bytes <= Target) ||
                (Best.Bytes > Target && Bytes < Best.Bytes);
     if (Better)
-      Best = {true, Bytes, Rows};
+      Best = {true, Bytes, Rows, 0, 0, C.SwitchCycles};
   }
   // Under a budget that no stripes fit: tiles, those of the fewest MACs
   // computed twice among the ones that fit, else of the least memory (the
@@ -889,7 +898,7 @@ Planner::SpanChoice Planner::bestSpan(int32_t First, int32_t Last,
       else
         Better = Best.Bytes > Target && Bytes < Best.Bytes;
       if (Better) {
-        Best = {true, Bytes, Rows, Cols, extraMacs(G, C)};
+        Best = {true, Bytes, Rows, Cols, extraMacs(G, C), C.SwitchCycles};
         BestExtra = Fits ? Extra : -1;
       }
     }
@@ -902,12 +911,15 @@ std::vector<Cascade> Planner::choose(int64_t Target, bool &Feasible,
   std::vector<State> Best(N + 1);
   Best[0].Reached = true;
   // Lexicographic goals: under a target, fit it, then compute the fewest
-  // MACs twice (tiles), then cascade the fewest operators, then the least
-  // peak; without one, the least peak first.
+  // MACs twice (tiles), then switch the device the fewest cycles, then
+  // cascade the fewest operators, then the least peak; without one, the
+  // least peak first.
   auto Key = [&](const State &S) {
     bool Over = Target >= 0 && S.Peak > Target;
-    return Target >= 0 ? std::make_tuple(Over, S.Extra, S.Cascaded, S.Peak)
-                       : std::make_tuple(false, S.Peak, S.Extra, S.Cascaded);
+    const int64_t PeakFirst = Target >= 0 ? 0 : S.Peak;
+    const int64_t PeakLast = Target >= 0 ? S.Peak : 0;
+    return std::make_tuple(Over, PeakFirst, S.Extra, S.Switch, S.Cascaded,
+                           PeakLast);
   };
   for (int32_t K = 0; K < N; ++K) {
     if (!Best[K].Reached)
@@ -934,6 +946,7 @@ std::vector<Cascade> Planner::choose(int64_t Target, bool &Feasible,
       S.StripeRows = Span.StripeRows;
       S.TileCols = Span.TileCols;
       S.Extra = Best[K].Extra + Span.Extra;
+      S.Switch = Best[K].Switch + Span.Switch;
       if (!Best[Last + 1].Reached || Key(S) < Key(Best[Last + 1]))
         Best[Last + 1] = S;
       // Nothing cascades past an accumulating operator.
@@ -1015,10 +1028,10 @@ CascadePlan Planner::run() {
     return Without;
   Consume = true;
   CascadePlan With = leastPlan();
-  return std::make_pair(With.Memory.ArenaBytes, cascaded(With)) <
-                 std::make_pair(Without.Memory.ArenaBytes, cascaded(Without))
-             ? std::move(With)
-             : std::move(Without);
+  auto Key = [](const CascadePlan &P) {
+    return std::make_tuple(P.Memory.ArenaBytes, switchCycles(P), cascaded(P));
+  };
+  return Key(With) < Key(Without) ? std::move(With) : std::move(Without);
 }
 
 int64_t Planner::cascaded(const CascadePlan &P) {
@@ -1026,6 +1039,13 @@ int64_t Planner::cascaded(const CascadePlan &P) {
   for (const Cascade &C : P.Cascades)
     N += C.numOps();
   return N;
+}
+
+double Planner::switchCycles(const CascadePlan &P) {
+  double Sum = 0;
+  for (const Cascade &C : P.Cascades)
+    Sum += C.SwitchCycles;
+  return Sum;
 }
 
 const Planner::Least &Planner::least() {
@@ -1086,13 +1106,14 @@ std::optional<CascadePlan> Planner::fitBoth(int64_t Budget) {
   std::optional<CascadePlan> With = fitOnce(Budget);
   if (!With || !Without)
     return With ? std::move(With) : std::move(Without);
-  // Both fit: the fewer MACs computed twice, the fewer cascaded operators,
-  // then the smaller arena.
+  // Both fit: the fewer MACs computed twice, the fewer switch cycles, the
+  // fewer cascaded operators, then the smaller arena.
   auto Key = [&](const CascadePlan &P) {
     int64_t Twice = 0;
     for (const Cascade &C : P.Cascades)
       Twice += extraMacs(G, C);
-    return std::make_tuple(Twice, cascaded(P), P.Memory.ArenaBytes);
+    return std::make_tuple(Twice, switchCycles(P), cascaded(P),
+                           P.Memory.ArenaBytes);
   };
   return Key(*With) < Key(*Without) ? std::move(With) : std::move(Without);
 }
@@ -1153,7 +1174,56 @@ llvm::Expected<CascadePlan> Planner::plan() {
 
 llvm::Expected<CascadePlan> planCascades(const ir::Graph &G,
                                          const CascadeOptions &Opts) {
-  return Planner(G, Opts).plan();
+  llvm::Expected<CascadePlan> P = Planner(G, Opts).plan();
+  if (P)
+    P->Given = Opts;
+  return P;
+}
+
+double switchCycles(const ir::Graph &G, const Cascade &C,
+                    const CascadeOptions &Opts) {
+  if (Opts.SwitchCycles <= 0)
+    return 0;
+  auto SubgraphOf = [&](int32_t K) {
+    return K < static_cast<int32_t>(Opts.Subgraph.size()) ? Opts.Subgraph[K]
+                                                          : -1;
+  };
+  const int32_t N = static_cast<int32_t>(G.Operators.size());
+  double Sum = 0;
+  for (int32_t First = C.FirstOp; First <= C.LastOp;) {
+    const int32_t Sub = SubgraphOf(First);
+    int32_t End = First + 1;
+    while (End <= C.LastOp && Sub >= 0 && SubgraphOf(End) == Sub)
+      ++End;
+    if (Sub >= 0) {
+      // The run's boundary: what it reads and none of its operators writes
+      // (constants aside), and what it writes for a later operator or as a
+      // graph output.
+      std::set<int32_t> Written, Inputs, Outputs;
+      for (int32_t K = First; K < End; ++K)
+        for (int32_t T : G.Operators[K].Outputs)
+          if (T >= 0)
+            Written.insert(T);
+      for (int32_t K = First; K < End; ++K)
+        for (int32_t T : G.Operators[K].Inputs)
+          if (T >= 0 && !G.tensor(T).IsConstant && !Written.count(T))
+            Inputs.insert(T);
+      for (int32_t T : G.Outputs)
+        if (Written.count(T))
+          Outputs.insert(T);
+      for (int32_t K = End; K < N; ++K)
+        for (int32_t T : G.Operators[K].Inputs)
+          if (T >= 0 && Written.count(T))
+            Outputs.insert(T);
+      size_t Runs = 0;
+      for (const std::vector<StripeStep> &Step : C.Steps)
+        Runs += !Step[First - C.FirstOp].Out.empty();
+      Sum += Opts.SwitchCycles * static_cast<double>(Runs) *
+             static_cast<double>(Inputs.size() + Outputs.size());
+    }
+    First = End;
+  }
+  return Sum;
 }
 
 int64_t extraMacs(const ir::Graph &G, const Cascade &C) {

@@ -107,6 +107,11 @@ struct Cascade {
   /// whole rows of LastOp's output, copied into the output after the band's
   /// last tile.
   int64_t PatchBytes = 0, TileBytes = 0, BandBytes = 0;
+  /// The device switches its stripes cost (CascadeOptions::SwitchCycles):
+  /// each run of one accelerator subgraph's operators inside it switches
+  /// at the run's inputs and outputs in every step its first operator
+  /// computes rows; 0 on the CPU.
+  double SwitchCycles = 0;
 
   int32_t numOps() const { return LastOp - FirstOp + 1; }
   bool tiled() const { return TileCols > 0; }
@@ -157,6 +162,15 @@ struct CascadeOptions {
   /// kernels: targets ref and cpu, emit::hostCascading; and cmsis-nn,
   /// cmsis::cascadeOptions, whose CMSIS-NN wrappers do too).
   bool Tiles = false;
+  /// The accelerator subgraph each operator runs in (-1, or past the end:
+  /// the CPU), and the cycles of moving one tensor between the device and
+  /// the CPU (target::TargetInfo::switchCycles). Inside a cascade a run of
+  /// one subgraph's operators switches the device at its inputs and outputs
+  /// with every stripe (Cascade::SwitchCycles): of the plans that fit (or
+  /// reach the least memory), the planner takes those of the fewest switch
+  /// cycles, so stripes as tall and cascades as few as the memory allows.
+  std::vector<int32_t> Subgraph;
+  double SwitchCycles = 0;
 };
 
 /// A memory plan with cascades.
@@ -171,6 +185,8 @@ struct CascadePlan {
   /// Bytes live at each operator, layer at a time and with the cascades
   /// (MemoryPlan::LiveBytes of LayerMemory and Memory).
   std::vector<int64_t> LiveBefore, LiveAfter;
+  /// The options it was chosen under (planCascades' argument).
+  CascadeOptions Given;
 
   /// The cascade operator \p Op belongs to, or null.
   const Cascade *cascadeOf(int32_t Op) const;
@@ -207,6 +223,11 @@ llvm::Expected<CascadePlan> planCascades(const ir::Graph &G,
 /// MACs per output row (in tiles, per pixel) times the rows (pixels) it
 /// computes more than once (0 with line buffers; from the steps).
 int64_t extraMacs(const ir::Graph &G, const Cascade &C);
+
+/// The device switches \p C's stripes cost under \p Opts
+/// (Cascade::SwitchCycles, which the planner sets so).
+double switchCycles(const ir::Graph &G, const Cascade &C,
+                    const CascadeOptions &Opts);
 
 /// The smallest budget planCascades meets for \p G under \p Opts (whose
 /// Budget it ignores): the figure its error for a smaller one names.

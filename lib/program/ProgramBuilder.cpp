@@ -518,6 +518,12 @@ llvm::Error Builder::planMemory() {
   plan::CascadeOptions Opts = Cascading;
   Opts.Overlays = false;
   const partition::PartitionResult &R = M.Partition;
+  // What a cascade's stripes cost in device switches.
+  Opts.SwitchCycles = T.switchCycles();
+  Opts.Subgraph.assign(M.Graph.Operators.size(), -1);
+  for (size_t I = 0; I < R.Ops.size(); ++I)
+    for (size_t Pos = Start[I]; Pos < Start[I + 1]; ++Pos)
+      Opts.Subgraph[Pos] = R.Ops[I].Subgraph;
   for (size_t I = 0; I < R.Ops.size(); ++I) {
     if (R.Ops[I].Sources.size() > 1)
       Opts.Unsplit.push_back({static_cast<int32_t>(Start[I]),

@@ -735,3 +735,81 @@ TEST_CASE("striped subgraphs compute the reference's rows, stripe by stripe") {
   CHECK(Stripes > 1000);
   CHECK(Refusals > 5);
 }
+
+namespace {
+
+/// The switch cycles of \p P's cascades priced under \p Opts.
+double switchCyclesOf(const ir::Graph &G, const plan::CascadePlan &P,
+                      const plan::CascadeOptions &Opts) {
+  double Sum = 0;
+  for (const plan::Cascade &C : P.Cascades)
+    Sum += plan::switchCycles(G, C, Opts);
+  return Sum;
+}
+
+} // namespace
+
+TEST_CASE("cascades take the fewest device switches the memory allows") {
+  int Fewer = 0, FewerWithin = 0;
+  for (const std::string &Name : programModels()) {
+    const ir::Graph G = sharedGraph(Name);
+    for (const auto &[Label, Version] : mdlaVersions())
+      for (const bool InPlace : {false, true}) {
+        const auto &LabelRef = Label;
+        INFO(Name << " " << LabelRef << (InPlace ? " inputs in place" : ""));
+        const program::AcceleratedModel M =
+            accelerateCascaded(G, Version, InPlace);
+        const plan::CascadePlan &P = *M.Cascading;
+        // The planner's price is the program's: each striped subgraph
+        // switches at its inputs and outputs once per stripe it runs.
+        double Program = 0;
+        for (size_t S = 0; S < M.Prog.Subgraphs.size(); ++S) {
+          if (!M.Prog.Subgraphs[S].Striped)
+            continue;
+          const int32_t First = static_cast<int32_t>(M.Regions[S].first);
+          const plan::Cascade *C = P.cascadeOf(First);
+          REQUIRE(C);
+          int Runs = 0;
+          for (const std::vector<plan::StripeStep> &Step : C->Steps)
+            Runs += !Step[First - C->FirstOp].Out.empty();
+          Program += M.Prog.Subgraphs[S].SwitchCycles * Runs;
+        }
+        double Planned = 0;
+        for (const plan::Cascade &C : P.Cascades)
+          Planned += C.SwitchCycles;
+        CHECK(Planned == Program);
+        CHECK(Planned == switchCyclesOf(M.Graph, P, P.Given));
+        // The same planning with switches free reaches the same memory
+        // and switches no fewer cycles.
+        plan::CascadeOptions Free = P.Given;
+        Free.SwitchCycles = 0;
+        llvm::Expected<plan::CascadePlan> Unpriced =
+            plan::planCascades(M.Graph, Free);
+        REQUIRE_MESSAGE(bool(Unpriced), llvm::toString(Unpriced.takeError()));
+        CHECK(P.Memory.ArenaBytes == Unpriced->Memory.ArenaBytes);
+        const double Before = switchCyclesOf(M.Graph, *Unpriced, P.Given);
+        CHECK(Planned <= Before);
+        Fewer += Planned < Before;
+        // Under a budget halfway to the layer-at-a-time arena, too: what
+        // fits, with the fewest switch cycles.
+        plan::CascadeOptions Half = P.Given;
+        Half.Budget = (P.Memory.ArenaBytes + P.LayerMemory.ArenaBytes) / 2;
+        Free.Budget = Half.Budget;
+        llvm::Expected<plan::CascadePlan> Priced =
+            plan::planCascades(M.Graph, Half);
+        REQUIRE_MESSAGE(bool(Priced), llvm::toString(Priced.takeError()));
+        Unpriced = plan::planCascades(M.Graph, Free);
+        REQUIRE_MESSAGE(bool(Unpriced), llvm::toString(Unpriced.takeError()));
+        CHECK(Priced->Memory.ArenaBytes <= Half.Budget);
+        const double Within = switchCyclesOf(M.Graph, *Priced, Half);
+        const double WithinBefore = switchCyclesOf(M.Graph, *Unpriced, Half);
+        CHECK(Within <= WithinBefore);
+        FewerWithin += Within < WithinBefore;
+      }
+  }
+  // The shared models have plans of equal memory and fewer switches.
+  MESSAGE(Fewer << " least-memory plans and " << FewerWithin
+                << " within budgets switch fewer cycles than unpriced");
+  CHECK(Fewer > 0);
+  CHECK(FewerWithin > 0);
+}

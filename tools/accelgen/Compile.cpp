@@ -63,7 +63,8 @@ static cl::opt<bool> CompileCascade(
     cl::sub(CompileCommand), cl::cat(category()));
 static cl::opt<unsigned long long> CompileBudget(
     "memory-budget",
-    cl::desc("Cascade as few operators as fit the working memory in BYTES"),
+    cl::desc("Cascade to fit the working memory in BYTES, with the fewest "
+             "device switches, then cascaded operators (docs/cascading.md)"),
     cl::value_desc("BYTES"), cl::sub(CompileCommand), cl::cat(category()));
 
 static cl::opt<bool> CompileInPlace(

@@ -72,7 +72,7 @@ static cl::opt<bool> ExplainMemory(
     cl::sub(ExplainCommand), cl::cat(category()));
 static cl::opt<unsigned long long> ExplainBudget(
     "memory-budget",
-    cl::desc("With --memory: cascade as few operators as fit BYTES"),
+    cl::desc("With --memory: cascade to fit BYTES, as compile does"),
     cl::value_desc("BYTES"), cl::sub(ExplainCommand), cl::cat(category()));
 static cl::opt<bool> ExplainInPlace(
     "inputs-in-place",

@@ -13,6 +13,7 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
+#include <cmath>
 
 using namespace llvm;
 
@@ -73,6 +74,9 @@ void printMemoryText(raw_ostream &OS, StringRef Model, const ir::Graph &G,
                     C.PatchBytes + C.TileBytes + C.BandBytes);
     if (C.Overlaid >= 0)
       OS << formatv("; its output in place of tensor {0}", C.Overlaid);
+    if (C.SwitchCycles > 0)
+      OS << formatv("; device switches {0} cycles",
+                    static_cast<int64_t>(std::llround(C.SwitchCycles)));
     if (const plan::Buffer *S = P.Memory.findScratch(C.FirstOp);
         S && S->FirstOp == C.FirstOp) {
       int64_t Bytes = 0;

@@ -55,7 +55,8 @@ static cl::opt<bool> RunCascade(
     cl::sub(RunCommand), cl::cat(category()));
 static cl::opt<unsigned long long> RunBudget(
     "memory-budget",
-    cl::desc("Cascade as few operators as fit the working memory in BYTES"),
+    cl::desc("Cascade to fit the working memory in BYTES, with the fewest "
+             "device switches, then cascaded operators (docs/cascading.md)"),
     cl::value_desc("BYTES"), cl::sub(RunCommand), cl::cat(category()));
 static cl::opt<bool> RunInPlace(
     "inputs-in-place",
