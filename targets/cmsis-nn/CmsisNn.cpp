@@ -491,12 +491,15 @@ generatedDepthwise(const ir::Graph &G, size_t Index,
 /// stride, padding and dilation, not grouped, output channels in twos), as
 /// the function \p Name needing \p Scratch bytes of scratch memory (two
 /// int16 columns); \p Fast and \p Wide as generatedDepthwise's, \p Doubled
-/// whether it stores its columns and biases doubled.
+/// whether it stores its columns and biases doubled. \p Plain: in C for a
+/// core without the DSP extension (the template's PLAIN: byte columns, two
+/// of K4 bytes, none with \p InPlace, a 1 x 1 filter reading its pixels
+/// where they are).
 Expected<KernelText>
 generatedConv(const ir::Graph &G, size_t Index,
               const kernels::FamilyParams<ref_conv2d_params> &P, StringRef Name,
-              int64_t Scratch, bool Stripe, bool &Fast, bool &Wide,
-              bool &Doubled) {
+              int64_t Scratch, bool Stripe, bool Plain, bool &Fast, bool &Wide,
+              bool &Doubled, bool &InPlace) {
   const ir::Operator &Op = G.Operators[Index];
   const ref_conv2d_params &S = P.Scalars;
   const ir::Tensor &In = G.tensor(Op.Inputs[0]);
@@ -506,10 +509,13 @@ generatedConv(const ir::Graph &G, size_t Index,
                 IC = dim(In, 3), KH = dim(F, 1), KW = dim(F, 2),
                 OH = dim(Out, 1), OW = dim(Out, 2), OC = dim(Out, 3);
   const int64_t K = KH * KW * IC, K4 = (K + 3) / 4 * 4;
-  if (OC % 2 != 0 || dim(F, 0) != OC || dim(F, 3) != IC ||
-      dim(Out, 0) != N || S.filter_offset != 0 || S.dilation_h < 1 ||
-      S.dilation_w < 1 || Scratch < 4 * K4 ||
-      F.Data.size() != static_cast<size_t>(OC * K))
+  InPlace = Plain && KH == 1 && KW == 1 && K4 == K && S.pad_top == 0 &&
+            S.pad_left == 0 && (OH - 1) * S.stride_h < IH &&
+            (OW - 1) * S.stride_w < IW;
+  const int64_t Columns = InPlace ? 0 : Plain ? 2 * K4 : 4 * K4;
+  if (OC % 2 != 0 || dim(F, 0) != OC || dim(F, 3) != IC || dim(Out, 0) != N ||
+      S.filter_offset != 0 || S.dilation_h < 1 || S.dilation_w < 1 ||
+      Scratch < Columns || F.Data.size() != static_cast<size_t>(OC * K))
     return createStringError(inconvertibleErrorCode(),
                              "operator %zu: CONV_2D outside the generated "
                              "convolution's cases",
@@ -517,7 +523,7 @@ generatedConv(const ir::Graph &G, size_t Index,
   Expected<ChannelQuant> Q = channelQuant(G, Index, P, OC);
   if (!Q)
     return Q.takeError();
-  const PaddedRows W = paddedRows(F, OC, K, K4, /*Pairs=*/true);
+  const PaddedRows W = paddedRows(F, OC, K, K4, /*Pairs=*/!Plain);
   bool ZeroShift = false;
   std::vector<int32_t> Params =
       generatedParams(Q->Bias, W.Sum, W.Abs, Q->Mult, Q->Shift, S.input_offset,
@@ -525,7 +531,7 @@ generatedConv(const ir::Graph &G, size_t Index,
   // Doubling the columns costs an instruction per two values of a column,
   // per pixel; it saves one per output (SMMULR's operand): worth it where
   // the columns are shorter than twice the output channels.
-  Doubled = Fast && !Wide && K4 < 2 * OC;
+  Doubled = !Plain && Fast && !Wide && K4 < 2 * OC;
   if (Doubled)
     for (int64_t Ch = 0; Ch < OC; ++Ch)
       Params[ParamWords * Ch] = static_cast<int32_t>(
@@ -554,8 +560,11 @@ generatedConv(const ir::Graph &G, size_t Index,
   B["OFFSET_FOLDED"] = Folded;
   B["PARAM_WORDS"] = ParamWords;
   B["DOUBLED"] = Doubled;
+  B["PLAIN"] = Plain;
+  B["INPLACE"] = InPlace;
+  B["COLUMN_TYPE"] = std::string(Plain ? "int8_t" : "uint32_t");
   // Input channels in fours: a filter row's values are whole words.
-  B["ROWWISE"] = IC % 4 == 0;
+  B["ROWWISE"] = !Plain && IC % 4 == 0;
   const uint32_t Zero =
       static_cast<uint16_t>((Doubled ? -2 : -1) * S.input_offset);
   B["ZERO_PAIR"] = formatv("{0:x8}", Zero | Zero << 16).str();
@@ -1031,11 +1040,12 @@ int64_t sumsRow(const ir::Graph &G, const ir::Operator &Op) {
 /// of operator \p Index, an int8 one with weights [units, depth] quantized
 /// per tensor, as the function \p Name; \p Fast as generatedDepthwise's.
 /// With \p Sums, the function a cascade calls per stripe of its input image
-/// (an accumulating last operator): see sumsRow.
+/// (an accumulating last operator): see sumsRow. \p Plain: in C for a core
+/// without the DSP extension (the template's PLAIN).
 Expected<std::string> generatedFullyConnected(
     const ir::Graph &G, size_t Index,
     const kernels::FamilyParams<ref_fully_connected_params> &P, StringRef Name,
-    bool Sums, bool &Fast, bool &Wide) {
+    bool Sums, bool Plain, bool &Fast, bool &Wide) {
   const ir::Operator &Op = G.Operators[Index];
   const ref_fully_connected_params &S = P.Scalars;
   const ir::Tensor &In = G.tensor(Op.Inputs[0]);
@@ -1097,6 +1107,7 @@ Expected<std::string> generatedFullyConnected(
   B["WIDE"] = Wide;
   B["ZERO_SHIFT"] = ZeroShift;
   B["SUMS"] = Sums;
+  B["PLAIN"] = Plain;
   auto Decimal = [](int32_t V) { return std::to_string(V); };
   B["WEIGHTS"] = initializerLines(ArrayRef<int32_t>(W.Values), Decimal);
   B["BIASES"] = initializerLines(ArrayRef<int32_t>(Biases), Decimal);
@@ -1109,9 +1120,9 @@ Expected<std::string> generatedFullyConnected(
 struct Primitives {
   std::set<std::string> Dsp, Mve;
   /// Every binding of each template.
-  static constexpr std::array<const char *, 10> DspNames = {
-      "PAIRS", "SMMULR", "WIDE",  "REQUANTIZE", "SMLAD",
-      "MAC",   "DWTAP",  "WORDS", "DBL16",      "COPY_BYTES"};
+  static constexpr std::array<const char *, 11> DspNames = {
+      "PAIRS", "SMMULR", "WIDE",  "REQUANTIZE", "SMLAD", "MAC",
+      "DWTAP", "WORDS",  "DBL16", "COPY_BYTES", "PLAIN"};
   static constexpr std::array<const char *, 7> MveNames = {
       "CONV", "PER_CHANNEL", "UNIFORM", "DW", "ADD", "DOT_TAIL", "COLUMNS"};
 };
@@ -1124,13 +1135,15 @@ public:
   /// \p Kernels: the generated functions emitted so far, by their code
   /// with a placeholder for the name (KernelText::Key), which a layer whose
   /// kernel differs only in its constants calls instead of its own.
+  /// \p Mve: the core has Helium; \p Plain: it has no DSP extension
+  /// (family 3), so the generated kernels are in plain C.
   OpWriter(const ir::Graph &G, const plan::MemoryPlan &Plan, size_t Index,
-           int64_t ScratchOffset, bool Mve,
+           int64_t ScratchOffset, bool Mve, bool Plain,
            std::map<std::string, std::string> &Kernels,
            const plan::Cascade *Cascade = nullptr)
       : G(G), Plan(Plan), Index(Index), Op(G.Operators[Index]),
         Prefix("cnn_op" + std::to_string(Index)), ScratchOffset(ScratchOffset),
-        Mve(Mve), Kernels(Kernels), Cascade(Cascade), DS(Decls) {}
+        Mve(Mve), Plain(Plain), Kernels(Kernels), Cascade(Cascade), DS(Decls) {}
 
   Error write(StringRef Function, const kernels::KernelCall &Call,
               int64_t Scratch);
@@ -1147,10 +1160,10 @@ private:
       (Helium ? Uses.Mve : Uses.Dsp).insert(Name);
   }
   /// The requantization primitives of a DSP kernel that is \p Fast and \p
-  /// Wide (generatedParams), and the halfword pairs' it multiplies with.
-  void useRequantization(bool Fast, bool Wide) {
-    // Every kernel that requantizes so multiplies halfword pairs too.
-    use("PAIRS");
+  /// Wide (generatedParams), and the halfword pairs' it multiplies with
+  /// (\p Pairs: all but the plain C ones).
+  void useRequantization(bool Fast, bool Wide, bool Pairs = true) {
+    use("PAIRS", Pairs);
     use("SMMULR", Fast && !Wide);
     use("WIDE", Fast && Wide);
     use("REQUANTIZE", !Fast);
@@ -1258,7 +1271,7 @@ private:
   const ir::Operator &Op;
   std::string Prefix;
   int64_t ScratchOffset;
-  bool Mve;
+  bool Mve, Plain;
   std::map<std::string, std::string> &Kernels;
   const plan::Cascade *Cascade;
   raw_string_ostream DS;
@@ -1295,17 +1308,19 @@ Error OpWriter::write(StringRef Function, const kernels::KernelCall &KC,
     Stmt = kernelCall(Name, *Kernel, "int8_t");
   } else if (Function == "accelgen_convolve_s8_dsp") {
     const std::string Name = Prefix + "_conv";
-    bool Fast = false, Wide = false, Doubled = false;
+    bool Fast = false, Wide = false, Doubled = false, InPlace = false;
     Expected<KernelText> Kernel = generatedConv(
         G, Index, std::get<kernels::FamilyParams<ref_conv2d_params>>(KC.Params),
-        Name, Scratch, Cascade != nullptr, Fast, Wide, Doubled);
+        Name, Scratch, Cascade != nullptr, Plain, Fast, Wide, Doubled, InPlace);
     if (!Kernel)
       return Kernel.takeError();
-    useRequantization(Fast, Wide);
-    for (const char *Name : {"SMLAD", "MAC", "COPY_BYTES"})
-      use(Name);
+    useRequantization(Fast, Wide, !Plain);
+    use("SMLAD", !Plain);
+    use("MAC", !Plain);
+    use("COPY_BYTES", !InPlace);
     use("DBL16", Doubled);
-    Stmt = kernelCall(Name, *Kernel, "uint32_t");
+    use("PLAIN", Plain);
+    Stmt = kernelCall(Name, *Kernel, Plain ? "int8_t" : "uint32_t");
   } else if (Function == "accelgen_depthwise_conv_s8_mve") {
     const std::string Name = Prefix + "_depthwise";
     Expected<KernelText> Kernel = generatedDepthwiseMve(
@@ -1361,11 +1376,11 @@ Error OpWriter::write(StringRef Function, const kernels::KernelCall &KC,
     Expected<std::string> Kernel = generatedFullyConnected(
         G, Index,
         std::get<kernels::FamilyParams<ref_fully_connected_params>>(KC.Params),
-        Name, Sums, Fast, Wide);
+        Name, Sums, Plain, Fast, Wide);
     if (!Kernel)
       return Kernel.takeError();
-    useRequantization(Fast, Wide);
-    use("SMLAD");
+    useRequantization(Fast, Wide, !Plain);
+    use("SMLAD", !Plain);
     DS << *Kernel;
     Stmt = formatv("    {0}({1}, {2}{3});\n", Name, operand(0, "input"), out(),
                    Sums ? ", e[3], e[4] - e[3], e[0] < e[1]" : "")
@@ -1867,6 +1882,13 @@ static bool hasMve(const target::TargetInfo &T, unsigned Version) {
   return StringRef(T.versions().at(Version)) == "55";
 }
 
+/// Whether version \p Version of \p T is family 3 (Cortex-M0/M0+/M3),
+/// without the DSP extension: CMSIS-NN's plain C paths, and the generated
+/// kernels in plain C.
+static bool isPlain(const target::TargetInfo &T, unsigned Version) {
+  return StringRef(T.versions().at(Version)) == "3";
+}
+
 /// A multiplier and left shift as the real number they stand for.
 static double realMultiplier(int32_t Multiplier, int32_t LeftShift) {
   return std::ldexp(double(Multiplier), LeftShift - 31);
@@ -2184,7 +2206,8 @@ makeOffload(const ir::Graph &G, const target::TargetInfo &T, unsigned Version,
                   "operator {1} ({2})",
                   ScratchBytes, I, G.Operators[I].Type));
     const int64_t ScratchOffset = Scratch ? Scratch->Offset : 0;
-    OpWriter W(G, O.Plan, I, ScratchOffset, Mve, Kernels, InCascade);
+    OpWriter W(G, O.Plan, I, ScratchOffset, Mve, isPlain(T, Version), Kernels,
+               InCascade);
     if (Error E = W.write(Function, *Call, ScratchBytes))
       return std::move(E);
     Uses.Dsp.insert(W.Uses.Dsp.begin(), W.Uses.Dsp.end());

@@ -210,8 +210,7 @@ def : Legal<Mul, CmsisNn, CmsisM3, [i8, i16], [OutSameType, NoTanhAct, SameEleme
 // Which function runs each operator: of the mappings that hold, from
 // family 4 on the cheapest by the costs at the end of this file where each
 // has one, otherwise (and in family 3, which states none) the one of
-// highest benefit: the generated depthwise and addition kernels, then the
-// wrappers' own order.
+// highest benefit: the generated kernels, then the wrappers' own order.
 // The s8 functions take int8 activations only (int16 ones take the s16
 // functions, below).
 def IsInt8 : Constraint<"cmsis_int8", "input(0).dtype == i8",
@@ -249,19 +248,22 @@ def CmConstantBias : Constraint<"cm_constant_bias",
     "a constant bias (folded into the kernel's constants)">;
 def : Mapping<Conv2D, ArmConvolve1x1Fast, CmsisNn,
             [IsInt8, Is1x1, UnitStrides], 4>;
-// From the DSP family on, an int8 convolution of output channels in twos
-// may take the generated im2col kernel: on Cortex-M4 the convolutions of
-// the shared models run in 0.55-0.84 of the instructions of
-// arm_convolve_s8, arm_convolve_1x1_s8_fast and arm_convolve_1x1_s8
+// An int8 convolution of output channels in twos may take the generated
+// im2col kernel: on Cortex-M4 the convolutions of the shared models run in
+// 0.55-0.84 of the instructions of arm_convolve_s8,
+// arm_convolve_1x1_s8_fast and arm_convolve_1x1_s8
 // (bench/cortex-m-layers.sh), and the costs below choose it there. On
 // Cortex-M55 they choose among it, the generated Helium kernel below and
-// CMSIS-NN's Helium paths.
+// CMSIS-NN's Helium paths. On family 3, which states no costs, it is the
+// first choice: there it is plain C (byte columns, a 1 x 1 filter's pixels
+// read in place, a byte load and an MLA per value and weight), in
+// 0.38-0.77 of the instructions of CMSIS-NN's plain C paths on every
+// convolution of the peer models and the single layers measured on
+// Cortex-M3 (bench/cortex-m-layers.sh).
 def : Mapping<Conv2D, CmConvolveDsp, CmsisNn, [
     Constraint<"cm_conv_channels",
         "input(0).dtype == i8 && output(0).channels % 2 == 0",
-        "int8, output channels a multiple of 2">, CmConstantBias], 5> {
-  let Since = CmsisM4;
-}
+        "int8, output channels a multiple of 2">, CmConstantBias], 5>;
 // With Helium, an int8 convolution of output channels in fours may take the
 // generated Helium kernel (its column's dot products sixteen values a
 // VMLADAVA, four output channels requantized in one vector), which the
@@ -373,15 +375,15 @@ def : Mapping<DepthwiseConv2D, ArmDepthwiseOpt, CmsisNn, [IsInt8, DwOpt], 2>;
 def : Mapping<DepthwiseConv2D, ArmDepthwise, CmsisNn, [IsInt8]>;
 
 def : Mapping<FullyConnected, ArmFullyConnected, CmsisNn, [IsInt8]>;
-// From the DSP family on, an int8 fully connected layer may take the
-// generated kernel (four weight rows at a time; ad_autoencoder's layers
-// on Cortex-M4, bench/cortex-m-layers.sh); on Cortex-M55 the costs choose
-// among it, arm_fully_connected_s8 and the Helium kernel below.
+// An int8 fully connected layer may take the generated kernel (four
+// weight rows at a time; ad_autoencoder's layers on Cortex-M4,
+// bench/cortex-m-layers.sh); on Cortex-M55 the costs choose among it,
+// arm_fully_connected_s8 and the Helium kernel below; on family 3 it is
+// the first choice, in plain C as the convolution: 0.34-0.76 of
+// arm_fully_connected_s8's instructions on Cortex-M3.
 def : Mapping<FullyConnected, CmFullyConnectedDsp, CmsisNn, [
     Constraint<"cm_fc_int8", "input(0).dtype == i8", "int8">,
-    CmConstantBias], 2> {
-  let Since = CmsisM4;
-}
+    CmConstantBias], 2>;
 def : Mapping<FullyConnected, ArmFullyConnected, CmsisNn, [IsInt8], 3> {
   let Since = CmsisM55;
 }
@@ -497,7 +499,12 @@ def : Scratch<CmDepthwiseMve, CmsisNn, CmsisM55,
               "input(1).dim(1) * ((output(0).dim(2) - 1) * stride_w + "
               "input(1).dim(2)) * input(0).channels">;
 def : Scratch<ArmConvolve, CmsisNn, CmsisM3, ConvDsp>;
-// The generated convolution: two int16 columns, as arm_convolve_s8's.
+// The generated convolution: in plain C two columns of bytes, none for a
+// 1 x 1 filter (its columns are the input pixels); with the DSP extension
+// two int16 columns, as arm_convolve_s8's.
+def : Scratch<CmConvolveDsp, CmsisNn, CmsisM3,
+              !strconcat("select(", Taps, " == 1, 0, 2 * align(", ConvCols,
+                         ", 4))")>;
 def : Scratch<CmConvolveDsp, CmsisNn, CmsisM4, ConvDsp>;
 def : Scratch<ArmConvolve, CmsisNn, CmsisM55,
               !strconcat("max(", ConvDsp, ", ", ConvMve, ")")>;
@@ -611,12 +618,8 @@ def : Scratch<ArmSvdfS16, CmsisNn, CmsisM3,
 // function a layer may call has a cost, the cheapest runs it
 // (TargetInfo::chooseOperation; the mappings' benefit breaks ties). Family
 // 3 states none: its layers take the mappings' order, the generated
-// depthwise and addition kernels first (faster on every layer measured
-// there), then CMSIS-NN's wrappers' order. The generated convolution and
-// fully connected kernels, in C on Cortex-M3, ran the peer models' layers
-// in 0.64-1.63 and 0.35-1.70 of the plain C paths' instructions, and the
-// terms below did not rank them there (their requantization's cost depends
-// on the scales): they are not mapped before family 4.
+// kernels first (in plain C, faster than CMSIS-NN's plain C paths on every
+// layer measured there), then CMSIS-NN's wrappers' order.
 // The terms: the multiply-accumulates, Helium's 16-lane dot products (a
 // column rounded up to 16 values per output), outputs, output pixels, and
 // the im2col column's loads (none for a 1 x 1 filter, read in place) in

@@ -520,12 +520,28 @@ TEST_CASE("the generated kernels' cases run as on ref") {
     CHECK_MESSAGE(Distinct >= std::min<size_t>(16, Bytes.size() / 2), Name);
     CHECK_MESSAGE(AtLimits <= Bytes.size() / 4, Name);
   }
+  // Family 3 (Cortex-M0/M3) takes the same kernels in plain C: byte
+  // columns, the 1 x 1 convolutions' pixels read in place, one
+  // multiply-accumulate per value and weight.
+  const std::string Src3 = Dir.file("c3");
+  R = runAccelgen({"compile", Model, "--target", "cmsis-nn3", "-o", Src3});
+  REQUIRE_MESSAGE(R.ExitCode == 0, R.Stderr);
+  const std::string C3 = test::readFileText(pathJoin(Src3, "model.c"));
+  auto Count3 = [&](llvm::StringRef What) {
+    return llvm::StringRef(C3).count(What);
+  };
+  CHECK(Count3("CONV_2D as accelgen_convolve_s8_dsp */") == 14);
+  CHECK(Count3("FULLY_CONNECTED as accelgen_fully_connected_s8_dsp */") == 4);
+  CHECK(Count3("CM_MAC_2X") == 0);
+  CHECK(Count3("_pixel(input, p)") > 0);
+  CHECK(Count3("a00 += x0 * w0;") > 0);
   std::vector<std::pair<std::string, std::vector<std::string>>> Runs = {
-      {"cmsis-nn4", {"--cmsis-nn", ACCELGEN_CMSIS_NN_PATH}}};
+      {"cmsis-nn4", {"--cmsis-nn", ACCELGEN_CMSIS_NN_PATH}},
+      {"cmsis-nn3", {"--cmsis-nn", ACCELGEN_CMSIS_NN_PATH}}};
   if (haveCortexM())
-    Runs.push_back(
-        {"cmsis-nn",
-         {"--cpu", "cortex-m4", "--cmsis-nn", ACCELGEN_CMSIS_NN_PATH}});
+    for (const char *Cpu : {"cortex-m4", "cortex-m3"})
+      Runs.push_back(
+          {"cmsis-nn", {"--cpu", Cpu, "--cmsis-nn", ACCELGEN_CMSIS_NN_PATH}});
   for (const auto &Run : Runs) {
     // Named copies: doctest's INFO captures them, which C++17 forbids for
     // structured bindings.
@@ -668,6 +684,16 @@ TEST_CASE("cascaded on the host: every layer as on ref") {
   for (const char *Model : CascadedModels) {
     INFO(Model);
     checkCascadedOn("cmsis-nn4", Model, {"--cmsis-nn", ACCELGEN_CMSIS_NN_PATH});
+  }
+}
+
+// Family 3's generated kernels in plain C take stripes too.
+TEST_CASE("cascaded on the host at family 3: every layer as on ref") {
+  for (const char *Model :
+       {"mlperf_tiny_kws_dscnn_int8", "mlperf_tiny_vww_mobilenetv1_025_96_int8",
+        "tflm_micro_speech_int8"}) {
+    INFO(Model);
+    checkCascadedOn("cmsis-nn3", Model, {"--cmsis-nn", ACCELGEN_CMSIS_NN_PATH});
   }
 }
 

@@ -75,9 +75,15 @@ ir::Graph conv(const char *Op, int32_t H, int32_t W, int32_t C, int32_t KH,
   return B.G;
 }
 
-cmsis::OpChoice choose(const ir::Graph &G, unsigned V, size_t Index = 0) {
+cmsis::OpChoice choose(const ir::Graph &G, unsigned V, size_t Index = 0,
+                       cmsis::Kernels K = cmsis::Kernels::Any) {
   auto T = test::builtinTarget("cmsis-nn");
-  return cmsis::chooseFunction(G, Index, *T, V);
+  return cmsis::chooseFunction(G, Index, *T, V, K);
+}
+
+/// The choice among CMSIS-NN's own functions (`--library-calls-only`).
+cmsis::OpChoice chooseCall(const ir::Graph &G, unsigned V) {
+  return choose(G, V, 0, cmsis::Kernels::LibraryOnly);
 }
 
 /// Calls \p Fn with every operator of every shared model on every CPU
@@ -113,10 +119,16 @@ TEST_CASE("cmsis-nn is registered with its CPU families") {
 }
 
 TEST_CASE("convolutions take the wrapper's path") {
-  // 1 x 1, unit stride: the fast path without DSP, and with Helium where
-  // the output channels are not in fours; with DSP alone, the generated
-  // im2col kernel where the output channels are in twos.
+  // 1 x 1, unit stride: the fast path without DSP (where the output
+  // channels are not in twos; in twos the generated kernel in plain C,
+  // and the fast path among CMSIS-NN's own functions), and with Helium
+  // where the output channels are not in fours; with DSP alone, the
+  // generated im2col kernel where the output channels are in twos.
+  CHECK(choose(conv("CONV_2D", 8, 8, 16, 1, 1, 7), M3).Function ==
+        "arm_convolve_1x1_s8_fast");
   CHECK(choose(conv("CONV_2D", 8, 8, 16, 1, 1, 8), M3).Function ==
+        "accelgen_convolve_s8_dsp");
+  CHECK(chooseCall(conv("CONV_2D", 8, 8, 16, 1, 1, 8), M3).Function ==
         "arm_convolve_1x1_s8_fast");
   CHECK(choose(conv("CONV_2D", 8, 8, 16, 1, 1, 6), M55).Function ==
         "arm_convolve_1x1_s8_fast");
@@ -133,7 +145,8 @@ TEST_CASE("convolutions take the wrapper's path") {
                              {{"stride_h", int64_t(2)},
                               {"stride_w", int64_t(2)},
                               {"padding", std::string(Padding)}});
-    CHECK(choose(G, M3).Function == "arm_convolve_1x1_s8");
+    CHECK(choose(G, M3).Function == "accelgen_convolve_s8_dsp");
+    CHECK(chooseCall(G, M3).Function == "arm_convolve_1x1_s8");
     CHECK(choose(G, M4).Function == "accelgen_convolve_s8_dsp");
     CHECK(choose(conv("CONV_2D", 8, 8, 16, 1, 1, 7,
                       {{"stride_h", int64_t(2)},
@@ -149,14 +162,18 @@ TEST_CASE("convolutions take the wrapper's path") {
               .Function == "arm_convolve_1x1_s8");
   }
   // One row, a 1 x 3 filter, 4 channels: 1 x N.
-  CHECK(choose(conv("CONV_2D", 1, 16, 4, 1, 3, 8), M3).Function ==
+  CHECK(choose(conv("CONV_2D", 1, 16, 4, 1, 3, 7), M3).Function ==
+        "arm_convolve_1_x_n_s8");
+  CHECK(chooseCall(conv("CONV_2D", 1, 16, 4, 1, 3, 8), M3).Function ==
         "arm_convolve_1_x_n_s8");
   CHECK(choose(conv("CONV_2D", 1, 16, 4, 1, 3, 6), M55).Function ==
         "arm_convolve_1_x_n_s8");
   CHECK(choose(conv("CONV_2D", 1, 16, 4, 1, 3, 7), M4).Function ==
         "arm_convolve_1_x_n_s8");
   // The same with 3 channels (stride_w x channels not a multiple of 4).
-  CHECK(choose(conv("CONV_2D", 1, 16, 3, 1, 3, 8), M3).Function ==
+  CHECK(choose(conv("CONV_2D", 1, 16, 3, 1, 3, 7), M3).Function ==
+        "arm_convolve_s8");
+  CHECK(chooseCall(conv("CONV_2D", 1, 16, 3, 1, 3, 8), M3).Function ==
         "arm_convolve_s8");
   CHECK(choose(conv("CONV_2D", 1, 16, 3, 1, 3, 7), M4).Function ==
         "arm_convolve_s8");
@@ -248,9 +265,13 @@ TEST_CASE("a 3 x 3 depthwise takes the 3x3 path outside Helium only") {
 TEST_CASE("scratch sizes follow the get_buffer_size formulas") {
   // arm_convolve_s8: 2 int16 columns of align(3 * 3 * 3, 4) = 28 on DSP;
   // 4 * ceil(27 / 16) * 16 = 128 bytes on Helium. The generated im2col
-  // kernel (DSP) needs the same two columns.
+  // kernel (DSP) needs the same two columns; in plain C (family 3) two
+  // columns of bytes, and none for a 1 x 1 filter (its pixels in place).
   ir::Graph G = conv("CONV_2D", 8, 8, 3, 3, 3, 8);
-  CHECK(choose(G, M3).ScratchBytes == 2 * 28 * 2);
+  CHECK(chooseCall(G, M3).ScratchBytes == 2 * 28 * 2);
+  REQUIRE(choose(G, M3).Function == "accelgen_convolve_s8_dsp");
+  CHECK(choose(G, M3).ScratchBytes == 2 * 28);
+  CHECK(choose(conv("CONV_2D", 8, 8, 16, 1, 1, 8), M3).ScratchBytes == 0);
   REQUIRE(choose(G, M4).Function == "accelgen_convolve_s8_dsp");
   CHECK(choose(G, M4).ScratchBytes == 2 * 28 * 2);
   // On Helium: max(2 * align(216, 4) * 2, 4 * align(216, 16)) for a 3 x 3
@@ -291,7 +312,7 @@ TEST_CASE("scratch sizes follow the get_buffer_size formulas") {
   CHECK(choose(D3, M3).ScratchBytes == 0);
   // arm_avgpool_s8: an int32 per channel; arm_convolve_1x1_s8_fast: two
   // int16 rows of the input channels.
-  CHECK(choose(conv("CONV_2D", 8, 8, 16, 1, 1, 8), M3).ScratchBytes ==
+  CHECK(chooseCall(conv("CONV_2D", 8, 8, 16, 1, 1, 8), M3).ScratchBytes ==
         2 * 16 * 2);
 }
 
@@ -305,7 +326,7 @@ TEST_CASE("the 1 x N scratch follows arm_convolve_1_x_n_s8_get_buffer_size") {
   ir::Graph Narrow =
       conv("CONV_2D", 1, 1, 4, 1, 5, 6, {{"padding", std::string("SAME")}});
   REQUIRE(choose(Narrow, M55).Function == "arm_convolve_1_x_n_s8");
-  CHECK(choose(Narrow, M3).ScratchBytes == 80);
+  CHECK(chooseCall(Narrow, M3).ScratchBytes == 80);
   CHECK(choose(Narrow, M4).ScratchBytes == 80);
   CHECK(choose(Narrow, M55).ScratchBytes == 128);
   // 16 columns, a 1 x 3 filter, 4 channels, SAME: padding 1 each side, one
@@ -474,7 +495,10 @@ TEST_CASE("a candidate without a stated cost leaves the choice to benefit") {
   CHECK(Fc.ByCost);
   CHECK(Fc.Candidates.front().Type == "arm_fully_connected_s8");
   CHECK(Fc.Function == "accelgen_fully_connected_s8_dsp");
-  CHECK(choose(B.G, M3).Function == "arm_fully_connected_s8");
+  // Family 3 states no costs: the generated kernel (in plain C) by
+  // benefit.
+  CHECK_FALSE(choose(B.G, M3).ByCost);
+  CHECK(choose(B.G, M3).Function == "accelgen_fully_connected_s8_dsp");
 }
 
 #define ACCELGEN_PROBE_TARGET cmsis_nn
@@ -504,9 +528,14 @@ TEST_CASE("every function that may run in a cascade takes a stripe") {
   for (const std::string F :
        {"accelgen_convolve_s8_dsp", "accelgen_depthwise_conv_s8_dsp",
         "accelgen_elementwise_add_s8_dsp", "accelgen_convolve_s8_mve",
-        "accelgen_depthwise_conv_s8_mve", "arm_convolve_s8",
-        "arm_depthwise_conv_s8", "arm_avgpool_s8"})
+        "accelgen_depthwise_conv_s8_mve", "arm_depthwise_conv_s8",
+        "arm_avgpool_s8"})
     CHECK_MESSAGE(Seen.count(F), F);
+  // CMSIS-NN's convolutions, which the generated kernels take on every
+  // family, run stripes too (`--library-calls-only`).
+  for (const char *F : {"arm_convolve_s8", "arm_convolve_1x1_s8_fast",
+                        "arm_convolve_1x1_s8", "arm_convolve_1_x_n_s8"})
+    CHECK(cmsis::runsStripes(F));
   // Whole-tensor functions do not.
   for (const char *F :
        {"arm_fully_connected_s8", "arm_softmax_s8",
