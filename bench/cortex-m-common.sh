@@ -37,6 +37,7 @@ qemu_machine() {
   case $1 in
     cortex-m55) echo mps3-an547 ;;
     cortex-m3) echo mps2-an385 ;;
+    cortex-m0) echo microbit ;;
     *) echo mps2-an386 ;;
   esac
 }

@@ -12,7 +12,8 @@
 # give a .tflite file's path, such as the single layers of
 # build/bench/accelgen-cost-shapes) runs on the inputs and outputs of
 # TensorFlow Lite Micro's oracle (bench/cortex-m-common.sh). The image then
-# runs again under qemu-system-arm (cortex-m3 on mps2-an385, cortex-m4 on
+# runs again under qemu-system-arm (cortex-m0 on microbit, cortex-m3 on
+# mps2-an385, cortex-m4 on
 # mps2-an386, cortex-m55 on mps3-an547) with the qemu-insncount plugin
 # counting from the entry of
 # the hook's layer_begin to the entry of its layer_end

@@ -45,7 +45,8 @@
 # (default SHARED/third_party/CMSIS-NN), MODELS (default: the peer's six),
 # OPTIONS (more options of `accelgen run`, e.g. --cascade: the least working
 # memory, docs/cascading.md), CPUS (default "cortex-m55 cortex-m4"; also
-# cortex-m3, on QEMU's mps2-an385, for which the peer has no figures: "-").
+# cortex-m3, on QEMU's mps2-an385, and cortex-m0, on its microbit (16 KiB of
+# RAM), for which the peer has no figures: "-").
 set -eu
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)

@@ -47,10 +47,13 @@ namespace cmsis {
 
 namespace {
 
-// The MPS2 boards: 4 MiB of SSRAM at 0 and at 0x20000000 (2 MiB used). The
-// MPS3 AN547: 512 KiB ITCM at 0, where it boots, and 512 KiB DTCM at
-// 0x20000000.
+// The BBC micro:bit (QEMU's only Cortex-M0 board, an nRF51822): 256 KiB of
+// flash at 0 and 16 KiB of RAM at 0x20000000. The MPS2 boards: 4 MiB of
+// SSRAM at 0 and at 0x20000000 (2 MiB used). The MPS3 AN547: 512 KiB ITCM
+// at 0, where it boots, and 512 KiB DTCM at 0x20000000.
 const CpuInfo Cpus[] = {
+    {"cortex-m0", "3", "-mcpu=cortex-m0 -mthumb -mfloat-abi=soft", "microbit",
+     0, 0x40000, 0x20000000, 0x4000},
     {"cortex-m3", "3", "-mcpu=cortex-m3 -mthumb -mfloat-abi=soft", "mps2-an385",
      0, 0x400000, 0x20000000, 0x200000},
     {"cortex-m4", "4",

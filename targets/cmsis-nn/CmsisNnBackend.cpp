@@ -3,11 +3,11 @@
 // The `cmsis-nn-calls` backend: the operators the description maps to
 // CMSIS-NN functions become direct arm_* calls (CmsisNn.h), the rest run the
 // CPU fallback's kernels. `run` builds CMSIS-NN from a source tree given by
-// path (its run option `--cmsis-nn DIR`, else $CMSIS_NN_PATH) and either links it into
-// a host program, whose CMSIS-NN takes its plain C paths, or, with `--cpu
-// cortex-m3|cortex-m4|cortex-m55` (which selects the target version of that
-// CPU family), builds a bare-metal image with arm-none-eabi-gcc and runs it
-// under qemu-system-arm.
+// path (its run option `--cmsis-nn DIR`, else $CMSIS_NN_PATH) and either links
+// it into a host program, whose CMSIS-NN takes its plain C paths, or, with
+// `--cpu cortex-m0|cortex-m3|cortex-m4|cortex-m55` (which selects the target
+// version of that CPU family), builds a bare-metal image with arm-none-eabi-gcc
+// and runs it under qemu-system-arm.
 //
 //===----------------------------------------------------------------------===//
 #include "cmsis-nn/CmsisNn.h"

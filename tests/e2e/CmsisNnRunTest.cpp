@@ -671,6 +671,10 @@ TEST_CASE("--save-image takes a bare file name, in the working folder") {
   CORTEX_M_CASE(MODEL, "cortex-m55")                                           \
   CORTEX_M_CASE(MODEL, "cortex-m4")
 CORTEX_M_MODELS(CORTEX_M_CASES)
+// Cortex-M0 (family 3 in Thumb-1) on QEMU's micro:bit, whose 16 KiB of RAM
+// hold these two layer at a time.
+CORTEX_M_CASE("tflm_micro_speech_int8", "cortex-m0")
+CORTEX_M_CASE("tflm_hello_world_int8", "cortex-m0")
 
 // Cascades (docs/cascading.md): the CMSIS-NN calls and the generated
 // kernels a stripe at a time, on the host (the DSP family's portable C) and
@@ -709,6 +713,23 @@ TEST_CASE("cascaded on the host at family 3: every layer as on ref") {
   }
 CASCADED_CASE("cortex-m4")
 CASCADED_CASE("cortex-m55")
+
+// kws needs 984 bytes more than the micro:bit's RAM layer at a time; its
+// cascades fit, every seed and layer as on ref.
+TEST_CASE("kws cascaded within the micro:bit's RAM on cortex-m0") {
+  if (!haveCortexM())
+    return;
+  const std::string Model = modelPath("mlperf_tiny_kws_dscnn_int8");
+  test::TempDir Out;
+  test::RunResult R = runModelOn(
+      "cmsis-nn", {"--cpu", "cortex-m0", "--cmsis-nn", ACCELGEN_CMSIS_NN_PATH},
+      Model, seedDirs("mlperf_tiny_kws_dscnn_int8").front(), Out.path(), false);
+  CHECK(R.ExitCode == 1);
+  CHECK(R.Stderr.find("does not fit the memory of QEMU's microbit") !=
+        std::string::npos);
+  checkCascadedOn("cmsis-nn", "mlperf_tiny_kws_dscnn_int8",
+                  {"--cpu", "cortex-m0", "--cmsis-nn", ACCELGEN_CMSIS_NN_PATH});
+}
 
 namespace {
 
