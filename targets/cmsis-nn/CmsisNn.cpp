@@ -379,8 +379,8 @@ int64_t unrollChunk(int64_t N, int64_t Max = 64) {
 Expected<KernelText>
 generatedDepthwise(const ir::Graph &G, size_t Index,
                    const kernels::FamilyParams<ref_depthwise_conv2d_params> &P,
-                   StringRef Name, int64_t Scratch, bool Stripe, bool &Fast,
-                   bool &Wide, bool &OneChannel) {
+                   StringRef Name, int64_t Scratch, bool Stripe, bool Plain,
+                   bool &Fast, bool &Wide, bool &OneChannel) {
   const ir::Operator &Op = G.Operators[Index];
   const ref_depthwise_conv2d_params &S = P.Scalars;
   const ir::Tensor &In = G.tensor(Op.Inputs[0]);
@@ -426,8 +426,9 @@ generatedDepthwise(const ir::Graph &G, size_t Index,
       generatedParams(Q->Bias, Sum, Abs, Q->Mult, Q->Shift, S.input_offset,
                       Fast, Wide, ZeroShift, /*ConstantChannels=*/true);
   // Where SMMULR takes twice the accumulator, the weights (halfwords) and
-  // the folded biases are stored doubled: the sums come out doubled.
-  const int32_t Scale = Fast && !Wide ? 2 : 1;
+  // the folded biases are stored doubled: the sums come out doubled (not
+  // in plain C, whose weights are bytes).
+  const int32_t Scale = Fast && !Wide && !Plain ? 2 : 1;
   for (int64_t Ch = 0; Ch < OC; ++Ch)
     ChannelParams[ParamWords * Ch] = static_cast<int32_t>(
         static_cast<uint32_t>(ChannelParams[ParamWords * Ch]) *
@@ -439,7 +440,25 @@ generatedDepthwise(const ir::Graph &G, size_t Index,
   };
   std::vector<uint32_t> Words;
   tmpl::Value::List Taps;
-  if (OneChannel) {
+  if (Plain) {
+    // Per group of four output channels, per tap: the four channels'
+    // weights as bytes (IN: the tap's input byte, of the group's first
+    // channel with depth multiplier 1; W: its weights' first byte in the
+    // group's).
+    std::vector<uint8_t> Bytes;
+    for (int64_t Ky = 0; Ky < KH; ++Ky)
+      for (int64_t Kx = 0; Kx < KW; ++Kx)
+        Taps.push_back(tmpl::Value(tmpl::Value::Map{
+            {"IN", (Ky * PW + Kx) * IC}, {"W", (Ky * KW + Kx) * 4}}));
+    for (int64_t Ch = 0; Ch < OC; Ch += 4)
+      for (int64_t Ky = 0; Ky < KH; ++Ky)
+        for (int64_t Kx = 0; Kx < KW; ++Kx)
+          for (int64_t C = Ch; C < Ch + 4; ++C)
+            Bytes.push_back(static_cast<uint8_t>(W(Ky, Kx, C)));
+    for (size_t I = 0; I < Bytes.size(); I += 4)
+      Words.push_back(Bytes[I] | Bytes[I + 1] << 8 | Bytes[I + 2] << 16 |
+                      static_cast<uint32_t>(Bytes[I + 3]) << 24);
+  } else if (OneChannel) {
     // Per row ky and four taps kx .. kx + 3, per output channel: the
     // halfword pairs (kx, kx + 2) and (kx + 1, kx + 3).
     const int64_t Quads = (KW + 3) / 4;
@@ -471,6 +490,7 @@ generatedDepthwise(const ir::Graph &G, size_t Index,
   bindDepthwiseRows(B, In, F, Out, S, Stripe, PW, Copy);
   B["WEIGHT_WORDS"] = static_cast<int64_t>(Words.size());
   B["ONE_CHANNEL"] = OneChannel;
+  B["PLAIN"] = Plain;
   B["DOUBLED"] = Scale == 2;
   B["OFFSET_FOLDED"] = Folded;
   B["PARAM_WORDS"] = ParamWords;
@@ -1301,13 +1321,14 @@ Error OpWriter::write(StringRef Function, const kernels::KernelCall &KC,
     Expected<KernelText> Kernel = generatedDepthwise(
         G, Index,
         std::get<kernels::FamilyParams<ref_depthwise_conv2d_params>>(KC.Params),
-        Name, Scratch, Cascade != nullptr, Fast, Wide, OneChannel);
+        Name, Scratch, Cascade != nullptr, Plain, Fast, Wide, OneChannel);
     if (!Kernel)
       return Kernel.takeError();
-    useRequantization(Fast, Wide);
-    use("SMLAD", OneChannel);
-    use("DWTAP", !OneChannel);
+    useRequantization(Fast, Wide, !Plain);
+    use("SMLAD", OneChannel && !Plain);
+    use("DWTAP", !OneChannel && !Plain);
     use("WORDS", !OneChannel);
+    use("PLAIN", Plain);
     Stmt = kernelCall(Name, *Kernel, "int8_t");
   } else if (Function == "accelgen_convolve_s8_dsp") {
     const std::string Name = Prefix + "_conv";

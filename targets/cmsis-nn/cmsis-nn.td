@@ -322,14 +322,11 @@ def : Mapping<DepthwiseConv2D, ArmDepthwise3x3, CmsisNn, [IsInt8, DwOpt,
 // An int8 depthwise convolution of channels in fours may take the
 // generated kernel on every family: on Cortex-M4 its layers of the shared
 // models (3 x 3, strides 1 and 2) run in 0.49-0.84 of the instructions of
-// arm_depthwise_conv_3x3_s8 (bench/cortex-m-layers.sh). On Cortex-M3,
-// without the DSP extension, it is plain C (templates/cm_dsp.c.in gives
-// each DSP step in C) and still ahead of CMSIS-NN's plain C paths: the
-// peer models' 35 such layers and 5 single layers of other shapes
-// (bench/CostShapes.cpp) in 0.52-0.96 of arm_depthwise_conv_3x3_s8's
-// instructions, one 5 x 5 layer in 0.27 of arm_depthwise_conv_s8_opt's.
-// On Cortex-M55 the costs below choose between it, the generated Helium
-// kernel and arm_depthwise_conv_s8_opt.
+// arm_depthwise_conv_3x3_s8 (bench/cortex-m-layers.sh). On family 3,
+// without the DSP extension, it is plain C (byte weights, a byte load and
+// an MLA per tap and channel) and ahead of CMSIS-NN's plain C paths on
+// Cortex-M3 (bench/RESULTS.md). On Cortex-M55 the costs below choose
+// between it, the generated Helium kernel and arm_depthwise_conv_s8_opt.
 def CmDwInt8Channels4 : Constraint<"cm_dw_int8_channels4",
     "input(0).dtype == i8 && output(0).channels % 4 == 0",
     "int8, output channels a multiple of 4">;
@@ -339,15 +336,14 @@ def : Mapping<DepthwiseConv2D, CmDepthwiseDsp, CmsisNn, [DwOpt,
 // micro_speech and person_detect: the same kernel pairs the taps of a row
 // (SMLAD), in 0.31-0.32 of arm_depthwise_conv_s8's instructions on
 // Cortex-M4 and 0.47-0.55 of arm_convolve_s8's on Cortex-M55 there
-// (bench/cortex-m-layers.sh), so from family 4 on, Helium included.
+// (bench/cortex-m-layers.sh); in plain C on family 3 one byte of input
+// serves the four channels of a group.
 def CmDwOneInputChannel : Constraint<"cm_dw_one_input_channel",
     "input(0).channels == 1 && output(0).channels > 1 && "
     "input(0).dim(0) == 1 && dilation_h == 1 && dilation_w == 1",
     "one input channel, several output channels, batch 1, no dilation">;
 def : Mapping<DepthwiseConv2D, CmDepthwiseDsp, CmsisNn, [
-    CmDwOneInputChannel, CmDwInt8Channels4, CmConstantBias], 6> {
-  let Since = CmsisM4;
-}
+    CmDwOneInputChannel, CmDwInt8Channels4, CmConstantBias], 6>;
 // With Helium, such a layer runs as the convolution it is (its filter
 // transposed at compile time) on the generated Helium kernel: on Cortex-M55
 // person_detect's first layer in 0.75 of the DSP kernel's instructions,
@@ -379,7 +375,7 @@ def : Mapping<FullyConnected, ArmFullyConnected, CmsisNn, [IsInt8]>;
 // weight rows at a time; ad_autoencoder's layers on Cortex-M4,
 // bench/cortex-m-layers.sh); on Cortex-M55 the costs choose among it,
 // arm_fully_connected_s8 and the Helium kernel below; on family 3 it is
-// the first choice, in plain C as the convolution: 0.34-0.76 of
+// the first choice, in plain C as the convolution: 0.32-0.76 of
 // arm_fully_connected_s8's instructions on Cortex-M3.
 def : Mapping<FullyConnected, CmFullyConnectedDsp, CmsisNn, [
     Constraint<"cm_fc_int8", "input(0).dtype == i8", "int8">,

@@ -521,8 +521,8 @@ TEST_CASE("the generated kernels' cases run as on ref") {
     CHECK_MESSAGE(AtLimits <= Bytes.size() / 4, Name);
   }
   // Family 3 (Cortex-M0/M3) takes the same kernels in plain C: byte
-  // columns, the 1 x 1 convolutions' pixels read in place, one
-  // multiply-accumulate per value and weight.
+  // columns, the 1 x 1 convolutions' pixels read in place, byte weights,
+  // one multiply-accumulate per value and weight.
   const std::string Src3 = Dir.file("c3");
   R = runAccelgen({"compile", Model, "--target", "cmsis-nn3", "-o", Src3});
   REQUIRE_MESSAGE(R.ExitCode == 0, R.Stderr);
@@ -532,7 +532,10 @@ TEST_CASE("the generated kernels' cases run as on ref") {
   };
   CHECK(Count3("CONV_2D as accelgen_convolve_s8_dsp */") == 14);
   CHECK(Count3("FULLY_CONNECTED as accelgen_fully_connected_s8_dsp */") == 4);
+  CHECK(Count3("DEPTHWISE_CONV_2D as accelgen_depthwise_conv_s8_dsp */") == 9);
   CHECK(Count3("CM_MAC_2X") == 0);
+  CHECK(Count3("CM_DW_TAP") == 0);
+  CHECK(Count3("cm_smlad") == 0);
   CHECK(Count3("_pixel(input, p)") > 0);
   CHECK(Count3("a00 += x0 * w0;") > 0);
   std::vector<std::pair<std::string, std::vector<std::string>>> Runs = {

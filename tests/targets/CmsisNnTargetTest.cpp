@@ -239,17 +239,19 @@ TEST_CASE("a 3 x 3 depthwise takes the 3x3 path outside Helium only") {
                     {{"padding", std::string("SAME")}}),
                M55)
             .Function == "accelgen_depthwise_conv_s8_dsp");
-  // One input channel to several: the generated kernel with DSP, for
-  // output channels in fours, and with Helium the generated Helium
-  // convolution (the filter transposed); otherwise a convolution with
-  // Helium, the general depthwise path elsewhere.
+  // One input channel to several: the generated kernel for output
+  // channels in fours (in plain C without DSP), and with Helium the
+  // generated Helium convolution (the filter transposed); otherwise a
+  // convolution with Helium, the general depthwise path elsewhere.
   ir::Graph One = conv("DEPTHWISE_CONV_2D", 8, 8, 1, 3, 3, 8);
   CHECK(choose(One, M55).Function == "accelgen_convolve_s8_mve");
   CHECK(choose(One, M4).Function == "accelgen_depthwise_conv_s8_dsp");
-  CHECK(choose(One, M3).Function == "arm_depthwise_conv_s8");
+  CHECK(choose(One, M3).Function == "accelgen_depthwise_conv_s8_dsp");
+  CHECK(chooseCall(One, M3).Function == "arm_depthwise_conv_s8");
   ir::Graph Six = conv("DEPTHWISE_CONV_2D", 8, 8, 1, 3, 3, 6);
   CHECK(choose(Six, M55).Function == "arm_convolve_s8");
   CHECK(choose(Six, M4).Function == "arm_depthwise_conv_s8");
+  CHECK(choose(Six, M3).Function == "arm_depthwise_conv_s8");
   // A 5 x 5 filter: the generated kernel for channels in fours, the
   // optimized path for six; a depth multiplier of 2: the general.
   CHECK(choose(conv("DEPTHWISE_CONV_2D", 8, 8, 8, 5, 5, 8), M4).Function ==
@@ -528,13 +530,15 @@ TEST_CASE("every function that may run in a cascade takes a stripe") {
   for (const std::string F :
        {"accelgen_convolve_s8_dsp", "accelgen_depthwise_conv_s8_dsp",
         "accelgen_elementwise_add_s8_dsp", "accelgen_convolve_s8_mve",
-        "accelgen_depthwise_conv_s8_mve", "arm_depthwise_conv_s8",
-        "arm_avgpool_s8"})
+        "accelgen_depthwise_conv_s8_mve", "arm_avgpool_s8"})
     CHECK_MESSAGE(Seen.count(F), F);
-  // CMSIS-NN's convolutions, which the generated kernels take on every
-  // family, run stripes too (`--library-calls-only`).
-  for (const char *F : {"arm_convolve_s8", "arm_convolve_1x1_s8_fast",
-                        "arm_convolve_1x1_s8", "arm_convolve_1_x_n_s8"})
+  // CMSIS-NN's convolutions and depthwise ones, which the generated
+  // kernels take on every family, run stripes too
+  // (`--library-calls-only`).
+  for (const char *F :
+       {"arm_convolve_s8", "arm_convolve_1x1_s8_fast", "arm_convolve_1x1_s8",
+        "arm_convolve_1_x_n_s8", "arm_depthwise_conv_s8",
+        "arm_depthwise_conv_3x3_s8", "arm_depthwise_conv_s8_opt"})
     CHECK(cmsis::runsStripes(F));
   // Whole-tensor functions do not.
   for (const char *F :
