@@ -496,11 +496,12 @@ def : Scratch<CmDepthwiseMve, CmsisNn, CmsisM55,
               "input(1).dim(2)) * input(0).channels">;
 def : Scratch<ArmConvolve, CmsisNn, CmsisM3, ConvDsp>;
 // The generated convolution: in plain C two columns of bytes, none for a
-// 1 x 1 filter (its columns are the input pixels); with the DSP extension
-// two int16 columns, as arm_convolve_s8's.
+// 1 x 1 filter over input channels in fours (its columns are the input
+// pixels, whole words); with the DSP extension two int16 columns, as
+// arm_convolve_s8's.
 def : Scratch<CmConvolveDsp, CmsisNn, CmsisM3,
-              !strconcat("select(", Taps, " == 1, 0, 2 * align(", ConvCols,
-                         ", 4))")>;
+              !strconcat("select(", Taps, " == 1 && ", InC,
+                         " % 4 == 0, 0, 2 * align(", ConvCols, ", 4))")>;
 def : Scratch<CmConvolveDsp, CmsisNn, CmsisM4, ConvDsp>;
 def : Scratch<ArmConvolve, CmsisNn, CmsisM55,
               !strconcat("max(", ConvDsp, ", ", ConvMve, ")")>;

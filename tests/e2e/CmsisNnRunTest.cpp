@@ -346,6 +346,9 @@ ir::Model generatedKernelCases(std::mt19937 &Gen,
   const int32_t U = B.tensor("u", {2, 4, 5, 3}, ir::perTensor(0.006f, -2));
   Conv("conv_batch2", U, 4, 3, 3, 1, 1, "SAME", "RELU6", 0.05f, 0);
   Conv("conv_1x1_stride2", X, 4, 1, 1, 2, 1, "VALID", "NONE", 3.0f, 0);
+  // A 1 x 1 filter over 3 channels (a column of 3 values padded to 4: in
+  // plain C copied, not read in place).
+  Conv("pointwise_three_channels", U, 4, 1, 1, 1, 1, "VALID", "NONE", 0.05f, 0);
   Conv("conv_large_bias", X, 2, 3, 3, 1, 1, "SAME", "NONE", 50000.0f, 1 << 30);
   // One channel's bias of 2^30 (as the dead channels of vww's layers): the
   // whole layer takes the 64-bit product; the other channels, of weights -1,
@@ -451,7 +454,7 @@ TEST_CASE("the generated kernels' cases run as on ref") {
   // (16 of 144), wide_rows' from the third row on (3); and the macro's
   // definition.
   CHECK(Count("CM_DW_TAP_C(a0") == 16 + 3 + 1);
-  CHECK(Count("CONV_2D as accelgen_convolve_s8_dsp */") == 14);
+  CHECK(Count("CONV_2D as accelgen_convolve_s8_dsp */") == 15);
   CHECK(Count("ADD as accelgen_elementwise_add_s8_dsp */") == 2);
   CHECK(Count("FULLY_CONNECTED as accelgen_fully_connected_s8_dsp */") == 4);
   // The depthwise kernels read their multipliers from q[]: left_shift by
@@ -479,17 +482,20 @@ TEST_CASE("the generated kernels' cases run as on ref") {
   CHECK(Count("cm_requantize(a00,") == 2);
   CHECK(Count("cm_mulhi_wide(a00,") == 4);
   CHECK(Count("cm_smmulr(a00 * 2,") == 9 + 3);
-  // pointwise_8_to_16's columns (8 values, 16 output channels) are stored
-  // doubled: SMMULR takes its sums as they are.
-  CHECK(Count("cm_smmulr(a00, q[") == 1);
+  // pointwise_8_to_16's columns (8 values, 16 output channels) and
+  // pointwise_three_channels' (4, 4) are stored doubled: SMMULR takes
+  // their sums as they are.
+  CHECK(Count("cm_smmulr(a00, q[") == 2);
   // The output offset folded into the rounding where every channel shifts
   // right by 1 to 22 (most layers here), added after it elsewhere.
   CHECK(Count("v = cm_ssat8(v);") > 0);
   CHECK(Count("v = cm_ssat8(v + ") > 0);
   // The im2col kernel unrolls 36 of 108 values (in the code for a pair of
-  // pixels and in the odd pixel's), 28 of 28.
+  // pixels and in the odd pixel's), 28 of 28; conv_batch2's and
+  // pointwise_three_channels' columns end with u's zero point, -2,
+  // against a weight of 0.
   CHECK(Count("for (k = 0; k < 108; k += 36)") == 2);
-  CHECK(Count("memset(d, -2, 1);") == 1);
+  CHECK(Count("memset(d, -2, 1);") == 2);
   // The additions: SMMULR for all three rescalings, ReLU clamping at the
   // zero point.
   CHECK(Count("cm_smmulr(v[2] * 2,") == 2);
@@ -530,7 +536,7 @@ TEST_CASE("the generated kernels' cases run as on ref") {
   auto Count3 = [&](llvm::StringRef What) {
     return llvm::StringRef(C3).count(What);
   };
-  CHECK(Count3("CONV_2D as accelgen_convolve_s8_dsp */") == 14);
+  CHECK(Count3("CONV_2D as accelgen_convolve_s8_dsp */") == 15);
   CHECK(Count3("FULLY_CONNECTED as accelgen_fully_connected_s8_dsp */") == 4);
   CHECK(Count3("DEPTHWISE_CONV_2D as accelgen_depthwise_conv_s8_dsp */") == 9);
   CHECK(Count3("CM_MAC_2X") == 0);

@@ -274,6 +274,9 @@ TEST_CASE("scratch sizes follow the get_buffer_size formulas") {
   REQUIRE(choose(G, M3).Function == "accelgen_convolve_s8_dsp");
   CHECK(choose(G, M3).ScratchBytes == 2 * 28);
   CHECK(choose(conv("CONV_2D", 8, 8, 16, 1, 1, 8), M3).ScratchBytes == 0);
+  // Over 6 input channels (not whole words) the 1 x 1 columns are copied:
+  // two of align(6, 4) bytes.
+  CHECK(choose(conv("CONV_2D", 8, 8, 6, 1, 1, 8), M3).ScratchBytes == 2 * 8);
   REQUIRE(choose(G, M4).Function == "accelgen_convolve_s8_dsp");
   CHECK(choose(G, M4).ScratchBytes == 2 * 28 * 2);
   // On Helium: max(2 * align(216, 4) * 2, 4 * align(216, 16)) for a 3 x 3
