@@ -440,16 +440,21 @@ generatedDepthwise(const ir::Graph &G, size_t Index,
   };
   std::vector<uint32_t> Words;
   tmpl::Value::List Taps;
-  if (Plain) {
-    // Per group of four output channels, per tap: the four channels'
-    // weights as bytes (IN: the tap's input byte, of the group's first
-    // channel with depth multiplier 1; W: its weights' first byte in the
-    // group's).
-    std::vector<uint8_t> Bytes;
+  if (Plain || !OneChannel) {
+    // Per tap: IN, its input byte in the padded rows (of the group's first
+    // channel with depth multiplier 1); W, its weights' first byte (plain
+    // C: four channels' bytes a tap) or word (two pairs of halfwords a tap)
+    // in the group's.
+    const int64_t PerTap = Plain ? 4 : 2;
     for (int64_t Ky = 0; Ky < KH; ++Ky)
       for (int64_t Kx = 0; Kx < KW; ++Kx)
         Taps.push_back(tmpl::Value(tmpl::Value::Map{
-            {"IN", (Ky * PW + Kx) * IC}, {"W", (Ky * KW + Kx) * 4}}));
+            {"IN", (Ky * PW + Kx) * IC}, {"W", (Ky * KW + Kx) * PerTap}}));
+  }
+  if (Plain) {
+    // Per group of four output channels, per tap: the four channels'
+    // weights as bytes.
+    std::vector<uint8_t> Bytes;
     for (int64_t Ch = 0; Ch < OC; Ch += 4)
       for (int64_t Ky = 0; Ky < KH; ++Ky)
         for (int64_t Kx = 0; Kx < KW; ++Kx)
@@ -475,10 +480,6 @@ generatedDepthwise(const ir::Graph &G, size_t Index,
     // Per group of four channels, then per tap: the pairs (c0, c2) and
     // (c1, c3), so that a group's words are within reach of one load's
     // offset.
-    for (int64_t Ky = 0; Ky < KH; ++Ky)
-      for (int64_t Kx = 0; Kx < KW; ++Kx)
-        Taps.push_back(tmpl::Value(tmpl::Value::Map{
-            {"IN", (Ky * PW + Kx) * IC}, {"W", (Ky * KW + Kx) * 2}}));
     for (int64_t Ch = 0; Ch < OC; Ch += 4)
       for (int64_t Ky = 0; Ky < KH; ++Ky)
         for (int64_t Kx = 0; Kx < KW; ++Kx)

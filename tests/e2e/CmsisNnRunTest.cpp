@@ -53,6 +53,16 @@ std::vector<std::string> cmsisModels() {
   return Models;
 }
 
+/// The model.c `accelgen compile MODEL --target TARGET -o DIR` writes;
+/// fails the test if it does not compile.
+std::string compiledModelC(const std::string &Model, const std::string &Target,
+                           const std::string &Dir) {
+  test::RunResult R =
+      runAccelgen({"compile", Model, "--target", Target, "-o", Dir});
+  REQUIRE_MESSAGE(R.ExitCode == 0, R.Stderr);
+  return test::readFileText(pathJoin(Dir, "model.c"));
+}
+
 test::RunResult runOnHost(const std::string &Model, const std::string &In,
                           const std::string &Out, bool Layers) {
   return runModelOn("cmsis-nn", {"--cmsis-nn", ACCELGEN_CMSIS_NN_PATH}, Model,
@@ -441,11 +451,7 @@ TEST_CASE("the generated kernels' cases run as on ref") {
   // Every layer takes the generated kernel, with all three
   // requantizations: SMMULR, the 64-bit product (biases beyond SMMULR's
   // range) and cm_requantize (left shifts).
-  const std::string Src = Dir.file("c");
-  test::RunResult R =
-      runAccelgen({"compile", Model, "--target", "cmsis-nn4", "-o", Src});
-  REQUIRE_MESSAGE(R.ExitCode == 0, R.Stderr);
-  const std::string C = test::readFileText(pathJoin(Src, "model.c"));
+  const std::string C = compiledModelC(Model, "cmsis-nn4", Dir.file("c"));
   auto Count = [&](llvm::StringRef What) {
     return llvm::StringRef(C).count(What);
   };
@@ -503,7 +509,7 @@ TEST_CASE("the generated kernels' cases run as on ref") {
   // One input channel: 5 rows of two words of taps, SMLAD per word and
   // channel of a group of four.
   CHECK(Count("cm_smlad(odd, w[") == 5 * 2 * 4);
-  R = runModel(Model, In.path(), Ref.path(), false);
+  test::RunResult R = runModel(Model, In.path(), Ref.path(), false);
   REQUIRE_MESSAGE(R.ExitCode == 0, R.Stderr << R.ErrorMessage);
   // The scales keep the results off the int8 limits: every output but those
   // of the biases beyond SMMULR's range and of the left shifts (a
@@ -529,10 +535,7 @@ TEST_CASE("the generated kernels' cases run as on ref") {
   // Family 3 (Cortex-M0/M3) takes the same kernels in plain C: byte
   // columns, the 1 x 1 convolutions' pixels read in place, byte weights,
   // one multiply-accumulate per value and weight.
-  const std::string Src3 = Dir.file("c3");
-  R = runAccelgen({"compile", Model, "--target", "cmsis-nn3", "-o", Src3});
-  REQUIRE_MESSAGE(R.ExitCode == 0, R.Stderr);
-  const std::string C3 = test::readFileText(pathJoin(Src3, "model.c"));
+  const std::string C3 = compiledModelC(Model, "cmsis-nn3", Dir.file("c3"));
   auto Count3 = [&](llvm::StringRef What) {
     return llvm::StringRef(C3).count(What);
   };
@@ -618,11 +621,8 @@ TEST_CASE("layers that differ only in their constants share one generated "
   // and layers); the other eighteen layers' code differs.
   requireSharedDir();
   test::TempDir Out;
-  test::RunResult R =
-      runAccelgen({"compile", modelPath("tflm_person_detect_int8"), "--target",
-                   "cmsis-nn4", "-o", Out.path()});
-  REQUIRE_MESSAGE(R.ExitCode == 0, R.Stderr);
-  const std::string C = test::readFileText(Out.file("model.c"));
+  const std::string C = compiledModelC(modelPath("tflm_person_detect_int8"),
+                                       "cmsis-nn4", Out.path());
   auto Count = [&](llvm::StringRef What) {
     return llvm::StringRef(C).count(What);
   };
